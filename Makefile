@@ -1,0 +1,106 @@
+# slabsim - trace-driven simulator of Linux slab allocator models.
+#
+#   make sim WORKLOAD=smack17k   generate, replay every variant x model, plot, report
+#   make test                    unit + end-to-end tests, then again under ASan+UBSan
+#   make validate                check the geometry rules against this machine's /sys/kernel/slab
+#   make deps                    install the Debian packages (apt-get, as root)
+#
+# Workloads are declared in workloads/<name>.mk (variants, models, target).
+
+SHELL := /bin/bash
+CC ?= cc
+BUILD ?= build
+OPT ?= -O2
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+INCLUDES := -Isim -Iallocators -Iworkloads -Ianalysis
+CFLAGS ?=
+CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE $(INCLUDES)
+LDLIBS := -lm
+
+SRC := $(sort $(wildcard sim/*.c allocators/*.c workloads/*.c workloads/*/*.c analysis/*.c))
+MAIN := sim/main.c
+LIBSRC := $(filter-out $(MAIN),$(SRC))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+
+# ---- dependencies -----------------------------------------------------------
+# `make sim` and `make test` install missing packages first (deps-auto).
+DEPS_OK := $(shell scripts/deps.sh check >/dev/null 2>&1 && echo yes)
+.PHONY: deps deps-auto
+deps:
+	@scripts/deps.sh install
+deps-auto:
+ifneq ($(DEPS_OK),yes)
+	@scripts/deps.sh install
+endif
+
+# ---- build ------------------------------------------------------------------
+# $(1) = build dir, $(2) = extra flags.  One object tree per flavour.
+define flavour
+$(1)/obj/%.o: %.c | deps-auto
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $(2) $$(OPTFLAGS_$(1)) -MMD -MP -c $$< -o $$@
+$(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC))
+	@rm -f $$@
+	ar rcs $$@ $$^
+$(1)/slabsim: $(1)/obj/$$(MAIN:.c=.o) $(1)/libslabsim.a
+	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LDLIBS)
+$(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/libslabsim.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
+-include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
+endef
+OPTFLAGS_$(BUILD) := $(OPT)
+OPTFLAGS_$(BUILD)/asan := -O1
+$(eval $(call flavour,$(BUILD),))
+$(eval $(call flavour,$(BUILD)/asan,$(SAN_FLAGS)))
+
+SLABSIM := $(BUILD)/slabsim
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+ASAN_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(TEST_SRC))
+
+.PHONY: all
+all: $(SLABSIM)
+
+# ---- tests ------------------------------------------------------------------
+.PHONY: test unit e2e asan-test
+test: deps-auto
+	@$(MAKE) --no-print-directory unit e2e
+	@$(MAKE) --no-print-directory asan-test
+	@echo "make test: all suites passed"
+
+unit: $(UNIT_TESTS)
+	@scripts/run-tests.sh unit $(UNIT_TESTS)
+
+e2e: $(SLABSIM)
+	@SLABSIM=$(abspath $(SLABSIM)) scripts/run-tests.sh e2e $(sort $(wildcard tests/e2e/*.sh))
+
+asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  scripts/run-tests.sh unit-asan $(ASAN_TESTS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  SLABSIM=$(abspath $(BUILD)/asan/slabsim) SLABSIM_QUICK=1 \
+	  scripts/run-tests.sh e2e-asan $(sort $(wildcard tests/e2e/*.sh))
+
+# ---- workloads --------------------------------------------------------------
+WORKLOAD ?= smack17k
+SEED ?= 1
+WORKLOADS := $(patsubst workloads/%.mk,%,$(wildcard workloads/*.mk))
+DATA := datasets/$(WORKLOAD)
+REPORT := reports/$(WORKLOAD)
+ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
+include workloads/$(WORKLOAD).mk
+-include analysis/analysis.mk
+else
+.PHONY: sim
+sim:
+	@echo "make: unknown WORKLOAD '$(WORKLOAD)'; known: $(WORKLOADS)" >&2; exit 2
+endif
+
+.PHONY: validate
+validate: $(SLABSIM)
+	$(SLABSIM) validate
+
+.PHONY: clean
+clean:
+	rm -rf $(BUILD) reports datasets/*/*.trace datasets/*/rules.txt datasets/*/params

@@ -1,0 +1,70 @@
+/* geometry.h - where every byte of a SLUB object and slab goes.
+ *
+ * Models calculate_alignment(), calculate_sizes() and calculate_order() of
+ * mm/slub.c (mm/slab_common.c for alignment) for the target's era, plus the
+ * per-cache limits set by set_min_partial() and set_cpu_partial().
+ */
+#ifndef SS_GEOMETRY_H
+#define SS_GEOMETRY_H
+
+#include "target.h"
+
+/* Cache creation flags (the SLAB_* flags that change layout). */
+#define SS_CF_HWCACHE 0x01u	/* SLAB_HWCACHE_ALIGN */
+#define SS_CF_RCU 0x02u		/* SLAB_TYPESAFE_BY_RCU / DESTROY_BY_RCU */
+#define SS_CF_CTOR 0x04u	/* cache has a constructor */
+#define SS_CF_KMALLOC 0x08u	/* a kmalloc-* cache (SLAB_KMALLOC) */
+#define SS_CF_FREEPTR 0x10u	/* explicit freeptr_offset (6.13+) */
+
+/* slub_debug letters as flags. */
+#define SS_DBG_F 0x01u /* consistency checks */
+#define SS_DBG_Z 0x02u /* red zone */
+#define SS_DBG_P 0x04u /* poison */
+#define SS_DBG_U 0x08u /* store user (alloc/free tracks) */
+#define SS_DBG_T 0x10u /* trace */
+#define SS_DBG_O 0x20u /* drop Z/P/U when they would raise the order */
+#define SS_DBG_ALL (SS_DBG_F | SS_DBG_Z | SS_DBG_P | SS_DBG_U)
+
+/* What a cache is created with: kmem_cache_create(name, size, align, flags). */
+struct ss_cache_spec {
+	unsigned object_size;
+	unsigned align;	      /* the align argument (0 = none) */
+	unsigned flags;	      /* SS_CF_* */
+	unsigned debug;	      /* SS_DBG_* in force for this cache */
+	unsigned freeptr_offset; /* with SS_CF_FREEPTR */
+};
+
+/* The computed layout: the fields of struct kmem_cache and sysfs. */
+struct ss_geometry {
+	unsigned object_size;	/* s->object_size */
+	unsigned size;		/* s->size, sysfs slab_size (the stride) */
+	unsigned size_nodebug;	/* s->size the same cache would have without debug */
+	unsigned align;		/* s->align after calculate_alignment() */
+	unsigned inuse;		/* s->inuse: object + red zone, before metadata */
+	unsigned offset;	/* s->offset: free pointer position */
+	unsigned red_left_pad;	/* s->red_left_pad (0 before 4.6 / without Z) */
+	unsigned order;		/* oo_order(s->oo) */
+	unsigned objs_per_slab; /* oo_objects(s->oo) */
+	unsigned min_order;	/* order of the fallback s->min */
+	unsigned min_objects;	/* objects of the fallback s->min */
+	unsigned min_partial;	/* s->min_partial */
+	unsigned cpu_partial;	/* s->cpu_partial (objects) */
+	unsigned cpu_partial_slabs; /* s->cpu_partial_slabs (6.x) */
+	unsigned debug;		/* debug flags in effect (after O) */
+};
+
+/* Compute *g for spec on target t.  Returns 0, or -1 with err set if the
+ * spec is impossible (size 0, align not a power of two, object too big). */
+int ss_geometry_compute(const struct ss_target *t,
+			const struct ss_cache_spec *spec,
+			struct ss_geometry *g, struct ss_error *err);
+
+/* Parse slub_debug letters ("FZPU", "P", "-", "" = FZPU).  -1 if bad. */
+int ss_debug_parse(const char *letters, unsigned *out);
+/* Letters for flags, e.g. "PU"; "-" for none. */
+void ss_debug_str(unsigned flags, char *buf, unsigned long n);
+
+/* get_order(size) for the target page size. */
+unsigned ss_get_order(const struct ss_target *t, unsigned long size);
+
+#endif

@@ -1,0 +1,96 @@
+/* model.h - the interface every allocator model implements.
+ *
+ * The engine (sim/replay.c) owns the object table and calls a model for
+ * each alloc and free; the model says where the object went (struct
+ * ss_obj) and which steps it took (struct ss_op).  A model is a row in
+ * allocators/registry.c: adding one touches nothing else.
+ */
+#ifndef SS_MODEL_H
+#define SS_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "costs.h"
+#include "error.h"
+#include "slub.h"
+#include "target.h"
+#include "topology.h"
+#include "trace.h"
+
+/* Object record kept by the engine, indexed by object id. */
+enum ss_obj_state { SS_OBJ_FREE = 0, SS_OBJ_LIVE, SS_OBJ_ZERO, SS_OBJ_LARGE };
+
+struct ss_obj {
+	void *slab;	/* the model's slab (NULL for zero-size and large) */
+	uint64_t size;	/* bytes requested */
+	uint32_t cache; /* the model's cache index */
+	uint16_t cpu;	/* allocating CPU */
+	uint8_t state;	/* enum ss_obj_state */
+};
+
+/* Sizes seen per site in a pre-scan of the trace (for placements that
+ * give fixed-size sites their own cache). */
+struct ss_site_sizes {
+	uint64_t *min, *max; /* indexed by trace name index; min > max: unseen */
+	uint32_t *api;	     /* api of the site's first allocation */
+	uint32_t nr;
+};
+
+struct ss_model_config {
+	const struct ss_target *target;
+	const struct ss_topology *topo;
+	unsigned debug;		     /* slub_debug flags (SS_DBG_*) */
+	char debug_caches[512];	     /* ",a,b," names the flags apply to; "" all */
+	bool merge;		     /* SLUB cache merging for new caches */
+	const struct ss_trace_tables *tables; /* the trace's declared caches */
+	const struct ss_site_sizes *sites;    /* when the model needs them */
+};
+
+/* One cache as reports see it (caches.csv, slabinfo, summary). */
+struct ss_cache_report {
+	const char *name;
+	unsigned object_size, slab_size, size_nodebug, objs_per_slab, order;
+	unsigned debug, align;
+	uint64_t live, requested_live, nr_slabs, total_objects, slab_bytes;
+	uint64_t partial_slabs, cpu_slabs, peak_slab_bytes;
+	uint64_t node_partial_free; /* free slots on node partial lists (slabinfo) */
+	const uint64_t *stats;
+};
+
+/* Allocations that bypass the slab caches (kmalloc_large). */
+struct ss_large_report {
+	uint64_t live, requested_live, page_bytes, peak_page_bytes;
+};
+
+struct ss_model;
+
+struct ss_model_ops {
+	int (*create)(struct ss_model **out, const struct ss_model_config *cfg,
+		      const void *policy, struct ss_error *err);
+	/* 0, or -1 with err (e.g. a cache the target cannot lay out). */
+	int (*alloc)(struct ss_model *m, const struct ss_event *ev,
+		     struct ss_obj *obj, struct ss_op *op, struct ss_error *err);
+	void (*free)(struct ss_model *m, unsigned cpu, struct ss_obj *obj,
+		     struct ss_op *op);
+	unsigned (*nr_caches)(const struct ss_model *m);
+	void (*cache_report)(const struct ss_model *m, unsigned i,
+			     struct ss_cache_report *r);
+	void (*large_report)(const struct ss_model *m, struct ss_large_report *r);
+	void (*destroy)(struct ss_model *m);
+};
+
+struct ss_model_desc {
+	const char *name;
+	const char *summary;
+	const struct ss_model_ops *ops;
+	const void *policy;	/* model-specific (a placement for SLUB models) */
+	bool needs_site_sizes;
+};
+
+/* allocators/registry.c */
+const struct ss_model_desc *ss_model_find(const char *name);
+unsigned ss_model_count(void);
+const struct ss_model_desc *ss_model_at(unsigned i);
+
+#endif

@@ -1,0 +1,36 @@
+/* placement_traced.c - model `traced`: every allocation goes where the
+ * traced kernel put it: kmalloc to its size class, a named cache to that
+ * cache, created with the arguments the trace declared. */
+#include "placement.h"
+
+/* The trace's own cache for api, created on first use. */
+int ss_place_declared_cache(struct ss_slub_model *m, uint32_t api,
+			    struct ss_error *err)
+{
+	struct ss_route_memo *memo = ss_slub_model_memo(m);
+	const struct ss_trace_tables *tb = ss_slub_model_config(m)->tables;
+	const struct ss_trace_cache *tc = &tb->caches[api];
+	struct ss_cache_spec spec = {
+		.object_size = tc->object_size,
+		.align = tc->align,
+		.flags = tc->flags,
+	};
+	int c = ss_route_memo_get(memo, api);
+
+	if (c >= 0)
+		return c;
+	c = ss_slub_model_named_cache(m, ss_trace_cache_name(tb, api), &spec, err);
+	if (c >= 0 && ss_route_memo_set(memo, api, c))
+		return ss_errorf(err, "out of memory");
+	return c;
+}
+
+static int route_traced(struct ss_slub_model *m, const struct ss_event *ev,
+			struct ss_error *err)
+{
+	if (ev->api == SS_API_KMALLOC)
+		return SS_ROUTE_KMALLOC;
+	return ss_place_declared_cache(m, ev->api, err);
+}
+
+const struct ss_placement ss_placement_traced = {.route = route_traced};

@@ -1,0 +1,492 @@
+/* slub.c - SLUB per-CPU and per-node dynamics for non-debug caches
+ * (mm/slub.c: slab_alloc_node, ___slab_alloc, get_partial_node,
+ * deactivate_slab, __slab_free, put_cpu_partial, unfreeze_partials).
+ * Debug caches take the paths in slub_debug.c.
+ */
+#include "slub.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- slab lists ---- */
+
+void ss_list_add(struct ss_slab_list *l, struct ss_slab *sl, bool tail)
+{
+	sl->prev = sl->next = NULL;
+	if (!l->head) {
+		l->head = l->tail = sl;
+	} else if (tail) {
+		sl->prev = l->tail;
+		l->tail->next = sl;
+		l->tail = sl;
+	} else {
+		sl->next = l->head;
+		l->head->prev = sl;
+		l->head = sl;
+	}
+	l->nr++;
+}
+
+void ss_list_del(struct ss_slab_list *l, struct ss_slab *sl)
+{
+	if (sl->prev)
+		sl->prev->next = sl->next;
+	else
+		l->head = sl->next;
+	if (sl->next)
+		sl->next->prev = sl->prev;
+	else
+		l->tail = sl->prev;
+	sl->prev = sl->next = NULL;
+	l->nr--;
+}
+
+/* ---- cache set-up ---- */
+
+int ss_kcache_init(struct ss_kcache *s, const char *name,
+		   const struct ss_cache_spec *spec, const struct ss_target *t,
+		   const struct ss_topology *topo, struct ss_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->spec = *spec;
+	s->t = t;
+	s->topo = topo;
+	if (ss_geometry_compute(t, spec, &s->geo, err))
+		return -1;
+	/* kmem_cache_debug(): any of F Z P U T makes every operation take the
+	 * debug path. */
+	s->debug_paths = (s->geo.debug & (SS_DBG_ALL | SS_DBG_T)) != 0;
+	/* <= 4.5 every debug cache runs the checks; 4.6+ only with F. */
+	s->debug_checks = s->debug_paths &&
+			  (t->era < SS_ERA_4_6 || (s->geo.debug & SS_DBG_F));
+	/* <= 4.5: SLAB_DEBUG_FLAGS disable cmpxchg_double; 4.6+:
+	 * SLAB_NO_CMPXCHG = F | U | T (kmem_cache_open / __CMPXCHG_DOUBLE). */
+	if (t->era < SS_ERA_4_6)
+		s->cmpxchg_ok = !s->debug_paths;
+	else
+		s->cmpxchg_ok = !(s->geo.debug & (SS_DBG_F | SS_DBG_U | SS_DBG_T));
+	s->has_cpu_partial = !s->debug_paths && s->geo.cpu_partial > 0;
+	s->cpu = calloc(topo->nr_cpus, sizeof(*s->cpu));
+	s->node = calloc(topo->nr_nodes, sizeof(*s->node));
+	if (!s->cpu || !s->node) {
+		ss_kcache_release(s);
+		return ss_errorf(err, "%s: out of memory", name);
+	}
+	return 0;
+}
+
+/* ---- slab descriptor pool ---- */
+
+#define POOL_CHUNK 1024 /* descriptors per chunk */
+
+struct pool_chunk {
+	struct pool_chunk *next;
+	struct ss_slab slabs[POOL_CHUNK];
+};
+
+static struct ss_slab *pool_get(struct ss_slab_pool *p)
+{
+	struct pool_chunk *ch = p->chunks;
+	struct ss_slab *sl;
+
+	if (p->free) {
+		sl = p->free;
+		p->free = sl->next;
+	} else {
+		if (!ch || p->used_in_chunk == POOL_CHUNK) {
+			ch = malloc(sizeof(*ch));
+			if (!ch)
+				return NULL;
+			ch->next = p->chunks;
+			p->chunks = ch;
+			p->used_in_chunk = 0;
+		}
+		sl = &ch->slabs[p->used_in_chunk++];
+	}
+	memset(sl, 0, sizeof(*sl));
+	return sl;
+}
+
+static void pool_put(struct ss_slab_pool *p, struct ss_slab *sl)
+{
+	sl->next = p->free;
+	p->free = sl;
+}
+
+void ss_kcache_release(struct ss_kcache *s)
+{
+	struct pool_chunk *ch = s->pool.chunks, *next;
+
+	for (; ch; ch = next) {
+		next = ch->next;
+		free(ch);
+	}
+	memset(&s->pool, 0, sizeof(s->pool));
+	free(s->cpu);
+	free(s->node);
+	s->cpu = NULL;
+	s->node = NULL;
+}
+
+uint64_t ss_kcache_partial_slabs(const struct ss_kcache *s)
+{
+	uint64_t nr = 0;
+
+	for (unsigned n = 0; n < s->topo->nr_nodes; n++)
+		nr += s->node[n].partial.nr;
+	for (unsigned c = 0; c < s->topo->nr_cpus; c++)
+		nr += s->cpu[c].partial.nr;
+	return nr;
+}
+
+uint64_t ss_kcache_cpu_slabs(const struct ss_kcache *s)
+{
+	uint64_t nr = 0;
+
+	for (unsigned c = 0; c < s->topo->nr_cpus; c++)
+		nr += (s->cpu[c].slab != NULL) + s->cpu[c].partial.nr;
+	return nr;
+}
+
+/* ---- slabs ---- */
+
+/* Pages of one slab, poisoned and initialised as setup_object() /
+ * setup_object_debug() would for a debug cache. */
+static void charge_new_slab_debug(struct ss_kcache *s, struct ss_slab *sl,
+				  struct ss_op *op)
+{
+	unsigned dbg = s->geo.debug;
+
+	if (dbg & SS_DBG_P) { /* memset(POISON_INUSE) over the whole slab */
+		ss_step(op, SS_STEP_POISON_WRITE, 1);
+		ss_step(op, SS_STEP_POISON_WRITE_BYTES,
+			(uint64_t)s->t->page_size << sl->order);
+		/* init_object(SLUB_RED_INACTIVE) per object */
+		ss_step(op, SS_STEP_POISON_WRITE, sl->objects);
+		ss_step(op, SS_STEP_POISON_WRITE_BYTES,
+			(uint64_t)sl->objects * s->geo.object_size);
+	}
+	if (dbg & SS_DBG_Z)
+		ss_step(op, SS_STEP_REDZONE_WRITE, sl->objects);
+}
+
+/* allocate_slab(): try the cache's order, fall back to the minimum order
+ * (never needed in a simulation with unlimited memory, so the fallback is
+ * not taken; order_fallback stays 0). */
+struct ss_slab *ss_slub_new_slab(struct ss_kcache *s, unsigned node,
+				 struct ss_op *op)
+{
+	struct ss_slab *sl = pool_get(&s->pool);
+	uint64_t bytes;
+
+	if (!sl)
+		return NULL;
+	sl->objects = s->geo.objs_per_slab;
+	sl->order = (uint8_t)s->geo.order;
+	sl->node = (uint16_t)node;
+	bytes = (uint64_t)s->t->page_size << sl->order;
+	s->nr_slabs++;
+	s->total_objects += sl->objects;
+	s->slab_bytes += bytes;
+	if (s->slab_bytes > s->peak_slab_bytes)
+		s->peak_slab_bytes = s->slab_bytes;
+	ss_step(op, SS_STEP_ALLOC_SLAB, 1);
+	ss_step(op, SS_STEP_PAGE_ALLOC, 1ull << sl->order);
+	ss_step(op, SS_STEP_SLAB_INIT_OBJECT, sl->objects);
+	if (s->debug_paths)
+		charge_new_slab_debug(s, sl, op);
+	return sl;
+}
+
+/* discard_slab() -> free_slab(); with checks, free_slab() runs
+ * slab_pad_check() and check_object() on every object first. */
+void ss_slub_discard_slab(struct ss_kcache *s, struct ss_slab *sl,
+			  struct ss_op *op)
+{
+	if (s->debug_checks) {
+		ss_step(op, SS_STEP_CHECK_SLAB, 1);
+		ss_step(op, SS_STEP_CHECK_OBJECT, sl->objects);
+	}
+	ss_step(op, SS_STEP_FREE_SLAB, 1);
+	ss_step(op, SS_STEP_PAGE_FREE, 1ull << sl->order);
+	s->nr_slabs--;
+	s->total_objects -= sl->objects;
+	s->slab_bytes -= (uint64_t)s->t->page_size << sl->order;
+	pool_put(&s->pool, sl);
+}
+
+/* The test before discarding an empty slab: 3.10 `nr_partial >
+ * min_partial`, later kernels `>=` (deactivate_slab, __slab_free). */
+bool ss_slub_should_discard(const struct ss_kcache *s,
+			    const struct ss_kcache_node *n)
+{
+	if (s->t->era < SS_ERA_4_6)
+		return n->partial.nr > s->geo.min_partial;
+	return n->partial.nr >= s->geo.min_partial;
+}
+
+/* add_partial() / remove_partial() */
+void ss_slub_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail)
+{
+	ss_list_add(&s->node[sl->node].partial, sl, tail);
+	sl->where = SS_SLAB_NODE_PARTIAL;
+}
+
+void ss_slub_remove_partial(struct ss_kcache *s, struct ss_slab *sl)
+{
+	ss_list_del(&s->node[sl->node].partial, sl);
+	sl->where = SS_SLAB_NONE;
+}
+
+/* Make sl the CPU's active slab and move its free objects to c->freelist
+ * (acquire_slab / get_freelist). */
+static void activate(struct ss_kcache_cpu *c, struct ss_slab *sl,
+		     unsigned cpu)
+{
+	sl->cpu_free = sl->objects - sl->inuse;
+	sl->inuse = sl->objects;
+	sl->where = SS_SLAB_ACTIVE;
+	sl->owner = (uint16_t)cpu;
+	c->slab = sl;
+}
+
+/* ---- per-CPU partial lists ---- */
+
+/* unfreeze_partials() / __put_partials(): every slab of c->partial back to
+ * its node's partial list, empty ones discarded beyond min_partial. */
+static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
+			      struct ss_op *op)
+{
+	struct ss_slab *sl;
+	int locked_node = -1;
+
+	while ((sl = c->partial.head)) {
+		struct ss_kcache_node *n = &s->node[sl->node];
+
+		ss_list_del(&c->partial, sl);
+		if (locked_node != sl->node) { /* lock taken per node switch */
+			ss_step(op, SS_STEP_LIST_LOCK, 1);
+			locked_node = sl->node;
+		}
+		if (sl->inuse == 0 && ss_slub_should_discard(s, n)) {
+			ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
+			ss_slub_discard_slab(s, sl, op);
+		} else {
+			ss_slub_add_partial(s, sl, true);
+			ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
+		}
+	}
+	c->pobjects = 0;
+}
+
+/* put_cpu_partial(): push on the CPU's partial list; with drain, flush
+ * the list first when it is over the limit (objects before 5.16, slabs
+ * after). */
+static void put_cpu_partial(struct ss_kcache *s, unsigned cpu,
+			    struct ss_slab *sl, bool drain, struct ss_op *op)
+{
+	struct ss_kcache_cpu *c = &s->cpu[cpu];
+	bool over;
+
+	if (s->t->era < SS_ERA_5_16)
+		over = c->pobjects > s->geo.cpu_partial;
+	else
+		over = c->partial.nr >= s->geo.cpu_partial_slabs;
+	if (drain && c->partial.nr && over) {
+		unfreeze_partials(s, c, op);
+		ss_step(op, SS_STEP_CPU_PARTIAL_DRAIN, 1);
+	}
+	ss_list_add(&c->partial, sl, false);
+	c->pobjects += sl->objects - sl->inuse;
+	sl->where = SS_SLAB_CPU_PARTIAL;
+	sl->owner = (uint16_t)cpu;
+}
+
+/* ---- allocation ---- */
+
+/* get_partial_node(): under list_lock, the first slab becomes the active
+ * one; more go to the CPU partial list until half its limit is reached. */
+static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
+					struct ss_kcache_node *n,
+					struct ss_op *op)
+{
+	struct ss_slab *first = NULL, *sl;
+	unsigned available = 0, partial_slabs = 0;
+
+	if (!n->partial.nr)
+		return NULL;
+	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	while ((sl = n->partial.head)) {
+		available += sl->objects - sl->inuse;
+		ss_slub_remove_partial(s, sl);
+		if (!first) {
+			first = sl;
+			activate(&s->cpu[cpu], sl, cpu);
+			ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
+			if (!s->has_cpu_partial)
+				break;
+		} else {
+			put_cpu_partial(s, cpu, sl, false, op);
+			ss_step(op, SS_STEP_CPU_PARTIAL_NODE, 1);
+			partial_slabs++;
+		}
+		if (s->t->era < SS_ERA_5_16 ? available > s->geo.cpu_partial / 2
+					    : partial_slabs > s->geo.cpu_partial_slabs / 2)
+			break;
+	}
+	return first;
+}
+
+/* deactivate_slab(): hand c->freelist back to the slab, then put the slab
+ * where its fill level says. */
+static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
+			    struct ss_op *op)
+{
+	struct ss_slab *sl = c->slab;
+	struct ss_kcache_node *n = &s->node[sl->node];
+	bool remote = sl->objects > sl->inuse; /* slab->freelist not empty */
+
+	c->slab = NULL;
+	ss_step(op, SS_STEP_DEACTIVATE, 1);
+	ss_step(op, SS_STEP_DEACTIVATE_OBJECT, sl->cpu_free);
+	if (!s->cmpxchg_ok)
+		ss_step(op, SS_STEP_CMPXCHG_LOCKED, sl->cpu_free + 1);
+	if (remote)
+		ss_step(op, SS_STEP_DEACTIVATE_REMOTE_FREES, 1);
+	sl->inuse -= sl->cpu_free;
+	sl->cpu_free = 0;
+	sl->where = SS_SLAB_NONE;
+	if (sl->inuse == 0 && ss_slub_should_discard(s, n)) {
+		ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
+		ss_slub_discard_slab(s, sl, op);
+	} else if (sl->inuse < sl->objects) {
+		ss_step(op, SS_STEP_LIST_LOCK, 1);
+		ss_slub_add_partial(s, sl, remote);
+		ss_step(op, remote ? SS_STEP_DEACTIVATE_TO_TAIL
+				   : SS_STEP_DEACTIVATE_TO_HEAD, 1);
+	} else {
+		ss_step(op, SS_STEP_DEACTIVATE_FULL, 1);
+	}
+}
+
+/* ___slab_alloc(): the slow path. */
+static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
+				       struct ss_op *op)
+{
+	struct ss_kcache_cpu *c = &s->cpu[cpu];
+	struct ss_slab *sl = c->slab;
+	unsigned node = s->topo->cpu_node[cpu];
+
+	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
+	if (sl) {
+		if (sl->objects > sl->inuse) { /* get_freelist(): remote frees */
+			sl->cpu_free += sl->objects - sl->inuse;
+			sl->inuse = sl->objects;
+			ss_step(op, SS_STEP_ALLOC_REFILL, 1);
+			return sl;
+		}
+		deactivate_slab(s, c, op);
+	}
+	while ((sl = c->partial.head)) { /* slub_percpu_partial() */
+		ss_list_del(&c->partial, sl);
+		ss_step(op, SS_STEP_CPU_PARTIAL_ALLOC, 1);
+		if (sl->objects > sl->inuse) {
+			activate(c, sl, cpu);
+			return sl;
+		}
+		/* a full slab cannot be on c->partial; keep the books anyway */
+		sl->where = SS_SLAB_NONE;
+	}
+	sl = get_partial_node(s, cpu, &s->node[node], op);
+	if (sl)
+		return sl;
+	sl = ss_slub_new_slab(s, node, op);
+	if (sl)
+		activate(c, sl, cpu);
+	return sl;
+}
+
+struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
+				struct ss_op *op)
+{
+	struct ss_slab *sl;
+
+	op->stats = s->stats;
+	if (s->debug_paths) {
+		sl = ss_slub_debug_alloc(s, cpu, op);
+	} else {
+		sl = s->cpu[cpu].slab;
+		if (sl && sl->cpu_free) {
+			ss_step(op, SS_STEP_ALLOC_FASTPATH, 1);
+		} else {
+			sl = slab_alloc_slow(s, cpu, op);
+			if (!sl)
+				return NULL;
+		}
+		sl->cpu_free--;
+	}
+	if (sl)
+		s->live++;
+	return sl;
+}
+
+/* ---- free ---- */
+
+/* __slab_free(): the object is not on this CPU's active slab. */
+static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
+			   struct ss_slab *sl, struct ss_op *op)
+{
+	struct ss_kcache_node *n = &s->node[sl->node];
+	bool was_full = sl->inuse == sl->objects; /* prior == NULL */
+
+	ss_step(op, SS_STEP_FREE_SLOWPATH, 1);
+	if (sl->node != s->topo->cpu_node[cpu])
+		ss_step(op, SS_STEP_NODE_REMOTE, 1);
+	sl->inuse--;
+	/* Active slab of another CPU, or on a CPU partial list: the object
+	 * joins slab->freelist and nothing moves.  (6.8+ no longer freezes
+	 * CPU-partial slabs, but it moves them no more than this either.) */
+	if (sl->where == SS_SLAB_ACTIVE || sl->where == SS_SLAB_CPU_PARTIAL) {
+		ss_step(op, SS_STEP_FREE_FROZEN, 1);
+		return;
+	}
+	if (was_full && s->has_cpu_partial) {
+		put_cpu_partial(s, cpu, sl, true, op);
+		ss_step(op, SS_STEP_CPU_PARTIAL_FREE, 1);
+		return;
+	}
+	if (!was_full && sl->inuse) /* stays on n->partial: no lock */
+		return;
+	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	if (!sl->inuse && ss_slub_should_discard(s, n)) {
+		if (!was_full) {
+			ss_slub_remove_partial(s, sl);
+			ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
+		}
+		ss_slub_discard_slab(s, sl, op);
+		return;
+	}
+	if (was_full) {
+		ss_slub_add_partial(s, sl, true);
+		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
+	}
+}
+
+void ss_kcache_free(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+		    struct ss_op *op)
+{
+	op->stats = s->stats;
+	s->live--;
+	if (s->debug_paths) {
+		ss_slub_debug_free(s, cpu, sl, op);
+		return;
+	}
+	if (sl == s->cpu[cpu].slab) { /* do_slab_free() fast path */
+		sl->cpu_free++;
+		ss_step(op, SS_STEP_FREE_FASTPATH, 1);
+		return;
+	}
+	slab_free_slow(s, cpu, sl, op);
+}

@@ -1,0 +1,205 @@
+/* slub_debug.c - the alloc and free paths of a cache with slub_debug
+ * flags, in three eras (reference/slub.md §4):
+ *   3.10-4.5  every alloc: ___slab_alloc takes a slab, alloc_debug_processing,
+ *             deactivate_slab; every free: free_debug_processing under
+ *             list_lock + slab_lock; checks for any flag; no cmpxchg_double.
+ *   4.6-6.0   the same paths; checks only with F; cmpxchg kept for P/Z;
+ *             free_debug_processing drops list_lock itself.
+ *   6.1+      single objects from the node partial list under list_lock
+ *             (alloc_single_from_partial / _new_slab, free_to_partial_list).
+ */
+#include "slub.h"
+
+/* init_object(): poison (P) and red zone (Z) of one object. */
+static void init_object(struct ss_kcache *s, struct ss_op *op)
+{
+	if (s->geo.debug & SS_DBG_P) {
+		ss_step(op, SS_STEP_POISON_WRITE, 1);
+		ss_step(op, SS_STEP_POISON_WRITE_BYTES, s->geo.object_size);
+	}
+	if (s->geo.debug & SS_DBG_Z)
+		ss_step(op, SS_STEP_REDZONE_WRITE, 1);
+}
+
+/* alloc_debug_processing(): check_slab + check_object (which verifies the
+ * free poison when P) if checks run, set_track with U, init_object. */
+static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
+{
+	ss_step(op, SS_STEP_DEBUG_ALLOC, 1);
+	if (s->debug_checks) {
+		ss_step(op, SS_STEP_CHECK_SLAB, 1);
+		ss_step(op, SS_STEP_CHECK_OBJECT, 1);
+		if (s->geo.debug & SS_DBG_P) {
+			ss_step(op, SS_STEP_POISON_CHECK, 1);
+			ss_step(op, SS_STEP_POISON_CHECK_BYTES, s->geo.object_size);
+		}
+	}
+	if (s->geo.debug & SS_DBG_U)
+		ss_step(op, SS_STEP_SET_TRACK, 1);
+	init_object(s, op);
+}
+
+/* free_debug_processing(): check_slab, on_freelist (walks the slab's free
+ * objects looking for a double free), check_object, set_track, then
+ * init_object poisons the freed object. */
+static void free_debug_processing(struct ss_kcache *s, struct ss_slab *sl,
+				  struct ss_op *op)
+{
+	ss_step(op, SS_STEP_DEBUG_FREE, 1);
+	if (s->debug_checks) {
+		ss_step(op, SS_STEP_CHECK_SLAB, 1);
+		ss_step(op, SS_STEP_FREELIST_WALK, sl->objects - sl->inuse);
+		ss_step(op, SS_STEP_CHECK_OBJECT, 1);
+	}
+	if (s->geo.debug & SS_DBG_U)
+		ss_step(op, SS_STEP_SET_TRACK, 1);
+	init_object(s, op);
+}
+
+static void add_full(struct ss_kcache *s, struct ss_slab *sl)
+{
+	ss_list_add(&s->node[sl->node].full, sl, false);
+	sl->where = SS_SLAB_FULL;
+}
+
+/* The full list is kept only with SLAB_STORE_USER from 6.1 on, for every
+ * debug cache before (add_full). */
+static bool keeps_full_list(const struct ss_kcache *s)
+{
+	return s->t->era < SS_ERA_6_1 || (s->geo.debug & SS_DBG_U);
+}
+
+static void leave_list(struct ss_kcache *s, struct ss_slab *sl)
+{
+	if (sl->where == SS_SLAB_NODE_PARTIAL)
+		ss_slub_remove_partial(s, sl);
+	else if (sl->where == SS_SLAB_FULL)
+		ss_list_del(&s->node[sl->node].full, sl);
+	sl->where = SS_SLAB_NONE;
+}
+
+/* After an object left or joined sl, file it as its fill level says. */
+static void file_slab(struct ss_kcache *s, struct ss_slab *sl, bool tail)
+{
+	leave_list(s, sl);
+	if (sl->inuse == sl->objects) {
+		if (keeps_full_list(s))
+			add_full(s, sl);
+	} else {
+		ss_slub_add_partial(s, sl, tail);
+	}
+}
+
+/* 3.10-6.0: ___slab_alloc() for a debug cache.  The slab is taken whole
+ * (its freelist becomes the CPU's), one object is checked and handed out,
+ * and deactivate_slab() returns the rest one object at a time. */
+static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
+					  struct ss_op *op)
+{
+	struct ss_kcache_node *n = &s->node[s->topo->cpu_node[cpu]];
+	struct ss_slab *sl = n->partial.head;
+	unsigned handed_back;
+
+	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
+	if (sl) { /* get_partial_node() -> acquire_slab() */
+		ss_step(op, SS_STEP_LIST_LOCK, 1);
+		ss_slub_remove_partial(s, sl);
+		ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
+		if (!s->cmpxchg_ok)
+			ss_step(op, SS_STEP_CMPXCHG_LOCKED, 1);
+	} else {
+		sl = ss_slub_new_slab(s, s->topo->cpu_node[cpu], op);
+		if (!sl)
+			return NULL;
+	}
+	alloc_debug_processing(s, op);
+	handed_back = sl->objects - sl->inuse - 1;
+	sl->inuse++;
+	/* deactivate_slab(): the per-CPU freelist goes back object by object */
+	ss_step(op, SS_STEP_DEACTIVATE, 1);
+	ss_step(op, SS_STEP_DEACTIVATE_OBJECT, handed_back);
+	if (!s->cmpxchg_ok)
+		ss_step(op, SS_STEP_CMPXCHG_LOCKED, handed_back + 1);
+	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	if (sl->inuse == sl->objects) {
+		ss_step(op, SS_STEP_DEACTIVATE_FULL, 1);
+		if (keeps_full_list(s))
+			add_full(s, sl);
+	} else {
+		ss_slub_add_partial(s, sl, false);
+		ss_step(op, SS_STEP_DEACTIVATE_TO_HEAD, 1);
+	}
+	return sl;
+}
+
+/* 6.1+: alloc_single_from_partial() / alloc_single_from_new_slab(). */
+static struct ss_slab *debug_alloc_single(struct ss_kcache *s, unsigned cpu,
+					  struct ss_op *op)
+{
+	struct ss_kcache_node *n = &s->node[s->topo->cpu_node[cpu]];
+	struct ss_slab *sl = n->partial.head;
+
+	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
+	if (!sl) {
+		sl = ss_slub_new_slab(s, s->topo->cpu_node[cpu], op);
+		if (!sl)
+			return NULL;
+	} else {
+		ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
+	}
+	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	alloc_debug_processing(s, op);
+	sl->inuse++;
+	file_slab(s, sl, false);
+	return sl;
+}
+
+struct ss_slab *ss_slub_debug_alloc(struct ss_kcache *s, unsigned cpu,
+				    struct ss_op *op)
+{
+	if (s->t->era < SS_ERA_6_1)
+		return debug_alloc_legacy(s, cpu, op);
+	return debug_alloc_single(s, cpu, op);
+}
+
+/* Empty slab: discard beyond min_partial, else keep it on n->partial. */
+static void release_if_empty(struct ss_kcache *s, struct ss_slab *sl,
+			     struct ss_op *op)
+{
+	if (sl->inuse || !ss_slub_should_discard(s, &s->node[sl->node]))
+		return;
+	if (sl->where == SS_SLAB_NODE_PARTIAL)
+		ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
+	leave_list(s, sl);
+	ss_slub_discard_slab(s, sl, op);
+}
+
+/* Every debug free.  3.10-4.5: free_debug_processing() takes list_lock and
+ * slab_lock and __slab_free() runs under them; 4.6-6.0: the lock is
+ * dropped and __slab_free() takes it again when lists change; 6.1+:
+ * free_to_partial_list() does all under one list_lock. */
+void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
+			struct ss_slab *sl, struct ss_op *op)
+{
+	bool was_full = sl->inuse == sl->objects;
+	bool list_change;
+
+	ss_step(op, SS_STEP_FREE_SLOWPATH, 1);
+	if (sl->node != s->topo->cpu_node[cpu])
+		ss_step(op, SS_STEP_NODE_REMOTE, 1);
+	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	if (s->t->era < SS_ERA_6_1)
+		ss_step(op, SS_STEP_SLAB_LOCK, 1);
+	free_debug_processing(s, sl, op);
+	if (s->t->era < SS_ERA_6_1 && !s->cmpxchg_ok)
+		ss_step(op, SS_STEP_CMPXCHG_LOCKED, 1);
+	sl->inuse--;
+	list_change = was_full || sl->inuse == 0;
+	if (list_change && s->t->era >= SS_ERA_4_6 && s->t->era < SS_ERA_6_1)
+		ss_step(op, SS_STEP_LIST_LOCK, 1);
+	if (was_full) {
+		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
+		file_slab(s, sl, true);
+	}
+	release_if_empty(s, sl, op);
+}

@@ -1,0 +1,345 @@
+/* slub_model.c - SLUB caches behind the model interface: kmalloc classes
+ * created on first use, dedicated caches (with SLUB merging), zero-size
+ * requests (ZERO_SIZE_PTR) and kmalloc_large, and a placement policy that
+ * picks the cache. */
+#include "slub_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmalloc.h"
+
+struct ss_slub_model {
+	struct ss_model_config cfg;
+	const struct ss_placement *policy;
+	struct ss_kcache **caches;
+	unsigned nr_caches, cap_caches;
+	int32_t *kmalloc_cache; /* class index -> cache index, -1 none yet */
+	struct ss_route_memo memo; /* the placement's memo */
+	struct ss_large_report large;
+};
+
+/* ---- route memo ---- */
+
+int ss_route_memo_get(const struct ss_route_memo *memo, uint32_t key)
+{
+	return key < memo->nr ? memo->slot[key] - 1 : -1;
+}
+
+int ss_route_memo_set(struct ss_route_memo *memo, uint32_t key, int cache)
+{
+	if (key >= memo->nr) {
+		uint32_t nr = memo->nr ? memo->nr : 64;
+		int32_t *slot;
+
+		while (nr <= key)
+			nr *= 2;
+		slot = realloc(memo->slot, nr * sizeof(*slot));
+		if (!slot)
+			return -1;
+		memset(slot + memo->nr, 0, (nr - memo->nr) * sizeof(*slot));
+		memo->slot = slot;
+		memo->nr = nr;
+	}
+	memo->slot[key] = cache + 1;
+	return 0;
+}
+
+void ss_route_memo_release(struct ss_route_memo *memo)
+{
+	free(memo->slot);
+	memset(memo, 0, sizeof(*memo));
+}
+
+struct ss_route_memo *ss_slub_model_memo(struct ss_slub_model *m)
+{
+	return &m->memo;
+}
+
+const struct ss_model_config *ss_slub_model_config(const struct ss_slub_model *m)
+{
+	return &m->cfg;
+}
+
+/* ---- caches ---- */
+
+/* slub_debug=FLAGS,name1,name2 applies only to the named caches. */
+static unsigned debug_for(const struct ss_slub_model *m, const char *name)
+{
+	char key[80];
+
+	if (!m->cfg.debug || !m->cfg.debug_caches[0])
+		return m->cfg.debug;
+	snprintf(key, sizeof(key), ",%s,", name);
+	return strstr(m->cfg.debug_caches, key) ? m->cfg.debug : 0;
+}
+
+static int add_cache(struct ss_slub_model *m, const char *name,
+		     const struct ss_cache_spec *spec, struct ss_error *err)
+{
+	struct ss_kcache *s;
+
+	if (m->nr_caches == m->cap_caches) {
+		unsigned cap = m->cap_caches ? m->cap_caches * 2 : 32;
+		struct ss_kcache **c = realloc(m->caches, cap * sizeof(*c));
+
+		if (!c)
+			return ss_errorf(err, "out of memory");
+		m->caches = c;
+		m->cap_caches = cap;
+	}
+	s = malloc(sizeof(*s));
+	if (!s)
+		return ss_errorf(err, "out of memory");
+	if (ss_kcache_init(s, name, spec, m->cfg.target, m->cfg.topo, err)) {
+		free(s);
+		return -1;
+	}
+	m->caches[m->nr_caches] = s;
+	return (int)m->nr_caches++;
+}
+
+int ss_slub_model_kmalloc_cache(struct ss_slub_model *m, uint64_t size,
+				struct ss_error *err)
+{
+	const struct ss_target *t = m->cfg.target;
+	int idx = ss_kmalloc_index(t, (size_t)size);
+	struct ss_cache_spec spec;
+	char name[64];
+	int c;
+
+	if (idx < 0)
+		return ss_errorf(err, "no kmalloc class for %llu bytes",
+				 (unsigned long long)size);
+	if (m->kmalloc_cache[idx] >= 0)
+		return m->kmalloc_cache[idx];
+	ss_kmalloc_class_name(t, idx, name, sizeof(name));
+	ss_kmalloc_spec(t, idx, debug_for(m, name), &spec);
+	c = add_cache(m, name, &spec, err);
+	if (c >= 0)
+		m->kmalloc_cache[idx] = c;
+	return c;
+}
+
+/* find_mergeable() (mm/slab_common.c): an existing cache whose stride
+ * fits the new one within a pointer, with no debug, RCU or constructor. */
+static int find_mergeable(const struct ss_slub_model *m,
+			  const struct ss_cache_spec *spec, unsigned size)
+{
+	const unsigned never = SS_CF_RCU | SS_CF_CTOR | SS_CF_FREEPTR;
+	unsigned align = 0;
+
+	if (spec->debug || (spec->flags & never))
+		return -1;
+	{ /* the new cache's stride, as kmem_cache_create would compute it */
+		struct ss_geometry g;
+		if (ss_geometry_compute(m->cfg.target, spec, &g, NULL))
+			return -1;
+		align = g.align;
+	}
+	for (unsigned i = m->nr_caches; i-- > 0;) {
+		const struct ss_kcache *s = m->caches[i];
+
+		if (s->geo.debug || (s->spec.flags & never))
+			continue;
+		if (size > s->geo.size || (s->geo.size & ~(align - 1)) != s->geo.size)
+			continue;
+		if (s->geo.size - size >= m->cfg.target->ptr_size)
+			continue;
+		return (int)i;
+	}
+	return -1;
+}
+
+int ss_slub_model_named_cache(struct ss_slub_model *m, const char *name,
+			      const struct ss_cache_spec *spec_in,
+			      struct ss_error *err)
+{
+	struct ss_cache_spec spec = *spec_in;
+	struct ss_geometry g;
+
+	for (unsigned i = 0; i < m->nr_caches; i++)
+		if (!strcmp(m->caches[i]->name, name))
+			return (int)i;
+	spec.debug = debug_for(m, name);
+	if (m->cfg.merge) {
+		int c;
+
+		if (ss_geometry_compute(m->cfg.target, &spec, &g, err))
+			return -1;
+		c = find_mergeable(m, &spec, g.size_nodebug);
+		if (c >= 0)
+			return c;
+	}
+	return add_cache(m, name, &spec, err);
+}
+
+/* ---- model ops ---- */
+
+static int slub_create(struct ss_model **out, const struct ss_model_config *cfg,
+		       const void *policy, struct ss_error *err)
+{
+	struct ss_slub_model *m = calloc(1, sizeof(*m));
+	int n = ss_kmalloc_nr_classes(cfg->target);
+
+	if (!m)
+		return ss_errorf(err, "out of memory");
+	m->cfg = *cfg;
+	m->policy = policy;
+	m->kmalloc_cache = malloc((size_t)n * sizeof(*m->kmalloc_cache));
+	if (!m->kmalloc_cache) {
+		free(m);
+		return ss_errorf(err, "out of memory");
+	}
+	for (int i = 0; i < n; i++)
+		m->kmalloc_cache[i] = -1;
+	*out = (struct ss_model *)m;
+	return 0;
+}
+
+/* kmalloc_large(): whole pages from the page allocator. */
+static void alloc_large(struct ss_slub_model *m, struct ss_obj *obj,
+			struct ss_op *op)
+{
+	const struct ss_target *t = m->cfg.target;
+	uint64_t bytes = (uint64_t)t->page_size << ss_get_order(t, obj->size);
+
+	obj->state = SS_OBJ_LARGE;
+	m->large.live++;
+	m->large.requested_live += obj->size;
+	m->large.page_bytes += bytes;
+	if (m->large.page_bytes > m->large.peak_page_bytes)
+		m->large.peak_page_bytes = m->large.page_bytes;
+	op->cycles += op->cost[SS_STEP_KMALLOC_LARGE];
+}
+
+static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
+		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+{
+	struct ss_slub_model *m = (struct ss_slub_model *)mm;
+	int c = m->policy->route(m, ev, err);
+	struct ss_kcache *s;
+
+	if (c == SS_ROUTE_KMALLOC) {
+		if (ev->value == 0) { /* ZERO_SIZE_PTR: no object */
+			obj->state = SS_OBJ_ZERO;
+			return 0;
+		}
+		if (ev->value > ss_kmalloc_max_cache_size(m->cfg.target)) {
+			alloc_large(m, obj, op);
+			return 0;
+		}
+		c = ss_slub_model_kmalloc_cache(m, ev->value, err);
+	}
+	if (c < 0)
+		return -1;
+	s = m->caches[c];
+	obj->slab = ss_kcache_alloc(s, ev->cpu, op);
+	if (!obj->slab)
+		return ss_errorf(err, "out of memory for slab descriptors");
+	obj->cache = (uint32_t)c;
+	obj->state = SS_OBJ_LIVE;
+	s->requested_live += obj->size;
+	return 0;
+}
+
+static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
+		      struct ss_op *op)
+{
+	struct ss_slub_model *m = (struct ss_slub_model *)mm;
+	const struct ss_target *t = m->cfg.target;
+	struct ss_kcache *s;
+
+	if (obj->state == SS_OBJ_LARGE) {
+		m->large.live--;
+		m->large.requested_live -= obj->size;
+		m->large.page_bytes -= (uint64_t)t->page_size << ss_get_order(t, obj->size);
+		op->cycles += op->cost[SS_STEP_KFREE_LARGE];
+		return;
+	}
+	if (obj->state != SS_OBJ_LIVE)
+		return; /* kfree(ZERO_SIZE_PTR) is a no-op */
+	s = m->caches[obj->cache];
+	s->requested_live -= obj->size;
+	if (obj->cpu != cpu) { /* perf kmem's "ping-pong": a cache line moves */
+		op->stats = s->stats;
+		ss_step(op, SS_STEP_REMOTE_FREE, 1);
+	}
+	ss_kcache_free(s, cpu, obj->slab, op);
+}
+
+static unsigned slub_nr_caches(const struct ss_model *mm)
+{
+	return ((const struct ss_slub_model *)mm)->nr_caches;
+}
+
+/* count_partial(n, count_free): what get_slabinfo() reports as free. */
+static uint64_t node_partial_free(const struct ss_kcache *s)
+{
+	uint64_t nr = 0;
+
+	for (unsigned n = 0; n < s->topo->nr_nodes; n++)
+		for (const struct ss_slab *sl = s->node[n].partial.head; sl; sl = sl->next)
+			nr += sl->objects - sl->inuse;
+	return nr;
+}
+
+static void slub_cache_report(const struct ss_model *mm, unsigned i,
+			      struct ss_cache_report *r)
+{
+	const struct ss_kcache *s = ((const struct ss_slub_model *)mm)->caches[i];
+
+	*r = (struct ss_cache_report){
+		.name = s->name,
+		.object_size = s->geo.object_size,
+		.slab_size = s->geo.size,
+		.size_nodebug = s->geo.size_nodebug,
+		.objs_per_slab = s->geo.objs_per_slab,
+		.order = s->geo.order,
+		.debug = s->geo.debug,
+		.align = s->geo.align,
+		.live = s->live,
+		.requested_live = s->requested_live,
+		.nr_slabs = s->nr_slabs,
+		.total_objects = s->total_objects,
+		.slab_bytes = s->slab_bytes,
+		.partial_slabs = ss_kcache_partial_slabs(s),
+		.cpu_slabs = ss_kcache_cpu_slabs(s),
+		.peak_slab_bytes = s->peak_slab_bytes,
+		.node_partial_free = node_partial_free(s),
+		.stats = s->stats,
+	};
+}
+
+static void slub_large_report(const struct ss_model *mm,
+			      struct ss_large_report *r)
+{
+	*r = ((const struct ss_slub_model *)mm)->large;
+}
+
+static void slub_destroy(struct ss_model *mm)
+{
+	struct ss_slub_model *m = (struct ss_slub_model *)mm;
+
+	if (!m)
+		return;
+	for (unsigned i = 0; i < m->nr_caches; i++) {
+		ss_kcache_release(m->caches[i]);
+		free(m->caches[i]);
+	}
+	free(m->caches);
+	free(m->kmalloc_cache);
+	ss_route_memo_release(&m->memo);
+	free(m);
+}
+
+const struct ss_model_ops ss_slub_model_ops = {
+	.create = slub_create,
+	.alloc = slub_alloc,
+	.free = slub_free,
+	.nr_caches = slub_nr_caches,
+	.cache_report = slub_cache_report,
+	.large_report = slub_large_report,
+	.destroy = slub_destroy,
+};

@@ -1,0 +1,74 @@
+/* steps.h - what an allocator operation did, named after CONFIG_SLUB_STATS
+ * where the kernel has a name for it.
+ *
+ * A model counts steps; the cost table (costs.h) prices them.  Memory
+ * figures never depend on prices.  STAT entries are the kernel's own
+ * counters (reported per cache in counters.csv, cost usually 0 because the
+ * work is priced by a finer step); COST entries carry the price.
+ */
+#ifndef SS_STEPS_H
+#define SS_STEPS_H
+
+/* X(id, name, unit): unit is "op", "object", "byte", "slab" or "page". */
+#define SS_STEP_LIST(X)                                                        \
+	/* SLUB_STATS counters */                                              \
+	X(ALLOC_FASTPATH, "alloc_fastpath", "op")                              \
+	X(ALLOC_SLOWPATH, "alloc_slowpath", "op")                              \
+	X(FREE_FASTPATH, "free_fastpath", "op")                                \
+	X(FREE_SLOWPATH, "free_slowpath", "op")                                \
+	X(FREE_FROZEN, "free_frozen", "op")                                    \
+	X(FREE_ADD_PARTIAL, "free_add_partial", "op")                          \
+	X(FREE_REMOVE_PARTIAL, "free_remove_partial", "op")                    \
+	X(ALLOC_FROM_PARTIAL, "alloc_from_partial", "op")                      \
+	X(ALLOC_REFILL, "alloc_refill", "op")                                  \
+	X(ALLOC_SLAB, "alloc_slab", "slab")                                    \
+	X(FREE_SLAB, "free_slab", "slab")                                      \
+	X(CPU_PARTIAL_ALLOC, "cpu_partial_alloc", "op")                        \
+	X(CPU_PARTIAL_FREE, "cpu_partial_free", "op")                          \
+	X(CPU_PARTIAL_NODE, "cpu_partial_node", "slab")                        \
+	X(CPU_PARTIAL_DRAIN, "cpu_partial_drain", "op")                        \
+	X(DEACTIVATE_FULL, "deactivate_full", "op")                            \
+	X(DEACTIVATE_EMPTY, "deactivate_empty", "op")                          \
+	X(DEACTIVATE_TO_HEAD, "deactivate_to_head", "op")                      \
+	X(DEACTIVATE_TO_TAIL, "deactivate_to_tail", "op")                      \
+	X(DEACTIVATE_REMOTE_FREES, "deactivate_remote_frees", "op")            \
+	X(ORDER_FALLBACK, "order_fallback", "slab")                            \
+	/* priced steps */                                                     \
+	X(LIST_LOCK, "list_lock", "op")                                        \
+	X(SLAB_LOCK, "slab_lock", "op")                                        \
+	X(CMPXCHG_LOCKED, "cmpxchg_locked", "op")                              \
+	X(REMOTE_FREE, "remote_free", "op")                                    \
+	X(NODE_REMOTE, "node_remote", "op")                                    \
+	X(DEACTIVATE, "deactivate_slab", "op")                                 \
+	X(DEACTIVATE_OBJECT, "deactivate_object", "object")                    \
+	X(PAGE_ALLOC, "page_alloc", "page")                                    \
+	X(PAGE_FREE, "page_free", "page")                                      \
+	X(SLAB_INIT_OBJECT, "slab_init_object", "object")                      \
+	X(KMALLOC_LARGE, "kmalloc_large", "op")                                \
+	X(KFREE_LARGE, "kfree_large", "op")                                    \
+	X(DEBUG_ALLOC, "alloc_debug_processing", "op")                         \
+	X(DEBUG_FREE, "free_debug_processing", "op")                           \
+	X(CHECK_SLAB, "check_slab", "op")                                      \
+	X(CHECK_OBJECT, "check_object", "op")                                  \
+	X(FREELIST_WALK, "on_freelist_object", "object")                       \
+	X(POISON_WRITE, "poison_write", "op")                                  \
+	X(POISON_WRITE_BYTES, "poison_write_byte", "byte")                     \
+	X(POISON_CHECK, "poison_check", "op")                                  \
+	X(POISON_CHECK_BYTES, "poison_check_byte", "byte")                     \
+	X(REDZONE_WRITE, "redzone_write", "op")                                \
+	X(SET_TRACK, "set_track", "op")
+
+enum ss_step {
+#define X(id, name, unit) SS_STEP_##id,
+	SS_STEP_LIST(X)
+#undef X
+	SS_NR_STEPS
+};
+
+/* The kernel's name of a step ("alloc_fastpath"), and its unit. */
+const char *ss_step_name(enum ss_step s);
+const char *ss_step_unit(enum ss_step s);
+/* Step by name, or -1. */
+int ss_step_find(const char *name);
+
+#endif

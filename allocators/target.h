@@ -1,0 +1,73 @@
+/* target.h - the machine and kernel era a run models.
+ *
+ * A target is a small key=value file under allocators/targets/ (see
+ * docs/targets.md).  It fixes everything the SLUB rules depend on: pointer
+ * size, page size, cache line, the arch minimum alignments, the CPU count
+ * the kernel sees, the clock used to turn cycles into time, and the era
+ * whose rules apply.
+ */
+#ifndef SS_TARGET_H
+#define SS_TARGET_H
+
+#include <stdbool.h>
+
+#include "error.h"
+
+/* Kernel eras as major*100+minor.  Rules switch on thresholds:
+ *  < 406  : 3.10-4.5 debug paths (checks for any debug flag, no cmpxchg)
+ *  >= 406 : Abbott series (checks only with F, cmpxchg kept for P/Z)
+ *  >= 507 : free pointer mid-object (ALIGN_DOWN(object_size/2, W))
+ *  >= 511 : calculate_order() counts num_present_cpus() (the single
+ *            fraction loop came in 6.7: see slab_order.h for the finer
+ *            thresholds the geometry uses)
+ *  >= 516 : per-CPU partial lists bounded in slabs (cpu_partial_slabs)
+ *  >= 601 : debug caches allocate single objects from node partial list
+ *  >= 611 : kmalloc align = largest power of two dividing size
+ */
+#define SS_ERA_3_10 310
+#define SS_ERA_4_5 405
+#define SS_ERA_4_6 406
+#define SS_ERA_5_7 507
+#define SS_ERA_5_11 511
+#define SS_ERA_5_16 516
+#define SS_ERA_6_1 601
+#define SS_ERA_6_11 611
+
+struct ss_target {
+	char name[64];
+	unsigned ptr_size;	 /* W = sizeof(void *) */
+	unsigned page_size;	 /* PAGE_SIZE */
+	unsigned cache_line;	 /* cache_line_size(), for SLAB_HWCACHE_ALIGN */
+	unsigned dma_minalign;	 /* ARCH_DMA_MINALIGN (sets KMALLOC_MIN_SIZE) */
+	unsigned slab_minalign;	 /* ARCH_SLAB_MINALIGN */
+	unsigned cpus;		 /* nr_cpu_ids == num_present_cpus() */
+	unsigned nodes;		 /* NUMA nodes (1 unless a topology says more) */
+	int era;		 /* see SS_ERA_* */
+	unsigned clock_mhz;	 /* converts model cycles to ns */
+	unsigned track_size;	 /* sizeof(struct track) for SLAB_STORE_USER */
+	unsigned slub_min_order; /* slub_min_order= (default 0) */
+	unsigned slub_max_order; /* slub_max_order= (default 3) */
+	unsigned slub_min_objects; /* slub_min_objects= (0 = computed) */
+	bool large_in_slab_stat; /* kmalloc_large pages count as SUnreclaim */
+};
+
+/* Fill *t with the documented defaults (x86_64, 6.x) before parsing. */
+void ss_target_defaults(struct ss_target *t);
+
+/* Load a target by name (allocators/targets/NAME.target, searched under
+ * $SLABSIM_HOME or the directory of the executable's source tree) or by
+ * path (anything containing '/').  Unknown keys and bad values are errors
+ * naming file:line. */
+int ss_target_load(const char *name_or_path, struct ss_target *t,
+		   struct ss_error *err);
+
+/* Parse one target file by path. */
+int ss_target_parse_file(const char *path, struct ss_target *t,
+			 struct ss_error *err);
+
+/* Era as printed in outputs, e.g. "3.10", "6.11". */
+void ss_era_str(int era, char *buf, unsigned long n);
+/* Parse "3.10" / "4.6" / "6.1" into an era number; -1 if malformed. */
+int ss_era_parse(const char *s);
+
+#endif

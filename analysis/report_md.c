@@ -1,0 +1,715 @@
+/* report_md.c - write report.md (report_md.h). */
+#include "report_md.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_plot.h"
+
+/* ---- aligned markdown tables ---------------------------------------- */
+
+/* Cells are added row-major, the header row first; `align` has one letter
+ * per column, 'l' or 'r'. */
+struct md_table {
+	const char *align;
+	unsigned ncols;
+	char **cells;
+	size_t n, cap;
+	bool oom;
+};
+
+static void md_init(struct md_table *t, const char *align)
+{
+	memset(t, 0, sizeof(*t));
+	t->align = align;
+	t->ncols = (unsigned)strlen(align);
+}
+
+static void md_cell(struct md_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void md_cell(struct md_table *t, const char *fmt, ...)
+{
+	char raw[512], *cell, *o;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	va_end(ap);
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		char **c = realloc(t->cells, cap * sizeof(*c));
+
+		if (!c) {
+			t->oom = true;
+			return;
+		}
+		t->cells = c;
+		t->cap = cap;
+	}
+	/* A '|' inside a cell would end it: escape it. */
+	o = cell = malloc(2 * strlen(raw) + 1);
+	if (!cell) {
+		t->oom = true;
+		return;
+	}
+	for (const char *p = raw; *p; p++) {
+		if (*p == '|')
+			*o++ = '\\';
+		*o++ = *p;
+	}
+	*o = '\0';
+	t->cells[t->n++] = cell;
+}
+
+/* Columns as a terminal shows them: UTF-8 continuation bytes take none. */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *fp, size_t n)
+{
+	while (n--)
+		fputc(' ', fp);
+}
+
+#define MD_WRAP 96 /* text columns of prose lines */
+
+/* Words that would turn a continuation line into a list item, quote or
+ * heading if a line began with them. */
+static bool md_bad_line_start(const char *w)
+{
+	size_t d = strspn(w, "0123456789");
+
+	return (strchr("+-*>=", w[0]) && (w[1] == '\0' || w[1] == ' ')) ||
+	       w[0] == '#' || (d && (w[d] == '.' || w[d] == ')'));
+}
+
+/* Print formatted prose wrapped at MD_WRAP columns: the first line starts
+ * with `first`, the others with `cont`; a blank line follows when `para`. */
+static void md_wrap(FILE *fp, const char *first, const char *cont, bool para,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void md_wrap(FILE *fp, const char *first, const char *cont, bool para,
+		    const char *fmt, ...)
+{
+	char text[4096], *save = NULL;
+	size_t col = width(first);
+	bool start = true;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fputs(first, fp);
+	for (char *w = strtok_r(text, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		size_t ww = width(w);
+
+		if (!start && col + 1 + ww > MD_WRAP && !md_bad_line_start(w)) {
+			fprintf(fp, "\n%s", cont);
+			col = width(cont);
+			start = true;
+		}
+		if (!start) {
+			fputc(' ', fp);
+			col++;
+		}
+		fputs(w, fp);
+		col += ww;
+		start = false;
+	}
+	fputs(para ? "\n\n" : "\n", fp);
+}
+
+static void md_free(struct md_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	t->cells = NULL;
+	t->n = 0;
+}
+
+#define MD_MAX_COLS 64
+
+/* The separator under the header row: dashes, ':' for right alignment. */
+static void md_rule(FILE *fp, const struct md_table *t, const size_t *w)
+{
+	for (size_t k = 0; k < t->ncols; k++) {
+		fputs(k ? " " : "| ", fp);
+		for (size_t d = 0; d < w[k]; d++)
+			fputc(d + 1 == w[k] && t->align[k] == 'r' ? ':' : '-', fp);
+		fputs(" |", fp);
+	}
+	fputc('\n', fp);
+}
+
+/* Print the table padded to its column widths, then free it. */
+static int md_print(FILE *fp, struct md_table *t)
+{
+	size_t w[MD_MAX_COLS] = {0};
+
+	if (t->oom || t->ncols > MD_MAX_COLS || t->n % t->ncols) {
+		md_free(t);
+		return -1;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		size_t c = i % t->ncols, cw = width(t->cells[i]);
+
+		w[c] = cw > w[c] ? cw : w[c];
+		w[c] = w[c] < 3 ? 3 : w[c];
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		size_t c = i % t->ncols, gap = w[c] - width(t->cells[i]);
+
+		fputs(c ? " " : "| ", fp);
+		if (t->align[c] == 'r')
+			pad(fp, gap);
+		fputs(t->cells[i], fp);
+		if (t->align[c] != 'r')
+			pad(fp, gap);
+		fputs(c + 1 < t->ncols ? " |" : " |\n", fp);
+		if (i + 1 == t->ncols)
+			md_rule(fp, t, w);
+	}
+	fputc('\n', fp);
+	md_free(t);
+	return 0;
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static int col_index(const struct rp_results *res, const char *name)
+{
+	for (unsigned i = 0; i < res->ncols; i++)
+		if (!strcmp(res->header[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* The distinct values of a text column over the runs (of model mi, or of
+ * all models when mi < 0), joined with ", ". */
+static void distinct(const struct rp_results *res, const char *col, int mi,
+		     char *buf, size_t n)
+{
+	int c = col_index(res, col);
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (c < 0)
+		return;
+	for (size_t k = 0; k < res->nruns; k++) {
+		const char *v = res->runs[k].row[c];
+		bool seen = false;
+
+		if (mi >= 0 && res->runs[k].mi != (unsigned)mi)
+			continue;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = (mi < 0 || res->runs[j].mi == (unsigned)mi) &&
+			       !strcmp(res->runs[j].row[c], v);
+		if (seen || len + strlen(v) + 3 >= n)
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					len ? ", " : "", v);
+	}
+}
+
+/* "17000" when every run agrees, "16990–17000" when they differ; empty
+ * when no run has the optional column. */
+static void value_range(const struct rp_results *res, size_t off, char *buf,
+			size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < res->nruns; k++) {
+		double v = *(const double *)((const char *)&res->runs[k].s + off);
+
+		if (v < 0)
+			continue;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	if (lo > hi)
+		return;
+	if (lo == hi)
+		snprintf(buf, n, "%.0f", lo);
+	else
+		snprintf(buf, n, "%.0f–%.0f", lo, hi);
+}
+
+static const struct rp_run *run_of(const struct rp_results *res,
+				   const char *variant, int mi)
+{
+	int vi = rp_names_find(&res->variants, variant);
+
+	if (vi < 0 || mi < 0)
+		return NULL;
+	return rp_find(res, (unsigned)vi, (unsigned)mi);
+}
+
+/* ---- 1. what was run ---------------------------------------------------- */
+
+static void sec_run(FILE *fp, const struct rp_report_in *in)
+{
+	const struct rp_results *res = in->res;
+	char a[512], b[512], c[512];
+
+	fprintf(fp, "## 1. What was run\n\n");
+	fprintf(fp, "- Command: `%s`\n", in->command);
+	distinct(res, "target", -1, a, sizeof(a));
+	distinct(res, "era", -1, b, sizeof(b));
+	distinct(res, "cpus", -1, c, sizeof(c));
+	fprintf(fp, "- Target: %s (kernel era %s, %s CPUs)\n", a, b, c);
+	value_range(res, offsetof(struct rp_summary, rules), a, sizeof(a));
+	value_range(res, offsetof(struct rp_summary, labels), b, sizeof(b));
+	if (a[0])
+		fprintf(fp, "- Rules loaded: %s\n", a);
+	if (b[0])
+		fprintf(fp, "- Labels: %s\n", b);
+	fprintf(fp, "- Runs: %zu (%u variants × %u models) from %s/runs/\n",
+		res->nruns, res->variants.n, res->models.n, in->dir);
+	if (res->dropped)
+		fprintf(fp, "- Left out: %zu run directories whose variant or model was not listed\n",
+			res->dropped);
+	fprintf(fp, "- Models (slub_debug):");
+	for (unsigned m = 0; m < res->models.n; m++) {
+		distinct(res, "slub_debug", (int)m, a, sizeof(a));
+		fprintf(fp, "%s %s (%s)", m ? "," : "", res->models.v[m],
+			a[0] ? a : "no runs");
+	}
+	fprintf(fp, "\n- Variants:");
+	if (!in->seed) {
+		for (unsigned v = 0; v < res->variants.n; v++)
+			fprintf(fp, "%s %s", v ? "," : "", res->variants.v[v]);
+		fprintf(fp, "\n");
+	} else {
+		fprintf(fp, "\n");
+		for (unsigned v = 0; v < res->variants.n; v++) {
+			const struct rp_seed_row *s =
+				rp_seed_find(in->seed, res->variants.v[v]);
+
+			fprintf(fp, "  - %s: %s\n", res->variants.v[v],
+				s ? s->what : "(not in the seed table)");
+		}
+		fprintf(fp, "- Seed table: %s\n", in->seed_path);
+	}
+	fprintf(fp, "- Plots: waste.png, latency.png (and .svg) beside this file\n\n");
+}
+
+/* ---- 2. seed vs simulator ---------------------------------------------- */
+
+static int seed_footprints(FILE *fp, const struct rp_report_in *in, int mi)
+{
+	const struct rp_seed *seed = in->seed;
+	char why[1024];
+	struct md_table t;
+
+	md_init(&t, "lrrrrrl");
+	md_cell(&t, "variant");
+	md_cell(&t, "seed avg KiB");
+	md_cell(&t, "seed min–max");
+	md_cell(&t, "model KiB");
+	md_cell(&t, "diff KiB");
+	md_cell(&t, "diff %%");
+	md_cell(&t, "±%.0f%%", RP_FOOTPRINT_TOL_PCT);
+	for (unsigned i = 0; i < seed->nrows; i++) {
+		const struct rp_seed_row *s = &seed->rows[i];
+		const struct rp_run *run = run_of(in->res, s->variant, mi);
+		struct rp_check c;
+
+		md_cell(&t, "%s", s->variant);
+		md_cell(&t, "%.0f", s->avg);
+		md_cell(&t, "%.0f–%.0f", s->min, s->max);
+		if (!run) {
+			for (int k = 0; k < 4; k++)
+				md_cell(&t, "n/a");
+			continue;
+		}
+		rp_check_footprint(s, run->s.footprint_kib, &c);
+		md_cell(&t, "%.0f", c.model);
+		md_cell(&t, "%+.0f", c.diff);
+		md_cell(&t, "%+.1f%%", c.pct);
+		md_cell(&t, "%s", c.pass ? "pass" : "FAIL");
+	}
+	if (md_print(fp, &t))
+		return -1;
+	for (unsigned i = 0; i < seed->nrows; i++) {
+		const struct rp_seed_row *s = &seed->rows[i];
+		const struct rp_run *run = run_of(in->res, s->variant, mi);
+		struct rp_check c;
+
+		if (!run) {
+			fprintf(fp, "- %s: no run of model `%s`.\n", s->variant,
+				in->compare_model);
+			continue;
+		}
+		rp_check_footprint(s, run->s.footprint_kib, &c);
+		rp_explain_footprint(&c, seed, why, sizeof(why));
+		md_wrap(fp, "- ", "  ", false, "%s: %s", s->variant, why);
+	}
+	fprintf(fp, "\n");
+	return 0;
+}
+
+static int seed_savings(FILE *fp, const struct rp_report_in *in, int mi)
+{
+	const struct rp_seed *seed = in->seed;
+	char why[1024];
+	struct md_table t;
+
+	if (!seed->nsavings)
+		return 0;
+	md_wrap(fp, "", "", true, "Savings (FROM footprint − TO footprint); pass = model within ±%.0f%% of the seed's saving:",
+		RP_SAVING_TOL_PCT);
+	md_init(&t, "lrrrrrl");
+	md_cell(&t, "saving");
+	md_cell(&t, "seed KiB");
+	md_cell(&t, "seed range");
+	md_cell(&t, "model KiB");
+	md_cell(&t, "diff KiB");
+	md_cell(&t, "diff %%");
+	md_cell(&t, "±%.0f%%", RP_SAVING_TOL_PCT);
+	for (unsigned i = 0; i < seed->nsavings; i++) {
+		const struct rp_saving *sv = &seed->savings[i];
+		const struct rp_run *a = run_of(in->res, sv->from, mi);
+		const struct rp_run *b = run_of(in->res, sv->to, mi);
+		struct rp_check c;
+
+		rp_check_saving(rp_seed_find(seed, sv->from),
+				rp_seed_find(seed, sv->to),
+				a ? a->s.footprint_kib : 0,
+				b ? b->s.footprint_kib : 0, &c);
+		md_cell(&t, "%s → %s", sv->from, sv->to);
+		md_cell(&t, "%.0f", c.seed);
+		md_cell(&t, "%.0f–%.0f", c.lo, c.hi);
+		if (!a || !b) {
+			for (int k = 0; k < 4; k++)
+				md_cell(&t, "n/a");
+			continue;
+		}
+		md_cell(&t, "%.0f", c.model);
+		md_cell(&t, "%+.0f", c.diff);
+		md_cell(&t, "%+.1f%%", c.pct);
+		md_cell(&t, "%s", c.pass ? "pass" : "FAIL");
+	}
+	if (md_print(fp, &t))
+		return -1;
+	for (unsigned i = 0; i < seed->nsavings; i++) {
+		const struct rp_saving *sv = &seed->savings[i];
+		const struct rp_run *a = run_of(in->res, sv->from, mi);
+		const struct rp_run *b = run_of(in->res, sv->to, mi);
+		struct rp_check c;
+
+		if (!a || !b) {
+			fprintf(fp, "- %s → %s: no run of model `%s` for both variants.\n",
+				sv->from, sv->to, in->compare_model);
+			continue;
+		}
+		rp_check_saving(rp_seed_find(seed, sv->from),
+				rp_seed_find(seed, sv->to), a->s.footprint_kib,
+				b->s.footprint_kib, &c);
+		rp_explain_saving(&c, seed, sv->estimate, why, sizeof(why));
+		md_wrap(fp, "- ", "  ", false, "%s → %s: %s", sv->from, sv->to,
+			why);
+	}
+	fprintf(fp, "\n");
+	return 0;
+}
+
+/* The seed's load time beside the simulated one; Δ = change from the
+ * previous row of the seed table, as the seed states its speed-ups. */
+static int seed_times(FILE *fp, const struct rp_report_in *in, int mi)
+{
+	const struct rp_seed *seed = in->seed;
+	const struct rp_run *prev = NULL;
+	struct md_table t;
+
+	md_wrap(fp, "", "", true, "%s", "Load time: the seed's Time column beside the simulated sim_time_ms (Δ = change from the row above):");
+	md_init(&t, "lrrrr");
+	md_cell(&t, "variant");
+	md_cell(&t, "seed s");
+	md_cell(&t, "seed Δ ms");
+	md_cell(&t, "sim ms");
+	md_cell(&t, "sim Δ ms");
+	for (unsigned i = 0; i < seed->nrows; i++) {
+		const struct rp_seed_row *s = &seed->rows[i];
+		const struct rp_run *run = run_of(in->res, s->variant, mi);
+
+		md_cell(&t, "%s", s->variant);
+		md_cell(&t, "%.3f", s->time_s);
+		if (i)
+			md_cell(&t, "%+.0f", (s->time_s - s[-1].time_s) * 1000);
+		else
+			md_cell(&t, "%s", "");
+		if (run)
+			md_cell(&t, "%.3f", run->s.sim_time_ms);
+		else
+			md_cell(&t, "n/a");
+		if (run && prev)
+			md_cell(&t, "%+.3f", run->s.sim_time_ms - prev->s.sim_time_ms);
+		else
+			md_cell(&t, "%s", "");
+		prev = run;
+	}
+	return md_print(fp, &t);
+}
+
+/* Counts of passing and failing checks, for the verdict line. */
+static void count_checks(const struct rp_report_in *in, int mi,
+			 unsigned cnt[4])
+{
+	const struct rp_seed *seed = in->seed;
+	struct rp_check c;
+
+	for (unsigned i = 0; i < seed->nrows; i++) {
+		const struct rp_seed_row *s = &seed->rows[i];
+		const struct rp_run *run = run_of(in->res, s->variant, mi);
+
+		if (!run)
+			continue;
+		rp_check_footprint(s, run->s.footprint_kib, &c);
+		cnt[c.pass ? 0 : 1]++;
+	}
+	for (unsigned i = 0; i < seed->nsavings; i++) {
+		const struct rp_saving *sv = &seed->savings[i];
+		const struct rp_run *a = run_of(in->res, sv->from, mi);
+		const struct rp_run *b = run_of(in->res, sv->to, mi);
+
+		if (!a || !b)
+			continue;
+		rp_check_saving(rp_seed_find(seed, sv->from),
+				rp_seed_find(seed, sv->to), a->s.footprint_kib,
+				b->s.footprint_kib, &c);
+		cnt[c.pass ? 2 : 3]++;
+	}
+}
+
+static int sec_seed(FILE *fp, const struct rp_report_in *in)
+{
+	int mi = rp_names_find(&in->res->models, in->compare_model);
+	unsigned cnt[4] = {0};
+
+	fprintf(fp, "## 2. Seed vs simulator (model `%s`)\n\n", in->compare_model);
+	count_checks(in, mi, cnt);
+	fprintf(fp, "Verdict: footprint %u pass, %u fail; savings %u pass, %u fail.\n\n",
+		cnt[0], cnt[1], cnt[2], cnt[3]);
+	if (in->ncalib)
+		fprintf(fp, "Fitted constants passed by make are listed in §3.\n\n");
+	md_wrap(fp, "", "", true, "Footprint: the seed's Diff (SUnreclaim after − before, mean of its runs) against the model's footprint_kib; pass = within ±%.0f%% of the seed's mean:",
+		RP_FOOTPRINT_TOL_PCT);
+	if (seed_footprints(fp, in, mi) || seed_savings(fp, in, mi) ||
+	    seed_times(fp, in, mi))
+		return -1;
+	return 0;
+}
+
+/* ---- 3. fitted constants ------------------------------------------------ */
+
+static int sec_calib(FILE *fp, const struct rp_report_in *in)
+{
+	struct md_table t;
+
+	fprintf(fp, "## 3. Fitted constants\n\n");
+	if (!in->ncalib) {
+		fprintf(fp, "None were passed (make's CALIBRATION is empty).\n\n");
+		return 0;
+	}
+	fprintf(fp, "Passed by make (CALIBRATION), as NAME = VALUE:\n\n");
+	md_init(&t, "ll");
+	md_cell(&t, "constant");
+	md_cell(&t, "value");
+	for (unsigned i = 0; i < in->ncalib; i++) {
+		md_cell(&t, "%s", in->calib[i].name);
+		md_cell(&t, "%s", in->calib[i].value);
+	}
+	return md_print(fp, &t);
+}
+
+/* ---- 4. where the bytes go ---------------------------------------------- */
+
+static int sec_bytes(FILE *fp, const struct rp_report_in *in)
+{
+	const struct rp_results *res = in->res;
+	struct md_table t;
+
+	fprintf(fp, "## 4. Where the bytes go (KiB)\n\n");
+	md_wrap(fp, "", "", true, "%s",
+		"requested = bytes the callers asked for; rounding = up to the kmalloc class or cache size; "
+		"align = up to the cache's alignment; debug = slub_debug metadata; free slots = unused objects "
+		"in the slabs held; slab tail = leftover at the end of each slab (slabinfo's Lpadd); "
+		"total = the six parts (the footprint, unless a run keeps kmalloc_large pages out of them); "
+		"padding % = (rounding + align) × 100 / total.");
+	md_init(&t, "llrrrrrrrrr");
+	md_cell(&t, "variant");
+	md_cell(&t, "model");
+	md_cell(&t, "requested");
+	md_cell(&t, "rounding");
+	md_cell(&t, "align");
+	md_cell(&t, "debug");
+	md_cell(&t, "free slots");
+	md_cell(&t, "slab tail");
+	md_cell(&t, "total");
+	md_cell(&t, "footprint");
+	md_cell(&t, "padding %%");
+	for (size_t k = 0; k < res->nruns; k++) {
+		const struct rp_run *run = &res->runs[k];
+		double total = 0;
+
+		md_cell(&t, "%s", run->variant);
+		md_cell(&t, "%s", run->model);
+		for (int p = 0; p < RP_NR_PARTS; p++) {
+			double b = rp_part_bytes(&run->s, (enum rp_part)p);
+
+			total += b;
+			md_cell(&t, "%.1f", b / 1024);
+		}
+		md_cell(&t, "%.1f", total / 1024);
+		md_cell(&t, "%.0f", run->s.footprint_kib);
+		if (total > 0)
+			md_cell(&t, "%.1f", run->s.padding_bytes * 100 / total);
+		else
+			md_cell(&t, "n/a");
+	}
+	return md_print(fp, &t);
+}
+
+/* ---- 5. latency ------------------------------------------------------------ */
+
+static void quantile_cell(struct md_table *t, const struct rp_hist *h, double q)
+{
+	double v = rp_hist_quantile(h, q);
+
+	if (isnan(v))
+		md_cell(t, "n/a");
+	else
+		md_cell(t, "≤ %.0f", v);
+}
+
+static int latency_pooled(FILE *fp, const struct rp_results *res)
+{
+	struct md_table t;
+
+	md_wrap(fp, "", "", true, "%s", "Per model, every variant pooled (latency.csv histograms; a percentile is the upper bound of its bucket):");
+	md_init(&t, "lrrrrrr");
+	md_cell(&t, "model");
+	md_cell(&t, "alloc p50");
+	md_cell(&t, "alloc p99");
+	md_cell(&t, "free p50");
+	md_cell(&t, "free p99");
+	md_cell(&t, "allocs");
+	md_cell(&t, "frees");
+	for (unsigned m = 0; m < res->models.n; m++) {
+		struct rp_hist h[RP_NR_OPS];
+		int bad = 0;
+
+		for (int op = 0; op < RP_NR_OPS; op++)
+			bad |= rp_pool_hist(res, m, (enum rp_op)op, &h[op]);
+		md_cell(&t, "%s", res->models.v[m]);
+		quantile_cell(&t, &h[RP_OP_ALLOC], 0.5);
+		quantile_cell(&t, &h[RP_OP_ALLOC], 0.99);
+		quantile_cell(&t, &h[RP_OP_FREE], 0.5);
+		quantile_cell(&t, &h[RP_OP_FREE], 0.99);
+		md_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_ALLOC]));
+		md_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_FREE]));
+		for (int op = 0; op < RP_NR_OPS; op++)
+			free(h[op].b);
+		if (bad)
+			t.oom = true;
+	}
+	return md_print(fp, &t);
+}
+
+static int sec_latency(FILE *fp, const struct rp_report_in *in)
+{
+	const struct rp_results *res = in->res;
+	struct md_table t;
+
+	fprintf(fp, "## 5. Latency (ns)\n\n");
+	if (latency_pooled(fp, res))
+		return -1;
+	fprintf(fp, "Per run (summary.csv):\n\n");
+	md_init(&t, "llrrrrr");
+	md_cell(&t, "model");
+	md_cell(&t, "variant");
+	md_cell(&t, "alloc p50");
+	md_cell(&t, "alloc p99");
+	md_cell(&t, "free p50");
+	md_cell(&t, "free p99");
+	md_cell(&t, "fast path %%");
+	for (unsigned m = 0; m < res->models.n; m++)
+		for (unsigned v = 0; v < res->variants.n; v++) {
+			const struct rp_run *run = rp_find(res, v, m);
+
+			if (!run)
+				continue;
+			md_cell(&t, "%s", run->model);
+			md_cell(&t, "%s", run->variant);
+			md_cell(&t, "%.0f", run->s.alloc_p50_ns);
+			md_cell(&t, "%.0f", run->s.alloc_p99_ns);
+			md_cell(&t, "%.0f", run->s.free_p50_ns);
+			md_cell(&t, "%.0f", run->s.free_p99_ns);
+			md_cell(&t, "%.1f", run->s.fastpath_pct);
+		}
+	return md_print(fp, &t);
+}
+
+/* ---- 6. strategies compared ---------------------------------------------- */
+
+static int sec_strategies(FILE *fp, const struct rp_report_in *in)
+{
+	const struct rp_results *res = in->res;
+	char align[MD_MAX_COLS + 2] = "l";
+	struct md_table t;
+
+	fprintf(fp, "## 6. Strategies compared: footprint (KiB)\n\n");
+	if (res->models.n + 2 >= sizeof(align))
+		return -1;
+	for (unsigned m = 0; m < res->models.n + (in->seed ? 1 : 0); m++)
+		strcat(align, "r");
+	md_init(&t, align);
+	md_cell(&t, "variant");
+	if (in->seed)
+		md_cell(&t, "seed");
+	for (unsigned m = 0; m < res->models.n; m++)
+		md_cell(&t, "%s", res->models.v[m]);
+	for (unsigned v = 0; v < res->variants.n; v++) {
+		const struct rp_seed_row *s =
+			in->seed ? rp_seed_find(in->seed, res->variants.v[v]) : NULL;
+
+		md_cell(&t, "%s", res->variants.v[v]);
+		if (in->seed && s)
+			md_cell(&t, "%.0f", s->avg);
+		else if (in->seed)
+			md_cell(&t, "n/a");
+		for (unsigned m = 0; m < res->models.n; m++) {
+			const struct rp_run *run = rp_find(res, v, m);
+
+			if (run)
+				md_cell(&t, "%.0f", run->s.footprint_kib);
+			else
+				md_cell(&t, "n/a");
+		}
+	}
+	return md_print(fp, &t);
+}
+
+int rp_write_report(FILE *fp, const struct rp_report_in *in)
+{
+	fprintf(fp, "# %s: slab memory report\n\n", in->workload);
+	md_wrap(fp, "", "", true, "%s", "Built by `slabsim report` from the per-run results; every column is defined in docs/outputs.md.");
+	sec_run(fp, in);
+	if (in->seed && sec_seed(fp, in))
+		return -1;
+	if (sec_calib(fp, in) || sec_bytes(fp, in) || sec_latency(fp, in) ||
+	    sec_strategies(fp, in))
+		return -1;
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,80 @@
+/* report_seed.h - a workload's seed table and the seed-vs-model checks.
+ *
+ * A seed table (workloads/<workload>.seed.csv) holds the measurements of
+ * the document a workload was built from, one row per variant:
+ *   variant,what_changed,diff_avg_kib,diff_min_kib,diff_max_kib,time_avg_s
+ * and, in comment lines, two directives:
+ *   # noise_kib: N [TEXT]     noise of one seed mean (KiB) and what it is
+ *                             (TEXT, e.g. "one 5-run mean (smack.md)"),
+ *                             cited in the explanations
+ *   # saving: FROM TO [EST]   a saving the seed claims (FROM minus TO), with
+ *                             the author's own estimate in KiB if any
+ * Other comment lines are free text (the citation of the source).
+ */
+#ifndef SS_REPORT_SEED_H
+#define SS_REPORT_SEED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "report_runs.h"
+
+#define RP_FOOTPRINT_TOL_PCT 15.0 /* model vs seed footprint */
+#define RP_SAVING_TOL_PCT 25.0	  /* model vs seed saving */
+
+struct rp_seed_row {
+	char variant[RP_NAME_MAX];
+	char what[256];
+	double avg, min, max; /* KiB */
+	double time_s;
+};
+
+struct rp_saving {
+	char from[RP_NAME_MAX], to[RP_NAME_MAX];
+	double estimate;    /* KiB; < 0 = none */
+	unsigned long line; /* of the directive, for messages */
+};
+
+struct rp_seed {
+	struct rp_seed_row *rows;
+	unsigned nrows;
+	struct rp_saving *savings;
+	unsigned nsavings;
+	double noise_kib;     /* < 0 = not stated */
+	char noise_what[128]; /* what the noise is of, e.g. "one 5-run mean" */
+};
+
+int rp_seed_load(const char *path, struct rp_seed *seed, struct ss_error *err);
+void rp_seed_free(struct rp_seed *seed);
+const struct rp_seed_row *rp_seed_find(const struct rp_seed *seed,
+				       const char *variant);
+
+/* One seed figure against the model's: a footprint (avg with its min-max
+ * range over the seed's runs) or a saving (FROM avg - TO avg, range from
+ * the extreme runs). */
+struct rp_check {
+	double seed, lo, hi; /* seed value and its run-to-run range */
+	double model;
+	double diff;	     /* model - seed */
+	double pct;	     /* diff * 100 / |seed| */
+	double tol_pct;
+	bool pass;	     /* |pct| <= tol_pct */
+};
+
+void rp_check_footprint(const struct rp_seed_row *s, double model_kib,
+			struct rp_check *c);
+void rp_check_saving(const struct rp_seed_row *from,
+		     const struct rp_seed_row *to, double model_from_kib,
+		     double model_to_kib, struct rp_check *c);
+
+/* Sentences explaining a check from its numbers.  The seed's noise is
+ * left out when not stated; a saving's noise is that of a difference of two
+ * independent means (sqrt(2) x noise_kib); estimate < 0 = no author's
+ * estimate. */
+void rp_explain_footprint(const struct rp_check *c, const struct rp_seed *seed,
+			  char *buf, size_t n);
+void rp_explain_saving(const struct rp_check *c, const struct rp_seed *seed,
+		       double estimate, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,289 @@
+/* cmd_validate.c - `slabsim validate`: check the geometry model against a
+ * kernel's own caches (/sys/kernel/slab or a saved /proc/slabinfo). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "error.h"
+#include "geometry.h"
+#include "parse.h"
+#include "slab_oracle.h"
+#include "slab_order.h"
+#include "target.h"
+
+#define DEFAULT_SYS "/sys/kernel/slab"
+#define DEFAULT_TARGET "x86_64-6.x"
+#define PRESENT_CPUS "/sys/devices/system/cpu/present"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: slabsim validate [--sys DIR | --slabinfo FILE] [--cpus N] [--target T]\n"
+		"\n"
+		"Recompute every cache of a kernel with the geometry model and compare.\n"
+		"\n"
+		"  --sys DIR        a /sys/kernel/slab tree (default " DEFAULT_SYS ").\n"
+		"                   Every cache directory that is not a symlink (aliases\n"
+		"                   are) is recomputed from object_size, align,\n"
+		"                   hwcache_align, destroy_by_rcu, ctor, the debug flags\n"
+		"                   and the kmalloc-* name, and compared on slab_size,\n"
+		"                   order, objs_per_slab, min_partial and cpu_partial.\n"
+		"  --slabinfo FILE  a saved /proc/slabinfo 2.1 instead: objsize there is\n"
+		"                   the stride, so each line is checked for objsize a\n"
+		"                   multiple of the pointer size, pagesperslab a power of\n"
+		"                   two, objperslab = (PAGE << order) / objsize, and\n"
+		"                   order = the model's calculate_order(objsize).\n"
+		"  --cpus N         CPU count for calculate_order() (default: the CPUs in\n"
+		"                   " PRESENT_CPUS ", else the target's)\n"
+		"  --target T       target (default " DEFAULT_TARGET ")\n"
+		"  -h, --help       this text\n"
+		"\n"
+		"Verdicts: match; mismatch; freeptr (an RCU/ctor cache that matches only\n"
+		"with its free pointer inside the object: created with an explicit\n"
+		"freeptr_offset, 6.12+).  Last line:\n"
+		"  validate: N caches, M match, K mismatch, E explicit-freeptr\n"
+		"Exit status: 0 no mismatch, 1 mismatch or unreadable input, 2 bad usage.\n");
+}
+
+struct val_opts {
+	const char *sys, *slabinfo, *target;
+	unsigned cpus;
+	bool have_cpus;
+};
+
+enum { OPT_SYS = 256, OPT_SLABINFO, OPT_CPUS, OPT_TARGET };
+
+static int parse_opts(int argc, char **argv, struct val_opts *o)
+{
+	static const struct option longopts[] = {
+		{"sys", required_argument, NULL, OPT_SYS},
+		{"slabinfo", required_argument, NULL, OPT_SLABINFO},
+		{"cpus", required_argument, NULL, OPT_CPUS},
+		{"target", required_argument, NULL, OPT_TARGET},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return 0;
+		case OPT_SYS:
+			o->sys = optarg;
+			break;
+		case OPT_SLABINFO:
+			o->slabinfo = optarg;
+			break;
+		case OPT_CPUS:
+			if (ss_parse_uint(optarg, 8192, &o->cpus) || !o->cpus) {
+				fprintf(stderr, "slabsim validate: --cpus: bad value '%s'\n",
+					optarg);
+				return 2;
+			}
+			o->have_cpus = true;
+			break;
+		case OPT_TARGET:
+			o->target = optarg;
+			break;
+		default:
+			fprintf(stderr, "slabsim validate: see --help\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "slabsim validate: unexpected argument '%s'\n",
+			argv[optind]);
+		return 2;
+	}
+	if (o->sys && o->slabinfo) {
+		fprintf(stderr, "slabsim validate: --sys and --slabinfo are exclusive\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* CPUs in /sys/devices/system/cpu/present; 0 if unreadable. */
+static unsigned present_cpus(void)
+{
+	char buf[4096];
+	unsigned n = 0;
+	FILE *fp = fopen(PRESENT_CPUS, "r");
+
+	if (!fp)
+		return 0;
+	if (!fgets(buf, sizeof(buf), fp) || ss_parse_cpulist(buf, &n))
+		n = 0;
+	fclose(fp);
+	return n;
+}
+
+static void flag_str(const struct ss_oracle_cache *c, char *buf, size_t n)
+{
+	char dbg[16];
+	size_t k = 0;
+
+	if (c->hwcache)
+		buf[k++] = 'A';
+	if (c->rcu)
+		buf[k++] = 'R';
+	if (c->ctor)
+		buf[k++] = 'C';
+	if (c->kmalloc)
+		buf[k++] = 'K';
+	buf[k] = '\0';
+	if (c->debug) {
+		ss_debug_str(c->debug, dbg, sizeof(dbg));
+		snprintf(buf + k, n - k, "%s", dbg);
+	} else if (!k) {
+		snprintf(buf, n, "-");
+	}
+}
+
+static const char *verdict_str(enum ss_verdict v)
+{
+	switch (v) {
+	case SS_VERDICT_MATCH:
+		return "match";
+	case SS_VERDICT_FREEPTR:
+		return "freeptr";
+	default:
+		return "MISMATCH";
+	}
+}
+
+struct tally {
+	unsigned n, match, mismatch, freeptr;
+};
+
+static void count(struct tally *t, enum ss_verdict v)
+{
+	t->n++;
+	if (v == SS_VERDICT_MATCH)
+		t->match++;
+	else if (v == SS_VERDICT_FREEPTR)
+		t->freeptr++;
+	else
+		t->mismatch++;
+}
+
+/* "# validate: target T era E cpus N source S", printed once the input
+ * has been read. */
+static void print_banner(const struct ss_target *t, const char *src)
+{
+	char era[16];
+
+	ss_era_str(t->era, era, sizeof(era));
+	printf("# validate: target %s era %s cpus %u source %s\n", t->name, era,
+	       t->cpus, src);
+}
+
+static int validate_sys(const struct ss_target *t, const char *dir,
+			struct tally *tl)
+{
+	struct ss_oracle o;
+	struct ss_error err;
+
+	if (ss_oracle_read_sysfs(dir, &o, &err)) {
+		fprintf(stderr, "slabsim validate: %s\n", err.msg);
+		return 1;
+	}
+	print_banner(t, dir);
+	printf("%-28s %6s %5s %-6s | %9s %5s %4s (kernel) | %9s %5s %4s (model) | %s\n",
+	       "name", "objsz", "align", "flags", "slab_size", "order", "objs",
+	       "slab_size", "order", "objs", "verdict reason");
+	for (size_t i = 0; i < o.nr; i++) {
+		const struct ss_oracle_cache *c = &o.caches[i];
+		struct ss_oracle_result r;
+		char flags[16];
+
+		if (ss_oracle_check(t, c, &r, &err)) {
+			fprintf(stderr, "slabsim validate: %s\n", err.msg);
+			ss_oracle_release(&o);
+			return 1;
+		}
+		flag_str(c, flags, sizeof(flags));
+		printf("%-28s %6u %5u %-6s | %9u %5u %4u          | %9u %5u %4u         | %s%s%s\n",
+		       c->name, c->object_size, c->align, flags, c->slab_size,
+		       c->order, c->objs_per_slab, r.model.size, r.model.order,
+		       r.model.objs_per_slab, verdict_str(r.verdict),
+		       r.reason[0] ? " " : "", r.reason);
+		count(tl, r.verdict);
+	}
+	ss_oracle_release(&o);
+	return 0;
+}
+
+static int validate_slabinfo(const struct ss_target *t, const char *path,
+			     struct tally *tl)
+{
+	struct ss_slabinfo_line *l;
+	struct ss_error err;
+	size_t n;
+
+	if (ss_slabinfo_read(path, &l, &n, &err)) {
+		fprintf(stderr, "slabsim validate: %s\n", err.msg);
+		return 1;
+	}
+	print_banner(t, path);
+	printf("%-28s %6s | %5s %4s (kernel) | %5s %4s (model) | %s\n", "name",
+	       "objsz", "order", "objs", "order", "objs", "verdict reason");
+	for (size_t i = 0; i < n; i++) {
+		char reason[160];
+		int morder;
+		unsigned mobjs;
+		enum ss_verdict v = ss_slabinfo_check(t, &l[i], &morder, &mobjs,
+						      reason, sizeof(reason));
+
+		printf("%-28s %6u | %5u %4u          | %5d %4u         | %s%s%s\n",
+		       l[i].name, l[i].objsize, ss_fls(l[i].pagesperslab) - 1,
+		       l[i].objperslab, morder, mobjs, verdict_str(v),
+		       reason[0] ? " " : "", reason);
+		count(tl, v);
+	}
+	free(l);
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct val_opts o = {0};
+	struct ss_target t;
+	struct ss_error err;
+	struct tally tl = {0};
+	const char *src;
+	int rc;
+
+	rc = parse_opts(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (ss_target_load(o.target ? o.target : DEFAULT_TARGET, &t, &err)) {
+		fprintf(stderr, "slabsim validate: %s\n", err.msg);
+		return 1;
+	}
+	if (o.have_cpus) {
+		t.cpus = o.cpus;
+	} else {
+		unsigned n = present_cpus();
+
+		if (n)
+			t.cpus = n;
+		else
+			fprintf(stderr, "slabsim validate: %s unreadable, using the target's %u CPUs\n",
+				PRESENT_CPUS, t.cpus);
+	}
+	src = o.slabinfo ? o.slabinfo : o.sys ? o.sys : DEFAULT_SYS;
+	if (o.slabinfo)
+		rc = validate_slabinfo(&t, o.slabinfo, &tl);
+	else
+		rc = validate_sys(&t, src, &tl);
+	if (rc)
+		return rc;
+	printf("validate: %u caches, %u match, %u mismatch, %u explicit-freeptr\n",
+	       tl.n, tl.match, tl.mismatch, tl.freeptr);
+	return tl.mismatch ? 1 : 0;
+}

@@ -1,0 +1,48 @@
+/* main.c - `slabsim COMMAND ...`: dispatch to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"gen", cmd_gen, "generate a workload trace (smack, ...)"},
+	{"run", cmd_run, "replay a trace through an allocator model"},
+	{"geometry", cmd_geometry, "print the SLUB layout of one cache"},
+	{"validate", cmd_validate, "check the geometry rules against a live /sys/kernel/slab"},
+	{"report", cmd_report, "build report.md and plot data from a workload's results"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: slabsim COMMAND [OPTIONS]\n\n"
+		     "Trace-driven simulator of Linux kernel slab allocator models.\n\n"
+		     "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n`slabsim COMMAND --help` describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "slabsim: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

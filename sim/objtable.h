@@ -1,0 +1,32 @@
+/* objtable.h - live objects by dense id: a free is an array lookup.
+ * The table grows to the largest id seen, which writers keep near the peak
+ * number of live objects by reusing freed ids; a cap turns a runaway id
+ * space into a clear error instead of exhausting the host. */
+#ifndef SS_OBJTABLE_H
+#define SS_OBJTABLE_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+#define SS_OBJTABLE_DEFAULT_CAP (64ull << 20) /* ids: 64 Mi x 32 B = 2 GiB */
+
+struct ss_objtable {
+	struct ss_obj *objs;
+	uint64_t nr;  /* slots allocated */
+	uint64_t cap; /* largest id + 1 allowed */
+	uint64_t live;
+	uint64_t peak_live;
+};
+
+void ss_objtable_init(struct ss_objtable *t, uint64_t cap);
+/* Slot for id, growing the table; NULL if id >= cap or out of memory. */
+struct ss_obj *ss_objtable_slot(struct ss_objtable *t, uint64_t id);
+/* Existing slot or NULL (never grows). */
+static inline struct ss_obj *ss_objtable_find(struct ss_objtable *t, uint64_t id)
+{
+	return id < t->nr ? &t->objs[id] : NULL;
+}
+void ss_objtable_release(struct ss_objtable *t);
+
+#endif

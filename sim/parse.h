@@ -1,0 +1,16 @@
+/* parse.h - strict number and token parsing shared by every input reader. */
+#ifndef SS_PARSE_H
+#define SS_PARSE_H
+
+#include <stdint.h>
+
+/* Decimal (or 0x hex) unsigned integer, the whole string, <= max.
+ * Rejects signs, empty strings, trailing junk and overflow.  0 on success. */
+int ss_parse_u64(const char *s, uint64_t max, uint64_t *out);
+int ss_parse_uint(const char *s, unsigned max, unsigned *out);
+
+/* Split a line in place into whitespace-separated tokens; returns the count
+ * (at most max; -1 if there were more). */
+int ss_split(char *line, char **tok, int max);
+
+#endif

@@ -1,0 +1,63 @@
+/* replay.h - the replay loop: events in, model steps and accounting out.
+ *
+ * One struct ss_run is the whole mutable state of a run (no globals): the
+ * model instance, the object table, per-CPU simulated clocks, latency
+ * histograms and totals.  Memory grows with live objects only.
+ */
+#ifndef SS_REPLAY_H
+#define SS_REPLAY_H
+
+#include <stdint.h>
+
+#include "costs.h"
+#include "histogram.h"
+#include "model.h"
+#include "objtable.h"
+#include "target.h"
+#include "topology.h"
+#include "trace.h"
+
+struct ss_run;
+
+/* Called at each phase marker (phase name) and at the end (NULL). */
+typedef int (*ss_phase_fn)(struct ss_run *run, const char *phase,
+			   struct ss_error *err);
+/* Called every `sample_every` events, for the timeline. */
+typedef int (*ss_sample_fn)(struct ss_run *run, struct ss_error *err);
+
+struct ss_run {
+	/* configuration (not owned) */
+	const struct ss_target *target;
+	const struct ss_topology *topo;
+	const struct ss_costs *costs;
+	const struct ss_model_desc *desc;
+	struct ss_model *model;
+	const struct ss_trace_tables *tables;
+	ss_phase_fn on_phase;
+	ss_sample_fn on_sample;
+	uint64_t sample_every;
+	void *user;
+	/* state */
+	struct ss_objtable objs;
+	double *cpu_cycles; /* simulated clock of each CPU */
+	struct ss_hist alloc_hist, free_hist;
+	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
+	double alloc_cycles, free_cycles, work_cycles;
+	const char *phase; /* current phase name */
+	uint64_t phase_index;
+};
+
+/* Set up run state for a model already created in run->model. */
+int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err);
+void ss_run_release(struct ss_run *run);
+
+/* Replay every event of r.  Trace errors name file:line. */
+int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
+	      struct ss_error *err);
+
+/* Simulated run time: the busiest CPU's clock, in cycles. */
+double ss_run_sim_cycles(const struct ss_run *run);
+/* cycles -> nanoseconds at the target clock */
+double ss_run_ns(const struct ss_run *run, double cycles);
+
+#endif

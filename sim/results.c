@@ -1,0 +1,242 @@
+/* results.c - write a run's result files. */
+#include "results.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "geometry.h"
+
+static int open_in(struct ss_atomic_file *f, const char *dir, const char *name,
+		   struct ss_error *err)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return ss_atomic_open(f, path, err);
+}
+
+static const char *const summary_cols =
+	"workload,variant,model,slub_debug,target,era,cpus,footprint_kib,"
+	"requested_bytes,allocated_bytes,padding_bytes,rounding_bytes,align_bytes,"
+	"debug_bytes,free_slot_bytes,slab_tail_bytes,large_bytes,slab_pages,"
+	"live_objects,caches,alloc_ops,free_ops,sim_time_ms,alloc_time_ms,"
+	"work_time_ms,p50_ns,p99_ns,alloc_p50_ns,alloc_p99_ns,free_p50_ns,"
+	"free_p99_ns,fastpath_pct";
+
+struct summary {
+	struct ss_totals tot;
+	char era[16];
+	double sim_ms, alloc_ms, work_ms, fastpath_pct;
+	double p50, p99, a50, a99, f50, f99; /* ns */
+};
+
+static void compute_summary(const struct ss_run *run, struct summary *s)
+{
+	struct ss_hist all = run->alloc_hist;
+	double ops = (double)(run->alloc_ops + run->free_ops);
+
+	for (unsigned i = 0; i < SS_HIST_BUCKETS; i++)
+		all.count[i] += run->free_hist.count[i];
+	all.total += run->free_hist.total;
+	ss_totals_compute(run->desc, run->model, run->target, &s->tot);
+	ss_era_str(run->target->era, s->era, sizeof(s->era));
+	s->sim_ms = ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6;
+	s->alloc_ms = ss_run_ns(run, run->alloc_cycles + run->free_cycles) / 1e6;
+	s->work_ms = ss_run_ns(run, run->work_cycles) / 1e6;
+	s->fastpath_pct = ops > 0 ? 100.0 * (double)(s->tot.stats[SS_STEP_ALLOC_FASTPATH] +
+						     s->tot.stats[SS_STEP_FREE_FASTPATH]) / ops
+				  : 0;
+	s->p50 = ss_run_ns(run, (double)ss_hist_percentile(&all, 0.50));
+	s->p99 = ss_run_ns(run, (double)ss_hist_percentile(&all, 0.99));
+	s->a50 = ss_run_ns(run, (double)ss_hist_percentile(&run->alloc_hist, 0.50));
+	s->a99 = ss_run_ns(run, (double)ss_hist_percentile(&run->alloc_hist, 0.99));
+	s->f50 = ss_run_ns(run, (double)ss_hist_percentile(&run->free_hist, 0.50));
+	s->f99 = ss_run_ns(run, (double)ss_hist_percentile(&run->free_hist, 0.99));
+}
+
+static void summary_csv(FILE *fp, const struct ss_run *run,
+			const struct ss_run_labels *lb, const struct summary *s)
+{
+	const struct ss_totals *t = &s->tot;
+
+	fprintf(fp, "%s\n", summary_cols);
+	fprintf(fp, "%s,%s,%s,%s,%s,%s,%u,%.2f,", lb->workload, lb->variant,
+		lb->model, lb->slub_debug, run->target->name, s->era,
+		run->topo->nr_cpus, (double)t->footprint_bytes / 1024.0);
+	fprintf(fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,",
+		(unsigned long long)t->requested, (unsigned long long)t->allocated,
+		(unsigned long long)(t->rounding + t->align),
+		(unsigned long long)t->rounding, (unsigned long long)t->align,
+		(unsigned long long)t->debug, (unsigned long long)t->free_slot,
+		(unsigned long long)t->slab_tail, (unsigned long long)t->large_bytes,
+		(unsigned long long)t->slab_pages, (unsigned long long)t->live_objects,
+		(unsigned long long)t->caches);
+	fprintf(fp, "%llu,%llu,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f\n",
+		(unsigned long long)run->alloc_ops, (unsigned long long)run->free_ops,
+		s->sim_ms, s->alloc_ms, s->work_ms, s->p50, s->p99, s->a50, s->a99,
+		s->f50, s->f99, s->fastpath_pct);
+}
+
+/* The same figures as JSON, plus what the CSV has no room for. */
+static void summary_json(FILE *fp, const struct ss_run *run,
+			 const struct ss_run_labels *lb, const struct summary *s)
+{
+	const struct ss_totals *t = &s->tot;
+
+	fprintf(fp, "{\n  \"workload\": \"%s\",\n  \"variant\": \"%s\",\n"
+		    "  \"model\": \"%s\",\n  \"slub_debug\": \"%s\",\n"
+		    "  \"target\": \"%s\",\n  \"era\": \"%s\",\n"
+		    "  \"topology\": \"%s\",\n  \"cost_table\": \"%s\",\n"
+		    "  \"clock_mhz\": %u,\n",
+		lb->workload, lb->variant, lb->model, lb->slub_debug,
+		run->target->name, s->era, run->topo->desc, lb->costs,
+		run->target->clock_mhz);
+	fprintf(fp, "  \"footprint_kib\": %.2f,\n  \"requested_bytes\": %llu,\n"
+		    "  \"rounding_bytes\": %llu,\n  \"align_bytes\": %llu,\n"
+		    "  \"debug_bytes\": %llu,\n  \"free_slot_bytes\": %llu,\n"
+		    "  \"slab_tail_bytes\": %llu,\n  \"large_bytes\": %llu,\n"
+		    "  \"slabs\": %llu,\n  \"partial_slabs\": %llu,\n"
+		    "  \"live_objects\": %llu,\n  \"peak_live_objects\": %llu,\n",
+		(double)t->footprint_bytes / 1024.0, (unsigned long long)t->requested,
+		(unsigned long long)t->rounding, (unsigned long long)t->align,
+		(unsigned long long)t->debug, (unsigned long long)t->free_slot,
+		(unsigned long long)t->slab_tail, (unsigned long long)t->large_bytes,
+		(unsigned long long)t->slabs, (unsigned long long)t->partial_slabs,
+		(unsigned long long)t->live_objects,
+		(unsigned long long)run->objs.peak_live);
+	fprintf(fp, "  \"events\": %llu,\n  \"alloc_ops\": %llu,\n  \"free_ops\": %llu,\n"
+		    "  \"zero_size_allocs\": %llu,\n  \"large_allocs\": %llu,\n"
+		    "  \"sim_time_ms\": %.3f,\n  \"alloc_time_ms\": %.3f,\n"
+		    "  \"work_time_ms\": %.3f,\n  \"p50_ns\": %.1f,\n  \"p99_ns\": %.1f,\n"
+		    "  \"fastpath_pct\": %.2f,\n  \"counters\": {",
+		(unsigned long long)run->events, (unsigned long long)run->alloc_ops,
+		(unsigned long long)run->free_ops, (unsigned long long)run->zero_allocs,
+		(unsigned long long)run->large_allocs, s->sim_ms, s->alloc_ms,
+		s->work_ms, s->p50, s->p99, s->fastpath_pct);
+	for (int i = 0; i < SS_NR_STEPS; i++)
+		fprintf(fp, "%s\n    \"%s\": %llu", i ? "," : "", ss_step_name(i),
+			(unsigned long long)t->stats[i]);
+	fprintf(fp, "\n  }\n}\n");
+}
+
+int ss_write_summary(const char *dir, const struct ss_run *run,
+		     const struct ss_run_labels *lb, struct ss_error *err)
+{
+	struct ss_atomic_file f;
+	struct summary s;
+
+	compute_summary(run, &s);
+	if (open_in(&f, dir, "summary.csv", err))
+		return -1;
+	summary_csv(f.fp, run, lb, &s);
+	if (ss_atomic_commit(&f, err) || open_in(&f, dir, "summary.json", err))
+		return -1;
+	summary_json(f.fp, run, lb, &s);
+	return ss_atomic_commit(&f, err);
+}
+
+/* tools/mm/slabinfo.c names: Space, Loss, Lalig, Lpadd, %Ef. */
+int ss_write_caches(const char *dir, const struct ss_run *run,
+		    struct ss_error *err)
+{
+	unsigned n = run->desc->ops->nr_caches(run->model);
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, "caches.csv", err))
+		return -1;
+	fprintf(f.fp, "name,object_size,slab_size,objs_per_slab,order,objects,"
+		      "total_objects,slabs,partial_slabs,cpu_slabs,space_bytes,"
+		      "loss_bytes,lalig_bytes,lpadd_bytes,efficiency_pct,debug\n");
+	for (unsigned i = 0; i < n; i++) {
+		struct ss_cache_report r;
+		char dbg[16];
+		uint64_t slab_bytes_each, lpadd;
+
+		run->desc->ops->cache_report(run->model, i, &r);
+		slab_bytes_each = (uint64_t)run->target->page_size << r.order;
+		lpadd = (slab_bytes_each - (uint64_t)r.objs_per_slab * r.slab_size) * r.nr_slabs;
+		ss_debug_str(r.debug, dbg, sizeof(dbg));
+		fprintf(f.fp, "%s,%u,%u,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%s\n",
+			r.name, r.object_size, r.slab_size, r.objs_per_slab, r.order,
+			(unsigned long long)r.live, (unsigned long long)r.total_objects,
+			(unsigned long long)r.nr_slabs, (unsigned long long)r.partial_slabs,
+			(unsigned long long)r.cpu_slabs, (unsigned long long)r.slab_bytes,
+			(unsigned long long)(r.slab_bytes - r.live * r.object_size),
+			(unsigned long long)((uint64_t)(r.slab_size - r.object_size) * r.live),
+			(unsigned long long)lpadd,
+			r.slab_bytes ? 100.0 * (double)(r.live * r.object_size) / (double)r.slab_bytes : 0.0,
+			dbg);
+	}
+	return ss_atomic_commit(&f, err);
+}
+
+int ss_write_counters(const char *dir, const struct ss_run *run,
+		      struct ss_error *err)
+{
+	unsigned n = run->desc->ops->nr_caches(run->model);
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, "counters.csv", err))
+		return -1;
+	fprintf(f.fp, "cache,counter,unit,value\n");
+	for (unsigned i = 0; i < n; i++) {
+		struct ss_cache_report r;
+
+		run->desc->ops->cache_report(run->model, i, &r);
+		for (int s = 0; s < SS_NR_STEPS; s++)
+			if (r.stats[s])
+				fprintf(f.fp, "%s,%s,%s,%llu\n", r.name, ss_step_name(s),
+					ss_step_unit(s), (unsigned long long)r.stats[s]);
+	}
+	return ss_atomic_commit(&f, err);
+}
+
+static void latency_rows(FILE *fp, const struct ss_run *run, const char *op,
+			 const struct ss_hist *h)
+{
+	for (unsigned i = 0; i < SS_HIST_BUCKETS; i++)
+		if (h->count[i])
+			fprintf(fp, "%s,%.1f,%llu\n", op,
+				ss_run_ns(run, (double)ss_hist_bucket_max(i)),
+				(unsigned long long)h->count[i]);
+}
+
+int ss_write_latency(const char *dir, const struct ss_run *run,
+		     struct ss_error *err)
+{
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, "latency.csv", err))
+		return -1;
+	fprintf(f.fp, "op,ns,count\n");
+	latency_rows(f.fp, run, "alloc", &run->alloc_hist);
+	latency_rows(f.fp, run, "free", &run->free_hist);
+	return ss_atomic_commit(&f, err);
+}
+
+/* get_slabinfo() / slabinfo_show(): active objects are all but the free
+ * slots on node partial lists; tunables are 0 under SLUB. */
+int ss_write_slabinfo(const char *dir, const char *name,
+		      const struct ss_run *run, struct ss_error *err)
+{
+	unsigned n = run->desc->ops->nr_caches(run->model);
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, name, err))
+		return -1;
+	fprintf(f.fp, "slabinfo - version: 2.1\n"
+		      "# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab>"
+		      " : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	for (unsigned i = 0; i < n; i++) {
+		struct ss_cache_report r;
+
+		run->desc->ops->cache_report(run->model, i, &r);
+		fprintf(f.fp, "%-17s %6llu %6llu %6u %4u %4u : tunables %4d %4d %4d : slabdata %6llu %6llu %6d\n",
+			r.name, (unsigned long long)(r.total_objects - r.node_partial_free),
+			(unsigned long long)r.total_objects, r.slab_size,
+			r.objs_per_slab, 1u << r.order, 0, 0, 0,
+			(unsigned long long)r.nr_slabs, (unsigned long long)r.nr_slabs, 0);
+	}
+	return ss_atomic_commit(&f, err);
+}

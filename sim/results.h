@@ -1,0 +1,27 @@
+/* results.h - the files a run writes into its output directory
+ * (docs/outputs.md): summary.csv, summary.json, caches.csv, counters.csv,
+ * latency.csv, slabinfo.  Each is written whole or not at all. */
+#ifndef SS_RESULTS_H
+#define SS_RESULTS_H
+
+#include "replay.h"
+#include "totals.h"
+
+struct ss_run_labels {
+	const char *workload, *variant, *model, *slub_debug;
+	const char *costs; /* cost table used ("default" or a path) */
+};
+
+int ss_write_summary(const char *dir, const struct ss_run *run,
+		     const struct ss_run_labels *lb, struct ss_error *err);
+int ss_write_caches(const char *dir, const struct ss_run *run,
+		    struct ss_error *err);
+int ss_write_counters(const char *dir, const struct ss_run *run,
+		      struct ss_error *err);
+int ss_write_latency(const char *dir, const struct ss_run *run,
+		     struct ss_error *err);
+/* /proc/slabinfo 2.1 of the simulated caches into dir/name. */
+int ss_write_slabinfo(const char *dir, const char *name,
+		      const struct ss_run *run, struct ss_error *err);
+
+#endif

@@ -1,0 +1,31 @@
+/* totals.h - where the bytes go, summed over a model's caches.
+ *
+ * For every held slab byte exactly one of: requested (what callers asked
+ * for), rounding (class or cache object size above the request), align
+ * (stride above object size without debug: alignment and free pointer
+ * placement), debug (stride added by slub_debug), free_slot (object slots
+ * not in use), slab_tail (bytes after the last slot).  kmalloc_large pages
+ * count in the footprint only where the era accounts them as slab memory
+ * (their requested and rounding bytes then join those columns).
+ */
+#ifndef SS_TOTALS_H
+#define SS_TOTALS_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+struct ss_totals {
+	uint64_t footprint_bytes;
+	uint64_t requested, allocated, rounding, align, debug;
+	uint64_t free_slot, slab_tail, large_bytes;
+	uint64_t slab_pages, live_objects, caches;
+	uint64_t partial_slabs, cpu_slabs, slabs;
+	uint64_t stats[SS_NR_STEPS];
+};
+
+void ss_totals_compute(const struct ss_model_desc *desc,
+		       const struct ss_model *m, const struct ss_target *t,
+		       struct ss_totals *tot);
+
+#endif

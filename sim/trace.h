@@ -1,0 +1,119 @@
+/* trace.h - the slabsim trace: events, and streaming reader and writer.
+ *
+ * An event is what the kernel did (docs/trace-format.md):
+ *   alloc  cpu id site api size   api = "kmalloc" or a declared cache name
+ *   free   cpu id
+ *   work   cpu cycles label       non-allocator time (parsing, formatting)
+ *   phase  name                   a marker; snapshots are taken there
+ * Caches are declared before use with their creation arguments, so a model
+ * can lay them out exactly as kmem_cache_create() would.
+ *
+ * Object ids are dense: a writer reuses the id of a freed object, so the
+ * replay's id table grows with live objects, not with trace length.
+ * Sites, caches and labels are interned: events carry small indexes into
+ * the reader's tables, which live as long as the reader.
+ */
+#ifndef SS_TRACE_H
+#define SS_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "strtab.h"
+
+#define SS_TRACE_VERSION 1
+#define SS_TRACE_MAGIC "slabsim-trace"
+#define SS_API_KMALLOC 0u /* api index 0 is always kmalloc */
+#define SS_MAX_NAME 255	  /* longest site, cache, label or phase name */
+
+enum ss_event_kind {
+	SS_EV_ALLOC,
+	SS_EV_FREE,
+	SS_EV_WORK,
+	SS_EV_PHASE,
+};
+
+struct ss_event {
+	enum ss_event_kind kind;
+	uint32_t cpu;
+	uint64_t id;	/* alloc, free: object id */
+	uint32_t site;	/* alloc: site index; work: label index; phase: name index */
+	uint32_t api;	/* alloc: SS_API_KMALLOC or cache index */
+	uint64_t value; /* alloc: requested bytes; work: cycles */
+	unsigned long line; /* text line the event came from (0 for binary) */
+};
+
+/* A cache declared by the trace: `cache NAME size=N [align=N] [flags=...]`. */
+struct ss_trace_cache {
+	unsigned object_size;
+	unsigned align;
+	unsigned flags; /* SS_CF_* from geometry.h */
+};
+
+/* Interned strings and declared caches.  Cache index 0 is "kmalloc"; the
+ * cache's name is cache_names.strs[index]. */
+struct ss_trace_tables {
+	struct ss_strtab names;	      /* sites, work labels and phase names */
+	struct ss_strtab cache_names; /* api names: "kmalloc", then caches */
+	struct ss_trace_cache *caches; /* parallel to cache_names */
+	uint32_t cap_caches;
+	struct ss_strtab meta_keys;    /* `meta KEY VALUE` header lines */
+	char **meta_values;	       /* parallel to meta_keys */
+	uint32_t cap_meta;
+};
+
+const char *ss_trace_name(const struct ss_trace_tables *tb, uint32_t idx);
+const char *ss_trace_cache_name(const struct ss_trace_tables *tb, uint32_t api);
+const char *ss_trace_meta(const struct ss_trace_tables *tb, const char *key);
+
+/* ---- reader ---- */
+struct ss_trace_reader;
+
+int ss_trace_open(struct ss_trace_reader **out, const char *path,
+		  struct ss_error *err);
+/* 1 = *ev filled, 0 = end of trace, -1 = error (err names file:line). */
+int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
+		  struct ss_error *err);
+const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r);
+const char *ss_trace_path(const struct ss_trace_reader *r);
+void ss_trace_close(struct ss_trace_reader *r);
+
+/* ---- writer ----
+ * Writes to PATH.tmp and renames on ss_trace_writer_commit(), so a failed
+ * or interrupted generation never leaves a half-written trace.
+ * path "-" writes to stdout (no rename). */
+struct ss_trace_writer;
+
+int ss_trace_writer_open(struct ss_trace_writer **out, const char *path,
+			 struct ss_error *err);
+int ss_trace_write_meta(struct ss_trace_writer *w, const char *key,
+			const char *value);
+/* Declare a cache; returns its api index (>= 1) or -1. Idempotent by name. */
+int ss_trace_write_cache(struct ss_trace_writer *w, const char *name,
+			 unsigned object_size, unsigned align, unsigned flags);
+int ss_trace_write_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
+			 const char *site, uint32_t api, uint64_t size);
+int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
+int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
+			uint64_t cycles, const char *label);
+int ss_trace_write_phase(struct ss_trace_writer *w, const char *name);
+int ss_trace_write_comment(struct ss_trace_writer *w, const char *text);
+/* Flush, fsync-free close, rename into place.  Frees w. */
+int ss_trace_writer_commit(struct ss_trace_writer *w, struct ss_error *err);
+/* Close and delete the temporary file.  Frees w. */
+void ss_trace_writer_abort(struct ss_trace_writer *w);
+
+/* ---- object ids for writers ----
+ * Hands out the most recently freed id first (a LIFO, like a freelist), so
+ * the id space never exceeds the peak number of live objects. */
+struct ss_idpool {
+	uint64_t *free_ids;
+	uint64_t nr_free, cap_free;
+	uint64_t next;
+};
+uint64_t ss_idpool_get(struct ss_idpool *p);
+void ss_idpool_put(struct ss_idpool *p, uint64_t id);
+void ss_idpool_release(struct ss_idpool *p);
+
+#endif

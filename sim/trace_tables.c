@@ -1,0 +1,151 @@
+/* trace_tables.c - the interned tables a trace reader builds, shared with
+ * the writer (cache declarations, meta pairs) and the name rules both use. */
+#include "trace_tables.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "geometry.h"
+
+static const struct {
+	const char *name;
+	unsigned flag;
+} cache_flag_names[] = {
+	{"hwcache", SS_CF_HWCACHE}, {"rcu", SS_CF_RCU}, {"ctor", SS_CF_CTOR},
+	{"kmalloc", SS_CF_KMALLOC}, {"freeptr", SS_CF_FREEPTR},
+};
+#define NR_FLAG_NAMES (sizeof(cache_flag_names) / sizeof(cache_flag_names[0]))
+
+int ss_trace_tables_init(struct ss_trace_tables *tb)
+{
+	memset(tb, 0, sizeof(*tb));
+	return ss_trace_tables_add_cache(tb, "kmalloc", 0, 0, 0) == 0 ? 0 : -1;
+}
+
+void ss_trace_tables_release(struct ss_trace_tables *tb)
+{
+	for (uint32_t i = 0; i < tb->meta_keys.nr; i++)
+		free(tb->meta_values[i]);
+	free(tb->meta_values);
+	free(tb->caches);
+	ss_strtab_release(&tb->names);
+	ss_strtab_release(&tb->cache_names);
+	ss_strtab_release(&tb->meta_keys);
+}
+
+int ss_trace_tables_add_cache(struct ss_trace_tables *tb, const char *name,
+			      unsigned size, unsigned align, unsigned flags)
+{
+	uint32_t idx = ss_strtab_find(&tb->cache_names, name);
+
+	if (idx != UINT32_MAX)
+		return (int)idx;
+	idx = ss_strtab_intern(&tb->cache_names, name);
+	if (idx == UINT32_MAX)
+		return -1;
+	if (idx >= tb->cap_caches) {
+		uint32_t cap = tb->cap_caches ? tb->cap_caches * 2 : 16;
+		struct ss_trace_cache *c = realloc(tb->caches, cap * sizeof(*c));
+
+		if (!c)
+			return -1;
+		tb->caches = c;
+		tb->cap_caches = cap;
+	}
+	tb->caches[idx] = (struct ss_trace_cache){size, align, flags};
+	return (int)idx;
+}
+
+int ss_trace_tables_set_meta(struct ss_trace_tables *tb, const char *key,
+			     const char *value)
+{
+	uint32_t idx = ss_strtab_intern(&tb->meta_keys, key);
+	char *v;
+
+	if (idx == UINT32_MAX)
+		return -1;
+	if (idx >= tb->cap_meta) {
+		uint32_t cap = tb->cap_meta ? tb->cap_meta * 2 : 8;
+		char **vals = realloc(tb->meta_values, cap * sizeof(*vals));
+
+		if (!vals)
+			return -1;
+		memset(vals + tb->cap_meta, 0, (cap - tb->cap_meta) * sizeof(*vals));
+		tb->meta_values = vals;
+		tb->cap_meta = cap;
+	}
+	v = strdup(value);
+	if (!v)
+		return -1;
+	free(tb->meta_values[idx]);
+	tb->meta_values[idx] = v;
+	return 0;
+}
+
+const char *ss_trace_name(const struct ss_trace_tables *tb, uint32_t idx)
+{
+	return idx < tb->names.nr ? tb->names.strs[idx] : "?";
+}
+
+const char *ss_trace_cache_name(const struct ss_trace_tables *tb, uint32_t api)
+{
+	return api < tb->cache_names.nr ? tb->cache_names.strs[api] : "?";
+}
+
+const char *ss_trace_meta(const struct ss_trace_tables *tb, const char *key)
+{
+	uint32_t idx = ss_strtab_find(&tb->meta_keys, key);
+
+	return idx == UINT32_MAX ? NULL : tb->meta_values[idx];
+}
+
+/* A name is a non-empty token of printable non-space bytes: it must survive
+ * a round trip through a whitespace-separated line. */
+int ss_trace_name_ok(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++)
+		if ((unsigned char)s[n] <= ' ' || (unsigned char)s[n] > '~')
+			return 0;
+	return n > 0 && n <= SS_MAX_NAME;
+}
+
+int ss_cache_flags_parse(const char *s, unsigned *out)
+{
+	char buf[256];
+	char *save = NULL;
+
+	*out = 0;
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	for (char *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < NR_FLAG_NAMES; i++)
+			if (!strcmp(tok, cache_flag_names[i].name))
+				break;
+		if (i == NR_FLAG_NAMES)
+			return -1;
+		*out |= cache_flag_names[i].flag;
+	}
+	return 0;
+}
+
+void ss_cache_flags_str(unsigned flags, char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NR_FLAG_NAMES; i++) {
+		if (!(flags & cache_flag_names[i].flag))
+			continue;
+		int w = snprintf(buf + used, n - used, "%s%s", used ? "," : "",
+				 cache_flag_names[i].name);
+		if (w < 0 || (size_t)w >= n - used)
+			return;
+		used += (size_t)w;
+	}
+}

@@ -1,0 +1,22 @@
+/* trace_tables.h - internals shared by the trace reader and writer. */
+#ifndef SS_TRACE_TABLES_H
+#define SS_TRACE_TABLES_H
+
+#include <stddef.h>
+
+#include "trace.h"
+
+int ss_trace_tables_init(struct ss_trace_tables *tb);
+void ss_trace_tables_release(struct ss_trace_tables *tb);
+/* Returns the api index of the cache (existing or new), -1 on ENOMEM. */
+int ss_trace_tables_add_cache(struct ss_trace_tables *tb, const char *name,
+			      unsigned size, unsigned align, unsigned flags);
+int ss_trace_tables_set_meta(struct ss_trace_tables *tb, const char *key,
+			     const char *value);
+/* 1 if s can be a site, cache, label or phase name. */
+int ss_trace_name_ok(const char *s);
+/* "hwcache,rcu,ctor,kmalloc,freeptr" <-> SS_CF_* */
+int ss_cache_flags_parse(const char *s, unsigned *out);
+void ss_cache_flags_str(unsigned flags, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,140 @@
+#!/bin/bash
+# report.sh - `slabsim report` on the hand-written fixtures
+# (tests/fixtures/report/), then the gnuplot scripts and the make rules of
+# analysis/analysis.mk on its plot data.  The gnuplot part is skipped, with
+# a message, when gnuplot is not installed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+SLABSIM=${SLABSIM:-$root/build/slabsim}
+fixture=$root/tests/fixtures/report/smack17k
+seed=$root/workloads/smack17k.seed.csv
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "report.sh: $*" >&2
+	exit 1
+}
+
+# has FILE TEXT: FILE holds TEXT once padding spaces are squeezed
+has() {
+	tr -s ' ' <"$1" | grep -F -- "$2" >/dev/null || fail "$(basename "$1"): missing '$2'"
+}
+
+[ -x "$SLABSIM" ] || fail "no binary at $SLABSIM"
+[ -d "$fixture/runs" ] || fail "no fixtures at $fixture"
+
+# ---- the report -------------------------------------------------------------
+out=$tmp/rep
+mkdir -p "$out"
+cp -r "$fixture/runs" "$out/"
+"$SLABSIM" report --workload smack17k --dir "$out" --seed-table "$seed" \
+	--command "make sim WORKLOAD=smack17k" --calibration "catmap_bytes=20" \
+	>"$tmp/stdout" 2>"$tmp/stderr" || fail "report failed: $(cat "$tmp/stderr")"
+for f in report.md summary.csv waste.dat latency.dat; do
+	[ -s "$out/$f" ] || fail "no $f"
+done
+has "$out/report.md" "Verdict: footprint 5 pass, 0 fail; savings 3 pass, 0 fail."
+has "$out/report.md" "| ref | 1946 | 1876–1988 | 1904 | -42 | -2.2% | pass |"
+has "$out/report.md" "| patch3 → patch4 | 288 | 188–372 | 264 | -24 | -8.3% | pass |"
+has "$out/report.md" "| catmap_bytes | 20 |"
+for s in "## 1. What was run" "## 2. Seed vs simulator" "## 3. Fitted constants" \
+	"## 4. Where the bytes go" "## 5. Latency" "## 6. Strategies compared"; do
+	has "$out/report.md" "$s"
+done
+[ "$(wc -l <"$out/summary.csv")" -eq 15 ] || fail "summary.csv: want 1 header + 14 rows"
+[ "$(grep -vc '^#' "$out/waste.dat")" -eq 14 ] || fail "waste.dat: want 14 rows"
+
+# deterministic: the same inputs give byte-identical outputs
+mkdir -p "$tmp/again"
+cp -r "$fixture/runs" "$tmp/again/"
+"$SLABSIM" report --workload smack17k --dir "$tmp/again" --seed-table "$seed" \
+	--command "make sim WORKLOAD=smack17k" --calibration "catmap_bytes=20" 2>/dev/null
+for f in summary.csv waste.dat latency.dat; do
+	cmp -s "$out/$f" "$tmp/again/$f" || fail "$f differs between two runs"
+done
+
+# ---- bad input and bad usage ---------------------------------------------------
+bad=$tmp/bad
+mkdir -p "$bad"
+cp -r "$fixture/runs" "$bad/"
+sed -i '2s/,1904,/,19x04,/' "$bad/runs/ref__traced/summary.csv"
+rc=0
+"$SLABSIM" report --workload smack17k --dir "$bad" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "malformed summary: exit $rc, want 1"
+grep -q "ref__traced/summary.csv:2: column 'footprint_kib': '19x04' is not a number" "$tmp/err" ||
+	fail "malformed summary: message '$(cat "$tmp/err")'"
+[ "$(ls "$bad")" = runs ] || fail "malformed summary left output: $(ls "$bad")"
+
+rc=0
+"$SLABSIM" report --workload smack17k --dir "$out" --bogus >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "unknown option: exit $rc, want 2"
+[ -s "$tmp/err" ] || fail "unknown option: no message"
+
+# ---- plots ---------------------------------------------------------------------
+if ! command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
+	echo "report.sh: gnuplot not installed: plot checks skipped"
+	exit 0
+fi
+GNUPLOT=$(command -v "${GNUPLOT:-gnuplot}")
+
+# check_png FILE / check_svg FILE: real images, not trivially small
+check_png() {
+	[ "$(stat -c %s "$1")" -gt 8000 ] || fail "$1: only $(stat -c %s "$1") bytes"
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		fail "$1: not a PNG"
+}
+check_svg() {
+	[ "$(stat -c %s "$1")" -gt 8000 ] || fail "$1: only $(stat -c %s "$1") bytes"
+	grep -q '<svg' "$1" || fail "$1: not an SVG"
+}
+
+for p in waste latency; do
+	for ext in png svg; do
+		"$GNUPLOT" -e "datafile='$out/$p.dat'; outfile='$out/$p.$ext'; workload='smack17k'" \
+			"$root/analysis/$p.gp" 2>"$tmp/gp.err" || fail "gnuplot $p.gp: $(cat "$tmp/gp.err")"
+		[ ! -s "$tmp/gp.err" ] || fail "gnuplot $p.gp warned: $(cat "$tmp/gp.err")"
+		"check_$ext" "$out/$p.$ext"
+	done
+done
+
+# ---- analysis.mk: `make report` builds the four files and four plots -------------
+mk=$tmp/rules
+mkdir -p "$mk"
+cp -r "$fixture/runs" "$mk/"
+cat >"$tmp/test.mk" <<EOF
+SLABSIM := $SLABSIM
+WORKLOAD := smack17k
+REPORT := $mk
+RUN_SUMMARIES := \$(wildcard $mk/runs/*/summary.csv)
+VARIANTS := ref memfix patch2 patch3 patch4
+MODELS := traced kmem_cache traced+FZPU
+CALIBRATION := catmap_bytes=20
+GNUPLOT := $GNUPLOT
+include analysis/analysis.mk
+EOF
+# a clean make: no flags or variables inherited from a `make e2e` above us
+submake() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -C "$root" -f "$tmp/test.mk" "$@"
+}
+submake -s report >"$tmp/make.out" 2>&1 ||
+	fail "make report: $(cat "$tmp/make.out")"
+for f in report.md summary.csv waste.dat latency.dat; do
+	[ -s "$mk/$f" ] || fail "make report: no $f"
+done
+check_png "$mk/waste.png"
+check_png "$mk/latency.png"
+check_svg "$mk/waste.svg"
+check_svg "$mk/latency.svg"
+has "$mk/report.md" "| variant | seed | traced | kmem_cache | traced+FZPU |"
+has "$mk/report.md" "| catmap_bytes | 20 |"
+case "$(ls "$mk")" in
+*tmp*) fail "make report left temporary files: $(ls "$mk")" ;;
+esac
+again=$(submake report 2>&1)
+case "$again" in
+*"Nothing to be done"*) ;;
+*) fail "make report: a second run rebuilt something: $again" ;;
+esac
+echo "report.sh: ok"

@@ -1,0 +1,642 @@
+/* test_report.c - `slabsim report` on the hand-written fixtures
+ * (tests/fixtures/report/README.md): seed checks worked by hand, ordering,
+ * plot data, and malformed input leaving no output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "report_plot.h"
+#include "report_runs.h"
+#include "report_seed.h"
+
+#define FIXTURE "tests/fixtures/report/smack17k"
+#define SEED_TABLE "workloads/smack17k.seed.csv"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* A scratch copy of the fixture runs: dir/runs/<v>__<m>/. */
+static void workdir(char *dir)
+{
+	char cmd[256];
+	struct stat st;
+
+	if (stat(FIXTURE "/runs", &st))
+		fail_msg("run the tests from the repository root (%s missing)",
+			 FIXTURE);
+	strcpy(dir, "/tmp/test_report.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp -r %s/runs %s/", FIXTURE, dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void rmdir_all(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static void spew(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* Replace the first `old` in a file by `new`. */
+static void patch_file(const char *path, const char *old, const char *new_)
+{
+	char *s = slurp(path), *at, *out;
+
+	assert_non_null(s);
+	at = strstr(s, old);
+	if (!at)
+		fail_msg("%s: no '%s'", path, old);
+	out = malloc(strlen(s) + strlen(new_) + 1);
+	assert_non_null(out);
+	memcpy(out, s, (size_t)(at - s));
+	strcpy(out + (at - s), new_);
+	strcat(out, at + strlen(old));
+	spew(path, out);
+	free(out);
+	free(s);
+}
+
+/* Collapse runs of spaces, so table rows compare without their padding. */
+static void squash(char *s)
+{
+	char *o = s;
+
+	for (char *p = s; *p; p++)
+		if (*p != ' ' || o == s || o[-1] != ' ')
+			*o++ = *p;
+	*o = '\0';
+}
+
+static char *report_md(const char *dir)
+{
+	char path[256];
+	char *s;
+
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	s = slurp(path);
+	assert_non_null(s);
+	squash(s);
+	return s;
+}
+
+static void assert_has(const char *text, const char *want)
+{
+	if (!strstr(text, want))
+		fail_msg("missing: %s", want);
+}
+
+static bool exists(const char *dir, const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0;
+}
+
+/* Run `slabsim report` with the given extra arguments (NULL-terminated). */
+static int report(const char *dir, ...)
+{
+	char *argv[32] = {"report", "--workload", "smack17k", "--dir", (char *)dir};
+	int argc = 5;
+	va_list ap;
+	char *a;
+
+	va_start(ap, dir);
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return cmd_report(argc, argv);
+}
+
+/* ---- the checks, by hand ------------------------------------------------ */
+
+static const struct rp_seed_row ref = {"ref", "", 1946, 1876, 1988, 1.148};
+static const struct rp_seed_row memfix = {"memfix", "", 1349, 1272, 1444, 1.140};
+static const struct rp_seed_row patch2 = {"patch2", "", 1360, 1316, 1448, 1.115};
+static const struct rp_seed_row patch3 = {"patch3", "", 1206, 1144, 1248, 1.112};
+
+static void test_check_footprint(void **state)
+{
+	struct rp_check c;
+
+	(void)state;
+	rp_check_footprint(&ref, 1904, &c);
+	assert_true(c.diff == -42);
+	assert_true(fabs(c.pct - (-42.0 * 100 / 1946)) < 1e-9); /* -2.158% */
+	assert_true(c.pass);
+	/* 15% of 1946 is 291.9 KiB: 2237 passes, 2238 does not. */
+	rp_check_footprint(&ref, 2237, &c);
+	assert_true(c.pass);
+	rp_check_footprint(&ref, 2238, &c);
+	assert_false(c.pass);
+	rp_check_footprint(&ref, 1654, &c); /* -292 = -15.005% */
+	assert_false(c.pass);
+}
+
+static void test_check_saving(void **state)
+{
+	struct rp_check c;
+
+	(void)state;
+	/* seed: 1946 - 1349 = 597, runs 1876 - 1444 = 432 to 1988 - 1272 = 716 */
+	rp_check_saving(&ref, &memfix, 1904, 1372, &c);
+	assert_true(c.seed == 597 && c.lo == 432 && c.hi == 716);
+	assert_true(c.model == 532 && c.diff == -65);
+	assert_true(fabs(c.pct + 10.887772) < 1e-5);
+	assert_true(c.pass);
+	/* 25% of 597 = 149.25: a 447 KiB saving is -25.1% */
+	rp_check_saving(&ref, &memfix, 1900, 1453, &c);
+	assert_false(c.pass);
+	/* a model whose footprint grows */
+	rp_check_saving(&ref, &memfix, 1000, 1100, &c);
+	assert_true(c.model == -100 && !c.pass);
+}
+
+static void test_explanations(void **state)
+{
+	struct rp_seed seed = {.noise_kib = 25};
+	struct rp_check c;
+	char buf[1024];
+
+	(void)state;
+	strcpy(seed.noise_what, "one 5-run mean");
+	rp_check_footprint(&patch2, 1292, &c);
+	rp_explain_footprint(&c, &seed, buf, sizeof(buf));
+	assert_string_equal(buf,
+		"model lower than the seed's mean by 68 KiB (-5.0%); 24 KiB below "
+		"the seed's lowest run (range 1316–1448 KiB); the difference is "
+		"2.7× the ±25 KiB noise of one 5-run mean; within the ±15% tolerance.");
+	rp_check_footprint(&memfix, 1372, &c);
+	rp_explain_footprint(&c, &seed, buf, sizeof(buf));
+	assert_has(buf, "higher than the seed's mean by 23 KiB (+1.7%)");
+	assert_has(buf, "within the seed's run-to-run range (1272–1444 KiB)");
+	assert_has(buf, "within the ±25 KiB noise of one 5-run mean");
+	rp_check_footprint(&ref, 2300, &c);
+	rp_explain_footprint(&c, &seed, buf, sizeof(buf));
+	assert_has(buf, "312 KiB above the seed's highest run");
+	assert_has(buf, "OUTSIDE the ±15% tolerance");
+
+	/* seed 1360 - 1206 = 154 KiB; 35.36 KiB = sqrt(2) x 25: a 22 KiB
+	 * miss is within it */
+	rp_check_saving(&patch2, &patch3, 1292, 1160, &c);
+	rp_explain_saving(&c, &seed, 132, buf, sizeof(buf));
+	assert_has(buf, "model saves 132 KiB, the seed 154 KiB (model 22 KiB less, -14.3%)");
+	assert_has(buf, "within the ±35 KiB noise of a difference of two means");
+	assert_has(buf, "the author's own estimate is 132 KiB, which the model matches");
+	rp_explain_saving(&c, &seed, 140, buf, sizeof(buf));
+	assert_has(buf, "the model 8 KiB below it");
+	assert_has(buf, "within the seed's run-to-run range (68–304 KiB)");
+	assert_has(buf, "; within the ±25% tolerance.");
+
+	/* no stated noise: no noise sentence */
+	seed.noise_kib = -1;
+	rp_check_footprint(&ref, 1904, &c);
+	rp_explain_footprint(&c, &seed, buf, sizeof(buf));
+	assert_null(strstr(buf, "noise"));
+}
+
+/* ---- histograms ------------------------------------------------------------ */
+
+static void test_quantiles(void **state)
+{
+	struct rp_bucket b[] = {{32, 55}, {64, 30}, {128, 10}, {512, 4}, {2048, 1}};
+	struct rp_hist h = {b, 5}, empty = {NULL, 0};
+
+	(void)state;
+	assert_true(rp_hist_total(&h) == 100);
+	assert_true(rp_hist_quantile(&h, 0.5) == 32);	/* 50th op: cum 55 */
+	assert_true(rp_hist_quantile(&h, 0.55) == 32);
+	assert_true(rp_hist_quantile(&h, 0.56) == 64);
+	assert_true(rp_hist_quantile(&h, 0.99) == 512); /* cum 99 at 512 */
+	assert_true(rp_hist_quantile(&h, 0.995) == 2048);
+	assert_true(isnan(rp_hist_quantile(&empty, 0.5)));
+}
+
+static void test_pool(void **state)
+{
+	struct rp_bucket a[] = {{16, 1}, {32, 3}}, b[] = {{32, 5}, {64, 1}};
+	struct rp_run runs[3] = {0};
+	struct rp_results res = {0};
+	struct rp_hist h;
+
+	(void)state;
+	runs[0].lat[RP_OP_ALLOC] = (struct rp_hist){a, 2};
+	runs[1].lat[RP_OP_ALLOC] = (struct rp_hist){b, 2};
+	runs[2].lat[RP_OP_ALLOC] = (struct rp_hist){b, 2};
+	runs[2].mi = 1; /* another model: not pooled */
+	res.runs = runs;
+	res.nruns = 3;
+	assert_int_equal(rp_pool_hist(&res, 0, RP_OP_ALLOC, &h), 0);
+	assert_int_equal(h.n, 3);
+	assert_true(h.b[0].ns == 16 && h.b[0].count == 1);
+	assert_true(h.b[1].ns == 32 && h.b[1].count == 8);
+	assert_true(h.b[2].ns == 64 && h.b[2].count == 1);
+	free(h.b);
+	assert_int_equal(rp_pool_hist(&res, 0, RP_OP_FREE, &h), 0);
+	assert_int_equal(h.n, 0);
+}
+
+/* ---- seed table ---------------------------------------------------------- */
+
+static void test_seed_table(void **state)
+{
+	static const char *const v[] = {"ref", "memfix", "patch2", "patch3", "patch4"};
+	static const double avg[] = {1946, 1349, 1360, 1206, 918};
+	static const double lo[] = {1876, 1272, 1316, 1144, 876};
+	static const double hi[] = {1988, 1444, 1448, 1248, 956};
+	static const double t[] = {1.148, 1.140, 1.115, 1.112, 1.086};
+	struct ss_error err = {{0}};
+	struct rp_seed seed;
+
+	(void)state;
+	if (rp_seed_load(SEED_TABLE, &seed, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(seed.nrows, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_string_equal(seed.rows[i].variant, v[i]);
+		assert_true(seed.rows[i].avg == avg[i]);
+		assert_true(seed.rows[i].min == lo[i]);
+		assert_true(seed.rows[i].max == hi[i]);
+		assert_true(seed.rows[i].time_s == t[i]);
+	}
+	/* the quoted what_changed keeps its comma */
+	assert_has(seed.rows[2].what, "length limit, untimed");
+	assert_true(seed.noise_kib == 25);
+	assert_string_equal(seed.noise_what, "one 5-run mean (smack.md)");
+	assert_int_equal(seed.nsavings, 3);
+	assert_string_equal(seed.savings[0].from, "ref");
+	assert_string_equal(seed.savings[0].to, "memfix");
+	assert_true(seed.savings[0].estimate < 0);
+	assert_string_equal(seed.savings[1].to, "patch3");
+	assert_true(seed.savings[1].estimate == 132);
+	assert_true(seed.savings[2].estimate == 264);
+	rp_seed_free(&seed);
+}
+
+static void seed_error(const char *text, const char *want)
+{
+	char path[] = "/tmp/test_report_seed.XXXXXX";
+	struct ss_error err = {{0}};
+	struct rp_seed seed;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	spew(path, text);
+	assert_int_equal(rp_seed_load(path, &seed, &err), -1);
+	unlink(path);
+	if (!strstr(err.msg, want))
+		fail_msg("error '%s', want '%s'", err.msg, want);
+}
+
+static void test_seed_errors(void **state)
+{
+	const char *hdr = "variant,what_changed,diff_avg_kib,diff_min_kib,diff_max_kib,time_avg_s\n";
+	char text[512];
+
+	(void)state;
+	snprintf(text, sizeof(text), "# saving: a\n%sa,x,2,1,3,1\n", hdr);
+	seed_error(text, ":1: saving: expected FROM TO [ESTIMATE_KIB]");
+	snprintf(text, sizeof(text), "%sa,x,2,1,3,1\n# saving: a b\n", hdr);
+	seed_error(text, ":3: saving a -> b names a variant the table does not have");
+	snprintf(text, sizeof(text), "# noise_kib: lots\n%sa,x,2,1,3,1\n", hdr);
+	seed_error(text, ":1: noise_kib: 'lots' is not a number of KiB");
+	snprintf(text, sizeof(text), "%sa,x,2,3,4,1\n", hdr);
+	seed_error(text, ":2: need 0 <= diff_min_kib <= diff_avg_kib");
+	snprintf(text, sizeof(text), "%sa,x,2,1,3,1\na,y,2,1,3,1\n", hdr);
+	seed_error(text, ":3: variant 'a' listed twice");
+	snprintf(text, sizeof(text), "%sa,x,2,1,3,1.1.1\n", hdr);
+	seed_error(text, ":2: column 'time_avg_s': '1.1.1' is not a number");
+	seed_error("variant,diff_avg_kib\n", ":1: missing column 'what_changed'");
+	seed_error(hdr, ": no variant rows");
+}
+
+/* ---- the report on the fixtures ------------------------------------------ */
+
+static void test_report_seed_section(void **state)
+{
+	char dir[64], *md;
+
+	(void)state;
+	workdir(dir);
+	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, "--calibration",
+				"label_catmap_bytes=20 work_ns=61.5", NULL), 0);
+	md = report_md(dir);
+	/* by hand: model - seed, and 100 x that / seed */
+	assert_has(md, "Verdict: footprint 5 pass, 0 fail; savings 3 pass, 0 fail.");
+	assert_has(md, "| ref | 1946 | 1876–1988 | 1904 | -42 | -2.2% | pass |");
+	assert_has(md, "| memfix | 1349 | 1272–1444 | 1372 | +23 | +1.7% | pass |");
+	assert_has(md, "| patch2 | 1360 | 1316–1448 | 1292 | -68 | -5.0% | pass |");
+	assert_has(md, "| patch3 | 1206 | 1144–1248 | 1160 | -46 | -3.8% | pass |");
+	assert_has(md, "| patch4 | 918 | 876–956 | 896 | -22 | -2.4% | pass |");
+	assert_has(md, "- patch2: model lower than the seed's mean by 68 KiB (-5.0%); 24 KiB below");
+	/* savings: (1904-1372) vs (1946-1349), (1292-1160) vs 154, (1160-896) vs 288 */
+	assert_has(md, "| ref → memfix | 597 | 432–716 | 532 | -65 | -10.9% | pass |");
+	assert_has(md, "| patch2 → patch3 | 154 | 68–304 | 132 | -22 | -14.3% | pass |");
+	assert_has(md, "| patch3 → patch4 | 288 | 188–372 | 264 | -24 | -8.3% | pass |");
+	/* seed time beside sim time; deltas from the row above */
+	assert_has(md, "| patch2 | 1.115 | -25 | 1071.400 | -26.700 |");
+	assert_has(md, "| label_catmap_bytes | 20 |");
+	assert_has(md, "| work_ns | 61.5 |");
+	/* seed order for variants, sorted models, n/a for the missing run */
+	assert_has(md, "| variant | seed | kmem_cache | traced | traced+FZPU |\n"
+		       "| ------- | ---: | ---------: | -----: | ----------: |\n"
+		       "| ref | 1946 | 1236 | 1904 | 11928 |\n"
+		       "| memfix | 1349 | 968 | 1372 | 8152 |\n"
+		       "| patch2 | 1360 | 888 | 1292 | n/a |\n");
+	/* where the bytes go: 822.3 / 1904 KiB of rounding = 43.2% */
+	assert_has(md, "| ref | traced | 849.6 | 822.3 | 0.0 | 0.0 | 231.4 | 0.8 | 1904.0 | 1904 | 43.2 |");
+	/* pooled latency of traced: 0.55 of 500500 allocs at <= 32 ns */
+	assert_has(md, "| traced | ≤ 32 | ≤ 512 | ≤ 32 | ≤ 256 | 500500 | 306000 |");
+	free(md);
+	rmdir_all(dir);
+}
+
+static void test_report_failures(void **state)
+{
+	char dir[64], *md;
+
+	(void)state;
+	workdir(dir);
+	/* kmem_cache against the seed: only patch4 (888 vs 918) is within 15% */
+	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, "--compare-model",
+				"kmem_cache", NULL), 0);
+	md = report_md(dir);
+	assert_has(md, "Verdict: footprint 1 pass, 4 fail; savings 0 pass, 3 fail.");
+	assert_has(md, "| ref | 1946 | 1876–1988 | 1236 | -710 | -36.5% | FAIL |");
+	assert_has(md, "| patch3 | 1206 | 1144–1248 | 888 | -318 | -26.4% | FAIL |");
+	assert_has(md, "| patch4 | 918 | 876–956 | 888 | -30 | -3.3% | pass |");
+	assert_has(md, "| patch2 → patch3 | 154 | 68–304 | 0 | -154 | -100.0% | FAIL |");
+	assert_has(md, "OUTSIDE the ±25% tolerance");
+	free(md);
+	rmdir_all(dir);
+}
+
+static void test_order_and_filter(void **state)
+{
+	char dir[64], path[128], *s;
+
+	(void)state;
+	workdir(dir);
+	/* no seed table: sorted variants; --models picks and orders models */
+	assert_int_equal(report(dir, "--models", "traced+FZPU traced", NULL), 0);
+	s = report_md(dir);
+	assert_null(strstr(s, "## 2."));
+	assert_has(s, "None were passed");
+	assert_has(s, "| variant | traced+FZPU | traced |\n"
+		      "| ------- | ----------: | -----: |\n"
+		      "| memfix | 8152 | 1372 |\n"
+		      "| patch2 | n/a | 1292 |\n"
+		      "| patch3 | 7532 | 1160 |\n"
+		      "| patch4 | 6996 | 896 |\n"
+		      "| ref | 11928 | 1904 |\n");
+	assert_has(s, "Left out: 5 run directories");
+	free(s);
+	/* summary.csv: one header, then the 9 kept rows in that order */
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	s = slurp(path);
+	assert_non_null(s);
+	assert_true(!strncmp(s, "workload,variant,model,", 23));
+	assert_has(s, "\nsmack17k,memfix,traced+FZPU,FZPU,");
+	assert_true(strstr(s, "\nsmack17k,memfix,traced,") > strstr(s, "\nsmack17k,memfix,traced+FZPU,"));
+	assert_true(strstr(s, "\nsmack17k,ref,traced,") > strstr(s, "\nsmack17k,patch4,traced,"));
+	assert_null(strstr(s, "kmem_cache"));
+	{
+		int lines = 0;
+
+		for (char *p = s; *p; p++)
+			lines += *p == '\n';
+		assert_int_equal(lines, 10);
+	}
+	free(s);
+	/* --variants keeps a listed variant without runs as n/a */
+	assert_int_equal(report(dir, "--variants", "patch4 ref nosuch", "--models",
+				"traced", NULL), 0);
+	s = report_md(dir);
+	assert_has(s, "| variant | traced |\n| ------- | -----: |\n"
+		      "| patch4 | 896 |\n| ref | 1904 |\n| nosuch | n/a |\n");
+	free(s);
+	rmdir_all(dir);
+}
+
+static void test_plot_data(void **state)
+{
+	char dir[64], path[128], *s;
+
+	(void)state;
+	workdir(dir);
+	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, "--plot-data-only", NULL), 0);
+	assert_false(exists(dir, "report.md"));
+	assert_false(exists(dir, "summary.csv"));
+	snprintf(path, sizeof(path), "%s/waste.dat", dir);
+	s = slurp(path);
+	assert_non_null(s);
+	/* 870000 B / 1024 = 849.609 KiB ... ; x = 0 * (3 + 1) + 1, centre 1.0 */
+	assert_has(s, "\nref kmem_cache ");
+	assert_has(s, "\nref traced 849.609 822.266 0.000 0.000 231.375 0.750 1904.000 1 1.0\n");
+	/* last variant (4), last model (2): x = 4 * 4 + 2 = 18, centre 17 */
+	assert_has(s, "\npatch4 traced+FZPU 583.984 25.391 ");
+	assert_has(s, " 6996.000 18 17.0\n");
+	assert_null(strstr(s, "patch2 traced+FZPU"));
+	free(s);
+	snprintf(path, sizeof(path), "%s/latency.dat", dir);
+	s = slurp(path);
+	assert_non_null(s);
+	/* traced allocs pooled: 500500, 55% at <= 32 ns, 85% at <= 64 */
+	assert_has(s, "\n\n\ntraced alloc\n32 0.550000 275275\n64 0.850000 150150\n");
+	assert_has(s, "\n\n\ntraced+FZPU free\n");
+	/* block order: model-major, alloc before free */
+	assert_true(strstr(s, "kmem_cache free") < strstr(s, "traced alloc"));
+	free(s);
+	rmdir_all(dir);
+}
+
+/* Malformed inputs: exit 1, the error names file:line, nothing written. */
+static void expect_bad_input(const char *dir, const char *want)
+{
+	char runs[128];
+	struct ss_error err = {{0}};
+	struct rp_results res;
+
+	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, NULL), 1);
+	assert_false(exists(dir, "report.md"));
+	assert_false(exists(dir, "summary.csv"));
+	assert_false(exists(dir, "waste.dat"));
+	assert_false(exists(dir, "latency.dat"));
+	snprintf(runs, sizeof(runs), "%s", dir);
+	assert_int_equal(rp_load_results(runs, "smack17k", &res, &err), -1);
+	rp_results_free(&res);
+	if (!strstr(err.msg, want))
+		fail_msg("error '%s', want '%s'", err.msg, want);
+}
+
+static void test_malformed(void **state)
+{
+	char dir[64], path[160], cmd[320], *before, *after;
+
+	(void)state;
+	workdir(dir);
+	snprintf(path, sizeof(path), "%s/runs/ref__traced/summary.csv", dir);
+	patch_file(path, ",1904,", ",19x04,");
+	expect_bad_input(dir, "ref__traced/summary.csv:2: column 'footprint_kib': '19x04' is not a number");
+	patch_file(path, ",19x04,", ",1908,");
+	expect_bad_input(dir, "ref__traced/summary.csv:2: footprint_kib 1908.000 KiB != sum of the six parts 1904.000 KiB");
+	patch_file(path, ",1908,", ",1904,");
+	patch_file(path, ",ref,traced,", ",memfix,traced,");
+	expect_bad_input(dir, "ref__traced/summary.csv:2: variant 'memfix' does not match the run directory's 'ref'");
+	patch_file(path, ",memfix,traced,", ",ref,traced,");
+	patch_file(path, ",88.5\n", "\n");
+	expect_bad_input(dir, "ref__traced/summary.csv:2: 31 fields, header has 32");
+	patch_file(path, ",256\n", ",256,88.5\n");
+	assert_int_equal(report(dir, NULL), 0); /* repaired */
+
+	/* A failed report leaves the previous outputs as they were and no
+	 * temporary files. */
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	before = slurp(path);
+	assert_non_null(before);
+	snprintf(path, sizeof(path), "%s/runs/patch3__traced/latency.csv", dir);
+	patch_file(path, "alloc,128,", "alloc,64,");
+	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, NULL), 1);
+	snprintf(cmd, sizeof(cmd), "%s/report.md", dir);
+	after = slurp(cmd);
+	assert_non_null(after);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	snprintf(cmd, sizeof(cmd), "ls %s | grep -q tmp", dir);
+	assert_int_not_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm %s/report.md %s/summary.csv %s/*.dat", dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	expect_bad_input(dir, "patch3__traced/latency.csv:4: alloc bucket ns 64 is not above the previous one");
+	patch_file(path, "alloc,64,6950", "malloc,128,6950");
+	expect_bad_input(dir, "patch3__traced/latency.csv:4: op 'malloc' is not alloc or free");
+	rmdir_all(dir);
+
+	/* a seed table error is bad input too */
+	workdir(dir);
+	snprintf(path, sizeof(path), "%s/seed.csv", dir);
+	spew(path, "variant,what_changed,diff_avg_kib,diff_min_kib,diff_max_kib,time_avg_s\nref,x,1,2,3\n");
+	assert_int_equal(report(dir, "--seed-table", path, NULL), 1);
+	assert_false(exists(dir, "report.md"));
+	rmdir_all(dir);
+}
+
+static void test_optional_columns(void **state)
+{
+	char dir[64], path[160], cmd[320], *md;
+
+	(void)state;
+	workdir(dir);
+	/* keep only ref__traced */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/runs/[mp]* %s/runs/*+FZPU %s/runs/ref__kmem_cache",
+		 dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/runs/ref__traced/summary.csv", dir);
+	patch_file(path, ",fastpath_pct\n", ",fastpath_pct,rules,labels\n");
+	patch_file(path, ",88.5\n", ",88.5,17000,500\n");
+	assert_int_equal(report(dir, "--command", "make sim WORKLOAD=smack17k SEED=7", NULL), 0);
+	md = report_md(dir);
+	assert_has(md, "- Command: `make sim WORKLOAD=smack17k SEED=7`");
+	assert_has(md, "- Target: arm32-3.10 (kernel era 3.10, 2 CPUs)");
+	assert_has(md, "- Rules loaded: 17000\n- Labels: 500\n");
+	assert_has(md, "- Runs: 1 (1 variants × 1 models)");
+	free(md);
+	rmdir_all(dir);
+}
+
+static void test_bad_options(void **state)
+{
+	char dir[64];
+
+	(void)state;
+	workdir(dir);
+	assert_int_equal(report(dir, "--bogus", NULL), 2);
+	assert_int_equal(report(dir, "--variants", "a a", NULL), 2);
+	assert_int_equal(report(dir, "--variants", "a/b", NULL), 2);
+	assert_int_equal(report(dir, "--models", "", NULL), 2);
+	assert_int_equal(report(dir, "--calibration", "x=1 y", NULL), 2);
+	assert_int_equal(report(dir, "--calibration", "=1", NULL), 2);
+	assert_int_equal(report(dir, "--seed-table", NULL), 2);
+	{
+		char *argv[] = {"report", "--dir", dir, NULL};
+
+		assert_int_equal(cmd_report(3, argv), 2);
+	}
+	{
+		char *argv[] = {"report", "--workload", "a b", "--dir", dir, NULL};
+
+		assert_int_equal(cmd_report(5, argv), 2);
+	}
+	assert_false(exists(dir, "report.md"));
+	/* --name=value works too; a workload the rows do not name is bad input */
+	{
+		char opt[96];
+		char *argv[] = {"report", "--workload=other", opt, NULL};
+
+		snprintf(opt, sizeof(opt), "--dir=%s", dir);
+		assert_int_equal(cmd_report(3, argv), 1);
+	}
+	assert_false(exists(dir, "report.md"));
+	rmdir_all(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_footprint),
+		cmocka_unit_test(test_check_saving),
+		cmocka_unit_test(test_explanations),
+		cmocka_unit_test(test_quantiles),
+		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_seed_table),
+		cmocka_unit_test(test_seed_errors),
+		cmocka_unit_test(test_report_seed_section),
+		cmocka_unit_test(test_report_failures),
+		cmocka_unit_test(test_order_and_filter),
+		cmocka_unit_test(test_plot_data),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_optional_columns),
+		cmocka_unit_test(test_bad_options),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

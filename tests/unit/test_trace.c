@@ -1,0 +1,197 @@
+/* test_trace.c - the text trace: writer -> reader round trip, and every
+ * malformed line rejected with file:line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "geometry.h"
+#include "trace.h"
+
+static char tmpdir[] = "/tmp/slabsim-test-trace-XXXXXX";
+
+static int make_dir(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+static void path_of(char *buf, const char *name)
+{
+	snprintf(buf, 256, "%s/%s", tmpdir, name);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void test_round_trip(void **state)
+{
+	char path[256];
+	struct ss_trace_writer *w;
+	struct ss_trace_reader *r;
+	struct ss_error err;
+	struct ss_event ev;
+	int api;
+	(void)state;
+
+	path_of(path, "rt.trace");
+	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
+	assert_int_equal(ss_trace_write_meta(w, "workload", "unit test"), 0);
+	api = ss_trace_write_cache(w, "smack_rule", 20, 4, SS_CF_HWCACHE | SS_CF_RCU);
+	assert_int_equal(api, 1);
+	assert_int_equal(ss_trace_write_cache(w, "smack_rule", 20, 4, 0), -1);
+	assert_int_equal(ss_trace_write_phase(w, "load"), 0);
+	assert_int_equal(ss_trace_write_alloc(w, 3, 7, "site_a", SS_API_KMALLOC, 33), 0);
+	assert_int_equal(ss_trace_write_alloc(w, 1, 8, "site_b", (uint32_t)api, 20), 0);
+	assert_int_equal(ss_trace_write_comment(w, "a comment with words"), 0);
+	assert_int_equal(ss_trace_write_work(w, 3, 1234, "sscanf"), 0);
+	assert_int_equal(ss_trace_write_free(w, 2, 7), 0);
+	assert_int_equal(ss_trace_write_alloc(w, 0, 9, "bad site", 0, 1), -1);
+	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
+
+	assert_int_equal(ss_trace_open(&r, path, &err), 0);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.kind, SS_EV_PHASE);
+	assert_string_equal(ss_trace_name(ss_trace_tables(r), ev.site), "load");
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.kind, SS_EV_ALLOC);
+	assert_int_equal(ev.cpu, 3);
+	assert_int_equal(ev.id, 7);
+	assert_int_equal(ev.api, SS_API_KMALLOC);
+	assert_int_equal(ev.value, 33);
+	assert_string_equal(ss_trace_name(ss_trace_tables(r), ev.site), "site_a");
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.api, 1);
+	assert_string_equal(ss_trace_cache_name(ss_trace_tables(r), ev.api), "smack_rule");
+	assert_int_equal(ss_trace_tables(r)->caches[1].object_size, 20);
+	assert_int_equal(ss_trace_tables(r)->caches[1].align, 4);
+	assert_int_equal(ss_trace_tables(r)->caches[1].flags, SS_CF_HWCACHE | SS_CF_RCU);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.kind, SS_EV_WORK);
+	assert_int_equal(ev.value, 1234);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.kind, SS_EV_FREE);
+	assert_int_equal(ev.cpu, 2);
+	assert_int_equal(ev.id, 7);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 0);
+	assert_string_equal(ss_trace_meta(ss_trace_tables(r), "workload"), "unit test");
+	ss_trace_close(r);
+}
+
+/* Every bad line: the reader stops with "file:line: reason". */
+static void expect_error(const char *text, unsigned line, const char *what)
+{
+	char path[256], prefix[300];
+	struct ss_trace_reader *r;
+	struct ss_error err = {{0}};
+	struct ss_event ev;
+	int rc;
+
+	path_of(path, "bad.trace");
+	write_text(path, text);
+	assert_int_equal(ss_trace_open(&r, path, &err), 0);
+	while ((rc = ss_trace_next(r, &ev, &err)) == 1)
+		;
+	ss_trace_close(r);
+	assert_int_equal(rc, -1);
+	if (line)
+		snprintf(prefix, sizeof(prefix), "%s:%u: ", path, line);
+	else /* whole-file errors name the file only */
+		snprintf(prefix, sizeof(prefix), "%s: ", path);
+	if (strncmp(err.msg, prefix, strlen(prefix)) || !strstr(err.msg, what))
+		fail_msg("want '%s...%s', got '%s'", prefix, what, err.msg);
+}
+
+static void test_parse_errors(void **state)
+{
+	(void)state;
+	expect_error("hello\n", 1, "not a slabsim trace");
+	expect_error("slabsim-trace 9\n", 1, "unsupported trace version");
+	expect_error("slabsim-trace 1\na 0 1 s kmalloc\n", 2, "got 5 fields");
+	expect_error("slabsim-trace 1\na 0 1 s kmalloc -5\n", 2, "bad size");
+	expect_error("slabsim-trace 1\na x 1 s kmalloc 5\n", 2, "bad cpu");
+	expect_error("slabsim-trace 1\n# ok\n\na 0 99999999999999999999 s kmalloc 5\n", 4, "bad object id");
+	expect_error("slabsim-trace 1\na 0 1 s nosuchcache 5\n", 2, "was not declared");
+	expect_error("slabsim-trace 1\nf 0\n", 2, "want 'f CPU ID'");
+	expect_error("slabsim-trace 1\nw 0 12\n", 2, "want 'w CPU CYCLES LABEL'");
+	expect_error("slabsim-trace 1\nz 0 1\n", 2, "unknown record");
+	expect_error("slabsim-trace 1\ncache c size=0\n", 2, "size= missing or 0");
+	expect_error("slabsim-trace 1\ncache c size=8 align=3\n", 2, "not a power of two");
+	expect_error("slabsim-trace 1\ncache c size=8 flags=bogus\n", 2, "bad flags");
+	expect_error("slabsim-trace 1\ncache c size=8\ncache c size=16\n", 3, "declared again");
+	expect_error("meta a b\n", 1, "meta before");
+	expect_error("", 0, "empty file");
+}
+
+static void test_missing_file(void **state)
+{
+	struct ss_trace_reader *r;
+	struct ss_error err;
+	(void)state;
+
+	assert_int_equal(ss_trace_open(&r, "/nonexistent/x.trace", &err), -1);
+	assert_non_null(strstr(err.msg, "/nonexistent/x.trace: cannot open trace"));
+}
+
+/* An aborted writer leaves nothing behind, a committed one only the file. */
+static void test_writer_abort(void **state)
+{
+	char path[256];
+	struct ss_trace_writer *w;
+	struct ss_error err;
+	(void)state;
+
+	path_of(path, "aborted.trace");
+	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
+	ss_trace_write_phase(w, "x");
+	ss_trace_writer_abort(w);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+static void test_idpool_reuses_ids(void **state)
+{
+	struct ss_idpool p = {0};
+	(void)state;
+
+	assert_int_equal(ss_idpool_get(&p), 0);
+	assert_int_equal(ss_idpool_get(&p), 1);
+	assert_int_equal(ss_idpool_get(&p), 2);
+	ss_idpool_put(&p, 1);
+	ss_idpool_put(&p, 0);
+	assert_int_equal(ss_idpool_get(&p), 0);
+	assert_int_equal(ss_idpool_get(&p), 1);
+	assert_int_equal(ss_idpool_get(&p), 3);
+	ss_idpool_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_writer_abort),
+		cmocka_unit_test(test_idpool_reuses_ids),
+	};
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}

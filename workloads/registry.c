@@ -1,0 +1,27 @@
+/* registry.c - the table of workloads behind `slabsim gen`. */
+#include <string.h>
+
+#include "smack/smack_cmd.h"
+#include "workload.h"
+
+static const struct ss_workload workloads[] = {
+	{"smack", "smack17k: smackctl loading ~17K Smack rules, 3.10 ARM (2013 patch set)",
+	 ss_smack_gen_main},
+};
+
+const struct ss_workload *ss_workloads(size_t *nr)
+{
+	*nr = sizeof(workloads) / sizeof(workloads[0]);
+	return workloads;
+}
+
+const struct ss_workload *ss_workload_find(const char *name)
+{
+	size_t nr;
+	const struct ss_workload *w = ss_workloads(&nr);
+
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(w[i].name, name))
+			return &w[i];
+	return NULL;
+}
