@@ -16,7 +16,11 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 INCLUDES := -Isim -Iallocators -Iworkloads -Ianalysis
 CFLAGS ?=
 CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE $(INCLUDES)
-LDLIBS := -lm
+# hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces).
+# Before `make deps` has run, pkg-config is absent: fall back to plain -l.
+PKG_LIBS := hwloc libzstd
+CFLAGS += $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
+LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd) -lpfm -lpthread -lm
 
 SRC := $(sort $(wildcard sim/*.c allocators/*.c workloads/*.c workloads/*/*.c analysis/*.c))
 MAIN := sim/main.c
@@ -96,6 +100,9 @@ else
 sim:
 	@echo "make: unknown WORKLOAD '$(WORKLOAD)'; known: $(WORKLOADS)" >&2; exit 2
 endif
+
+# Feature fragments (bench, fuzz, compare, ...): one file each in mk/.
+include $(sort $(wildcard mk/*.mk))
 
 .PHONY: validate
 validate: $(SLABSIM)

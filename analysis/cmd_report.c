@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "error.h"
 #include "parse.h"
+#include "report_extras.h"
 #include "report_md.h"
 #include "report_plot.h"
 #include "report_runs.h"
@@ -204,46 +205,62 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	return 0;
 }
 
-/* The outputs, written to temporary files and renamed together. */
+/* The outputs, written to temporary files and renamed together: the four
+ * generic ones, then the workload's extra plot-data files. */
 enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_REPORT, NR_OUT };
+#define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
 	"summary.csv", "waste.dat", "latency.dat", "report.md",
 };
 
-static int write_one(int k, FILE *fp, const struct rp_report_in *in)
+static const char *out_name(const struct rp_extra *ex, int k)
+{
+	if (k < NR_OUT)
+		return out_names[k];
+	return ex ? ex->dat_names[k - NR_OUT] : NULL;
+}
+
+static int write_one(const struct rp_extra *ex, int k, FILE *fp,
+		     const struct rp_report_in *in)
 {
 	switch (k) {
 	case OUT_SUMMARY: return rp_write_summary_csv(fp, in->res);
 	case OUT_WASTE: return rp_write_waste_dat(fp, in->res);
 	case OUT_LATENCY: return rp_write_latency_dat(fp, in->res);
-	default: return rp_write_report(fp, in);
+	case OUT_REPORT:
+		if (rp_write_report(fp, in))
+			return -1;
+		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
+	default: return ex->write_dat((unsigned)(k - NR_OUT), fp, in);
 	}
 }
 
 static int write_outputs(const struct report_opts *o,
 			 const struct rp_report_in *in, struct ss_error *err)
 {
-	struct ss_atomic_file f[NR_OUT];
-	bool want[NR_OUT], open_[NR_OUT] = {false};
+	const struct rp_extra *ex = rp_extra_find(o->workload);
+	struct ss_atomic_file f[MAX_OUT];
+	bool want[MAX_OUT], open_[MAX_OUT] = {false};
 	char path[4200];
 	int k, r = -1;
 
-	for (k = 0; k < NR_OUT; k++)
-		want[k] = !o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY;
-	for (k = 0; k < NR_OUT; k++) {
+	for (k = 0; k < MAX_OUT; k++)
+		want[k] = out_name(ex, k) &&
+			  (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY || k >= NR_OUT);
+	for (k = 0; k < MAX_OUT; k++) {
 		if (!want[k])
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", o->dir, out_names[k]);
+		snprintf(path, sizeof(path), "%s/%s", o->dir, out_name(ex, k));
 		if (ss_atomic_open(&f[k], path, err))
 			goto out;
 		open_[k] = true;
-		if (write_one(k, f[k].fp, in)) {
+		if (write_one(ex, k, f[k].fp, in)) {
 			ss_errorf(err, "%s: write failed (out of memory or I/O error)",
 				  path);
 			goto out;
 		}
 	}
-	for (k = 0; k < NR_OUT; k++) {
+	for (k = 0; k < MAX_OUT; k++) {
 		if (!want[k])
 			continue;
 		open_[k] = false;
@@ -252,7 +269,7 @@ static int write_outputs(const struct report_opts *o,
 	}
 	r = 0;
 out:
-	for (k = 0; k < NR_OUT; k++)
+	for (k = 0; k < MAX_OUT; k++)
 		if (open_[k])
 			ss_atomic_abort(&f[k]);
 	return r;

@@ -32,7 +32,7 @@ static void run_usage(FILE *out)
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
 		"counters.csv (SLUB_STATS counters per cache), latency.csv (alloc/free latency\n"
-		"histogram), slabinfo (/proc/slabinfo 2.1 at the end), slabinfo.K-PHASE (at each\n"
+		"histogram), work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end), slabinfo.K-PHASE (at each\n"
 		"phase marker) and timeline.csv (footprint over the trace).  See docs/outputs.md.\n\n"
 		"  --trace TRACE        a slabsim trace (docs/trace-format.md); - for stdin\n"
 		"  --model MODEL        one of:\n");
@@ -256,6 +256,9 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	if (ss_write_latency(io->dir, run, err))
 		return -1;
 	remember(io, "latency.csv");
+	if (ss_write_work(io->dir, run, err))
+		return -1;
+	remember(io, "work.csv");
 	/* summary last: make treats it as the run's completion mark */
 	return ss_write_summary(io->dir, run, &lb, err);
 }

@@ -17,6 +17,10 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 
 void ss_run_release(struct ss_run *run)
 {
+	free(run->label_cycles);
+	free(run->label_events);
+	run->label_cycles = NULL;
+	run->label_events = NULL;
 	ss_objtable_release(&run->objs);
 	free(run->cpu_cycles);
 	run->cpu_cycles = NULL;
@@ -92,6 +96,36 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	return 0;
 }
 
+/* Work time per label: arrays indexed by the label's name index. */
+static int do_work(struct ss_run *run, const struct ss_event *ev,
+		   struct ss_error *err)
+{
+	if (ev->site >= run->nr_labels) {
+		uint32_t nr = run->nr_labels ? run->nr_labels : 16;
+		double *c;
+		uint64_t *e;
+
+		while (nr <= ev->site)
+			nr *= 2;
+		c = realloc(run->label_cycles, nr * sizeof(*c));
+		if (c)
+			run->label_cycles = c;
+		e = realloc(run->label_events, nr * sizeof(*e));
+		if (e)
+			run->label_events = e;
+		if (!c || !e)
+			return ss_errorf(err, "out of memory");
+		memset(c + run->nr_labels, 0, (nr - run->nr_labels) * sizeof(*c));
+		memset(e + run->nr_labels, 0, (nr - run->nr_labels) * sizeof(*e));
+		run->nr_labels = nr;
+	}
+	run->label_cycles[ev->site] += (double)ev->value;
+	run->label_events[ev->site]++;
+	run->work_cycles += (double)ev->value;
+	run->cpu_cycles[ev->cpu] += (double)ev->value;
+	return 0;
+}
+
 int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	      struct ss_error *err)
 {
@@ -110,9 +144,7 @@ int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 			rc = do_free(run, r, &ev, err);
 			break;
 		case SS_EV_WORK:
-			run->work_cycles += (double)ev.value;
-			run->cpu_cycles[ev.cpu] += (double)ev.value;
-			rc = 0;
+			rc = do_work(run, &ev, err);
 			break;
 		case SS_EV_PHASE:
 			run->phase = ss_trace_name(run->tables, ev.site);

@@ -43,6 +43,9 @@ struct ss_run {
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
 	double alloc_cycles, free_cycles, work_cycles;
+	double *label_cycles;	 /* work cycles per label (trace name index) */
+	uint64_t *label_events;	 /* work events per label */
+	uint32_t nr_labels;	 /* slots in the two arrays above */
 	const char *phase; /* current phase name */
 	uint64_t phase_index;
 };

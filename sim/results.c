@@ -215,6 +215,26 @@ int ss_write_latency(const char *dir, const struct ss_run *run,
 	return ss_atomic_commit(&f, err);
 }
 
+int ss_write_work(const char *dir, const struct ss_run *run,
+		  struct ss_error *err)
+{
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, "work.csv", err))
+		return -1;
+	fprintf(f.fp, "label,events,cycles,ms\n");
+	fprintf(f.fp, "allocator,%llu,%.0f,%.3f\n",
+		(unsigned long long)(run->alloc_ops + run->free_ops),
+		run->alloc_cycles + run->free_cycles,
+		ss_run_ns(run, run->alloc_cycles + run->free_cycles) / 1e6);
+	for (uint32_t i = 0; i < run->nr_labels; i++)
+		if (run->label_events[i])
+			fprintf(f.fp, "%s,%llu,%.0f,%.3f\n", ss_trace_name(run->tables, i),
+				(unsigned long long)run->label_events[i], run->label_cycles[i],
+				ss_run_ns(run, run->label_cycles[i]) / 1e6);
+	return ss_atomic_commit(&f, err);
+}
+
 /* get_slabinfo() / slabinfo_show(): active objects are all but the free
  * slots on node partial lists; tunables are 0 under SLUB. */
 int ss_write_slabinfo(const char *dir, const char *name,

@@ -20,6 +20,9 @@ int ss_write_counters(const char *dir, const struct ss_run *run,
 		      struct ss_error *err);
 int ss_write_latency(const char *dir, const struct ss_run *run,
 		     struct ss_error *err);
+/* work.csv: simulated time per work label, plus the allocator's own. */
+int ss_write_work(const char *dir, const struct ss_run *run,
+		  struct ss_error *err);
 /* /proc/slabinfo 2.1 of the simulated caches into dir/name. */
 int ss_write_slabinfo(const char *dir, const char *name,
 		      const struct ss_run *run, struct ss_error *err);

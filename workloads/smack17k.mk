@@ -22,7 +22,7 @@ $(DATA)/rules.txt: $(DATA)/gen-params $(SLABSIM)
 $(DATA)/%.trace: $(DATA)/rules.txt
 	$(SLABSIM) gen smack --from-rules $< --variant $* -o $@
 
-include mk/runs.mk
+include workloads/runs.inc
 
 .PHONY: sim
 sim: deps-auto

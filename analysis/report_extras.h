@@ -1,0 +1,26 @@
+/* report_extras.h - what one workload adds to its report: more sections
+ * of report.md and more plot-data files, registered by name in
+ * report_extras.c so that adding a workload touches no shared report code. */
+#ifndef SS_REPORT_EXTRAS_H
+#define SS_REPORT_EXTRAS_H
+
+#include <stdio.h>
+
+#include "report_md.h"
+
+#define RP_MAX_EXTRA_DAT 8
+
+struct rp_extra {
+	const char *workload;
+	/* Appended to report.md after the generic sections; 0 or -1. */
+	int (*write_md)(FILE *fp, const struct rp_report_in *in);
+	/* Extra files in the report directory (e.g. "breakdown.dat"),
+	 * written atomically with the others by write_dat(k, ...). */
+	const char *dat_names[RP_MAX_EXTRA_DAT];
+	int (*write_dat)(unsigned k, FILE *fp, const struct rp_report_in *in);
+};
+
+/* The workload's extras, or NULL. */
+const struct rp_extra *rp_extra_find(const char *workload);
+
+#endif
