@@ -54,6 +54,24 @@ unsigned ss_min_objects(const struct ss_target *t)
 	return 4 * (ss_fls(order_cpus(t)) + 1);
 }
 
+/* calc_slab_order() (6.7; the same loop ends slab_order() before): the
+ * first order in [min_order, max_order] with leftover <= slab/fract,
+ * max_order + 1 if none. */
+static unsigned calc_slab_order(const struct ss_target *t, unsigned size,
+				unsigned min_order, unsigned max_order,
+				unsigned fract)
+{
+	unsigned order;
+
+	for (order = min_order; order <= max_order; order++) {
+		unsigned long slab = (unsigned long)t->page_size << order;
+
+		if (slab % size <= slab / fract)
+			break;
+	}
+	return order;
+}
+
 /* slab_order() up to 6.6: the lowest order in [max(slub_min_order,
  * get_order(min_objects * size)), max_order] whose leftover is at most
  * slab/fract; max_order + 1 if there is none. */
@@ -68,13 +86,7 @@ static unsigned legacy_slab_order(const struct ss_target *t, unsigned size,
 					       SS_MAX_OBJS_PER_SLAB) - 1;
 	if (order < t->slub_min_order)
 		order = t->slub_min_order;
-	for (; order <= max_order; order++) {
-		unsigned long slab = (unsigned long)t->page_size << order;
-
-		if (slab % size <= slab / fract)
-			break;
-	}
-	return order;
+	return calc_slab_order(t, size, order, max_order, fract);
 }
 
 /* calculate_order() up to 6.6 (3.10 has the same loop). */
@@ -103,23 +115,6 @@ static int legacy_calculate_order(const struct ss_target *t, unsigned size)
 	if (order <= SS_MAX_PAGE_ORDER)
 		return (int)order;
 	return -1;
-}
-
-/* calc_slab_order() from 6.7: first order in [min_order, max_order] with
- * leftover <= slab/fract, max_order + 1 if none. */
-static unsigned calc_slab_order(const struct ss_target *t, unsigned size,
-				unsigned min_order, unsigned max_order,
-				unsigned fract)
-{
-	unsigned order;
-
-	for (order = min_order; order <= max_order; order++) {
-		unsigned long slab = (unsigned long)t->page_size << order;
-
-		if (slab % size <= slab / fract)
-			break;
-	}
-	return order;
 }
 
 /* calculate_order() from 6.7. */

@@ -424,6 +424,39 @@ static int seed_savings(FILE *fp, const struct rp_report_in *in, int mi)
 	return 0;
 }
 
+/* One sentence per step of the time table: the seed's change, the model's,
+ * and what the model leaves out, measured against the seed's time noise. */
+static int explain_times(FILE *fp, const struct rp_report_in *in, int mi)
+{
+	const struct rp_seed *seed = in->seed;
+
+	for (unsigned i = 1; i < seed->nrows; i++) {
+		const struct rp_seed_row *s = &seed->rows[i];
+		const struct rp_run *run = run_of(in->res, s->variant, mi);
+		const struct rp_run *prev = run_of(in->res, s[-1].variant, mi);
+		double sd, md, rest;
+		char noise[256] = "";
+
+		if (!run || !prev)
+			continue;
+		sd = (s->time_s - s[-1].time_s) * 1000;
+		md = run->s.sim_time_ms - prev->s.sim_time_ms;
+		rest = sd - md;
+		if (seed->time_noise_ms > 0)
+			snprintf(noise, sizeof(noise), fabs(sd) <= seed->time_noise_ms
+				 ? "; the seed's change is within the ±%.0f ms noise of %s"
+				 : "; the seed's change exceeds the ±%.0f ms noise of %s",
+				 seed->time_noise_ms, seed->time_noise_what);
+		md_wrap(fp, "- ", "  ", false,
+			"%s: the seed's load time changed by %+.0f ms, the model's by %+.1f ms "
+			"(the allocations and work events this variant adds or removes); "
+			"%.0f ms of the seed's change is outside the model%s.",
+			s->variant, sd, md, rest, noise);
+	}
+	fprintf(fp, "\n");
+	return 0;
+}
+
 /* The seed's load time beside the simulated one; Δ = change from the
  * previous row of the seed table, as the seed states its speed-ups. */
 static int seed_times(FILE *fp, const struct rp_report_in *in, int mi)
@@ -459,7 +492,9 @@ static int seed_times(FILE *fp, const struct rp_report_in *in, int mi)
 			md_cell(&t, "%s", "");
 		prev = run;
 	}
-	return md_print(fp, &t);
+	if (md_print(fp, &t))
+		return -1;
+	return explain_times(fp, in, mi);
 }
 
 /* Counts of passing and failing checks, for the verdict line. */

@@ -15,25 +15,26 @@ struct seed_ctx {
 	const char *path;
 };
 
-static int parse_noise(struct seed_ctx *x, char *arg, unsigned long line,
-		       struct ss_error *err)
+/* "# NAME: N [TEXT]": a noise figure and what it is the noise of. */
+static int parse_noise(struct seed_ctx *x, const char *name, char *arg,
+		       unsigned long line, double *value, char *what,
+		       size_t what_size, struct ss_error *err)
 {
-	struct rp_seed *seed = x->seed;
 	char *num = arg + strspn(arg, " \t");
 	char *rest = num + strcspn(num, " \t");
 
-	if (seed->noise_kib >= 0)
-		return ss_error_at(err, x->path, line, "second noise_kib line");
+	if (*value >= 0)
+		return ss_error_at(err, x->path, line, "second %s line", name);
 	if (*rest)
 		*rest++ = '\0';
 	rest += strspn(rest, " \t");
-	if (ss_parse_decimal(num, &seed->noise_kib) || seed->noise_kib < 0)
+	if (ss_parse_decimal(num, value) || *value < 0)
 		return ss_error_at(err, x->path, line,
-				   "noise_kib: '%s' is not a number of KiB", num);
-	if (strlen(rest) >= sizeof(seed->noise_what))
-		return ss_error_at(err, x->path, line, "noise_kib: text too long");
+				   "%s: '%s' is not a non-negative number", name, num);
+	if (strlen(rest) >= what_size)
+		return ss_error_at(err, x->path, line, "%s: text too long", name);
 	if (*rest)
-		strcpy(seed->noise_what, rest);
+		strcpy(what, rest);
 	return 0;
 }
 
@@ -68,7 +69,7 @@ static int parse_saving(struct seed_ctx *x, char *arg, unsigned long line,
 	return 0;
 }
 
-/* Comment lines: the two directives, anything else is free text. */
+/* Comment lines: the directives, anything else is free text. */
 static int on_comment(void *ctx, const char *text, unsigned long line,
 		      struct ss_error *err)
 {
@@ -76,13 +77,21 @@ static int on_comment(void *ctx, const char *text, unsigned long line,
 	char buf[1024];
 	const char *p = text + strspn(text, " \t");
 
-	if (strncmp(p, "noise_kib:", 10) && strncmp(p, "saving:", 7))
+	if (strncmp(p, "noise_kib:", 10) && strncmp(p, "saving:", 7) &&
+	    strncmp(p, "time_noise_ms:", 14))
 		return 0;
 	if (strlen(p) >= sizeof(buf))
 		return ss_error_at(err, x->path, line, "directive too long");
 	strcpy(buf, p);
 	if (!strncmp(buf, "noise_kib:", 10))
-		return parse_noise(ctx, buf + 10, line, err);
+		return parse_noise(x, "noise_kib", buf + 10, line,
+				   &x->seed->noise_kib, x->seed->noise_what,
+				   sizeof(x->seed->noise_what), err);
+	if (!strncmp(buf, "time_noise_ms:", 14))
+		return parse_noise(x, "time_noise_ms", buf + 14, line,
+				   &x->seed->time_noise_ms,
+				   x->seed->time_noise_what,
+				   sizeof(x->seed->time_noise_what), err);
 	if (!strncmp(buf, "saving:", 7))
 		return parse_saving(ctx, buf + 7, line, err);
 	return 0;
@@ -151,6 +160,8 @@ int rp_seed_load(const char *path, struct rp_seed *seed, struct ss_error *err)
 	memset(seed, 0, sizeof(*seed));
 	seed->noise_kib = -1;
 	strcpy(seed->noise_what, "one seed mean");
+	seed->time_noise_ms = -1;
+	strcpy(seed->time_noise_what, "a difference of two seed means");
 	if (ss_csv_open(&c, path, on_comment, &x, err))
 		goto fail;
 	if (ss_csv_need(&c, "variant", &k.variant, err) ||

@@ -9,6 +9,7 @@
  *                             cited in the explanations
  *   # saving: FROM TO [EST]   a saving the seed claims (FROM minus TO), with
  *                             the author's own estimate in KiB if any
+ *   # time_noise_ms: N [TEXT] noise of a difference of two seed time means
  * Other comment lines are free text (the citation of the source).
  */
 #ifndef SS_REPORT_SEED_H
@@ -43,6 +44,8 @@ struct rp_seed {
 	unsigned nsavings;
 	double noise_kib;     /* < 0 = not stated */
 	char noise_what[128]; /* what the noise is of, e.g. "one 5-run mean" */
+	double time_noise_ms; /* < 0 = not stated */
+	char time_noise_what[128];
 };
 
 int rp_seed_load(const char *path, struct rp_seed *seed, struct ss_error *err);
