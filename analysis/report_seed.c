@@ -29,8 +29,8 @@ static int parse_noise(struct seed_ctx *x, const char *name, char *arg,
 		*rest++ = '\0';
 	rest += strspn(rest, " \t");
 	if (ss_parse_decimal(num, value) || *value < 0)
-		return ss_error_at(err, x->path, line,
-				   "%s: '%s' is not a non-negative number", name, num);
+		return ss_error_at(err, x->path, line, "%s: '%s' is not a number of %s",
+				   name, num, strstr(name, "_ms") ? "ms" : "KiB");
 	if (strlen(rest) >= what_size)
 		return ss_error_at(err, x->path, line, "%s: text too long", name);
 	if (*rest)
