@@ -28,17 +28,22 @@ int ss_costs_parse_file(struct ss_costs *c, const char *path, char origin,
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned long lineno = 0;
+	ssize_t len;
 	int rc = 0;
 
 	if (!fp)
 		return ss_errorf(err, "%s: cannot open cost table: %s", path,
 				 strerror(errno));
-	while (!rc && getline(&line, &cap, fp) >= 0) {
+	while (!rc && (len = getline(&line, &cap, fp)) >= 0) {
 		char *tok[3];
 		int n, step;
 		double v;
 
 		lineno++;
+		if (strlen(line) != (size_t)len) { /* the rest would be ignored */
+			rc = ss_error_at(err, path, lineno, "NUL byte in line");
+			break;
+		}
 		line[strcspn(line, "#")] = '\0';
 		n = ss_split(line, tok, 3);
 		if (n == 0)
@@ -58,7 +63,7 @@ int ss_costs_parse_file(struct ss_costs *c, const char *path, char origin,
 		}
 	}
 	if (!rc && ferror(fp))
-		rc = ss_errorf(err, "%s: read error", path);
+		rc = ss_errorf(err, "%s: read error: %s", path, strerror(errno));
 	free(line);
 	fclose(fp);
 	return rc;

@@ -21,13 +21,20 @@
 /* Object record kept by the engine, indexed by object id. */
 enum ss_obj_state { SS_OBJ_FREE = 0, SS_OBJ_LIVE, SS_OBJ_ZERO, SS_OBJ_LARGE };
 
+/* After a free the record keeps cache, site and CPUs, and `freed` says what
+ * the object was, so a second free can be told from a free of an id never
+ * allocated (sim/bad_free.c).  32 bytes at most: the table holds one per id. */
 struct ss_obj {
 	void *slab;	/* the model's slab (NULL for zero-size and large) */
 	uint64_t size;	/* bytes requested */
 	uint32_t cache; /* the model's cache index */
+	uint32_t site;	/* allocation site (trace name index) */
 	uint16_t cpu;	/* allocating CPU */
+	uint16_t free_cpu; /* freeing CPU, once freed */
 	uint8_t state;	/* enum ss_obj_state */
+	uint8_t freed;	/* state it had when last freed; SS_OBJ_FREE: never */
 };
+_Static_assert(sizeof(struct ss_obj) <= 32, "struct ss_obj is one per object id");
 
 /* Sizes seen per site in a pre-scan of the trace (for placements that
  * give fixed-size sites their own cache). */

@@ -13,15 +13,11 @@
 
 #include "geometry.h"
 
+/* fls(): 1-based index of the highest set bit, 0 for 0.  A builtin, not a
+ * loop: kmalloc_index() calls it on every kmalloc of the replay. */
 unsigned ss_fls(unsigned long v)
 {
-	unsigned n = 0;
-
-	while (v) {
-		n++;
-		v >>= 1;
-	}
-	return n;
+	return v ? (unsigned)(8 * sizeof(v)) - (unsigned)__builtin_clzl(v) : 0;
 }
 
 unsigned ss_get_order(const struct ss_target *t, unsigned long size)

@@ -68,6 +68,7 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 	else
 		s->cmpxchg_ok = !(s->geo.debug & (SS_DBG_F | SS_DBG_U | SS_DBG_T));
 	s->has_cpu_partial = !s->debug_paths && s->geo.cpu_partial > 0;
+	s->remote_node_defrag_ratio = 1000;
 	s->cpu = calloc(topo->nr_cpus, sizeof(*s->cpu));
 	s->node = calloc(topo->nr_nodes, sizeof(*s->node));
 	if (!s->cpu || !s->node) {
@@ -187,6 +188,8 @@ struct ss_slab *ss_slub_new_slab(struct ss_kcache *s, unsigned node,
 	sl->order = (uint8_t)s->geo.order;
 	sl->node = (uint16_t)node;
 	bytes = (uint64_t)s->t->page_size << sl->order;
+	s->node[node].nr_slabs++;
+	s->node[node].total_objects += sl->objects;
 	s->nr_slabs++;
 	s->total_objects += sl->objects;
 	s->slab_bytes += bytes;
@@ -211,18 +214,24 @@ void ss_slub_discard_slab(struct ss_kcache *s, struct ss_slab *sl,
 	}
 	ss_step(op, SS_STEP_FREE_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_FREE, 1ull << sl->order);
+	s->node[sl->node].nr_slabs--;
+	s->node[sl->node].total_objects -= sl->objects;
 	s->nr_slabs--;
 	s->total_objects -= sl->objects;
 	s->slab_bytes -= (uint64_t)s->t->page_size << sl->order;
 	pool_put(&s->pool, sl);
 }
 
-/* The test before discarding an empty slab: 3.10 `nr_partial >
- * min_partial`, later kernels `>=` (deactivate_slab, __slab_free). */
+/* The test before discarding an empty slab (deactivate_slab, __slab_free,
+ * unfreeze_partials): 3.10 reads `nr_partial > min_partial`, 4.4 and
+ * later `>=`.  The change came between the two (believed to be 3.16's
+ * "slub: fix off by one in number of slab tests"); no target lies there. */
+#define ERA_DISCARD_GE 316
+
 bool ss_slub_should_discard(const struct ss_kcache *s,
 			    const struct ss_kcache_node *n)
 {
-	if (s->t->era < SS_ERA_4_6)
+	if (s->t->era < ERA_DISCARD_GE)
 		return n->partial.nr > s->geo.min_partial;
 	return n->partial.nr >= s->geo.min_partial;
 }
@@ -339,6 +348,47 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 	return first;
 }
 
+/* get_cycles() % 1024 in get_any_partial(), made reproducible: a hash of
+ * a per-cache counter, uniform over 0..1023 like the low TSC bits. */
+static unsigned defrag_coin(struct ss_kcache *s)
+{
+	uint32_t x = ++s->defrag_tick;
+
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x % 1024;
+}
+
+/* get_any_partial(): the local node had nothing; unless the defrag ratio
+ * says stay local this time, take partial slabs from the nearest other
+ * node that has more than min_partial (the zonelist order).  The refill
+ * crosses nodes: list_lock and slab lines are remote (node_remote). */
+static struct ss_slab *get_any_partial(struct ss_kcache *s, unsigned cpu,
+				       unsigned local, struct ss_op *op)
+{
+	const uint16_t *zonelist = ss_topology_zonelist(s->topo, local);
+
+	if (s->topo->nr_nodes == 1 || !s->remote_node_defrag_ratio ||
+	    defrag_coin(s) > s->remote_node_defrag_ratio)
+		return NULL;
+	for (unsigned i = 1; i < s->topo->nr_nodes; i++) {
+		struct ss_kcache_node *n = &s->node[zonelist[i]];
+		struct ss_slab *sl;
+
+		if (n->partial.nr <= s->geo.min_partial)
+			continue;
+		sl = get_partial_node(s, cpu, n, op);
+		if (sl) {
+			ss_step(op, SS_STEP_NODE_REMOTE, 1);
+			return sl;
+		}
+	}
+	return NULL;
+}
+
 /* deactivate_slab(): hand c->freelist back to the slab, then put the slab
  * where its fill level says. */
 static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
@@ -400,6 +450,8 @@ static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
 		sl->where = SS_SLAB_NONE;
 	}
 	sl = get_partial_node(s, cpu, &s->node[node], op);
+	if (!sl)
+		sl = get_any_partial(s, cpu, node, op);
 	if (sl)
 		return sl;
 	sl = ss_slub_new_slab(s, node, op);

@@ -62,6 +62,8 @@ struct ss_slab_pool {
 struct ss_kcache_node { /* struct kmem_cache_node */
 	struct ss_slab_list partial;
 	struct ss_slab_list full;   /* debug caches only */
+	uint64_t nr_slabs;	    /* slabs whose pages are on this node */
+	uint64_t total_objects;	    /* their object slots (inc_slabs_node) */
 };
 
 /* Per-operation accumulator: the model adds steps, the cost table prices. */
@@ -90,6 +92,8 @@ struct ss_kcache {
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
 	struct ss_slab_pool pool;
+	unsigned remote_node_defrag_ratio; /* 1000, as kmem_cache_open() sets */
+	uint32_t defrag_tick;	  /* drives the get_cycles() stand-in */
 	/* accounting */
 	uint64_t live;		  /* objects handed out and not freed */
 	uint64_t requested_live;  /* bytes requested by the live objects */

@@ -2,9 +2,9 @@
  * flags, in three eras (reference/slub.md §4):
  *   3.10-4.5  every alloc: ___slab_alloc takes a slab, alloc_debug_processing,
  *             deactivate_slab; every free: free_debug_processing under
- *             list_lock + slab_lock; checks for any flag; no cmpxchg_double.
- *   4.6-6.0   the same paths; checks only with F; cmpxchg kept for P/Z;
- *             free_debug_processing drops list_lock itself.
+ *             list_lock + slab_lock, then __slab_free (list_lock again on
+ *             a list change); checks for any flag; no cmpxchg_double.
+ *   4.6-6.0   the same paths; checks only with F; cmpxchg kept for P/Z.
  *   6.1+      single objects from the node partial list under list_lock
  *             (alloc_single_from_partial / _new_slab, free_to_partial_list).
  */
@@ -62,11 +62,11 @@ static void add_full(struct ss_kcache *s, struct ss_slab *sl)
 	sl->where = SS_SLAB_FULL;
 }
 
-/* The full list is kept only with SLAB_STORE_USER from 6.1 on, for every
- * debug cache before (add_full). */
+/* add_full() returns at once without SLAB_STORE_USER, in 3.10 and 4.5 as
+ * in 6.x: only U keeps full slabs on n->full. */
 static bool keeps_full_list(const struct ss_kcache *s)
 {
-	return s->t->era < SS_ERA_6_1 || (s->geo.debug & SS_DBG_U);
+	return (s->geo.debug & SS_DBG_U) != 0;
 }
 
 static void leave_list(struct ss_kcache *s, struct ss_slab *sl)
@@ -115,11 +115,14 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 	alloc_debug_processing(s, op);
 	handed_back = sl->objects - sl->inuse - 1;
 	sl->inuse++;
-	/* deactivate_slab(): the per-CPU freelist goes back object by object */
+	/* deactivate_slab(): the per-CPU freelist goes back object by object
+	 * (stage one: one cmpxchg per object but the last), then one cmpxchg
+	 * unfreezes the slab with the last object (stage two): handed_back
+	 * cmpxchgs, or one when nothing is handed back. */
 	ss_step(op, SS_STEP_DEACTIVATE, 1);
 	ss_step(op, SS_STEP_DEACTIVATE_OBJECT, handed_back);
 	if (!s->cmpxchg_ok)
-		ss_step(op, SS_STEP_CMPXCHG_LOCKED, handed_back + 1);
+		ss_step(op, SS_STEP_CMPXCHG_LOCKED, handed_back ? handed_back : 1);
 	ss_step(op, SS_STEP_LIST_LOCK, 1);
 	if (sl->inuse == sl->objects) {
 		ss_step(op, SS_STEP_DEACTIVATE_FULL, 1);
@@ -174,10 +177,12 @@ static void release_if_empty(struct ss_kcache *s, struct ss_slab *sl,
 	ss_slub_discard_slab(s, sl, op);
 }
 
-/* Every debug free.  3.10-4.5: free_debug_processing() takes list_lock and
- * slab_lock and __slab_free() runs under them; 4.6-6.0: the lock is
- * dropped and __slab_free() takes it again when lists change; 6.1+:
- * free_to_partial_list() does all under one list_lock. */
+/* Every debug free.  3.10-6.0: free_debug_processing() runs under
+ * list_lock + slab_lock; the lock is dropped before __slab_free()'s
+ * cmpxchg (at the top of its loop up to 4.5 -- "In actuallity, the lock is
+ * dropped immediately in __slab_free", 282acb436176 -- inside
+ * free_debug_processing() from 4.6), and taken again when the slab changes
+ * lists; 6.1+: free_to_partial_list() does all under one list_lock. */
 void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
 			struct ss_slab *sl, struct ss_op *op)
 {
@@ -195,7 +200,7 @@ void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
 		ss_step(op, SS_STEP_CMPXCHG_LOCKED, 1);
 	sl->inuse--;
 	list_change = was_full || sl->inuse == 0;
-	if (list_change && s->t->era >= SS_ERA_4_6 && s->t->era < SS_ERA_6_1)
+	if (list_change && s->t->era < SS_ERA_6_1)
 		ss_step(op, SS_STEP_LIST_LOCK, 1);
 	if (was_full) {
 		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);

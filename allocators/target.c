@@ -275,7 +275,9 @@ int ss_target_parse_file(const char *path, struct ss_target *t,
 	struct ss_target tmp;
 	struct key_ctx c = {.path = path, .line = 0, .err = err};
 	unsigned seen = 0;
-	char buf[1024];
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	FILE *fp;
 	int rc = 0;
 
@@ -284,11 +286,15 @@ int ss_target_parse_file(const char *path, struct ss_target *t,
 		return ss_error_at(err, path, 0, "cannot open: %s",
 				   strerror(errno));
 	tmp = *t;
-	while (fgets(buf, sizeof(buf), fp)) {
+	while ((len = getline(&buf, &cap, fp)) >= 0) {
 		char *hash, *line;
 
 		c.line++;
-		if (!strchr(buf, '\n') && !feof(fp)) {
+		if (strlen(buf) != (size_t)len) { /* the rest would be ignored */
+			rc = ss_error_at(err, path, c.line, "NUL byte in line");
+			break;
+		}
+		if (len > 1023) {
 			rc = ss_error_at(err, path, c.line, "line too long");
 			break;
 		}
@@ -303,7 +309,8 @@ int ss_target_parse_file(const char *path, struct ss_target *t,
 			break;
 	}
 	if (!rc && ferror(fp))
-		rc = ss_error_at(err, path, c.line, "read error");
+		rc = ss_error_at(err, path, c.line + 1, "read error: %s", strerror(errno));
+	free(buf);
 	fclose(fp);
 	if (rc)
 		return -1;

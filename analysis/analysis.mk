@@ -34,7 +34,8 @@ REPORT_ARGS := --workload $(WORKLOAD) --dir $(REPORT) \
 	$(if $(SEED_TABLE),--seed-table $(SEED_TABLE)) \
 	$(if $(strip $(VARIANTS)),--variants $(call report_sq,$(strip $(VARIANTS)))) \
 	$(if $(strip $(MODELS)),--models $(call report_sq,$(strip $(MODELS)))) \
-	$(if $(strip $(CALIBRATION)),--calibration $(call report_sq,$(strip $(CALIBRATION))))
+	$(if $(strip $(CALIBRATION)),--calibration $(call report_sq,$(strip $(CALIBRATION)))) \
+	$(if $(REPORT_BASELINE),--baseline $(REPORT_BASELINE))
 
 # One run of `slabsim report` writes all four files (atomically).
 $(REPORT_DATA) &: $(RUN_SUMMARIES) $(SEED_TABLE) $(SLABSIM)

@@ -19,6 +19,7 @@
 
 struct report_opts {
 	const char *workload, *dir, *seed_path, *command, *compare_model;
+	const char *baseline; /* --baseline: overhead_pct against this variant */
 	struct rp_names variants, models; /* empty = not given */
 	struct rp_calib calib[MAX_CALIB];
 	unsigned ncalib;
@@ -32,7 +33,7 @@ static void usage(FILE *out)
 		"usage: slabsim report --workload W --dir DIR [--seed-table FILE]\n"
 		"                      [--variants \"V1 V2 ...\"] [--models \"M1 M2 ...\"]\n"
 		"                      [--calibration \"NAME=VALUE ...\"]... [--command \"make ...\"]\n"
-		"                      [--compare-model M] [--plot-data-only]\n\n"
+		"                      [--compare-model M] [--baseline VARIANT] [--plot-data-only]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat and DIR/report.md\n"
 		"(only the two .dat files with --plot-data-only).  All or nothing.\n\n"
@@ -48,6 +49,8 @@ static void usage(FILE *out)
 		"  --command STR       the make command shown in section 1\n"
 		"                      (default: make sim WORKLOAD=W)\n"
 		"  --compare-model M   the model checked against the seed (default traced)\n"
+		"  --baseline VARIANT  add summary.csv column overhead_pct: sim_time_ms\n"
+		"                      against VARIANT's run of the same model, in %%\n"
 		"  --plot-data-only    write only waste.dat and latency.dat\n\n"
 		"Exit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
@@ -119,7 +122,7 @@ bad:
 /* The options that take a value (--name VALUE or --name=VALUE). */
 static const char *const value_opts[] = {
 	"--workload", "--dir", "--seed-table", "--command", "--compare-model",
-	"--variants", "--models", "--calibration",
+	"--variants", "--models", "--calibration", "--baseline",
 };
 #define NR_VALUE_OPTS (sizeof(value_opts) / sizeof(value_opts[0]))
 
@@ -140,6 +143,8 @@ static int set_opt(struct report_opts *o, const char *name, const char *v)
 		o->command = v;
 	else if (!strcmp(name, "--compare-model"))
 		o->compare_model = v;
+	else if (!strcmp(name, "--baseline"))
+		o->baseline = v;
 	else if (!strcmp(name, "--variants"))
 		return parse_names(name, v, &o->variants);
 	else if (!strcmp(name, "--models"))
@@ -224,7 +229,7 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 		     const struct rp_report_in *in)
 {
 	switch (k) {
-	case OUT_SUMMARY: return rp_write_summary_csv(fp, in->res);
+	case OUT_SUMMARY: return rp_write_summary_csv(fp, in->res, in->baseline);
 	case OUT_WASTE: return rp_write_waste_dat(fp, in->res);
 	case OUT_LATENCY: return rp_write_latency_dat(fp, in->res);
 	case OUT_REPORT:
@@ -325,6 +330,7 @@ static int run_report(const struct report_opts *o)
 		.workload = o->workload, .command = o->command, .dir = o->dir,
 		.res = &res, .seed = have_seed ? &seed : NULL,
 		.seed_path = o->seed_path, .compare_model = o->compare_model,
+		.baseline = o->baseline,
 		.calib = o->calib, .ncalib = o->ncalib,
 	};
 	if (write_outputs(o, &in, &err))

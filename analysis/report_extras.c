@@ -3,8 +3,13 @@
 
 #include <string.h>
 
+#include "report_audit.h"
+#include "report_hackbench.h"
+
 static const struct rp_extra extras[] = {
 	/* {"audit", ...}, {"hackbench", ...}: one row per workload module */
+	{"hackbench", rp_hackbench_md, {"time.dat"}, rp_hackbench_dat},
+	{"audit", rp_audit_write_md, {RP_AUDIT_DAT_NAMES}, rp_audit_write_dat},
 	{NULL, NULL, {NULL}, NULL},
 };
 

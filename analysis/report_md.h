@@ -29,6 +29,7 @@ struct rp_report_in {
 	const char *compare_model; /* model checked against the seed */
 	const struct rp_calib *calib;
 	unsigned ncalib;
+	const char *baseline;	  /* variant overhead_pct is measured against */
 };
 
 /* 0, or -1 when out of memory or on a write error. */

@@ -521,19 +521,41 @@ const struct rp_run *rp_find(const struct rp_results *res, unsigned vi,
 	return NULL;
 }
 
-int rp_write_summary_csv(FILE *fp, const struct rp_results *res)
+/* The baseline variant's run of a model, or NULL. */
+static const struct rp_run *baseline_run(const struct rp_results *res,
+					 const char *baseline, unsigned mi)
+{
+	for (size_t k = 0; k < res->nruns; k++)
+		if (res->runs[k].mi == mi && !strcmp(res->runs[k].variant, baseline))
+			return &res->runs[k];
+	return NULL;
+}
+
+int rp_write_summary_csv(FILE *fp, const struct rp_results *res,
+			 const char *baseline)
 {
 	for (unsigned i = 0; i < res->ncols; i++) {
 		if (i)
 			fputc(',', fp);
 		ss_csv_put(fp, res->header[i]);
 	}
-	fputc('\n', fp);
+	fputs(baseline ? ",overhead_pct\n" : "\n", fp);
 	for (size_t k = 0; k < res->nruns; k++) {
+		const struct rp_run *r = &res->runs[k];
+		const struct rp_run *b;
+
 		for (unsigned i = 0; i < res->ncols; i++) {
 			if (i)
 				fputc(',', fp);
-			ss_csv_put(fp, res->runs[k].row[i]);
+			ss_csv_put(fp, r->row[i]);
+		}
+		if (baseline) {
+			b = baseline_run(res, baseline, r->mi);
+			if (b && b->s.sim_time_ms > 0)
+				fprintf(fp, ",%.2f", 100.0 * (r->s.sim_time_ms - b->s.sim_time_ms) /
+							     b->s.sim_time_ms);
+			else
+				fputc(',', fp);
 		}
 		fputc('\n', fp);
 	}

@@ -111,7 +111,11 @@ void rp_names_free(struct rp_names *l);
 bool rp_name_ok(const char *s);
 
 /* The combined summary.csv: the header, then every run's row. */
-int rp_write_summary_csv(FILE *fp, const struct rp_results *res);
+/* baseline != NULL adds a last column overhead_pct: each run's
+ * sim_time_ms over that of the baseline variant's run of the same model,
+ * in percent (empty where the model has no baseline run). */
+int rp_write_summary_csv(FILE *fp, const struct rp_results *res,
+			 const char *baseline);
 
 void rp_results_free(struct rp_results *res);
 

@@ -7,6 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* An existing non-regular file: a device or FIFO the caller names. */
+static int is_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int ss_atomic_open(struct ss_atomic_file *f, const char *path,
 		   struct ss_error *err)
 {
@@ -14,6 +22,12 @@ int ss_atomic_open(struct ss_atomic_file *f, const char *path,
 	if (strlen(path) >= sizeof(f->path))
 		return ss_errorf(err, "%s: path too long", path);
 	strcpy(f->path, path);
+	if (is_special(path)) {
+		f->fp = fopen(path, "w");
+		if (!f->fp)
+			return ss_errorf(err, "%s: cannot open: %s", path, strerror(errno));
+		return 0;
+	}
 	snprintf(f->tmp, sizeof(f->tmp), "%s.tmp.%ld", path, (long)getpid());
 	f->fp = fopen(f->tmp, "w");
 	if (!f->fp)
@@ -33,10 +47,13 @@ int ss_atomic_commit(struct ss_atomic_file *f, struct ss_error *err)
 	}
 	f->fp = NULL;
 	if (bad) {
-		unlink(f->tmp);
+		if (f->tmp[0])
+			unlink(f->tmp);
 		return ss_errorf(err, "%s: write failed: %s", f->path,
 				 strerror(saved ? saved : EIO));
 	}
+	if (!f->tmp[0]) /* written in place */
+		return 0;
 	if (rename(f->tmp, f->path) != 0) {
 		saved = errno;
 		unlink(f->tmp);

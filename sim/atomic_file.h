@@ -3,6 +3,9 @@
  * Every result file is written to "<path>.tmp.<pid>" and renamed over
  * <path> only after a successful flush and close; on any error the
  * temporary file is removed, so a failed run leaves no half-written output.
+ * A path that already exists and is not a regular file (/dev/null, a FIFO,
+ * a terminal) is written in place: renaming over it would replace the
+ * device for everyone.
  */
 #ifndef SS_ATOMIC_FILE_H
 #define SS_ATOMIC_FILE_H
@@ -14,7 +17,7 @@
 struct ss_atomic_file {
 	FILE *fp;
 	char path[4096];
-	char tmp[4200];
+	char tmp[4200];	/* "" when writing in place */
 };
 
 int ss_atomic_open(struct ss_atomic_file *f, const char *path,

@@ -8,6 +8,8 @@
 #include "atomic_file.h"
 #include "commands.h"
 #include "parse.h"
+#include "host_run.h"
+#include "progress.h"
 #include "replay.h"
 #include "results.h"
 #include "site_scan.h"
@@ -18,8 +20,10 @@ struct run_opts {
 	char model_label[160];	/* as given, e.g. traced+FZPU */
 	char debug_arg[600];	/* FLAGS[,cache,...] */
 	unsigned cpus, nodes;
-	uint64_t max_objects, sample_every;
+	uint64_t max_objects, sample_every, max_memory;
 	bool no_merge;
+	const char *topology, *map, *events; /* docs/topology.md */
+	bool host_mode;			      /* docs/host-mode.md */
 };
 
 static void run_usage(FILE *out)
@@ -28,7 +32,9 @@ static void run_usage(FILE *out)
 		"usage: slabsim run --trace TRACE --model MODEL[+LETTERS] --target TARGET --out DIR\n"
 		"                   [--slub-debug LETTERS[,cache,...]] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--variant NAME] [--max-objects N]\n"
-		"                   [--sample-every N]\n\n"
+		"                   [--max-memory BYTES]\n"
+		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
+		"                   [--mode model|host] [--events LIST]\n\n"
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
 		"counters.csv (SLUB_STATS counters per cache), latency.csv (alloc/free latency\n"
@@ -50,9 +56,20 @@ static void run_usage(FILE *out)
 		"  --no-merge           no SLUB cache merging for caches a model creates\n"
 		"  --variant NAME       variant label for the summary (default: the trace's meta)\n"
 		"  --max-objects N      cap on the object id space (default %llu)\n"
+		"  --max-memory BYTES   cap on simulated slab + kmalloc_large memory, e.g. 512M,\n"
+		"                       64G (default %lluG): over it the run stops at that event\n"
 		"  --sample-every N     timeline sample interval in events (default 4096)\n"
+		"  --topology SPEC      host, synth:\"pack:2 numa:2 core:16 pu:2\" or xml:FILE (hwloc):\n"
+		"                       per-PU and per-NUMA-node state (instead of --cpus/--nodes)\n"
+		"  --map POLICY         trace CPUs onto PUs: identity (default), compact, scatter\n"
+		"  --mode MODE          model (default) or host: replay against real memory on this\n"
+		"                       machine, one pinned thread per PU, measured figures only\n"
+		"                       (measured*.csv, measured.json; default topology: host)\n"
+		"  --events LIST        host mode counters via libpfm4 (default\n"
+		"                       " SS_PMU_DEFAULT_EVENTS ")\n"
 		"  --out DIR            output directory (created if missing)\n",
-		(unsigned long long)SS_OBJTABLE_DEFAULT_CAP);
+		(unsigned long long)SS_OBJTABLE_DEFAULT_CAP,
+		(unsigned long long)(SS_MEMCAP_DEFAULT >> 30));
 }
 
 /* "traced+FZPU" -> model "traced", debug "FZPU". */
@@ -77,7 +94,8 @@ static int split_model(struct run_opts *o, const char *arg)
 static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 {
 	enum { O_TRACE = 256, O_MODEL, O_TARGET, O_OUT, O_DEBUG, O_COSTS, O_CPUS,
-	       O_NODES, O_NOMERGE, O_VARIANT, O_MAXOBJ, O_SAMPLE, O_HELP };
+	       O_NODES, O_NOMERGE, O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP,
+	       O_MODE, O_EVENTS, O_HELP };
 	static const struct option longopts[] = {
 		{"trace", required_argument, 0, O_TRACE},
 		{"model", required_argument, 0, O_MODEL},
@@ -90,18 +108,23 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 		{"no-merge", no_argument, 0, O_NOMERGE},
 		{"variant", required_argument, 0, O_VARIANT},
 		{"max-objects", required_argument, 0, O_MAXOBJ},
+		{"max-memory", required_argument, 0, O_MAXMEM},
 		{"sample-every", required_argument, 0, O_SAMPLE},
+		{"topology", required_argument, 0, O_TOPO},
+		{"map", required_argument, 0, O_MAP},
+		{"mode", required_argument, 0, O_MODE},
+		{"events", required_argument, 0, O_EVENTS},
 		{"help", no_argument, 0, O_HELP},
 		{0, 0, 0, 0},
 	};
-	int c;
+	int c, idx = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->max_objects = SS_OBJTABLE_DEFAULT_CAP;
 	o->sample_every = 4096;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
 		switch (c) {
 		case O_TRACE: o->trace = optarg; break;
 		case O_MODEL:
@@ -130,10 +153,36 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 			if (ss_parse_u64(optarg, 1ull << 40, &o->max_objects) || !o->max_objects)
 				goto bad_value;
 			break;
+		case O_MAXMEM:
+			if (ss_parse_size(optarg, 1ull << 50, &o->max_memory) || !o->max_memory)
+				goto bad_value;
+			break;
 		case O_SAMPLE:
 			if (ss_parse_u64(optarg, 1ull << 40, &o->sample_every) || !o->sample_every)
 				goto bad_value;
 			break;
+		case O_TOPO: o->topology = optarg; break;
+		case O_MAP:
+			if (ss_cpu_map_parse(optarg, &(enum ss_cpu_map){0}))
+				goto bad_value;
+			o->map = optarg;
+			break;
+		case O_MODE:
+			if (strcmp(optarg, "model") && strcmp(optarg, "host"))
+				goto bad_value;
+			o->host_mode = !strcmp(optarg, "host");
+			break;
+		case O_EVENTS: {
+			struct ss_pmu_set check; /* the list's syntax only */
+			struct ss_error perr;
+
+			if (ss_pmu_parse(&check, optarg, &perr)) {
+				fprintf(stderr, "slabsim run: %s\n", perr.msg);
+				return -1;
+			}
+			o->events = optarg;
+			break;
+		}
 		case O_HELP: run_usage(stdout); exit(0);
 		default:
 			fprintf(stderr, "slabsim run: unknown option '%s'\n", argv[optind - 1]);
@@ -148,9 +197,22 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 		fprintf(stderr, "slabsim run: --trace, --model, --target and --out are required\n");
 		return -1;
 	}
+	if (o->topology && (o->cpus || o->nodes)) {
+		fprintf(stderr, "slabsim run: --topology sets the CPUs and nodes; drop --cpus/--nodes\n");
+		return -1;
+	}
+	if (o->host_mode && (o->cpus || o->nodes)) {
+		fprintf(stderr, "slabsim run: host mode takes --topology, not --cpus/--nodes\n");
+		return -1;
+	}
+	if (o->events && !o->host_mode) {
+		fprintf(stderr, "slabsim run: --events counts host-mode runs only (add --mode host)\n");
+		return -1;
+	}
 	return 0;
 bad_value:
-	fprintf(stderr, "slabsim run: bad value '%s' for %s\n", optarg, argv[optind - 1]);
+	/* argv[optind - 1] is the value itself in "--opt VALUE" form */
+	fprintf(stderr, "slabsim run: bad value '%s' for --%s\n", optarg, longopts[idx].name);
 	return -1;
 }
 
@@ -181,14 +243,32 @@ static int parse_debug_spec(const char *arg, struct ss_model_config *cfg)
 struct run_io {
 	const char *dir;
 	struct ss_atomic_file timeline;
-	char written[16][128]; /* committed files, removed if the run fails */
-	unsigned nr_written;
+	struct ss_progress progress; /* the bar on a terminal's stderr */
+	char (*written)[128]; /* committed files, removed if the run fails */
+	unsigned nr_written, cap_written;
 };
 
-static void remember(struct run_io *io, const char *name)
+/* Note a file the run wrote (or may have written) in io->dir, to remove if
+ * the run fails later: one slabinfo per phase, so the list grows.  Out of
+ * memory, the file goes at once (the run fails anyway). */
+static int remember(struct run_io *io, const char *name, struct ss_error *err)
 {
-	if (io->nr_written < 16)
-		snprintf(io->written[io->nr_written++], sizeof(io->written[0]), "%s", name);
+	if (io->nr_written == io->cap_written) {
+		unsigned cap = io->cap_written ? io->cap_written * 2 : 32;
+		char (*w)[128] = realloc(io->written, cap * sizeof(*w));
+
+		if (!w) {
+			char path[4300];
+
+			snprintf(path, sizeof(path), "%s/%s", io->dir, name);
+			unlink(path);
+			return ss_errorf(err, "out of memory");
+		}
+		io->written = w;
+		io->cap_written = cap;
+	}
+	snprintf(io->written[io->nr_written++], sizeof(io->written[0]), "%s", name);
+	return 0;
 }
 
 static int timeline_row(struct ss_run *run, struct ss_error *err)
@@ -197,6 +277,7 @@ static int timeline_row(struct ss_run *run, struct ss_error *err)
 	struct ss_totals tot;
 
 	(void)err;
+	ss_progress_tick(&io->progress, run->events);
 	ss_totals_compute(run->desc, run->model, run->target, &tot);
 	fprintf(io->timeline.fp, "%llu,%s,%.2f,%llu,%.3f\n",
 		(unsigned long long)run->events, run->phase,
@@ -220,8 +301,7 @@ static int on_phase(struct ss_run *run, const char *phase, struct ss_error *err)
 			 (unsigned long long)run->phase_index, phase);
 	if (ss_write_slabinfo(io->dir, name, run, err))
 		return -1;
-	remember(io, name);
-	return 0;
+	return remember(io, name, err);
 }
 
 static void remove_written(struct run_io *io)
@@ -247,19 +327,15 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	};
 
 	lb.slub_debug = o->debug_arg[0] ? o->debug_arg : "-";
-	if (ss_write_caches(io->dir, run, err))
+	if (ss_write_caches(io->dir, run, err) || remember(io, "caches.csv", err) ||
+	    ss_write_counters(io->dir, run, err) || remember(io, "counters.csv", err) ||
+	    ss_write_latency(io->dir, run, err) || remember(io, "latency.csv", err) ||
+	    ss_write_work(io->dir, run, err) || remember(io, "work.csv", err))
 		return -1;
-	remember(io, "caches.csv");
-	if (ss_write_counters(io->dir, run, err))
+	/* summary last: make treats it as the run's completion mark, so a
+	 * summary.csv committed before summary.json failed must go too */
+	if (remember(io, "summary.csv", err) || remember(io, "summary.json", err))
 		return -1;
-	remember(io, "counters.csv");
-	if (ss_write_latency(io->dir, run, err))
-		return -1;
-	remember(io, "latency.csv");
-	if (ss_write_work(io->dir, run, err))
-		return -1;
-	remember(io, "work.csv");
-	/* summary last: make treats it as the run's completion mark */
 	return ss_write_summary(io->dir, run, &lb, err);
 }
 
@@ -287,7 +363,7 @@ static int run_replay(const struct run_opts *o, struct ss_error *err)
 	if (o->debug_arg[0] && parse_debug_spec(o->debug_arg, &cfg))
 		return ss_errorf(err, "bad slub_debug '%s' (want letters of FZPUTO, or '-', then ,cache names)",
 				 o->debug_arg);
-	if (ss_topology_flat(&topo, target.cpus, target.nodes, err))
+	if (ss_topology_for_run(&topo, o->topology, o->map, &target, err))
 		return -1;
 	if (desc->needs_site_sizes && ss_site_scan(o->trace, &sites, err))
 		goto out;
@@ -304,6 +380,7 @@ static int run_replay(const struct run_opts *o, struct ss_error *err)
 			      .user = &io};
 	if (desc->ops->create(&run.model, &cfg, desc->policy, err))
 		goto out;
+	run.mem.max_bytes = o->max_memory; /* 0: SS_MEMCAP_DEFAULT */
 	if (ss_run_init(&run, o->max_objects, err))
 		goto out;
 	{
@@ -313,17 +390,19 @@ static int run_replay(const struct run_opts *o, struct ss_error *err)
 			goto out;
 	}
 	fprintf(io.timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
+	ss_progress_start(&io.progress, STDERR_FILENO, o->model_label, o->trace);
 	if (ss_replay(&run, reader, err))
 		goto out;
-	if (ss_atomic_commit(&io.timeline, err))
+	if (ss_atomic_commit(&io.timeline, err) || remember(&io, "timeline.csv", err))
 		goto out;
-	remember(&io, "timeline.csv");
 	rc = write_results(&run, o, &io, err);
 out:
+	ss_progress_done(&io.progress);
 	if (rc) {
 		ss_atomic_abort(&io.timeline);
 		remove_written(&io);
 	}
+	free(io.written);
 	if (run.model)
 		desc->ops->destroy(run.model);
 	ss_run_release(&run);
@@ -331,6 +410,23 @@ out:
 	ss_site_sizes_release(&sites);
 	ss_topology_release(&topo);
 	return rc;
+}
+
+/* --mode host: the same trace, model and topology options, measured. */
+static int run_host(const struct run_opts *o, struct ss_error *err)
+{
+	struct ss_host_opts h = {
+		.trace = o->trace, .target = o->target, .model = o->model,
+		.model_label = o->model_label, .variant = o->variant,
+		.topology = o->topology, .map = o->map, .events = o->events,
+		.out = o->out, .max_objects = o->max_objects,
+	};
+
+	h.cfg.merge = !o->no_merge;
+	if (o->debug_arg[0] && parse_debug_spec(o->debug_arg, &h.cfg))
+		return ss_errorf(err, "bad slub_debug '%s' (want letters of FZPUTO, or '-', then ,cache names)",
+				 o->debug_arg);
+	return ss_host_run_cmd(&h, err);
 }
 
 int cmd_run(int argc, char **argv)
@@ -342,7 +438,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "Try 'slabsim run --help'.\n");
 		return 2;
 	}
-	if (run_replay(&o, &err)) {
+	if (o.host_mode ? run_host(&o, &err) : run_replay(&o, &err)) {
 		fprintf(stderr, "slabsim run: %s\n", err.msg);
 		return 1;
 	}

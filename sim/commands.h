@@ -9,5 +9,13 @@ int cmd_run(int argc, char **argv);	 /* sim/cmd_run.c */
 int cmd_geometry(int argc, char **argv); /* sim/cmd_geometry.c */
 int cmd_validate(int argc, char **argv); /* sim/cmd_validate.c */
 int cmd_report(int argc, char **argv);	 /* analysis/cmd_report.c */
+int cmd_compare(int argc, char **argv); /* analysis/cmd_compare.c */
+int cmd_sweep(int argc, char **argv);	 /* analysis/cmd_sweep.c */
+int cmd_index(int argc, char **argv);	 /* analysis/cmd_index.c */
+int cmd_convert(int argc, char **argv); /* sim/cmd_convert.c */
+int cmd_import(int argc, char **argv);	 /* sim/cmd_import.c */
+int cmd_bench(int argc, char **argv);	 /* sim/cmd_bench.c */
+int cmd_topology(int argc, char **argv); /* sim/cmd_topology.c */
+int cmd_calibrate(int argc, char **argv); /* sim/cmd_calibrate.c */
 
 #endif

@@ -1,17 +1,6 @@
 /* histogram.c - log-linear buckets. */
 #include "histogram.h"
 
-unsigned ss_hist_bucket(uint64_t v)
-{
-	unsigned msb, shift;
-
-	if (v < 128)
-		return (unsigned)v;
-	msb = 63u - (unsigned)__builtin_clzll(v);
-	shift = msb - 6;
-	return 128 + (shift - 1) * 64 + (unsigned)((v >> shift) - 64);
-}
-
 uint64_t ss_hist_bucket_max(unsigned i)
 {
 	unsigned shift, sub;
@@ -21,12 +10,6 @@ uint64_t ss_hist_bucket_max(unsigned i)
 	shift = (i - 128) / 64 + 1;
 	sub = (i - 128) % 64 + 64;
 	return (((uint64_t)sub + 1) << shift) - 1;
-}
-
-void ss_hist_add(struct ss_hist *h, uint64_t v)
-{
-	h->count[ss_hist_bucket(v)]++;
-	h->total++;
 }
 
 uint64_t ss_hist_percentile(const struct ss_hist *h, double q)

@@ -16,6 +16,14 @@ static const struct command commands[] = {
 	{"geometry", cmd_geometry, "print the SLUB layout of one cache"},
 	{"validate", cmd_validate, "check the geometry rules against a live /sys/kernel/slab"},
 	{"report", cmd_report, "build report.md and plot data from a workload's results"},
+	{"compare", cmd_compare, "compare models and variants: compare.md and plot data"},
+	{"sweep", cmd_sweep, "gather a parameter sweep: sweep.csv, sweep.md and plot data"},
+	{"index", cmd_index, "write reports/index.html: every report, plots embedded"},
+	{"convert", cmd_convert, "copy a trace into another format (text, binary .sbt, zstd)"},
+	{"import", cmd_import, "turn an ftrace/perf capture of the kmem events into a trace"},
+	{"bench", cmd_bench, "replay speed and memory of each model beside glibc malloc"},
+	{"topology", cmd_topology, "print the packages, NUMA nodes, cores and PUs of a topology"},
+	{"calibrate", cmd_calibrate, "measure the cost-table steps on this host, write a cost table"},
 };
 
 static void usage(FILE *out)

@@ -10,7 +10,7 @@ void ss_objtable_init(struct ss_objtable *t, uint64_t cap)
 	t->cap = cap;
 }
 
-struct ss_obj *ss_objtable_slot(struct ss_objtable *t, uint64_t id)
+struct ss_obj *ss_objtable_grow(struct ss_objtable *t, uint64_t id)
 {
 	if (id < t->nr)
 		return &t->objs[id];

@@ -20,8 +20,13 @@ struct ss_objtable {
 };
 
 void ss_objtable_init(struct ss_objtable *t, uint64_t cap);
-/* Slot for id, growing the table; NULL if id >= cap or out of memory. */
-struct ss_obj *ss_objtable_slot(struct ss_objtable *t, uint64_t id);
+/* Slot for id, growing the table; NULL if id >= cap or out of memory.
+ * The common case (id already in the table) is inline. */
+struct ss_obj *ss_objtable_grow(struct ss_objtable *t, uint64_t id);
+static inline struct ss_obj *ss_objtable_slot(struct ss_objtable *t, uint64_t id)
+{
+	return id < t->nr ? &t->objs[id] : ss_objtable_grow(t, id);
+}
 /* Existing slot or NULL (never grows). */
 static inline struct ss_obj *ss_objtable_find(struct ss_objtable *t, uint64_t id)
 {

@@ -8,6 +8,8 @@
  * Rejects signs, empty strings, trailing junk and overflow.  0 on success. */
 int ss_parse_u64(const char *s, uint64_t max, uint64_t *out);
 int ss_parse_uint(const char *s, unsigned max, unsigned *out);
+/* Same, with an optional binary unit: 64K, 512M, 64G, 1T (x 2^10 ... 2^40). */
+int ss_parse_size(const char *s, uint64_t max, uint64_t *out);
 
 /* Split a line in place into whitespace-separated tokens; returns the count
  * (at most max; -1 if there were more). */

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bad_free.h"
+
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
 	ss_objtable_init(&run->objs, max_objects);
+	ss_memcap_init(&run->mem, run->mem.max_bytes, run->target->page_size);
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
@@ -22,6 +25,7 @@ void ss_run_release(struct ss_run *run)
 	run->label_cycles = NULL;
 	run->label_events = NULL;
 	ss_objtable_release(&run->objs);
+	ss_memcap_release(&run->mem);
 	free(run->cpu_cycles);
 	run->cpu_cycles = NULL;
 }
@@ -41,6 +45,18 @@ double ss_run_ns(const struct ss_run *run, double cycles)
 	return cycles * 1000.0 / run->target->clock_mhz;
 }
 
+/* llround() of an operation's (non-negative) cycles without the libm
+ * call, exact below 2^53: the replay rounds once per alloc and per free. */
+static inline uint64_t round_cycles(double c)
+{
+	uint64_t whole;
+
+	if (!(c >= 0.5))
+		return 0;
+	whole = (uint64_t)c;
+	return whole + (c - (double)whole >= 0.5);
+}
+
 #define BAD(r, ev, err, ...) \
 	ss_error_at(err, ss_trace_path(r), (ev)->line, __VA_ARGS__)
 
@@ -56,14 +72,27 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 	if (obj->state != SS_OBJ_FREE)
 		return BAD(r, ev, err, "object id %llu allocated again while live (no free since its allocation)",
 			   (unsigned long long)ev->id);
+	if (ev->api != SS_API_KMALLOC &&
+	    ev->value > run->tables->caches[ev->api].object_size)
+		return BAD(r, ev, err, "alloc of %llu bytes from cache %s, whose objects are %u bytes (kmem_cache_alloc() cannot ask for more)",
+			   (unsigned long long)ev->value,
+			   ss_trace_cache_name(run->tables, ev->api),
+			   run->tables->caches[ev->api].object_size);
 	obj->size = ev->value;
 	obj->cpu = (uint16_t)ev->cpu;
+	obj->site = ev->site;
 	if (run->desc->ops->alloc(run->model, ev, obj, &op, err)) {
 		char why[sizeof(err->msg)];
 
 		memcpy(why, err->msg, sizeof(why));
 		return BAD(r, ev, err, "%s", why);
 	}
+	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
+		return ss_errorf(err, "out of memory");
+	if (ss_memcap_over(&run->mem))
+		return BAD(r, ev, err, "simulated memory reached %llu bytes (slab and kmalloc_large pages), over the cap of %llu (raise --max-memory)",
+			   (unsigned long long)ss_memcap_bytes(&run->mem),
+			   (unsigned long long)run->mem.max_bytes);
 	run->objs.live++;
 	if (run->objs.live > run->objs.peak_live)
 		run->objs.peak_live = run->objs.live;
@@ -72,7 +101,7 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 	run->large_allocs += obj->state == SS_OBJ_LARGE;
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
-	ss_hist_add(&run->alloc_hist, (uint64_t)llround(op.cycles));
+	ss_hist_add(&run->alloc_hist, round_cycles(op.cycles));
 	return 0;
 }
 
@@ -83,16 +112,19 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	struct ss_op op = {.cost = run->costs->cycles};
 
 	if (!obj || obj->state == SS_OBJ_FREE)
-		return BAD(r, ev, err, "free of object id %llu, which is not allocated (double free or never allocated)",
-			   (unsigned long long)ev->id);
+		return ss_bad_free(run, ss_trace_path(r), ev->line, ev->id, obj, err);
 	run->desc->ops->free(run->model, ev->cpu, obj, &op);
+	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
+		return ss_errorf(err, "out of memory");
+	obj->freed = obj->state;
+	obj->free_cpu = (uint16_t)ev->cpu;
 	obj->state = SS_OBJ_FREE;
 	obj->slab = NULL;
 	run->objs.live--;
 	run->free_ops++;
 	run->free_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
-	ss_hist_add(&run->free_hist, (uint64_t)llround(op.cycles));
+	ss_hist_add(&run->free_hist, round_cycles(op.cycles));
 	return 0;
 }
 
@@ -126,16 +158,56 @@ static int do_work(struct ss_run *run, const struct ss_event *ev,
 	return 0;
 }
 
+/* Events are read a few ahead of the one replayed, and the object-table
+ * slot each will use is prefetched: with many live objects the slot is
+ * otherwise a cache miss per event (docs/bench.md: +10-30% events/s on the
+ * hackbench trace).  A read error is returned once the events read before
+ * it are replayed. */
+#define LOOKAHEAD 8
+struct lookahead {
+	struct ss_event ev[LOOKAHEAD];
+	unsigned head, n;
+	int rc; /* the reader's last answer: 1 more, 0 end, -1 error */
+};
+
+static int next_event(struct ss_run *run, struct ss_trace_reader *r,
+		      struct lookahead *la, struct ss_event *ev,
+		      struct ss_error *err)
+{
+	while (la->n < LOOKAHEAD && la->rc == 1) {
+		struct ss_event *e = &la->ev[(la->head + la->n) % LOOKAHEAD];
+
+		la->rc = ss_trace_next(r, e, err);
+		if (la->rc != 1)
+			break;
+		if (e->id < run->objs.nr)
+			__builtin_prefetch(&run->objs.objs[e->id]);
+		la->n++;
+	}
+	if (!la->n)
+		return la->rc;
+	*ev = la->ev[la->head];
+	la->head = (la->head + 1) % LOOKAHEAD;
+	la->n--;
+	return 1;
+}
+
 int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	      struct ss_error *err)
 {
+	struct lookahead la = {.rc = 1};
 	struct ss_event ev;
 	int rc;
 
-	while ((rc = ss_trace_next(r, &ev, err)) == 1) {
-		if (ev.kind != SS_EV_PHASE && ev.cpu >= run->topo->nr_cpus)
-			return BAD(r, &ev, err, "cpu %u is outside the topology (%u CPUs; set --cpus)",
-				   ev.cpu, run->topo->nr_cpus);
+	while ((rc = next_event(run, r, &la, &ev, err)) == 1) {
+		if (ev.kind != SS_EV_PHASE) { /* trace CPU -> PU (topology.h) */
+			if (ev.cpu >= run->topo->nr_map ||
+			    run->topo->cpu_map[ev.cpu] == SS_NO_PU)
+				return BAD(r, &ev, err, "cpu %u is outside the topology (%u PUs, map %s; set --cpus or --topology)",
+					   ev.cpu, run->topo->nr_cpus,
+					   ss_cpu_map_name(run->topo->map));
+			ev.cpu = run->topo->cpu_map[ev.cpu];
+		}
 		switch (ev.kind) {
 		case SS_EV_ALLOC:
 			rc = do_alloc(run, r, &ev, err);

@@ -11,6 +11,7 @@
 
 #include "costs.h"
 #include "histogram.h"
+#include "memcap.h"
 #include "model.h"
 #include "objtable.h"
 #include "target.h"
@@ -39,6 +40,8 @@ struct ss_run {
 	void *user;
 	/* state */
 	struct ss_objtable objs;
+	struct ss_memcap mem; /* simulated memory vs --max-memory (set max_bytes
+			       * before ss_run_init; 0 = the default cap) */
 	double *cpu_cycles; /* simulated clock of each CPU */
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;

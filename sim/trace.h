@@ -10,6 +10,7 @@
  *
  * Object ids are dense: a writer reuses the id of a freed object, so the
  * replay's id table grows with live objects, not with trace length.
+ * Reader and writer stream: memory is one buffer plus the interned tables.
  * Sites, caches and labels are interned: events carry small indexes into
  * the reader's tables, which live as long as the reader.
  */
@@ -67,6 +68,24 @@ const char *ss_trace_name(const struct ss_trace_tables *tb, uint32_t idx);
 const char *ss_trace_cache_name(const struct ss_trace_tables *tb, uint32_t api);
 const char *ss_trace_meta(const struct ss_trace_tables *tb, const char *key);
 
+/* ---- formats ----
+ * Text (one event per line) and binary (.sbt: tag bytes and varints), each
+ * optionally zstd-compressed; docs/trace-format.md has both layouts.
+ * Readers detect the format from the first bytes, writers from the path
+ * (ss_trace_format_for_path) unless told (ss_trace_writer_open_format). */
+enum ss_trace_format {
+	SS_TRACE_TEXT,
+	SS_TRACE_TEXT_ZSTD,
+	SS_TRACE_BIN,
+	SS_TRACE_BIN_ZSTD,
+};
+
+/* *.sbt -> BIN, *.sbt.zst -> BIN_ZSTD, other *.zst -> TEXT_ZSTD, else TEXT. */
+enum ss_trace_format ss_trace_format_for_path(const char *path);
+/* "text", "text.zst", "sbt", "sbt.zst" <-> format; parse returns 0 or -1. */
+const char *ss_trace_format_name(enum ss_trace_format f);
+int ss_trace_format_parse(const char *s, enum ss_trace_format *out);
+
 /* ---- reader ---- */
 struct ss_trace_reader;
 
@@ -77,16 +96,23 @@ int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		  struct ss_error *err);
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r);
 const char *ss_trace_path(const struct ss_trace_reader *r);
+/* The format ss_trace_open() detected. */
+enum ss_trace_format ss_trace_reader_format(const struct ss_trace_reader *r);
 void ss_trace_close(struct ss_trace_reader *r);
 
 /* ---- writer ----
  * Writes to PATH.tmp and renames on ss_trace_writer_commit(), so a failed
  * or interrupted generation never leaves a half-written trace.
- * path "-" writes to stdout (no rename). */
+ * path "-" writes to stdout (no rename); an existing device or FIFO is
+ * written in place (renaming over /dev/null would replace the device). */
 struct ss_trace_writer;
 
 int ss_trace_writer_open(struct ss_trace_writer **out, const char *path,
 			 struct ss_error *err);
+/* Same with an explicit format (path "-" included); zstd at level 3. */
+int ss_trace_writer_open_format(struct ss_trace_writer **out, const char *path,
+				enum ss_trace_format format,
+				struct ss_error *err);
 int ss_trace_write_meta(struct ss_trace_writer *w, const char *key,
 			const char *value);
 /* Declare a cache; returns its api index (>= 1) or -1. Idempotent by name. */

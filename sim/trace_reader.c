@@ -1,30 +1,77 @@
-/* trace_reader.c - stream a text trace (docs/trace-format.md) one event at a
- * time.  Memory is the interned tables plus one line buffer, whatever the
- * trace length. */
-#include <errno.h>
+/* trace_reader.c - open a trace of either format (detected from its first
+ * bytes, under optional zstd) and hand events out through the backend. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "trace.h"
+#include "trace_backend.h"
+#include "trace_bin.h"
+#include "trace_bin_fast.h"
 #include "trace_tables.h"
 
-/* Bounds that keep every later computation far from overflow. */
-#define MAX_CPU 65535u
-#define MAX_ID ((1ull << 48) - 1)
-#define MAX_SIZE (1ull << 40)	/* bytes in one request */
-#define MAX_CYCLES (1ull << 48) /* cycles in one work event */
-#define MAX_TOKENS 8
-
-struct ss_trace_reader {
-	FILE *fp;
-	char *path;
-	char *line;
-	size_t line_cap;
-	unsigned long lineno;
-	int seen_header;
-	struct ss_trace_tables tb;
+static const struct {
+	const char *name;
+	enum ss_trace_format format;
+} format_names[] = {
+	{"text", SS_TRACE_TEXT},
+	{"text.zst", SS_TRACE_TEXT_ZSTD},
+	{"sbt", SS_TRACE_BIN},
+	{"sbt.zst", SS_TRACE_BIN_ZSTD},
 };
+#define NR_FORMATS (sizeof(format_names) / sizeof(format_names[0]))
+
+const char *ss_trace_format_name(enum ss_trace_format f)
+{
+	for (size_t i = 0; i < NR_FORMATS; i++)
+		if (format_names[i].format == f)
+			return format_names[i].name;
+	return "?";
+}
+
+int ss_trace_format_parse(const char *s, enum ss_trace_format *out)
+{
+	for (size_t i = 0; i < NR_FORMATS; i++) {
+		if (!strcmp(s, format_names[i].name)) {
+			*out = format_names[i].format;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+enum ss_trace_format ss_trace_format_for_path(const char *path)
+{
+	if (ends_with(path, ".sbt"))
+		return SS_TRACE_BIN;
+	if (ends_with(path, ".sbt.zst"))
+		return SS_TRACE_BIN_ZSTD;
+	if (ends_with(path, ".zst"))
+		return SS_TRACE_TEXT_ZSTD;
+	return SS_TRACE_TEXT;
+}
+
+static int detect(struct ss_trace_reader *r, struct ss_error *err)
+{
+	ssize_t n = ss_inbuf_fill(&r->in, SS_BIN_MAGIC_LEN, r->path, err);
+	int binary, zstd = r->in.z != NULL;
+
+	if (n < 0)
+		return -1;
+	binary = n >= SS_BIN_MAGIC_LEN &&
+		 !memcmp(r->in.buf + r->in.pos, SS_BIN_MAGIC, SS_BIN_MAGIC_LEN);
+	if (binary) {
+		r->format = zstd ? SS_TRACE_BIN_ZSTD : SS_TRACE_BIN;
+		return ss_bin_reader_init(r, err);
+	}
+	r->format = zstd ? SS_TRACE_TEXT_ZSTD : SS_TRACE_TEXT;
+	return ss_text_reader_init(r, err);
+}
 
 int ss_trace_open(struct ss_trace_reader **out, const char *path,
 		  struct ss_error *err)
@@ -37,12 +84,9 @@ int ss_trace_open(struct ss_trace_reader **out, const char *path,
 		free(r);
 		return ss_errorf(err, "%s: out of memory", path);
 	}
-	r->fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	if (!r->fp) {
-		int e = errno;
-
+	if (ss_inbuf_open(&r->in, path, err) || detect(r, err)) {
 		ss_trace_close(r);
-		return ss_errorf(err, "%s: cannot open trace: %s", path, strerror(e));
+		return -1;
 	}
 	*out = r;
 	return 0;
@@ -52,12 +96,18 @@ void ss_trace_close(struct ss_trace_reader *r)
 {
 	if (!r)
 		return;
-	if (r->fp && r->fp != stdin)
-		fclose(r->fp);
+	ss_inbuf_close(&r->in);
 	ss_trace_tables_release(&r->tb);
-	free(r->line);
 	free(r->path);
 	free(r);
+}
+
+int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
+		  struct ss_error *err)
+{
+	if (r->bin_fast && ss_bin_fast_next(r, ev))
+		return 1; /* the common binary alloc or free, decoded inline */
+	return r->next(r, ev, err);
 }
 
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r)
@@ -70,228 +120,12 @@ const char *ss_trace_path(const struct ss_trace_reader *r)
 	return r->path;
 }
 
-#define BAD(r, err, ...) ss_error_at(err, (r)->path, (r)->lineno, __VA_ARGS__)
-
-static int parse_num(struct ss_trace_reader *r, const char *tok,
-		     const char *what, uint64_t max, uint64_t *out,
-		     struct ss_error *err)
+enum ss_trace_format ss_trace_reader_format(const struct ss_trace_reader *r)
 {
-	if (ss_parse_u64(tok, max, out))
-		return BAD(r, err, "bad %s '%s' (want an integer 0..%llu)", what,
-			   tok, (unsigned long long)max);
-	return 0;
+	return r->format;
 }
 
-static int intern(struct ss_trace_reader *r, const char *s, uint32_t *out,
-		  struct ss_error *err)
+uint64_t ss_trace_reader_decls(const struct ss_trace_reader *r)
 {
-	if (!ss_trace_name_ok(s))
-		return BAD(r, err, "bad name '%.40s'", s);
-	*out = ss_strtab_intern(&r->tb.names, s);
-	return *out == UINT32_MAX ? BAD(r, err, "out of memory") : 0;
-}
-
-static int parse_header(struct ss_trace_reader *r, char **tok, int n,
-			struct ss_error *err)
-{
-	uint64_t v;
-
-	if (n != 2 || strcmp(tok[0], SS_TRACE_MAGIC))
-		return BAD(r, err, "not a slabsim trace (first line must be '%s %d')",
-			   SS_TRACE_MAGIC, SS_TRACE_VERSION);
-	if (ss_parse_u64(tok[1], 1000, &v) || v != SS_TRACE_VERSION)
-		return BAD(r, err, "unsupported trace version '%s' (this slabsim reads %d)",
-			   tok[1], SS_TRACE_VERSION);
-	r->seen_header = 1;
-	return 0;
-}
-
-/* cache NAME size=N [align=N] [flags=a,b]: the kmem_cache_create() arguments. */
-static int parse_cache(struct ss_trace_reader *r, char **tok, int n,
-		       struct ss_error *err)
-{
-	unsigned size = 0, align = 0, flags = 0;
-	uint32_t old;
-	uint64_t v;
-
-	if (n < 3)
-		return BAD(r, err, "cache: want 'cache NAME size=N [align=N] [flags=...]'");
-	if (!ss_trace_name_ok(tok[1]) || !strcmp(tok[1], "kmalloc"))
-		return BAD(r, err, "cache: bad cache name '%.40s'", tok[1]);
-	for (int i = 2; i < n; i++) {
-		if (!strncmp(tok[i], "size=", 5)) {
-			if (parse_num(r, tok[i] + 5, "cache size", 1u << 30, &v, err))
-				return -1;
-			size = (unsigned)v;
-		} else if (!strncmp(tok[i], "align=", 6)) {
-			if (parse_num(r, tok[i] + 6, "cache align", 1u << 20, &v, err))
-				return -1;
-			align = (unsigned)v;
-			if (align & (align - 1))
-				return BAD(r, err, "cache: align %u is not a power of two", align);
-		} else if (!strncmp(tok[i], "flags=", 6)) {
-			if (ss_cache_flags_parse(tok[i] + 6, &flags))
-				return BAD(r, err, "cache: bad flags '%s' (known: hwcache,rcu,ctor,kmalloc,freeptr)",
-					   tok[i] + 6);
-		} else {
-			return BAD(r, err, "cache: unknown attribute '%s'", tok[i]);
-		}
-	}
-	if (!size)
-		return BAD(r, err, "cache %s: size= missing or 0", tok[1]);
-	old = ss_strtab_find(&r->tb.cache_names, tok[1]);
-	if (old != UINT32_MAX) {
-		const struct ss_trace_cache *c = &r->tb.caches[old];
-
-		if (c->object_size != size || c->align != align || c->flags != flags)
-			return BAD(r, err, "cache %s declared again with other arguments", tok[1]);
-		return 0;
-	}
-	if (ss_trace_tables_add_cache(&r->tb, tok[1], size, align, flags) < 0)
-		return BAD(r, err, "out of memory");
-	return 0;
-}
-
-static int parse_meta(struct ss_trace_reader *r, char *line,
-		      struct ss_error *err)
-{
-	char *key, *val;
-
-	key = line + strspn(line, " \t") + 4; /* after "meta" */
-	key += strspn(key, " \t");
-	val = key + strcspn(key, " \t");
-	if (val == key || !*val)
-		return BAD(r, err, "meta: want 'meta KEY VALUE'");
-	*val++ = '\0';
-	val += strspn(val, " \t");
-	val[strcspn(val, "\r\n")] = '\0';
-	if (!ss_trace_name_ok(key))
-		return BAD(r, err, "meta: bad key '%.40s'", key);
-	if (ss_trace_tables_set_meta(&r->tb, key, val))
-		return BAD(r, err, "out of memory");
-	return 0;
-}
-
-static int parse_alloc(struct ss_trace_reader *r, char **tok, int n,
-		       struct ss_event *ev, struct ss_error *err)
-{
-	uint64_t v;
-
-	if (n != 6)
-		return BAD(r, err, "alloc: want 'a CPU ID SITE API SIZE', got %d fields", n);
-	if (parse_num(r, tok[1], "cpu", MAX_CPU, &v, err))
-		return -1;
-	ev->cpu = (uint32_t)v;
-	if (parse_num(r, tok[2], "object id", MAX_ID, &ev->id, err) ||
-	    intern(r, tok[3], &ev->site, err) ||
-	    parse_num(r, tok[5], "size", MAX_SIZE, &ev->value, err))
-		return -1;
-	ev->api = ss_strtab_find(&r->tb.cache_names, tok[4]);
-	if (ev->api == UINT32_MAX)
-		return BAD(r, err, "alloc: cache '%.40s' was not declared (want kmalloc or a 'cache' line before use)",
-			   tok[4]);
-	ev->kind = SS_EV_ALLOC;
-	return 0;
-}
-
-static int parse_free(struct ss_trace_reader *r, char **tok, int n,
-		      struct ss_event *ev, struct ss_error *err)
-{
-	uint64_t v;
-
-	if (n != 3)
-		return BAD(r, err, "free: want 'f CPU ID', got %d fields", n);
-	if (parse_num(r, tok[1], "cpu", MAX_CPU, &v, err) ||
-	    parse_num(r, tok[2], "object id", MAX_ID, &ev->id, err))
-		return -1;
-	ev->cpu = (uint32_t)v;
-	ev->kind = SS_EV_FREE;
-	return 0;
-}
-
-static int parse_work(struct ss_trace_reader *r, char **tok, int n,
-		      struct ss_event *ev, struct ss_error *err)
-{
-	uint64_t v;
-
-	if (n != 4)
-		return BAD(r, err, "work: want 'w CPU CYCLES LABEL', got %d fields", n);
-	if (parse_num(r, tok[1], "cpu", MAX_CPU, &v, err) ||
-	    parse_num(r, tok[2], "cycles", MAX_CYCLES, &ev->value, err) ||
-	    intern(r, tok[3], &ev->site, err))
-		return -1;
-	ev->cpu = (uint32_t)v;
-	ev->kind = SS_EV_WORK;
-	return 0;
-}
-
-static int parse_phase(struct ss_trace_reader *r, char **tok, int n,
-		       struct ss_event *ev, struct ss_error *err)
-{
-	if (n != 2)
-		return BAD(r, err, "phase: want 'p NAME'");
-	if (intern(r, tok[1], &ev->site, err))
-		return -1;
-	ev->kind = SS_EV_PHASE;
-	return 0;
-}
-
-/* One line: 1 = event, 0 = declaration or comment, -1 = error. */
-static int parse_line(struct ss_trace_reader *r, struct ss_event *ev,
-		      struct ss_error *err)
-{
-	char *tok[MAX_TOKENS];
-	const char *first = r->line + strspn(r->line, " \t");
-	int n;
-
-	if (*first == '#')
-		return 0;
-	if (!strncmp(r->line, "meta", 4) && (r->line[4] == ' ' || r->line[4] == '\t'))
-		return r->seen_header ? parse_meta(r, r->line, err)
-				      : BAD(r, err, "meta before the '%s' header", SS_TRACE_MAGIC);
-	n = ss_split(r->line, tok, MAX_TOKENS);
-	if (n < 0)
-		return BAD(r, err, "too many fields");
-	if (n == 0)
-		return 0;
-	if (!r->seen_header)
-		return parse_header(r, tok, n, err);
-	memset(ev, 0, sizeof(*ev));
-	ev->line = r->lineno;
-	if (!tok[0][1]) {
-		switch (tok[0][0]) {
-		case 'a': return parse_alloc(r, tok, n, ev, err) ? -1 : 1;
-		case 'f': return parse_free(r, tok, n, ev, err) ? -1 : 1;
-		case 'w': return parse_work(r, tok, n, ev, err) ? -1 : 1;
-		case 'p': return parse_phase(r, tok, n, ev, err) ? -1 : 1;
-		}
-	}
-	if (!strcmp(tok[0], "cache"))
-		return parse_cache(r, tok, n, err);
-	return BAD(r, err, "unknown record '%.20s' (want a, f, w, p, cache, meta or #)", tok[0]);
-}
-
-int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
-		  struct ss_error *err)
-{
-	for (;;) {
-		ssize_t len = getline(&r->line, &r->line_cap, r->fp);
-		int rc;
-
-		if (len < 0) {
-			if (ferror(r->fp))
-				return ss_error_at(err, r->path, r->lineno + 1,
-						   "read error: %s", strerror(errno));
-			if (!r->seen_header)
-				return ss_error_at(err, r->path, 0,
-						   "empty file: not a slabsim trace");
-			return 0;
-		}
-		r->lineno++;
-		if ((size_t)len != strlen(r->line))
-			return BAD(r, err, "NUL byte in line");
-		rc = parse_line(r, ev, err);
-		if (rc)
-			return rc;
-	}
+	return r->decls;
 }

@@ -1,42 +1,83 @@
-/* trace_writer.c - write a text trace (docs/trace-format.md), atomically. */
+/* trace_writer.c - write a trace atomically in any format: the checks every
+ * format shares, then the backend (trace_text_writer.c, trace_bin_writer.c).
+ * Output goes to PATH.tmp.PID, through zstd when asked, and is renamed
+ * into place on commit; stdout, devices and pipes are written directly
+ * (ss_atomic_open writes an existing device or FIFO in place). */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_file.h"
-#include "trace.h"
+#include "trace_backend.h"
 #include "trace_tables.h"
 
-struct ss_trace_writer {
-	struct ss_atomic_file af;
-	FILE *fp;		/* af.fp, or stdout for "-" */
-	int to_stdout;
-	struct ss_trace_tables tb; /* declared caches, for name <-> index */
-};
+#define ZSTD_LEVEL 3 /* zstd's default: fast, about 3-4x on binary traces */
 
-int ss_trace_writer_open(struct ss_trace_writer **out, const char *path,
-			 struct ss_error *err)
+/* Finish the destination: commit (rename into place) or abort. */
+static int close_sink(struct ss_trace_writer *w, int commit, struct ss_error *err)
+{
+	if (w->to_stdout) {
+		if (commit && (fflush(stdout) || ferror(stdout)))
+			return ss_errorf(err, "stdout: write failed: %s", strerror(errno));
+		return 0;
+	}
+	if (commit)
+		return ss_atomic_commit(&w->af, err);
+	ss_atomic_abort(&w->af);
+	return 0;
+}
+
+static int open_sink(struct ss_trace_writer *w, const char *path,
+		     struct ss_error *err)
+{
+	if (!strcmp(path, "-")) {
+		w->fp = stdout;
+		w->to_stdout = 1;
+	} else if (ss_atomic_open(&w->af, path, err)) {
+		return -1;
+	} else {
+		w->fp = w->af.fp;
+	}
+	if (w->format == SS_TRACE_TEXT_ZSTD || w->format == SS_TRACE_BIN_ZSTD) {
+		w->zfp = ss_zstd_wopen(w->fp, ZSTD_LEVEL);
+		if (!w->zfp) {
+			close_sink(w, 0, NULL);
+			return ss_errorf(err, "%s: cannot start zstd compression", path);
+		}
+		w->fp = w->zfp;
+	}
+	return 0;
+}
+
+int ss_trace_writer_open_format(struct ss_trace_writer **out, const char *path,
+				enum ss_trace_format format,
+				struct ss_error *err)
 {
 	struct ss_trace_writer *w = calloc(1, sizeof(*w));
+	int binary = format == SS_TRACE_BIN || format == SS_TRACE_BIN_ZSTD;
 
 	if (!w || ss_trace_tables_init(&w->tb)) {
 		free(w);
 		return ss_errorf(err, "%s: out of memory", path);
 	}
-	if (!strcmp(path, "-")) {
-		w->fp = stdout;
-		w->to_stdout = 1;
-	} else if (ss_atomic_open(&w->af, path, err)) {
+	w->format = format;
+	w->ops = binary ? &ss_bin_writer_ops : &ss_text_writer_ops;
+	if (open_sink(w, path, err)) {
 		ss_trace_tables_release(&w->tb);
 		free(w);
 		return -1;
-	} else {
-		w->fp = w->af.fp;
 	}
-	fprintf(w->fp, "%s %d\n", SS_TRACE_MAGIC, SS_TRACE_VERSION);
+	if (binary ? ss_bin_writer_start(w) : ss_text_writer_start(w)) {
+		ss_trace_writer_abort(w);
+		return ss_errorf(err, "%s: out of memory", path);
+	}
 	*out = w;
 	return 0;
+}
+
+int ss_trace_writer_open(struct ss_trace_writer **out, const char *path,
+			 struct ss_error *err)
+{
+	return ss_trace_writer_open_format(out, path, ss_trace_format_for_path(path), err);
 }
 
 /* Writers check names so that every trace they produce reads back. */
@@ -45,25 +86,21 @@ int ss_trace_write_meta(struct ss_trace_writer *w, const char *key,
 {
 	if (!ss_trace_name_ok(key) || strchr(value, '\n'))
 		return -1;
-	return fprintf(w->fp, "meta %s %s\n", key, value) < 0 ? -1 : 0;
+	return w->ops->meta(w, key, value);
 }
 
 int ss_trace_write_cache(struct ss_trace_writer *w, const char *name,
 			 unsigned object_size, unsigned align, unsigned flags)
 {
-	char fl[128];
 	int idx;
 
-	if (!ss_trace_name_ok(name) || !strcmp(name, "kmalloc") || !object_size)
+	if (!ss_trace_name_ok(name) || !strcmp(name, "kmalloc") || !object_size ||
+	    (align & (align - 1)))
 		return -1;
 	if (ss_strtab_find(&w->tb.cache_names, name) != UINT32_MAX)
 		return -1; /* declared twice: the second could differ */
 	idx = ss_trace_tables_add_cache(&w->tb, name, object_size, align, flags);
-	if (idx < 0)
-		return -1;
-	ss_cache_flags_str(flags, fl, sizeof(fl));
-	if (fprintf(w->fp, "cache %s size=%u align=%u%s%s\n", name, object_size,
-		    align, fl[0] ? " flags=" : "", fl) < 0)
+	if (idx < 0 || w->ops->cache(w, name, object_size, align, flags))
 		return -1;
 	return idx;
 }
@@ -73,14 +110,12 @@ int ss_trace_write_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
 {
 	if (api >= w->tb.cache_names.nr || !ss_trace_name_ok(site))
 		return -1;
-	return fprintf(w->fp, "a %" PRIu32 " %" PRIu64 " %s %s %" PRIu64 "\n",
-		       cpu, id, site, w->tb.cache_names.strs[api], size) < 0
-		       ? -1 : 0;
+	return w->ops->alloc(w, cpu, id, site, api, size);
 }
 
 int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 {
-	return fprintf(w->fp, "f %" PRIu32 " %" PRIu64 "\n", cpu, id) < 0 ? -1 : 0;
+	return w->ops->free_obj(w, cpu, id);
 }
 
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
@@ -88,48 +123,63 @@ int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 {
 	if (!ss_trace_name_ok(label))
 		return -1;
-	return fprintf(w->fp, "w %" PRIu32 " %" PRIu64 " %s\n", cpu, cycles,
-		       label) < 0 ? -1 : 0;
+	return w->ops->work(w, cpu, cycles, label);
 }
 
 int ss_trace_write_phase(struct ss_trace_writer *w, const char *name)
 {
 	if (!ss_trace_name_ok(name))
 		return -1;
-	return fprintf(w->fp, "p %s\n", name) < 0 ? -1 : 0;
+	return w->ops->phase(w, name);
 }
 
 int ss_trace_write_comment(struct ss_trace_writer *w, const char *text)
 {
 	if (strchr(text, '\n'))
 		return -1;
-	return fprintf(w->fp, "# %s\n", text) < 0 ? -1 : 0;
+	return w->ops->comment(w, text);
+}
+
+static void release(struct ss_trace_writer *w)
+{
+	ss_trace_tables_release(&w->tb);
+	free(w->buf);
+	free(w);
 }
 
 int ss_trace_writer_commit(struct ss_trace_writer *w, struct ss_error *err)
 {
-	int rc = 0;
+	const char *where = w->to_stdout ? "stdout" : w->af.path;
+	int bad = w->ops->finish(w);
+	int saved = errno;
 
-	if (w->to_stdout) {
-		if (fflush(stdout) || ferror(stdout))
-			rc = ss_errorf(err, "stdout: write failed: %s",
-				       strerror(errno));
-	} else {
-		rc = ss_atomic_commit(&w->af, err);
+	if (w->zfp) { /* finishes the zstd frame into the file */
+		if (fclose(w->zfp) && !bad) {
+			bad = 1;
+			saved = errno;
+		}
+		w->zfp = NULL;
 	}
-	ss_trace_tables_release(&w->tb);
-	free(w);
-	return rc;
+	if (bad) {
+		ss_errorf(err, "%s: write failed: %s", where,
+			  strerror(saved ? saved : EIO));
+		close_sink(w, 0, NULL);
+		release(w);
+		return -1;
+	}
+	bad = close_sink(w, 1, err);
+	release(w);
+	return bad ? -1 : 0;
 }
 
 void ss_trace_writer_abort(struct ss_trace_writer *w)
 {
 	if (!w)
 		return;
-	if (!w->to_stdout)
-		ss_atomic_abort(&w->af);
-	ss_trace_tables_release(&w->tb);
-	free(w);
+	if (w->zfp)
+		fclose(w->zfp);
+	close_sink(w, 0, NULL);
+	release(w);
 }
 
 uint64_t ss_idpool_get(struct ss_idpool *p)

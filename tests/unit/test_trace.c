@@ -1,5 +1,6 @@
-/* test_trace.c - the text trace: writer -> reader round trip, and every
- * malformed line rejected with file:line. */
+/* test_trace.c - the text trace: writer -> reader round trip, every
+ * malformed line rejected with file:line, and the line reader's edges.
+ * The binary format is tests/unit/test_trace_bin.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,6 +169,39 @@ static void test_writer_abort(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* Lines are read out of one buffer: the last line needs no newline, and
+ * a line longer than the buffer (256 KiB) still reads whole. */
+static void test_line_edges(void **state)
+{
+	char path[256];
+	struct ss_trace_reader *r;
+	struct ss_error err = {{0}};
+	struct ss_event ev;
+	size_t big = 600000;
+	char *text = malloc(big + 200);
+	int n;
+	(void)state;
+
+	assert_non_null(text);
+	n = sprintf(text, "slabsim-trace 1\r\nmeta long ");
+	memset(text + n, 'x', big);
+	sprintf(text + n + big, "\na 0 1 s kmalloc 5\nf 0 1");
+	path_of(path, "edges.trace");
+	write_text(path, text);
+	free(text);
+	assert_int_equal(ss_trace_open(&r, path, &err), 0);
+	assert_int_equal(ss_trace_reader_format(r), SS_TRACE_TEXT);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.kind, SS_EV_ALLOC);
+	assert_int_equal(ev.line, 3);
+	assert_int_equal(strlen(ss_trace_meta(ss_trace_tables(r), "long")), big);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.kind, SS_EV_FREE);
+	assert_int_equal(ev.line, 4);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 0);
+	ss_trace_close(r);
+}
+
 static void test_idpool_reuses_ids(void **state)
 {
 	struct ss_idpool p = {0};
@@ -191,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_writer_abort),
+		cmocka_unit_test(test_line_edges),
 		cmocka_unit_test(test_idpool_reuses_ids),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);

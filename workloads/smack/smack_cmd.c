@@ -1,9 +1,11 @@
 /* smack_cmd.c - option handling of `slabsim gen smack`. */
 #include "smack_cmd.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
 #include "parse.h"
@@ -213,8 +215,11 @@ static int write_outputs(const struct opts *o, const struct ss_smack_ruleset *rs
 			return -1;
 		if (strchr(o->val[OPT_FROM] ? o->val[OPT_FROM] : "", '\n') ||
 		    ss_smack_rules_write(rs, rf.fp, header)) {
+			int e = errno;
+
 			ss_atomic_abort(&rf);
-			return ss_errorf(err, "%s: write failed", o->val[OPT_WRITE_RULES]);
+			return ss_errorf(err, "%s: write failed: %s", o->val[OPT_WRITE_RULES],
+					 strerror(e ? e : EIO));
 		}
 	}
 	if (o->val[OPT_OUTPUT]) {
@@ -231,8 +236,12 @@ static int write_outputs(const struct opts *o, const struct ss_smack_ruleset *rs
 		}
 		tw = NULL;
 	}
-	if (o->val[OPT_WRITE_RULES] && ss_atomic_commit(&rf, err))
+	if (o->val[OPT_WRITE_RULES] && ss_atomic_commit(&rf, err)) {
+		/* both outputs or neither: the trace went into place first */
+		if (o->val[OPT_OUTPUT] && strcmp(o->val[OPT_OUTPUT], "-"))
+			unlink(o->val[OPT_OUTPUT]);
 		return -1;
+	}
 	return 0;
 fail:
 	ss_trace_writer_abort(tw);

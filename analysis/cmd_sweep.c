@@ -1,0 +1,212 @@
+/* cmd_sweep.c - `slabsim sweep`: gather the runs of one workload at several
+ * values of a parameter (sweep_data.h; mk/sweep.mk runs them). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "commands.h"
+#include "names_opt.h"
+#include "parse.h"
+#include "sweep_data.h"
+
+#define MAX_VALUES 256
+#define MAX_FIGURES 16
+
+struct sweep_opts {
+	const char *workload, *param, *dir, *command;
+	struct rp_names variants, models, values, figures;
+	char command_buf[512];
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: slabsim sweep --workload W --param P --dir DIR --values \"V1 V2 ...\"\n"
+		"                     [--figures \"COLUMN ...\"] [--variants \"V ...\"]\n"
+		"                     [--models \"M ...\"] [--command \"make ...\"]\n\n"
+		"Reads DIR/VALUE/summary.csv for each value (the combined summary `slabsim\n"
+		"report` writes) and writes DIR/sweep.csv, DIR/sweep.md and DIR/COLUMN.dat for\n"
+		"each figure (plotted by analysis/sweep.gp), all or nothing.\n\n"
+		"  --workload W      the workload every summary row must name\n"
+		"  --param P         the parameter's name (rules, labels, cpus, ...)\n"
+		"  --dir DIR         the sweep directory, one subdirectory per value\n"
+		"  --values LIST     the values, in plotting order; a log x axis when they are\n"
+		"                    positive numbers spanning 20x or more, categories when\n"
+		"                    not all are numbers\n"
+		"  --figures LIST    numeric summary.csv columns to plot against the parameter\n"
+		"                    (default \"footprint_kib sim_time_ms\")\n"
+		"  --variants LIST   variant order; other variants are left out\n"
+		"  --models LIST     model order; other models are left out\n"
+		"                    (default for both: as first seen)\n"
+		"  --command STR     the make command shown in sweep.md\n\n"
+		"Exit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
+}
+
+static int list_opt(const char *opt, const char *arg, struct rp_names *l)
+{
+	return names_opt_parse("sweep", opt, arg, l);
+}
+
+/* 0 ok, 1 = --help, -1 = bad usage. */
+static int parse_opts(int argc, char **argv, struct sweep_opts *o)
+{
+	enum { O_WORKLOAD = 256, O_PARAM, O_DIR, O_VALUES, O_FIGURES, O_VARIANTS,
+	       O_MODELS, O_COMMAND, O_HELP };
+	static const struct option longopts[] = {
+		{"workload", required_argument, 0, O_WORKLOAD},
+		{"param", required_argument, 0, O_PARAM},
+		{"dir", required_argument, 0, O_DIR},
+		{"values", required_argument, 0, O_VALUES},
+		{"figures", required_argument, 0, O_FIGURES},
+		{"variants", required_argument, 0, O_VARIANTS},
+		{"models", required_argument, 0, O_MODELS},
+		{"command", required_argument, 0, O_COMMAND},
+		{"help", no_argument, 0, O_HELP},
+		{0, 0, 0, 0},
+	};
+	int c, r = 0;
+
+	opterr = 0;
+	optind = 1;
+	while (!r && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_WORKLOAD: o->workload = optarg; break;
+		case O_PARAM: o->param = optarg; break;
+		case O_DIR: o->dir = optarg; break;
+		case O_COMMAND: o->command = optarg; break;
+		case O_VALUES: r = list_opt("--values", optarg, &o->values); break;
+		case O_FIGURES: r = list_opt("--figures", optarg, &o->figures); break;
+		case O_VARIANTS: r = list_opt("--variants", optarg, &o->variants); break;
+		case O_MODELS: r = list_opt("--models", optarg, &o->models); break;
+		case O_HELP: return 1;
+		default:
+			fprintf(stderr, "slabsim sweep: unknown option or missing value '%s'\n",
+				argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (r)
+		return -1;
+	if (optind < argc) {
+		fprintf(stderr, "slabsim sweep: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (!o->workload || !o->param || !o->dir || !o->values.n || !*o->dir) {
+		fprintf(stderr, "slabsim sweep: --workload, --param, --dir and --values are required\n");
+		return -1;
+	}
+	if (!rp_name_ok(o->workload) || !rp_name_ok(o->param)) {
+		fprintf(stderr, "slabsim sweep: --workload and --param must be [A-Za-z0-9._+-]+\n");
+		return -1;
+	}
+	if (o->values.n > MAX_VALUES || o->figures.n > MAX_FIGURES) {
+		fprintf(stderr, "slabsim sweep: at most %d values and %d figures\n",
+			MAX_VALUES, MAX_FIGURES);
+		return -1;
+	}
+	if (!o->figures.n && (rp_names_add(&o->figures, "footprint_kib") ||
+			      rp_names_add(&o->figures, "sim_time_ms"))) {
+		fprintf(stderr, "slabsim sweep: out of memory\n");
+		return -1;
+	}
+	if (!o->command) {
+		snprintf(o->command_buf, sizeof(o->command_buf),
+			 "make sweep WORKLOAD=%s PARAM=%s", o->workload, o->param);
+		o->command = o->command_buf;
+	}
+	return 0;
+}
+
+/* sweep.csv, sweep.md, then one FIGURE.dat each: renamed together. */
+static int write_outputs(const struct sweep_opts *o, const struct sweep *sw,
+			 const int *cols, struct ss_error *err)
+{
+	unsigned nout = 2 + o->figures.n, k;
+	struct ss_atomic_file f[2 + MAX_FIGURES];
+	bool open_[2 + MAX_FIGURES] = {false};
+	char path[4400];
+	int r = -1;
+
+	for (k = 0; k < nout; k++) {
+		if (k < 2)
+			snprintf(path, sizeof(path), "%s/%s", o->dir,
+				 k ? "sweep.md" : "sweep.csv");
+		else
+			snprintf(path, sizeof(path), "%s/%s.dat", o->dir,
+				 o->figures.v[k - 2]);
+		if (ss_atomic_open(&f[k], path, err))
+			goto out;
+		open_[k] = true;
+		if (k == 0 ? sw_write_csv(f[k].fp, sw)
+		    : k == 1 ? sw_write_md(f[k].fp, sw, o->figures.v, cols, o->figures.n)
+			     : sw_write_dat(f[k].fp, sw, o->figures.v[k - 2], cols[k - 2])) {
+			ss_errorf(err, "%s: write failed (out of memory or I/O error)", path);
+			goto out;
+		}
+	}
+	for (k = 0; k < nout; k++) {
+		open_[k] = false;
+		if (ss_atomic_commit(&f[k], err))
+			goto out;
+	}
+	r = 0;
+out:
+	for (k = 0; k < nout; k++)
+		if (open_[k])
+			ss_atomic_abort(&f[k]);
+	return r;
+}
+
+static int run_sweep(struct sweep_opts *o)
+{
+	struct sweep sw = {
+		.workload = o->workload, .param = o->param, .dir = o->dir,
+		.command = o->command, .variants = o->variants, .models = o->models,
+		.only_variants = o->variants.n > 0, .only_models = o->models.n > 0,
+	};
+	struct ss_error err = {{0}};
+	int cols[MAX_FIGURES], rc = 1;
+
+	/* sw owns the two lists from here on */
+	memset(&o->variants, 0, sizeof(o->variants));
+	memset(&o->models, 0, sizeof(o->models));
+	if (sw_load(&sw, o->values.v, o->values.n, &err))
+		goto fail;
+	for (unsigned f = 0; f < o->figures.n; f++)
+		if ((cols[f] = sw_figure_col(&sw, o->figures.v[f], &err)) < 0)
+			goto fail;
+	if (write_outputs(o, &sw, cols, &err))
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	fprintf(stderr, "slabsim sweep: %s\n", err.msg);
+out:
+	sw_free(&sw);
+	return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_opts *o = calloc(1, sizeof(*o));
+	int r;
+
+	if (!o) {
+		fprintf(stderr, "slabsim sweep: out of memory\n");
+		return 1;
+	}
+	r = parse_opts(argc, argv, o);
+	if (r == 1)
+		usage(stdout);
+	else if (r < 0)
+		fprintf(stderr, "usage: slabsim sweep --workload W --param P --dir DIR --values LIST (see --help)\n");
+	r = r == 1 ? 0 : r < 0 ? 2 : run_sweep(o);
+	rp_names_free(&o->variants);
+	rp_names_free(&o->models);
+	rp_names_free(&o->values);
+	rp_names_free(&o->figures);
+	free(o);
+	return r;
+}

@@ -1,0 +1,159 @@
+/* compare_out.c - load the runs' timelines and caches, write timeline.dat,
+ * phases.dat and top_caches.csv (compare_out.h). */
+#include "compare_out.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+static const struct rp_run *slot_run(const struct cmp_in *in, unsigned vi,
+				     unsigned mi)
+{
+	return rp_find(in->res, vi, mi);
+}
+
+static int tl_row(void *ctx, const struct cmp_point *pt)
+{
+	FILE *fp = ctx;
+
+	fprintf(fp, "%.0f %.2f %.0f %.3f\n", pt->events, pt->footprint_kib,
+		pt->live_objects, pt->sim_time_ms);
+	return ferror(fp) ? -1 : 0;
+}
+
+/* One slot: its timeline block in timeline.dat, its caches. */
+static int load_slot(struct cmp_in *in, unsigned vi, unsigned mi, FILE *tl_out,
+		     struct ss_error *err)
+{
+	const struct rp_results *res = in->res;
+	struct cmp_slot *s = &in->slot[vi * res->models.n + mi];
+	const struct rp_run *run = slot_run(in, vi, mi);
+	char path[4400];
+
+	fprintf(tl_out, "\n\n");
+	if (!run) {
+		fprintf(tl_out, "%s \"%s (no data)\"\nNaN NaN NaN NaN\n",
+			res->variants.v[vi], res->models.v[mi]);
+		return 0;
+	}
+	fprintf(tl_out, "%s %s\n", run->variant, run->model);
+	snprintf(path, sizeof(path), "%s/runs/%s__%s/timeline.csv", in->dir,
+		 run->variant, run->model);
+	if (cmp_read_timeline(path, tl_row, tl_out, &s->tl, err))
+		return -1;
+	s->have = true;
+	snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", in->dir,
+		 run->variant, run->model);
+	return cmp_read_caches(path, &s->cc, err);
+}
+
+int cmp_load_slots(struct cmp_in *in, FILE *tl_out, struct ss_error *err)
+{
+	const struct rp_results *res = in->res;
+
+	in->slot = calloc((size_t)res->variants.n * res->models.n + 1,
+			  sizeof(*in->slot));
+	if (!in->slot)
+		return ss_errorf(err, "out of memory");
+	fprintf(tl_out, "# timeline.dat - footprint over the trace, one block per (variant, model); slabsim compare\n"
+			"# block index = variant index * models + model index; each opens with a \"VARIANT MODEL\" header line\n"
+			"# events footprint_kib live_objects sim_time_ms\n");
+	for (unsigned vi = 0; vi < res->variants.n; vi++)
+		for (unsigned mi = 0; mi < res->models.n; mi++)
+			if (load_slot(in, vi, mi, tl_out, err))
+				return -1;
+	return 0;
+}
+
+void cmp_free_slots(struct cmp_in *in)
+{
+	size_t n = (size_t)in->res->variants.n * in->res->models.n;
+
+	for (size_t i = 0; in->slot && i < n; i++) {
+		cmp_timeline_free(&in->slot[i].tl);
+		cmp_caches_free(&in->slot[i].cc);
+	}
+	free(in->slot);
+	in->slot = NULL;
+}
+
+/* The first run of variant vi: its phases stand for the variant's (every
+ * model replays the same trace). */
+static const struct cmp_slot *variant_slot(const struct cmp_in *in, unsigned vi)
+{
+	for (unsigned mi = 0; mi < in->res->models.n; mi++)
+		if (in->slot[vi * in->res->models.n + mi].have)
+			return &in->slot[vi * in->res->models.n + mi];
+	return NULL;
+}
+
+int cmp_write_phases_dat(FILE *fp, const struct cmp_in *in)
+{
+	const struct rp_results *res = in->res;
+
+	fprintf(fp, "# phases.dat - phase markers per variant; slabsim compare\n"
+		    "# block index = variant index; events = events replayed before the phase's first event\n"
+		    "# variant events phase\n");
+	for (unsigned vi = 0; vi < res->variants.n; vi++) {
+		const struct cmp_slot *s = variant_slot(in, vi);
+
+		fprintf(fp, "\n\n");
+		if (!s || !s->tl.nph)
+			fprintf(fp, "%s NaN \"\"\n", res->variants.v[vi]);
+		for (size_t k = 0; s && k < s->tl.nph; k++)
+			fprintf(fp, "%s %.0f \"%s\"\n", res->variants.v[vi],
+				s->tl.ph[k].events, s->tl.ph[k].name);
+	}
+	return ferror(fp) ? -1 : 0;
+}
+
+static bool same_header(const struct cmp_caches *a, const struct cmp_caches *b)
+{
+	if (a->ncols != b->ncols)
+		return false;
+	for (unsigned k = 0; k < a->ncols; k++)
+		if (strcmp(a->header[k], b->header[k]))
+			return false;
+	return true;
+}
+
+int cmp_write_top_caches(FILE *fp, const struct cmp_in *in,
+			 struct ss_error *err)
+{
+	const struct rp_results *res = in->res;
+	const struct cmp_caches *first = NULL;
+	size_t n = (size_t)res->variants.n * res->models.n;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cmp_slot *s = &in->slot[i];
+
+		if (!s->have)
+			continue;
+		if (!first) {
+			first = &s->cc;
+			fputs("variant,model,rank", fp);
+			for (unsigned k = 0; k < first->ncols; k++) {
+				fputc(',', fp);
+				ss_csv_put(fp, first->header[k]);
+			}
+			fputc('\n', fp);
+		} else if (!same_header(first, &s->cc)) {
+			return ss_errorf(err, "%s/runs/%s__%s/caches.csv: header differs from the other runs'",
+					 in->dir, res->variants.v[i / res->models.n],
+					 res->models.v[i % res->models.n]);
+		}
+		for (size_t r = 0; r < s->cc.n && r < in->top; r++) {
+			fprintf(fp, "%s,%s,%zu", res->variants.v[i / res->models.n],
+				res->models.v[i % res->models.n], r + 1);
+			for (unsigned k = 0; k < s->cc.ncols; k++) {
+				fputc(',', fp);
+				ss_csv_put(fp, s->cc.c[r].row[k]);
+			}
+			fputc('\n', fp);
+		}
+	}
+	if (!first)
+		fputs("variant,model,rank\n", fp);
+	return ferror(fp) ? ss_errorf(err, "top_caches.csv: write error") : 0;
+}

@@ -1,0 +1,78 @@
+/* compare_runs.h - what `slabsim compare` reads beyond report_runs.h: each
+ * run's timeline.csv (footprint over the trace) and caches.csv (slabinfo
+ * per cache), docs/outputs.md.
+ *
+ * A timeline is streamed: every row is handed to a callback (which writes
+ * the plot data) while the few figures the report needs are kept: the
+ * sampled peak, the last row, and the phase markers.  Memory stays with
+ * the number of phases, not the trace's length.
+ */
+#ifndef SS_COMPARE_RUNS_H
+#define SS_COMPARE_RUNS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* One timeline.csv row. */
+struct cmp_point {
+	double events, footprint_kib, live_objects, sim_time_ms;
+};
+
+/* A phase marker: the first row of a new phase, taken before the phase's
+ * first event.  end_kib is the footprint when the phase ended: the next
+ * marker's row, or the last row. */
+struct cmp_phase {
+	char *name;
+	double events;
+	double end_kib;
+};
+
+struct cmp_timeline {
+	struct cmp_phase *ph;
+	size_t nph;
+	struct cmp_point peak;	/* the row with the largest footprint (first) */
+	struct cmp_point last;
+	size_t rows;
+};
+
+/* Called for each row; non-zero stops the reader (a write error). */
+typedef int (*cmp_row_fn)(void *ctx, const struct cmp_point *pt);
+
+/* Read path (a run's timeline.csv): strict, events must not decrease.
+ * A phase marker is a row whose phase differs from the row before; the
+ * replay's initial phase "start" (before any marker) is not one. */
+int cmp_read_timeline(const char *path, cmp_row_fn row, void *ctx,
+		      struct cmp_timeline *tl, struct ss_error *err);
+void cmp_timeline_free(struct cmp_timeline *tl);
+
+/* One caches.csv row, with the columns slabinfo shows. */
+struct cmp_cache {
+	char **row;		/* every field, in the file's column order */
+	const char *name, *debug;
+	uint64_t object_size, objs_per_slab, order, objects;
+	uint64_t slabs, partial_slabs, cpu_slabs, space_bytes, loss_bytes;
+};
+
+struct cmp_caches {
+	char **header;		/* caches.csv column names */
+	unsigned ncols;
+	struct cmp_cache *c;
+	size_t n;
+};
+
+/* Read a run's caches.csv and sort it as `slabinfo -X` lists "Slabs
+ * sorted by loss": loss_bytes descending, then name (case-insensitive);
+ * caches without slabs are dropped, as slabinfo skips them. */
+int cmp_read_caches(const char *path, struct cmp_caches *cc,
+		    struct ss_error *err);
+void cmp_caches_free(struct cmp_caches *cc);
+
+/* slabinfo's integer percentages: %Fr = partial slabs × 100 / slabs,
+ * %Ef = objects × object_size × 100 / space (100 for a cache without
+ * slabs). */
+unsigned cmp_partial_pct(const struct cmp_cache *c);
+unsigned cmp_efficiency_pct(const struct cmp_cache *c);
+
+#endif

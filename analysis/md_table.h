@@ -1,0 +1,38 @@
+/* md_table.h - markdown tables padded to line up in a terminal, for the
+ * reports of `slabsim compare` and `slabsim sweep`.
+ *
+ * Cells are added row-major, the header row first; `align` has one letter
+ * per column, 'l' or 'r'.  A '|' inside a cell is escaped.  Column widths
+ * count UTF-8 characters, not bytes.  (report_md.c keeps its own static
+ * copy of the same idea.)
+ */
+#ifndef SS_MD_TABLE_H
+#define SS_MD_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define MDT_MAX_COLS 64
+
+struct md_table {
+	char align[MDT_MAX_COLS + 1];
+	unsigned ncols;
+	char **cells;
+	size_t n, cap;
+	bool oom;
+};
+
+/* align: one 'l' or 'r' per column, at most MDT_MAX_COLS. */
+void mdt_init(struct md_table *t, const char *align);
+void mdt_cell(struct md_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print the table (and a blank line), then free it.  -1 when out of memory
+ * or the cells do not fill whole rows. */
+int mdt_print(FILE *fp, struct md_table *t);
+void mdt_free(struct md_table *t);
+
+/* Terminal columns of a UTF-8 string. */
+size_t mdt_width(const char *s);
+
+#endif

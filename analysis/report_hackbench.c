@@ -1,0 +1,545 @@
+/* report_hackbench.c - the hackbench sections of report.md and time.dat
+ * (report_hackbench.h). */
+#include "report_hackbench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "costs.h"
+#include "csv.h"
+#include "md_table.h"
+
+/* What the sections need from one run beyond report_runs.c's summary. */
+struct hb_run {
+	const struct rp_run *run;
+	char era[16];
+	bool is_p;		/* variant P-ERA (else none-ERA) */
+	bool extra_ok;		/* counters, caches and summary.json read */
+	char why[160];		/* why not */
+	double clock_mhz;
+	double deact_cycles;	/* deactivate_slab, all caches */
+	double slow_cycles;	/* ___slab_alloc, all caches */
+	uint64_t slow_allocs, remote_frees;
+};
+
+/* ---- deactivate_slab's share ---------------------------------------- */
+
+double rp_hb_deactivate_cycles(const struct rp_hb_cache *c, const double *cost)
+{
+	const uint64_t *n = c->n;
+	double locks = (double)(n[SS_STEP_DEACTIVATE_TO_HEAD] + n[SS_STEP_DEACTIVATE_TO_TAIL]);
+	double d, locked;
+
+	if (c->debug) /* M_FULL takes the lock too in a debug cache */
+		locks += (double)n[SS_STEP_DEACTIVATE_FULL];
+	d = (double)n[SS_STEP_DEACTIVATE] * cost[SS_STEP_DEACTIVATE] +
+	    (double)n[SS_STEP_DEACTIVATE_OBJECT] * cost[SS_STEP_DEACTIVATE_OBJECT] +
+	    locks * cost[SS_STEP_LIST_LOCK];
+	locked = (double)n[SS_STEP_CMPXCHG_LOCKED] - (double)n[SS_STEP_ALLOC_FROM_PARTIAL] -
+		 (double)n[SS_STEP_FREE_SLOWPATH];
+	if (n[SS_STEP_CMPXCHG_LOCKED] && locked > 0)
+		d += locked * cost[SS_STEP_CMPXCHG_LOCKED];
+	return d;
+}
+
+/* ---- reading a run's extra files ------------------------------------- */
+
+static int col_of(const struct rp_results *res, const char *name)
+{
+	for (unsigned i = 0; i < res->ncols; i++)
+		if (!strcmp(res->header[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* "cost_table" and "clock_mhz" from summary.json (written by results.c,
+ * one key per line). */
+static int read_json(const char *path, char *costs, size_t n, double *clock,
+		     struct ss_error *err)
+{
+	char line[1024];
+	FILE *fp = fopen(path, "r");
+	int found = 0;
+
+	if (!fp)
+		return ss_errorf(err, "%s: cannot open", path);
+	while (fgets(line, sizeof(line), fp)) {
+		char *p;
+
+		if ((p = strstr(line, "\"cost_table\": \""))) {
+			p += strlen("\"cost_table\": \"");
+			p[strcspn(p, "\"")] = '\0';
+			snprintf(costs, n, "%s", p);
+			found |= 1;
+		} else if ((p = strstr(line, "\"clock_mhz\": "))) {
+			*clock = strtod(p + strlen("\"clock_mhz\": "), NULL);
+			found |= 2;
+		}
+	}
+	fclose(fp);
+	if (found != 3 || !(*clock > 0))
+		return ss_errorf(err, "%s: no cost_table or clock_mhz", path);
+	return 0;
+}
+
+/* caches.csv: which caches have debug flags.  Sets debug[i] for the i-th
+ * cache name in names (parallel arrays of up to max). */
+struct cache_set {
+	char name[16][64];
+	struct rp_hb_cache c[16];
+	unsigned n;
+};
+
+static struct rp_hb_cache *cache_of(struct cache_set *cs, const char *name)
+{
+	for (unsigned i = 0; i < cs->n; i++)
+		if (!strcmp(cs->name[i], name))
+			return &cs->c[i];
+	if (cs->n == 16 || strlen(name) >= sizeof(cs->name[0]))
+		return NULL;
+	snprintf(cs->name[cs->n], sizeof(cs->name[0]), "%s", name);
+	memset(&cs->c[cs->n], 0, sizeof(cs->c[0]));
+	return &cs->c[cs->n++];
+}
+
+static int read_caches(const char *path, struct cache_set *cs,
+		       struct ss_error *err)
+{
+	struct ss_csv c;
+	unsigned iname, idebug;
+	int r;
+
+	if (ss_csv_open(&c, path, NULL, NULL, err))
+		return -1;
+	if (ss_csv_need(&c, "name", &iname, err) || ss_csv_need(&c, "debug", &idebug, err))
+		goto bad;
+	while ((r = ss_csv_next(&c, err)) == 1) {
+		struct rp_hb_cache *hc = cache_of(cs, ss_csv_get(&c, iname));
+
+		if (!hc) {
+			ss_error_at(err, path, c.line, "more than 16 caches");
+			goto bad;
+		}
+		hc->debug = strcmp(ss_csv_get(&c, idebug), "-") != 0;
+	}
+	ss_csv_close(&c);
+	return r;
+bad:
+	ss_csv_close(&c);
+	return -1;
+}
+
+static int read_counters(const char *path, struct cache_set *cs,
+			 struct ss_error *err)
+{
+	struct ss_csv c;
+	unsigned icache, icounter, ivalue;
+	int r;
+
+	if (ss_csv_open(&c, path, NULL, NULL, err))
+		return -1;
+	if (ss_csv_need(&c, "cache", &icache, err) ||
+	    ss_csv_need(&c, "counter", &icounter, err) ||
+	    ss_csv_need(&c, "value", &ivalue, err))
+		goto bad;
+	while ((r = ss_csv_next(&c, err)) == 1) {
+		struct rp_hb_cache *hc = cache_of(cs, ss_csv_get(&c, icache));
+		int step = ss_step_find(ss_csv_get(&c, icounter));
+		uint64_t v;
+
+		if (!hc || step < 0) {
+			ss_error_at(err, path, c.line, "unknown cache or counter");
+			goto bad;
+		}
+		if (ss_csv_u64(&c, ivalue, &v, err))
+			goto bad;
+		hc->n[step] = v;
+	}
+	ss_csv_close(&c);
+	return r;
+bad:
+	ss_csv_close(&c);
+	return -1;
+}
+
+/* ___slab_alloc() cycles: every alloc's cycles (latency.csv, bucket upper
+ * bounds: at most 1/64 high) minus the fast-path allocs'. */
+static double slow_alloc_cycles(const struct rp_run *run, double clock_mhz,
+				uint64_t fast, const double *cost)
+{
+	const struct rp_hist *h = &run->lat[RP_OP_ALLOC];
+	double ns = 0;
+
+	for (size_t i = 0; i < h->n; i++)
+		ns += h->b[i].ns * (double)h->b[i].count;
+	return ns * clock_mhz / 1000.0 - (double)fast * cost[SS_STEP_ALLOC_FASTPATH];
+}
+
+static int load_extra(const char *dir, struct hb_run *hr, struct ss_error *err)
+{
+	char base[4200], path[4400], costs_name[512];
+	struct cache_set *cs = calloc(1, sizeof(*cs));
+	struct ss_costs costs;
+	uint64_t fast = 0;
+	int rc = -1;
+
+	if (!cs)
+		return ss_errorf(err, "out of memory");
+	snprintf(base, sizeof(base), "%s/runs/%s__%s", dir, hr->run->variant,
+		 hr->run->model);
+	snprintf(path, sizeof(path), "%s/summary.json", base);
+	if (read_json(path, costs_name, sizeof(costs_name), &hr->clock_mhz, err) ||
+	    ss_costs_load(&costs, strcmp(costs_name, "default") ? costs_name : NULL, err))
+		goto out;
+	snprintf(path, sizeof(path), "%s/caches.csv", base);
+	if (read_caches(path, cs, err))
+		goto out;
+	snprintf(path, sizeof(path), "%s/counters.csv", base);
+	if (read_counters(path, cs, err))
+		goto out;
+	for (unsigned i = 0; i < cs->n; i++) {
+		hr->deact_cycles += rp_hb_deactivate_cycles(&cs->c[i], costs.cycles);
+		hr->slow_allocs += cs->c[i].n[SS_STEP_ALLOC_SLOWPATH];
+		hr->remote_frees += cs->c[i].n[SS_STEP_REMOTE_FREE];
+		fast += cs->c[i].n[SS_STEP_ALLOC_FASTPATH];
+	}
+	hr->slow_cycles = slow_alloc_cycles(hr->run, hr->clock_mhz, fast, costs.cycles);
+	rc = 0;
+out:
+	free(cs);
+	return rc;
+}
+
+/* Every run whose variant is none-ERA or P-ERA, in report order. */
+static struct hb_run *collect(const struct rp_report_in *in, size_t *nr)
+{
+	const struct rp_results *res = in->res;
+	struct hb_run *hr = calloc(res->nruns ? res->nruns : 1, sizeof(*hr));
+	int iera = col_of(res, "era");
+	size_t n = 0;
+
+	if (!hr)
+		return NULL;
+	for (size_t i = 0; i < res->nruns; i++) {
+		const struct rp_run *run = &res->runs[i];
+		const char *v = run->variant;
+		struct hb_run *h = &hr[n];
+		struct ss_error err = {{0}};
+
+		if (strncmp(v, "none-", 5) && strncmp(v, "P-", 2))
+			continue;
+		h->run = run;
+		h->is_p = v[0] == 'P';
+		snprintf(h->era, sizeof(h->era), "%s",
+			 iera >= 0 ? run->row[iera] : strchr(v, '-') + 1);
+		h->extra_ok = load_extra(in->dir, h, &err) == 0;
+		if (!h->extra_ok)
+			snprintf(h->why, sizeof(h->why), "%.150s", err.msg);
+		n++;
+	}
+	*nr = n;
+	return hr;
+}
+
+static const struct hb_run *find(const struct hb_run *hr, size_t n, bool p,
+				 const char *era)
+{
+	for (size_t i = 0; i < n; i++)
+		if (hr[i].is_p == p && !strcmp(hr[i].era, era))
+			return &hr[i];
+	return NULL;
+}
+
+/* ---- report.md sections ---------------------------------------------- */
+
+/* The seed's run time of a variant, and where it comes from. */
+static double seed_time(const struct hb_run *h, const char **what)
+{
+	if (!strcmp(h->era, "4.5") && h->is_p) {
+		*what = "v2 \"before\"";
+		return RP_HB_SEED_P45_S;
+	}
+	if (!strcmp(h->era, "4.6") && h->is_p) {
+		*what = "v2 \"after\"";
+		return RP_HB_SEED_P46_S;
+	}
+	if (!strcmp(h->era, "4.5") && !h->is_p) {
+		*what = "v1, fitted";
+		return RP_HB_SEED_NONE45_S;
+	}
+	*what = "";
+	return NAN;
+}
+
+static int times_table(FILE *fp, const struct hb_run *hr, size_t n)
+{
+	struct md_table t;
+
+	mdt_init(&t, "lllrrrrrr");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "kernel");
+	mdt_cell(&t, "model");
+	mdt_cell(&t, "CPUs");
+	mdt_cell(&t, "simulated s");
+	mdt_cell(&t, "allocator s (all CPUs)");
+	mdt_cell(&t, "other s (HB_MSG_CYCLES)");
+	mdt_cell(&t, "seed s");
+	mdt_cell(&t, "model vs seed");
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_summary *s = &hr[i].run->s;
+		const char *what;
+		double seed = seed_time(&hr[i], &what);
+
+		mdt_cell(&t, "%s", hr[i].run->variant);
+		mdt_cell(&t, "%s", hr[i].era);
+		mdt_cell(&t, "%s", hr[i].run->model);
+		mdt_cell(&t, "%.0f", s->cpus);
+		mdt_cell(&t, "%.3f", s->sim_time_ms / 1000);
+		mdt_cell(&t, "%.3f", s->alloc_time_ms / 1000);
+		mdt_cell(&t, "%.3f", s->work_time_ms / 1000);
+		if (isnan(seed)) {
+			mdt_cell(&t, "-");
+			mdt_cell(&t, "-");
+		} else if (s->cpus != 1) { /* the seed ran on one CPU */
+			mdt_cell(&t, "%.3f (%s)", seed, what);
+			mdt_cell(&t, "n/a: 1 CPU");
+		} else {
+			mdt_cell(&t, "%.3f (%s)", seed, what);
+			mdt_cell(&t, "%+.1f%%", 100 * (s->sim_time_ms / 1000 - seed) / seed);
+		}
+	}
+	return mdt_print(fp, &t);
+}
+
+static void ratio_check(FILE *fp, const struct hb_run *p45,
+			const struct hb_run *p46)
+{
+	double seed = RP_HB_SEED_P45_S / RP_HB_SEED_P46_S, model, pct;
+
+	if (!p45 || !p46 || !(p46->run->s.sim_time_ms > 0)) {
+		fprintf(fp, "**P-4.5 / P-4.6: not checked** (the runs of both variants are needed).\n\n");
+		return;
+	}
+	model = p45->run->s.sim_time_ms / p46->run->s.sim_time_ms;
+	pct = 100 * (model - seed) / seed;
+	fprintf(fp, "**P-4.5 / P-4.6 = %.3f simulated against %.3f measured "
+		    "(%.3f / %.3f s): %+.1f%%, %s the ±%.0f%% acceptance band: %s.**\n\n",
+		model, seed, RP_HB_SEED_P45_S, RP_HB_SEED_P46_S, pct,
+		fabs(pct) <= RP_HB_RATIO_TOL_PCT ? "inside" : "outside", RP_HB_RATIO_TOL_PCT,
+		fabs(pct) <= RP_HB_RATIO_TOL_PCT ? "PASS" : "FAIL");
+	fprintf(fp, "The series took %.3f s off P (%.0f%%); the model takes %.3f s "
+		    "(%.0f%%).\n\n",
+		RP_HB_SEED_P45_S - RP_HB_SEED_P46_S,
+		100 * (1 - RP_HB_SEED_P46_S / RP_HB_SEED_P45_S),
+		(p45->run->s.sim_time_ms - p46->run->s.sim_time_ms) / 1000,
+		100 * (1 - p46->run->s.sim_time_ms / p45->run->s.sim_time_ms));
+}
+
+/* The seed's P / none, where it has one. */
+static double seed_cost_ratio(const char *era, const char **what)
+{
+	if (!strcmp(era, "4.5")) {
+		*what = "v1: 15.366 / 7.437, one session";
+		return RP_HB_SEED_P45_V1_S / RP_HB_SEED_NONE45_S;
+	}
+	if (!strcmp(era, "4.6")) {
+		*what = "v2 after / v1 none: 10.836 / 7.437";
+		return RP_HB_SEED_P46_S / RP_HB_SEED_NONE45_S;
+	}
+	*what = "";
+	return NAN;
+}
+
+static int cost_table(FILE *fp, const struct hb_run *hr, size_t n)
+{
+	struct md_table t;
+	unsigned rows = 0;
+
+	mdt_init(&t, "lrrrrrl");
+	mdt_cell(&t, "kernel");
+	mdt_cell(&t, "none s");
+	mdt_cell(&t, "P s");
+	mdt_cell(&t, "P / none");
+	mdt_cell(&t, "P - none s");
+	mdt_cell(&t, "per message ns");
+	mdt_cell(&t, "seed P / none");
+	for (size_t i = 0; i < n; i++) {
+		const struct hb_run *p = &hr[i], *none;
+		double msgs, extra, sr;
+		const char *what;
+
+		if (!p->is_p || !(none = find(hr, n, false, p->era)))
+			continue;
+		msgs = p->run->s.alloc_ops / 2; /* an sk_buff and a head each */
+		extra = p->run->s.sim_time_ms - none->run->s.sim_time_ms;
+		sr = seed_cost_ratio(p->era, &what);
+		mdt_cell(&t, "%s", p->era);
+		mdt_cell(&t, "%.3f", none->run->s.sim_time_ms / 1000);
+		mdt_cell(&t, "%.3f", p->run->s.sim_time_ms / 1000);
+		mdt_cell(&t, "%.2f", p->run->s.sim_time_ms / none->run->s.sim_time_ms);
+		mdt_cell(&t, "%.3f", extra / 1000);
+		if (msgs > 0)
+			mdt_cell(&t, "%.0f", extra * 1e6 / msgs);
+		else
+			mdt_cell(&t, "-");
+		if (isnan(sr))
+			mdt_cell(&t, "-");
+		else
+			mdt_cell(&t, "%.2f (%s)", sr, what);
+		rows++;
+	}
+	if (!rows) {
+		mdt_free(&t);
+		fprintf(fp, "No era has both a none and a P run.\n\n");
+		return 0;
+	}
+	return mdt_print(fp, &t);
+}
+
+static int share_table(FILE *fp, const struct hb_run *hr, size_t n)
+{
+	struct md_table t;
+
+	mdt_init(&t, "lrrrl");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "slow-path allocs");
+	mdt_cell(&t, "___slab_alloc cycles each");
+	mdt_cell(&t, "deactivate_slab cycles each");
+	mdt_cell(&t, "deactivate_slab share");
+	for (size_t i = 0; i < n; i++) {
+		const struct hb_run *h = &hr[i];
+		double each;
+
+		mdt_cell(&t, "%s", h->run->variant);
+		if (!h->extra_ok) {
+			mdt_cell(&t, "-");
+			mdt_cell(&t, "-");
+			mdt_cell(&t, "-");
+			mdt_cell(&t, "n/a: %s", h->why);
+			continue;
+		}
+		each = h->slow_allocs ? h->slow_cycles / (double)h->slow_allocs : 0;
+		mdt_cell(&t, "%llu", (unsigned long long)h->slow_allocs);
+		mdt_cell(&t, "%.0f", each);
+		mdt_cell(&t, "%.0f", h->slow_allocs ? h->deact_cycles / (double)h->slow_allocs : 0);
+		if (h->slow_cycles > 0 && h->deact_cycles > 0)
+			mdt_cell(&t, "%.0f%%", 100 * h->deact_cycles / h->slow_cycles);
+		else
+			mdt_cell(&t, "0 (no deactivate_slab)");
+	}
+	return mdt_print(fp, &t);
+}
+
+static void share_sentence(FILE *fp, const struct hb_run *hr, size_t n)
+{
+	const struct hb_run *p46 = find(hr, n, true, "4.6");
+	const struct hb_run *p45 = find(hr, n, true, "4.5");
+	double s46, s45;
+
+	if (!p46 || !p45 || !p46->extra_ok || !p45->extra_ok ||
+	    !(p46->slow_cycles > 0) || !(p45->slow_cycles > 0))
+		return;
+	s46 = 100 * p46->deact_cycles / p46->slow_cycles;
+	s45 = 100 * p45->deact_cycles / p45->slow_cycles;
+	fprintf(fp, "The seed profiled 25-50%% of ___slab_alloc in deactivate_slab after "
+		    "the series (P-4.6): the model puts %.0f%% there (%s that range), "
+		    "%.0f%% before the series (P-4.5, where every object handed back "
+		    "takes the locked cmpxchg fallback).  6.1 debug caches take single "
+		    "objects from the node partial list and never call deactivate_slab.\n\n",
+		s46, s46 < 25 ? "below" : s46 > 50 ? "above" : "inside", s45);
+}
+
+static void machine_line(FILE *fp, const struct hb_run *hr, size_t n)
+{
+	uint64_t remote = 0;
+	double frees = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		remote += hr[i].remote_frees;
+		frees += hr[i].run->s.free_ops;
+	}
+	fprintf(fp, "Simulated: %.0f messages per run on x86_64 at %.0f MHz (the "
+		    "targets' clock, an estimate), %.0f CPU%s; %.1f%% of the frees ran "
+		    "on another CPU than the allocation.  The seed's figures come from a "
+		    "QEMU guest with one CPU (v1 cover letter); `make sim "
+		    "WORKLOAD=hackbench CPUS=8` spreads the tasks over 8 CPUs "
+		    "instead%s.\n\n",
+		n ? hr[0].run->s.alloc_ops / 2 : 0,
+		n && hr[0].extra_ok ? hr[0].clock_mhz : 0, n ? hr[0].run->s.cpus : 0,
+		n && hr[0].run->s.cpus == 1 ? "" : "s",
+		frees > 0 ? 100 * (double)remote / frees : 0,
+		n && hr[0].run->s.cpus != 1
+			? " (as here: the simulated time is then the busiest CPU's, not "
+			  "comparable with the one-CPU seed; compare the ratios)" : "");
+}
+
+int rp_hackbench_md(FILE *fp, const struct rp_report_in *in)
+{
+	size_t n;
+	struct hb_run *hr = collect(in, &n);
+	int rc = -1;
+
+	if (!hr)
+		return -1;
+	fprintf(fp, "## 7. hackbench: run time under slub_debug=P\n\n"
+		    "`hackbench -g 20 -l 1000` (shared/seeds/003_*, Laura Abbott, \"Improve "
+		    "performance for SLAB_POISON\", v2, Feb 2016, merged in 4.6): 100 runs "
+		    "each, slub_debug=P, %.3f s before the series and %.3f s after.  The "
+		    "series' v1 (Jan 2016, same benchmark, \"QEMU with one cpu\") also "
+		    "measured slub_debug=- at %.3f s: the one figure the model is fitted to "
+		    "(HB_MSG_CYCLES, section 3).  Every other simulated time is a "
+		    "prediction.\n\n",
+		    RP_HB_SEED_P45_S, RP_HB_SEED_P46_S, RP_HB_SEED_NONE45_S);
+	machine_line(fp, hr, n);
+	if (times_table(fp, hr, n))
+		goto out;
+	ratio_check(fp, find(hr, n, true, "4.5"), find(hr, n, true, "4.6"));
+	fprintf(fp, "### The cost of slub_debug=P in each era (prediction)\n\n");
+	if (cost_table(fp, hr, n))
+		goto out;
+	fprintf(fp, "### deactivate_slab in ___slab_alloc\n\n"
+		    "Cycles from counters.csv and the cost table: deactivate_slab's own "
+		    "steps (deactivate_slab, deactivate_object, its list_lock and, without "
+		    "cmpxchg_double, its locked cmpxchgs) against every slow-path alloc "
+		    "(latency.csv, bucket upper bounds, at most 1/64 high).\n\n");
+	if (share_table(fp, hr, n))
+		goto out;
+	share_sentence(fp, hr, n);
+	rc = ferror(fp) ? -1 : 0;
+out:
+	free(hr);
+	return rc;
+}
+
+/* time.dat: one row per run, for analysis/time.gp. */
+int rp_hackbench_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
+{
+	size_t n;
+	struct hb_run *hr;
+
+	if (k != 0)
+		return -1;
+	hr = collect(in, &n);
+	if (!hr)
+		return -1;
+	fprintf(fp, "# time.dat - simulated hackbench run time per variant (s), the\n"
+		    "# allocator's share, the rest (HB_MSG_CYCLES), and the seed's time\n"
+		    "# (NaN where the seed has none).  x = bar position.\n"
+		    "# variant x sim_s alloc_s other_s seed_s\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct rp_summary *s = &hr[i].run->s;
+		const char *what;
+		double seed = seed_time(&hr[i], &what);
+
+		fprintf(fp, "%s %zu %.4f %.4f %.4f ", hr[i].run->variant, i,
+			s->sim_time_ms / 1000, s->alloc_time_ms / 1000,
+			s->work_time_ms / 1000);
+		if (isnan(seed))
+			fprintf(fp, "NaN\n");
+		else
+			fprintf(fp, "%.3f\n", seed);
+	}
+	free(hr);
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,235 @@
+/* sweep_data.c - read the per-value summaries of a sweep (sweep_data.h). */
+#include "sweep_data.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+static int set_header(struct sweep *sw, const struct ss_csv *c,
+		      struct ss_error *err)
+{
+	if (sw->header) {
+		bool same = sw->ncols == c->ncols;
+
+		for (unsigned k = 0; same && k < c->ncols; k++)
+			same = !strcmp(sw->header[k], c->hdr[k]);
+		return same ? 0 : ss_error_at(err, c->path, c->hdr_line,
+					      "header differs from the first value's summary.csv");
+	}
+	sw->header = calloc(c->ncols, sizeof(*sw->header));
+	if (!sw->header)
+		return ss_errorf(err, "out of memory");
+	sw->ncols = c->ncols;
+	for (unsigned k = 0; k < c->ncols; k++)
+		if (!(sw->header[k] = strdup(c->hdr[k])))
+			return ss_errorf(err, "out of memory");
+	return 0;
+}
+
+/* Index of name in l, adding it unless the list is fixed; -1 = skip the
+ * row, -2 = out of memory. */
+static int name_index(struct rp_names *l, bool fixed, const char *name)
+{
+	int i = rp_names_find(l, name);
+
+	if (i >= 0 || fixed)
+		return i;
+	return rp_names_add(l, name) ? -2 : (int)l->n - 1;
+}
+
+static int add_row(struct sweep *sw, struct sw_point *p, const struct ss_csv *c,
+		   const unsigned *idx, struct ss_error *err)
+{
+	const char *wl = ss_csv_get(c, idx[0]);
+	int vi, mi;
+	struct sw_row *r;
+
+	if (strcmp(wl, sw->workload))
+		return ss_error_at(err, c->path, c->line,
+				   "workload '%s', expected '%s'", wl, sw->workload);
+	vi = name_index(&sw->variants, sw->only_variants, ss_csv_get(c, idx[1]));
+	mi = name_index(&sw->models, sw->only_models, ss_csv_get(c, idx[2]));
+	if (vi == -2 || mi == -2)
+		return ss_errorf(err, "out of memory");
+	if (vi < 0 || mi < 0)
+		return 0;
+	for (size_t k = 0; k < p->n; k++)
+		if (p->rows[k].vi == (unsigned)vi && p->rows[k].mi == (unsigned)mi)
+			return ss_error_at(err, c->path, c->line,
+					   "variant %s, model %s: second row",
+					   sw->variants.v[vi], sw->models.v[mi]);
+	r = realloc(p->rows, (p->n + 1) * sizeof(*r));
+	if (!r)
+		return ss_errorf(err, "out of memory");
+	p->rows = r;
+	r += p->n;
+	r->vi = (unsigned)vi;
+	r->mi = (unsigned)mi;
+	r->f = calloc(c->ncols, sizeof(*r->f));
+	if (!r->f)
+		return ss_errorf(err, "out of memory");
+	p->n++;
+	for (unsigned k = 0; k < c->ncols; k++)
+		if (!(r->f[k] = strdup(ss_csv_get(c, k))))
+			return ss_errorf(err, "out of memory");
+	return 0;
+}
+
+static int load_point(struct sweep *sw, struct sw_point *p, struct ss_error *err)
+{
+	static const char *const key[3] = {"workload", "variant", "model"};
+	char path[4400];
+	struct ss_csv c;
+	unsigned idx[3];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s/summary.csv", sw->dir, p->value);
+	if (ss_csv_open(&c, path, NULL, NULL, err))
+		return -1;
+	r = set_header(sw, &c, err);
+	for (int k = 0; !r && k < 3; k++)
+		r = ss_csv_need(&c, key[k], &idx[k], err);
+	while (!r && (r = ss_csv_next(&c, err)) == 1)
+		r = add_row(sw, p, &c, idx, err);
+	ss_csv_close(&c);
+	return r;
+}
+
+int sw_load(struct sweep *sw, char **values, unsigned nvalues,
+	    struct ss_error *err)
+{
+	sw->pt = calloc(nvalues, sizeof(*sw->pt));
+	if (!sw->pt)
+		return ss_errorf(err, "out of memory");
+	sw->npt = nvalues;
+	sw->numeric = true;
+	for (unsigned i = 0; i < nvalues; i++) {
+		sw->pt[i].value = values[i];
+		if (ss_parse_decimal(values[i], &sw->pt[i].x))
+			sw->numeric = false;
+	}
+	for (unsigned i = 0; i < nvalues; i++) {
+		if (!sw->numeric)
+			sw->pt[i].x = i;
+		if (load_point(sw, &sw->pt[i], err))
+			return -1;
+	}
+	if (!sw->variants.n || !sw->models.n)
+		return ss_errorf(err, "%s: no summary row of the listed variants and models",
+				 sw->dir);
+	return 0;
+}
+
+void sw_free(struct sweep *sw)
+{
+	for (unsigned i = 0; sw->pt && i < sw->npt; i++) {
+		for (size_t r = 0; r < sw->pt[i].n; r++) {
+			for (unsigned k = 0; k < sw->ncols; k++)
+				free(sw->pt[i].rows[r].f ? sw->pt[i].rows[r].f[k] : NULL);
+			free(sw->pt[i].rows[r].f);
+		}
+		free(sw->pt[i].rows);
+	}
+	free(sw->pt);
+	for (unsigned k = 0; sw->header && k < sw->ncols; k++)
+		free(sw->header[k]);
+	free(sw->header);
+	rp_names_free(&sw->variants);
+	rp_names_free(&sw->models);
+	sw->pt = NULL;
+	sw->header = NULL;
+}
+
+const struct sw_row *sw_find(const struct sweep *sw, unsigned p, unsigned vi,
+			     unsigned mi)
+{
+	for (size_t k = 0; k < sw->pt[p].n; k++)
+		if (sw->pt[p].rows[k].vi == vi && sw->pt[p].rows[k].mi == mi)
+			return &sw->pt[p].rows[k];
+	return NULL;
+}
+
+int sw_figure_col(const struct sweep *sw, const char *figure,
+		  struct ss_error *err)
+{
+	double v;
+	int col = -1;
+
+	for (unsigned k = 0; k < sw->ncols; k++)
+		if (!strcmp(sw->header[k], figure))
+			col = (int)k;
+	if (col < 0)
+		return ss_errorf(err, "figure '%s' is not a summary.csv column", figure);
+	for (unsigned p = 0; p < sw->npt; p++)
+		for (size_t r = 0; r < sw->pt[p].n; r++)
+			if (ss_parse_decimal(sw->pt[p].rows[r].f[col], &v))
+				return ss_errorf(err, "%s/%s/summary.csv: figure '%s' is '%s', not a number",
+						 sw->dir, sw->pt[p].value, figure,
+						 sw->pt[p].rows[r].f[col]);
+	return col;
+}
+
+void sw_figure_label(const char *figure, char *buf, size_t n)
+{
+	static const struct {
+		const char *name, *label;
+	} known[] = {
+		{"footprint_kib", "slab footprint (KiB)"},
+		{"sim_time_ms", "simulated time (ms)"},
+		{"alloc_time_ms", "allocator time, all CPUs (ms)"},
+		{"work_time_ms", "work time, all CPUs (ms)"},
+		{"slab_pages", "slab pages"},
+		{"fastpath_pct", "fast-path operations (%)"},
+	};
+	static const struct {
+		const char *suffix, *unit;
+	} units[] = {
+		{"_kib", "KiB"}, {"_bytes", "bytes"}, {"_ms", "ms"}, {"_ns", "ns"},
+		{"_pct", "%"},
+	};
+	size_t len = strlen(figure);
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(figure, known[i].name)) {
+			snprintf(buf, n, "%s", known[i].label);
+			return;
+		}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t sl = strlen(units[i].suffix);
+
+		if (len > sl && !strcmp(figure + len - sl, units[i].suffix)) {
+			snprintf(buf, n, "%.*s (%s)", (int)(len - sl), figure,
+				 units[i].unit);
+			return;
+		}
+	}
+	snprintf(buf, n, "%s", figure);
+}
+
+int sw_write_csv(FILE *fp, const struct sweep *sw)
+{
+	fputs("param,value", fp);
+	for (unsigned k = 0; k < sw->ncols; k++) {
+		fputc(',', fp);
+		ss_csv_put(fp, sw->header[k]);
+	}
+	fputc('\n', fp);
+	for (unsigned p = 0; p < sw->npt; p++)
+		for (unsigned vi = 0; vi < sw->variants.n; vi++)
+			for (unsigned mi = 0; mi < sw->models.n; mi++) {
+				const struct sw_row *r = sw_find(sw, p, vi, mi);
+
+				if (!r)
+					continue;
+				ss_csv_put(fp, sw->param);
+				fputc(',', fp);
+				ss_csv_put(fp, sw->pt[p].value);
+				for (unsigned k = 0; k < sw->ncols; k++) {
+					fputc(',', fp);
+					ss_csv_put(fp, r->f[k]);
+				}
+				fputc('\n', fp);
+			}
+	return ferror(fp) ? -1 : 0;
+}

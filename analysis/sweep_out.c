@@ -1,0 +1,141 @@
+/* sweep_out.c - a sweep's plot data and sweep.md (sweep_data.h). */
+#include "sweep_data.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "csv.h"
+#include "md_table.h"
+
+/* A log x axis when the values are positive numbers spanning 20× or more
+ * (1000 ... 100000 rules); a linear one otherwise (1, 2, 4 CPUs). */
+static bool want_logx(const struct sweep *sw)
+{
+	double lo = INFINITY, hi = 0;
+
+	if (!sw->numeric)
+		return false;
+	for (unsigned p = 0; p < sw->npt; p++) {
+		lo = sw->pt[p].x < lo ? sw->pt[p].x : lo;
+		hi = sw->pt[p].x > hi ? sw->pt[p].x : hi;
+	}
+	return lo > 0 && hi / lo >= 20;
+}
+
+/* A log y axis when every value of the figure is positive and they span
+ * 20x or more, as footprints over 1000 ... 100000 rules do: lines that
+ * scale with the parameter are then straight on a log-log plot. */
+static bool want_logy(const struct sweep *sw, int col)
+{
+	double lo = INFINITY, hi = 0, v;
+
+	for (unsigned p = 0; p < sw->npt; p++)
+		for (size_t r = 0; r < sw->pt[p].n; r++) {
+			if (ss_parse_decimal(sw->pt[p].rows[r].f[col], &v) || v <= 0)
+				return false;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	return lo > 0 && hi / lo >= 20;
+}
+
+/* "a b c": names are [A-Za-z0-9._+-]+, so gnuplot's word() splits them. */
+static void words(FILE *fp, const struct rp_names *l)
+{
+	fputc('"', fp);
+	for (unsigned i = 0; i < l->n; i++)
+		fprintf(fp, "%s%s", i ? " " : "", l->v[i]);
+	fputc('"', fp);
+}
+
+int sw_write_dat(FILE *fp, const struct sweep *sw, const char *figure, int col)
+{
+	char label[128];
+
+	sw_figure_label(figure, label, sizeof(label));
+	fprintf(fp, "# %s.dat - %s against %s, one block per (variant, model); slabsim sweep\n"
+		    "# block 0, one row: nv nm numeric logx logy \"ylabel\" \"param\" \"variants\" \"models\"\n"
+		    "# block 1 + variant index * models + model index, one row per value:\n"
+		    "#   x (the value, or its index when the values are not all numbers) value %s\n"
+		    "%u %u %d %d %d \"%s\" \"%s\" ",
+		figure, figure, sw->param, figure, sw->variants.n, sw->models.n,
+		sw->numeric, want_logx(sw), want_logy(sw, col), label, sw->param);
+	words(fp, &sw->variants);
+	fputc(' ', fp);
+	words(fp, &sw->models);
+	fputc('\n', fp);
+	for (unsigned vi = 0; vi < sw->variants.n; vi++)
+		for (unsigned mi = 0; mi < sw->models.n; mi++) {
+			fprintf(fp, "\n\n# %s %s\n", sw->variants.v[vi], sw->models.v[mi]);
+			for (unsigned p = 0; p < sw->npt; p++) {
+				const struct sw_row *r = sw_find(sw, p, vi, mi);
+
+				fprintf(fp, "%.15g %s %s\n", sw->pt[p].x, sw->pt[p].value,
+					r ? r->f[col] : "NaN");
+			}
+		}
+	return ferror(fp) ? -1 : 0;
+}
+
+static int figure_table(FILE *fp, const struct sweep *sw, const char *figure,
+			int col)
+{
+	char align[MDT_MAX_COLS + 1] = "rl", label[128];
+	struct md_table t;
+	unsigned nm = sw->models.n < MDT_MAX_COLS - 2 ? sw->models.n : MDT_MAX_COLS - 2;
+
+	for (unsigned mi = 0; mi < nm; mi++)
+		strcat(align, "r");
+	mdt_init(&t, align);
+	mdt_cell(&t, "%s", sw->param);
+	mdt_cell(&t, "variant");
+	for (unsigned mi = 0; mi < nm; mi++)
+		mdt_cell(&t, "%s", sw->models.v[mi]);
+	for (unsigned p = 0; p < sw->npt; p++)
+		for (unsigned vi = 0; vi < sw->variants.n; vi++) {
+			mdt_cell(&t, "%s", sw->pt[p].value);
+			mdt_cell(&t, "%s", sw->variants.v[vi]);
+			for (unsigned mi = 0; mi < nm; mi++) {
+				const struct sw_row *r = sw_find(sw, p, vi, mi);
+
+				mdt_cell(&t, "%s", r ? r->f[col] : "n/a");
+			}
+		}
+	sw_figure_label(figure, label, sizeof(label));
+	fprintf(fp, "## %s against %s\n\n"
+		    "`%s` of each run (summary.csv), one column per model; %s.png draws it, one\n"
+		    "panel per variant, one line per model.\n\n",
+		label, sw->param, figure, figure);
+	return mdt_print(fp, &t);
+}
+
+int sw_write_md(FILE *fp, const struct sweep *sw, char **figures,
+		const int *cols, unsigned nfig)
+{
+	size_t runs = 0;
+
+	for (unsigned p = 0; p < sw->npt; p++)
+		runs += sw->pt[p].n;
+	fprintf(fp, "# %s: sweep of %s\n\n"
+		    "Built by `slabsim sweep` from each value's summary.csv (in the directory named after\n"
+		    "the value, with its own report.md); every column is defined in docs/outputs.md.\n\n"
+		    "- Command: `%s`\n- Parameter: %s = ",
+		sw->workload, sw->param, sw->command, sw->param);
+	for (unsigned p = 0; p < sw->npt; p++)
+		fprintf(fp, "%s%s", p ? ", " : "", sw->pt[p].value);
+	fprintf(fp, "\n- Runs: %zu (%u values × %u variants × %u models)\n- Variants: ",
+		runs, sw->npt, sw->variants.n, sw->models.n);
+	for (unsigned vi = 0; vi < sw->variants.n; vi++)
+		fprintf(fp, "%s%s", vi ? ", " : "", sw->variants.v[vi]);
+	fputs("\n- Models: ", fp);
+	for (unsigned mi = 0; mi < sw->models.n; mi++)
+		fprintf(fp, "%s%s", mi ? ", " : "", sw->models.v[mi]);
+	fputs("\n- Plots beside this file (PNG, and SVG under the same name): ", fp);
+	for (unsigned f = 0; f < nfig; f++)
+		fprintf(fp, "%s%s.png", f ? ", " : "", figures[f]);
+	fputs("\n\n", fp);
+	for (unsigned f = 0; f < nfig; f++)
+		if (figure_table(fp, sw, figures[f], cols[f]))
+			return -1;
+	return ferror(fp) ? -1 : 0;
+}

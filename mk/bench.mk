@@ -1,0 +1,41 @@
+# mk/bench.mk - `make bench`: replay throughput and memory (docs/bench.md).
+#
+#   make bench [BENCH_TARGET=T] [BENCH_MODELS="traced kmem_cache"] [BENCH_REPEAT=R]
+#
+# Generates hackbench traces (`slabsim gen hackbench`, binary .sbt) of three
+# lengths -- the seed's -g 20 -l 1000 (32 M events), ~10 M and ~100 M events
+# of the same shape -- and times every model beside glibc malloc/free
+# replaying the same events (`slabsim bench`).  Writes and prints
+# reports/bench/bench.csv, then checks the two acceptance figures: traced vs
+# glibc on the hackbench trace (>= 2x) and peak RSS of the 100 M-event
+# replay vs the 10 M one (<= 2x).
+
+BENCH_DIR := reports/bench
+# the generated traces (~800 MB) live in the build tree: make clean removes them
+BENCH_DATA := $(BUILD)/bench
+BENCH_TARGET ?= x86_64-4.6
+BENCH_REPEAT ?= 3
+# empty: every registered model (and the read-only floor)
+BENCH_MODELS ?=
+# -l loops: each adds 20 x 20 x 20 messages of 2 allocs and 2 frees (32,000 events)
+BENCH_TRACES := hackbench:1000 hackbench-10M:312 hackbench-100M:3125
+bench_name = $(word 1,$(subst :, ,$(1)))
+bench_loops = $(word 2,$(subst :, ,$(1)))
+
+$(BENCH_DATA)/hackbench-l%.sbt: $(SLABSIM)
+	@mkdir -p $(@D)
+	$(SLABSIM) gen hackbench -g 20 -l $* -o $@
+
+BENCH_FILES := $(foreach t,$(BENCH_TRACES),$(BENCH_DATA)/hackbench-l$(call bench_loops,$(t)).sbt)
+
+.PHONY: bench bench-clean
+bench: deps-auto
+	@$(MAKE) --no-print-directory $(SLABSIM) $(BENCH_FILES)
+	@mkdir -p $(BENCH_DIR)
+	$(SLABSIM) bench --target $(BENCH_TARGET) --repeat $(BENCH_REPEAT) \
+		$(if $(strip $(BENCH_MODELS)),--models '$(strip $(BENCH_MODELS))') --csv $(BENCH_DIR)/bench.csv \
+		$(foreach t,$(BENCH_TRACES),$(call bench_name,$(t))=$(BENCH_DATA)/hackbench-l$(call bench_loops,$(t)).sbt)
+	@scripts/bench-check.sh $(BENCH_DIR)/bench.csv || echo "make bench: an acceptance figure missed on this machine (docs/bench.md)"
+
+bench-clean:
+	rm -rf $(BENCH_DATA) $(BENCH_DIR)

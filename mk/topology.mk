@@ -1,0 +1,99 @@
+# mk/topology.mk - topologies (docs/topology.md).
+#
+#   make topo-plot [TOPO_WORKLOADS="smack17k hackbench"] [TOPO_MODEL=traced]
+#                  [TOPO_MAP=scatter] [TOPO_SIZES="1 2 4 ... 256"]
+#       footprint and p99 latency against the number of PUs of a synthetic
+#       topology, one row of panels per workload:
+#       reports/topology/topology.png/.svg, data in reports/topology/W.dat
+#   make topologies
+#       rewrite datasets/topologies/*.xml from the synthetic descriptions
+#       below with hwloc's own exporter (lstopo)
+#
+# `make sim WORKLOAD=W TOPOLOGY=SPEC [MAP=POLICY]` replays every run on a
+# topology (workloads/runs.inc passes them to `slabsim run`).
+
+TOPO_DIR := reports/topology
+TOPO_SIZES ?= 1 2 4 8 16 32 64 128 256
+TOPO_MODEL ?= traced
+TOPO_MAP ?= scatter
+# The workloads that exist among the two the plot is for.
+TOPO_WORKLOADS ?= $(filter smack17k hackbench,$(WORKLOADS))
+
+# One synthetic machine per size: up to 8 PUs one package of 2-thread
+# cores, from 16 two packages, from 128 two NUMA nodes per package.
+TOPO_SHAPE_1 := pack:1 core:1 pu:1
+TOPO_SHAPE_2 := pack:1 core:1 pu:2
+TOPO_SHAPE_4 := pack:1 core:2 pu:2
+TOPO_SHAPE_8 := pack:1 core:4 pu:2
+TOPO_SHAPE_16 := pack:2 numa:1 core:4 pu:2
+TOPO_SHAPE_32 := pack:2 numa:1 core:8 pu:2
+TOPO_SHAPE_64 := pack:2 numa:1 core:16 pu:2
+TOPO_SHAPE_128 := pack:2 numa:2 core:16 pu:2
+TOPO_SHAPE_256 := pack:2 numa:4 core:16 pu:2
+
+# ---- the plot: one sub-make per workload (its TARGET, VARIANTS, DATA) ----
+.PHONY: topo-plot topo-series
+topo-plot: $(SLABSIM)
+	$(if $(TOPO_WORKLOADS),,@echo "make topo-plot: none of smack17k, hackbench is a workload here" >&2; exit 2)
+	+@for w in $(TOPO_WORKLOADS); do \
+		$(MAKE) --no-print-directory topo-series WORKLOAD=$$w \
+			SLABSIM=$(abspath $(SLABSIM)) || exit 1; \
+	done
+	$(GNUPLOT) -e "dir='$(TOPO_DIR)'; workloads='$(TOPO_WORKLOADS)'; model='$(TOPO_MODEL)'; map='$(TOPO_MAP)'; outfile='$(TOPO_DIR)/topology.tmp.png'" \
+		analysis/topology.gp
+	$(GNUPLOT) -e "dir='$(TOPO_DIR)'; workloads='$(TOPO_WORKLOADS)'; model='$(TOPO_MODEL)'; map='$(TOPO_MAP)'; outfile='$(TOPO_DIR)/topology.tmp.svg'" \
+		analysis/topology.gp
+	mv -f $(TOPO_DIR)/topology.tmp.png $(TOPO_DIR)/topology.png
+	mv -f $(TOPO_DIR)/topology.tmp.svg $(TOPO_DIR)/topology.svg
+	@echo "slabsim: $(TOPO_DIR)/topology.png written"
+
+# Inside a workload's sub-make from here on.  What is replayed: the first
+# variant's trace on the workload's target, unless the workload's trace
+# and target are named below (hackbench: one trace for every variant, a
+# target per variant).
+TOPO_TRACE_hackbench := hackbench.sbt
+TOPO_TARGET_hackbench := x86_64-6.1
+TOPO_VARIANT ?= $(firstword $(VARIANTS))
+TOPO_TRACE = $(or $(TOPO_TRACE_$(WORKLOAD)),$(TOPO_VARIANT).trace)
+TOPO_TARGET = $(or $(TOPO_TARGET_$(WORKLOAD)),$(TARGET))
+TOPO_W := $(TOPO_DIR)/$(WORKLOAD)
+GNUPLOT ?= gnuplot
+
+# One point: the trace generated for N CPUs (a workload whose generator
+# ignores CPUS gets the same trace each time), replayed on N PUs; the
+# trace is removed afterwards (hackbench's is 200 MB).
+define topo_point
+$(TOPO_W)/$(1)/summary.csv: $(SLABSIM)
+	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) CPUS=$(1) \
+		DATA=$(TOPO_W)/$(1)/data $(TOPO_W)/$(1)/data/$(TOPO_TRACE)
+	$(SLABSIM) run --trace $(TOPO_W)/$(1)/data/$(TOPO_TRACE) \
+		--model $(TOPO_MODEL) --target $(TOPO_TARGET) --topology 'synth:$(TOPO_SHAPE_$(1))' \
+		--map $(TOPO_MAP) --out $(TOPO_W)/$(1)
+	rm -rf $(TOPO_W)/$(1)/data
+endef
+$(foreach n,$(TOPO_SIZES),$(eval $(call topo_point,$(n))))
+
+# W.dat: pus footprint_kib p99_ns, one row per size.
+$(TOPO_DIR)/$(WORKLOAD).dat: $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
+	@mkdir -p $(@D)
+	@{ echo "# pus footprint_kib p99_ns ($(WORKLOAD), trace $(TOPO_TRACE), target $(TOPO_TARGET), model $(TOPO_MODEL), map $(TOPO_MAP))"; \
+	  for f in $^; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
+		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"] }' $$f; done; } > $@.tmp
+	mv -f $@.tmp $@
+
+topo-series: $(TOPO_DIR)/$(WORKLOAD).dat
+
+# ---- the shipped XML topologies ----
+# Synthetic descriptions of real machines from their vendors' published
+# sizes (cores, threads, caches; Linux CPU numbering: all first threads,
+# then the second ones), exported by hwloc.  oxide-turin-vm-2pu.xml is
+# the real export of the 2-PU VM this project was developed on
+# (`lstopo --no-io`, HostName removed): it is not rewritten here.
+TOPO_XML_xeon-gold-6248-2s := pack:2 [numa(memory=206158430208)] l3:1(size=28835840) l2:20(size=1048576) l1d:1(size=32768) core:1 pu:2(indexes=core:pack)
+TOPO_XML_epyc-7742-2s-nps4 := pack:2 numa:4(memory=68719476736) l3:4(size=16777216) l2:4(size=524288) l1d:1(size=32768) core:1 pu:2(indexes=core:pack)
+TOPO_XML_i7-4790k := pack:1 [numa(memory=17179869184)] l3:1(size=8388608) l2:4(size=262144) l1d:1(size=32768) core:1 pu:2(indexes=core:pack)
+
+.PHONY: topologies
+topologies:
+	$(foreach m,xeon-gold-6248-2s epyc-7742-2s-nps4 i7-4790k,\
+		lstopo-no-graphics --input '$(TOPO_XML_$(m))' -f datasets/topologies/$(m).xml &&) true

@@ -1,0 +1,219 @@
+/* cmd_bench.c - `slabsim bench`: replay throughput and memory of each
+ * model beside glibc malloc/free replaying the same trace (docs/bench.md). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "bench.h"
+#include "commands.h"
+#include "model.h"
+#include "objtable.h"
+#include "parse.h"
+
+#define MAX_MODELS 32
+#define MAX_TRACES 16
+
+struct bench_opts {
+	struct ss_bench_opts b;
+	const char *csv;
+	unsigned repeat;
+	const char *models[MAX_MODELS + 1]; /* [0] is the glibc baseline */
+	unsigned nr_models;
+	char *workload[MAX_TRACES], *trace[MAX_TRACES];
+	unsigned nr_traces;
+	char model_buf[1024];
+};
+
+static void bench_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: slabsim bench --target TARGET [--models \"M1 M2 ...\"] [--cpus N]\n"
+		"                     [--repeat R] [--csv FILE] WORKLOAD=TRACE...\n\n"
+		"Replay each TRACE through each model and through glibc malloc/free (malloc(size)\n"
+		"on alloc, free on free, pointers in a dense id table: the baseline), each replay\n"
+		"in its own process, single thread.  Prints and writes one CSV row per workload\n"
+		"and model: events, events/s, the baseline's events/s, their ratio, peak RSS and\n"
+		"RSS growth per peak live object.  See docs/bench.md.\n\n"
+		"  --target TARGET   target of the model replays\n"
+		"  --models LIST     models, MODEL[+LETTERS], or read-only (decode the trace and\n"
+		"                    nothing else); default: read-only and every registered model\n"
+		"  --cpus N          CPUs (default: the target's)\n"
+		"  --repeat R        replays per model, the fastest is kept (default 1)\n"
+		"  --csv FILE        also write the table to FILE (atomically)\n"
+		"  WORKLOAD=TRACE    a trace and the name of its row\n");
+}
+
+static int split_models(struct bench_opts *o, const char *arg)
+{
+	char *save = NULL;
+
+	if (strlen(arg) >= sizeof(o->model_buf))
+		return -1;
+	strcpy(o->model_buf, arg);
+	o->nr_models = 1;
+	for (char *tok = strtok_r(o->model_buf, " ,", &save); tok;
+	     tok = strtok_r(NULL, " ,", &save)) {
+		if (o->nr_models > MAX_MODELS)
+			return -1;
+		o->models[o->nr_models++] = tok;
+	}
+	return o->nr_models > 1 ? 0 : -1;
+}
+
+static int parse_bench_opts(int argc, char **argv, struct bench_opts *o)
+{
+	enum { O_TARGET = 256, O_MODELS, O_CPUS, O_REPEAT, O_CSV, O_HELP };
+	static const struct option longopts[] = {
+		{"target", required_argument, 0, O_TARGET},
+		{"models", required_argument, 0, O_MODELS},
+		{"cpus", required_argument, 0, O_CPUS},
+		{"repeat", required_argument, 0, O_REPEAT},
+		{"csv", required_argument, 0, O_CSV},
+		{"help", no_argument, 0, O_HELP},
+		{0, 0, 0, 0},
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->repeat = 1;
+	o->b.max_objects = SS_OBJTABLE_DEFAULT_CAP;
+	o->models[0] = SS_BENCH_GLIBC;
+	o->nr_models = 1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_TARGET: o->b.target = optarg; break;
+		case O_MODELS:
+			if (split_models(o, optarg))
+				goto bad_value;
+			break;
+		case O_CPUS:
+			if (ss_parse_uint(optarg, 65536, &o->b.cpus) || !o->b.cpus)
+				goto bad_value;
+			break;
+		case O_REPEAT:
+			if (ss_parse_uint(optarg, 1000, &o->repeat) || !o->repeat)
+				goto bad_value;
+			break;
+		case O_CSV: o->csv = optarg; break;
+		case O_HELP: bench_usage(stdout); exit(0);
+		default:
+			fprintf(stderr, "slabsim bench: unknown option '%s'\n", argv[optind - 1]);
+			return -1;
+		}
+	}
+	for (; optind < argc; optind++) {
+		char *eq = strchr(argv[optind], '=');
+
+		if (!eq || eq == argv[optind] || !eq[1] || o->nr_traces == MAX_TRACES) {
+			fprintf(stderr, "slabsim bench: want WORKLOAD=TRACE, got '%s'\n", argv[optind]);
+			return -1;
+		}
+		*eq = '\0';
+		o->workload[o->nr_traces] = argv[optind];
+		o->trace[o->nr_traces++] = eq + 1;
+	}
+	if (!o->b.target || !o->nr_traces) {
+		fprintf(stderr, "slabsim bench: --target and at least one WORKLOAD=TRACE are required\n");
+		return -1;
+	}
+	if (o->nr_models == 1) { /* the reading floor and every registered model */
+		o->models[o->nr_models++] = SS_BENCH_READ;
+		for (unsigned i = 0; i < ss_model_count() && o->nr_models <= MAX_MODELS; i++)
+			o->models[o->nr_models++] = ss_model_at(i)->name;
+	}
+	return 0;
+bad_value:
+	fprintf(stderr, "slabsim bench: bad value '%s' for %s\n", optarg, argv[optind - 1]);
+	return -1;
+}
+
+/* Events per second of the replaying process's CPU time: on an idle
+ * machine the same as wall time, and not diluted by other processes
+ * taking turns on the CPU (docs/bench.md). */
+static double rate(const struct ss_bench_result *r)
+{
+	return r->cpu_seconds > 0 ? (double)r->events / r->cpu_seconds : 0;
+}
+
+/* The fastest of `repeat` replays of each model; glibc first. */
+static int measure_trace(const struct bench_opts *o, unsigned t,
+			 struct ss_bench_result *best, struct ss_error *err)
+{
+	memset(best, 0, o->nr_models * sizeof(*best));
+	for (unsigned r = 0; r < o->repeat; r++) {
+		for (unsigned m = 0; m < o->nr_models; m++) {
+			struct ss_bench_result res;
+
+			fprintf(stderr, "slabsim bench: %s on %s (%u/%u)\n", o->models[m],
+				o->workload[t], r + 1, o->repeat);
+			if (ss_bench_measure(o->trace[t], o->models[m], &o->b, &res, err))
+				return -1;
+			if (rate(&res) > rate(&best[m]))
+				best[m] = res;
+		}
+	}
+	return 0;
+}
+
+static void print_header(FILE *fp)
+{
+	fprintf(fp, "model,workload,events,events_per_s,baseline_events_per_s,ratio,"
+		    "peak_rss_kib,bytes_per_live_object,cpu_seconds,wall_seconds,peak_live_objects\n");
+}
+
+static void print_row(FILE *fp, const char *model, const char *workload,
+		      const struct ss_bench_result *r, const struct ss_bench_result *base)
+{
+	double grown = r->peak_rss_kib > r->start_rss_kib
+			       ? (double)(r->peak_rss_kib - r->start_rss_kib) * 1024.0 : 0;
+
+	fprintf(fp, "%s,%s,%llu,%.0f,%.0f,%.2f,%llu,%.1f,%.3f,%.3f,%llu\n", model, workload,
+		(unsigned long long)r->events, rate(r), rate(base),
+		rate(base) > 0 ? rate(r) / rate(base) : 0,
+		(unsigned long long)r->peak_rss_kib,
+		r->peak_live ? grown / (double)r->peak_live : 0, r->cpu_seconds,
+		r->seconds, (unsigned long long)r->peak_live);
+}
+
+static int run_bench(const struct bench_opts *o, struct ss_error *err)
+{
+	struct ss_bench_result res[MAX_TRACES][MAX_MODELS + 1];
+	struct ss_atomic_file f = {0};
+
+	for (unsigned t = 0; t < o->nr_traces; t++)
+		if (measure_trace(o, t, res[t], err))
+			return -1;
+	if (o->csv && ss_atomic_open(&f, o->csv, err))
+		return -1;
+	print_header(stdout);
+	if (o->csv)
+		print_header(f.fp);
+	for (unsigned t = 0; t < o->nr_traces; t++) {
+		for (unsigned m = 0; m < o->nr_models; m++) {
+			print_row(stdout, o->models[m], o->workload[t], &res[t][m], &res[t][0]);
+			if (o->csv)
+				print_row(f.fp, o->models[m], o->workload[t], &res[t][m], &res[t][0]);
+		}
+	}
+	return o->csv ? ss_atomic_commit(&f, err) : 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_opts o;
+	struct ss_error err = {{0}};
+
+	if (parse_bench_opts(argc, argv, &o)) {
+		fprintf(stderr, "Try 'slabsim bench --help'.\n");
+		return 2;
+	}
+	if (run_bench(&o, &err)) {
+		fprintf(stderr, "slabsim bench: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,159 @@
+/* cmd_calibrate.c - `slabsim calibrate -o FILE`: measure the cost-table
+ * steps on this host and write them as a cost table labelled measured,
+ * for `slabsim run --costs FILE` (docs/cost-model.md). */
+#include <getopt.h>
+#include <hwloc.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "atomic_file.h"
+#include "calib.h"
+#include "commands.h"
+#include "host_clock.h"
+#include "host_run.h"
+
+#define REPS_FULL 301
+#define REPS_QUICK 15
+
+static void calibrate_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: slabsim calibrate -o FILE [--quick]\n\n"
+		"Measure the cost-table steps on this host and write a cost table that\n"
+		"`slabsim run --costs FILE` uses: poison write and check (per operation\n"
+		"and per byte), an uncontended list_lock and slab_lock, a lock bounced\n"
+		"between two PUs (remote_free), and the host-mode allocator's fast and\n"
+		"slow paths.  Figures are ticks of the host cycle counter; the file's\n"
+		"header says which host, when, and how each step was measured.  Steps\n"
+		"not measured keep the defaults.  See docs/cost-model.md.\n\n"
+		"  -o, --output FILE   the cost table to write\n"
+		"  --quick             %d samples per measurement instead of %d (tests)\n",
+		REPS_QUICK, REPS_FULL);
+}
+
+static void header(FILE *fp, hwloc_topology_t host, double tpn, unsigned reps,
+		   const struct calib_result *r)
+{
+	char desc[256], date[32];
+	struct utsname u;
+	time_t now = time(NULL);
+
+	ss_host_describe(desc, sizeof(desc), host);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	fprintf(fp,
+		"# slabsim cost table: MEASURED on this host by `slabsim calibrate`\n"
+		"# (docs/cost-model.md).  Not published figures: this machine's own.\n"
+		"# host: %s; Linux %s\n"
+		"# date: %s\n"
+		"# clock: %s, %.1f ticks per microsecond; every figure below is in ticks\n"
+		"#   of that clock, the median of %u samples, less the timer's own\n"
+		"#   overhead (%.1f ticks for an empty measurement)\n"
+		"# method per step:\n"
+		"#   poison_write, poison_write_byte: memset() of 32..4096 bytes in L1,\n"
+		"#     batches of 16, least-squares line a + b*bytes (a per call, b per byte)\n"
+		"#   poison_check, poison_check_byte: the word-wise memchr_inv() host mode\n"
+		"#     checks poison with, same sizes and fit\n"
+		"#   list_lock: pthread spin lock + unlock, uncontended (host mode's list_lock)\n"
+		"#   slab_lock: bit spin lock + unlock, uncontended (host mode's slab lock)\n"
+		"#   remote_free: one hand-off of a spin lock between threads pinned to host\n"
+		"#     PUs 0 and 1 (the lock's cache line moves each time)%s\n"
+		"#   alloc_fastpath, free_fastpath: host-mode allocator, c->freelist pop and\n"
+		"#     push on the active slab, batches of 16\n"
+		"#   free_slowpath: host-mode __slab_free of another CPU's active slab\n"
+		"#     (slab lock, push on slab->freelist), batches of 32\n"
+		"#   alloc_slowpath: host-mode ___slab_alloc taking a remote free back\n"
+		"#     (get_freelist): 16 x (a slow free + that allocation), less the\n"
+		"#     slow free; the model prices that path alloc_slowpath +\n"
+		"#     alloc_refill, so alloc_refill is 0 here\n"
+		"# Steps not listed keep allocators/costs/default.costs.\n",
+		desc, u.release, date, HOST_CLOCK_NAME, tpn * 1000.0, reps, r->timer,
+		r->bounce < 0 ? "; NOT measured: this host\n#     has one PU, the default stays" : "");
+}
+
+/* A step not measured (v < 0) keeps its default, and the file says so. */
+static void line(FILE *fp, const char *step, double v, const char *what)
+{
+	if (v < 0)
+		fprintf(fp, "# %s: not measured on this host (default kept)\n", step);
+	else
+		fprintf(fp, "%-20s %.3f   # measured: %s\n", step, v, what);
+}
+
+static void body(FILE *fp, const struct calib_result *r)
+{
+	line(fp, "poison_write", r->poison_write.a > 0 ? r->poison_write.a : 0, "memset, fixed part");
+	line(fp, "poison_write_byte", r->poison_write.b > 0 ? r->poison_write.b : 0, "memset, per byte");
+	line(fp, "poison_check", r->poison_check.a > 0 ? r->poison_check.a : 0, "memchr_inv, fixed part");
+	line(fp, "poison_check_byte", r->poison_check.b > 0 ? r->poison_check.b : 0, "memchr_inv, per byte");
+	line(fp, "list_lock", r->list_lock, "spin lock + unlock");
+	line(fp, "slab_lock", r->slab_lock, "bit lock + unlock");
+	line(fp, "remote_free", r->bounce, "lock hand-off between PUs 0 and 1");
+	line(fp, "alloc_fastpath", r->alloc_fast, "host replay fast alloc");
+	line(fp, "free_fastpath", r->free_fast, "host replay fast free");
+	line(fp, "alloc_slowpath", r->alloc_slow, "host replay refill alloc");
+	line(fp, "alloc_refill", r->alloc_slow < 0 ? -1 : 0, "inside alloc_slowpath above");
+	line(fp, "free_slowpath", r->free_slow, "host replay slow free");
+}
+
+static int calibrate(const char *out, unsigned reps, struct ss_error *err)
+{
+	hwloc_topology_t host;
+	struct calib_result r;
+	struct ss_atomic_file f;
+	double tpn;
+
+	if (hwloc_topology_init(&host) || hwloc_topology_load(host))
+		return ss_errorf(err, "hwloc cannot read this host's topology");
+	tpn = host_clock_rate(50);
+	calib_measure(&r, reps, host);
+	if (ss_atomic_open(&f, out, err)) {
+		hwloc_topology_destroy(host);
+		return -1;
+	}
+	header(f.fp, host, tpn, reps, &r);
+	body(f.fp, &r);
+	hwloc_topology_destroy(host);
+	return ss_atomic_commit(&f, err);
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, 0, 'o'},
+		{"quick", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	const char *out = NULL;
+	unsigned reps = REPS_FULL;
+	struct ss_error err = {{0}};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'q': reps = REPS_QUICK; break;
+		case 'h': calibrate_usage(stdout); return 0;
+		default:
+			fprintf(stderr, "slabsim calibrate: unknown option '%s'\n", argv[optind - 1]);
+			calibrate_usage(stderr);
+			return 2;
+		}
+	}
+	if (!out || optind < argc) {
+		fprintf(stderr, "slabsim calibrate: -o FILE is required (and nothing else)\n");
+		calibrate_usage(stderr);
+		return 2;
+	}
+	if (calibrate(out, reps, &err)) {
+		fprintf(stderr, "slabsim calibrate: %s\n", err.msg);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,523 @@
+/* host_slab.c - the host-mode slab allocator (host_slab.h): real pages,
+ * real free lists, real locks, real poison. */
+#include "host_slab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "geometry.h"
+
+/* ---- geometry ---- */
+
+static unsigned ilog2u(unsigned v)
+{
+	unsigned r = 0;
+
+	while (v >>= 1)
+		r++;
+	return r;
+}
+
+void hs_geometry_from_model(struct hs_geometry *g, unsigned object_size,
+			    unsigned size, unsigned objs, unsigned order,
+			    unsigned page_size, unsigned debug, bool checks)
+{
+	unsigned partial_objs;
+
+	memset(g, 0, sizeof(*g));
+	g->object_size = object_size;
+	g->size = size;
+	g->objs = objs;
+	g->order = order;
+	g->page_size = page_size;
+	g->poison = debug & SS_DBG_P;
+	g->redzone = debug & SS_DBG_Z;
+	g->checks = checks && (g->poison || g->redzone);
+	/* With P or Z calculate_sizes() leaves at least one word after the
+	 * object: the link goes in the slot's last 4 bytes, out of the
+	 * poison's and red zone's way.  Otherwise inside the object. */
+	g->fp_offset = (g->poison || g->redzone) ? size - 4 : 0;
+	/* set_min_partial(): clamp(ilog2(size) / 2, 5, 10) */
+	g->min_partial = ilog2u(size) / 2;
+	g->min_partial = g->min_partial < 5 ? 5 : g->min_partial > 10 ? 10 : g->min_partial;
+	/* set_cpu_partial() (6.x): none for debug caches */
+	partial_objs = debug ? 0 : size >= page_size ? 6 : size >= 1024 ? 24
+					: size >= 256 ? 52 : 120;
+	g->cpu_partial_slabs = (2 * partial_objs + objs - 1) / objs;
+}
+
+/* ---- lists ---- */
+
+static void list_add(struct hs_list *l, struct hs_slab *sl, bool tail)
+{
+	sl->prev = sl->next = NULL;
+	if (!l->head) {
+		l->head = l->tail = sl;
+	} else if (tail) {
+		sl->prev = l->tail;
+		l->tail->next = sl;
+		l->tail = sl;
+	} else {
+		sl->next = l->head;
+		l->head->prev = sl;
+		l->head = sl;
+	}
+	l->nr++;
+}
+
+static void list_del(struct hs_list *l, struct hs_slab *sl)
+{
+	if (sl->prev)
+		sl->prev->next = sl->next;
+	else
+		l->head = sl->next;
+	if (sl->next)
+		sl->next->prev = sl->prev;
+	else
+		l->tail = sl->prev;
+	sl->prev = sl->next = NULL;
+	l->nr--;
+}
+
+/* ---- object links and debug bytes ---- */
+
+static inline char *obj_at(const struct hs_cache *s, const struct hs_slab *sl,
+			   uint32_t idx)
+{
+	return sl->mem + (size_t)idx * s->g.size;
+}
+
+static inline uint32_t obj_index(const struct hs_cache *s,
+				 const struct hs_slab *sl, const void *obj)
+{
+	return (uint32_t)(((const char *)obj - sl->mem) / s->g.size);
+}
+
+static inline uint32_t get_link(const struct hs_cache *s, const char *obj)
+{
+	uint32_t v;
+
+	memcpy(&v, obj + s->g.fp_offset, sizeof(v));
+	return v;
+}
+
+static inline void set_link(const struct hs_cache *s, char *obj, uint32_t v)
+{
+	memcpy(obj + s->g.fp_offset, &v, sizeof(v));
+}
+
+const void *hs_memchr_inv(const void *p, int c, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t word = 0x0101010101010101ull * (uint8_t)c;
+
+	for (; n >= 8; b += 8, n -= 8) {
+		uint64_t w;
+
+		memcpy(&w, b, 8);
+		if (w != word)
+			break;
+	}
+	for (; n; b++, n--)
+		if (*b != (uint8_t)c)
+			return b;
+	return NULL;
+}
+
+static unsigned redzone_len(const struct hs_cache *s)
+{
+	return s->g.fp_offset > s->g.object_size ? s->g.fp_offset - s->g.object_size : 0;
+}
+
+/* init_object(): poison the free object, mark its red zone. */
+static void init_object(const struct hs_cache *s, char *obj, int red,
+			struct hs_ctx *ctx)
+{
+	if (s->g.poison && red == HS_RED_INACTIVE) {
+		memset(obj, HS_POISON_FREE, s->g.object_size - 1);
+		obj[s->g.object_size - 1] = (char)HS_POISON_END;
+		ctx->poison_written += s->g.object_size;
+	}
+	if (s->g.redzone) {
+		memset(obj + s->g.object_size, red, redzone_len(s));
+		ctx->poison_written += redzone_len(s);
+	}
+}
+
+/* check_object(): red zone, and on alloc the poison. */
+static void check_object(const struct hs_cache *s, const char *obj, int red,
+			 struct hs_ctx *ctx)
+{
+	if (s->g.redzone) {
+		if (hs_memchr_inv(obj + s->g.object_size, red, redzone_len(s)) && !ctx->corrupt)
+			ctx->corrupt = "red zone overwritten";
+		ctx->poison_checked += redzone_len(s);
+	}
+	if (s->g.poison && red == HS_RED_INACTIVE) {
+		if ((hs_memchr_inv(obj, HS_POISON_FREE, s->g.object_size - 1) ||
+		     (uint8_t)obj[s->g.object_size - 1] != HS_POISON_END) && !ctx->corrupt)
+			ctx->corrupt = "poison overwritten (use after free)";
+		ctx->poison_checked += s->g.object_size;
+	}
+}
+
+/* ---- slabs ---- */
+
+static size_t slab_bytes(const struct hs_cache *s)
+{
+	return (size_t)s->g.page_size << s->g.order;
+}
+
+static void account_bytes(struct hs_cache *s, int64_t delta)
+{
+	int64_t now = atomic_fetch_add(s->mapped_bytes, delta) + delta;
+	int64_t peak = atomic_load(s->peak_bytes);
+
+	while (now > peak && !atomic_compare_exchange_weak(s->peak_bytes, &peak, now))
+		;
+}
+
+/* allocate_slab() + shuffle-free freelist: 0 -> 1 -> ... -> objs-1. */
+static struct hs_slab *new_slab(struct hs_cache *s, unsigned node,
+				struct hs_ctx *ctx)
+{
+	struct hs_slab *sl = calloc(1, sizeof(*sl));
+	void *mem;
+
+	if (!sl)
+		return NULL;
+	mem = mmap(NULL, slab_bytes(s), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		free(sl);
+		return NULL;
+	}
+	sl->mem = mem;
+	atomic_flag_clear(&sl->lock);
+	sl->node = (uint16_t)node;
+	if (s->g.poison) { /* the slab's padding reads 0x5a */
+		memset(sl->mem, HS_POISON_INUSE, slab_bytes(s));
+		ctx->poison_written += slab_bytes(s);
+	}
+	for (uint32_t i = 0; i < s->g.objs; i++) {
+		char *obj = obj_at(s, sl, i);
+
+		init_object(s, obj, HS_RED_INACTIVE, ctx);
+		set_link(s, obj, i + 1 < s->g.objs ? i + 1 : HS_NIL);
+	}
+	sl->freelist = 0;
+	pthread_mutex_lock(&s->all_lock);
+	sl->all_next = s->all;
+	if (s->all)
+		s->all->all_prev = sl;
+	s->all = sl;
+	pthread_mutex_unlock(&s->all_lock);
+	account_bytes(s, (int64_t)slab_bytes(s));
+	ctx->slabs_mapped++;
+	return sl;
+}
+
+static void discard_slab(struct hs_cache *s, struct hs_slab *sl,
+			 struct hs_ctx *ctx)
+{
+	pthread_mutex_lock(&s->all_lock);
+	if (sl->all_prev)
+		sl->all_prev->all_next = sl->all_next;
+	else
+		s->all = sl->all_next;
+	if (sl->all_next)
+		sl->all_next->all_prev = sl->all_prev;
+	pthread_mutex_unlock(&s->all_lock);
+	munmap(sl->mem, slab_bytes(s));
+	account_bytes(s, -(int64_t)slab_bytes(s));
+	free(sl);
+	ctx->slabs_unmapped++;
+}
+
+/* ---- allocation ---- */
+
+/* Make sl the CPU's active slab with the slab's free objects (under the
+ * slab lock, which the caller holds). */
+static void activate_locked(struct hs_cache *s, struct hs_cpu *c,
+			    struct hs_slab *sl)
+{
+	c->freelist = sl->freelist;
+	sl->freelist = HS_NIL;
+	sl->inuse = s->g.objs;
+	sl->where = HS_ON_ACTIVE;
+	c->slab = sl;
+}
+
+/* get_partial_node(): the first slab becomes active, more go to the CPU
+ * partial list up to half its limit. */
+static bool get_partial_node(struct hs_cache *s, struct hs_cpu *c,
+			     struct hs_node *n)
+{
+	struct hs_slab *sl;
+	unsigned taken = 0;
+
+	if (!n->partial.nr)
+		return false;
+	pthread_spin_lock(&n->list_lock);
+	while ((sl = n->partial.head)) {
+		list_del(&n->partial, sl);
+		hs_bitlock(&sl->lock);
+		if (!c->slab) {
+			activate_locked(s, c, sl);
+		} else {
+			sl->where = HS_ON_CPU_PARTIAL;
+			list_add(&c->partial, sl, false);
+			taken++;
+		}
+		hs_bitunlock(&sl->lock);
+		if (!s->g.cpu_partial_slabs || taken > s->g.cpu_partial_slabs / 2)
+			break;
+	}
+	pthread_spin_unlock(&n->list_lock);
+	return c->slab != NULL;
+}
+
+/* get_partial(): the local node, then the others nearest first that hold
+ * more than min_partial slabs (get_any_partial()). */
+static bool get_partial(struct hs_cache *s, unsigned cpu, struct hs_cpu *c)
+{
+	unsigned local = s->topo->cpu_node[cpu];
+	const uint16_t *z = ss_topology_zonelist(s->topo, local);
+
+	if (get_partial_node(s, c, &s->node[local]))
+		return true;
+	for (unsigned i = 1; i < s->topo->nr_nodes; i++) {
+		struct hs_node *n = &s->node[z[i]];
+
+		if (n->partial.nr > s->g.min_partial && get_partial_node(s, c, n))
+			return true;
+	}
+	return false;
+}
+
+/* ___slab_alloc(): refill c->freelist; false if no memory. */
+static bool slab_alloc_slow(struct hs_cache *s, unsigned cpu,
+			    enum hs_path *path, struct hs_ctx *ctx)
+{
+	struct hs_cpu *c = &s->cpu[cpu];
+	struct hs_slab *sl = c->slab;
+
+	if (sl) { /* get_freelist(), else the slab is full: off every list */
+		hs_bitlock(&sl->lock);
+		if (sl->freelist != HS_NIL) {
+			activate_locked(s, c, sl);
+			hs_bitunlock(&sl->lock);
+			*path = HS_REFILL;
+			return true;
+		}
+		sl->where = HS_ON_FULL;
+		hs_bitunlock(&sl->lock);
+		c->slab = NULL;
+	}
+	if ((sl = c->partial.head)) {
+		list_del(&c->partial, sl);
+		hs_bitlock(&sl->lock);
+		activate_locked(s, c, sl);
+		hs_bitunlock(&sl->lock);
+		*path = HS_CPU_PARTIAL;
+		return true;
+	}
+	if (get_partial(s, cpu, c)) {
+		*path = HS_NODE_PARTIAL;
+		return true;
+	}
+	sl = new_slab(s, s->topo->cpu_node[cpu], ctx);
+	if (!sl)
+		return false;
+	hs_bitlock(&sl->lock);
+	activate_locked(s, c, sl);
+	hs_bitunlock(&sl->lock);
+	*path = HS_NEW_SLAB;
+	return true;
+}
+
+void *hs_alloc(struct hs_cache *s, unsigned cpu, struct hs_slab **slab,
+	       enum hs_path *path, struct hs_ctx *ctx)
+{
+	struct hs_cpu *c = &s->cpu[cpu];
+	char *obj;
+
+	*path = HS_FAST;
+	if (c->freelist == HS_NIL && !slab_alloc_slow(s, cpu, path, ctx))
+		return NULL;
+	obj = obj_at(s, c->slab, c->freelist);
+	c->freelist = get_link(s, obj);
+	*slab = c->slab;
+	if (s->g.checks)
+		check_object(s, obj, HS_RED_INACTIVE, ctx);
+	if (s->g.redzone)
+		init_object(s, obj, HS_RED_ACTIVE, ctx);
+	ctx->alloc_path[*path]++;
+	return obj;
+}
+
+/* ---- free ---- */
+
+/* unfreeze_partials(): every slab of c->partial to its node's list, empty
+ * ones unmapped beyond min_partial. */
+static void unfreeze_partials(struct hs_cache *s, struct hs_cpu *c,
+			      struct hs_ctx *ctx)
+{
+	struct hs_slab *sl;
+
+	while ((sl = c->partial.head)) {
+		struct hs_node *n = &s->node[sl->node];
+		bool empty;
+
+		list_del(&c->partial, sl);
+		pthread_spin_lock(&n->list_lock);
+		hs_bitlock(&sl->lock);
+		empty = !sl->inuse && n->partial.nr >= s->g.min_partial;
+		if (!empty) {
+			sl->where = HS_ON_NODE_PARTIAL;
+			list_add(&n->partial, sl, true);
+		}
+		hs_bitunlock(&sl->lock);
+		pthread_spin_unlock(&n->list_lock);
+		if (empty)
+			discard_slab(s, sl, ctx);
+	}
+}
+
+/* put_cpu_partial(): the freeing CPU keeps the formerly full slab. */
+static void put_cpu_partial(struct hs_cache *s, struct hs_cpu *c,
+			    struct hs_slab *sl, struct hs_ctx *ctx)
+{
+	if (c->partial.nr && c->partial.nr >= s->g.cpu_partial_slabs)
+		unfreeze_partials(s, c, ctx);
+	list_add(&c->partial, sl, false);
+}
+
+/* __slab_free().  A free that may empty a slab on a node list needs
+ * list_lock, taken before the slab lock (trylock first, else drop and
+ * retake in order: the slab cannot go away while our object is in it). */
+static void slab_free_slow(struct hs_cache *s, unsigned cpu, char *obj,
+			   struct hs_slab *sl, struct hs_ctx *ctx)
+{
+	struct hs_node *n = &s->node[sl->node];
+	bool listed = false, discard = false;
+
+	hs_bitlock(&sl->lock);
+	if (sl->where == HS_ON_NODE_PARTIAL && sl->inuse == 1) {
+		listed = true;
+		if (pthread_spin_trylock(&n->list_lock)) {
+			hs_bitunlock(&sl->lock);
+			pthread_spin_lock(&n->list_lock);
+			hs_bitlock(&sl->lock);
+		}
+	}
+	set_link(s, obj, sl->freelist);
+	sl->freelist = obj_index(s, sl, obj);
+	sl->inuse--;
+	if (sl->where == HS_ON_FULL && s->g.cpu_partial_slabs) {
+		sl->where = HS_ON_CPU_PARTIAL;
+		hs_bitunlock(&sl->lock);
+		if (listed)
+			pthread_spin_unlock(&n->list_lock);
+		put_cpu_partial(s, &s->cpu[cpu], sl, ctx);
+		return;
+	}
+	if (sl->where == HS_ON_FULL) { /* no CPU partial lists: node list */
+		if (!listed) { /* lock order: drop, take list_lock, retake */
+			hs_bitunlock(&sl->lock);
+			pthread_spin_lock(&n->list_lock);
+			hs_bitlock(&sl->lock);
+			listed = true;
+		}
+		if (sl->where == HS_ON_FULL) {
+			sl->where = HS_ON_NODE_PARTIAL;
+			list_add(&n->partial, sl, true);
+		}
+	}
+	if (listed && sl->where == HS_ON_NODE_PARTIAL && !sl->inuse &&
+	    n->partial.nr >= s->g.min_partial) {
+		list_del(&n->partial, sl);
+		sl->where = HS_ON_NONE;
+		discard = true;
+	}
+	hs_bitunlock(&sl->lock);
+	if (listed)
+		pthread_spin_unlock(&n->list_lock);
+	if (discard)
+		discard_slab(s, sl, ctx);
+}
+
+void hs_free(struct hs_cache *s, unsigned cpu, void *obj, struct hs_slab *slab,
+	     enum hs_path *path, struct hs_ctx *ctx)
+{
+	struct hs_cpu *c = &s->cpu[cpu];
+
+	if (s->g.checks)
+		check_object(s, obj, HS_RED_ACTIVE, ctx);
+	init_object(s, obj, HS_RED_INACTIVE, ctx);
+	if (slab == c->slab) { /* do_slab_free() fast path */
+		set_link(s, obj, c->freelist);
+		c->freelist = obj_index(s, slab, obj);
+		*path = HS_FAST;
+	} else {
+		slab_free_slow(s, cpu, obj, slab, ctx);
+		*path = HS_FREE_SLOW;
+	}
+	ctx->free_path[*path]++;
+}
+
+/* ---- cache set-up ---- */
+
+int hs_cache_init(struct hs_cache *s, const char *name,
+		  const struct hs_geometry *g, const struct ss_topology *topo,
+		  _Atomic int64_t *mapped_bytes, _Atomic int64_t *peak_bytes,
+		  struct ss_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->g = *g;
+	s->topo = topo;
+	s->mapped_bytes = mapped_bytes;
+	s->peak_bytes = peak_bytes;
+	if (!g->objs || g->size < 4 || (size_t)g->objs * g->size > slab_bytes(s))
+		return ss_errorf(err, "host mode: cache %s: impossible layout (%u x %u bytes in %zu)",
+				 name, g->objs, g->size, slab_bytes(s));
+	s->cpu = aligned_alloc(64, topo->nr_cpus * sizeof(*s->cpu));
+	s->node = aligned_alloc(64, topo->nr_nodes * sizeof(*s->node));
+	if (!s->cpu || !s->node) {
+		free(s->cpu);
+		free(s->node);
+		return ss_errorf(err, "host mode: out of memory");
+	}
+	memset(s->cpu, 0, topo->nr_cpus * sizeof(*s->cpu));
+	memset(s->node, 0, topo->nr_nodes * sizeof(*s->node));
+	for (unsigned c = 0; c < topo->nr_cpus; c++)
+		s->cpu[c].freelist = HS_NIL;
+	for (unsigned n = 0; n < topo->nr_nodes; n++)
+		pthread_spin_init(&s->node[n].list_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_mutex_init(&s->all_lock, NULL);
+	return 0;
+}
+
+void hs_cache_destroy(struct hs_cache *s)
+{
+	struct hs_slab *sl, *next;
+
+	for (sl = s->all; sl; sl = next) {
+		next = sl->all_next;
+		munmap(sl->mem, slab_bytes(s));
+		atomic_fetch_sub(s->mapped_bytes, (int64_t)slab_bytes(s));
+		free(sl);
+	}
+	s->all = NULL;
+	if (s->node)
+		for (unsigned n = 0; n < s->topo->nr_nodes; n++)
+			pthread_spin_destroy(&s->node[n].list_lock);
+	pthread_mutex_destroy(&s->all_lock);
+	free(s->cpu);
+	free(s->node);
+	s->cpu = NULL;
+	s->node = NULL;
+}

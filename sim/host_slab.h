@@ -1,0 +1,133 @@
+/* host_slab.h - a real SLUB-shaped slab allocator for host mode
+ * (docs/host-mode.md): slabs are mmap'd pages laid out with a model
+ * cache's geometry, objects are handed out and freed for real, and
+ * slub_debug P / Z write and check real poison and red-zone bytes.
+ *
+ * Structure (mm/slub.c, 6.x, without the lock-free cmpxchg):
+ *   per PU:   c->slab, c->freelist, c->partial   touched by its thread only
+ *   per node: list_lock (a spin lock), n->partial
+ *   per slab: a bit lock guarding slab->freelist, inuse and where
+ * Lock order is list_lock, then slab lock.  Free links are 32-bit object
+ * indexes stored at fp_offset, so 32-bit targets' layouts fit too.
+ */
+#ifndef SS_HOST_SLAB_H
+#define SS_HOST_SLAB_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "topology.h"
+
+#define HS_NIL 0xffffffffu
+#define HS_POISON_INUSE 0x5a /* include/linux/poison.h */
+#define HS_POISON_FREE 0x6b
+#define HS_POISON_END 0xa5
+#define HS_RED_INACTIVE 0xbb
+#define HS_RED_ACTIVE 0xcc
+
+/* How an operation went, for the measured path mix. */
+enum hs_path {
+	HS_FAST,	/* c->freelist pop / push */
+	HS_REFILL,	/* alloc: remote frees taken from the active slab */
+	HS_CPU_PARTIAL, /* alloc: next per-CPU partial slab */
+	HS_NODE_PARTIAL,/* alloc: node partial list (local or remote node) */
+	HS_NEW_SLAB,	/* alloc: mmap'd a new slab */
+	HS_FREE_SLOW,	/* free: object not in this CPU's active slab */
+	HS_NR_PATHS
+};
+
+struct hs_geometry {
+	unsigned object_size, size, objs, order, page_size;
+	unsigned fp_offset;	/* free link (uint32) position in a slot */
+	unsigned min_partial, cpu_partial_slabs;
+	bool poison, redzone, checks;
+};
+
+enum hs_where { HS_ON_NONE, HS_ON_ACTIVE, HS_ON_CPU_PARTIAL, HS_ON_NODE_PARTIAL, HS_ON_FULL };
+
+struct hs_slab {
+	char *mem;
+	struct hs_slab *prev, *next;	   /* the list `where` says */
+	struct hs_slab *all_prev, *all_next; /* every slab of the cache */
+	atomic_flag lock;
+	uint32_t freelist; /* slab->freelist (index), remote frees */
+	uint32_t inuse;	   /* objects not on slab->freelist */
+	uint16_t node;
+	uint8_t where;
+};
+
+struct hs_list {
+	struct hs_slab *head, *tail;
+	unsigned nr;
+};
+
+struct hs_cpu { /* kmem_cache_cpu, a cache line of its own */
+	_Alignas(64) struct hs_slab *slab;
+	uint32_t freelist;
+	struct hs_list partial;
+};
+
+struct hs_node { /* kmem_cache_node */
+	_Alignas(64) pthread_spinlock_t list_lock;
+	struct hs_list partial;
+};
+
+/* Per-thread counters: no shared writes on the hot path. */
+struct hs_ctx {
+	uint64_t alloc_path[HS_NR_PATHS], free_path[HS_NR_PATHS];
+	uint64_t slabs_mapped, slabs_unmapped;
+	uint64_t poison_written, poison_checked; /* bytes */
+	const char *corrupt; /* first failed check, NULL if none */
+};
+
+struct hs_cache {
+	char name[64];
+	struct hs_geometry g;
+	const struct ss_topology *topo;
+	struct hs_cpu *cpu;   /* nr_cpus */
+	struct hs_node *node; /* nr_nodes */
+	pthread_mutex_t all_lock;
+	struct hs_slab *all;
+	_Atomic int64_t *mapped_bytes, *peak_bytes; /* shared by all caches */
+};
+
+/* Layout from a model cache (object size, stride, objects, order, debug
+ * letters SS_DBG_*); checks on alloc as the era's debug paths run them. */
+void hs_geometry_from_model(struct hs_geometry *g, unsigned object_size,
+			    unsigned size, unsigned objs, unsigned order,
+			    unsigned page_size, unsigned debug, bool checks);
+
+int hs_cache_init(struct hs_cache *s, const char *name,
+		  const struct hs_geometry *g, const struct ss_topology *topo,
+		  _Atomic int64_t *mapped_bytes, _Atomic int64_t *peak_bytes,
+		  struct ss_error *err);
+/* munmap every slab; live objects die with them. */
+void hs_cache_destroy(struct hs_cache *s);
+
+/* kmem_cache_alloc() on PU cpu: the object, its slab, and the path. */
+void *hs_alloc(struct hs_cache *s, unsigned cpu, struct hs_slab **slab,
+	       enum hs_path *path, struct hs_ctx *ctx);
+/* kmem_cache_free() on PU cpu. */
+void hs_free(struct hs_cache *s, unsigned cpu, void *obj, struct hs_slab *slab,
+	     enum hs_path *path, struct hs_ctx *ctx);
+
+/* memchr_inv(): first byte of [p, p+n) that is not c, or NULL; word-wise. */
+const void *hs_memchr_inv(const void *p, int c, size_t n);
+
+/* slab_lock() / slab_unlock(): a bit spin lock. */
+static inline void hs_bitlock(atomic_flag *f)
+{
+	while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
+		;
+}
+
+static inline void hs_bitunlock(atomic_flag *f)
+{
+	atomic_flag_clear_explicit(f, memory_order_release);
+}
+
+#endif

@@ -1,0 +1,178 @@
+/* import.h - real kernel traces (ftrace text, trace-cmd report, perf
+ * script) of the kmem tracepoints into a slabsim trace (docs/import.md).
+ *
+ *   import_format.c  which label each field is printed under (defaults,
+ *                    or a tracefs `format` file)
+ *   import_ftrace.c  one text line -> one kmem record
+ *   import_ptrmap.c  live pointers -> dense object ids
+ *   import_caches.c  cache names and kmem_cache_create() arguments
+ *   import.c         the driver: records -> trace events and totals
+ */
+#ifndef SS_IMPORT_H
+#define SS_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "strtab.h"
+#include "target.h"
+#include "trace.h"
+
+/* The tracepoints we read (include/trace/events/kmem.h). */
+enum ss_kmem_event {
+	SS_KE_KMALLOC,		/* kmalloc, and kmalloc_node before 6.1 */
+	SS_KE_CACHE_ALLOC,	/* kmem_cache_alloc(_node) */
+	SS_KE_KFREE,
+	SS_KE_CACHE_FREE,
+	SS_KE_NR,
+};
+
+enum ss_kmem_field {
+	SS_KF_CALL_SITE,
+	SS_KF_PTR,
+	SS_KF_BYTES_REQ,
+	SS_KF_BYTES_ALLOC,
+	SS_KF_NAME,
+	SS_KF_NR,
+};
+
+#define SS_KMEM_LABEL_MAX 48
+
+/* The label ("ptr" in "ptr=...") each field is printed under, per event;
+ * "" when the event does not print the field. */
+struct ss_kmem_labels {
+	char label[SS_KE_NR][SS_KF_NR][SS_KMEM_LABEL_MAX];
+};
+
+/* The labels of include/trace/events/kmem.h (the same in every era). */
+void ss_kmem_labels_default(struct ss_kmem_labels *l);
+/* Take the labels of one event from a tracefs format file
+ * (events/kmem/EVENT/format): its `print fmt:` pairs each `label=%x` with
+ * the REC->field it prints.  Errors name file:line. */
+int ss_kmem_labels_load(struct ss_kmem_labels *l, const char *path,
+			struct ss_error *err);
+/* Parse the text of a format file (path only names errors). */
+int ss_kmem_labels_parse(struct ss_kmem_labels *l, const char *path,
+			 const char *text, struct ss_error *err);
+
+/* ---- one line ---- */
+
+enum ss_kmem_line {
+	SS_KL_SKIP,	/* blank, comment, header, not an event line */
+	SS_KL_OTHER,	/* an event we do not read (mm_page_alloc, ...) */
+	SS_KL_LOST,	/* "[LOST N EVENTS]": rec.lost */
+	SS_KL_HEADER,	/* "# entries-in-buffer/entries-written: A/B": rec.lost = B-A */
+	SS_KL_EVENT,	/* one of ours: rec filled */
+};
+
+struct ss_kmem_rec {
+	enum ss_kmem_event event;
+	unsigned cpu;
+	int has_cpu;
+	uint64_t ptr;
+	uint64_t bytes_req, bytes_alloc;
+	const char *call_site;	/* points into the line; NUL-terminated */
+	const char *name;	/* cache name, NULL when not printed */
+	uint64_t lost;
+};
+
+/* Classify and parse one line (modified in place).  Returns the kind, or
+ * -1 with *why set for a kmem event line that is malformed. */
+int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
+		       struct ss_kmem_rec *rec, const char **why);
+
+/* ---- pointers -> dense ids ---- */
+
+struct ss_ptr_entry {
+	uint64_t ptr;	  /* 0 = empty slot (a NULL pointer is never live) */
+	uint64_t id;
+	uint64_t bytes_alloc;
+	uint32_t cpu;
+};
+
+/* Open addressing, linear probing, backward-shift deletion: memory is
+ * proportional to the pointers live at once. */
+struct ss_ptrmap {
+	struct ss_ptr_entry *slots;
+	uint64_t nr_slots, live, peak;
+};
+
+/* The entry for ptr, or NULL. */
+struct ss_ptr_entry *ss_ptrmap_find(struct ss_ptrmap *m, uint64_t ptr);
+/* Insert (ptr must be absent and non-zero); NULL when out of memory. */
+struct ss_ptr_entry *ss_ptrmap_insert(struct ss_ptrmap *m, uint64_t ptr);
+void ss_ptrmap_remove(struct ss_ptrmap *m, struct ss_ptr_entry *e);
+void ss_ptrmap_release(struct ss_ptrmap *m);
+
+/* ---- caches ---- */
+
+struct ss_import_caches {
+	const struct ss_target *target;
+	FILE *warn;		/* one line per cache the model lays out otherwise */
+	struct ss_strtab names;	/* cache names as declared, in order of first use */
+	uint32_t *api;		/* per name: the trace api index */
+	uint64_t *req, *alloc;	/* per name: the first bytes_req, bytes_alloc */
+	uint32_t cap;
+	uint64_t geometry_mismatch; /* caches whose traced stride the model misses */
+	uint64_t size_changes;	/* allocations whose sizes differ from the first */
+	uint64_t kmalloc_mismatch; /* kmalloc: bytes_alloc is not the target's class */
+	uint64_t by_class;	/* unnamed kmem_cache allocations put in kmalloc */
+};
+
+struct ss_trace_writer;
+
+/* The api index for an allocation record, declaring the cache on first
+ * use; -1 with err on a write failure.  *size gets the bytes to request. */
+int ss_import_cache_api(struct ss_import_caches *c, struct ss_trace_writer *w,
+			const struct ss_kmem_rec *rec, uint64_t *size,
+			struct ss_error *err);
+void ss_import_caches_release(struct ss_import_caches *c);
+/* A trace name from any text: bytes that cannot be in a name become '_',
+ * cut at SS_MAX_NAME (out has room for SS_MAX_NAME + 1). */
+void ss_import_clean_name(const char *in, char *out);
+/* The kmem_cache_create() arguments that give object_size `req` a stride
+ * of `alloc` on the target; 0 found, -1 none (spec gets size=req). */
+int ss_import_infer_spec(const struct ss_target *t, uint64_t req,
+			 uint64_t alloc, unsigned *align, unsigned *flags);
+
+/* ---- the driver ---- */
+
+struct ss_import_opts {
+	const char *input;	/* "-" = stdin; zstd-compressed input is fine */
+	const char *output;	/* the trace; format from the name */
+	const char *target;	/* kmalloc classes and layout rules for naming */
+	const char *formats[SS_KE_NR * 2]; /* tracefs format files */
+	unsigned nr_formats;
+};
+
+/* What perf kmem stat prints, and what the import had to repair. */
+struct ss_import_totals {
+	uint64_t lines, events, allocs, frees;
+	uint64_t bytes_req, bytes_alloc, bytes_freed;
+	uint64_t cross_cpu_frees;  /* freed on another CPU (perf's ping-pong) */
+	uint64_t unknown_frees;	   /* pointer not live: allocated before capture or lost */
+	uint64_t null_frees;	   /* kfree(NULL) */
+	uint64_t realloc_live;	   /* allocated while live: a free was lost */
+	uint64_t failed_allocs;	   /* ptr 0 */
+	uint64_t lost_events;	   /* [LOST N EVENTS] markers */
+	uint64_t overwritten;	   /* ring buffer header: written - in buffer */
+	uint64_t other_events, skipped_lines, no_cpu_lines;
+	uint64_t live_at_end, peak_live;
+	uint64_t kmalloc_class_mismatch; /* bytes_alloc differs from the target's class */
+	uint64_t geometry_mismatch, caches;
+	unsigned max_cpu;
+};
+
+int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
+	      struct ss_error *err);
+/* perf-kmem-style summary and the import's repairs. */
+void ss_import_print(FILE *out, const struct ss_import_totals *t);
+/* 100 - 100 * requested / allocated (perf kmem's fragmentation()). */
+double ss_import_frag_pct(const struct ss_import_totals *t);
+/* One-row CSV of the totals (docs/import.md), atomically. */
+int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
+			   struct ss_error *err);
+
+#endif

@@ -1,0 +1,179 @@
+/* import_ftrace.c - one line of ftrace text (the tracefs `trace` and
+ * `trace_pipe` files), `trace-cmd report` or `perf script` output.
+ *
+ * All three print a prefix (task-pid or comm pid, "[CPU]", flag columns
+ * that vary by kernel and tool, "timestamp:"), the event name (with a
+ * "kmem:" subsystem prefix in perf script) and the event's own text of
+ * label=value pairs.  We locate the "[CPU]" column and the event name, and
+ * read the payload by label, so the prefix layout does not matter.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "import.h"
+#include "parse.h"
+
+static int event_named(const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		enum ss_kmem_event ev;
+	} names[] = {
+		{"kmalloc", SS_KE_KMALLOC}, {"kmalloc_node", SS_KE_KMALLOC},
+		{"kmem_cache_alloc", SS_KE_CACHE_ALLOC},
+		{"kmem_cache_alloc_node", SS_KE_CACHE_ALLOC},
+		{"kfree", SS_KE_KFREE}, {"kmem_cache_free", SS_KE_CACHE_FREE},
+	};
+	const char *colon = memrchr(s, ':', n);
+
+	if (colon) { /* "kmem:kmalloc": the subsystem prefix of perf script */
+		n -= (size_t)(colon + 1 - s);
+		s = colon + 1;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i].name) == n && !memcmp(s, names[i].name, n))
+			return (int)names[i].ev;
+	return -1;
+}
+
+/* "[007]" -> 7 */
+static int cpu_column(const char *s, size_t n, unsigned *cpu)
+{
+	unsigned v = 0;
+
+	if (n < 3 || s[0] != '[' || s[n - 1] != ']' || n > 9)
+		return -1;
+	for (size_t i = 1; i < n - 1; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	*cpu = v;
+	return 0;
+}
+
+/* The kernel's %p prints hex without 0x (hashed since 4.15); perf script
+ * and trace-cmd print 0x... through libtraceevent; NULL may print as
+ * "(null)" (kernel) or "(nil)" (glibc). */
+static int parse_ptr(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (!strcmp(s, "(null)") || !strcmp(s, "(nil)")) {
+		*out = 0;
+		return 0;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		i = 2;
+	if (!s[i] || strlen(s + i) > 16)
+		return -1;
+	for (; s[i]; i++) {
+		int c = tolower((unsigned char)s[i]);
+
+		if (!isxdigit(c))
+			return -1;
+		v = v << 4 | (uint64_t)(isdigit(c) ? c - '0' : c - 'a' + 10);
+	}
+	*out = v;
+	return 0;
+}
+
+/* The header of the tracefs `trace` file: events the ring buffer dropped. */
+static int header_line(const char *p, struct ss_kmem_rec *rec)
+{
+	unsigned long long in_buf, written;
+
+	if (sscanf(p, "# entries-in-buffer/entries-written: %llu/%llu", &in_buf,
+		   &written) != 2)
+		return SS_KL_SKIP;
+	rec->lost = written > in_buf ? written - in_buf : 0;
+	return SS_KL_HEADER;
+}
+
+static int lost_line(const char *lost, struct ss_kmem_rec *rec)
+{
+	unsigned long long n;
+
+	if (sscanf(lost, "[LOST %llu EVENTS]", &n) != 1)
+		return SS_KL_SKIP;
+	rec->lost = n;
+	return SS_KL_LOST;
+}
+
+/* Read the label=value pairs after the event name. */
+static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *rec,
+		   const char **why)
+{
+	const char *val[SS_KF_NR] = {0};
+	const char (*want)[SS_KMEM_LABEL_MAX] = l->label[rec->event];
+	int alloc = rec->event == SS_KE_KMALLOC || rec->event == SS_KE_CACHE_ALLOC;
+
+	while (*p) {
+		char *tok = p + strspn(p, " \t\r\n"), *eq;
+
+		p = tok + strcspn(tok, " \t\r\n");
+		if (*p)
+			*p++ = '\0';
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (int f = 0; f < SS_KF_NR; f++)
+			if (want[f][0] && !val[f] && !strcmp(tok, want[f]))
+				val[f] = eq + 1;
+	}
+	if (!val[SS_KF_PTR] || parse_ptr(val[SS_KF_PTR], &rec->ptr))
+		return *why = "no ptr= or a bad pointer", -1;
+	if (alloc && (!val[SS_KF_BYTES_REQ] || !val[SS_KF_BYTES_ALLOC]))
+		return *why = "allocation without bytes_req= and bytes_alloc=", -1;
+	if (alloc && (ss_parse_u64(val[SS_KF_BYTES_REQ], 1ull << 40, &rec->bytes_req) ||
+		      ss_parse_u64(val[SS_KF_BYTES_ALLOC], 1ull << 40, &rec->bytes_alloc)))
+		return *why = "bad bytes_req= or bytes_alloc=", -1;
+	rec->call_site = val[SS_KF_CALL_SITE] && *val[SS_KF_CALL_SITE]
+				 ? val[SS_KF_CALL_SITE] : "unknown";
+	rec->name = val[SS_KF_NAME] && *val[SS_KF_NAME] ? val[SS_KF_NAME] : NULL;
+	return SS_KL_EVENT;
+}
+
+int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
+		       struct ss_kmem_rec *rec, const char **why)
+{
+	char *p = line + strspn(line, " \t");
+	char *lost;
+	int saw_cpu = 0;
+
+	memset(rec, 0, sizeof(*rec));
+	if (*p == '#')
+		return header_line(p, rec);
+	lost = strstr(p, "[LOST ");
+	if (lost)
+		return lost_line(lost, rec);
+	while (*p) {
+		char *tok = p + strspn(p, " \t\r\n");
+		size_t n = strcspn(tok, " \t\r\n");
+		int ev;
+
+		if (!n)
+			break;
+		p = tok + n;
+		if (!cpu_column(tok, n, &rec->cpu)) {
+			saw_cpu = rec->has_cpu = 1;
+			continue;
+		}
+		/* the first "word:" after the timestamp is the event name */
+		if (tok[n - 1] != ':' || isdigit((unsigned char)tok[0]))
+			continue;
+		ev = event_named(tok, n - 1);
+		if (ev < 0) {
+			if (saw_cpu)
+				return SS_KL_OTHER;
+			continue; /* a comm with a colon, before the columns */
+		}
+		rec->event = (enum ss_kmem_event)ev;
+		return payload(p, l, rec, why);
+	}
+	return SS_KL_SKIP;
+}

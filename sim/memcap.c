@@ -1,0 +1,58 @@
+/* memcap.c - simulated memory against its cap (see memcap.h). */
+#include "memcap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ss_memcap_init(struct ss_memcap *m, uint64_t max_bytes, unsigned page_size)
+{
+	memset(m, 0, sizeof(*m));
+	m->max_bytes = max_bytes ? max_bytes : SS_MEMCAP_DEFAULT;
+	m->page_size = page_size;
+}
+
+void ss_memcap_release(struct ss_memcap *m)
+{
+	free(m->cache_pages);
+	m->cache_pages = NULL;
+	m->nr_caches = 0;
+}
+
+static int grow(struct ss_memcap *m, uint32_t cache)
+{
+	uint32_t nr = m->nr_caches ? m->nr_caches : 32;
+	uint64_t *p;
+
+	while (nr <= cache)
+		nr *= 2;
+	p = realloc(m->cache_pages, nr * sizeof(*p));
+	if (!p)
+		return -1;
+	memset(p + m->nr_caches, 0, (nr - m->nr_caches) * sizeof(*p));
+	m->cache_pages = p;
+	m->nr_caches = nr;
+	return 0;
+}
+
+int ss_memcap_note(struct ss_memcap *m, const struct ss_model_desc *desc,
+		   const struct ss_model *model, const struct ss_obj *obj,
+		   const struct ss_op *op)
+{
+	uint64_t pages;
+
+	if (obj->state == SS_OBJ_LARGE) {
+		struct ss_large_report lr;
+
+		desc->ops->large_report(model, &lr);
+		m->large_bytes = lr.page_bytes;
+		return 0;
+	}
+	if (obj->state != SS_OBJ_LIVE || !op->stats)
+		return 0;
+	if (obj->cache >= m->nr_caches && grow(m, obj->cache))
+		return -1;
+	pages = op->stats[SS_STEP_PAGE_ALLOC] - op->stats[SS_STEP_PAGE_FREE];
+	m->slab_pages += pages - m->cache_pages[obj->cache];
+	m->cache_pages[obj->cache] = pages;
+	return 0;
+}

@@ -1,0 +1,84 @@
+/* trace_backend.h - internals of the trace reader and writer: one struct
+ * each, with a backend per format (text: trace_text_*.c, binary:
+ * trace_bin_*.c).  Only the trace code and tools that convert between
+ * formats include this; everyone else uses trace.h. */
+#ifndef SS_TRACE_BACKEND_H
+#define SS_TRACE_BACKEND_H
+
+#include "atomic_file.h"
+#include "trace.h"
+#include "trace_io.h"
+
+/* Bounds that keep every later computation far from overflow; both
+ * formats enforce them. */
+#define SS_TRACE_MAX_CPU 65535u
+#define SS_TRACE_MAX_ID ((1ull << 48) - 1)
+#define SS_TRACE_MAX_SIZE (1ull << 40)	 /* bytes in one request */
+#define SS_TRACE_MAX_CYCLES (1ull << 48) /* cycles in one work event */
+
+struct ss_trace_reader {
+	int (*next)(struct ss_trace_reader *r, struct ss_event *ev,
+		    struct ss_error *err);
+	struct ss_inbuf in;
+	char *path;
+	enum ss_trace_format format;
+	struct ss_trace_tables tb;
+	uint64_t decls;		/* cache and meta declarations read so far */
+	/* text */
+	unsigned long lineno;
+	int seen_header;
+	char *line;		/* the current line, NUL-terminated, in in.buf */
+	/* binary */
+	uint64_t events;	/* event records read */
+	int ended;		/* the end record was read */
+	int bin_fast;		/* ss_trace_next() may try trace_bin_fast.h */
+};
+
+/* Set r->next after the format was detected (the stream is at offset 0). */
+int ss_text_reader_init(struct ss_trace_reader *r, struct ss_error *err);
+int ss_bin_reader_init(struct ss_trace_reader *r, struct ss_error *err);
+
+/* Declarations seen so far: a converter re-emits caches and meta when this
+ * moves. */
+uint64_t ss_trace_reader_decls(const struct ss_trace_reader *r);
+
+struct ss_trace_writer;
+
+/* One backend per format; the common code (trace_writer.c) has validated
+ * the arguments and updated w->tb before calling. */
+struct ss_trace_writer_ops {
+	int (*meta)(struct ss_trace_writer *w, const char *key, const char *value);
+	int (*cache)(struct ss_trace_writer *w, const char *name,
+		     unsigned object_size, unsigned align, unsigned flags);
+	int (*alloc)(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
+		     const char *site, uint32_t api, uint64_t size);
+	int (*free_obj)(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
+	int (*work)(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
+		    const char *label);
+	int (*phase)(struct ss_trace_writer *w, const char *name);
+	int (*comment)(struct ss_trace_writer *w, const char *text);
+	/* last bytes of the stream (binary: the end record), then flush */
+	int (*finish)(struct ss_trace_writer *w);
+};
+
+struct ss_trace_writer {
+	const struct ss_trace_writer_ops *ops;
+	struct ss_atomic_file af;
+	FILE *fp;		/* where the backend writes: af.fp, stdout or zfp */
+	FILE *zfp;		/* the zstd-compressing FILE, if any */
+	int to_stdout;
+	enum ss_trace_format format;
+	struct ss_trace_tables tb; /* declared caches; binary: names too */
+	/* binary */
+	uint8_t *buf;
+	size_t len, cap;
+	uint64_t events;
+};
+
+extern const struct ss_trace_writer_ops ss_text_writer_ops;
+extern const struct ss_trace_writer_ops ss_bin_writer_ops;
+/* The format's first bytes: the binary header, or the text header line. */
+int ss_bin_writer_start(struct ss_trace_writer *w);
+int ss_text_writer_start(struct ss_trace_writer *w);
+
+#endif

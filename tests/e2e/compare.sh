@@ -1,0 +1,93 @@
+#!/bin/bash
+# compare.sh - `make compare` at small scale into a temporary reports/ tree:
+# every output and plot appears and is not trivial, the figures agree with
+# the runs they come from, index.html links it all with balanced tags, a
+# second make does nothing, a new model list redoes it, and bad input or
+# usage fails cleanly.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+S=${SLABSIM:-$root/build/slabsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# has FILE TEXT: FILE holds TEXT once padding spaces are squeezed (no grep
+# -q: quitting early would kill tr with SIGPIPE and fail the pipeline)
+has() { tr -s ' ' <"$1" | grep -F -- "$2" >/dev/null || fail "$(basename "$1"): missing '$2'"; }
+# col FILE COLUMN: that column of a one-row CSV
+col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } NR == 2 { print $k }' "$1"; }
+. "$root/tests/e2e/lib/plots.bash"
+command -v gnuplot >/dev/null || { echo "compare: gnuplot missing, skipped"; exit 0; }
+
+rep=$tmp/reports/smack17k
+c=$rep/compare
+args=(WORKLOAD=smack17k RULES=300 LABELS=30 SLABSIM="$S" DATA="$tmp/data" REPORT="$rep"
+	VARIANTS="ref patch4")
+make -C "$root" --no-print-directory compare "${args[@]}" MODELS="traced kmem_cache traced+FZPU" \
+	>"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make compare"; }
+for f in compare.md waste.dat latency.dat timeline.dat phases.dat top_caches.csv; do
+	[ -s "$c/$f" ] || fail "compare/$f missing"
+done
+
+# ---- plots: titles, axes with units, legends ------------------------------------
+check_plot "$c/waste" "smack17k: Where the slab bytes go (KiB)" "slab memory (KiB)" \
+	"model (bars), variant (top axis)" requested "rounding padding" "debug metadata" \
+	"slab tail" ref patch4 traced+FZPU
+check_plot "$c/latency" "smack17k: Allocator latency CDF, every model on one axis" \
+	"latency per operation (ns, log scale" "fraction of operations ≤ latency" \
+	kmem_cache traced+FZPU "free (dashed)"
+check_plot "$c/timeline" "smack17k: Slab footprint over the trace" \
+	"events replayed (trace position)" "slab footprint (KiB)" system load traced+FZPU
+
+# ---- figures against the runs they come from -------------------------------------
+t=$(col "$rep/runs/ref__traced/summary.csv" footprint_kib)
+k=$(col "$rep/runs/ref__kmem_cache/summary.csv" footprint_kib)
+d=$(awk -v t="$t" -v k="$k" 'BEGIN { printf "%+.1f", 100 * (k - t) / t }')
+has "$c/compare.md" "| ref | $(printf %.0f "$t") | $(printf %.0f "$k") ($d%) |"
+has "$c/compare.md" "Runs: 6 (2 variants × 3 models)"
+# the first of top_caches.csv for (ref, traced) is caches.csv's largest loss
+best=$(awk -F, 'NR > 1 && $8 > 0 && $12 > m { m = $12; n = $1 } END { print n "," m }' \
+	"$rep/runs/ref__traced/caches.csv")
+top=$(awk -F, '$1 == "ref" && $2 == "traced" && $3 == 1 { print $4 "," $15 }' "$c/top_caches.csv")
+[ "$top" = "$best" ] || fail "top cache by loss: '$top', caches.csv says '$best'"
+# the load marker sits where the run's timeline first says load
+ev=$(awk -F, '$2 == "load" { print $1; exit }' "$rep/runs/patch4__kmem_cache/timeline.csv")
+grep -qx "patch4 $ev \"load\"" "$c/phases.dat" || fail "phases.dat: no load marker at $ev"
+grep -qx 'ref 0 "system"' "$c/phases.dat" || fail "phases.dat: no system marker"
+[ "$(grep -c '^ref traced$' "$c/timeline.dat")" = 1 ] || fail "timeline.dat: no ref traced block"
+
+# ---- the report's own plots, and index.html (REPORT is ROOT/W: it is kept) -------
+make -C "$root" --no-print-directory report "${args[@]}" MODELS="traced kmem_cache traced+FZPU" \
+	>"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make report"; }
+check_plot "$rep/waste" "smack17k: Where the slab bytes go (KiB), one panel per model" \
+	KiB variant requested "slab tail" traced+FZPU
+check_plot "$rep/latency" "smack17k: Allocator latency CDF per model" \
+	"latency (ns, log scale" "fraction of operations ≤ latency" kmem_cache
+idx=$tmp/reports/index.html
+[ -s "$idx" ] || fail "index.html missing"
+check_html "$idx"
+grep -qF '<h3>smack17k: slab memory report</h3>' "$idx" || fail "index.html: no report section"
+grep -qF 'src="smack17k/waste.png"' "$idx" || fail "index.html: no waste plot"
+grep -qF '<h3>smack17k: models compared</h3>' "$idx" || fail "index.html: no compare section"
+grep -qF 'src="smack17k/compare/timeline.png"' "$idx" || fail "index.html: no timeline plot"
+grep -qF 'href="smack17k/compare/timeline.svg"' "$idx" || fail "index.html: no SVG link"
+
+# ---- nothing to redo; a new model list redoes the comparison ----------------------
+make -C "$root" --no-print-directory compare "${args[@]}" MODELS="traced kmem_cache traced+FZPU" \
+	>"$tmp/log2" 2>&1 || fail "second make compare"
+if grep -E 'slabsim (gen|run|compare)|gnuplot' "$tmp/log2"; then fail "second make compare redid work"; fi
+make -C "$root" --no-print-directory compare "${args[@]}" MODELS="kmem_cache traced" \
+	>"$tmp/log3" 2>&1 || { cat "$tmp/log3"; fail "make compare, two models"; }
+has "$c/compare.md" "Δ columns are against the first, kmem_cache"
+if grep -q 'traced+FZPU' "$c/waste.dat"; then fail "waste.dat kept a model not asked for"; fi
+
+# ---- bad input: file:line, exit 1, nothing written ---------------------------------
+sed -i '3s/.*/x,load,1,1,1/' "$rep/runs/ref__traced/timeline.csv"
+rc=0
+"$S" compare --workload smack17k --dir "$rep" --out "$tmp/bad" 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] || fail "corrupt timeline: exit $rc, want 1"
+grep -q 'runs/ref__traced/timeline.csv:3: ' "$tmp/err" || fail "no file:line in: $(cat "$tmp/err")"
+[ -z "$(ls -A "$tmp/bad" 2>/dev/null)" ] || fail "a failed compare left files: $(ls "$tmp/bad")"
+rc=0
+"$S" compare --workload smack17k --dir "$rep" --top 0 2>/dev/null || rc=$?
+[ "$rc" = 2 ] || fail "--top 0: exit $rc, want 2"
+echo "compare: ok"

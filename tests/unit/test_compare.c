@@ -1,0 +1,205 @@
+/* test_compare.c - what `slabsim compare` reads: timelines (phase markers,
+ * phase ends, peak) and caches sorted by loss with slabinfo's integer
+ * percentages, all against hand-worked values; and the sweep's figure
+ * labels. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare_runs.h"
+#include "sweep_data.h"
+
+static char *write_tmp(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	strcpy(path, "/tmp/test_compare.XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* ---- timeline.csv ------------------------------------------------------------ */
+
+static int rows_seen;
+static int count_row(void *ctx, const struct cmp_point *pt)
+{
+	(void)ctx;
+	(void)pt;
+	rows_seen++;
+	return 0;
+}
+
+static void test_timeline_phases(void **state)
+{
+	struct cmp_timeline tl;
+	struct ss_error err = {{0}};
+	char *path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n"
+			       "0,system,0.00,0,0.000\n"
+			       "100,load,250.00,1000,0.026\n"
+			       "4096,load,300.00,1500,7.000\n"
+			       "4196,free,320.00,1600,7.500\n"
+			       "8192,free,200.00,800,9.000\n"
+			       "8200,free,180.00,700,9.100\n");
+
+	(void)state;
+	rows_seen = 0;
+	assert_int_equal(cmp_read_timeline(path, count_row, NULL, &tl, &err), 0);
+	unlink(path);
+	assert_int_equal(rows_seen, 6);
+	assert_int_equal(tl.rows, 6);
+	assert_int_equal(tl.nph, 3);
+	/* a marker's row closes the phase before it */
+	assert_string_equal(tl.ph[0].name, "system");
+	assert_true(tl.ph[0].events == 0 && tl.ph[0].end_kib == 250);
+	assert_string_equal(tl.ph[1].name, "load");
+	assert_true(tl.ph[1].events == 100 && tl.ph[1].end_kib == 320);
+	/* the last phase ends with the last row */
+	assert_string_equal(tl.ph[2].name, "free");
+	assert_true(tl.ph[2].events == 4196 && tl.ph[2].end_kib == 180);
+	assert_true(tl.peak.footprint_kib == 320 && tl.peak.events == 4196);
+	assert_true(tl.last.footprint_kib == 180 && tl.last.events == 8200);
+	cmp_timeline_free(&tl);
+}
+
+/* The replay's phase before any marker is "start": no marker. */
+static void test_timeline_start(void **state)
+{
+	struct cmp_timeline tl;
+	struct ss_error err = {{0}};
+	char *path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n"
+			       "4096,start,10.00,5,1.000\n"
+			       "5000,load,12.00,6,1.500\n"
+			       "6000,load,11.00,6,1.600\n");
+
+	(void)state;
+	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), 0);
+	unlink(path);
+	assert_int_equal(tl.nph, 1);
+	assert_string_equal(tl.ph[0].name, "load");
+	assert_true(tl.ph[0].events == 5000 && tl.ph[0].end_kib == 11);
+	assert_true(tl.peak.footprint_kib == 12);
+	cmp_timeline_free(&tl);
+}
+
+static void test_timeline_bad(void **state)
+{
+	struct cmp_timeline tl;
+	struct ss_error err = {{0}};
+	char *path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n"
+			       "20,a,1.00,1,0.100\n"
+			       "10,a,1.00,1,0.100\n");
+	char want[128];
+
+	(void)state;
+	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), -1);
+	snprintf(want, sizeof(want), "%s:3: events 10 after 20", path);
+	assert_non_null(strstr(err.msg, want));
+	unlink(path);
+	path = write_tmp("events,phase,footprint_kib,sim_time_ms\n1,a,1,1\n");
+	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), -1);
+	assert_non_null(strstr(err.msg, "missing column 'live_objects'"));
+	unlink(path);
+	path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n1,a,x,1,1\n");
+	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: column 'footprint_kib'"));
+	unlink(path);
+}
+
+/* ---- caches.csv --------------------------------------------------------------- */
+
+#define CACHES_HEADER \
+	"name,object_size,slab_size,objs_per_slab,order,objects,total_objects,slabs," \
+	"partial_slabs,cpu_slabs,space_bytes,loss_bytes,lalig_bytes,lpadd_bytes," \
+	"efficiency_pct,debug\n"
+
+static void test_caches_by_loss(void **state)
+{
+	struct cmp_caches cc;
+	struct ss_error err = {{0}};
+	char *path = write_tmp(CACHES_HEADER
+			       "kmalloc-32,32,32,128,0,1000,1024,8,1,1,32768,768,0,0,97.66,-\n"
+			       "Zeta,20,24,170,0,170,170,1,0,1,4096,696,680,16,83.01,-\n"
+			       "alpha,20,24,170,0,170,170,1,0,1,4096,696,680,16,83.01,-\n"
+			       "empty,64,64,64,0,0,0,0,0,0,0,0,0,0,0.00,-\n"
+			       "kmalloc-96,96,288,14,0,10,14,1,1,0,4096,3136,1920,64,23.43,FZPU\n");
+
+	(void)state;
+	assert_int_equal(cmp_read_caches(path, &cc, &err), 0);
+	unlink(path);
+	/* loss descending, ties by name ignoring case; no slabs: left out */
+	assert_int_equal(cc.n, 4);
+	assert_string_equal(cc.c[0].name, "kmalloc-96");
+	assert_string_equal(cc.c[1].name, "kmalloc-32");
+	assert_string_equal(cc.c[2].name, "alpha");
+	assert_string_equal(cc.c[3].name, "Zeta");
+	assert_string_equal(cc.c[0].debug, "FZPU");
+	/* %Fr = 1 * 100 / 8 = 12; %Ef = 1000 * 32 * 100 / 32768 = 97.6 -> 97 */
+	assert_int_equal(cmp_partial_pct(&cc.c[1]), 12);
+	assert_int_equal(cmp_efficiency_pct(&cc.c[1]), 97);
+	/* %Fr = 1 * 100 / 1; %Ef = 10 * 96 * 100 / 4096 = 23.4 -> 23 */
+	assert_int_equal(cmp_partial_pct(&cc.c[0]), 100);
+	assert_int_equal(cmp_efficiency_pct(&cc.c[0]), 23);
+	/* every column kept for top_caches.csv */
+	assert_int_equal(cc.ncols, 16);
+	assert_string_equal(cc.header[14], "efficiency_pct");
+	assert_string_equal(cc.c[3].row[14], "83.01");
+	cmp_caches_free(&cc);
+}
+
+static void test_caches_bad(void **state)
+{
+	struct cmp_caches cc;
+	struct ss_error err = {{0}};
+	char *path = write_tmp(CACHES_HEADER
+			       "a,32,32,128,0,10,128,1,2,0,4096,10,0,0,7.81,-\n");
+
+	(void)state;
+	assert_int_equal(cmp_read_caches(path, &cc, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: cache a: more partial or CPU slabs than slabs"));
+	unlink(path);
+	path = write_tmp(CACHES_HEADER "a,32,32,128,0,-1,128,1,0,0,4096,10,0,0,7.81,-\n");
+	assert_int_equal(cmp_read_caches(path, &cc, &err), -1);
+	assert_non_null(strstr(err.msg, "column 'objects': '-1' is not an unsigned integer"));
+	unlink(path);
+}
+
+/* ---- sweep figure labels -------------------------------------------------------- */
+
+static void test_figure_labels(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	sw_figure_label("footprint_kib", buf, sizeof(buf));
+	assert_string_equal(buf, "slab footprint (KiB)");
+	sw_figure_label("free_slot_bytes", buf, sizeof(buf));
+	assert_string_equal(buf, "free_slot (bytes)");
+	sw_figure_label("alloc_p99_ns", buf, sizeof(buf));
+	assert_string_equal(buf, "alloc_p99 (ns)");
+	sw_figure_label("caches", buf, sizeof(buf));
+	assert_string_equal(buf, "caches");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timeline_phases),
+		cmocka_unit_test(test_timeline_start),
+		cmocka_unit_test(test_timeline_bad),
+		cmocka_unit_test(test_caches_by_loss),
+		cmocka_unit_test(test_caches_bad),
+		cmocka_unit_test(test_figure_labels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

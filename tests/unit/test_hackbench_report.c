@@ -1,0 +1,136 @@
+/* test_hackbench_report.c - the report's deactivate_slab attribution
+ * (rp_hb_deactivate_cycles) against allocs and frees run through the real
+ * SLUB model, with the cycles worked out by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "report_hackbench.h"
+#include "slub.h"
+
+struct fixture {
+	struct ss_target t;
+	struct ss_topology topo;
+	struct ss_costs costs;
+	struct ss_kcache s;
+};
+
+/* One CPU, 512-byte objects: 15 per order-1 slab with P (see
+ * test_slub_eras.c), 8 per order-0 slab without. */
+static void setup(struct fixture *f, int era, unsigned debug)
+{
+	struct ss_error err;
+	struct ss_cache_spec spec = {.object_size = 512, .align = 8, .debug = debug};
+	double *c = f->costs.cycles;
+
+	memset(f, 0, sizeof(*f));
+	ss_target_defaults(&f->t);
+	f->t.era = era;
+	f->t.cpus = 1;
+	assert_int_equal(ss_topology_flat(&f->topo, 1, 1, &err), 0);
+	assert_int_equal(ss_kcache_init(&f->s, "kmalloc-512", &spec, &f->t, &f->topo, &err), 0);
+	/* the default table's prices for the steps that matter */
+	c[SS_STEP_DEACTIVATE] = 50;
+	c[SS_STEP_DEACTIVATE_OBJECT] = 20;
+	c[SS_STEP_LIST_LOCK] = 36;
+	c[SS_STEP_CMPXCHG_LOCKED] = 57;
+	c[SS_STEP_POISON_WRITE] = 25; /* priced, never attributed */
+}
+
+static struct ss_slab *alloc1(struct fixture *f)
+{
+	struct ss_op op = {.cost = f->costs.cycles};
+
+	return ss_kcache_alloc(&f->s, 0, &op);
+}
+
+static void free1(struct fixture *f, struct ss_slab *sl)
+{
+	struct ss_op op = {.cost = f->costs.cycles};
+
+	ss_kcache_free(&f->s, 0, sl, &op);
+}
+
+static double attributed(const struct fixture *f, bool debug)
+{
+	struct rp_hb_cache c = {.debug = debug};
+
+	memcpy(c.n, f->s.stats, sizeof(c.n));
+	return rp_hb_deactivate_cycles(&c, f->costs.cycles);
+}
+
+/* 4.5, P: three allocs hand back 14, 13 and 12 objects.  deactivate_slab:
+ * 3 x 50 + (14 + 13 + 12) x 20 + 3 list_locks x 36 + 39 locked cmpxchgs
+ * x 57 = 150 + 780 + 108 + 2223 = 3261.  The two acquire_slab cmpxchgs
+ * and the free's cmpxchg are not deactivate_slab's. */
+static void test_share_45(void **state)
+{
+	struct fixture f;
+	struct ss_slab *a;
+	(void)state;
+
+	setup(&f, 405, SS_DBG_P);
+	a = alloc1(&f);
+	(void)alloc1(&f);
+	(void)alloc1(&f);
+	assert_true(attributed(&f, true) == 3261);
+	free1(&f, a);
+	assert_int_equal(f.s.stats[SS_STEP_CMPXCHG_LOCKED], 14 + 14 + 13 + 1);
+	assert_true(attributed(&f, true) == 3261);
+	ss_kcache_release(&f.s);
+	ss_topology_release(&f.topo);
+}
+
+/* 4.6, P: the same without the locked cmpxchgs: 150 + 780 + 108 = 1038.
+ * 6.1: no deactivate_slab at all. */
+static void test_share_46_61(void **state)
+{
+	struct fixture f;
+	(void)state;
+
+	setup(&f, 406, SS_DBG_P);
+	for (int i = 0; i < 3; i++)
+		(void)alloc1(&f);
+	assert_true(attributed(&f, true) == 1038);
+	ss_kcache_release(&f.s);
+	ss_topology_release(&f.topo);
+
+	setup(&f, 601, SS_DBG_P);
+	for (int i = 0; i < 3; i++)
+		(void)alloc1(&f);
+	assert_true(attributed(&f, true) == 0);
+	ss_kcache_release(&f.s);
+	ss_topology_release(&f.topo);
+}
+
+/* No debug, 4.5: the 9th alloc finds the first slab (8 objects) full:
+ * deactivate_slab hands back nothing and takes no lock (M_FULL of a
+ * non-debug cache); 50 cycles.  A full slab is not on the full list, so
+ * counting DEACTIVATE_FULL as locked would give 86. */
+static void test_share_nodebug(void **state)
+{
+	struct fixture f;
+	(void)state;
+
+	setup(&f, 405, 0);
+	assert_int_equal(f.s.geo.objs_per_slab, 8);
+	for (int i = 0; i < 9; i++)
+		(void)alloc1(&f);
+	assert_int_equal(f.s.stats[SS_STEP_DEACTIVATE_FULL], 1);
+	assert_true(attributed(&f, false) == 50);
+	ss_kcache_release(&f.s);
+	ss_topology_release(&f.topo);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_share_45),
+		cmocka_unit_test(test_share_46_61),
+		cmocka_unit_test(test_share_nodebug),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

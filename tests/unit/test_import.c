@@ -1,0 +1,401 @@
+/* test_import.c - `slabsim import`: ftrace/trace-cmd/perf-script lines of
+ * both kernel eras, tracefs format files, the pointer map, cache
+ * declarations, and a whole import with hand-worked totals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "geometry.h"
+#include "import.h"
+#include "trace.h"
+
+static char tmpdir[] = "/tmp/slabsim-test-import-XXXXXX";
+
+static int make_dir(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+static void path_of(char *buf, const char *name)
+{
+	snprintf(buf, 256, "%s/%s", tmpdir, name);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static int parse(const char *text, struct ss_kmem_rec *rec, const char **why)
+{
+	static char line[1024];
+	struct ss_kmem_labels l;
+
+	ss_kmem_labels_default(&l);
+	snprintf(line, sizeof(line), "%s", text);
+	return ss_kmem_parse_line(line, &l, rec, why);
+}
+
+/* 6.1+ ftrace: hashed pointers, name=, node= and accounted=. */
+static void test_line_ftrace_61(void **state)
+{
+	struct ss_kmem_rec rec;
+	const char *why;
+	(void)state;
+
+	assert_int_equal(parse("            bash-6387    [001] .....  2184.012056: kmem_cache_alloc: "
+			       "call_site=getname_flags.part.0+0x24/0x1f0 ptr=0000000038389422 "
+			       "name=names_cache bytes_req=4096 bytes_alloc=4096 gfp_flags=GFP_KERNEL "
+			       "node=-1 accounted=false", &rec, &why), SS_KL_EVENT);
+	assert_int_equal(rec.event, SS_KE_CACHE_ALLOC);
+	assert_int_equal(rec.cpu, 1);
+	assert_true(rec.has_cpu);
+	assert_true(rec.ptr == 0x38389422);
+	assert_int_equal(rec.bytes_req, 4096);
+	assert_int_equal(rec.bytes_alloc, 4096);
+	assert_string_equal(rec.call_site, "getname_flags.part.0+0x24/0x1f0");
+	assert_string_equal(rec.name, "names_cache");
+
+	assert_int_equal(parse(" sched-messaging-6390    [000] .....  2184.014224: kfree: "
+			       "call_site=ida_alloc_range+0x39b/0x400 ptr=0000000000000000",
+			       &rec, &why), SS_KL_EVENT);
+	assert_int_equal(rec.event, SS_KE_KFREE);
+	assert_true(rec.ptr == 0);
+	assert_null(rec.name);
+}
+
+/* Before 6.1: hex call sites, 4 flag columns, no name=, _node events. */
+static void test_line_ftrace_old(void **state)
+{
+	struct ss_kmem_rec rec;
+	const char *why;
+	(void)state;
+
+	assert_int_equal(parse("init-1 [000] .N.. 0.170000: kmalloc: call_site=c104deff "
+			       "ptr=c147dd20 bytes_req=29 bytes_alloc=32 gfp_flags=GFP_KERNEL",
+			       &rec, &why), SS_KL_EVENT);
+	assert_int_equal(rec.event, SS_KE_KMALLOC);
+	assert_int_equal(rec.cpu, 0);
+	assert_true(rec.ptr == 0xc147dd20);
+	assert_int_equal(rec.bytes_req, 29);
+	assert_int_equal(rec.bytes_alloc, 32);
+	assert_string_equal(rec.call_site, "c104deff");
+	assert_int_equal(parse("kworker/0:1-12 [003] d..1 5.5: kmem_cache_alloc_node: call_site=c1 "
+			       "ptr=c2 bytes_req=192 bytes_alloc=192 gfp_flags=GFP_ATOMIC node=0",
+			       &rec, &why), SS_KL_EVENT);
+	assert_int_equal(rec.event, SS_KE_CACHE_ALLOC);
+	assert_int_equal(rec.cpu, 3);
+	assert_int_equal(parse("init-1 [000] .... 1.0: kmem_cache_free: call_site=c1 ptr=(null)",
+			       &rec, &why), SS_KL_EVENT);
+	assert_int_equal(rec.event, SS_KE_CACHE_FREE);
+	assert_true(rec.ptr == 0);
+}
+
+/* perf script and trace-cmd report prefixes. */
+static void test_line_tools(void **state)
+{
+	struct ss_kmem_rec rec;
+	const char *why;
+	(void)state;
+
+	assert_int_equal(parse("            perf  7522 [001]  2240.178956: kmem:kmem_cache_alloc: "
+			       "call_site=getname_flags.part.0+0x24 ptr=0xffff88810087a000 "
+			       "name=names_cache bytes_req=4096 bytes_alloc=4096 gfp_flags=GFP_KERNEL "
+			       "node=-1 accounted=false", &rec, &why), SS_KL_EVENT);
+	assert_int_equal(rec.event, SS_KE_CACHE_ALLOC);
+	assert_int_equal(rec.cpu, 1);
+	assert_true(rec.ptr == 0xffff88810087a000ull);
+	assert_int_equal(parse("       perf-exec 20206 [000]  2818.943547:            kmem:kfree: "
+			       "call_site=ida_alloc_range+0x39b ptr=(nil)", &rec, &why), SS_KL_EVENT);
+	assert_true(rec.ptr == 0);
+	/* a comm with spaces and a colon before the columns */
+	assert_int_equal(parse("  Web Content: x-77  [002]  1.5: kmalloc:     call_site=f+0x1 "
+			       "ptr=ffff1 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL", &rec, &why),
+			 SS_KL_EVENT);
+	assert_int_equal(rec.cpu, 2);
+	assert_int_equal(parse("  sched-messaging-6390  [000]  2184.014224: mm_page_alloc: page=0x1",
+			       &rec, &why), SS_KL_OTHER);
+	assert_int_equal(parse("CPU:1 [LOST 123 EVENTS]", &rec, &why), SS_KL_LOST);
+	assert_int_equal(rec.lost, 123);
+	assert_int_equal(parse("# entries-in-buffer/entries-written: 38895/50343   #P:2", &rec, &why),
+			 SS_KL_HEADER);
+	assert_int_equal(rec.lost, 50343 - 38895);
+	assert_int_equal(parse("# tracer: nop", &rec, &why), SS_KL_SKIP);
+	assert_int_equal(parse("cpus=2", &rec, &why), SS_KL_SKIP);
+	assert_int_equal(parse("", &rec, &why), SS_KL_SKIP);
+	/* ours, but broken */
+	assert_int_equal(parse("a-1 [000] .... 1.0: kmalloc: call_site=f ptr=ff bytes_req=8",
+			       &rec, &why), -1);
+	assert_non_null(strstr(why, "bytes_alloc"));
+	assert_int_equal(parse("a-1 [000] .... 1.0: kfree: call_site=f ptr=xyz", &rec, &why), -1);
+	assert_int_equal(parse("a-1 [000] .... 1.0: kmalloc: call_site=f ptr=ff bytes_req=-1 "
+			       "bytes_alloc=8", &rec, &why), -1);
+}
+
+static const char kmalloc_format[] =
+	"name: kmalloc\n"
+	"ID: 658\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:size_t bytes_req;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:size_t bytes_alloc;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long gfp_flags;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"call_site=%pS ptr=%p bytes_req=%zu bytes_alloc=%zu gfp_flags=%s node=%d\", "
+	"(void *)REC->call_site, REC->ptr, REC->bytes_req, REC->bytes_alloc, "
+	"(REC->gfp_flags) ? __print_flags(REC->gfp_flags, \"|\", {( unsigned long)(1), \"A,B\"}, "
+	"{ 0, ((void *)0) } ) : \"none\", REC->node\n";
+
+/* A kernel that renamed two labels: found by field name. */
+static const char renamed_format[] =
+	"name: kmem_cache_alloc\n"
+	"ID: 1\n"
+	"format:\n"
+	"print fmt: \"site=%pS obj=%p cache=%s req=%zu alloc=%zu\", (void *)REC->call_site, "
+	"REC->ptr, __get_str(name), REC->bytes_req, REC->bytes_alloc\n";
+
+static void test_format_file(void **state)
+{
+	struct ss_kmem_labels l;
+	struct ss_kmem_rec rec;
+	struct ss_error err = {{0}};
+	char line[256];
+	const char *why;
+	(void)state;
+
+	ss_kmem_labels_default(&l);
+	assert_int_equal(ss_kmem_labels_parse(&l, "kmalloc/format", kmalloc_format, &err), 0);
+	assert_string_equal(l.label[SS_KE_KMALLOC][SS_KF_PTR], "ptr");
+	assert_string_equal(l.label[SS_KE_KMALLOC][SS_KF_BYTES_ALLOC], "bytes_alloc");
+	assert_string_equal(l.label[SS_KE_KMALLOC][SS_KF_NAME], ""); /* not printed */
+
+	assert_int_equal(ss_kmem_labels_parse(&l, "kca/format", renamed_format, &err), 0);
+	assert_string_equal(l.label[SS_KE_CACHE_ALLOC][SS_KF_CALL_SITE], "site");
+	assert_string_equal(l.label[SS_KE_CACHE_ALLOC][SS_KF_PTR], "obj");
+	assert_string_equal(l.label[SS_KE_CACHE_ALLOC][SS_KF_NAME], "cache");
+	assert_string_equal(l.label[SS_KE_CACHE_ALLOC][SS_KF_BYTES_REQ], "req");
+	snprintf(line, sizeof(line), "t-1 [002] ..... 1.0: kmem_cache_alloc: site=f+0x1/0x8 obj=00ab "
+		 "cache=filp req=184 alloc=192 ptr=ffff");
+	assert_int_equal(ss_kmem_parse_line(line, &l, &rec, &why), SS_KL_EVENT);
+	assert_true(rec.ptr == 0xab);
+	assert_int_equal(rec.bytes_req, 184);
+	assert_int_equal(rec.bytes_alloc, 192);
+	assert_string_equal(rec.name, "filp");
+	assert_string_equal(rec.call_site, "f+0x1/0x8");
+
+	assert_int_equal(ss_kmem_labels_parse(&l, "x", "ID: 1\n", &err), -1);
+	assert_non_null(strstr(err.msg, "x: not a tracefs format file"));
+	assert_int_equal(ss_kmem_labels_parse(&l, "x", "name: mm_page_alloc\nprint fmt: \"a\"\n", &err), -1);
+	assert_non_null(strstr(err.msg, "x:1: event 'mm_page_alloc'"));
+	assert_int_equal(ss_kmem_labels_parse(&l, "x", "name: kfree\nprint fmt: \"call_site=%pS\", "
+					      "(void *)REC->call_site\n", &err), -1);
+	assert_non_null(strstr(err.msg, "x:2: print fmt: no ptr field"));
+	assert_int_equal(ss_kmem_labels_parse(&l, "x", "name: kfree\nprint fmt: \"ptr=%p %p\", "
+					      "REC->ptr\n", &err), -1);
+	assert_non_null(strstr(err.msg, "2 conversions but 1 arguments"));
+}
+
+/* Random inserts and removals against a plain array. */
+static void test_ptrmap(void **state)
+{
+	enum { N = 5000 };
+	static uint64_t ref[N]; /* ref[i]: id + 1 while pointer i is live */
+	struct ss_ptrmap m = {0};
+	uint64_t seed = 42, live = 0;
+	(void)state;
+
+	memset(ref, 0, sizeof(ref));
+	for (int step = 0; step < 200000; step++) {
+		uint64_t i, ptr;
+		struct ss_ptr_entry *e;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		i = (seed >> 33) % N;
+		ptr = 0xffff888100000000ull + i * 64; /* slab-like: shared low bits */
+		e = ss_ptrmap_find(&m, ptr);
+		assert_int_equal(e != NULL, ref[i] != 0);
+		if (e) {
+			assert_int_equal(e->id + 1, ref[i]);
+			ss_ptrmap_remove(&m, e);
+			ref[i] = 0;
+			live--;
+		} else {
+			e = ss_ptrmap_insert(&m, ptr);
+			assert_non_null(e);
+			e->id = (uint64_t)step;
+			ref[i] = (uint64_t)step + 1;
+			live++;
+		}
+		assert_int_equal(m.live, live);
+	}
+	assert_null(ss_ptrmap_find(&m, 0));
+	assert_true(m.peak <= N);
+	ss_ptrmap_release(&m);
+}
+
+/* kmem_cache_create() arguments from (object_size, stride) on x86_64 6.x,
+ * worked by hand from calculate_sizes(): the free pointer sits inside
+ * the object unless it is RCU or has a constructor. */
+static void test_infer_spec(void **state)
+{
+	struct ss_target t;
+	struct ss_error err;
+	unsigned align, flags;
+	(void)state;
+
+	assert_int_equal(ss_target_load("x86_64-6.x", &t, &err), 0);
+	/* 96 -> 96: nothing to add */
+	assert_int_equal(ss_import_infer_spec(&t, 96, 96, &align, &flags), 0);
+	assert_int_equal(align, 0);
+	assert_int_equal(flags, 0);
+	/* 96 -> 104: only a free pointer after the object (anon_vma, RCU) */
+	assert_int_equal(ss_import_infer_spec(&t, 96, 104, &align, &flags), 0);
+	assert_int_equal(flags, SS_CF_RCU);
+	/* 232 -> 256: a 64-byte alignment (skbuff_head_cache is HWCACHE) */
+	assert_int_equal(ss_import_infer_spec(&t, 232, 256, &align, &flags), 0);
+	assert_int_equal(align, 0);
+	assert_int_equal(flags, SS_CF_HWCACHE);
+	/* 200 -> 224: no flag does it (HWCACHE gives 256, RCU 208), align 32 does */
+	assert_int_equal(ss_import_infer_spec(&t, 200, 224, &align, &flags), 0);
+	assert_int_equal(align, 32);
+	assert_int_equal(flags, 0);
+	/* 100 -> 100 cannot be: strides are multiples of 8 */
+	assert_int_equal(ss_import_infer_spec(&t, 100, 100, &align, &flags), -1);
+}
+
+static const char sample_old[] =
+	"# tracer: nop\n"
+	"#\n"
+	"# entries-in-buffer/entries-written: 9/12   #P:2\n"
+	"  bash-1 [000] .... 10.000001: kmalloc: call_site=c104deff ptr=c147dd20 bytes_req=29 bytes_alloc=32 gfp_flags=GFP_KERNEL\n"
+	"  bash-1 [000] .... 10.000002: kmem_cache_alloc: call_site=c1100000 ptr=c2000000 bytes_req=232 bytes_alloc=256 gfp_flags=GFP_KERNEL\n"
+	"  bash-1 [001] .... 10.000003: kfree: call_site=c104df00 ptr=c147dd20\n"
+	"  bash-1 [001] .... 10.000004: kmem_cache_free: call_site=c1100100 ptr=c3000000\n"
+	"  bash-1 [001] .... 10.000005: kfree: call_site=c104df00 ptr=(null)\n"
+	"CPU:1 [LOST 3 EVENTS]\n"
+	"  bash-1 [000] .... 10.000006: kmem_cache_alloc: call_site=c1100000 ptr=c2000000 bytes_req=232 bytes_alloc=256 gfp_flags=GFP_KERNEL\n"
+	"  bash-1 [000] .... 10.000007: kmalloc: call_site=c104deff ptr=c147dd40 bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL\n"
+	"  bash-1 [000] .... 10.000008: mm_page_alloc: page=0xf pfn=1 order=0\n"
+	"  bash-1 [001] .... 10.000009: kmem_cache_free: call_site=c1100100 ptr=c2000000\n"
+	"  bash-1 [000] .... 10.000010: kmem_cache_alloc: call_site=c1200000 ptr=c4000000 bytes_req=200 bytes_alloc=224 gfp_flags=GFP_KERNEL\n"
+	"  bash-1 [000] .... 10.000011: kmem_cache_free: call_site=c1200100 ptr=c4000000\n";
+
+/* The whole import, totals worked by hand:
+ *   requested 29 + 232 + 232 + 100 + 200 = 793
+ *   allocated 32 + 256 + 256 + 128 + 224 = 896
+ *   fragmentation 100 - 100 * 793 / 896 = 11.495536 %
+ *   frees matched: c147dd20 (32, cpu 0 -> 1), c2000000 (256, 0 -> 1),
+ *   c4000000 (224, 0 -> 0): 3, 512 bytes, 2 across CPUs
+ *   c2000000 allocated again while live: 1 (its free was lost)
+ *   written: 5 allocations + 3 frees + 1 free for the lost one = 9 */
+static void test_import_sample(void **state)
+{
+	char in[256], out[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	const struct ss_trace_tables *tb;
+	uint64_t n = 0, max_id = 0;
+	(void)state;
+
+	path_of(in, "old.ftrace");
+	path_of(out, "old.trace");
+	write_text(in, sample_old);
+	o.input = in;
+	o.output = out;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t.bytes_req, 793);
+	assert_int_equal(t.bytes_alloc, 896);
+	assert_true(ss_import_frag_pct(&t) > 11.495535 && ss_import_frag_pct(&t) < 11.495536);
+	assert_int_equal(t.allocs, 5);
+	assert_int_equal(t.frees, 3);
+	assert_int_equal(t.bytes_freed, 512);
+	assert_int_equal(t.cross_cpu_frees, 2);
+	assert_int_equal(t.unknown_frees, 1);
+	assert_int_equal(t.null_frees, 1);
+	assert_int_equal(t.realloc_live, 1);
+	assert_int_equal(t.lost_events, 3);
+	assert_int_equal(t.overwritten, 3);
+	assert_int_equal(t.other_events, 1);
+	assert_int_equal(t.live_at_end, 1);
+	assert_int_equal(t.events, 9);
+	assert_int_equal(t.max_cpu, 1);
+	/* 232/256 is kmalloc-256 on x86_64; 200/224 is no class: a cache */
+	assert_int_equal(t.caches, 1);
+
+	assert_int_equal(ss_trace_open(&r, out, &err), 0);
+	tb = ss_trace_tables(r);
+	while (ss_trace_next(r, &ev, &err) == 1) {
+		n++;
+		if (ev.id > max_id)
+			max_id = ev.id;
+	}
+	assert_int_equal(n, 9);
+	assert_true(max_id <= 2); /* dense: never more than 2 live at once */
+	assert_string_equal(ss_trace_cache_name(tb, 1), "cache-224");
+	assert_int_equal(tb->caches[1].object_size, 200);
+	assert_int_equal(tb->caches[1].align, 32); /* ALIGN(200, 32) = 224 */
+	assert_string_equal(ss_trace_meta(tb, "cpus"), "2");
+	ss_trace_close(r);
+}
+
+static void test_import_errors(void **state)
+{
+	char in[256], out[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	(void)state;
+
+	path_of(in, "bad.ftrace");
+	path_of(out, "bad.trace");
+	o.input = in;
+	o.output = out;
+	write_text(in, "# tracer: nop\n a-1 [000] .... 1.0: kmalloc: call_site=f ptr=ff bytes_req=8\n");
+	assert_int_equal(ss_import(&o, &t, &err), -1);
+	assert_non_null(strstr(err.msg, "bad.ftrace:2: "));
+	assert_int_equal(access(out, F_OK), -1); /* nothing half-written */
+	write_text(in, "hello\nworld\n");
+	assert_int_equal(ss_import(&o, &t, &err), -1);
+	assert_non_null(strstr(err.msg, "no kmalloc"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_line_ftrace_61),
+		cmocka_unit_test(test_line_ftrace_old),
+		cmocka_unit_test(test_line_tools),
+		cmocka_unit_test(test_format_file),
+		cmocka_unit_test(test_ptrmap),
+		cmocka_unit_test(test_infer_spec),
+		cmocka_unit_test(test_import_sample),
+		cmocka_unit_test(test_import_errors),
+	};
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}

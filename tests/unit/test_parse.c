@@ -1,0 +1,134 @@
+/* test_parse.c - strict number parsing (sim/parse.c) and the simulated
+ * memory cap (sim/memcap.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "memcap.h"
+#include "parse.h"
+
+static uint64_t u64(const char *s, uint64_t max)
+{
+	uint64_t v = 12345;
+
+	assert_int_equal(ss_parse_u64(s, max, &v), 0);
+	return v;
+}
+
+static void test_u64(void **state)
+{
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(u64("0", 10), 0);
+	assert_int_equal(u64("10", 10), 10);
+	assert_int_equal(u64("010", 100), 10); /* decimal, not octal 8 */
+	assert_int_equal(u64("08", 100), 8);   /* was rejected as bad octal */
+	assert_int_equal(u64("0x10", 100), 16);
+	assert_int_equal(u64("0XfF", 1000), 255);
+	assert_true(u64("18446744073709551615", UINT64_MAX) == UINT64_MAX);
+	const char *bad[] = {"", "-1", "+1", " 1", "1 ", "1x", "0x", "0x-1", "0x 1",
+			     "18446744073709551616", "1e3", "11"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(ss_parse_u64(bad[i], 10, &v), -1);
+		assert_int_equal(v, 7); /* untouched on error */
+	}
+	assert_int_equal(ss_parse_u64(NULL, 10, &v), -1);
+}
+
+static void test_size(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(ss_parse_size("4096", 1ull << 50, &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(ss_parse_size("64K", 1ull << 50, &v), 0);
+	assert_int_equal(v, 65536);
+	assert_int_equal(ss_parse_size("3M", 1ull << 50, &v), 0);
+	assert_int_equal(v, 3ull << 20);
+	assert_int_equal(ss_parse_size("64G", 1ull << 50, &v), 0);
+	assert_true(v == 64ull << 30);
+	assert_int_equal(ss_parse_size("1024T", 1ull << 50, &v), 0);
+	assert_true(v == 1ull << 50);
+	v = 9;
+	assert_int_equal(ss_parse_size("1025T", 1ull << 50, &v), -1); /* over max */
+	assert_int_equal(ss_parse_size("16777216T", UINT64_MAX, &v), -1); /* 2^64 */
+	assert_int_equal(ss_parse_size("K", 1ull << 50, &v), -1);
+	assert_int_equal(ss_parse_size("12Q", 1ull << 50, &v), -1);
+	assert_int_equal(ss_parse_size("1k", 1ull << 50, &v), -1); /* units are capitals */
+	assert_int_equal(ss_parse_size("-1K", 1ull << 50, &v), -1);
+	assert_int_equal(ss_parse_size("", 1ull << 50, &v), -1);
+	assert_int_equal(v, 9);
+}
+
+/* A fake model with one cache and kmalloc_large pages, to drive the cap. */
+static uint64_t large_pages_bytes;
+
+static void fake_large_report(const struct ss_model *m, struct ss_large_report *r)
+{
+	(void)m;
+	memset(r, 0, sizeof(*r));
+	r->page_bytes = large_pages_bytes;
+}
+
+static void test_memcap(void **state)
+{
+	static const struct ss_model_ops ops = {.large_report = fake_large_report};
+	const struct ss_model_desc desc = {.name = "fake", .ops = &ops};
+	uint64_t stats[SS_NR_STEPS] = {0}, stats2[SS_NR_STEPS] = {0};
+	struct ss_op op = {.stats = stats};
+	struct ss_obj obj = {.state = SS_OBJ_LIVE, .cache = 3};
+	struct ss_memcap m;
+
+	(void)state;
+	ss_memcap_init(&m, 0, 4096);
+	assert_true(m.max_bytes == SS_MEMCAP_DEFAULT);
+	ss_memcap_release(&m);
+	ss_memcap_init(&m, 40960, 4096);
+	/* cache 3 allocates an order-1 slab: 2 pages */
+	stats[SS_STEP_PAGE_ALLOC] = 2;
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
+	assert_int_equal(ss_memcap_bytes(&m), 8192);
+	/* the same counters again (an alloc without a new slab): no change */
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
+	assert_int_equal(ss_memcap_bytes(&m), 8192);
+	/* cache 40 (the table grows) takes 4 pages, cache 3 gives 2 back */
+	obj.cache = 40;
+	op.stats = stats2;
+	stats2[SS_STEP_PAGE_ALLOC] = 4;
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
+	obj.cache = 3;
+	op.stats = stats;
+	stats[SS_STEP_PAGE_FREE] = 2;
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
+	assert_int_equal(ss_memcap_bytes(&m), 16384);
+	assert_false(ss_memcap_over(&m));
+	/* a kmalloc_large object: the model's page bytes are taken as they are */
+	obj.state = SS_OBJ_LARGE;
+	large_pages_bytes = 32768;
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
+	assert_int_equal(ss_memcap_bytes(&m), 16384 + 32768);
+	assert_true(ss_memcap_over(&m)); /* 49152 > 40960 */
+	/* zero-size objects hold nothing */
+	obj.state = SS_OBJ_ZERO;
+	stats[SS_STEP_PAGE_ALLOC] = 100;
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
+	assert_int_equal(ss_memcap_bytes(&m), 49152);
+	ss_memcap_release(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_u64),
+		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_memcap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

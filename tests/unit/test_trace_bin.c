@@ -1,0 +1,430 @@
+/* test_trace_bin.c - the binary trace format and zstd: the byte layout of
+ * docs/trace-format.md, round trips through every format, conversion,
+ * and every corruption reported instead of read as a shorter trace. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "geometry.h"
+#include "trace.h"
+#include "trace_bin.h"
+#include "trace_convert.h"
+
+static char tmpdir[] = "/tmp/slabsim-test-trace-bin-XXXXXX";
+
+static int make_dir(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+static void path_of(char *buf, const char *name)
+{
+	snprintf(buf, 256, "%s/%s", tmpdir, name);
+}
+
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(data, 1, n, fp), n);
+	fclose(fp);
+}
+
+static size_t read_bytes(const char *path, uint8_t *buf, size_t cap)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t n;
+
+	assert_non_null(fp);
+	n = fread(buf, 1, cap, fp);
+	fclose(fp);
+	return n;
+}
+
+/* The same small trace in any format. */
+static void write_sample(const char *path, enum ss_trace_format fmt)
+{
+	struct ss_trace_writer *w;
+	struct ss_error err;
+	int api;
+
+	assert_int_equal(ss_trace_writer_open_format(&w, path, fmt, &err), 0);
+	assert_int_equal(ss_trace_write_meta(w, "workload", "unit test"), 0);
+	api = ss_trace_write_cache(w, "skbuff_head_cache", 232, 0, SS_CF_HWCACHE);
+	assert_int_equal(api, 1);
+	assert_int_equal(ss_trace_write_phase(w, "load"), 0);
+	assert_int_equal(ss_trace_write_alloc(w, 3, 7, "site_a", SS_API_KMALLOC, 448), 0);
+	assert_int_equal(ss_trace_write_alloc(w, 40, 300, "site_b", 1, 232), 0);
+	assert_int_equal(ss_trace_write_comment(w, "a comment"), 0);
+	assert_int_equal(ss_trace_write_work(w, 3, 1234, "sscanf"), 0);
+	assert_int_equal(ss_trace_write_free(w, 2, 7), 0);
+	assert_int_equal(ss_trace_write_free(w, 65535, 300), 0);
+	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
+}
+
+static void next_ok(struct ss_trace_reader *r, struct ss_event *ev)
+{
+	struct ss_error err = {{0}};
+	int rc = ss_trace_next(r, ev, &err);
+
+	if (rc != 1)
+		fail_msg("want an event, got %d: %s", rc, err.msg);
+}
+
+static void check_sample(const char *path, enum ss_trace_format fmt)
+{
+	struct ss_trace_reader *r;
+	struct ss_error err;
+	struct ss_event ev;
+	const struct ss_trace_tables *tb;
+
+	assert_int_equal(ss_trace_open(&r, path, &err), 0);
+	assert_int_equal(ss_trace_reader_format(r), fmt);
+	tb = ss_trace_tables(r);
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_PHASE);
+	assert_string_equal(ss_trace_name(tb, ev.site), "load");
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_ALLOC);
+	assert_int_equal(ev.cpu, 3);
+	assert_int_equal(ev.id, 7);
+	assert_int_equal(ev.api, SS_API_KMALLOC);
+	assert_int_equal(ev.value, 448);
+	assert_string_equal(ss_trace_name(tb, ev.site), "site_a");
+	next_ok(r, &ev);
+	assert_int_equal(ev.cpu, 40); /* above the inline-cpu range */
+	assert_int_equal(ev.id, 300);
+	assert_int_equal(ev.api, 1);
+	assert_int_equal(ev.value, 232);
+	assert_string_equal(ss_trace_cache_name(tb, 1), "skbuff_head_cache");
+	assert_int_equal(tb->caches[1].object_size, 232);
+	assert_int_equal(tb->caches[1].flags, SS_CF_HWCACHE);
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_WORK);
+	assert_int_equal(ev.cpu, 3);
+	assert_int_equal(ev.value, 1234);
+	assert_string_equal(ss_trace_name(tb, ev.site), "sscanf");
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_FREE);
+	assert_int_equal(ev.cpu, 2);
+	assert_int_equal(ev.id, 7);
+	next_ok(r, &ev);
+	assert_int_equal(ev.cpu, 65535);
+	assert_int_equal(ev.id, 300);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 0);
+	assert_string_equal(ss_trace_meta(tb, "workload"), "unit test");
+	ss_trace_close(r);
+}
+
+static void test_round_trip_every_format(void **state)
+{
+	static const struct {
+		const char *name;
+		enum ss_trace_format fmt;
+	} cases[] = {
+		{"s.trace", SS_TRACE_TEXT}, {"s.trace.zst", SS_TRACE_TEXT_ZSTD},
+		{"s.sbt", SS_TRACE_BIN}, {"s.sbt.zst", SS_TRACE_BIN_ZSTD},
+	};
+	char path[256];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		path_of(path, cases[i].name);
+		assert_int_equal(ss_trace_format_for_path(path), cases[i].fmt);
+		write_sample(path, cases[i].fmt);
+		check_sample(path, cases[i].fmt);
+	}
+}
+
+/* The layout byte by byte, as docs/trace-format.md draws it. */
+static void test_binary_layout(void **state)
+{
+	static const uint8_t want[] = {
+		0x89, 'S', 'B', 'T', '\r', '\n', 0x1a, '\n', /* magic */
+		1, 0, 0, 0, 0, 0, 0, 0,			     /* version 1, flags 0 */
+		0x08, 1, 's',				     /* NAME "s" -> index 0 */
+		0x21, 0x05, 0x00, 0x00, 0xc0, 0x03,	     /* alloc cpu 3 id 5 site 0 api 0 size 448 */
+		0x12, 0x05,				     /* free cpu 1 id 5 */
+		0x02, 0x28, 0x80, 0x01,			     /* free cpu 40 (varint) id 128 */
+		0xf8, 0x03,				     /* END, 3 events */
+	};
+	uint8_t got[256];
+	char path[256];
+	struct ss_trace_writer *w;
+	struct ss_error err;
+	size_t n;
+	(void)state;
+
+	path_of(path, "layout.sbt");
+	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
+	assert_int_equal(ss_trace_write_alloc(w, 3, 5, "s", SS_API_KMALLOC, 448), 0);
+	assert_int_equal(ss_trace_write_free(w, 1, 5), 0);
+	assert_int_equal(ss_trace_write_free(w, 40, 128), 0);
+	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
+	n = read_bytes(path, got, sizeof(got));
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(got, want, sizeof(want));
+}
+
+static void test_varint(void **state)
+{
+	static const uint64_t values[] = {0, 1, 127, 128, 300, 16383, 16384,
+					  (1ull << 48) - 1, UINT64_MAX};
+	uint8_t buf[16];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		uint8_t *end = ss_bin_put_varint(buf, values[i]);
+		const uint8_t *p = buf;
+		uint64_t v;
+
+		assert_int_equal(ss_bin_get_varint(&p, end, &v), 0);
+		assert_true(p == end);
+		assert_true(v == values[i]);
+		p = buf; /* one byte short: truncated */
+		assert_int_equal(ss_bin_get_varint(&p, end - 1, &v), -1);
+	}
+	{ /* eleven bytes with continuation bits: over 64 bits */
+		uint8_t over[11];
+		const uint8_t *p = over;
+		uint64_t v;
+
+		memset(over, 0xff, sizeof(over));
+		assert_int_equal(ss_bin_get_varint(&p, over + sizeof(over), &v), -1);
+	}
+}
+
+/* A binary trace whose bytes after the header are `body`. */
+static void expect_bin_error(const uint8_t *body, size_t n, const char *what)
+{
+	uint8_t file[512];
+	char path[256];
+	struct ss_trace_reader *r;
+	struct ss_error err = {{0}};
+	struct ss_event ev;
+	int rc;
+
+	memcpy(file, SS_BIN_MAGIC "\x01\0\0\0\0\0\0\0", SS_BIN_HEADER_LEN);
+	memcpy(file + SS_BIN_HEADER_LEN, body, n);
+	path_of(path, "bad.sbt");
+	write_bytes(path, file, SS_BIN_HEADER_LEN + n);
+	rc = ss_trace_open(&r, path, &err);
+	if (!rc) {
+		while ((rc = ss_trace_next(r, &ev, &err)) == 1)
+			;
+		ss_trace_close(r);
+	}
+	assert_int_equal(rc, -1);
+	if (strncmp(err.msg, path, strlen(path)) || !strstr(err.msg, what))
+		fail_msg("want '%s: ...%s', got '%s'", path, what, err.msg);
+}
+
+static void test_corrupt_binary(void **state)
+{
+	(void)state;
+	/* no end record: truncated, not a shorter trace */
+	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x21, 5, 0, 0, 8}, 8,
+			 "truncated binary trace");
+	/* a record cut in the middle */
+	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x21, 0x85}, 5, "truncated");
+	/* site index never defined */
+	expect_bin_error((const uint8_t[]){0x21, 5, 3, 0, 8, 0xf8, 1}, 7, "site 3 not declared");
+	/* cache index never declared */
+	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x21, 5, 0, 2, 8, 0xf8, 1}, 10,
+			 "cache 2 not declared");
+	/* end record counting other events */
+	expect_bin_error((const uint8_t[]){0x12, 5, 0xf8, 2}, 4, "end record counts 2 events");
+	/* bytes after the end */
+	expect_bin_error((const uint8_t[]){0xf8, 0, 0x12}, 3, "data after the end record");
+	/* unknown kinds and control records */
+	expect_bin_error((const uint8_t[]){0x05, 0xf8, 0}, 3, "unknown record tag 0x05");
+	expect_bin_error((const uint8_t[]){0x50, 0xf8, 0}, 3, "unknown control record");
+	/* a name with a space, a name defined twice */
+	expect_bin_error((const uint8_t[]){0x08, 3, 'a', ' ', 'b', 0xf8, 0}, 7, "bad name");
+	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x08, 1, 's', 0xf8, 0}, 8,
+			 "defined twice");
+	/* cpu beyond 65535 */
+	expect_bin_error((const uint8_t[]){0x02, 0x80, 0x80, 0x04, 1, 0xf8, 1}, 7, "cpu");
+	/* cache: size 0, align not a power of two, unknown flag */
+	expect_bin_error((const uint8_t[]){0x10, 1, 'c', 0, 0, 0, 0xf8, 0}, 8, "size 0");
+	expect_bin_error((const uint8_t[]){0x10, 1, 'c', 8, 3, 0, 0xf8, 0}, 8, "not a power of two");
+	expect_bin_error((const uint8_t[]){0x10, 1, 'c', 8, 0, 0x40, 0xf8, 0}, 8, "unknown flags");
+}
+
+static void test_bad_header(void **state)
+{
+	char path[256];
+	struct ss_trace_reader *r;
+	struct ss_error err = {{0}};
+	uint8_t file[SS_BIN_HEADER_LEN];
+	(void)state;
+
+	path_of(path, "v9.sbt");
+	memcpy(file, SS_BIN_MAGIC "\x09\0\0\0\0\0\0\0", sizeof(file));
+	write_bytes(path, file, sizeof(file));
+	assert_int_equal(ss_trace_open(&r, path, &err), -1);
+	assert_non_null(strstr(err.msg, "unsupported binary trace version 9"));
+	memcpy(file, SS_BIN_MAGIC "\x01\0\0\0\x01\0\0\0", sizeof(file));
+	write_bytes(path, file, sizeof(file));
+	assert_int_equal(ss_trace_open(&r, path, &err), -1);
+	assert_non_null(strstr(err.msg, "unknown binary trace header flags"));
+	write_bytes(path, file, 10);
+	assert_int_equal(ss_trace_open(&r, path, &err), -1);
+	assert_non_null(strstr(err.msg, "truncated binary trace header"));
+}
+
+/* A zstd stream cut short is an error, not a shorter trace. */
+static void test_truncated_zstd(void **state)
+{
+	char path[256], cut[256];
+	uint8_t buf[4096];
+	struct ss_trace_reader *r;
+	struct ss_error err = {{0}};
+	struct ss_event ev;
+	size_t n;
+	int rc;
+	(void)state;
+
+	path_of(path, "z.sbt.zst");
+	write_sample(path, SS_TRACE_BIN_ZSTD);
+	n = read_bytes(path, buf, sizeof(buf));
+	assert_true(n > 20 && n < sizeof(buf));
+	path_of(cut, "cut.sbt.zst");
+	write_bytes(cut, buf, n - 6);
+	rc = ss_trace_open(&r, cut, &err); /* a small file fails at open */
+	if (!rc) {
+		while ((rc = ss_trace_next(r, &ev, &err)) == 1)
+			;
+		ss_trace_close(r);
+	}
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err.msg, "truncated"));
+}
+
+/* text -> sbt.zst -> text keeps every event and declaration. */
+static void test_convert(void **state)
+{
+	char src[256], mid[256], back[256];
+	uint64_t events;
+	struct ss_error err;
+	(void)state;
+
+	path_of(src, "c.trace");
+	path_of(mid, "c.sbt.zst");
+	path_of(back, "c-back.trace");
+	write_sample(src, SS_TRACE_TEXT);
+	assert_int_equal(ss_trace_convert(src, mid, SS_TRACE_BIN_ZSTD, &events, &err), 0);
+	assert_int_equal(events, 6);
+	assert_int_equal(ss_trace_convert(mid, back, SS_TRACE_TEXT, &events, &err), 0);
+	assert_int_equal(events, 6);
+	check_sample(back, SS_TRACE_TEXT);
+	/* a failed conversion leaves nothing */
+	path_of(back, "never.sbt");
+	assert_int_equal(ss_trace_convert("/nonexistent.trace", back, SS_TRACE_BIN,
+					  &events, &err), -1);
+	assert_int_equal(access(back, F_OK), -1);
+}
+
+/* Peak memory is the tables and one buffer: a long trace reads in the
+ * same footprint as a short one (only checked through the writer and
+ * reader doing no per-event allocation: the id space stays dense). */
+static void test_long_stream(void **state)
+{
+	char path[256];
+	struct ss_trace_writer *w;
+	struct ss_trace_reader *r;
+	struct ss_error err;
+	struct ss_event ev;
+	uint64_t n = 0, sum = 0;
+	(void)state;
+
+	path_of(path, "long.sbt.zst");
+	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
+	for (uint64_t i = 0; i < 300000; i++) {
+		assert_int_equal(ss_trace_write_alloc(w, (uint32_t)(i % 8), i % 64, "s",
+						      SS_API_KMALLOC, 1 + i % 5000), 0);
+		assert_int_equal(ss_trace_write_free(w, (uint32_t)(i % 7), i % 64), 0);
+	}
+	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
+	assert_int_equal(ss_trace_open(&r, path, &err), 0);
+	while (ss_trace_next(r, &ev, &err) == 1) {
+		n++;
+		sum += ev.kind == SS_EV_ALLOC ? ev.value : 0;
+	}
+	ss_trace_close(r);
+	assert_int_equal(n, 600000);
+	/* sum of 1 + i % 5000 over i < 300000: 60 full cycles of 1..5000 */
+	assert_int_equal(sum, 60ull * 5000 * 5001 / 2);
+}
+
+/* Names and long meta values that straddle the reader's 256 KiB buffer:
+ * records are decoded again once more of the stream is buffered. */
+static void test_records_across_buffer(void **state)
+{
+	char path[256], site[32], *big = malloc(60001);
+	struct ss_trace_writer *w;
+	struct ss_trace_reader *r;
+	struct ss_error err = {{0}};
+	struct ss_event ev;
+	uint64_t n = 0;
+	(void)state;
+
+	assert_non_null(big);
+	memset(big, 'v', 60000);
+	big[60000] = '\0';
+	path_of(path, "names.sbt");
+	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
+	for (unsigned i = 0; i < 40000; i++) {
+		snprintf(site, sizeof(site), "site_%u", i);
+		assert_int_equal(ss_trace_write_alloc(w, i % 4, 0, site, SS_API_KMALLOC, i), 0);
+		assert_int_equal(ss_trace_write_free(w, 0, 0), 0);
+		if (i % 5000 == 4999)
+			assert_int_equal(ss_trace_write_meta(w, "big", big), 0);
+	}
+	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
+	assert_int_equal(ss_trace_open(&r, path, &err), 0);
+	while (ss_trace_next(r, &ev, &err) == 1) {
+		if (ev.kind == SS_EV_ALLOC) {
+			snprintf(site, sizeof(site), "site_%llu", (unsigned long long)ev.value);
+			assert_string_equal(ss_trace_name(ss_trace_tables(r), ev.site), site);
+		}
+		n++;
+	}
+	assert_int_equal(n, 80000);
+	assert_string_equal(ss_trace_meta(ss_trace_tables(r), "big"), big);
+	ss_trace_close(r);
+	free(big);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_every_format),
+		cmocka_unit_test(test_binary_layout),
+		cmocka_unit_test(test_varint),
+		cmocka_unit_test(test_corrupt_binary),
+		cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_truncated_zstd),
+		cmocka_unit_test(test_convert),
+		cmocka_unit_test(test_long_stream),
+		cmocka_unit_test(test_records_across_buffer),
+	};
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}

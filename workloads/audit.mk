@@ -1,0 +1,110 @@
+# workloads/audit.mk - a stat/access/open loop on a 2.6.16 SELinux MLS kernel
+# with syscall audit off and on (shared/seeds/001_*, docs/workloads/audit.md).
+#
+#   make sim WORKLOAD=audit [SYSCALLS=N MIX=SPEC AUDIT_RULES=R RECORDS=PCT
+#                            CPUS=C FILES=F CONTEXTS="CTX ..." MODELS="..." TARGET=T]
+#   make audit-sweep WORKLOAD=audit   the rules sweep beside lspp.16 (part of sim)
+#   make audit-fit WORKLOAD=audit     re-derive AUDIT_PROFILE_SCALE_PERMILLE, print it
+#
+# Variants: off, on-2.6.16 (strings per lookup), on-sid (the 2.6.17 fix),
+# on-cached (the 5.6 sidtab string cache), on-ctxcache (a dedicated cache
+# for the strings).  CPUS sets both the looping processes (gen --cpus) and
+# the CPUs the replay models.
+
+VARIANTS := off on-2.6.16 on-sid on-cached on-ctxcache
+# summary.csv gets overhead_pct: each run's sim_time_ms against `off` (same model).
+REPORT_BASELINE := off
+MODELS ?= traced kmalloc-buckets kmem_cache traced+P
+TARGET ?= x86_64-6.1
+SYSCALLS ?= 50000
+MIX ?= access:100
+# empty: the generator's default, the seed's 4 rules
+AUDIT_RULES ?=
+RECORDS ?= 0
+FILES ?=
+CONTEXTS ?=
+# The one fitted constant, read from its definition (docs/cost-model.md).
+CALIBRATION := $(shell awk '/^\#define AUDIT_PROFILE_SCALE_PERMILLE /{v = $$3; sub(/u$$/, "", v); printf "%s=%s ", $$2, v}' workloads/audit/audit_consts.h)
+
+AUDIT_GEN_COMMON := --syscalls $(SYSCALLS) --mix $(MIX) --records $(RECORDS) \
+	--cpus $(or $(CPUS),1) $(if $(FILES),--files $(FILES)) \
+	$(foreach c,$(CONTEXTS),--context $(c))
+GEN_PARAMS := $(AUDIT_GEN_COMMON) $(if $(AUDIT_RULES),--rules $(AUDIT_RULES))
+
+$(DATA)/gen-params: FORCE
+	@mkdir -p $(@D)
+	@echo '$(GEN_PARAMS)' | cmp -s - $@ || echo '$(GEN_PARAMS)' > $@
+
+$(DATA)/%.trace: $(DATA)/gen-params $(SLABSIM)
+	$(SLABSIM) gen audit --variant $* $(GEN_PARAMS) -o $@
+
+include workloads/runs.inc
+
+# ---- the rules sweep: on-sid (lspp.16 has the fix), model traced ----------
+AUDIT_SWEEP_RULES := 0 10 25 50 75 90
+AUDIT_SWEEP_DIR := $(REPORT)/sweep
+AUDIT_SWEEP_SUMMARIES := $(foreach r,$(AUDIT_SWEEP_RULES),$(AUDIT_SWEEP_DIR)/r$(r)/summary.csv)
+
+# kept like the variants' traces (not make intermediates)
+.SECONDARY: $(foreach r,$(AUDIT_SWEEP_RULES),$(DATA)/sweep-r$(r).trace)
+$(DATA)/sweep-r%.trace: $(DATA)/gen-params $(SLABSIM)
+	$(SLABSIM) gen audit --variant on-sid $(AUDIT_GEN_COMMON) --rules $* -o $@
+
+$(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/run-params
+	$(SLABSIM) run --trace $< --model traced $(RUN_PARAMS) --out $(@D)
+
+.PHONY: audit-sweep
+audit-sweep: $(AUDIT_SWEEP_SUMMARIES)
+
+# The report reads the sweep (unless this is a point of mk/sweep.mk's
+# generic sweep, which wants only its own runs).
+ifndef SWEEP_POINT
+RUN_SUMMARIES += $(AUDIT_SWEEP_SUMMARIES)
+endif
+
+# ---- the extra plots: breakdown.png (time per call by category), sweep.png
+AUDIT_EXTRA_DAT := $(REPORT)/breakdown.dat $(REPORT)/sweep.dat $(REPORT)/overhead.csv
+AUDIT_PLOTS := $(foreach p,breakdown sweep,$(REPORT)/$(p).png $(REPORT)/$(p).svg)
+
+# `slabsim report` writes them with report.md; rerun it if one went missing.
+$(AUDIT_EXTRA_DAT): $(REPORT)/report.md
+	@test -f $@ || $(SLABSIM) report $(REPORT_ARGS)
+
+# $(1) = plot, $(2) = its gnuplot script.  A failed plot leaves nothing.
+define audit_plot
+$(REPORT)/$(1).png $(REPORT)/$(1).svg: $(REPORT)/$(1).%: $(REPORT)/$(1).dat $(2)
+	$$(GNUPLOT) -e "datafile='$$<'; outfile='$$(basename $$@).tmp.$$*'; workload='$(WORKLOAD)'" \
+		$(2) || { rm -f $$(basename $$@).tmp.$$*; exit 1; }
+	mv -f $$(basename $$@).tmp.$$* $$@
+endef
+$(eval $(call audit_plot,breakdown,analysis/breakdown.gp))
+$(eval $(call audit_plot,sweep,analysis/audit_sweep.gp))
+
+report: $(AUDIT_PLOTS) $(REPORT)/overhead.csv
+
+.PHONY: sim
+sim: deps-auto
+	@$(MAKE) --no-print-directory $(SLABSIM)
+	@$(MAKE) --no-print-directory report SIM_GOAL=sim
+	@echo "slabsim: $(REPORT)/report.md, summary.csv, overhead.csv, waste.png, latency.png, breakdown.png, sweep.png written"
+
+# ---- re-deriving the fitted constant --------------------------------------
+# Model traced on $(TARGET): off, and on-2.6.16 with the scale at 0 and
+# 1000; the scale that makes on-2.6.16 = off x 2.46 is linear in between.
+# Traces in $(DATA)/fit-*.trace, runs in $(REPORT)/fit/ (make clean removes both).
+AUDIT_FIT_DIR := $(REPORT)/fit
+.PHONY: audit-fit
+audit-fit: $(SLABSIM)
+	@mkdir -p $(DATA) $(AUDIT_FIT_DIR)
+	$(SLABSIM) gen audit --variant off $(GEN_PARAMS) -o $(DATA)/fit-off.trace
+	$(SLABSIM) gen audit --variant on-2.6.16 $(GEN_PARAMS) --profile-scale-permille 0 -o $(DATA)/fit-on0.trace
+	$(SLABSIM) gen audit --variant on-2.6.16 $(GEN_PARAMS) --profile-scale-permille 1000 -o $(DATA)/fit-on1000.trace
+	@for t in off on0 on1000; do \
+		$(SLABSIM) run --trace $(DATA)/fit-$$t.trace --model traced $(RUN_PARAMS) \
+			--out $(AUDIT_FIT_DIR)/$$t > /dev/null || exit 1; done
+	@awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($$i == "sim_time_ms") c = i; next } \
+		{ t[++n] = $$c } \
+		END { s = (2.46 * t[1] - t[2]) / (t[3] - t[2]); \
+		      printf "off %.3f ms, on-2.6.16 %.3f ms at scale 0, %.3f ms at 1000\n", t[1], t[2], t[3]; \
+		      printf "AUDIT_PROFILE_SCALE_PERMILLE = %.0f (in use: $(subst AUDIT_PROFILE_SCALE_PERMILLE=,,$(strip $(CALIBRATION))))\n", s * 1000 }' \
+		$(AUDIT_FIT_DIR)/off/summary.csv $(AUDIT_FIT_DIR)/on0/summary.csv $(AUDIT_FIT_DIR)/on1000/summary.csv

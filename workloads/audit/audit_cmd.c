@@ -1,0 +1,250 @@
+/* audit_cmd.c - option handling of `slabsim gen audit`. */
+#include "audit_cmd.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_consts.h"
+#include "audit_gen.h"
+#include "parse.h"
+#include "trace.h"
+
+#define MAX_CPUS 65536u /* what a trace can carry */
+
+enum opt_id {
+	OPT_VARIANT, OPT_OUTPUT, OPT_SYSCALLS, OPT_MIX, OPT_RULES, OPT_RECORDS,
+	OPT_CPUS, OPT_FILES, OPT_CONTEXT, OPT_TASK_CONTEXT, OPT_SCALE, OPT_HELP,
+	NR_OPTS,
+};
+
+struct opt_spec {
+	const char *name;  /* long name without "--" */
+	const char *alias; /* short form, or NULL */
+	const char *arg;   /* NULL: takes no value */
+	const char *help;
+};
+
+static const struct opt_spec specs[NR_OPTS] = {
+	[OPT_VARIANT] = {"variant", NULL, "V",
+		"off | on-2.6.16 | on-sid | on-cached | on-ctxcache (required)"},
+	[OPT_OUTPUT] = {"output", "-o", "TRACE", "where to write the trace (\"-\" = stdout; required)"},
+	[OPT_SYSCALLS] = {"syscalls", NULL, "N", "loop iterations (default 50000)"},
+	[OPT_MIX] = {"mix", NULL, "SPEC",
+		"kinds and weights, e.g. stat:40,access:40,open:20\n"
+		"                      (default access:100, the seed's loop; an open\n"
+		"                      iteration also closes the file)"},
+	[OPT_RULES] = {"rules", NULL, "R",
+		"audit rules scanned per syscall (default: the seed's, 4)"},
+	[OPT_RECORDS] = {"records", NULL, "PCT",
+		"percent of iterations that emit SYSCALL/CWD/PATH records\n"
+		"                      (default 0: the seed emitted none)"},
+	[OPT_CPUS] = {"cpus", NULL, "C", "CPUs, one looping process each (default 1)"},
+	[OPT_FILES] = {"files", NULL, "F", "files the loop cycles through (default 1)"},
+	[OPT_CONTEXT] = {"context", NULL, "CTX",
+		"a file context, repeatable; file i gets context i mod n\n"
+		"                      (default " AUDIT_DEFAULT_CONTEXT ";\n"
+		"                      MLS ranges up to s0-s15:c0.c1023)"},
+	[OPT_TASK_CONTEXT] = {"task-context", NULL, "CTX",
+		"the loop's own context, for subj= (default " AUDIT_DEFAULT_TASK_CONTEXT ")"},
+	[OPT_SCALE] = {"profile-scale-permille", NULL, "S",
+		"scale of the profile-derived audit costs, per mille\n"
+		"                      (default AUDIT_PROFILE_SCALE_PERMILLE, the fitted one)"},
+	[OPT_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: slabsim gen audit --variant V -o TRACE [--syscalls N] [--mix SPEC]\n"
+		"                         [--rules R] [--records PCT] [--cpus C] [--files F]\n"
+		"                         [--context CTX]... [--task-context CTX]\n"
+		"                         [--profile-scale-permille S]\n\n"
+		"The audit workload: a loop of stat/access/open on a 2.6.16 SELinux MLS\n"
+		"kernel with syscall auditing off or on (shared/seeds/001_*, 146%% hit).\n"
+		"Variants: off; on-2.6.16 (context strings formatted per lookup);\n"
+		"on-sid (the 2.6.17 fix, SID only); on-cached (the 2.6.16 path served by\n"
+		"the 5.6 sidtab string cache); on-ctxcache (on-2.6.16 with the strings in\n"
+		"a dedicated cache audit_ctx).  Non-allocator time is written as work\n"
+		"events derived from the seed's profiles (docs/workloads/audit.md).\n\n"
+		"options:\n");
+	for (int i = 0; i < NR_OPTS; i++) {
+		char left[40];
+
+		snprintf(left, sizeof(left), "%s%s--%s%s%s",
+			 specs[i].alias ? specs[i].alias : "",
+			 specs[i].alias ? ", " : "", specs[i].name,
+			 specs[i].arg ? " " : "", specs[i].arg ? specs[i].arg : "");
+		fprintf(out, "  %-20s%s\n", left, specs[i].help);
+	}
+	fprintf(out,
+		"\nAUDIT_PROFILE_SCALE_PERMILLE = %u (fitted once: on-2.6.16 vs off = %d%%).\n"
+		"exit status: 0 ok, 1 failed write, 2 bad usage\n",
+		AUDIT_PROFILE_SCALE_PERMILLE, AUDIT_SEED_HIT_PCT);
+}
+
+struct opts {
+	const char *val[NR_OPTS]; /* last value given, NULL if absent */
+	int seen[NR_OPTS];
+	const char *contexts[AUDIT_MAX_CONTEXTS];
+	unsigned ncontexts;
+	struct audit_params p;
+};
+
+#define USAGE_ERR(...) (fprintf(stderr, "slabsim gen audit: " __VA_ARGS__), \
+			fprintf(stderr, "\n(try 'slabsim gen audit --help')\n"), -1)
+
+static int find_opt(const char *a, size_t n)
+{
+	for (int i = 0; i < NR_OPTS; i++) {
+		if (a[0] == '-' && a[1] == '-' && strlen(specs[i].name) == n - 2 &&
+		    !strncmp(a + 2, specs[i].name, n - 2))
+			return i;
+		if (specs[i].alias && strlen(specs[i].alias) == n &&
+		    !strncmp(a, specs[i].alias, n))
+			return i;
+	}
+	return -1;
+}
+
+static int take_value(struct opts *o, int id, const char *v)
+{
+	if (id != OPT_CONTEXT) {
+		o->val[id] = v;
+		return 0;
+	}
+	if (o->ncontexts == AUDIT_MAX_CONTEXTS)
+		return USAGE_ERR("more than %d --context options", AUDIT_MAX_CONTEXTS);
+	o->contexts[o->ncontexts++] = v;
+	return 0;
+}
+
+/* Collect "--name value", "--name=value", "-o value". */
+static int scan_args(struct opts *o, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		size_t n = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
+		int id = a[0] == '-' ? find_opt(a, n) : -1;
+
+		if (id < 0)
+			return a[0] == '-' ? USAGE_ERR("unknown option '%s'", a)
+					   : USAGE_ERR("unexpected argument '%s'", a);
+		o->seen[id] = 1;
+		if (!specs[id].arg) {
+			if (a[n])
+				return USAGE_ERR("--%s takes no value", specs[id].name);
+			continue;
+		}
+		if (a[n]) {
+			if (take_value(o, id, a + n + 1))
+				return -1;
+		} else if (i + 1 < argc) {
+			if (take_value(o, id, argv[++i]))
+				return -1;
+		} else {
+			return USAGE_ERR("%s needs a value (%s)", a, specs[id].arg);
+		}
+	}
+	return 0;
+}
+
+static int num_opt(const struct opts *o, int id, uint64_t min, uint64_t max,
+		   uint64_t *out)
+{
+	if (!o->val[id])
+		return 0;
+	if (ss_parse_u64(o->val[id], max, out) || *out < min)
+		return USAGE_ERR("--%s '%s': want an integer %" PRIu64 "..%" PRIu64,
+				 specs[id].name, o->val[id], min, max);
+	return 0;
+}
+
+static int parse_contexts(struct opts *o)
+{
+	struct ss_error err;
+
+	for (unsigned i = 0; i < o->ncontexts; i++)
+		if (audit_context_parse(o->contexts[i], &o->p.ctx[i], &err))
+			return USAGE_ERR("--context: %s", err.msg);
+	if (o->ncontexts)
+		o->p.nctx = o->ncontexts;
+	if (o->val[OPT_TASK_CONTEXT] &&
+	    audit_context_parse(o->val[OPT_TASK_CONTEXT], &o->p.task, &err))
+		return USAGE_ERR("--task-context: %s", err.msg);
+	return 0;
+}
+
+static int check_opts(struct opts *o)
+{
+	struct audit_params *p = &o->p;
+	uint64_t n = p->syscalls, rules = p->rules, rec = 0, cpus = 1, files = 1;
+	uint64_t scale = p->scale_permille;
+	struct ss_error err;
+
+	if (!o->val[OPT_VARIANT] || !o->val[OPT_OUTPUT])
+		return USAGE_ERR("give --variant V and -o TRACE");
+	if (audit_variant_parse(o->val[OPT_VARIANT], &p->variant))
+		return USAGE_ERR("--variant '%s': want off, on-2.6.16, on-sid, on-cached or on-ctxcache",
+				 o->val[OPT_VARIANT]);
+	if (num_opt(o, OPT_SYSCALLS, 1, AUDIT_MAX_SYSCALLS, &n) ||
+	    num_opt(o, OPT_RULES, 0, AUDIT_MAX_RULES, &rules) ||
+	    num_opt(o, OPT_RECORDS, 0, 100, &rec) ||
+	    num_opt(o, OPT_CPUS, 1, MAX_CPUS, &cpus) ||
+	    num_opt(o, OPT_FILES, 1, AUDIT_MAX_FILES, &files) ||
+	    num_opt(o, OPT_SCALE, 0, 100000, &scale))
+		return -1;
+	if (o->val[OPT_MIX] && audit_mix_parse(o->val[OPT_MIX], p->mix, &err))
+		return USAGE_ERR("--mix: %s", err.msg);
+	if (parse_contexts(o))
+		return -1;
+	p->syscalls = n;
+	p->rules = (unsigned)rules;
+	p->record_pct = (unsigned)rec;
+	p->cpus = (unsigned)cpus;
+	p->files = o->val[OPT_FILES] ? (unsigned)files : p->nctx;
+	p->scale_permille = (unsigned)scale;
+	if (p->files < p->nctx)
+		return USAGE_ERR("--files %u is fewer than the %u contexts given", p->files, p->nctx);
+	return 0;
+}
+
+int ss_audit_gen_main(int argc, char **argv)
+{
+	struct opts *o = calloc(1, sizeof(*o));
+	struct ss_trace_writer *w = NULL;
+	struct ss_error err;
+	int rc = 2;
+
+	if (!o) {
+		fprintf(stderr, "slabsim gen audit: out of memory\n");
+		return 1;
+	}
+	audit_params_defaults(&o->p);
+	if (scan_args(o, argc, argv))
+		goto out;
+	if (o->seen[OPT_HELP]) {
+		usage(stdout);
+		rc = 0;
+		goto out;
+	}
+	if (check_opts(o))
+		goto out;
+	rc = 1;
+	if (ss_trace_writer_open(&w, o->val[OPT_OUTPUT], &err))
+		goto fail;
+	if (audit_emit_trace(w, &o->p, &err)) {
+		ss_trace_writer_abort(w);
+		goto fail;
+	}
+	if (ss_trace_writer_commit(w, &err))
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	fprintf(stderr, "slabsim gen audit: %s\n", err.msg);
+out:
+	free(o);
+	return rc;
+}

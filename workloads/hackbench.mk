@@ -1,0 +1,73 @@
+# workloads/hackbench.mk - `hackbench -g 20 -l 1000` under slub_debug=P in
+# three kernel eras (shared/seeds/003_*, docs/workloads/hackbench.md).
+#   make sim WORKLOAD=hackbench [HB_GROUPS=G HB_LOOPS=L HB_FDS=N HB_DATASIZE=B
+#                                HB_QUANTUM=Q CPUS=N | TOPOLOGY=SPEC [MAP=P]
+#                                COSTS=FILE HB_TRACE_EXT=trace]
+#
+# One trace, generated once, replayed six times: each variant is a (kernel
+# target, slub_debug) pair.  The replays run two at a time.
+
+VARIANTS := none-4.5 P-4.5 none-4.6 P-4.6 none-6.1 P-6.1
+MODELS := traced traced+P
+HB_GROUPS ?= 20
+HB_LOOPS ?= 1000
+HB_FDS ?= 20
+HB_DATASIZE ?= 100
+HB_QUANTUM ?= 64
+# The seed's machine: a QEMU guest with one CPU (the series' v1 cover
+# letter).  CPUS=8 spreads the tasks over 8 CPUs (most frees remote).
+# TOPOLOGY=SPEC: the trace spreads its tasks over the topology's PUs and
+# every replay instantiates per-PU and per-node state from it.
+HB_TOPO_PUS := $(if $(TOPOLOGY),$(shell $(SLABSIM) topology --topology '$(subst ",,$(TOPOLOGY))' 2>/dev/null | sed -n 's/^pus=//p'))
+HB_CPUS := $(or $(HB_TOPO_PUS),$(CPUS),1)
+# Binary traces (.sbt) read ~3x faster than text; HB_TRACE_EXT=trace for text.
+HB_TRACE_EXT ?= sbt
+HB_TRACE := $(DATA)/hackbench.$(HB_TRACE_EXT)
+# The constant fitted once (docs/cost-model.md), read from its definition.
+CALIBRATION := $(shell awk '/^\#define HB_MSG_CYCLES /{sub(/u$$/, "", $$3); printf "%s=%s", $$2, $$3}' workloads/hackbench/hb_consts.h)
+GEN_PARAMS := -g $(HB_GROUPS) -l $(HB_LOOPS) --fds $(HB_FDS) --datasize $(HB_DATASIZE) \
+	--quantum $(HB_QUANTUM) --cpus $(HB_CPUS)
+HB_RUN_PARAMS := $(if $(TOPOLOGY),--topology "$(subst ",,$(TOPOLOGY))" $(if $(MAP),--map $(MAP)),--cpus $(HB_CPUS)) \
+	$(if $(COSTS),--costs $(COSTS))
+
+# variant -> model and target
+hb_model = $(if $(filter P-%,$(1)),traced+P,traced)
+hb_target = x86_64-$(lastword $(subst -, ,$(1)))
+RUN_SUMMARIES := $(foreach v,$(VARIANTS),$(REPORT)/runs/$(v)__$(call hb_model,$(v))/summary.csv)
+
+# Stamps that change only with the parameters, so that a new CPUS or
+# HB_LOOPS regenerates and reruns what it must and nothing else.
+$(DATA)/gen-params: FORCE
+	@mkdir -p $(@D)
+	@echo '$(GEN_PARAMS)' | cmp -s - $@ || echo '$(GEN_PARAMS)' > $@
+$(REPORT)/run-params: FORCE
+	@mkdir -p $(@D)
+	@echo '$(HB_RUN_PARAMS)' | cmp -s - $@ || echo '$(HB_RUN_PARAMS)' > $@
+
+$(HB_TRACE): $(DATA)/gen-params $(SLABSIM) workloads/hackbench/hb_consts.h
+	$(SLABSIM) gen hackbench $(GEN_PARAMS) -o $@
+
+define hb_run_rule
+$(REPORT)/runs/$(1)__$(call hb_model,$(1))/summary.csv: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params
+	$(SLABSIM) run --trace $$< --model $(call hb_model,$(1)) --target $(call hb_target,$(1)) \
+		--variant $(1) $(HB_RUN_PARAMS) --out $$(@D)
+endef
+$(foreach v,$(VARIANTS),$(eval $(call hb_run_rule,$(v))))
+
+# time.dat is written by the same `slabsim report` as report.md.
+$(REPORT)/time.dat: $(REPORT)/report.md ;
+$(REPORT)/time.png $(REPORT)/time.svg: $(REPORT)/time.%: $(REPORT)/time.dat analysis/time.gp
+	$(GNUPLOT) -e "datafile='$<'; outfile='$(basename $@).tmp.$*'" analysis/time.gp \
+		|| { rm -f $(basename $@).tmp.$*; exit 1; }
+	mv -f $(basename $@).tmp.$* $@
+
+.PHONY: runs hackbench-plots sim FORCE
+runs: $(RUN_SUMMARIES)
+hackbench-plots: $(REPORT)/time.png $(REPORT)/time.svg
+FORCE:
+
+sim: deps-auto
+	@$(MAKE) --no-print-directory $(SLABSIM)
+	@$(MAKE) --no-print-directory -j2 runs
+	@$(MAKE) --no-print-directory report hackbench-plots SIM_GOAL=sim
+	@echo "slabsim: $(REPORT)/report.md, summary.csv, time.png, latency.png written"
