@@ -1,10 +1,9 @@
-/* md_table.h - markdown tables padded to line up in a terminal, for the
- * reports of `slabsim compare` and `slabsim sweep`.
+/* md_table.h - markdown tables padded to line up in a terminal, for
+ * report.md, compare.md and sweep.md.
  *
  * Cells are added row-major, the header row first; `align` has one letter
  * per column, 'l' or 'r'.  A '|' inside a cell is escaped.  Column widths
- * count UTF-8 characters, not bytes.  (report_md.c keeps its own static
- * copy of the same idea.)
+ * count UTF-8 characters, not bytes.  Used by every report writer.
  */
 #ifndef SS_MD_TABLE_H
 #define SS_MD_TABLE_H

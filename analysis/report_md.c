@@ -7,78 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "md_table.h"
 #include "report_plot.h"
 
-/* ---- aligned markdown tables ---------------------------------------- */
-
-/* Cells are added row-major, the header row first; `align` has one letter
- * per column, 'l' or 'r'. */
-struct md_table {
-	const char *align;
-	unsigned ncols;
-	char **cells;
-	size_t n, cap;
-	bool oom;
-};
-
-static void md_init(struct md_table *t, const char *align)
-{
-	memset(t, 0, sizeof(*t));
-	t->align = align;
-	t->ncols = (unsigned)strlen(align);
-}
-
-static void md_cell(struct md_table *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void md_cell(struct md_table *t, const char *fmt, ...)
-{
-	char raw[512], *cell, *o;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	va_end(ap);
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		char **c = realloc(t->cells, cap * sizeof(*c));
-
-		if (!c) {
-			t->oom = true;
-			return;
-		}
-		t->cells = c;
-		t->cap = cap;
-	}
-	/* A '|' inside a cell would end it: escape it. */
-	o = cell = malloc(2 * strlen(raw) + 1);
-	if (!cell) {
-		t->oom = true;
-		return;
-	}
-	for (const char *p = raw; *p; p++) {
-		if (*p == '|')
-			*o++ = '\\';
-		*o++ = *p;
-	}
-	*o = '\0';
-	t->cells[t->n++] = cell;
-}
-
-/* Columns as a terminal shows them: UTF-8 continuation bytes take none. */
-static size_t width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
-static void pad(FILE *fp, size_t n)
-{
-	while (n--)
-		fputc(' ', fp);
-}
+/* ---- prose -------------------------------------------------------------- */
 
 #define MD_WRAP 96 /* text columns of prose lines */
 
@@ -100,7 +32,7 @@ static void md_wrap(FILE *fp, const char *first, const char *cont, bool para,
 		    const char *fmt, ...)
 {
 	char text[4096], *save = NULL;
-	size_t col = width(first);
+	size_t col = mdt_width(first);
 	bool start = true;
 	va_list ap;
 
@@ -110,11 +42,11 @@ static void md_wrap(FILE *fp, const char *first, const char *cont, bool para,
 	fputs(first, fp);
 	for (char *w = strtok_r(text, " ", &save); w;
 	     w = strtok_r(NULL, " ", &save)) {
-		size_t ww = width(w);
+		size_t ww = mdt_width(w);
 
 		if (!start && col + 1 + ww > MD_WRAP && !md_bad_line_start(w)) {
 			fprintf(fp, "\n%s", cont);
-			col = width(cont);
+			col = mdt_width(cont);
 			start = true;
 		}
 		if (!start) {
@@ -126,62 +58,6 @@ static void md_wrap(FILE *fp, const char *first, const char *cont, bool para,
 		start = false;
 	}
 	fputs(para ? "\n\n" : "\n", fp);
-}
-
-static void md_free(struct md_table *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	t->cells = NULL;
-	t->n = 0;
-}
-
-#define MD_MAX_COLS 64
-
-/* The separator under the header row: dashes, ':' for right alignment. */
-static void md_rule(FILE *fp, const struct md_table *t, const size_t *w)
-{
-	for (size_t k = 0; k < t->ncols; k++) {
-		fputs(k ? " " : "| ", fp);
-		for (size_t d = 0; d < w[k]; d++)
-			fputc(d + 1 == w[k] && t->align[k] == 'r' ? ':' : '-', fp);
-		fputs(" |", fp);
-	}
-	fputc('\n', fp);
-}
-
-/* Print the table padded to its column widths, then free it. */
-static int md_print(FILE *fp, struct md_table *t)
-{
-	size_t w[MD_MAX_COLS] = {0};
-
-	if (t->oom || t->ncols > MD_MAX_COLS || t->n % t->ncols) {
-		md_free(t);
-		return -1;
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		size_t c = i % t->ncols, cw = width(t->cells[i]);
-
-		w[c] = cw > w[c] ? cw : w[c];
-		w[c] = w[c] < 3 ? 3 : w[c];
-	}
-	for (size_t i = 0; i < t->n; i++) {
-		size_t c = i % t->ncols, gap = w[c] - width(t->cells[i]);
-
-		fputs(c ? " " : "| ", fp);
-		if (t->align[c] == 'r')
-			pad(fp, gap);
-		fputs(t->cells[i], fp);
-		if (t->align[c] != 'r')
-			pad(fp, gap);
-		fputs(c + 1 < t->ncols ? " |" : " |\n", fp);
-		if (i + 1 == t->ncols)
-			md_rule(fp, t, w);
-	}
-	fputc('\n', fp);
-	md_free(t);
-	return 0;
 }
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -312,34 +188,34 @@ static int seed_footprints(FILE *fp, const struct rp_report_in *in, int mi)
 	char why[1024];
 	struct md_table t;
 
-	md_init(&t, "lrrrrrl");
-	md_cell(&t, "variant");
-	md_cell(&t, "seed avg KiB");
-	md_cell(&t, "seed min–max");
-	md_cell(&t, "model KiB");
-	md_cell(&t, "diff KiB");
-	md_cell(&t, "diff %%");
-	md_cell(&t, "±%.0f%%", RP_FOOTPRINT_TOL_PCT);
+	mdt_init(&t, "lrrrrrl");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "seed avg KiB");
+	mdt_cell(&t, "seed min–max");
+	mdt_cell(&t, "model KiB");
+	mdt_cell(&t, "diff KiB");
+	mdt_cell(&t, "diff %%");
+	mdt_cell(&t, "±%.0f%%", RP_FOOTPRINT_TOL_PCT);
 	for (unsigned i = 0; i < seed->nrows; i++) {
 		const struct rp_seed_row *s = &seed->rows[i];
 		const struct rp_run *run = run_of(in->res, s->variant, mi);
 		struct rp_check c;
 
-		md_cell(&t, "%s", s->variant);
-		md_cell(&t, "%.0f", s->avg);
-		md_cell(&t, "%.0f–%.0f", s->min, s->max);
+		mdt_cell(&t, "%s", s->variant);
+		mdt_cell(&t, "%.0f", s->avg);
+		mdt_cell(&t, "%.0f–%.0f", s->min, s->max);
 		if (!run) {
 			for (int k = 0; k < 4; k++)
-				md_cell(&t, "n/a");
+				mdt_cell(&t, "n/a");
 			continue;
 		}
 		rp_check_footprint(s, run->s.footprint_kib, &c);
-		md_cell(&t, "%.0f", c.model);
-		md_cell(&t, "%+.0f", c.diff);
-		md_cell(&t, "%+.1f%%", c.pct);
-		md_cell(&t, "%s", c.pass ? "pass" : "FAIL");
+		mdt_cell(&t, "%.0f", c.model);
+		mdt_cell(&t, "%+.0f", c.diff);
+		mdt_cell(&t, "%+.1f%%", c.pct);
+		mdt_cell(&t, "%s", c.pass ? "pass" : "FAIL");
 	}
-	if (md_print(fp, &t))
+	if (mdt_print(fp, &t))
 		return -1;
 	for (unsigned i = 0; i < seed->nrows; i++) {
 		const struct rp_seed_row *s = &seed->rows[i];
@@ -369,14 +245,14 @@ static int seed_savings(FILE *fp, const struct rp_report_in *in, int mi)
 		return 0;
 	md_wrap(fp, "", "", true, "Savings (FROM footprint − TO footprint); pass = model within ±%.0f%% of the seed's saving:",
 		RP_SAVING_TOL_PCT);
-	md_init(&t, "lrrrrrl");
-	md_cell(&t, "saving");
-	md_cell(&t, "seed KiB");
-	md_cell(&t, "seed range");
-	md_cell(&t, "model KiB");
-	md_cell(&t, "diff KiB");
-	md_cell(&t, "diff %%");
-	md_cell(&t, "±%.0f%%", RP_SAVING_TOL_PCT);
+	mdt_init(&t, "lrrrrrl");
+	mdt_cell(&t, "saving");
+	mdt_cell(&t, "seed KiB");
+	mdt_cell(&t, "seed range");
+	mdt_cell(&t, "model KiB");
+	mdt_cell(&t, "diff KiB");
+	mdt_cell(&t, "diff %%");
+	mdt_cell(&t, "±%.0f%%", RP_SAVING_TOL_PCT);
 	for (unsigned i = 0; i < seed->nsavings; i++) {
 		const struct rp_saving *sv = &seed->savings[i];
 		const struct rp_run *a = run_of(in->res, sv->from, mi);
@@ -387,20 +263,20 @@ static int seed_savings(FILE *fp, const struct rp_report_in *in, int mi)
 				rp_seed_find(seed, sv->to),
 				a ? a->s.footprint_kib : 0,
 				b ? b->s.footprint_kib : 0, &c);
-		md_cell(&t, "%s → %s", sv->from, sv->to);
-		md_cell(&t, "%.0f", c.seed);
-		md_cell(&t, "%.0f–%.0f", c.lo, c.hi);
+		mdt_cell(&t, "%s → %s", sv->from, sv->to);
+		mdt_cell(&t, "%.0f", c.seed);
+		mdt_cell(&t, "%.0f–%.0f", c.lo, c.hi);
 		if (!a || !b) {
 			for (int k = 0; k < 4; k++)
-				md_cell(&t, "n/a");
+				mdt_cell(&t, "n/a");
 			continue;
 		}
-		md_cell(&t, "%.0f", c.model);
-		md_cell(&t, "%+.0f", c.diff);
-		md_cell(&t, "%+.1f%%", c.pct);
-		md_cell(&t, "%s", c.pass ? "pass" : "FAIL");
+		mdt_cell(&t, "%.0f", c.model);
+		mdt_cell(&t, "%+.0f", c.diff);
+		mdt_cell(&t, "%+.1f%%", c.pct);
+		mdt_cell(&t, "%s", c.pass ? "pass" : "FAIL");
 	}
-	if (md_print(fp, &t))
+	if (mdt_print(fp, &t))
 		return -1;
 	for (unsigned i = 0; i < seed->nsavings; i++) {
 		const struct rp_saving *sv = &seed->savings[i];
@@ -466,33 +342,33 @@ static int seed_times(FILE *fp, const struct rp_report_in *in, int mi)
 	struct md_table t;
 
 	md_wrap(fp, "", "", true, "%s", "Load time: the seed's Time column beside the simulated sim_time_ms (Δ = change from the row above):");
-	md_init(&t, "lrrrr");
-	md_cell(&t, "variant");
-	md_cell(&t, "seed s");
-	md_cell(&t, "seed Δ ms");
-	md_cell(&t, "sim ms");
-	md_cell(&t, "sim Δ ms");
+	mdt_init(&t, "lrrrr");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "seed s");
+	mdt_cell(&t, "seed Δ ms");
+	mdt_cell(&t, "sim ms");
+	mdt_cell(&t, "sim Δ ms");
 	for (unsigned i = 0; i < seed->nrows; i++) {
 		const struct rp_seed_row *s = &seed->rows[i];
 		const struct rp_run *run = run_of(in->res, s->variant, mi);
 
-		md_cell(&t, "%s", s->variant);
-		md_cell(&t, "%.3f", s->time_s);
+		mdt_cell(&t, "%s", s->variant);
+		mdt_cell(&t, "%.3f", s->time_s);
 		if (i)
-			md_cell(&t, "%+.0f", (s->time_s - s[-1].time_s) * 1000);
+			mdt_cell(&t, "%+.0f", (s->time_s - s[-1].time_s) * 1000);
 		else
-			md_cell(&t, "%s", "");
+			mdt_cell(&t, "%s", "");
 		if (run)
-			md_cell(&t, "%.3f", run->s.sim_time_ms);
+			mdt_cell(&t, "%.3f", run->s.sim_time_ms);
 		else
-			md_cell(&t, "n/a");
+			mdt_cell(&t, "n/a");
 		if (run && prev)
-			md_cell(&t, "%+.3f", run->s.sim_time_ms - prev->s.sim_time_ms);
+			mdt_cell(&t, "%+.3f", run->s.sim_time_ms - prev->s.sim_time_ms);
 		else
-			md_cell(&t, "%s", "");
+			mdt_cell(&t, "%s", "");
 		prev = run;
 	}
-	if (md_print(fp, &t))
+	if (mdt_print(fp, &t))
 		return -1;
 	return explain_times(fp, in, mi);
 }
@@ -558,14 +434,14 @@ static int sec_calib(FILE *fp, const struct rp_report_in *in)
 		return 0;
 	}
 	fprintf(fp, "Passed by make (CALIBRATION), as NAME = VALUE:\n\n");
-	md_init(&t, "ll");
-	md_cell(&t, "constant");
-	md_cell(&t, "value");
+	mdt_init(&t, "ll");
+	mdt_cell(&t, "constant");
+	mdt_cell(&t, "value");
 	for (unsigned i = 0; i < in->ncalib; i++) {
-		md_cell(&t, "%s", in->calib[i].name);
-		md_cell(&t, "%s", in->calib[i].value);
+		mdt_cell(&t, "%s", in->calib[i].name);
+		mdt_cell(&t, "%s", in->calib[i].value);
 	}
-	return md_print(fp, &t);
+	return mdt_print(fp, &t);
 }
 
 /* ---- 4. where the bytes go ---------------------------------------------- */
@@ -582,38 +458,38 @@ static int sec_bytes(FILE *fp, const struct rp_report_in *in)
 		"in the slabs held; slab tail = leftover at the end of each slab (slabinfo's Lpadd); "
 		"total = the six parts (the footprint, unless a run keeps kmalloc_large pages out of them); "
 		"padding % = (rounding + align) × 100 / total.");
-	md_init(&t, "llrrrrrrrrr");
-	md_cell(&t, "variant");
-	md_cell(&t, "model");
-	md_cell(&t, "requested");
-	md_cell(&t, "rounding");
-	md_cell(&t, "align");
-	md_cell(&t, "debug");
-	md_cell(&t, "free slots");
-	md_cell(&t, "slab tail");
-	md_cell(&t, "total");
-	md_cell(&t, "footprint");
-	md_cell(&t, "padding %%");
+	mdt_init(&t, "llrrrrrrrrr");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "model");
+	mdt_cell(&t, "requested");
+	mdt_cell(&t, "rounding");
+	mdt_cell(&t, "align");
+	mdt_cell(&t, "debug");
+	mdt_cell(&t, "free slots");
+	mdt_cell(&t, "slab tail");
+	mdt_cell(&t, "total");
+	mdt_cell(&t, "footprint");
+	mdt_cell(&t, "padding %%");
 	for (size_t k = 0; k < res->nruns; k++) {
 		const struct rp_run *run = &res->runs[k];
 		double total = 0;
 
-		md_cell(&t, "%s", run->variant);
-		md_cell(&t, "%s", run->model);
+		mdt_cell(&t, "%s", run->variant);
+		mdt_cell(&t, "%s", run->model);
 		for (int p = 0; p < RP_NR_PARTS; p++) {
 			double b = rp_part_bytes(&run->s, (enum rp_part)p);
 
 			total += b;
-			md_cell(&t, "%.1f", b / 1024);
+			mdt_cell(&t, "%.1f", b / 1024);
 		}
-		md_cell(&t, "%.1f", total / 1024);
-		md_cell(&t, "%.0f", run->s.footprint_kib);
+		mdt_cell(&t, "%.1f", total / 1024);
+		mdt_cell(&t, "%.0f", run->s.footprint_kib);
 		if (total > 0)
-			md_cell(&t, "%.1f", run->s.padding_bytes * 100 / total);
+			mdt_cell(&t, "%.1f", run->s.padding_bytes * 100 / total);
 		else
-			md_cell(&t, "n/a");
+			mdt_cell(&t, "n/a");
 	}
-	return md_print(fp, &t);
+	return mdt_print(fp, &t);
 }
 
 /* ---- 5. latency ------------------------------------------------------------ */
@@ -623,9 +499,9 @@ static void quantile_cell(struct md_table *t, const struct rp_hist *h, double q)
 	double v = rp_hist_quantile(h, q);
 
 	if (isnan(v))
-		md_cell(t, "n/a");
+		mdt_cell(t, "n/a");
 	else
-		md_cell(t, "≤ %.0f", v);
+		mdt_cell(t, "≤ %.0f", v);
 }
 
 static int latency_pooled(FILE *fp, const struct rp_results *res)
@@ -633,33 +509,33 @@ static int latency_pooled(FILE *fp, const struct rp_results *res)
 	struct md_table t;
 
 	md_wrap(fp, "", "", true, "%s", "Per model, every variant pooled (latency.csv histograms; a percentile is the upper bound of its bucket):");
-	md_init(&t, "lrrrrrr");
-	md_cell(&t, "model");
-	md_cell(&t, "alloc p50");
-	md_cell(&t, "alloc p99");
-	md_cell(&t, "free p50");
-	md_cell(&t, "free p99");
-	md_cell(&t, "allocs");
-	md_cell(&t, "frees");
+	mdt_init(&t, "lrrrrrr");
+	mdt_cell(&t, "model");
+	mdt_cell(&t, "alloc p50");
+	mdt_cell(&t, "alloc p99");
+	mdt_cell(&t, "free p50");
+	mdt_cell(&t, "free p99");
+	mdt_cell(&t, "allocs");
+	mdt_cell(&t, "frees");
 	for (unsigned m = 0; m < res->models.n; m++) {
 		struct rp_hist h[RP_NR_OPS];
 		int bad = 0;
 
 		for (int op = 0; op < RP_NR_OPS; op++)
 			bad |= rp_pool_hist(res, m, (enum rp_op)op, &h[op]);
-		md_cell(&t, "%s", res->models.v[m]);
+		mdt_cell(&t, "%s", res->models.v[m]);
 		quantile_cell(&t, &h[RP_OP_ALLOC], 0.5);
 		quantile_cell(&t, &h[RP_OP_ALLOC], 0.99);
 		quantile_cell(&t, &h[RP_OP_FREE], 0.5);
 		quantile_cell(&t, &h[RP_OP_FREE], 0.99);
-		md_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_ALLOC]));
-		md_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_FREE]));
+		mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_ALLOC]));
+		mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_FREE]));
 		for (int op = 0; op < RP_NR_OPS; op++)
 			free(h[op].b);
 		if (bad)
 			t.oom = true;
 	}
-	return md_print(fp, &t);
+	return mdt_print(fp, &t);
 }
 
 static int sec_latency(FILE *fp, const struct rp_report_in *in)
@@ -671,29 +547,29 @@ static int sec_latency(FILE *fp, const struct rp_report_in *in)
 	if (latency_pooled(fp, res))
 		return -1;
 	fprintf(fp, "Per run (summary.csv):\n\n");
-	md_init(&t, "llrrrrr");
-	md_cell(&t, "model");
-	md_cell(&t, "variant");
-	md_cell(&t, "alloc p50");
-	md_cell(&t, "alloc p99");
-	md_cell(&t, "free p50");
-	md_cell(&t, "free p99");
-	md_cell(&t, "fast path %%");
+	mdt_init(&t, "llrrrrr");
+	mdt_cell(&t, "model");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "alloc p50");
+	mdt_cell(&t, "alloc p99");
+	mdt_cell(&t, "free p50");
+	mdt_cell(&t, "free p99");
+	mdt_cell(&t, "fast path %%");
 	for (unsigned m = 0; m < res->models.n; m++)
 		for (unsigned v = 0; v < res->variants.n; v++) {
 			const struct rp_run *run = rp_find(res, v, m);
 
 			if (!run)
 				continue;
-			md_cell(&t, "%s", run->model);
-			md_cell(&t, "%s", run->variant);
-			md_cell(&t, "%.0f", run->s.alloc_p50_ns);
-			md_cell(&t, "%.0f", run->s.alloc_p99_ns);
-			md_cell(&t, "%.0f", run->s.free_p50_ns);
-			md_cell(&t, "%.0f", run->s.free_p99_ns);
-			md_cell(&t, "%.1f", run->s.fastpath_pct);
+			mdt_cell(&t, "%s", run->model);
+			mdt_cell(&t, "%s", run->variant);
+			mdt_cell(&t, "%.0f", run->s.alloc_p50_ns);
+			mdt_cell(&t, "%.0f", run->s.alloc_p99_ns);
+			mdt_cell(&t, "%.0f", run->s.free_p50_ns);
+			mdt_cell(&t, "%.0f", run->s.free_p99_ns);
+			mdt_cell(&t, "%.1f", run->s.fastpath_pct);
 		}
-	return md_print(fp, &t);
+	return mdt_print(fp, &t);
 }
 
 /* ---- 6. strategies compared ---------------------------------------------- */
@@ -701,7 +577,7 @@ static int sec_latency(FILE *fp, const struct rp_report_in *in)
 static int sec_strategies(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
-	char align[MD_MAX_COLS + 2] = "l";
+	char align[MDT_MAX_COLS + 2] = "l";
 	struct md_table t;
 
 	fprintf(fp, "## 6. Strategies compared: footprint (KiB)\n\n");
@@ -709,31 +585,31 @@ static int sec_strategies(FILE *fp, const struct rp_report_in *in)
 		return -1;
 	for (unsigned m = 0; m < res->models.n + (in->seed ? 1 : 0); m++)
 		strcat(align, "r");
-	md_init(&t, align);
-	md_cell(&t, "variant");
+	mdt_init(&t, align);
+	mdt_cell(&t, "variant");
 	if (in->seed)
-		md_cell(&t, "seed");
+		mdt_cell(&t, "seed");
 	for (unsigned m = 0; m < res->models.n; m++)
-		md_cell(&t, "%s", res->models.v[m]);
+		mdt_cell(&t, "%s", res->models.v[m]);
 	for (unsigned v = 0; v < res->variants.n; v++) {
 		const struct rp_seed_row *s =
 			in->seed ? rp_seed_find(in->seed, res->variants.v[v]) : NULL;
 
-		md_cell(&t, "%s", res->variants.v[v]);
+		mdt_cell(&t, "%s", res->variants.v[v]);
 		if (in->seed && s)
-			md_cell(&t, "%.0f", s->avg);
+			mdt_cell(&t, "%.0f", s->avg);
 		else if (in->seed)
-			md_cell(&t, "n/a");
+			mdt_cell(&t, "n/a");
 		for (unsigned m = 0; m < res->models.n; m++) {
 			const struct rp_run *run = rp_find(res, v, m);
 
 			if (run)
-				md_cell(&t, "%.0f", run->s.footprint_kib);
+				mdt_cell(&t, "%.0f", run->s.footprint_kib);
 			else
-				md_cell(&t, "n/a");
+				mdt_cell(&t, "n/a");
 		}
 	}
-	return md_print(fp, &t);
+	return mdt_print(fp, &t);
 }
 
 int rp_write_report(FILE *fp, const struct rp_report_in *in)
