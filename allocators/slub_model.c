@@ -10,12 +10,18 @@
 
 #include "kmalloc.h"
 
+#define SIZE_MEMO_MAX 8192
+
 struct ss_slub_model {
 	struct ss_model_config cfg;
 	const struct ss_placement *policy;
 	struct ss_kcache **caches;
 	unsigned nr_caches, cap_caches;
 	int32_t *kmalloc_cache; /* class index -> cache index, -1 none yet */
+	/* (size - 1) >> 3 -> cache index + 1 (0 unknown), for sizes up to
+	 * SIZE_MEMO_MAX: every kmalloc class boundary is a multiple of 8, so
+	 * one slot per 8 bytes is exact.  Saves the class lookup per alloc. */
+	int32_t size_memo[SIZE_MEMO_MAX / 8];
 	struct ss_route_memo memo; /* the placement's memo */
 	struct ss_large_report large;
 };
@@ -214,6 +220,23 @@ static void alloc_large(struct ss_slub_model *m, struct ss_obj *obj,
 	op->cycles += op->cost[SS_STEP_KMALLOC_LARGE];
 }
 
+static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
+			      struct ss_error *err)
+{
+	int32_t *slot;
+	int c;
+
+	if (size > SIZE_MEMO_MAX)
+		return ss_slub_model_kmalloc_cache(m, size, err);
+	slot = &m->size_memo[(size - 1) >> 3];
+	if (*slot)
+		return *slot - 1;
+	c = ss_slub_model_kmalloc_cache(m, size, err);
+	if (c >= 0)
+		*slot = c + 1;
+	return c;
+}
+
 static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
 		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
@@ -230,7 +253,7 @@ static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
 			alloc_large(m, obj, op);
 			return 0;
 		}
-		c = ss_slub_model_kmalloc_cache(m, ev->value, err);
+		c = kmalloc_cache_memo(m, ev->value, err);
 	}
 	if (c < 0)
 		return -1;

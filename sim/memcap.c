@@ -34,9 +34,9 @@ static int grow(struct ss_memcap *m, uint32_t cache)
 	return 0;
 }
 
-int ss_memcap_note(struct ss_memcap *m, const struct ss_model_desc *desc,
-		   const struct ss_model *model, const struct ss_obj *obj,
-		   const struct ss_op *op)
+int ss_memcap_note_slow(struct ss_memcap *m, const struct ss_model_desc *desc,
+			const struct ss_model *model, const struct ss_obj *obj,
+			const struct ss_op *op)
 {
 	uint64_t pages;
 

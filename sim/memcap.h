@@ -31,11 +31,28 @@ struct ss_memcap {
 void ss_memcap_init(struct ss_memcap *m, uint64_t max_bytes, unsigned page_size);
 void ss_memcap_release(struct ss_memcap *m);
 
+/* The rare cases of ss_memcap_note: kmalloc_large, a new cache index. */
+int ss_memcap_note_slow(struct ss_memcap *m, const struct ss_model_desc *desc,
+			const struct ss_model *model, const struct ss_obj *obj,
+			const struct ss_op *op);
+
 /* After the model allocated or freed obj (state not yet cleared on a free)
- * with op: bring the totals up to date.  -1 when out of memory. */
-int ss_memcap_note(struct ss_memcap *m, const struct ss_model_desc *desc,
-		   const struct ss_model *model, const struct ss_obj *obj,
-		   const struct ss_op *op);
+ * with op: bring the totals up to date.  -1 when out of memory.  Inline:
+ * it runs for every replayed event. */
+static inline int ss_memcap_note(struct ss_memcap *m,
+				 const struct ss_model_desc *desc,
+				 const struct ss_model *model,
+				 const struct ss_obj *obj, const struct ss_op *op)
+{
+	uint64_t pages;
+
+	if (obj->state != SS_OBJ_LIVE || !op->stats || obj->cache >= m->nr_caches)
+		return ss_memcap_note_slow(m, desc, model, obj, op);
+	pages = op->stats[SS_STEP_PAGE_ALLOC] - op->stats[SS_STEP_PAGE_FREE];
+	m->slab_pages += pages - m->cache_pages[obj->cache];
+	m->cache_pages[obj->cache] = pages;
+	return 0;
+}
 
 static inline uint64_t ss_memcap_bytes(const struct ss_memcap *m)
 {

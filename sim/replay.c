@@ -170,10 +170,13 @@ struct lookahead {
 	int rc; /* the reader's last answer: 1 more, 0 end, -1 error */
 };
 
-static int next_event(struct ss_run *run, struct ss_trace_reader *r,
-		      struct lookahead *la, struct ss_event *ev,
-		      struct ss_error *err)
+/* The next event, in place in the ring (valid until the next call), or
+ * NULL at the end or on a read error (la->rc says which). */
+static struct ss_event *next_event(struct ss_run *run, struct ss_trace_reader *r,
+				   struct lookahead *la, struct ss_error *err)
 {
+	struct ss_event *ev;
+
 	while (la->n < LOOKAHEAD && la->rc == 1) {
 		struct ss_event *e = &la->ev[(la->head + la->n) % LOOKAHEAD];
 
@@ -185,41 +188,44 @@ static int next_event(struct ss_run *run, struct ss_trace_reader *r,
 		la->n++;
 	}
 	if (!la->n)
-		return la->rc;
-	*ev = la->ev[la->head];
+		return NULL;
+	ev = &la->ev[la->head];
 	la->head = (la->head + 1) % LOOKAHEAD;
 	la->n--;
-	return 1;
+	return ev;
 }
 
 int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	      struct ss_error *err)
 {
 	struct lookahead la = {.rc = 1};
-	struct ss_event ev;
+	struct ss_event *ev;
+	/* a countdown, not events % sample_every: no division per event */
+	uint64_t until_sample = run->sample_every;
 	int rc;
 
-	while ((rc = next_event(run, r, &la, &ev, err)) == 1) {
-		if (ev.kind != SS_EV_PHASE) { /* trace CPU -> PU (topology.h) */
-			if (ev.cpu >= run->topo->nr_map ||
-			    run->topo->cpu_map[ev.cpu] == SS_NO_PU)
-				return BAD(r, &ev, err, "cpu %u is outside the topology (%u PUs, map %s; set --cpus or --topology)",
-					   ev.cpu, run->topo->nr_cpus,
+	while ((ev = next_event(run, r, &la, err))) {
+		if (ev->kind != SS_EV_PHASE) { /* trace CPU -> PU (topology.h) */
+			if (ev->cpu >= run->topo->nr_map ||
+			    run->topo->cpu_map[ev->cpu] == SS_NO_PU)
+				return BAD(r, ev, err, "cpu %u is outside the topology (%u PUs, map %s; set --cpus or --topology)",
+					   ev->cpu, run->topo->nr_cpus,
 					   ss_cpu_map_name(run->topo->map));
-			ev.cpu = run->topo->cpu_map[ev.cpu];
+			ev->cpu = run->topo->cpu_map[ev->cpu];
 		}
-		switch (ev.kind) {
+		switch (ev->kind) {
 		case SS_EV_ALLOC:
-			rc = do_alloc(run, r, &ev, err);
+			rc = do_alloc(run, r, ev, err);
 			break;
 		case SS_EV_FREE:
-			rc = do_free(run, r, &ev, err);
+			rc = do_free(run, r, ev, err);
 			break;
 		case SS_EV_WORK:
-			rc = do_work(run, &ev, err);
+			rc = do_work(run, ev, err);
 			break;
 		case SS_EV_PHASE:
-			run->phase = ss_trace_name(run->tables, ev.site);
+		default:
+			run->phase = ss_trace_name(run->tables, ev->site);
 			run->phase_index++;
 			rc = run->on_phase ? run->on_phase(run, run->phase, err) : 0;
 			break;
@@ -227,11 +233,13 @@ int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 		if (rc)
 			return -1;
 		run->events++;
-		if (run->on_sample && run->events % run->sample_every == 0 &&
-		    run->on_sample(run, err))
-			return -1;
+		if (run->on_sample && --until_sample == 0) {
+			until_sample = run->sample_every;
+			if (run->on_sample(run, err))
+				return -1;
+		}
 	}
-	if (rc < 0)
+	if (la.rc < 0)
 		return -1;
 	return run->on_phase ? run->on_phase(run, NULL, err) : 0;
 }
