@@ -8,6 +8,7 @@
 
 #include "audit_consts.h"
 #include "audit_gen.h"
+#include "gen_opts.h"
 #include "parse.h"
 #include "trace.h"
 
@@ -19,14 +20,7 @@ enum opt_id {
 	NR_OPTS,
 };
 
-struct opt_spec {
-	const char *name;  /* long name without "--" */
-	const char *alias; /* short form, or NULL */
-	const char *arg;   /* NULL: takes no value */
-	const char *help;
-};
-
-static const struct opt_spec specs[NR_OPTS] = {
+static const struct ss_gen_opt specs[NR_OPTS] = {
 	[OPT_VARIANT] = {"variant", NULL, "V",
 		"off | on-2.6.16 | on-sid | on-cached | on-ctxcache (required)"},
 	[OPT_OUTPUT] = {"output", "-o", "TRACE", "where to write the trace (\"-\" = stdout; required)"},
@@ -54,6 +48,8 @@ static const struct opt_spec specs[NR_OPTS] = {
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
+static const struct ss_gen_opt_set opt_set = {"audit", specs, NR_OPTS};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -69,15 +65,7 @@ static void usage(FILE *out)
 		"a dedicated cache audit_ctx).  Non-allocator time is written as work\n"
 		"events derived from the seed's profiles (docs/workloads/audit.md).\n\n"
 		"options:\n");
-	for (int i = 0; i < NR_OPTS; i++) {
-		char left[40];
-
-		snprintf(left, sizeof(left), "%s%s--%s%s%s",
-			 specs[i].alias ? specs[i].alias : "",
-			 specs[i].alias ? ", " : "", specs[i].name,
-			 specs[i].arg ? " " : "", specs[i].arg ? specs[i].arg : "");
-		fprintf(out, "  %-20s%s\n", left, specs[i].help);
-	}
+	ss_gen_opt_help(out, &opt_set);
 	fprintf(out,
 		"\nAUDIT_PROFILE_SCALE_PERMILLE = %u (fitted once: on-2.6.16 vs off = %d%%).\n"
 		"exit status: 0 ok, 1 failed write, 2 bad usage\n",
@@ -92,24 +80,13 @@ struct opts {
 	struct audit_params p;
 };
 
-#define USAGE_ERR(...) (fprintf(stderr, "slabsim gen audit: " __VA_ARGS__), \
-			fprintf(stderr, "\n(try 'slabsim gen audit --help')\n"), -1)
+#define USAGE_ERR(...) ss_gen_opt_usage_err("audit", __VA_ARGS__)
 
-static int find_opt(const char *a, size_t n)
+/* --context repeats: every value counts, not only the last. */
+static int take_value(void *ctx, int id, const char *v)
 {
-	for (int i = 0; i < NR_OPTS; i++) {
-		if (a[0] == '-' && a[1] == '-' && strlen(specs[i].name) == n - 2 &&
-		    !strncmp(a + 2, specs[i].name, n - 2))
-			return i;
-		if (specs[i].alias && strlen(specs[i].alias) == n &&
-		    !strncmp(a, specs[i].alias, n))
-			return i;
-	}
-	return -1;
-}
+	struct opts *o = ctx;
 
-static int take_value(struct opts *o, int id, const char *v)
-{
 	if (id != OPT_CONTEXT) {
 		o->val[id] = v;
 		return 0;
@@ -117,36 +94,6 @@ static int take_value(struct opts *o, int id, const char *v)
 	if (o->ncontexts == AUDIT_MAX_CONTEXTS)
 		return USAGE_ERR("more than %d --context options", AUDIT_MAX_CONTEXTS);
 	o->contexts[o->ncontexts++] = v;
-	return 0;
-}
-
-/* Collect "--name value", "--name=value", "-o value". */
-static int scan_args(struct opts *o, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
-		size_t n = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
-		int id = a[0] == '-' ? find_opt(a, n) : -1;
-
-		if (id < 0)
-			return a[0] == '-' ? USAGE_ERR("unknown option '%s'", a)
-					   : USAGE_ERR("unexpected argument '%s'", a);
-		o->seen[id] = 1;
-		if (!specs[id].arg) {
-			if (a[n])
-				return USAGE_ERR("--%s takes no value", specs[id].name);
-			continue;
-		}
-		if (a[n]) {
-			if (take_value(o, id, a + n + 1))
-				return -1;
-		} else if (i + 1 < argc) {
-			if (take_value(o, id, argv[++i]))
-				return -1;
-		} else {
-			return USAGE_ERR("%s needs a value (%s)", a, specs[id].arg);
-		}
-	}
 	return 0;
 }
 
@@ -222,7 +169,7 @@ int ss_audit_gen_main(int argc, char **argv)
 		return 1;
 	}
 	audit_params_defaults(&o->p);
-	if (scan_args(o, argc, argv))
+	if (ss_gen_opt_scan(&opt_set, argc, argv, o->val, o->seen, take_value, o))
 		goto out;
 	if (o->seen[OPT_HELP]) {
 		usage(stdout);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hb_consts.h"
+#include "gen_opts.h"
 #include "hb_gen.h"
 #include "parse.h"
 
@@ -14,14 +15,8 @@ enum opt_id {
 	OPT_QUANTUM, OPT_MSG_CYCLES, OPT_OUTPUT, OPT_HELP, NR_OPTS,
 };
 
-struct opt_spec {
-	const char *name;  /* long name without "--" */
-	const char *alias; /* short form (rt-tests hackbench's), or NULL */
-	const char *arg;   /* NULL: takes no value */
-	const char *help;
-};
-
-static const struct opt_spec specs[NR_OPTS] = {
+/* The aliases are rt-tests hackbench's. */
+static const struct ss_gen_opt specs[NR_OPTS] = {
 	[OPT_GROUPS] = {"groups", "-g", "G", "groups of senders and receivers (default 20)"},
 	[OPT_LOOPS] = {"loops", "-l", "L",
 		"messages each sender writes to each receiver (default 1000)"},
@@ -41,6 +36,8 @@ static const struct opt_spec specs[NR_OPTS] = {
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
+static const struct ss_gen_opt_set opt_set = {"hackbench", specs, NR_OPTS};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -51,61 +48,12 @@ static void usage(FILE *out)
 		"kmalloc'ed data head on the sender's CPU, freed on the receiver's CPU.  The\n"
 		"trace is the same for every kernel era and slub_debug setting: replay it\n"
 		"with the target and model of each variant.\n\noptions:\n");
-	for (int i = 0; i < NR_OPTS; i++) {
-		char left[40];
-
-		snprintf(left, sizeof(left), "%s%s--%s%s%s",
-			 specs[i].alias ? specs[i].alias : "",
-			 specs[i].alias ? ", " : "", specs[i].name,
-			 specs[i].arg ? " " : "", specs[i].arg ? specs[i].arg : "");
-		fprintf(out, "  %-20s%s\n", left, specs[i].help);
-	}
+	ss_gen_opt_help(out, &opt_set);
 	fprintf(out, "\nHB_MSG_CYCLES = %u; see docs/workloads/hackbench.md.\n"
 		     "exit status: 0 ok, 1 failed write, 2 bad usage\n", HB_MSG_CYCLES);
 }
 
-#define USAGE_ERR(...) (fprintf(stderr, "slabsim gen hackbench: " __VA_ARGS__), \
-			fprintf(stderr, "\n(try 'slabsim gen hackbench --help')\n"), -1)
-
-static int find_opt(const char *a, size_t n)
-{
-	for (int i = 0; i < NR_OPTS; i++) {
-		if (a[0] == '-' && a[1] == '-' && strlen(specs[i].name) == n - 2 &&
-		    !strncmp(a + 2, specs[i].name, n - 2))
-			return i;
-		if (specs[i].alias && strlen(specs[i].alias) == n &&
-		    !strncmp(a, specs[i].alias, n))
-			return i;
-	}
-	return -1;
-}
-
-/* Collect "--name value", "--name=value", "-g value"; the last one wins. */
-static int scan_args(const char **val, int *seen, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
-		size_t n = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
-		int id = a[0] == '-' && a[1] ? find_opt(a, n) : -1;
-
-		if (id < 0)
-			return a[0] == '-' ? USAGE_ERR("unknown option '%s'", a)
-					   : USAGE_ERR("unexpected argument '%s'", a);
-		seen[id] = 1;
-		if (!specs[id].arg) {
-			if (a[n])
-				return USAGE_ERR("--%s takes no value", specs[id].name);
-			continue;
-		}
-		if (a[n])
-			val[id] = a + n + 1;
-		else if (i + 1 < argc)
-			val[id] = argv[++i];
-		else
-			return USAGE_ERR("%s needs a value (%s)", a, specs[id].arg);
-	}
-	return 0;
-}
+#define USAGE_ERR(...) ss_gen_opt_usage_err("hackbench", __VA_ARGS__)
 
 static int num_opt(const char **val, int id, uint64_t max, uint64_t *out)
 {
@@ -128,7 +76,7 @@ static int parse(int argc, char **argv, struct hb_params *p, const char **out,
 	hb_params_defaults(p);
 	g = p->sched.groups, l = p->sched.loops, f = p->sched.fds;
 	d = p->datasize, c = p->sched.cpus, q = p->sched.quantum, m = p->msg_cycles;
-	if (scan_args(val, seen, argc, argv))
+	if (ss_gen_opt_scan(&opt_set, argc, argv, val, seen, NULL, NULL))
 		return -1;
 	*help = seen[OPT_HELP];
 	if (*help)

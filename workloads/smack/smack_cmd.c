@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "gen_opts.h"
 #include "parse.h"
 #include "smack_consts.h"
 #include "smack_gen.h"
@@ -26,14 +27,7 @@ enum opt_id {
 	OPT_VARIANT, OPT_OUTPUT, OPT_SYSTEM_KIB, OPT_CPU, OPT_HELP, NR_OPTS,
 };
 
-struct opt_spec {
-	const char *name;  /* long name without "--" */
-	const char *alias; /* short form, or NULL */
-	const char *arg;   /* NULL: takes no value */
-	const char *help;
-};
-
-static const struct opt_spec specs[NR_OPTS] = {
+static const struct ss_gen_opt specs[NR_OPTS] = {
 	[OPT_RULES] = {"rules", NULL, "N",
 		"rules to generate (default 17000, the seed's \"circa 17K\")"},
 	[OPT_LABELS] = {"labels", NULL, "M",
@@ -58,6 +52,8 @@ static const struct opt_spec specs[NR_OPTS] = {
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
+static const struct ss_gen_opt_set opt_set = {"smack", specs, NR_OPTS};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -70,15 +66,7 @@ static void usage(FILE *out)
 		"writes the kernel's allocations for one variant of the patch set\n"
 		"\"Optimizations for memory handling in SMACK\" as a trace.\n\n"
 		"options:\n");
-	for (int i = 0; i < NR_OPTS; i++) {
-		char left[40];
-
-		snprintf(left, sizeof(left), "%s%s--%s%s%s",
-			 specs[i].alias ? specs[i].alias : "",
-			 specs[i].alias ? ", " : "", specs[i].name,
-			 specs[i].arg ? " " : "", specs[i].arg ? specs[i].arg : "");
-		fprintf(out, "  %-20s%s\n", left, specs[i].help);
-	}
+	ss_gen_opt_help(out, &opt_set);
 	fprintf(out,
 		"\nGive -o and/or --write-rules.  SMACK_SYSTEM_SLAB_KIB = %d,\n"
 		"see docs/workloads/smack17k.md.\n"
@@ -93,48 +81,7 @@ struct opts {
 	struct ss_smack_recipe recipe;
 };
 
-static int find_opt(const char *a, size_t n)
-{
-	for (int i = 0; i < NR_OPTS; i++) {
-		if (a[0] == '-' && a[1] == '-' && strlen(specs[i].name) == n - 2 &&
-		    !strncmp(a + 2, specs[i].name, n - 2))
-			return i;
-		if (specs[i].alias && strlen(specs[i].alias) == n &&
-		    !strncmp(a, specs[i].alias, n))
-			return i;
-	}
-	return -1;
-}
-
-#define USAGE_ERR(...) (fprintf(stderr, "slabsim gen smack: " __VA_ARGS__), \
-			fprintf(stderr, "\n(try 'slabsim gen smack --help')\n"), -1)
-
-/* Collect "--name value", "--name=value", "-o value". */
-static int scan_args(struct opts *o, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq = strchr(a, '=');
-		size_t n = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
-		int id = a[0] == '-' ? find_opt(a, n) : -1;
-
-		if (id < 0)
-			return a[0] == '-' ? USAGE_ERR("unknown option '%s'", a)
-					   : USAGE_ERR("unexpected argument '%s'", a);
-		o->seen[id] = 1;
-		if (!specs[id].arg) {
-			if (a[n])
-				return USAGE_ERR("--%s takes no value", specs[id].name);
-			continue;
-		}
-		if (a[n])
-			o->val[id] = a + n + 1;
-		else if (i + 1 < argc)
-			o->val[id] = argv[++i];
-		else
-			return USAGE_ERR("%s needs a value (%s)", a, specs[id].arg);
-	}
-	return 0;
-}
+#define USAGE_ERR(...) ss_gen_opt_usage_err("smack", __VA_ARGS__)
 
 static int num_opt(const struct opts *o, int id, uint64_t max, uint64_t *out)
 {
@@ -257,7 +204,7 @@ int ss_smack_gen_main(int argc, char **argv)
 	struct ss_error err;
 	int rc;
 
-	if (scan_args(&o, argc, argv))
+	if (ss_gen_opt_scan(&opt_set, argc, argv, o.val, o.seen, NULL, NULL))
 		return 2;
 	if (o.seen[OPT_HELP]) {
 		usage(stdout);
