@@ -1,11 +1,15 @@
 # slabsim - trace-driven simulator of Linux slab allocator models.
 #
 #   make sim WORKLOAD=smack17k   generate, replay every variant x model, plot, report
+#                                (WORKLOAD=smack17k | audit | hackbench)
 #   make test                    unit + end-to-end tests, then again under ASan+UBSan
+#   make compare | sweep | index reports across models, parameters, workloads (mk/)
 #   make validate                check the geometry rules against this machine's /sys/kernel/slab
+#   make bench | topo-plot | fuzz  replay speed, topology sizes, fuzzing (mk/)
 #   make deps                    install the Debian packages (apt-get, as root)
 #
-# Workloads are declared in workloads/<name>.mk (variants, models, target).
+# Workloads are declared in workloads/<name>.mk (variants, models, target);
+# feature targets in mk/<feature>.mk.
 
 SHELL := /bin/bash
 CC ?= cc
