@@ -35,6 +35,7 @@ FUZZ_REPLAY_ASAN := $(patsubst %,$(BUILD)/asan/tests/fuzz_%,$(FUZZ_ALL))
 # clang and its libFuzzer runtime are needed here only, not by `make test`.
 .PHONY: fuzz-deps
 fuzz-deps:
+	@scripts/deps.sh check fuzz >/dev/null 2>&1 || scripts/deps.sh install fuzz
 	@command -v $(FUZZ_CC) >/dev/null && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; return (int)n * 0; }' | \
 	  $(FUZZ_CC) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null || \
 	  { echo "make fuzz: needs $(FUZZ_CC) with libFuzzer; as root: apt-get install -y clang libclang-rt-14-dev" >&2; exit 1; }

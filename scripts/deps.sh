@@ -1,9 +1,11 @@
 #!/bin/sh
-# deps.sh check|install - the Debian packages slabsim builds and runs with.
+# deps.sh check|install [fuzz] - the Debian packages slabsim builds and runs
+# with (`fuzz`: clang and its libFuzzer runtime, for `make fuzz` only).
 # `check` exits 0 when everything is present; `install` runs apt-get as root,
 # or prints the exact command for a user who is not root.
 set -u
 PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev"
+[ "${2:-}" = fuzz ] && PKGS="clang libclang-rt-14-dev"
 
 missing() {
 	for p in $PKGS; do
