@@ -4,6 +4,7 @@
  * kmalloc, named caches stay as declared.  SLUB merging (find_mergeable)
  * applies unless disabled, as it would in the kernel. */
 #include <stdio.h>
+#include <string.h>
 
 #include "kmalloc.h"
 #include "placement.h"
@@ -17,6 +18,18 @@ static bool fixed_size_site(const struct ss_model_config *cfg, uint32_t site,
 		return false;
 	*size = ss->min[site];
 	return *size > 0 && *size <= ss_kmalloc_max_cache_size(cfg->target);
+}
+
+/* The cache is named after its site.  Cache names are at most 63 bytes
+ * and caches are found by name, so a longer site name is cut and tagged
+ * with the site's index: two sites that share 63 bytes must not share a
+ * cache (found by fuzzing; tests/fuzz/regressions/replay/). */
+static void site_cache_name(char *buf, size_t n, const char *site, uint32_t idx)
+{
+	if (strlen(site) < n)
+		snprintf(buf, n, "%s", site);
+	else
+		snprintf(buf, n, "%.48s~site%u", site, idx);
 }
 
 static int route_kmem_cache(struct ss_slub_model *m, const struct ss_event *ev,
@@ -42,7 +55,8 @@ static int route_kmem_cache(struct ss_slub_model *m, const struct ss_event *ev,
 		 * for the structures kernel code allocates (documented). */
 		spec.object_size = (unsigned)size;
 		spec.align = cfg->target->ptr_size;
-		snprintf(name, sizeof(name), "%s", ss_trace_name(cfg->tables, ev->site));
+		site_cache_name(name, sizeof(name), ss_trace_name(cfg->tables, ev->site),
+				ev->site);
 		c = ss_slub_model_named_cache(m, name, &spec, err);
 		if (c < 0)
 			return -1;

@@ -53,6 +53,12 @@ done
 [ "$(col m-traced+FZPU/summary.csv debug_bytes)" -gt 0 ] || fail "FZPU adds no debug bytes"
 [ "$(col m-kmalloc-buckets/summary.csv align_bytes)" = 0 ] || fail "kmalloc-buckets has alignment padding on arm32"
 
+# kmem_cache: two sites sharing their first 63 bytes get two caches (fuzz find)
+"$S" run --trace "$here/tests/fuzz/regressions/replay/kmem_cache_long_site_names.trace" \
+	--model kmem_cache --target x86_64-6.x --out longsite
+[ "$(awk -F, 'NR>1{print $2}' longsite/caches.csv | sort -n | tr '\n' ' ')" = "16 4000 " ] ||
+	fail "long site names share a cache: $(cat longsite/caches.csv)"
+
 # bad input: file:line, exit 1, no summary left behind
 printf 'slabsim-trace 1\na 0 1 s kmalloc 32\nf 0 2\n' > bad.trace
 set +e
