@@ -81,17 +81,6 @@ static int sec_footprint(FILE *fp, const struct cmp_in *in)
 	return mdt_print(fp, &t);
 }
 
-/* "≤ 15", or "n/a" */
-static void quantile_cell(struct md_table *t, const struct rp_hist *h, double q)
-{
-	double v = rp_hist_quantile(h, q);
-
-	if (isnan(v))
-		mdt_cell(t, "n/a");
-	else
-		mdt_cell(t, "≤ %.0f", v);
-}
-
 static int latency_table(FILE *fp, const struct rp_results *res)
 {
 	struct md_table t;
@@ -112,8 +101,8 @@ static int latency_table(FILE *fp, const struct rp_results *res)
 				t.oom = true;
 		mdt_cell(&t, "%s", res->models.v[mi]);
 		for (int op = 0; op < RP_NR_OPS; op++) {
-			quantile_cell(&t, &h[op], 0.50);
-			quantile_cell(&t, &h[op], 0.99);
+			rp_quantile_cell(&t, &h[op], 0.50);
+			rp_quantile_cell(&t, &h[op], 0.99);
 		}
 		for (int op = 0; op < RP_NR_OPS; op++) {
 			mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[op]));

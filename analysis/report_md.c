@@ -494,16 +494,6 @@ static int sec_bytes(FILE *fp, const struct rp_report_in *in)
 
 /* ---- 5. latency ------------------------------------------------------------ */
 
-static void quantile_cell(struct md_table *t, const struct rp_hist *h, double q)
-{
-	double v = rp_hist_quantile(h, q);
-
-	if (isnan(v))
-		mdt_cell(t, "n/a");
-	else
-		mdt_cell(t, "≤ %.0f", v);
-}
-
 static int latency_pooled(FILE *fp, const struct rp_results *res)
 {
 	struct md_table t;
@@ -524,10 +514,10 @@ static int latency_pooled(FILE *fp, const struct rp_results *res)
 		for (int op = 0; op < RP_NR_OPS; op++)
 			bad |= rp_pool_hist(res, m, (enum rp_op)op, &h[op]);
 		mdt_cell(&t, "%s", res->models.v[m]);
-		quantile_cell(&t, &h[RP_OP_ALLOC], 0.5);
-		quantile_cell(&t, &h[RP_OP_ALLOC], 0.99);
-		quantile_cell(&t, &h[RP_OP_FREE], 0.5);
-		quantile_cell(&t, &h[RP_OP_FREE], 0.99);
+		rp_quantile_cell(&t, &h[RP_OP_ALLOC], 0.5);
+		rp_quantile_cell(&t, &h[RP_OP_ALLOC], 0.99);
+		rp_quantile_cell(&t, &h[RP_OP_FREE], 0.5);
+		rp_quantile_cell(&t, &h[RP_OP_FREE], 0.99);
 		mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_ALLOC]));
 		mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_FREE]));
 		for (int op = 0; op < RP_NR_OPS; op++)
