@@ -8,8 +8,8 @@
 #   make bench | topo-plot | fuzz  replay speed, topology sizes, fuzzing (mk/)
 #   make deps                    install the Debian packages (apt-get, as root)
 #
-# Workloads are declared in workloads/<name>.mk (variants, models, target);
-# feature targets in mk/<feature>.mk.
+# Workloads are declared in workloads/<name>/<name>.mk (variants, models,
+# target); feature targets in mk/<feature>.mk.
 
 SHELL := /bin/bash
 CC ?= cc
@@ -17,17 +17,36 @@ BUILD ?= build
 OPT ?= -O2
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-INCLUDES := -Isim -Iallocators -Iworkloads -Ianalysis
 CFLAGS ?=
-CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE $(INCLUDES)
+CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE
 # hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces).
 # Before `make deps` has run, pkg-config is absent: fall back to plain -l.
 PKG_LIBS := hwloc libzstd
 CFLAGS += $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
 LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd) -lpfm -lpthread -lm
 
-SRC := $(sort $(wildcard sim/*.c allocators/*.c workloads/*.c workloads/*/*.c analysis/*.c))
-MAIN := sim/main.c
+# ---- layers -----------------------------------------------------------------
+# Each layer sees only the headers of the layers below it (docs/layout.md):
+# an include that points up does not compile.
+#   0 base/   1 trace/ topology/   2 allocators/   3 sim/ (host/, bench/)
+#   4 analysis/, then workloads/ (a workload's report section builds on
+#   analysis/)   5 cli/.   Tests and fuzzers see every layer.
+INC_base := -Ibase
+INC_trace := $(INC_base) -Itrace
+INC_topology := $(INC_base) -Itopology
+INC_allocators := $(INC_base) -Itrace -Itopology -Iallocators
+INC_sim := $(INC_allocators) -Isim -Isim/host -Isim/bench
+INC_analysis := $(INC_base) -Ianalysis
+INC_workloads := $(INC_sim) -Ianalysis -Iworkloads
+INC_cli := $(INC_workloads) -Icli
+INC_tests := $(INC_cli)
+LAYERS := base trace topology allocators sim analysis workloads cli tests
+# the layer of a source path: its first directory
+layer_inc = $(INC_$(firstword $(subst /, ,$(1))))
+
+SRC := $(sort $(wildcard base/*.c trace/*.c topology/*.c allocators/*.c sim/*.c \
+	sim/*/*.c analysis/*.c workloads/*.c workloads/*/*.c cli/*.c))
+MAIN := cli/main.c
 LIBSRC := $(filter-out $(MAIN),$(SRC))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 
@@ -47,7 +66,7 @@ endif
 define flavour
 $(1)/obj/%.o: %.c | deps-auto
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS) $(2) $$(OPTFLAGS_$(1)) -MMD -MP -c $$< -o $$@
+	$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)) -MMD -MP -c $$< -o $$@
 $(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC))
 	@rm -f $$@
 	ar rcs $$@ $$^
@@ -93,12 +112,13 @@ asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k
 SEED ?= 1
-WORKLOADS := $(patsubst workloads/%.mk,%,$(wildcard workloads/*.mk))
+# A workload is a folder workloads/W/ holding its make fragment W.mk.
+WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
 DATA := datasets/$(WORKLOAD)
 REPORT := reports/$(WORKLOAD)
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
-include workloads/$(WORKLOAD).mk
--include analysis/analysis.mk
+include workloads/$(WORKLOAD)/$(WORKLOAD).mk
+include mk/report.inc
 else
 .PHONY: sim
 sim:

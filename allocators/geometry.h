@@ -8,13 +8,7 @@
 #define SS_GEOMETRY_H
 
 #include "target.h"
-
-/* Cache creation flags (the SLAB_* flags that change layout). */
-#define SS_CF_HWCACHE 0x01u	/* SLAB_HWCACHE_ALIGN */
-#define SS_CF_RCU 0x02u		/* SLAB_TYPESAFE_BY_RCU / DESTROY_BY_RCU */
-#define SS_CF_CTOR 0x04u	/* cache has a constructor */
-#define SS_CF_KMALLOC 0x08u	/* a kmalloc-* cache (SLAB_KMALLOC) */
-#define SS_CF_FREEPTR 0x10u	/* explicit freeptr_offset (6.13+) */
+#include "trace.h" /* SS_CF_* cache flags */
 
 /* slub_debug letters as flags. */
 #define SS_DBG_F 0x01u /* consistency checks */

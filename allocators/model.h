@@ -13,7 +13,7 @@
 
 #include "costs.h"
 #include "error.h"
-#include "slub.h"
+#include "steps.h"
 #include "target.h"
 #include "topology.h"
 #include "trace.h"

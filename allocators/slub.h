@@ -66,19 +66,6 @@ struct ss_kcache_node { /* struct kmem_cache_node */
 	uint64_t total_objects;	    /* their object slots (inc_slabs_node) */
 };
 
-/* Per-operation accumulator: the model adds steps, the cost table prices. */
-struct ss_op {
-	double cycles;
-	const double *cost; /* ss_costs.cycles */
-	uint64_t *stats;    /* the cache's counters, set by the cache code */
-};
-
-static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)
-{
-	op->stats[s] += n;
-	op->cycles += op->cost[s] * (double)n;
-}
-
 struct ss_kcache {
 	char name[64];
 	struct ss_cache_spec spec;

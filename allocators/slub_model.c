@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kmalloc.h"
+#include "slub.h"
 
 #define SIZE_MEMO_MAX 8192
 

@@ -4,6 +4,7 @@
 #ifndef SS_SLUB_MODEL_H
 #define SS_SLUB_MODEL_H
 
+#include "geometry.h"
 #include "model.h"
 
 struct ss_slub_model;

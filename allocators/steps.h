@@ -9,6 +9,8 @@
 #ifndef SS_STEPS_H
 #define SS_STEPS_H
 
+#include <stdint.h>
+
 /* X(id, name, unit): unit is "op", "object", "byte", "slab" or "page". */
 #define SS_STEP_LIST(X)                                                        \
 	/* SLUB_STATS counters */                                              \
@@ -70,5 +72,18 @@ const char *ss_step_name(enum ss_step s);
 const char *ss_step_unit(enum ss_step s);
 /* Step by name, or -1. */
 int ss_step_find(const char *name);
+
+/* Per-operation accumulator: the model adds steps, the cost table prices. */
+struct ss_op {
+	double cycles;
+	const double *cost; /* ss_costs.cycles */
+	uint64_t *stats;    /* the cache's counters, set by the cache code */
+};
+
+static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)
+{
+	op->stats[s] += n;
+	op->cycles += op->cost[s] * (double)n;
+}
 
 #endif

@@ -1,6 +1,7 @@
 /* report_extras.h - what one workload adds to its report: more sections
- * of report.md and more plot-data files, registered by name in
- * report_extras.c so that adding a workload touches no shared report code. */
+ * of report.md and more plot-data files.  A workload defines one in its
+ * own folder and names it in its row of workloads/registry.c, so adding
+ * a workload touches no shared report code. */
 #ifndef SS_REPORT_EXTRAS_H
 #define SS_REPORT_EXTRAS_H
 
@@ -11,7 +12,6 @@
 #define RP_MAX_EXTRA_DAT 8
 
 struct rp_extra {
-	const char *workload;
 	/* Appended to report.md after the generic sections; 0 or -1. */
 	int (*write_md)(FILE *fp, const struct rp_report_in *in);
 	/* Extra files in the report directory (e.g. "breakdown.dat"),
@@ -19,8 +19,5 @@ struct rp_extra {
 	const char *dat_names[RP_MAX_EXTRA_DAT];
 	int (*write_dat)(unsigned k, FILE *fp, const struct rp_report_in *in);
 };
-
-/* The workload's extras, or NULL. */
-const struct rp_extra *rp_extra_find(const char *workload);
 
 #endif

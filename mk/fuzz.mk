@@ -22,7 +22,7 @@ FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_SUPPORT := tests/fuzz/util.c
 # -Werror off for clang: a clang-only warning in someone's file must not
 # stop a fuzz run (the gcc build keeps the tree warning-free).
-FUZZ_CFLAGS := $(filter-out -Werror,$(CFLAGS)) -Itests/fuzz -O1 -g \
+FUZZ_CFLAGS := $(filter-out -Werror,$(CFLAGS)) $(INC_tests) -Itests/fuzz -O1 -g \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all
 FUZZ_SAN := address,undefined
 FUZZ_LIBOBJ := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(LIBSRC) $(FUZZ_SUPPORT))

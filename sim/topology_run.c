@@ -1,5 +1,5 @@
 /* topology_run.c - the topology a `slabsim run` simulates. */
-#include "topology.h"
+#include "run.h"
 
 #include "target.h"
 

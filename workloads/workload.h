@@ -2,18 +2,23 @@
  *
  * A workload generates its own inputs (rule files, traces) with its own
  * options; `slabsim gen NAME ...` hands it argv starting at NAME.  Adding a
- * workload is one line in workloads/registry.c and nothing else.
+ * workload is its folder workloads/NAME/ and one row in workloads/registry.c
+ * (docs/adding-a-workload.md).
  */
 #ifndef SS_WORKLOAD_H
 #define SS_WORKLOAD_H
 
 #include <stddef.h>
 
+#include "report_extras.h"
+
 struct ss_workload {
 	const char *name;    /* `slabsim gen NAME` */
 	const char *summary; /* one line for `slabsim gen --help` */
 	/* argv[0] is NAME; returns the exit code (0 ok, 1 failed, 2 usage) */
 	int (*gen)(int argc, char **argv);
+	/* what it adds to report.md and the plot data, or NULL */
+	const struct rp_extra *report;
 };
 
 /* The table, in listing order; *nr gets its length. */

@@ -28,7 +28,7 @@ run_case() {
 	shift 3
 	case $area in
 	trace) "$S" run --trace "$file" "${RUN[@]}" --cpus 4 --out "$out" "$@" ;;
-	smack) "$S" gen smack --from-rules "$file" --variant ref -o "$out/t.trace" \
+	smack) "$S" gen smack17k --from-rules "$file" --variant ref -o "$out/t.trace" \
 		--write-rules "$out/r.rules" "$@" ;;
 	costs) "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --costs "$file" --out "$out" "$@" ;;
 	target) "$S" run --trace "$tmp/ok.trace" --model traced --target "$file" --out "$out" "$@" ;;
@@ -159,7 +159,7 @@ if [ ${#as_user[@]} -gt 0 ]; then
 	chmod 000 "$tmp/ok.trace"
 	chmod 777 "$tmp/o"
 	expect_fail "trace: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --out "$tmp/o"
-	expect_fail "smack: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" gen smack --from-rules "$tmp/locked.rules" --variant ref -o "$tmp/o/t.trace"
+	expect_fail "smack: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" gen smack17k --from-rules "$tmp/locked.rules" --variant ref -o "$tmp/o/t.trace"
 	expect_fail "costs: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$here/tests/bad/trace/size_zero_and_large.trace" "${RUN[@]}" --costs "$tmp/locked.costs" --out "$tmp/o"
 	expect_fail "target: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$here/tests/bad/trace/size_zero_and_large.trace" --model traced --target "$tmp/locked.target" --out "$tmp/o"
 	expect_fail "import: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" import -o "$tmp/o/t.trace" "$tmp/locked.txt"
@@ -185,9 +185,9 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=16k slabsim-full "$full" 2>/de
 	grep -q "write failed: No space left on device" "$tmp/err" || fail "full disk message: $(cat "$tmp/err")"
 	[ -z "$(ls -A "$full/o")" ] || fail "full disk: left behind: $(ls -A "$full/o")"
 	rmdir "$full/o"
-	# gen smack: trace and rule file both, or neither
+	# gen smack17k: trace and rule file both, or neither
 	set +e
-	"$S" gen smack --rules 2000 --labels 100 --variant ref -o "$full/t.trace" \
+	"$S" gen smack17k --rules 2000 --labels 100 --variant ref -o "$full/t.trace" \
 		--write-rules "$full/r.rules" >/dev/null 2>"$tmp/err"
 	rc=$?
 	set -e
@@ -221,7 +221,7 @@ grep -q "summary.json" "$tmp/err" || fail "summary.json failure message: $(cat "
 # the rule file cannot go into place after the trace did: the trace goes too
 rm -rf "$tmp/o" && mkdir -p "$tmp/o/r.rules"
 set +e
-"$S" gen smack --rules 20 --labels 10 --variant ref -o "$tmp/o/t.trace" \
+"$S" gen smack17k --rules 20 --labels 10 --variant ref -o "$tmp/o/t.trace" \
 	--write-rules "$tmp/o/r.rules" >/dev/null 2>"$tmp/err"
 rc=$?
 set -e

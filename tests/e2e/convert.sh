@@ -11,8 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cd "$tmp"
 
-"$S" gen smack --rules 300 --labels 30 --seed 5 --write-rules rules.txt
-"$S" gen smack --from-rules rules.txt --variant patch4 -o a.trace
+"$S" gen smack17k --rules 300 --labels 30 --seed 5 --write-rules rules.txt
+"$S" gen smack17k --from-rules rules.txt --variant patch4 -o a.trace
 "$S" convert a.trace b.sbt > /dev/null
 "$S" convert b.sbt c.sbt.zst > /dev/null
 "$S" convert c.sbt.zst d.trace.zst > /dev/null

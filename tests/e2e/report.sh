@@ -1,14 +1,14 @@
 #!/bin/bash
 # report.sh - `slabsim report` on the hand-written fixtures
 # (tests/fixtures/report/), then the gnuplot scripts and the make rules of
-# analysis/analysis.mk on its plot data.  The gnuplot part is skipped, with
+# mk/report.inc on its plot data.  The gnuplot part is skipped, with
 # a message, when gnuplot is not installed.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 SLABSIM=${SLABSIM:-$root/build/slabsim}
 fixture=$root/tests/fixtures/report/smack17k
-seed=$root/workloads/smack17k.seed.csv
+seed=$root/workloads/smack17k/seed.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -99,7 +99,7 @@ for p in waste latency; do
 	done
 done
 
-# ---- analysis.mk: `make report` builds the four files and four plots -------------
+# ---- mk/report.inc: `make report` builds the four files and four plots -------------
 mk=$tmp/rules
 mkdir -p "$mk"
 cp -r "$fixture/runs" "$mk/"
@@ -112,7 +112,7 @@ VARIANTS := ref memfix patch2 patch3 patch4
 MODELS := traced kmem_cache traced+FZPU
 CALIBRATION := catmap_bytes=20
 GNUPLOT := $GNUPLOT
-include analysis/analysis.mk
+include mk/report.inc
 EOF
 # a clean make: no flags or variables inherited from a `make e2e` above us
 submake() {

@@ -10,9 +10,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cd "$tmp"
-"$S" gen smack --rules 400 --labels 40 --seed 7 --write-rules rules.txt
+"$S" gen smack17k --rules 400 --labels 40 --seed 7 --write-rules rules.txt
 for v in ref patch4; do
-	"$S" gen smack --from-rules rules.txt --variant $v -o $v.trace
+	"$S" gen smack17k --from-rules rules.txt --variant $v -o $v.trace
 	"$S" run --trace $v.trace --model traced --target arm32-3.10 --out out-$v
 done
 

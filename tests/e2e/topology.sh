@@ -81,8 +81,8 @@ expect_rc 2 run --map sideways --out "$tmp/m4"
 expect_rc 2 run --events task-clock --out "$tmp/m4"
 
 # ---- smack17k and hackbench on 2 packages x 16 cores x 2 threads ----
-"$SLABSIM" gen smack --rules 300 --labels 30 --seed 2 --write-rules "$tmp/rules.txt"
-"$SLABSIM" gen smack --from-rules "$tmp/rules.txt" --variant ref -o "$tmp/smack.trace"
+"$SLABSIM" gen smack17k --rules 300 --labels 30 --seed 2 --write-rules "$tmp/rules.txt"
+"$SLABSIM" gen smack17k --from-rules "$tmp/rules.txt" --variant ref -o "$tmp/smack.trace"
 "$SLABSIM" run --trace "$tmp/smack.trace" --model traced --target arm32-3.10 \
 	--topology "$SYNTH2x16x2" --out "$tmp/smack"
 grep -q '"topology": "synth:pack:2 numa:1 core:16 pu:2: 2 packages, 2 NUMA nodes, 32 cores, 64 PUs' \

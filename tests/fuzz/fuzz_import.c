@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "import.h"
+#include "import/import.h"
 #include "trace.h"
 
 #define MAX_IDS (1u << 20)

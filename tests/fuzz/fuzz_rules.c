@@ -1,5 +1,5 @@
 /* fuzz_rules.c - the Smack load2 rule-file parser
- * (workloads/smack/smack_parse.c: ss_smack_rules_read).  A file that loads
+ * (workloads/smack17k/smack_parse.c: ss_smack_rules_read).  A file that loads
  * must write back (ss_smack_rules_write) to a file that loads to the same
  * rules; a file that fails must name itself in the error. */
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "smack/smack_label.h"
-#include "smack/smack_rules.h"
+#include "smack17k/smack_label.h"
+#include "smack17k/smack_rules.h"
 
 #define NAME "fuzz.rules"
 

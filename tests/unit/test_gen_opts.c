@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "gen_opts.h"
+#include "opts.h"
 
 enum { T_OUTPUT, T_LOOPS, T_PIPES, T_HELP, T_NR };
 

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "report_hackbench.h"
+#include "hackbench/hb_report.h"
 #include "slub.h"
 
 struct fixture {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "geometry.h"
-#include "import.h"
+#include "import/import.h"
 #include "trace.h"
 
 static char tmpdir[] = "/tmp/slabsim-test-import-XXXXXX";

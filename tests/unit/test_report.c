@@ -19,7 +19,7 @@
 #include "report_seed.h"
 
 #define FIXTURE "tests/fixtures/report/smack17k"
-#define SEED_TABLE "workloads/smack17k.seed.csv"
+#define SEED_TABLE "workloads/smack17k/seed.csv"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "smack/smack_label.h"
+#include "smack17k/smack_label.h"
 
 static int check(const char *s, size_t n)
 {

@@ -11,11 +11,11 @@
 
 #include <cmocka.h>
 
-#include "smack/smack_gen.h"
-#include "smack/smack_label.h"
-#include "smack/smack_consts.h"
-#include "smack/smack_recipe.h"
-#include "smack/smack_rules.h"
+#include "smack17k/smack_gen.h"
+#include "smack17k/smack_label.h"
+#include "smack17k/smack_consts.h"
+#include "smack17k/smack_recipe.h"
+#include "smack17k/smack_rules.h"
 #include "trace.h"
 
 /* ---- reading a trace back ---- */

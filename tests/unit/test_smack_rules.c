@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "smack/smack_rules.h"
+#include "smack17k/smack_rules.h"
 
 struct tmp {
 	char path[64];

@@ -8,7 +8,7 @@
 
 #include "audit_consts.h"
 #include "audit_gen.h"
-#include "gen_opts.h"
+#include "opts.h"
 #include "parse.h"
 #include "trace.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "hb_consts.h"
-#include "gen_opts.h"
+#include "opts.h"
 #include "hb_gen.h"
 #include "parse.h"
 

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "geometry.h"
 
 static const struct {
 	const char *name;

@@ -1,16 +1,16 @@
 /* report_audit.c - the audit workload's report sections and plot data
- * (report_audit.h).  Every sentence is generated from the numbers it
+ * (audit_report.h).  Every sentence is generated from the numbers it
  * states; the seed's figures come from workloads/audit (consts, profile). */
-#include "report_audit.h"
+#include "audit_report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit/audit_consts.h"
-#include "audit/audit_labels.h"
-#include "audit/audit_profile.h"
-#include "audit/audit_recipe.h"
+#include "audit_consts.h"
+#include "audit_labels.h"
+#include "audit_profile.h"
+#include "audit_recipe.h"
 #include "csv.h"
 #include "md_table.h"
 
@@ -579,7 +579,7 @@ static void report_error(const struct ss_error *err)
 	fprintf(stderr, "slabsim report: %s\n", err->msg);
 }
 
-int rp_audit_write_md(FILE *fp, const struct rp_report_in *in)
+static int rp_audit_write_md(FILE *fp, const struct rp_report_in *in)
 {
 	struct audit_data d;
 	struct ss_error err = {{0}};
@@ -661,7 +661,7 @@ static int write_overhead(FILE *fp, const struct audit_data *d)
 	return 0;
 }
 
-int rp_audit_write_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
+static int rp_audit_write_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
 {
 	struct audit_data d;
 	struct ss_error err = {{0}};
@@ -681,3 +681,5 @@ out:
 	free(d.t);
 	return r;
 }
+
+const struct rp_extra ss_audit_report = {rp_audit_write_md, {"breakdown.dat", "sweep.dat", "overhead.csv"}, rp_audit_write_dat};

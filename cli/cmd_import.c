@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "import.h"
+#include "import/import.h"
 
 #define DEFAULT_TARGET "x86_64-6.x"
 

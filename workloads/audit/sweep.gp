@@ -2,9 +2,9 @@
 # (reference/audit.md) beside the simulator (variant on-sid, model traced,
 # the per-iteration time x the seed's loop length).  Left: seconds; right:
 # each relative to its own 0-rule time.  Reads sweep.dat
-# (analysis/report_audit.h).
+# (workloads/audit/audit_report.c).
 #
-#   gnuplot -e "datafile='reports/audit/sweep.dat'; outfile='reports/audit/sweep.png'" analysis/audit_sweep.gp
+#   gnuplot -e "datafile='reports/audit/sweep.dat'; outfile='reports/audit/sweep.png'" workloads/audit/sweep.gp
 #
 # outfile ending in .svg writes SVG, anything else PNG.
 

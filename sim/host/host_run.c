@@ -2,6 +2,7 @@
  * that routes allocations and the pinned workers, then cut the trace into
  * windows of per-PU queues (host_engine.h). */
 #include "host_engine.h"
+#include "run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

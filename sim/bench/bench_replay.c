@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "run.h"
 #include "geometry.h"
 #include "replay.h"
 #include "site_scan.h"

@@ -1,8 +1,8 @@
-/* report_hackbench.h - what the hackbench workload adds to its report:
+/* hb_report.h - what the hackbench workload adds to its report:
  * the seed's run times beside the simulated ones (the P-4.5 / P-4.6 ratio
  * is the acceptance check), the cost of slub_debug=P against no debugging
  * in each era, and the share of deactivate_slab() in ___slab_alloc(); plus
- * time.dat for analysis/time.gp.
+ * time.dat for workloads/hackbench/time.gp.
  *
  * Per run it reads, besides what report_runs.c loads, counters.csv (step
  * counts per cache), caches.csv (which caches had debug flags) and
@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report_md.h"
+#include "report_extras.h"
 #include "steps.h"
 
 /* The seed's figures (shared/seeds/003_*; v1 = the series' RFC). */
@@ -40,8 +40,7 @@ struct rp_hb_cache {
  * counted (debug caches never discard there). */
 double rp_hb_deactivate_cycles(const struct rp_hb_cache *c, const double *cost);
 
-/* The report extras registered in report_extras.c. */
-int rp_hackbench_md(FILE *fp, const struct rp_report_in *in);
-int rp_hackbench_dat(unsigned k, FILE *fp, const struct rp_report_in *in);
+/* The report extras named in workloads/registry.c. */
+extern const struct rp_extra ss_hackbench_report;
 
 #endif

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "parse.h"
 #include "report_extras.h"
+#include "workload.h"
 #include "report_md.h"
 #include "report_plot.h"
 #include "report_runs.h"
@@ -243,7 +244,8 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 static int write_outputs(const struct report_opts *o,
 			 const struct rp_report_in *in, struct ss_error *err)
 {
-	const struct rp_extra *ex = rp_extra_find(o->workload);
+	const struct ss_workload *wl = ss_workload_find(o->workload);
+	const struct rp_extra *ex = wl ? wl->report : NULL;
 	struct ss_atomic_file f[MAX_OUT];
 	bool want[MAX_OUT], open_[MAX_OUT] = {false};
 	char path[4200];

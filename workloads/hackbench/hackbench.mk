@@ -1,4 +1,4 @@
-# workloads/hackbench.mk - `hackbench -g 20 -l 1000` under slub_debug=P in
+# workloads/hackbench/hackbench.mk - `hackbench -g 20 -l 1000` under slub_debug=P in
 # three kernel eras (shared/seeds/003_*, docs/workloads/hackbench.md).
 #   make sim WORKLOAD=hackbench [HB_GROUPS=G HB_LOOPS=L HB_FDS=N HB_DATASIZE=B
 #                                HB_QUANTUM=Q CPUS=N | TOPOLOGY=SPEC [MAP=P]
@@ -56,8 +56,8 @@ $(foreach v,$(VARIANTS),$(eval $(call hb_run_rule,$(v))))
 
 # time.dat is written by the same `slabsim report` as report.md.
 $(REPORT)/time.dat: $(REPORT)/report.md ;
-$(REPORT)/time.png $(REPORT)/time.svg: $(REPORT)/time.%: $(REPORT)/time.dat analysis/time.gp
-	$(GNUPLOT) -e "datafile='$<'; outfile='$(basename $@).tmp.$*'" analysis/time.gp \
+$(REPORT)/time.png $(REPORT)/time.svg: $(REPORT)/time.%: $(REPORT)/time.dat workloads/hackbench/time.gp
+	$(GNUPLOT) -e "datafile='$<'; outfile='$(basename $@).tmp.$*'" workloads/hackbench/time.gp \
 		|| { rm -f $(basename $@).tmp.$*; exit 1; }
 	mv -f $(basename $@).tmp.$* $@
 

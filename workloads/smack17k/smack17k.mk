@@ -1,4 +1,4 @@
-# workloads/smack17k.mk - smackctl loading ~17K SMACK rules over 500 labels
+# workloads/smack17k/smack17k.mk - smackctl loading ~17K SMACK rules over 500 labels
 # (shared/seeds/000_*, docs/workloads/smack17k.md).
 #   make sim WORKLOAD=smack17k [RULES=N LABELS=M SEED=S MODELS="..." TARGET=T]
 
@@ -9,7 +9,7 @@ RULES ?= 17000
 LABELS ?= 500
 # The two constants fitted once on the seed's ref row (docs/cost-model.md),
 # read from their one definition so the report prints what the code uses.
-CALIBRATION := $(shell awk '/^\#define SMACK_(WRITE_CYCLES|SYSTEM_SLAB_KIB) /{printf "%s=%s ", $$2, $$3}' workloads/smack/smack_consts.h)
+CALIBRATION := $(shell awk '/^\#define SMACK_(WRITE_CYCLES|SYSTEM_SLAB_KIB) /{printf "%s=%s ", $$2, $$3}' workloads/smack17k/smack_consts.h)
 GEN_PARAMS := --rules $(RULES) --labels $(LABELS) --seed $(SEED)
 
 $(DATA)/gen-params: FORCE
@@ -17,12 +17,12 @@ $(DATA)/gen-params: FORCE
 	@echo '$(GEN_PARAMS)' | cmp -s - $@ || echo '$(GEN_PARAMS)' > $@
 
 $(DATA)/rules.txt: $(DATA)/gen-params $(SLABSIM)
-	$(SLABSIM) gen smack $(GEN_PARAMS) --write-rules $@
+	$(SLABSIM) gen smack17k $(GEN_PARAMS) --write-rules $@
 
 $(DATA)/%.trace: $(DATA)/rules.txt
-	$(SLABSIM) gen smack --from-rules $< --variant $* -o $@
+	$(SLABSIM) gen smack17k --from-rules $< --variant $* -o $@
 
-include workloads/runs.inc
+include mk/runs.inc
 
 .PHONY: sim
 sim: deps-auto

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "run.h"
 #include "commands.h"
+#include "geometry.h"
 #include "parse.h"
 #include "host_run.h"
 #include "progress.h"

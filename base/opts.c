@@ -1,5 +1,5 @@
 /* gen_opts.c - the option scanner and help table shared by `slabsim gen W`. */
-#include "gen_opts.h"
+#include "opts.h"
 
 #include <stdarg.h>
 #include <string.h>

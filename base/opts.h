@@ -12,7 +12,7 @@ struct ss_gen_opt {
 };
 
 struct ss_gen_opt_set {
-	const char *cmd; /* "smack": messages start "slabsim gen smack: " */
+	const char *cmd; /* "smack": messages start "slabsim gen smack17k: " */
 	const struct ss_gen_opt *opts;
 	int nr;
 };

@@ -1,4 +1,4 @@
-/* smack_cmd.c - option handling of `slabsim gen smack`. */
+/* smack_cmd.c - option handling of `slabsim gen smack17k`. */
 #include "smack_cmd.h"
 
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
-#include "gen_opts.h"
+#include "opts.h"
 #include "parse.h"
 #include "smack_consts.h"
 #include "smack_gen.h"
@@ -52,12 +52,12 @@ static const struct ss_gen_opt specs[NR_OPTS] = {
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
-static const struct ss_gen_opt_set opt_set = {"smack", specs, NR_OPTS};
+static const struct ss_gen_opt_set opt_set = {"smack17k", specs, NR_OPTS};
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: slabsim gen smack [--rules N --labels M --seed S | --from-rules FILE]\n"
+		"usage: slabsim gen smack17k [--rules N --labels M --seed S | --from-rules FILE]\n"
 		"                         [--write-rules FILE] [--variant V -o TRACE]\n"
 		"                         [--system-kib K] [--cpu C]\n\n"
 		"The smack17k workload: smackctl loading a Smack rule set through\n"
@@ -81,7 +81,7 @@ struct opts {
 	struct ss_smack_recipe recipe;
 };
 
-#define USAGE_ERR(...) ss_gen_opt_usage_err("smack", __VA_ARGS__)
+#define USAGE_ERR(...) ss_gen_opt_usage_err("smack17k", __VA_ARGS__)
 
 static int num_opt(const struct opts *o, int id, uint64_t max, uint64_t *out)
 {
@@ -149,10 +149,10 @@ static int write_outputs(const struct opts *o, const struct ss_smack_ruleset *rs
 
 	snprintf(seed, sizeof(seed), "%" PRIu64, o->gen.seed);
 	if (o->val[OPT_FROM])
-		snprintf(line[0], sizeof(line[0]), "source: %s (as read by slabsim gen smack)",
+		snprintf(line[0], sizeof(line[0]), "source: %s (as read by slabsim gen smack17k)",
 			 o->val[OPT_FROM]);
 	else
-		snprintf(line[0], sizeof(line[0]), "generator: slabsim gen smack (%s), seed %s",
+		snprintf(line[0], sizeof(line[0]), "generator: slabsim gen smack17k (%s), seed %s",
 			 SS_SMACK_GEN_NAME, seed);
 	snprintf(line[1], sizeof(line[1]), "rules: %zu, labels: %" PRIu32,
 		 rs->nr_rules, ss_smack_ruleset_new_labels(rs));
@@ -220,7 +220,7 @@ int ss_smack_gen_main(int argc, char **argv)
 	if (!rc)
 		rc = write_outputs(&o, &rs, &err);
 	if (rc)
-		fprintf(stderr, "slabsim gen smack: %s\n", err.msg);
+		fprintf(stderr, "slabsim gen smack17k: %s\n", err.msg);
 	ss_smack_ruleset_release(&rs);
 	return rc ? 1 : 0;
 }

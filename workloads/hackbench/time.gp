@@ -1,9 +1,9 @@
 # time.gp - simulated hackbench run time per variant: one bar each, split
 # into the allocator's part and the rest (HB_MSG_CYCLES) in proportion to
 # their CPU time, with the seed's measured times as points.  Reads time.dat
-# (written by `slabsim report`, analysis/report_hackbench.c).
+# (written by `slabsim report`, workloads/hackbench/hb_report.c).
 #
-#   gnuplot -e "datafile='reports/hackbench/time.dat'; outfile='reports/hackbench/time.png'" analysis/time.gp
+#   gnuplot -e "datafile='reports/hackbench/time.dat'; outfile='reports/hackbench/time.png'" workloads/hackbench/time.gp
 #
 # outfile ending in .svg writes SVG, anything else PNG.
 

@@ -1,6 +1,6 @@
 /* report_hackbench.c - the hackbench sections of report.md and time.dat
- * (report_hackbench.h). */
-#include "report_hackbench.h"
+ * (hb_report.h). */
+#include "hb_report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -474,7 +474,7 @@ static void machine_line(FILE *fp, const struct hb_run *hr, size_t n)
 			  "comparable with the one-CPU seed; compare the ratios)" : "");
 }
 
-int rp_hackbench_md(FILE *fp, const struct rp_report_in *in)
+static int rp_hackbench_md(FILE *fp, const struct rp_report_in *in)
 {
 	size_t n;
 	struct hb_run *hr = collect(in, &n);
@@ -512,8 +512,8 @@ out:
 	return rc;
 }
 
-/* time.dat: one row per run, for analysis/time.gp. */
-int rp_hackbench_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
+/* time.dat: one row per run, for workloads/hackbench/time.gp. */
+static int rp_hackbench_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
 {
 	size_t n;
 	struct hb_run *hr;
@@ -543,3 +543,5 @@ int rp_hackbench_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
 	free(hr);
 	return ferror(fp) ? -1 : 0;
 }
+
+const struct rp_extra ss_hackbench_report = {rp_hackbench_md, {"time.dat"}, rp_hackbench_dat};

@@ -73,13 +73,4 @@ static inline const uint16_t *ss_topology_zonelist(const struct ss_topology *t,
 
 void ss_topology_release(struct ss_topology *topo);
 
-/* A run's topology (sim/topology_run.c): spec NULL is the flat topology
- * of the target's cpus and nodes, map NULL is identity.  The target then
- * sees the topology's PU and node counts (calculate_order() counts
- * num_present_cpus()). */
-struct ss_target;
-int ss_topology_for_run(struct ss_topology *topo, const char *spec,
-			const char *map, struct ss_target *t,
-			struct ss_error *err);
-
 #endif

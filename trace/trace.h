@@ -45,11 +45,19 @@ struct ss_event {
 	unsigned long line; /* text line the event came from (0 for binary) */
 };
 
+/* Cache creation flags (the SLAB_* flags that change layout): part of a
+ * cache declaration in the trace, and what the geometry lays out. */
+#define SS_CF_HWCACHE 0x01u	/* SLAB_HWCACHE_ALIGN */
+#define SS_CF_RCU 0x02u		/* SLAB_TYPESAFE_BY_RCU / DESTROY_BY_RCU */
+#define SS_CF_CTOR 0x04u	/* cache has a constructor */
+#define SS_CF_KMALLOC 0x08u	/* a kmalloc-* cache (SLAB_KMALLOC) */
+#define SS_CF_FREEPTR 0x10u	/* explicit freeptr_offset (6.13+) */
+
 /* A cache declared by the trace: `cache NAME size=N [align=N] [flags=...]`. */
 struct ss_trace_cache {
 	unsigned object_size;
 	unsigned align;
-	unsigned flags; /* SS_CF_* from geometry.h */
+	unsigned flags; /* SS_CF_* above */
 };
 
 /* Interned strings and declared caches.  Cache index 0 is "kmalloc"; the

@@ -1,4 +1,4 @@
-# workloads/audit.mk - a stat/access/open loop on a 2.6.16 SELinux MLS kernel
+# workloads/audit/audit.mk - a stat/access/open loop on a 2.6.16 SELinux MLS kernel
 # with syscall audit off and on (shared/seeds/001_*, docs/workloads/audit.md).
 #
 #   make sim WORKLOAD=audit [SYSCALLS=N MIX=SPEC AUDIT_RULES=R RECORDS=PCT
@@ -38,7 +38,7 @@ $(DATA)/gen-params: FORCE
 $(DATA)/%.trace: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen audit --variant $* $(GEN_PARAMS) -o $@
 
-include workloads/runs.inc
+include mk/runs.inc
 
 # ---- the rules sweep: on-sid (lspp.16 has the fix), model traced ----------
 AUDIT_SWEEP_RULES := 0 10 25 50 75 90
@@ -77,8 +77,8 @@ $(REPORT)/$(1).png $(REPORT)/$(1).svg: $(REPORT)/$(1).%: $(REPORT)/$(1).dat $(2)
 		$(2) || { rm -f $$(basename $$@).tmp.$$*; exit 1; }
 	mv -f $$(basename $$@).tmp.$$* $$@
 endef
-$(eval $(call audit_plot,breakdown,analysis/breakdown.gp))
-$(eval $(call audit_plot,sweep,analysis/audit_sweep.gp))
+$(eval $(call audit_plot,breakdown,workloads/audit/breakdown.gp))
+$(eval $(call audit_plot,sweep,workloads/audit/sweep.gp))
 
 report: $(AUDIT_PLOTS) $(REPORT)/overhead.csv
 

@@ -1,4 +1,4 @@
-/* report_audit.h - the audit workload's report extras (report_extras.h).
+/* audit_report.h - the audit workload's report extras (report_extras.h).
  *
  * report.md gains sections 7-13: the calibration against the seed's 146%,
  * overhead against `off` per model, time per syscall by category (from
@@ -9,10 +9,10 @@
  * lspp.16 and the cost table.  Extra files:
  *
  *   breakdown.dat  per variant (model --compare-model): ns per syscall by
- *                  category, for analysis/breakdown.gp
+ *                  category, for workloads/audit/breakdown.gp
  *   sweep.dat      rules, measured s, measured / 0 rules, simulated s
  *                  (x AUDIT_SEED_SYSCALLS), simulated / 0 rules, for
- *                  analysis/audit_sweep.gp; runs read from DIR/sweep/rR/
+ *                  workloads/audit/sweep.gp; runs read from DIR/sweep/rR/
  *   overhead.csv   variant,model,sim_time_ms,off_sim_time_ms,overhead_pct
  */
 #ifndef SS_REPORT_AUDIT_H
@@ -20,12 +20,10 @@
 
 #include <stdio.h>
 
-#include "report_md.h"
+#include "report_extras.h"
 
-int rp_audit_write_md(FILE *fp, const struct rp_report_in *in);
-/* k: 0 breakdown.dat, 1 sweep.dat, 2 overhead.csv */
-int rp_audit_write_dat(unsigned k, FILE *fp, const struct rp_report_in *in);
-
-#define RP_AUDIT_DAT_NAMES "breakdown.dat", "sweep.dat", "overhead.csv"
+/* The report extras named in workloads/registry.c: report.md sections and
+ * breakdown.dat, sweep.dat, overhead.csv. */
+extern const struct rp_extra ss_audit_report;
 
 #endif

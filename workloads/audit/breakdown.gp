@@ -1,9 +1,9 @@
 # breakdown.gp - the audit workload's time per loop iteration, one stacked
 # bar per variant: base (the syscall and the user loop), allocator,
 # formatting, lookup and locking, rule scanning, bookkeeping, records (ns).
-# Reads breakdown.dat (analysis/report_audit.h).
+# Reads breakdown.dat (workloads/audit/audit_report.c).
 #
-#   gnuplot -e "datafile='reports/audit/breakdown.dat'; outfile='reports/audit/breakdown.png'" analysis/breakdown.gp
+#   gnuplot -e "datafile='reports/audit/breakdown.dat'; outfile='reports/audit/breakdown.png'" workloads/audit/breakdown.gp
 #
 # outfile ending in .svg writes SVG, anything else PNG; -e "workload='audit'"
 # puts the workload in the title.  The total is printed on each bar.
