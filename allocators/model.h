@@ -9,6 +9,7 @@
 #define SS_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "costs.h"
@@ -59,6 +60,10 @@ struct ss_cache_report {
 	const char *name;
 	unsigned object_size, slab_size, size_nodebug, objs_per_slab, order;
 	unsigned debug, align;
+	/* the list limits the allocator keeps (0: none): s->min_partial, and
+	 * the per-CPU partial limit in objects (before 5.16) or in slabs */
+	unsigned min_partial, cpu_partial, cpu_partial_slabs;
+	bool debug_checks; /* the debug paths run consistency checks */
 	uint64_t live, requested_live, nr_slabs, total_objects, slab_bytes;
 	uint64_t partial_slabs, cpu_slabs, peak_slab_bytes;
 	uint64_t node_partial_free; /* free slots on node partial lists (slabinfo) */
@@ -96,8 +101,22 @@ struct ss_model_desc {
 };
 
 /* allocators/registry.c */
+/* The model called name; '-' and '_' are the same letter, so kmem-cache
+ * and kmalloc_buckets name kmem_cache and kmalloc-buckets. */
 const struct ss_model_desc *ss_model_find(const char *name);
 unsigned ss_model_count(void);
 const struct ss_model_desc *ss_model_at(unsigned i);
+
+/* "MODEL[+SPEC]" as a user writes it (traced, traced+FZPU, kmem-cache+P,
+ * traced+P,kmalloc-64): the model, and in debug (n bytes) the slub_debug
+ * spec after '+' (see ss_model_config_debug), "" if none.
+ * -1 with err naming the valid models or the valid letters. */
+int ss_model_parse(const char *arg, const struct ss_model_desc **desc,
+		   char *debug, size_t n, struct ss_error *err);
+
+/* The slub_debug= syntax, "LETTERS[,cache,...]": flags into cfg->debug,
+ * the cache names into cfg->debug_caches as ",a,b,".  -1 with err. */
+int ss_model_config_debug(struct ss_model_config *cfg, const char *spec,
+			  struct ss_error *err);
 
 #endif

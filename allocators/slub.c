@@ -5,249 +5,11 @@
  */
 #include "slub.h"
 
+#include "slub_debug.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- slab lists ---- */
-
-void ss_list_add(struct ss_slab_list *l, struct ss_slab *sl, bool tail)
-{
-	sl->prev = sl->next = NULL;
-	if (!l->head) {
-		l->head = l->tail = sl;
-	} else if (tail) {
-		sl->prev = l->tail;
-		l->tail->next = sl;
-		l->tail = sl;
-	} else {
-		sl->next = l->head;
-		l->head->prev = sl;
-		l->head = sl;
-	}
-	l->nr++;
-}
-
-void ss_list_del(struct ss_slab_list *l, struct ss_slab *sl)
-{
-	if (sl->prev)
-		sl->prev->next = sl->next;
-	else
-		l->head = sl->next;
-	if (sl->next)
-		sl->next->prev = sl->prev;
-	else
-		l->tail = sl->prev;
-	sl->prev = sl->next = NULL;
-	l->nr--;
-}
-
-/* ---- cache set-up ---- */
-
-int ss_kcache_init(struct ss_kcache *s, const char *name,
-		   const struct ss_cache_spec *spec, const struct ss_target *t,
-		   const struct ss_topology *topo, struct ss_error *err)
-{
-	memset(s, 0, sizeof(*s));
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->spec = *spec;
-	s->t = t;
-	s->topo = topo;
-	if (ss_geometry_compute(t, spec, &s->geo, err))
-		return -1;
-	/* kmem_cache_debug(): any of F Z P U T makes every operation take the
-	 * debug path. */
-	s->debug_paths = (s->geo.debug & (SS_DBG_ALL | SS_DBG_T)) != 0;
-	/* <= 4.5 every debug cache runs the checks; 4.6+ only with F. */
-	s->debug_checks = s->debug_paths &&
-			  (t->era < SS_ERA_4_6 || (s->geo.debug & SS_DBG_F));
-	/* <= 4.5: SLAB_DEBUG_FLAGS disable cmpxchg_double; 4.6+:
-	 * SLAB_NO_CMPXCHG = F | U | T (kmem_cache_open / __CMPXCHG_DOUBLE). */
-	if (t->era < SS_ERA_4_6)
-		s->cmpxchg_ok = !s->debug_paths;
-	else
-		s->cmpxchg_ok = !(s->geo.debug & (SS_DBG_F | SS_DBG_U | SS_DBG_T));
-	s->has_cpu_partial = !s->debug_paths && s->geo.cpu_partial > 0;
-	s->remote_node_defrag_ratio = 1000;
-	s->cpu = calloc(topo->nr_cpus, sizeof(*s->cpu));
-	s->node = calloc(topo->nr_nodes, sizeof(*s->node));
-	if (!s->cpu || !s->node) {
-		ss_kcache_release(s);
-		return ss_errorf(err, "%s: out of memory", name);
-	}
-	return 0;
-}
-
-/* ---- slab descriptor pool ---- */
-
-#define POOL_CHUNK 1024 /* descriptors per chunk */
-
-struct pool_chunk {
-	struct pool_chunk *next;
-	struct ss_slab slabs[POOL_CHUNK];
-};
-
-static struct ss_slab *pool_get(struct ss_slab_pool *p)
-{
-	struct pool_chunk *ch = p->chunks;
-	struct ss_slab *sl;
-
-	if (p->free) {
-		sl = p->free;
-		p->free = sl->next;
-	} else {
-		if (!ch || p->used_in_chunk == POOL_CHUNK) {
-			ch = malloc(sizeof(*ch));
-			if (!ch)
-				return NULL;
-			ch->next = p->chunks;
-			p->chunks = ch;
-			p->used_in_chunk = 0;
-		}
-		sl = &ch->slabs[p->used_in_chunk++];
-	}
-	memset(sl, 0, sizeof(*sl));
-	return sl;
-}
-
-static void pool_put(struct ss_slab_pool *p, struct ss_slab *sl)
-{
-	sl->next = p->free;
-	p->free = sl;
-}
-
-void ss_kcache_release(struct ss_kcache *s)
-{
-	struct pool_chunk *ch = s->pool.chunks, *next;
-
-	for (; ch; ch = next) {
-		next = ch->next;
-		free(ch);
-	}
-	memset(&s->pool, 0, sizeof(s->pool));
-	free(s->cpu);
-	free(s->node);
-	s->cpu = NULL;
-	s->node = NULL;
-}
-
-uint64_t ss_kcache_partial_slabs(const struct ss_kcache *s)
-{
-	uint64_t nr = 0;
-
-	for (unsigned n = 0; n < s->topo->nr_nodes; n++)
-		nr += s->node[n].partial.nr;
-	for (unsigned c = 0; c < s->topo->nr_cpus; c++)
-		nr += s->cpu[c].partial.nr;
-	return nr;
-}
-
-uint64_t ss_kcache_cpu_slabs(const struct ss_kcache *s)
-{
-	uint64_t nr = 0;
-
-	for (unsigned c = 0; c < s->topo->nr_cpus; c++)
-		nr += (s->cpu[c].slab != NULL) + s->cpu[c].partial.nr;
-	return nr;
-}
-
-/* ---- slabs ---- */
-
-/* Pages of one slab, poisoned and initialised as setup_object() /
- * setup_object_debug() would for a debug cache. */
-static void charge_new_slab_debug(struct ss_kcache *s, struct ss_slab *sl,
-				  struct ss_op *op)
-{
-	unsigned dbg = s->geo.debug;
-
-	if (dbg & SS_DBG_P) { /* memset(POISON_INUSE) over the whole slab */
-		ss_step(op, SS_STEP_POISON_WRITE, 1);
-		ss_step(op, SS_STEP_POISON_WRITE_BYTES,
-			(uint64_t)s->t->page_size << sl->order);
-		/* init_object(SLUB_RED_INACTIVE) per object */
-		ss_step(op, SS_STEP_POISON_WRITE, sl->objects);
-		ss_step(op, SS_STEP_POISON_WRITE_BYTES,
-			(uint64_t)sl->objects * s->geo.object_size);
-	}
-	if (dbg & SS_DBG_Z)
-		ss_step(op, SS_STEP_REDZONE_WRITE, sl->objects);
-}
-
-/* allocate_slab(): try the cache's order, fall back to the minimum order
- * (never needed in a simulation with unlimited memory, so the fallback is
- * not taken; order_fallback stays 0). */
-struct ss_slab *ss_slub_new_slab(struct ss_kcache *s, unsigned node,
-				 struct ss_op *op)
-{
-	struct ss_slab *sl = pool_get(&s->pool);
-	uint64_t bytes;
-
-	if (!sl)
-		return NULL;
-	sl->objects = s->geo.objs_per_slab;
-	sl->order = (uint8_t)s->geo.order;
-	sl->node = (uint16_t)node;
-	bytes = (uint64_t)s->t->page_size << sl->order;
-	s->node[node].nr_slabs++;
-	s->node[node].total_objects += sl->objects;
-	s->nr_slabs++;
-	s->total_objects += sl->objects;
-	s->slab_bytes += bytes;
-	if (s->slab_bytes > s->peak_slab_bytes)
-		s->peak_slab_bytes = s->slab_bytes;
-	ss_step(op, SS_STEP_ALLOC_SLAB, 1);
-	ss_step(op, SS_STEP_PAGE_ALLOC, 1ull << sl->order);
-	ss_step(op, SS_STEP_SLAB_INIT_OBJECT, sl->objects);
-	if (s->debug_paths)
-		charge_new_slab_debug(s, sl, op);
-	return sl;
-}
-
-/* discard_slab() -> free_slab(); with checks, free_slab() runs
- * slab_pad_check() and check_object() on every object first. */
-void ss_slub_discard_slab(struct ss_kcache *s, struct ss_slab *sl,
-			  struct ss_op *op)
-{
-	if (s->debug_checks) {
-		ss_step(op, SS_STEP_CHECK_SLAB, 1);
-		ss_step(op, SS_STEP_CHECK_OBJECT, sl->objects);
-	}
-	ss_step(op, SS_STEP_FREE_SLAB, 1);
-	ss_step(op, SS_STEP_PAGE_FREE, 1ull << sl->order);
-	s->node[sl->node].nr_slabs--;
-	s->node[sl->node].total_objects -= sl->objects;
-	s->nr_slabs--;
-	s->total_objects -= sl->objects;
-	s->slab_bytes -= (uint64_t)s->t->page_size << sl->order;
-	pool_put(&s->pool, sl);
-}
-
-/* The test before discarding an empty slab (deactivate_slab, __slab_free,
- * unfreeze_partials): 3.10 reads `nr_partial > min_partial`, 4.4 and
- * later `>=`.  The change came between the two (believed to be 3.16's
- * "slub: fix off by one in number of slab tests"); no target lies there. */
-#define ERA_DISCARD_GE 316
-
-bool ss_slub_should_discard(const struct ss_kcache *s,
-			    const struct ss_kcache_node *n)
-{
-	if (s->t->era < ERA_DISCARD_GE)
-		return n->partial.nr > s->geo.min_partial;
-	return n->partial.nr >= s->geo.min_partial;
-}
-
-/* add_partial() / remove_partial() */
-void ss_slub_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail)
-{
-	ss_list_add(&s->node[sl->node].partial, sl, tail);
-	sl->where = SS_SLAB_NODE_PARTIAL;
-}
-
-void ss_slub_remove_partial(struct ss_kcache *s, struct ss_slab *sl)
-{
-	ss_list_del(&s->node[sl->node].partial, sl);
-	sl->where = SS_SLAB_NONE;
-}
 
 /* Make sl the CPU's active slab and move its free objects to c->freelist
  * (acquire_slab / get_freelist). */
@@ -271,19 +33,19 @@ static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
 	struct ss_slab *sl;
 	int locked_node = -1;
 
-	while ((sl = c->partial.head)) {
+	while ((sl = ss_slab_of(c->partial.head))) {
 		struct ss_kcache_node *n = &s->node[sl->node];
 
-		ss_list_del(&c->partial, sl);
+		ss_list_del(&c->partial, &sl->link);
 		if (locked_node != sl->node) { /* lock taken per node switch */
 			ss_step(op, SS_STEP_LIST_LOCK, 1);
 			locked_node = sl->node;
 		}
-		if (sl->inuse == 0 && ss_slub_should_discard(s, n)) {
+		if (sl->inuse == 0 && ss_slab_should_discard(s, n)) {
 			ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
-			ss_slub_discard_slab(s, sl, op);
+			ss_slab_discard(s, sl, op);
 		} else {
-			ss_slub_add_partial(s, sl, true);
+			ss_slab_add_partial(s, sl, true);
 			ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 		}
 	}
@@ -307,7 +69,7 @@ static void put_cpu_partial(struct ss_kcache *s, unsigned cpu,
 		unfreeze_partials(s, c, op);
 		ss_step(op, SS_STEP_CPU_PARTIAL_DRAIN, 1);
 	}
-	ss_list_add(&c->partial, sl, false);
+	ss_list_add(&c->partial, &sl->link, false);
 	c->pobjects += sl->objects - sl->inuse;
 	sl->where = SS_SLAB_CPU_PARTIAL;
 	sl->owner = (uint16_t)cpu;
@@ -327,9 +89,9 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 	if (!n->partial.nr)
 		return NULL;
 	ss_step(op, SS_STEP_LIST_LOCK, 1);
-	while ((sl = n->partial.head)) {
+	while ((sl = ss_slab_of(n->partial.head))) {
 		available += sl->objects - sl->inuse;
-		ss_slub_remove_partial(s, sl);
+		ss_slab_remove_partial(s, sl);
 		if (!first) {
 			first = sl;
 			activate(&s->cpu[cpu], sl, cpu);
@@ -408,12 +170,12 @@ static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
 	sl->inuse -= sl->cpu_free;
 	sl->cpu_free = 0;
 	sl->where = SS_SLAB_NONE;
-	if (sl->inuse == 0 && ss_slub_should_discard(s, n)) {
+	if (sl->inuse == 0 && ss_slab_should_discard(s, n)) {
 		ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
-		ss_slub_discard_slab(s, sl, op);
+		ss_slab_discard(s, sl, op);
 	} else if (sl->inuse < sl->objects) {
 		ss_step(op, SS_STEP_LIST_LOCK, 1);
-		ss_slub_add_partial(s, sl, remote);
+		ss_slab_add_partial(s, sl, remote);
 		ss_step(op, remote ? SS_STEP_DEACTIVATE_TO_TAIL
 				   : SS_STEP_DEACTIVATE_TO_HEAD, 1);
 	} else {
@@ -439,8 +201,8 @@ static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
 		}
 		deactivate_slab(s, c, op);
 	}
-	while ((sl = c->partial.head)) { /* slub_percpu_partial() */
-		ss_list_del(&c->partial, sl);
+	while ((sl = ss_slab_of(c->partial.head))) { /* slub_percpu_partial() */
+		ss_list_del(&c->partial, &sl->link);
 		ss_step(op, SS_STEP_CPU_PARTIAL_ALLOC, 1);
 		if (sl->objects > sl->inuse) {
 			activate(c, sl, cpu);
@@ -454,7 +216,7 @@ static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
 		sl = get_any_partial(s, cpu, node, op);
 	if (sl)
 		return sl;
-	sl = ss_slub_new_slab(s, node, op);
+	sl = ss_slab_new(s, node, op);
 	if (sl)
 		activate(c, sl, cpu);
 	return sl;
@@ -512,16 +274,16 @@ static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
 	if (!was_full && sl->inuse) /* stays on n->partial: no lock */
 		return;
 	ss_step(op, SS_STEP_LIST_LOCK, 1);
-	if (!sl->inuse && ss_slub_should_discard(s, n)) {
+	if (!sl->inuse && ss_slab_should_discard(s, n)) {
 		if (!was_full) {
-			ss_slub_remove_partial(s, sl);
+			ss_slab_remove_partial(s, sl);
 			ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
 		}
-		ss_slub_discard_slab(s, sl, op);
+		ss_slab_discard(s, sl, op);
 		return;
 	}
 	if (was_full) {
-		ss_slub_add_partial(s, sl, true);
+		ss_slab_add_partial(s, sl, true);
 		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 	}
 }

@@ -1,125 +1,18 @@
-/* slub.h - the SLUB machinery shared by every SLUB-based model: one
- * struct ss_kcache per simulated kmem_cache, with per-CPU state
- * (kmem_cache_cpu) and per-node state (kmem_cache_node), and slabs.
- *
- * Objects are counted, not placed: a slab knows how many of its objects
- * are in use, how many sit on its owner CPU's freelist, and the rest are
- * on the slab's own freelist (remote frees).  That is all the kernel's
- * list decisions depend on.  Paths follow mm/slub.c of the target's era;
- * each function names the kernel function it models.
+/* slub.h - SLUB's allocation and free paths (mm/slub.c: slab_alloc_node,
+ * ___slab_alloc, get_partial_node, deactivate_slab, __slab_free,
+ * put_cpu_partial, unfreeze_partials) for the target's era.  A cache with
+ * slub_debug flags takes the paths of slub_debug.h instead; each function
+ * names the kernel function it models.
  */
 #ifndef SS_SLUB_H
 #define SS_SLUB_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
-#include "costs.h"
-#include "geometry.h"
-#include "steps.h"
-#include "target.h"
-#include "topology.h"
-
-enum ss_slab_where {
-	SS_SLAB_NONE,	     /* full, on no list (non-debug caches) */
-	SS_SLAB_ACTIVE,	     /* c->slab of CPU `owner` (frozen) */
-	SS_SLAB_CPU_PARTIAL, /* on c->partial of CPU `owner` */
-	SS_SLAB_NODE_PARTIAL,/* on n->partial */
-	SS_SLAB_FULL,	     /* on n->full (debug caches) */
-};
-
-struct ss_slab {
-	struct ss_slab *prev, *next; /* links of the list it is on */
-	uint32_t objects;	     /* slab->objects */
-	uint32_t inuse;		     /* slab->inuse: objects not on slab->freelist */
-	uint32_t cpu_free;	     /* of those, free on the owner's c->freelist */
-	uint16_t node;		     /* slab_nid() */
-	uint16_t owner;		     /* CPU for ACTIVE / CPU_PARTIAL */
-	uint8_t order;
-	uint8_t where;		     /* enum ss_slab_where */
-};
-
-struct ss_slab_list {
-	struct ss_slab *head, *tail;
-	uint32_t nr;
-};
-
-struct ss_kcache_cpu { /* struct kmem_cache_cpu */
-	struct ss_slab *slab;	    /* c->slab, the active slab */
-	struct ss_slab_list partial;/* c->partial */
-	uint32_t pobjects;	    /* 3.10-5.15: free objects counted at push */
-};
-
-/* Slab descriptors come from per-cache chunks, so that a cache's release
- * frees them all (full slabs of non-debug caches are on no list) and the
- * replay loop does not call malloc per slab. */
-struct ss_slab_pool {
-	void *chunks;		 /* singly linked chunks of descriptors */
-	struct ss_slab *free;	 /* recycled descriptors, linked by next */
-	unsigned used_in_chunk;	 /* descriptors handed out of the newest chunk */
-};
-
-struct ss_kcache_node { /* struct kmem_cache_node */
-	struct ss_slab_list partial;
-	struct ss_slab_list full;   /* debug caches only */
-	uint64_t nr_slabs;	    /* slabs whose pages are on this node */
-	uint64_t total_objects;	    /* their object slots (inc_slabs_node) */
-};
-
-struct ss_kcache {
-	char name[64];
-	struct ss_cache_spec spec;
-	struct ss_geometry geo;
-	const struct ss_target *t;
-	const struct ss_topology *topo;
-	bool debug_paths;     /* kmem_cache_debug(s): debug alloc/free paths */
-	bool debug_checks;    /* consistency checks run (era and F) */
-	bool cmpxchg_ok;      /* lock-free cmpxchg_double allowed */
-	bool has_cpu_partial; /* kmem_cache_has_cpu_partial(s) */
-	struct ss_kcache_cpu *cpu;
-	struct ss_kcache_node *node;
-	struct ss_slab_pool pool;
-	unsigned remote_node_defrag_ratio; /* 1000, as kmem_cache_open() sets */
-	uint32_t defrag_tick;	  /* drives the get_cycles() stand-in */
-	/* accounting */
-	uint64_t live;		  /* objects handed out and not freed */
-	uint64_t requested_live;  /* bytes requested by the live objects */
-	uint64_t nr_slabs;	  /* slabs held */
-	uint64_t total_objects;	  /* object slots in held slabs */
-	uint64_t slab_bytes;	  /* PAGE << order summed over held slabs */
-	uint64_t peak_slab_bytes;
-	uint64_t stats[SS_NR_STEPS];
-};
-
-int ss_kcache_init(struct ss_kcache *s, const char *name,
-		   const struct ss_cache_spec *spec, const struct ss_target *t,
-		   const struct ss_topology *topo, struct ss_error *err);
-void ss_kcache_release(struct ss_kcache *s);
+#include "slab.h"
 
 /* slab_alloc_node() / slab_free(): returns the slab the object came from. */
 struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
 				struct ss_op *op);
 void ss_kcache_free(struct ss_kcache *s, unsigned cpu, struct ss_slab *slab,
 		    struct ss_op *op);
-
-/* Partial slabs on node lists and per-CPU lists, for reports. */
-uint64_t ss_kcache_partial_slabs(const struct ss_kcache *s);
-uint64_t ss_kcache_cpu_slabs(const struct ss_kcache *s);
-
-/* ---- shared between slub.c and slub_debug.c ---- */
-void ss_list_add(struct ss_slab_list *l, struct ss_slab *sl, bool tail);
-void ss_list_del(struct ss_slab_list *l, struct ss_slab *sl);
-struct ss_slab *ss_slub_new_slab(struct ss_kcache *s, unsigned node,
-				 struct ss_op *op);
-void ss_slub_discard_slab(struct ss_kcache *s, struct ss_slab *sl,
-			  struct ss_op *op);
-bool ss_slub_should_discard(const struct ss_kcache *s,
-			    const struct ss_kcache_node *n);
-void ss_slub_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail);
-void ss_slub_remove_partial(struct ss_kcache *s, struct ss_slab *sl);
-struct ss_slab *ss_slub_debug_alloc(struct ss_kcache *s, unsigned cpu,
-				    struct ss_op *op);
-void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
-			struct ss_slab *slab, struct ss_op *op);
 
 #endif

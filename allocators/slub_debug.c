@@ -8,7 +8,7 @@
  *   6.1+      single objects from the node partial list under list_lock
  *             (alloc_single_from_partial / _new_slab, free_to_partial_list).
  */
-#include "slub.h"
+#include "slub_debug.h"
 
 /* init_object(): poison (P) and red zone (Z) of one object. */
 static void init_object(struct ss_kcache *s, struct ss_op *op)
@@ -58,7 +58,7 @@ static void free_debug_processing(struct ss_kcache *s, struct ss_slab *sl,
 
 static void add_full(struct ss_kcache *s, struct ss_slab *sl)
 {
-	ss_list_add(&s->node[sl->node].full, sl, false);
+	ss_list_add(&s->node[sl->node].full, &sl->link, false);
 	sl->where = SS_SLAB_FULL;
 }
 
@@ -72,9 +72,9 @@ static bool keeps_full_list(const struct ss_kcache *s)
 static void leave_list(struct ss_kcache *s, struct ss_slab *sl)
 {
 	if (sl->where == SS_SLAB_NODE_PARTIAL)
-		ss_slub_remove_partial(s, sl);
+		ss_slab_remove_partial(s, sl);
 	else if (sl->where == SS_SLAB_FULL)
-		ss_list_del(&s->node[sl->node].full, sl);
+		ss_list_del(&s->node[sl->node].full, &sl->link);
 	sl->where = SS_SLAB_NONE;
 }
 
@@ -86,7 +86,7 @@ static void file_slab(struct ss_kcache *s, struct ss_slab *sl, bool tail)
 		if (keeps_full_list(s))
 			add_full(s, sl);
 	} else {
-		ss_slub_add_partial(s, sl, tail);
+		ss_slab_add_partial(s, sl, tail);
 	}
 }
 
@@ -97,18 +97,18 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 					  struct ss_op *op)
 {
 	struct ss_kcache_node *n = &s->node[s->topo->cpu_node[cpu]];
-	struct ss_slab *sl = n->partial.head;
+	struct ss_slab *sl = ss_slab_of(n->partial.head);
 	unsigned handed_back;
 
 	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
 	if (sl) { /* get_partial_node() -> acquire_slab() */
 		ss_step(op, SS_STEP_LIST_LOCK, 1);
-		ss_slub_remove_partial(s, sl);
+		ss_slab_remove_partial(s, sl);
 		ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
 		if (!s->cmpxchg_ok)
 			ss_step(op, SS_STEP_CMPXCHG_LOCKED, 1);
 	} else {
-		sl = ss_slub_new_slab(s, s->topo->cpu_node[cpu], op);
+		sl = ss_slab_new(s, s->topo->cpu_node[cpu], op);
 		if (!sl)
 			return NULL;
 	}
@@ -129,7 +129,7 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 		if (keeps_full_list(s))
 			add_full(s, sl);
 	} else {
-		ss_slub_add_partial(s, sl, false);
+		ss_slab_add_partial(s, sl, false);
 		ss_step(op, SS_STEP_DEACTIVATE_TO_HEAD, 1);
 	}
 	return sl;
@@ -140,11 +140,11 @@ static struct ss_slab *debug_alloc_single(struct ss_kcache *s, unsigned cpu,
 					  struct ss_op *op)
 {
 	struct ss_kcache_node *n = &s->node[s->topo->cpu_node[cpu]];
-	struct ss_slab *sl = n->partial.head;
+	struct ss_slab *sl = ss_slab_of(n->partial.head);
 
 	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
 	if (!sl) {
-		sl = ss_slub_new_slab(s, s->topo->cpu_node[cpu], op);
+		sl = ss_slab_new(s, s->topo->cpu_node[cpu], op);
 		if (!sl)
 			return NULL;
 	} else {
@@ -169,12 +169,12 @@ struct ss_slab *ss_slub_debug_alloc(struct ss_kcache *s, unsigned cpu,
 static void release_if_empty(struct ss_kcache *s, struct ss_slab *sl,
 			     struct ss_op *op)
 {
-	if (sl->inuse || !ss_slub_should_discard(s, &s->node[sl->node]))
+	if (sl->inuse || !ss_slab_should_discard(s, &s->node[sl->node]))
 		return;
 	if (sl->where == SS_SLAB_NODE_PARTIAL)
 		ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
 	leave_list(s, sl);
-	ss_slub_discard_slab(s, sl, op);
+	ss_slab_discard(s, sl, op);
 }
 
 /* Every debug free.  3.10-6.0: free_debug_processing() runs under

@@ -298,42 +298,10 @@ static unsigned slub_nr_caches(const struct ss_model *mm)
 	return ((const struct ss_slub_model *)mm)->nr_caches;
 }
 
-/* count_partial(n, count_free): what get_slabinfo() reports as free. */
-static uint64_t node_partial_free(const struct ss_kcache *s)
-{
-	uint64_t nr = 0;
-
-	for (unsigned n = 0; n < s->topo->nr_nodes; n++)
-		for (const struct ss_slab *sl = s->node[n].partial.head; sl; sl = sl->next)
-			nr += sl->objects - sl->inuse;
-	return nr;
-}
-
 static void slub_cache_report(const struct ss_model *mm, unsigned i,
 			      struct ss_cache_report *r)
 {
-	const struct ss_kcache *s = ((const struct ss_slub_model *)mm)->caches[i];
-
-	*r = (struct ss_cache_report){
-		.name = s->name,
-		.object_size = s->geo.object_size,
-		.slab_size = s->geo.size,
-		.size_nodebug = s->geo.size_nodebug,
-		.objs_per_slab = s->geo.objs_per_slab,
-		.order = s->geo.order,
-		.debug = s->geo.debug,
-		.align = s->geo.align,
-		.live = s->live,
-		.requested_live = s->requested_live,
-		.nr_slabs = s->nr_slabs,
-		.total_objects = s->total_objects,
-		.slab_bytes = s->slab_bytes,
-		.partial_slabs = ss_kcache_partial_slabs(s),
-		.cpu_slabs = ss_kcache_cpu_slabs(s),
-		.peak_slab_bytes = s->peak_slab_bytes,
-		.node_partial_free = node_partial_free(s),
-		.stats = s->stats,
-	};
+	ss_kcache_report(((const struct ss_slub_model *)mm)->caches[i], r);
 }
 
 static void slub_large_report(const struct ss_model *mm,

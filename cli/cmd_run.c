@@ -6,26 +6,20 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
-#include "run.h"
 #include "commands.h"
-#include "geometry.h"
 #include "parse.h"
 #include "host_run.h"
 #include "progress.h"
 #include "replay.h"
 #include "results.h"
-#include "site_scan.h"
+#include "run.h"
 
 struct run_opts {
-	const char *trace, *out, *target, *costs, *variant;
-	char model[128];	/* registry name */
-	char model_label[160];	/* as given, e.g. traced+FZPU */
-	char debug_arg[600];	/* FLAGS[,cache,...] */
-	unsigned cpus, nodes;
-	uint64_t max_objects, sample_every, max_memory;
-	bool no_merge;
-	const char *topology, *map, *events; /* docs/topology.md */
-	bool host_mode;			      /* docs/host-mode.md */
+	struct ss_run_spec spec; /* trace, model, target, costs, topology, ... */
+	const char *out, *variant;
+	uint64_t sample_every;
+	const char *events; /* docs/topology.md */
+	bool host_mode;	    /* docs/host-mode.md */
 };
 
 static void run_usage(FILE *out)
@@ -74,25 +68,6 @@ static void run_usage(FILE *out)
 		(unsigned long long)(SS_MEMCAP_DEFAULT >> 30));
 }
 
-/* "traced+FZPU" -> model "traced", debug "FZPU". */
-static int split_model(struct run_opts *o, const char *arg)
-{
-	const char *plus = strchr(arg, '+');
-	size_t n = plus ? (size_t)(plus - arg) : strlen(arg);
-
-	if (n >= sizeof(o->model) || strlen(arg) >= sizeof(o->model_label))
-		return -1;
-	memcpy(o->model, arg, n);
-	o->model[n] = '\0';
-	strcpy(o->model_label, arg);
-	if (plus) {
-		if (o->debug_arg[0] || strlen(plus + 1) >= sizeof(o->debug_arg))
-			return -1;
-		strcpy(o->debug_arg, plus + 1);
-	}
-	return 0;
-}
-
 static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 {
 	enum { O_TRACE = 256, O_MODEL, O_TARGET, O_OUT, O_DEBUG, O_COSTS, O_CPUS,
@@ -122,52 +97,44 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 	int c, idx = 0;
 
 	memset(o, 0, sizeof(*o));
-	o->max_objects = SS_OBJTABLE_DEFAULT_CAP;
 	o->sample_every = 4096;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
 		switch (c) {
-		case O_TRACE: o->trace = optarg; break;
-		case O_MODEL:
-			if (split_model(o, optarg))
-				goto bad_value;
-			break;
-		case O_TARGET: o->target = optarg; break;
+		case O_TRACE: o->spec.trace = optarg; break;
+		case O_MODEL: o->spec.model = optarg; break;
+		case O_TARGET: o->spec.target = optarg; break;
 		case O_OUT: o->out = optarg; break;
-		case O_DEBUG:
-			if (o->debug_arg[0] || strlen(optarg) >= sizeof(o->debug_arg))
-				goto bad_value;
-			strcpy(o->debug_arg, optarg);
-			break;
-		case O_COSTS: o->costs = optarg; break;
+		case O_DEBUG: o->spec.slub_debug = optarg; break;
+		case O_COSTS: o->spec.costs = optarg; break;
 		case O_CPUS:
-			if (ss_parse_uint(optarg, 65536, &o->cpus) || !o->cpus)
+			if (ss_parse_uint(optarg, 65536, &o->spec.cpus) || !o->spec.cpus)
 				goto bad_value;
 			break;
 		case O_NODES:
-			if (ss_parse_uint(optarg, 1024, &o->nodes) || !o->nodes)
+			if (ss_parse_uint(optarg, 1024, &o->spec.nodes) || !o->spec.nodes)
 				goto bad_value;
 			break;
-		case O_NOMERGE: o->no_merge = true; break;
+		case O_NOMERGE: o->spec.no_merge = true; break;
 		case O_VARIANT: o->variant = optarg; break;
 		case O_MAXOBJ:
-			if (ss_parse_u64(optarg, 1ull << 40, &o->max_objects) || !o->max_objects)
+			if (ss_parse_u64(optarg, 1ull << 40, &o->spec.max_objects) || !o->spec.max_objects)
 				goto bad_value;
 			break;
 		case O_MAXMEM:
-			if (ss_parse_size(optarg, 1ull << 50, &o->max_memory) || !o->max_memory)
+			if (ss_parse_size(optarg, 1ull << 50, &o->spec.max_memory) || !o->spec.max_memory)
 				goto bad_value;
 			break;
 		case O_SAMPLE:
 			if (ss_parse_u64(optarg, 1ull << 40, &o->sample_every) || !o->sample_every)
 				goto bad_value;
 			break;
-		case O_TOPO: o->topology = optarg; break;
+		case O_TOPO: o->spec.topology = optarg; break;
 		case O_MAP:
 			if (ss_cpu_map_parse(optarg, &(enum ss_cpu_map){0}))
 				goto bad_value;
-			o->map = optarg;
+			o->spec.map = optarg;
 			break;
 		case O_MODE:
 			if (strcmp(optarg, "model") && strcmp(optarg, "host"))
@@ -195,15 +162,15 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 		fprintf(stderr, "slabsim run: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (!o->trace || !o->model[0] || !o->target || !o->out) {
+	if (!o->spec.trace || !o->spec.model || !o->spec.target || !o->out) {
 		fprintf(stderr, "slabsim run: --trace, --model, --target and --out are required\n");
 		return -1;
 	}
-	if (o->topology && (o->cpus || o->nodes)) {
+	if (o->spec.topology && (o->spec.cpus || o->spec.nodes)) {
 		fprintf(stderr, "slabsim run: --topology sets the CPUs and nodes; drop --cpus/--nodes\n");
 		return -1;
 	}
-	if (o->host_mode && (o->cpus || o->nodes)) {
+	if (o->host_mode && (o->spec.cpus || o->spec.nodes)) {
 		fprintf(stderr, "slabsim run: host mode takes --topology, not --cpus/--nodes\n");
 		return -1;
 	}
@@ -216,28 +183,6 @@ bad_value:
 	/* argv[optind - 1] is the value itself in "--opt VALUE" form */
 	fprintf(stderr, "slabsim run: bad value '%s' for --%s\n", optarg, longopts[idx].name);
 	return -1;
-}
-
-/* slub_debug syntax: LETTERS[,cache,cache...] -> flags + ",cache,cache," */
-static int parse_debug_spec(const char *arg, struct ss_model_config *cfg)
-{
-	char letters[32];
-	const char *comma = strchr(arg, ',');
-	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
-
-	if (n >= sizeof(letters))
-		return -1;
-	memcpy(letters, arg, n);
-	letters[n] = '\0';
-	if (ss_debug_parse(letters, &cfg->debug))
-		return -1;
-	cfg->debug_caches[0] = '\0';
-	if (comma) {
-		int w = snprintf(cfg->debug_caches, sizeof(cfg->debug_caches), "%s,", comma);
-		if (w < 0 || (size_t)w >= sizeof(cfg->debug_caches))
-			return -1;
-	}
-	return 0;
 }
 
 /* ---- per-run outputs written during the replay ---- */
@@ -317,18 +262,19 @@ static void remove_written(struct run_io *io)
 }
 
 static int write_results(struct ss_run *run, const struct run_opts *o,
-			 struct run_io *io, struct ss_error *err)
+			 const struct ss_run_setup *rs, struct run_io *io,
+			 struct ss_error *err)
 {
 	const char *meta_wl = ss_trace_meta(run->tables, "workload");
 	const char *meta_var = ss_trace_meta(run->tables, "variant");
 	struct ss_run_labels lb = {
 		.workload = meta_wl ? meta_wl : "trace",
 		.variant = o->variant ? o->variant : meta_var ? meta_var : "-",
-		.model = o->model_label,
-		.costs = o->costs ? o->costs : "default",
+		.model = o->spec.model,
+		.costs = o->spec.costs ? o->spec.costs : "default",
+		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
 	};
 
-	lb.slub_debug = o->debug_arg[0] ? o->debug_arg : "-";
 	if (ss_write_caches(io->dir, run, err) || remember(io, "caches.csv", err) ||
 	    ss_write_counters(io->dir, run, err) || remember(io, "counters.csv", err) ||
 	    ss_write_latency(io->dir, run, err) || remember(io, "latency.csv", err) ||
@@ -343,61 +289,27 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 
 static int run_replay(const struct run_opts *o, struct ss_error *err)
 {
-	struct ss_target target;
-	struct ss_topology topo = {0};
-	struct ss_costs costs;
-	struct ss_site_sizes sites = {0};
-	struct ss_model_config cfg = {0};
-	struct ss_trace_reader *reader = NULL;
-	struct ss_run run = {0};
+	struct ss_run_setup rs = {0};
+	struct ss_run run = {.on_phase = on_phase, .on_sample = timeline_row,
+			     .sample_every = o->sample_every};
 	struct run_io io = {.dir = o->out};
-	const struct ss_model_desc *desc = ss_model_find(o->model);
+	char tl[4200];
 	int rc = -1;
 
-	if (!desc)
-		return ss_errorf(err, "unknown model '%s' (slabsim run --help lists them)", o->model);
-	if (ss_target_load(o->target, &target, err) || ss_costs_load(&costs, o->costs, err))
-		return -1;
-	if (o->cpus)
-		target.cpus = o->cpus;
-	if (o->nodes)
-		target.nodes = o->nodes;
-	if (o->debug_arg[0] && parse_debug_spec(o->debug_arg, &cfg))
-		return ss_errorf(err, "bad slub_debug '%s' (want letters of FZPUTO, or '-', then ,cache names)",
-				 o->debug_arg);
-	if (ss_topology_for_run(&topo, o->topology, o->map, &target, err))
-		return -1;
-	if (desc->needs_site_sizes && ss_site_scan(o->trace, &sites, err))
+	run.user = &io;
+	if (ss_run_setup_load(&rs, &o->spec, err) || ss_run_setup_open(&rs, &o->spec, err) ||
+	    ss_mkdirs(o->out, err) || ss_run_setup_start(&rs, &run, err))
 		goto out;
-	if (ss_trace_open(&reader, o->trace, err) || ss_mkdirs(o->out, err))
+	snprintf(tl, sizeof(tl), "%s/timeline.csv", o->out);
+	if (ss_atomic_open(&io.timeline, tl, err))
 		goto out;
-	cfg.target = &target;
-	cfg.topo = &topo;
-	cfg.merge = !o->no_merge;
-	cfg.tables = ss_trace_tables(reader);
-	cfg.sites = desc->needs_site_sizes ? &sites : NULL;
-	run = (struct ss_run){.target = &target, .topo = &topo, .costs = &costs,
-			      .desc = desc, .tables = cfg.tables, .on_phase = on_phase,
-			      .on_sample = timeline_row, .sample_every = o->sample_every,
-			      .user = &io};
-	if (desc->ops->create(&run.model, &cfg, desc->policy, err))
-		goto out;
-	run.mem.max_bytes = o->max_memory; /* 0: SS_MEMCAP_DEFAULT */
-	if (ss_run_init(&run, o->max_objects, err))
-		goto out;
-	{
-		char tl[4200];
-		snprintf(tl, sizeof(tl), "%s/timeline.csv", o->out);
-		if (ss_atomic_open(&io.timeline, tl, err))
-			goto out;
-	}
 	fprintf(io.timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
-	ss_progress_start(&io.progress, STDERR_FILENO, o->model_label, o->trace);
-	if (ss_replay(&run, reader, err))
+	ss_progress_start(&io.progress, STDERR_FILENO, o->spec.model, o->spec.trace);
+	if (ss_replay(&run, rs.reader, err))
 		goto out;
 	if (ss_atomic_commit(&io.timeline, err) || remember(&io, "timeline.csv", err))
 		goto out;
-	rc = write_results(&run, o, &io, err);
+	rc = write_results(&run, o, &rs, &io, err);
 out:
 	ss_progress_done(&io.progress);
 	if (rc) {
@@ -405,12 +317,7 @@ out:
 		remove_written(&io);
 	}
 	free(io.written);
-	if (run.model)
-		desc->ops->destroy(run.model);
-	ss_run_release(&run);
-	ss_trace_close(reader);
-	ss_site_sizes_release(&sites);
-	ss_topology_release(&topo);
+	ss_run_setup_close(&rs, &run);
 	return rc;
 }
 
@@ -418,16 +325,10 @@ out:
 static int run_host(const struct run_opts *o, struct ss_error *err)
 {
 	struct ss_host_opts h = {
-		.trace = o->trace, .target = o->target, .model = o->model,
-		.model_label = o->model_label, .variant = o->variant,
-		.topology = o->topology, .map = o->map, .events = o->events,
-		.out = o->out, .max_objects = o->max_objects,
+		.spec = o->spec, .variant = o->variant, .events = o->events,
+		.out = o->out,
 	};
 
-	h.cfg.merge = !o->no_merge;
-	if (o->debug_arg[0] && parse_debug_spec(o->debug_arg, &h.cfg))
-		return ss_errorf(err, "bad slub_debug '%s' (want letters of FZPUTO, or '-', then ,cache names)",
-				 o->debug_arg);
 	return ss_host_run_cmd(&h, err);
 }
 

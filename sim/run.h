@@ -1,15 +1,75 @@
-/* run.h - setting up one run: target, topology, costs, model, trace. */
+/* run.h - the one set-up of a run, shared by `slabsim run`, bench, host
+ * mode and the fuzzers: the model a user named, the target and its CPU
+ * and node counts, the topology, the cost table, the trace (stdin spooled
+ * once when the model reads it twice) and the model configuration.
+ *
+ *   ss_run_setup_load()   model name, target, costs
+ *   ss_run_setup_open()   topology, trace, site sizes, model config
+ *   ss_run_setup_start()  create the model and the replay state
+ *   ss_run_setup_close()  release all of it
+ *
+ * A caller with its own target or costs (the fuzzers) fills those fields
+ * and skips ss_run_setup_load().
+ */
 #ifndef SS_RUN_H
 #define SS_RUN_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "replay.h"
 #include "target.h"
 #include "topology.h"
 
-/* A run's topology (sim/topology_run.c): spec NULL is the flat topology
- * of the target's cpus and nodes, map NULL is identity.  The target then
- * sees the topology's PU and node counts (calculate_order() counts
- * num_present_cpus()). */
+/* What a run is asked for, as options give it.  NULL / 0: the default. */
+struct ss_run_spec {
+	const char *trace;	/* a path; "-" is stdin */
+	const char *model;	/* MODEL[+SPEC], e.g. traced+FZPU */
+	const char *target;	/* a name under allocators/targets/ or a path */
+	const char *costs;	/* a cost table; NULL: default.costs */
+	const char *slub_debug; /* LETTERS[,cache,...] (not with MODEL+SPEC) */
+	const char *topology;	/* hwloc spec; NULL: flat from cpus/nodes */
+	const char *map;	/* trace CPUs onto PUs; NULL: identity */
+	unsigned cpus, nodes;	/* 0: the target's */
+	bool no_merge;		/* no SLUB merging of the caches a model creates */
+	uint64_t max_objects;	/* 0: SS_OBJTABLE_DEFAULT_CAP */
+	uint64_t max_memory;	/* 0: SS_MEMCAP_DEFAULT */
+};
 
+struct ss_run_setup {
+	const struct ss_model_desc *desc;
+	char debug_spec[600];	/* the slub_debug spec in force, "" if none */
+	struct ss_target target;
+	struct ss_costs costs;
+	struct ss_topology topo;
+	struct ss_site_sizes sites;
+	struct ss_model_config cfg;
+	struct ss_trace_reader *reader;
+	const char *trace;	/* the path the reader opened */
+	char spool[64];		/* stdin copied here ("" if not) */
+	uint64_t max_objects, max_memory;
+};
+
+/* The model (desc, debug_spec, cfg.debug*), target and costs. */
+int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		      struct ss_error *err);
+/* Topology, the trace reader and the model configuration. */
+int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		      struct ss_error *err);
+/* Create the model into *model (host mode: no replay state). */
+int ss_run_setup_model(struct ss_run_setup *s, struct ss_model **model,
+		       struct ss_error *err);
+/* Create the model and the replay state of run, whose callbacks the
+ * caller has set; then ss_replay(run, s->reader, err). */
+int ss_run_setup_start(struct ss_run_setup *s, struct ss_run *run,
+		       struct ss_error *err);
+/* Release the run (if any), the model in it, the reader and the rest. */
+void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run);
+
+/* A run's topology: spec NULL is the flat topology of the target's cpus
+ * and nodes, map NULL is identity.  The target then sees the topology's
+ * PU and node counts (calculate_order() counts num_present_cpus()). */
 int ss_topology_for_run(struct ss_topology *topo, const char *spec,
 			const char *map, struct ss_target *t,
 			struct ss_error *err);

@@ -7,9 +7,7 @@
 
 #include "bench.h"
 #include "run.h"
-#include "geometry.h"
 #include "replay.h"
-#include "site_scan.h"
 
 static double now(void)
 {
@@ -19,95 +17,29 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* "traced+P" -> desc of "traced", debug flags P. */
-static int model_of(const char *arg, const struct ss_model_desc **desc,
-		    unsigned *debug, struct ss_error *err)
-{
-	char name[128];
-	const char *plus = strchr(arg, '+');
-	size_t n = plus ? (size_t)(plus - arg) : strlen(arg);
-
-	if (n >= sizeof(name))
-		return ss_errorf(err, "model name too long");
-	memcpy(name, arg, n);
-	name[n] = '\0';
-	*desc = ss_model_find(name);
-	if (!*desc)
-		return ss_errorf(err, "unknown model '%s'", name);
-	*debug = 0;
-	if (plus && ss_debug_parse(plus + 1, debug))
-		return ss_errorf(err, "bad slub_debug letters in '%s'", arg);
-	return 0;
-}
-
-struct model_run {
-	struct ss_target target;
-	struct ss_topology topo;
-	struct ss_costs costs;
-	struct ss_site_sizes sites;
-	struct ss_model_config cfg;
-	struct ss_trace_reader *reader;
-	struct ss_run run;
-	const struct ss_model_desc *desc;
-};
-
-static int model_setup(struct model_run *m, const char *model,
-		       const struct ss_bench_opts *o, struct ss_error *err)
-{
-	if (model_of(model, &m->desc, &m->cfg.debug, err) ||
-	    ss_target_load(o->target, &m->target, err) ||
-	    ss_costs_load(&m->costs, NULL, err))
-		return -1;
-	if (o->cpus)
-		m->target.cpus = o->cpus;
-	return ss_topology_for_run(&m->topo, NULL, NULL, &m->target, err);
-}
-
-/* Everything a `slabsim run` does up to and including the replay. */
-static int model_replay(struct model_run *m, const char *trace,
-			const struct ss_bench_opts *o, struct ss_error *err)
-{
-	if (m->desc->needs_site_sizes && ss_site_scan(trace, &m->sites, err))
-		return -1;
-	if (ss_trace_open(&m->reader, trace, err))
-		return -1;
-	m->cfg.target = &m->target;
-	m->cfg.topo = &m->topo;
-	m->cfg.merge = true;
-	m->cfg.tables = ss_trace_tables(m->reader);
-	m->cfg.sites = m->desc->needs_site_sizes ? &m->sites : NULL;
-	m->run = (struct ss_run){.target = &m->target, .topo = &m->topo,
-				 .costs = &m->costs, .desc = m->desc,
-				 .tables = m->cfg.tables, .sample_every = 1};
-	if (m->desc->ops->create(&m->run.model, &m->cfg, m->desc->policy, err) ||
-	    ss_run_init(&m->run, o->max_objects, err))
-		return -1;
-	return ss_replay(&m->run, m->reader, err);
-}
-
+/* Everything a `slabsim run` does up to and including the replay, with
+ * no outputs. */
 static int bench_model(const char *trace, const char *model,
 		       const struct ss_bench_opts *o, struct ss_bench_result *res,
 		       struct ss_error *err)
 {
-	struct model_run m = {0};
+	struct ss_run_spec spec = {.trace = trace, .model = model, .target = o->target,
+				   .cpus = o->cpus, .max_objects = o->max_objects};
+	struct ss_run_setup rs = {0};
+	struct ss_run run = {.sample_every = 1};
 	double t0;
-	int rc;
+	int rc = -1;
 
-	if (model_setup(&m, model, o, err)) {
-		ss_topology_release(&m.topo);
-		return -1;
-	}
+	if (ss_run_setup_load(&rs, &spec, err))
+		goto out;
 	t0 = now();
-	rc = model_replay(&m, trace, o, err);
+	rc = ss_run_setup_open(&rs, &spec, err) || ss_run_setup_start(&rs, &run, err) ||
+	     ss_replay(&run, rs.reader, err) ? -1 : 0;
 	res->seconds = now() - t0;
-	res->events = m.run.events;
-	res->peak_live = m.run.objs.peak_live;
-	if (m.run.model)
-		m.desc->ops->destroy(m.run.model);
-	ss_run_release(&m.run);
-	ss_trace_close(m.reader);
-	ss_site_sizes_release(&m.sites);
-	ss_topology_release(&m.topo);
+	res->events = run.events;
+	res->peak_live = run.objs.peak_live;
+out:
+	ss_run_setup_close(&rs, &run);
 	return rc;
 }
 

@@ -217,8 +217,13 @@ static void one_path_sample(const struct ss_topology *topo, double timer,
 	enum hs_path p;
 	uint64_t t0;
 
-	hs_geometry_from_model(&g, 64, 64, 64, 0, 4096, 0, false);
-	if (hs_cache_init(&s, "calibrate", &g, topo, &mapped, &peak, &err))
+	struct ss_target t;
+	/* kmalloc-64 of the default target (x86_64, 6.x): 64 per 4 KiB slab */
+	struct ss_cache_spec spec = {.object_size = 64, .flags = SS_CF_KMALLOC};
+
+	ss_target_defaults(&t);
+	if (hs_geometry_for_spec(&g, &t, topo, &spec, &err) ||
+	    hs_cache_init(&s, "calibrate", &g, topo, &mapped, &peak, &err))
 		return;
 	for (unsigned i = 0; i < 64; i++) /* CPU 0 fills a slab */
 		obj[i] = hs_alloc(&s, 0, &sl[i], &p, &ctx);

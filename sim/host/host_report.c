@@ -68,8 +68,8 @@ static void write_csv(FILE *fp, const struct ss_host_opts *o,
 	fprintf(fp, "%s\n", csv_cols);
 	fprintf(fp, "measured,%s,%s,%s,%s,%s,%u,%llu,%llu,%llu,%.3f,",
 		safe(st->workload, a, sizeof(a)), safe(st->variant, b, sizeof(b)),
-		safe(o->model_label ? o->model_label : o->model, c, sizeof(c)),
-		st->slub_debug, safe(o->target, d, sizeof(d)), st->nr_threads,
+		safe(o->spec.model, c, sizeof(c)),
+		st->slub_debug, safe(o->spec.target, d, sizeof(d)), st->nr_threads,
 		(unsigned long long)st->events, (unsigned long long)st->alloc_ops,
 		(unsigned long long)st->free_ops, st->wall_ns / 1e6);
 	fprintf(fp, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%llu,%llu,%.2f,%llu,%llu\n",
@@ -124,8 +124,8 @@ static void write_json(FILE *fp, const struct ss_host_opts *o,
 		    "  \"workload\": \"%s\",\n  \"variant\": \"%s\",\n  \"model\": \"%s\",\n"
 		    "  \"slub_debug\": \"%s\",\n  \"target\": \"%s\",\n",
 		safe(st->workload, a, sizeof(a)), safe(st->variant, b, sizeof(b)),
-		safe(o->model_label ? o->model_label : o->model, c, sizeof(c)),
-		st->slub_debug, safe(o->target, d, sizeof(d)));
+		safe(o->spec.model, c, sizeof(c)),
+		st->slub_debug, safe(o->spec.target, d, sizeof(d)));
 	fprintf(fp, "  \"topology\": \"%s\",\n  \"host\": \"%s\",\n"
 		    "  \"clock\": \"%s\",\n  \"ticks_per_ns\": %.4f,\n",
 		st->topology, st->host, HOST_CLOCK_NAME, st->ticks_per_ns);

@@ -19,14 +19,9 @@
 
 struct host_run {
 	const struct ss_host_opts *o;
-	struct ss_target target;
-	struct ss_topology topo;
-	const struct ss_model_desc *desc;
+	struct ss_run_setup rs;	  /* target, topology, model config, trace */
 	struct ss_model *model;
-	struct ss_model_config cfg;
-	struct ss_site_sizes sites;
 	struct ss_objtable mobjs; /* the model's view of each object */
-	struct ss_trace_reader *reader;
 	struct ss_pmu_set pmu;
 	struct host_engine e;
 	double zero_costs[SS_NR_STEPS];
@@ -44,9 +39,9 @@ static int check_fit(struct host_run *h, struct ss_error *err)
 
 	if (host_pus <= 0)
 		return ss_errorf(err, "host mode: hwloc finds no PU on this host");
-	if (h->topo.nr_cpus > (unsigned)host_pus)
+	if (h->rs.topo.nr_cpus > (unsigned)host_pus)
 		return ss_errorf(err, "host mode: topology '%s' has %u PUs but this host has %d; host mode runs one pinned thread per simulated PU (use a topology of at most %d PUs, e.g. --topology host)",
-				 h->topo.spec, h->topo.nr_cpus, host_pus, host_pus);
+				 h->rs.topo.spec, h->rs.topo.nr_cpus, host_pus, host_pus);
 	return 0;
 }
 
@@ -60,33 +55,21 @@ static int load_host(struct host_run *h, struct ss_error *err)
 static int setup(struct host_run *h, struct ss_error *err)
 {
 	const struct ss_host_opts *o = h->o;
+	struct ss_run_spec spec = o->spec;
 
-	h->desc = ss_model_find(o->model);
-	if (!h->desc)
-		return ss_errorf(err, "unknown model '%s' (slabsim run --help lists them)", o->model);
-	if (ss_target_load(o->target, &h->target, err) ||
-	    ss_topology_for_run(&h->topo, o->topology ? o->topology : "host", o->map,
-				&h->target, err) ||
+	if (!spec.topology)
+		spec.topology = "host";
+	if (ss_run_setup_load(&h->rs, &spec, err) || ss_run_setup_open(&h->rs, &spec, err) ||
 	    load_host(h, err) || check_fit(h, err) ||
-	    ss_pmu_parse(&h->pmu, o->events ? o->events : SS_PMU_DEFAULT_EVENTS, err))
+	    ss_pmu_parse(&h->pmu, o->events ? o->events : SS_PMU_DEFAULT_EVENTS, err) ||
+	    ss_run_setup_model(&h->rs, &h->model, err))
 		return -1;
-	if (h->desc->needs_site_sizes && ss_site_scan(o->trace, &h->sites, err))
-		return -1;
-	if (ss_trace_open(&h->reader, o->trace, err))
-		return -1;
-	h->cfg = o->cfg;
-	h->cfg.target = &h->target;
-	h->cfg.topo = &h->topo;
-	h->cfg.tables = ss_trace_tables(h->reader);
-	h->cfg.sites = h->desc->needs_site_sizes ? &h->sites : NULL;
-	if (h->desc->ops->create(&h->model, &h->cfg, h->desc->policy, err))
-		return -1;
-	ss_objtable_init(&h->mobjs, o->max_objects ? o->max_objects : SS_OBJTABLE_DEFAULT_CAP);
-	h->e.topo = &h->topo;
+	ss_objtable_init(&h->mobjs, spec.max_objects ? spec.max_objects : SS_OBJTABLE_DEFAULT_CAP);
+	h->e.topo = &h->rs.topo;
 	h->e.pmu = &h->pmu;
-	h->e.page_size = h->target.page_size;
-	h->e.nr_workers = h->topo.nr_cpus;
-	h->e.w = calloc(h->topo.nr_cpus, sizeof(*h->e.w));
+	h->e.page_size = h->rs.target.page_size;
+	h->e.nr_workers = h->rs.topo.nr_cpus;
+	h->e.w = calloc(h->rs.topo.nr_cpus, sizeof(*h->e.w));
 	if (!h->e.w)
 		return ss_errorf(err, "out of memory");
 	return host_workers_start(&h->e, err);
@@ -98,7 +81,7 @@ static int setup(struct host_run *h, struct ss_error *err)
 static int sync_caches(struct host_run *h, struct ss_error *err)
 {
 	struct host_engine *e = &h->e;
-	unsigned want = h->desc->ops->nr_caches(h->model);
+	unsigned want = h->rs.desc->ops->nr_caches(h->model);
 
 	if (want > e->cap_caches) {
 		unsigned cap = want * 2;
@@ -113,15 +96,12 @@ static int sync_caches(struct host_run *h, struct ss_error *err)
 		struct ss_cache_report r;
 		struct hs_geometry g;
 		struct hs_cache *s = malloc(sizeof(*s));
-		bool checks = h->target.era < SS_ERA_4_6;
 
 		if (!s)
 			return ss_errorf(err, "out of memory");
-		h->desc->ops->cache_report(h->model, e->nr_caches, &r);
-		checks = checks || (r.debug & SS_DBG_F);
-		hs_geometry_from_model(&g, r.object_size, r.slab_size, r.objs_per_slab,
-				       r.order, h->target.page_size, r.debug, checks);
-		if (hs_cache_init(s, r.name, &g, &h->topo, &e->mapped_bytes,
+		h->rs.desc->ops->cache_report(h->model, e->nr_caches, &r);
+		hs_geometry_from_model(&g, &r, h->rs.target.page_size);
+		if (hs_cache_init(s, r.name, &g, &h->rs.topo, &e->mapped_bytes,
 				  &e->peak_bytes, err)) {
 			free(s);
 			return -1;
@@ -171,7 +151,7 @@ static int push(struct host_worker *w, const struct host_op *op,
 }
 
 #define BAD(h, ev, err, ...) \
-	ss_error_at(err, ss_trace_path((h)->reader), (ev)->line, __VA_ARGS__)
+	ss_error_at(err, ss_trace_path((h)->rs.reader), (ev)->line, __VA_ARGS__)
 
 static int route_alloc(struct host_run *h, const struct ss_event *ev,
 		       struct host_obj *ho, struct ss_error *err)
@@ -189,7 +169,7 @@ static int route_alloc(struct host_run *h, const struct ss_event *ev,
 	mo->size = ev->value;
 	mo->cpu = (uint16_t)ev->cpu;
 	mo->site = ev->site;
-	if (h->desc->ops->alloc(h->model, ev, mo, &op, err)) {
+	if (h->rs.desc->ops->alloc(h->model, ev, mo, &op, err)) {
 		char why[sizeof(err->msg)];
 
 		memcpy(why, err->msg, sizeof(why));
@@ -199,7 +179,7 @@ static int route_alloc(struct host_run *h, const struct ss_event *ev,
 		return -1;
 	q.state = mo->state == SS_OBJ_ZERO ? HO_ZERO : mo->state == SS_OBJ_LARGE ? HO_LARGE : HO_SLAB;
 	q.cache = mo->cache;
-	q.bytes = (uint64_t)h->target.page_size << ss_get_order(&h->target, ev->value);
+	q.bytes = (uint64_t)h->rs.target.page_size << ss_get_order(&h->rs.target, ev->value);
 	ho->state = q.state;
 	ho->size = ev->value;
 	ho->alloc_pu = (uint16_t)ev->cpu;
@@ -216,13 +196,13 @@ static int route_free(struct host_run *h, const struct ss_event *ev,
 	if (!mo || ho->state == HO_FREE || mo->state == SS_OBJ_FREE)
 		return BAD(h, ev, err, "free of object id %llu, which is not allocated",
 			   (unsigned long long)ev->id);
-	h->desc->ops->free(h->model, ev->cpu, mo, &op);
+	h->rs.desc->ops->free(h->model, ev->cpu, mo, &op);
 	mo->freed = mo->state;
 	mo->free_cpu = (uint16_t)ev->cpu;
 	mo->state = SS_OBJ_FREE;
 	mo->slab = NULL;
 	q.cache = mo->cache;
-	q.bytes = (uint64_t)h->target.page_size << ss_get_order(&h->target, ho->size);
+	q.bytes = (uint64_t)h->rs.target.page_size << ss_get_order(&h->rs.target, ho->size);
 	q.remote = ho->alloc_pu != ev->cpu;
 	ho->state = HO_FREE;
 	return push(&h->e.w[ev->cpu], &q, err);
@@ -233,10 +213,10 @@ static int route(struct host_run *h, struct ss_event *ev, struct ss_error *err)
 {
 	struct host_obj *ho;
 
-	if (ev->cpu >= h->topo.nr_map || h->topo.cpu_map[ev->cpu] == SS_NO_PU)
+	if (ev->cpu >= h->rs.topo.nr_map || h->rs.topo.cpu_map[ev->cpu] == SS_NO_PU)
 		return BAD(h, ev, err, "cpu %u is outside the topology (%u PUs, map %s)",
-			   ev->cpu, h->topo.nr_cpus, ss_cpu_map_name(h->topo.map));
-	ev->cpu = h->topo.cpu_map[ev->cpu];
+			   ev->cpu, h->rs.topo.nr_cpus, ss_cpu_map_name(h->rs.topo.map));
+	ev->cpu = h->rs.topo.cpu_map[ev->cpu];
 	ho = host_slot(h, ev->id, err);
 	if (!ho)
 		return -1;
@@ -262,7 +242,7 @@ static int fill_window(struct host_run *h, struct ss_error *err)
 		uint32_t trace_cpu;
 
 		if (!h->have_pending) {
-			rc = ss_trace_next(h->reader, ev, err);
+			rc = ss_trace_next(h->rs.reader, ev, err);
 			if (rc <= 0)
 				return rc < 0 ? -1 : n > 0;
 			h->have_pending = 1;
@@ -341,7 +321,7 @@ static void collect(struct host_run *h, struct ss_host_stats *st)
 	st->peak_mapped_bytes = (uint64_t)atomic_load(&h->e.peak_bytes);
 	merge_counters(h);
 	st->pmu = h->pmu;
-	snprintf(st->topology, sizeof(st->topology), "%s", h->topo.desc);
+	snprintf(st->topology, sizeof(st->topology), "%s", h->rs.topo.desc);
 }
 
 static void teardown(struct host_run *h)
@@ -350,8 +330,8 @@ static void teardown(struct host_run *h)
 
 	for (uint64_t i = 0; i < e->nr_objs; i++)
 		if (e->objs[i].state == HO_LARGE && e->objs[i].ptr)
-			munmap(e->objs[i].ptr, (size_t)h->target.page_size
-						       << ss_get_order(&h->target, e->objs[i].size));
+			munmap(e->objs[i].ptr, (size_t)h->rs.target.page_size
+						       << ss_get_order(&h->rs.target, e->objs[i].size));
 	for (unsigned i = 0; i < e->nr_caches; i++) {
 		hs_cache_destroy(e->caches[i]);
 		free(e->caches[i]);
@@ -364,11 +344,9 @@ static void teardown(struct host_run *h)
 	if (e->host)
 		hwloc_topology_destroy(e->host);
 	if (h->model)
-		h->desc->ops->destroy(h->model);
+		h->rs.desc->ops->destroy(h->model);
 	ss_objtable_release(&h->mobjs);
-	ss_trace_close(h->reader);
-	ss_site_sizes_release(&h->sites);
-	ss_topology_release(&h->topo);
+	ss_run_setup_close(&h->rs, NULL);
 }
 
 /* ---- the replay ---- */
@@ -427,13 +405,13 @@ void ss_host_describe(char *buf, size_t n, hwloc_topology_t t)
 
 static void labels(struct host_run *h, struct ss_host_stats *st)
 {
-	const char *wl = ss_trace_meta(h->cfg.tables, "workload");
-	const char *var = ss_trace_meta(h->cfg.tables, "variant");
+	const char *wl = ss_trace_meta(h->rs.cfg.tables, "workload");
+	const char *var = ss_trace_meta(h->rs.cfg.tables, "variant");
 
 	snprintf(st->workload, sizeof(st->workload), "%s", wl ? wl : "trace");
 	snprintf(st->variant, sizeof(st->variant), "%s",
 		 h->o->variant ? h->o->variant : var ? var : "-");
-	ss_debug_str(h->cfg.debug, st->slub_debug, sizeof(st->slub_debug));
+	ss_debug_str(h->rs.cfg.debug, st->slub_debug, sizeof(st->slub_debug));
 }
 
 int ss_host_replay(const struct ss_host_opts *o, struct ss_host_stats *st,

@@ -16,15 +16,13 @@
 #include "histogram.h"
 #include "model.h"
 #include "pmu.h"
+#include "run.h"
 
 struct ss_host_opts {
-	const char *trace, *target, *model, *model_label, *variant;
-	const char *topology; /* NULL: this host */
-	const char *map;      /* NULL: identity */
+	struct ss_run_spec spec; /* as for a model run; topology NULL: this host */
+	const char *variant;
 	const char *events;   /* NULL: SS_PMU_DEFAULT_EVENTS */
 	const char *out;      /* NULL: no files (tests) */
-	struct ss_model_config cfg; /* debug, debug_caches, merge set by the caller */
-	uint64_t max_objects;
 	unsigned window;      /* events per window, 0 = default */
 };
 

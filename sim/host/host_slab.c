@@ -7,78 +7,77 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "geometry.h"
+#include "slab.h"
 
 /* ---- geometry ---- */
 
-static unsigned ilog2u(unsigned v)
+void hs_geometry_from_model(struct hs_geometry *g, const struct ss_cache_report *r,
+			    unsigned page_size)
 {
-	unsigned r = 0;
-
-	while (v >>= 1)
-		r++;
-	return r;
-}
-
-void hs_geometry_from_model(struct hs_geometry *g, unsigned object_size,
-			    unsigned size, unsigned objs, unsigned order,
-			    unsigned page_size, unsigned debug, bool checks)
-{
-	unsigned partial_objs;
-
 	memset(g, 0, sizeof(*g));
-	g->object_size = object_size;
-	g->size = size;
-	g->objs = objs;
-	g->order = order;
+	g->object_size = r->object_size;
+	g->size = r->slab_size;
+	g->objs = r->objs_per_slab;
+	g->order = r->order;
 	g->page_size = page_size;
-	g->poison = debug & SS_DBG_P;
-	g->redzone = debug & SS_DBG_Z;
-	g->checks = checks && (g->poison || g->redzone);
+	g->poison = r->debug & SS_DBG_P;
+	g->redzone = r->debug & SS_DBG_Z;
+	g->checks = r->debug_checks && (g->poison || g->redzone);
 	/* With P or Z calculate_sizes() leaves at least one word after the
 	 * object: the link goes in the slot's last 4 bytes, out of the
 	 * poison's and red zone's way.  Otherwise inside the object. */
-	g->fp_offset = (g->poison || g->redzone) ? size - 4 : 0;
-	/* set_min_partial(): clamp(ilog2(size) / 2, 5, 10) */
-	g->min_partial = ilog2u(size) / 2;
-	g->min_partial = g->min_partial < 5 ? 5 : g->min_partial > 10 ? 10 : g->min_partial;
-	/* set_cpu_partial() (6.x): none for debug caches */
-	partial_objs = debug ? 0 : size >= page_size ? 6 : size >= 1024 ? 24
-					: size >= 256 ? 52 : 120;
-	g->cpu_partial_slabs = (2 * partial_objs + objs - 1) / objs;
+	g->fp_offset = (g->poison || g->redzone) ? g->size - 4 : 0;
+	g->min_partial = r->min_partial;
+	g->cpu_partial = r->cpu_partial;
+	g->cpu_partial_slabs = r->cpu_partial_slabs;
+}
+
+static bool has_cpu_partial(const struct hs_cache *s)
+{
+	return s->g.cpu_partial_slabs || s->g.cpu_partial;
+}
+
+int hs_geometry_for_spec(struct hs_geometry *g, const struct ss_target *t,
+			 const struct ss_topology *topo,
+			 const struct ss_cache_spec *spec, struct ss_error *err)
+{
+	struct ss_kcache s;
+	struct ss_cache_report r;
+
+	if (ss_kcache_init(&s, "host", spec, t, topo, err))
+		return -1;
+	ss_kcache_report(&s, &r);
+	hs_geometry_from_model(g, &r, t->page_size);
+	ss_kcache_release(&s);
+	return 0;
+}
+
+/* Does the per-CPU partial list stop taking slabs?  The limit is in slabs
+ * from 5.16, in free objects before (put_cpu_partial(), get_partial_node()
+ * take half of it). */
+static bool cpu_partial_full(const struct hs_cache *s, unsigned slabs,
+			     unsigned objects, bool half)
+{
+	if (s->g.cpu_partial_slabs)
+		return slabs > (half ? s->g.cpu_partial_slabs / 2 : s->g.cpu_partial_slabs - 1);
+	return objects > (half ? s->g.cpu_partial / 2 : s->g.cpu_partial);
 }
 
 /* ---- lists ---- */
 
-static void list_add(struct hs_list *l, struct hs_slab *sl, bool tail)
+static struct hs_slab *slab_of(struct ss_link *l)
 {
-	sl->prev = sl->next = NULL;
-	if (!l->head) {
-		l->head = l->tail = sl;
-	} else if (tail) {
-		sl->prev = l->tail;
-		l->tail->next = sl;
-		l->tail = sl;
-	} else {
-		sl->next = l->head;
-		l->head->prev = sl;
-		l->head = sl;
-	}
-	l->nr++;
+	return ss_list_entry(l, struct hs_slab, link);
 }
 
-static void list_del(struct hs_list *l, struct hs_slab *sl)
+static void list_add(struct ss_list *l, struct hs_slab *sl, bool tail)
 {
-	if (sl->prev)
-		sl->prev->next = sl->next;
-	else
-		l->head = sl->next;
-	if (sl->next)
-		sl->next->prev = sl->prev;
-	else
-		l->tail = sl->prev;
-	sl->prev = sl->next = NULL;
-	l->nr--;
+	ss_list_add(l, &sl->link, tail);
+}
+
+static void list_del(struct ss_list *l, struct hs_slab *sl)
+{
+	ss_list_del(l, &sl->link);
 }
 
 /* ---- object links and debug bytes ---- */
@@ -209,10 +208,7 @@ static struct hs_slab *new_slab(struct hs_cache *s, unsigned node,
 	}
 	sl->freelist = 0;
 	pthread_mutex_lock(&s->all_lock);
-	sl->all_next = s->all;
-	if (s->all)
-		s->all->all_prev = sl;
-	s->all = sl;
+	ss_list_add(&s->all, &sl->all, false);
 	pthread_mutex_unlock(&s->all_lock);
 	account_bytes(s, (int64_t)slab_bytes(s));
 	ctx->slabs_mapped++;
@@ -223,12 +219,7 @@ static void discard_slab(struct hs_cache *s, struct hs_slab *sl,
 			 struct hs_ctx *ctx)
 {
 	pthread_mutex_lock(&s->all_lock);
-	if (sl->all_prev)
-		sl->all_prev->all_next = sl->all_next;
-	else
-		s->all = sl->all_next;
-	if (sl->all_next)
-		sl->all_next->all_prev = sl->all_prev;
+	ss_list_del(&s->all, &sl->all);
 	pthread_mutex_unlock(&s->all_lock);
 	munmap(sl->mem, slab_bytes(s));
 	account_bytes(s, -(int64_t)slab_bytes(s));
@@ -256,23 +247,25 @@ static bool get_partial_node(struct hs_cache *s, struct hs_cpu *c,
 			     struct hs_node *n)
 {
 	struct hs_slab *sl;
-	unsigned taken = 0;
+	unsigned taken = 0, available = 0;
 
 	if (!n->partial.nr)
 		return false;
 	pthread_spin_lock(&n->list_lock);
-	while ((sl = n->partial.head)) {
+	while ((sl = slab_of(n->partial.head))) {
 		list_del(&n->partial, sl);
 		hs_bitlock(&sl->lock);
+		available += s->g.objs - sl->inuse;
 		if (!c->slab) {
 			activate_locked(s, c, sl);
 		} else {
 			sl->where = HS_ON_CPU_PARTIAL;
 			list_add(&c->partial, sl, false);
+			c->pobjects += s->g.objs - sl->inuse;
 			taken++;
 		}
 		hs_bitunlock(&sl->lock);
-		if (!s->g.cpu_partial_slabs || taken > s->g.cpu_partial_slabs / 2)
+		if (!has_cpu_partial(s) || cpu_partial_full(s, taken, available, true))
 			break;
 	}
 	pthread_spin_unlock(&n->list_lock);
@@ -316,7 +309,7 @@ static bool slab_alloc_slow(struct hs_cache *s, unsigned cpu,
 		hs_bitunlock(&sl->lock);
 		c->slab = NULL;
 	}
-	if ((sl = c->partial.head)) {
+	if ((sl = slab_of(c->partial.head))) {
 		list_del(&c->partial, sl);
 		hs_bitlock(&sl->lock);
 		activate_locked(s, c, sl);
@@ -367,7 +360,7 @@ static void unfreeze_partials(struct hs_cache *s, struct hs_cpu *c,
 {
 	struct hs_slab *sl;
 
-	while ((sl = c->partial.head)) {
+	while ((sl = slab_of(c->partial.head))) {
 		struct hs_node *n = &s->node[sl->node];
 		bool empty;
 
@@ -384,15 +377,17 @@ static void unfreeze_partials(struct hs_cache *s, struct hs_cpu *c,
 		if (empty)
 			discard_slab(s, sl, ctx);
 	}
+	c->pobjects = 0;
 }
 
 /* put_cpu_partial(): the freeing CPU keeps the formerly full slab. */
 static void put_cpu_partial(struct hs_cache *s, struct hs_cpu *c,
 			    struct hs_slab *sl, struct hs_ctx *ctx)
 {
-	if (c->partial.nr && c->partial.nr >= s->g.cpu_partial_slabs)
+	if (c->partial.nr && cpu_partial_full(s, c->partial.nr, c->pobjects, false))
 		unfreeze_partials(s, c, ctx);
 	list_add(&c->partial, sl, false);
+	c->pobjects += s->g.objs - sl->inuse;
 }
 
 /* __slab_free().  A free that may empty a slab on a node list needs
@@ -416,7 +411,7 @@ static void slab_free_slow(struct hs_cache *s, unsigned cpu, char *obj,
 	set_link(s, obj, sl->freelist);
 	sl->freelist = obj_index(s, sl, obj);
 	sl->inuse--;
-	if (sl->where == HS_ON_FULL && s->g.cpu_partial_slabs) {
+	if (sl->where == HS_ON_FULL && has_cpu_partial(s)) {
 		sl->where = HS_ON_CPU_PARTIAL;
 		hs_bitunlock(&sl->lock);
 		if (listed)
@@ -503,15 +498,17 @@ int hs_cache_init(struct hs_cache *s, const char *name,
 
 void hs_cache_destroy(struct hs_cache *s)
 {
-	struct hs_slab *sl, *next;
+	struct ss_link *l, *next;
 
-	for (sl = s->all; sl; sl = next) {
-		next = sl->all_next;
+	for (l = s->all.head; l; l = next) {
+		struct hs_slab *sl = ss_list_entry(l, struct hs_slab, all);
+
+		next = l->next;
 		munmap(sl->mem, slab_bytes(s));
 		atomic_fetch_sub(s->mapped_bytes, (int64_t)slab_bytes(s));
 		free(sl);
 	}
-	s->all = NULL;
+	memset(&s->all, 0, sizeof(s->all));
 	if (s->node)
 		for (unsigned n = 0; n < s->topo->nr_nodes; n++)
 			pthread_spin_destroy(&s->node[n].list_lock);

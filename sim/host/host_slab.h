@@ -20,6 +20,9 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "list.h"
+#include "geometry.h"
+#include "model.h"
 #include "topology.h"
 
 #define HS_NIL 0xffffffffu
@@ -43,7 +46,9 @@ enum hs_path {
 struct hs_geometry {
 	unsigned object_size, size, objs, order, page_size;
 	unsigned fp_offset;	/* free link (uint32) position in a slot */
-	unsigned min_partial, cpu_partial_slabs;
+	unsigned min_partial;	    /* the model's s->min_partial */
+	unsigned cpu_partial;	    /* per-CPU partial limit in objects (< 5.16) */
+	unsigned cpu_partial_slabs; /* or in slabs (5.16+); both 0: none */
 	bool poison, redzone, checks;
 };
 
@@ -51,8 +56,8 @@ enum hs_where { HS_ON_NONE, HS_ON_ACTIVE, HS_ON_CPU_PARTIAL, HS_ON_NODE_PARTIAL,
 
 struct hs_slab {
 	char *mem;
-	struct hs_slab *prev, *next;	   /* the list `where` says */
-	struct hs_slab *all_prev, *all_next; /* every slab of the cache */
+	struct ss_link link;	/* on the list `where` says */
+	struct ss_link all;	/* on the cache's list of every slab */
 	atomic_flag lock;
 	uint32_t freelist; /* slab->freelist (index), remote frees */
 	uint32_t inuse;	   /* objects not on slab->freelist */
@@ -60,20 +65,16 @@ struct hs_slab {
 	uint8_t where;
 };
 
-struct hs_list {
-	struct hs_slab *head, *tail;
-	unsigned nr;
-};
-
 struct hs_cpu { /* kmem_cache_cpu, a cache line of its own */
 	_Alignas(64) struct hs_slab *slab;
 	uint32_t freelist;
-	struct hs_list partial;
+	uint32_t pobjects; /* free objects on c->partial when pushed (< 5.16) */
+	struct ss_list partial;
 };
 
 struct hs_node { /* kmem_cache_node */
 	_Alignas(64) pthread_spinlock_t list_lock;
-	struct hs_list partial;
+	struct ss_list partial;
 };
 
 /* Per-thread counters: no shared writes on the hot path. */
@@ -91,15 +92,19 @@ struct hs_cache {
 	struct hs_cpu *cpu;   /* nr_cpus */
 	struct hs_node *node; /* nr_nodes */
 	pthread_mutex_t all_lock;
-	struct hs_slab *all;
+	struct ss_list all;   /* every slab, for hs_cache_destroy() */
 	_Atomic int64_t *mapped_bytes, *peak_bytes; /* shared by all caches */
 };
 
-/* Layout from a model cache (object size, stride, objects, order, debug
- * letters SS_DBG_*); checks on alloc as the era's debug paths run them. */
-void hs_geometry_from_model(struct hs_geometry *g, unsigned object_size,
-			    unsigned size, unsigned objs, unsigned order,
-			    unsigned page_size, unsigned debug, bool checks);
+/* Layout and list limits of a model cache, as the model computed them
+ * for its target and era (nothing is derived again here). */
+void hs_geometry_from_model(struct hs_geometry *g, const struct ss_cache_report *r,
+			    unsigned page_size);
+/* The same for a cache created with spec on target t (the model's rules
+ * through a throw-away model cache): calibration and tests. */
+int hs_geometry_for_spec(struct hs_geometry *g, const struct ss_target *t,
+			 const struct ss_topology *topo,
+			 const struct ss_cache_spec *spec, struct ss_error *err);
 
 int hs_cache_init(struct hs_cache *s, const char *name,
 		  const struct hs_geometry *g, const struct ss_topology *topo,

@@ -53,6 +53,22 @@ done
 [ "$(col m-traced+FZPU/summary.csv debug_bytes)" -gt 0 ] || fail "FZPU adds no debug bytes"
 [ "$(col m-kmalloc-buckets/summary.csv align_bytes)" = 0 ] || fail "kmalloc-buckets has alignment padding on arm32"
 
+# a trace on stdin, for a model that reads it twice (kmem_cache scans the
+# sites first): the same results as from the file, no spool file left
+spool=$tmp/spool
+mkdir "$spool"
+TMPDIR=$spool "$S" run --trace - --model kmem_cache --target arm32-3.10 --out stdin-km < patch4.trace
+cmp -s m-kmem_cache/caches.csv stdin-km/caches.csv || fail "--trace - differs from the file"
+[ -z "$(ls -A "$spool")" ] || fail "stdin spool left behind: $(ls "$spool")"
+# both spellings of a model name
+"$S" run --trace patch4.trace --model kmem-cache --target arm32-3.10 --out m-spelled
+cmp -s m-kmem_cache/caches.csv m-spelled/caches.csv || fail "kmem-cache is not kmem_cache"
+set +e
+"$S" run --trace patch4.trace --model slob --target arm32-3.10 --out m-bad 2> err.txt
+set -e
+grep -q "unknown model 'slob' (models: traced, kmalloc-buckets, kmem_cache)" err.txt ||
+	fail "unknown model message: $(cat err.txt)"
+
 # kmem_cache: two sites sharing their first 63 bytes get two caches (fuzz find)
 "$S" run --trace "$here/tests/fuzz/regressions/replay/kmem_cache_long_site_names.trace" \
 	--model kmem_cache --target x86_64-6.x --out longsite

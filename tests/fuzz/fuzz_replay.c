@@ -9,7 +9,7 @@
 #include "fuzz.h"
 #include "geometry.h"
 #include "replay.h"
-#include "site_scan.h"
+#include "run.h"
 #include "totals.h"
 
 #define FUZZ_CPUS 4
@@ -53,50 +53,29 @@ static int check_totals(struct ss_run *run, const char *phase,
 	return 0;
 }
 
+/* The run set-up of `slabsim run` (sim/run.c), with a default target
+ * and a cost table of small distinct prices instead of files. */
 static void replay(const char *path, const struct ss_model_desc *desc,
 		   unsigned debug)
 {
-	struct ss_target target;
-	struct ss_topology topo = {0};
-	struct ss_costs costs;
-	struct ss_site_sizes sites = {0};
-	struct ss_model_config cfg = {0};
-	struct ss_trace_reader *r = NULL;
-	struct ss_run run = {0};
+	struct ss_run_spec spec = {.trace = path, .no_merge = debug != 0,
+				   .max_objects = FUZZ_MAX_OBJECTS};
+	struct ss_run_setup rs = {.desc = desc};
+	struct ss_run run = {.on_phase = check_totals};
 	struct ss_error err = {{0}};
 
-	ss_target_defaults(&target);
-	memset(&costs, 0, sizeof(costs));
+	ss_target_defaults(&rs.target);
+	rs.target.cpus = FUZZ_CPUS;
+	rs.target.nodes = FUZZ_NODES;
 	for (int s = 0; s < SS_NR_STEPS; s++)
-		costs.cycles[s] = 1 + s % 7;
-	if (ss_topology_flat(&topo, FUZZ_CPUS, FUZZ_NODES, &err))
-		ss_fuzz_check(0, "topology: %s", err.msg);
-	if (desc->needs_site_sizes && ss_site_scan(path, &sites, &err))
+		rs.costs.cycles[s] = 1 + s % 7;
+	rs.cfg.debug = debug;
+	if (ss_run_setup_open(&rs, &spec, &err) || ss_run_setup_start(&rs, &run, &err))
 		goto out;
-	if (ss_trace_open(&r, path, &err))
-		goto out;
-	cfg.target = &target;
-	cfg.topo = &topo;
-	cfg.debug = debug;
-	cfg.merge = debug == 0;
-	cfg.tables = ss_trace_tables(r);
-	cfg.sites = desc->needs_site_sizes ? &sites : NULL;
-	run = (struct ss_run){.target = &target, .topo = &topo, .costs = &costs,
-			      .desc = desc, .tables = cfg.tables,
-			      .on_phase = check_totals};
-	if (desc->ops->create(&run.model, &cfg, desc->policy, &err))
-		goto out;
-	if (ss_run_init(&run, FUZZ_MAX_OBJECTS, &err))
-		goto out;
-	if (ss_replay(&run, r, &err))
+	if (ss_replay(&run, rs.reader, &err))
 		ss_fuzz_check_names_file(err.msg, path);
 out:
-	if (run.model)
-		desc->ops->destroy(run.model);
-	ss_run_release(&run);
-	ss_trace_close(r);
-	ss_site_sizes_release(&sites);
-	ss_topology_release(&topo);
+	ss_run_setup_close(&rs, &run);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

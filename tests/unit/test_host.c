@@ -26,16 +26,31 @@ struct one {
 	_Atomic int64_t mapped, peak;
 };
 
-/* 64-byte objects, 64 per 4 KiB slab; min_partial 5 (ilog2(64)/2 = 3). */
+/* The host layout of a 64-byte cache on a target of era `era` (x86_64,
+ * 4 KiB pages) with slub_debug flags debug, as the model computes it. */
+static void geometry(struct hs_geometry *g, const struct ss_topology *topo,
+		     int era, unsigned size, unsigned debug)
+{
+	struct ss_target t;
+	struct ss_cache_spec spec = {.object_size = size, .debug = debug};
+	struct ss_error err;
+
+	ss_target_defaults(&t);
+	t.era = era;
+	assert_int_equal(hs_geometry_for_spec(g, &t, topo, &spec, &err), 0);
+}
+
+/* 64-byte objects, 64 per 4 KiB slab (56 72-byte slots with P, the free
+ * pointer after the object); min_partial 5 (ilog2(64)/2 = 3).  Era 4.5 runs the checks
+ * with any flag, 6.1 only with F. */
 static struct one *one_cache(unsigned debug, bool checks)
 {
 	struct one *f = calloc(1, sizeof(*f));
 	struct hs_geometry g;
 	struct ss_error err;
-	unsigned size = debug ? 80 : 64; /* P: room for the link after */
 
 	assert_int_equal(ss_topology_flat(&f->topo, 2, 1, &err), 0);
-	hs_geometry_from_model(&g, 64, size, 4096 / size, 0, 4096, debug, checks);
+	geometry(&g, &f->topo, checks ? SS_ERA_4_5 : SS_ERA_6_1, 64, debug);
 	assert_int_equal(hs_cache_init(&f->s, "t", &g, &f->topo, &f->mapped, &f->peak, &err), 0);
 	return f;
 }
@@ -48,22 +63,38 @@ static void one_free(struct one *f)
 	free(f);
 }
 
+/* The host takes the model's numbers for the target's era. */
 static void test_geometry(void **state)
 {
+	struct ss_topology topo;
 	struct hs_geometry g;
+	struct ss_error err;
 	(void)state;
 
-	hs_geometry_from_model(&g, 64, 64, 64, 0, 4096, 0, false);
+	assert_int_equal(ss_topology_flat(&topo, 2, 1, &err), 0);
+	geometry(&g, &topo, SS_ERA_6_1, 64, 0);
+	assert_int_equal(g.size, 64);
+	assert_int_equal(g.objs, 64);
 	assert_int_equal(g.fp_offset, 0);
 	assert_int_equal(g.min_partial, 5);
-	/* 120 objects -> DIV_ROUND_UP(240, 64) = 4 slabs */
+	/* set_cpu_partial() 5.16+: 120 objects -> DIV_ROUND_UP(240, 64) = 4 slabs */
 	assert_int_equal(g.cpu_partial_slabs, 4);
-	hs_geometry_from_model(&g, 512, 512, 16, 1, 4096, 0, false);
-	assert_int_equal(g.cpu_partial_slabs, 7); /* 52 objects: 104 / 16 */
-	hs_geometry_from_model(&g, 64, 80, 51, 0, 4096, SS_DBG_P, true);
-	assert_int_equal(g.fp_offset, 76);	  /* the slot's last word */
-	assert_int_equal(g.cpu_partial_slabs, 0); /* debug: no per-CPU partials */
-	assert_true(g.checks);
+	geometry(&g, &topo, SS_ERA_6_1, 512, 0);
+	/* 52 objects: DIV_ROUND_UP(104, objects per slab) */
+	assert_int_equal(g.cpu_partial_slabs, (104 + g.objs - 1) / g.objs);
+	/* before 5.16 the limit is 30 objects, counted as objects */
+	geometry(&g, &topo, SS_ERA_3_10, 64, 0);
+	assert_int_equal(g.cpu_partial, 30);
+	assert_int_equal(g.cpu_partial_slabs, 0);
+	geometry(&g, &topo, SS_ERA_4_5, 64, SS_DBG_P);
+	assert_int_equal(g.size, 72);		  /* object + free pointer word */
+	assert_int_equal(g.fp_offset, 68);	  /* the slot's last 4 bytes */
+	assert_int_equal(g.cpu_partial, 0);	  /* debug: no per-CPU partials */
+	assert_int_equal(g.cpu_partial_slabs, 0);
+	assert_true(g.checks);			  /* 4.5: checks with any flag */
+	geometry(&g, &topo, SS_ERA_6_1, 64, SS_DBG_P);
+	assert_false(g.checks);			  /* 4.6+: only with F */
+	ss_topology_release(&topo);
 }
 
 static void test_fast_and_slow_paths(void **state)
@@ -133,8 +164,8 @@ static void test_poison_catches_use_after_free(void **state)
 	(void)state;
 
 	obj = hs_alloc(&f->s, 0, &sl, &p, &f->ctx);
-	/* new slab: 4096 bytes of 0x5a, then 51 objects poisoned */
-	assert_int_equal(f->ctx.poison_written, 4096 + 51 * 64);
+	/* new slab: 4096 bytes of 0x5a, then 56 objects poisoned */
+	assert_int_equal(f->ctx.poison_written, 4096 + 56 * 64);
 	assert_int_equal(f->ctx.poison_checked, 64);
 	assert_int_equal(obj[0], HS_POISON_FREE);
 	assert_int_equal(obj[63], HS_POISON_END);
@@ -189,15 +220,15 @@ static void write_trace(void)
 	fclose(fp);
 }
 
-static struct ss_host_opts opts(const char *topology, unsigned debug)
+/* debug: slub_debug letters, or NULL */
+static struct ss_host_opts opts(const char *topology, const char *debug)
 {
 	struct ss_host_opts o = {
-		.trace = trace_path, .target = "arm32-3.10", .model = "traced",
-		.topology = topology, .events = "task-clock,cycles",
+		.spec = {.trace = trace_path, .target = "arm32-3.10", .model = "traced",
+			 .topology = topology, .slub_debug = debug},
+		.events = "task-clock,cycles",
 	};
 
-	o.cfg.merge = true;
-	o.cfg.debug = debug;
 	return o;
 }
 
@@ -214,7 +245,7 @@ static long host_pus(void)
 
 static void test_replay_pins_threads(void **state)
 {
-	struct ss_host_opts o = opts("synth:pack:1 core:2 pu:1", SS_DBG_P);
+	struct ss_host_opts o = opts("synth:pack:1 core:2 pu:1", "P");
 	struct ss_host_stats *st = calloc(1, sizeof(*st));
 	struct ss_error err = {{0}};
 	(void)state;
@@ -254,7 +285,7 @@ static void test_replay_pins_threads(void **state)
 
 static void test_refuses_topology_bigger_than_host(void **state)
 {
-	struct ss_host_opts o = opts("synth:\"pack:2 core:16 pu:2\"", 0);
+	struct ss_host_opts o = opts("synth:\"pack:2 core:16 pu:2\"", NULL);
 	struct ss_host_stats *st = calloc(1, sizeof(*st));
 	struct ss_error err = {{0}};
 	char want[80];

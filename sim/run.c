@@ -1,0 +1,160 @@
+/* run.c - the one set-up of a run (run.h). */
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "site_scan.h"
+
+int ss_topology_for_run(struct ss_topology *topo, const char *spec,
+			const char *map, struct ss_target *t,
+			struct ss_error *err)
+{
+	enum ss_cpu_map policy = SS_MAP_IDENTITY;
+
+	if (map && ss_cpu_map_parse(map, &policy))
+		return ss_errorf(err, "unknown CPU map '%s' (identity, compact, scatter)", map);
+	if (spec ? ss_topology_load(topo, spec, err)
+		 : ss_topology_flat(topo, t->cpus, t->nodes, err))
+		return -1;
+	if (policy != SS_MAP_IDENTITY && ss_topology_set_map(topo, policy, err)) {
+		ss_topology_release(topo);
+		return -1;
+	}
+	t->cpus = topo->nr_cpus;
+	t->nodes = topo->nr_nodes;
+	return 0;
+}
+
+int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		      struct ss_error *err)
+{
+	if (ss_model_parse(spec->model, &s->desc, s->debug_spec,
+			   sizeof(s->debug_spec), err))
+		return -1;
+	if (spec->slub_debug) {
+		if (s->debug_spec[0])
+			return ss_errorf(err, "slub_debug given twice: '%s' and --slub-debug '%s'",
+					 spec->model, spec->slub_debug);
+		if (strlen(spec->slub_debug) >= sizeof(s->debug_spec))
+			return ss_errorf(err, "slub_debug spec too long");
+		strcpy(s->debug_spec, spec->slub_debug);
+	}
+	if (s->debug_spec[0] && ss_model_config_debug(&s->cfg, s->debug_spec, err))
+		return -1;
+	if (ss_target_load(spec->target, &s->target, err) ||
+	    ss_costs_load(&s->costs, spec->costs, err))
+		return -1;
+	if (spec->cpus)
+		s->target.cpus = spec->cpus;
+	if (spec->nodes)
+		s->target.nodes = spec->nodes;
+	return 0;
+}
+
+/* Copy standard input to a temporary file, for models that read the trace
+ * twice (a site scan, then the replay).  The file is unlinked as soon as
+ * both have opened it. */
+static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[1 << 16];
+	size_t n;
+	FILE *out;
+	int fd;
+
+	snprintf(s->spool, sizeof(s->spool), "%.40s/slabsim-stdin.XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	fd = mkstemp(s->spool);
+	if (fd < 0) {
+		int e = errno;
+
+		s->spool[0] = '\0';
+		return ss_errorf(err, "-: cannot spool standard input: %s", strerror(e));
+	}
+	out = fdopen(fd, "wb");
+	if (!out) {
+		close(fd);
+		return ss_errorf(err, "-: cannot spool standard input: %s", strerror(errno));
+	}
+	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			break;
+	if (ferror(stdin) || ferror(out) || fclose(out)) {
+		if (!ferror(stdin))
+			return ss_errorf(err, "%s: cannot spool standard input: %s", s->spool,
+					 strerror(errno));
+		return ss_errorf(err, "-: read error on standard input");
+	}
+	return 0;
+}
+
+int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		      struct ss_error *err)
+{
+	s->trace = spec->trace;
+	s->max_objects = spec->max_objects;
+	s->max_memory = spec->max_memory;
+	if (ss_topology_for_run(&s->topo, spec->topology, spec->map, &s->target, err))
+		return -1;
+	if (s->desc->needs_site_sizes && !strcmp(spec->trace, "-")) {
+		if (spool_stdin(s, err))
+			return -1;
+		s->trace = s->spool;
+	}
+	if (s->desc->needs_site_sizes && ss_site_scan(s->trace, &s->sites, err))
+		return -1;
+	if (ss_trace_open(&s->reader, s->trace, err))
+		return -1;
+	if (s->spool[0]) { /* both opened it: the name can go */
+		unlink(s->spool);
+		s->spool[0] = '\0';
+	}
+	s->cfg.target = &s->target;
+	s->cfg.topo = &s->topo;
+	s->cfg.merge = !spec->no_merge;
+	s->cfg.tables = ss_trace_tables(s->reader);
+	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+	return 0;
+}
+
+int ss_run_setup_model(struct ss_run_setup *s, struct ss_model **model,
+		       struct ss_error *err)
+{
+	return s->desc->ops->create(model, &s->cfg, s->desc->policy, err);
+}
+
+int ss_run_setup_start(struct ss_run_setup *s, struct ss_run *run,
+		       struct ss_error *err)
+{
+	run->target = &s->target;
+	run->topo = &s->topo;
+	run->costs = &s->costs;
+	run->desc = s->desc;
+	run->tables = s->cfg.tables;
+	if (ss_run_setup_model(s, &run->model, err))
+		return -1;
+	run->mem.max_bytes = s->max_memory;
+	return ss_run_init(run, s->max_objects ? s->max_objects : SS_OBJTABLE_DEFAULT_CAP,
+			   err);
+}
+
+void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
+{
+	if (run) {
+		if (run->model)
+			s->desc->ops->destroy(run->model);
+		run->model = NULL;
+		ss_run_release(run);
+	}
+	ss_trace_close(s->reader);
+	s->reader = NULL;
+	if (s->spool[0])
+		unlink(s->spool);
+	s->spool[0] = '\0';
+	ss_site_sizes_release(&s->sites);
+	ss_topology_release(&s->topo);
+}
