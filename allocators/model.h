@@ -67,7 +67,8 @@ struct ss_cache_report {
 	uint64_t live, requested_live, nr_slabs, total_objects, slab_bytes;
 	uint64_t partial_slabs, cpu_slabs, peak_slab_bytes;
 	uint64_t node_partial_free; /* free slots on node partial lists (slabinfo) */
-	const uint64_t *stats;
+	const uint64_t *stats;		/* SS_NR_STEPS counters */
+	const struct ss_fn_stat *fns;	/* SS_NR_FNS functions, or NULL */
 };
 
 /* Allocations that bypass the slab caches (kmalloc_large). */

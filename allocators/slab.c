@@ -145,6 +145,7 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 				 struct ss_op *op)
 {
 	struct ss_slab *sl = pool_get(&s->pool);
+	double start = op->cycles;
 	uint64_t bytes;
 
 	if (!sl)
@@ -165,6 +166,7 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 	ss_step(op, SS_STEP_SLAB_INIT_OBJECT, sl->objects);
 	if (s->debug_paths)
 		charge_new_slab_debug(s, sl, op);
+	ss_fn_done(s->fns, SS_FN_ALLOCATE_SLAB, op, start);
 	return sl;
 }
 
@@ -173,6 +175,8 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 			  struct ss_op *op)
 {
+	double start = op->cycles;
+
 	if (s->debug_checks) {
 		ss_step(op, SS_STEP_CHECK_SLAB, 1);
 		ss_step(op, SS_STEP_CHECK_OBJECT, sl->objects);
@@ -185,6 +189,7 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 	s->total_objects -= sl->objects;
 	s->slab_bytes -= (uint64_t)s->t->page_size << sl->order;
 	pool_put(&s->pool, sl);
+	ss_fn_done(s->fns, SS_FN_DISCARD_SLAB, op, start);
 }
 
 /* The test before discarding an empty slab (deactivate_slab, __slab_free,
@@ -255,5 +260,6 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.peak_slab_bytes = s->peak_slab_bytes,
 		.node_partial_free = node_partial_free(s),
 		.stats = s->stats,
+		.fns = s->fns,
 	};
 }

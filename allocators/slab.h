@@ -85,6 +85,7 @@ struct ss_kcache {
 	uint64_t slab_bytes;	  /* PAGE << order summed over held slabs */
 	uint64_t peak_slab_bytes;
 	uint64_t stats[SS_NR_STEPS];
+	struct ss_fn_stat fns[SS_NR_FNS]; /* calls and cycles per kernel function */
 };
 
 /* The slab of a list link (NULL for NULL): c->partial.head and the like. */

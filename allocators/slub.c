@@ -32,6 +32,7 @@ static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
 {
 	struct ss_slab *sl;
 	int locked_node = -1;
+	double start = op->cycles;
 
 	while ((sl = ss_slab_of(c->partial.head))) {
 		struct ss_kcache_node *n = &s->node[sl->node];
@@ -50,6 +51,7 @@ static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
 		}
 	}
 	c->pobjects = 0;
+	ss_fn_done(s->fns, SS_FN_UNFREEZE, op, start);
 }
 
 /* put_cpu_partial(): push on the CPU's partial list; with drain, flush
@@ -159,6 +161,7 @@ static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
 	struct ss_slab *sl = c->slab;
 	struct ss_kcache_node *n = &s->node[sl->node];
 	bool remote = sl->objects > sl->inuse; /* slab->freelist not empty */
+	double start = op->cycles;
 
 	c->slab = NULL;
 	ss_step(op, SS_STEP_DEACTIVATE, 1);
@@ -181,11 +184,12 @@ static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
 	} else {
 		ss_step(op, SS_STEP_DEACTIVATE_FULL, 1);
 	}
+	ss_fn_done(s->fns, SS_FN_DEACTIVATE, op, start);
 }
 
 /* ___slab_alloc(): the slow path. */
-static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
-				       struct ss_op *op)
+static struct ss_slab *slab_alloc_paths(struct ss_kcache *s, unsigned cpu,
+					struct ss_op *op)
 {
 	struct ss_kcache_cpu *c = &s->cpu[cpu];
 	struct ss_slab *sl = c->slab;
@@ -222,6 +226,16 @@ static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
 	return sl;
 }
 
+static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
+				       struct ss_op *op)
+{
+	double start = op->cycles;
+	struct ss_slab *sl = slab_alloc_paths(s, cpu, op);
+
+	ss_fn_done(s->fns, SS_FN_SLAB_ALLOC, op, start);
+	return sl;
+}
+
 struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
 				struct ss_op *op)
 {
@@ -249,8 +263,8 @@ struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
 /* ---- free ---- */
 
 /* __slab_free(): the object is not on this CPU's active slab. */
-static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
-			   struct ss_slab *sl, struct ss_op *op)
+static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
+			    struct ss_slab *sl, struct ss_op *op)
 {
 	struct ss_kcache_node *n = &s->node[sl->node];
 	bool was_full = sl->inuse == sl->objects; /* prior == NULL */
@@ -286,6 +300,15 @@ static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
 		ss_slab_add_partial(s, sl, true);
 		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 	}
+}
+
+static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
+			   struct ss_slab *sl, struct ss_op *op)
+{
+	double start = op->cycles;
+
+	slab_free_paths(s, cpu, sl, op);
+	ss_fn_done(s->fns, SS_FN_SLAB_FREE, op, start);
 }
 
 void ss_kcache_free(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,

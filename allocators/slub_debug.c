@@ -25,6 +25,8 @@ static void init_object(struct ss_kcache *s, struct ss_op *op)
  * free poison when P) if checks run, set_track with U, init_object. */
 static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
 {
+	double start = op->cycles;
+
 	ss_step(op, SS_STEP_DEBUG_ALLOC, 1);
 	if (s->debug_checks) {
 		ss_step(op, SS_STEP_CHECK_SLAB, 1);
@@ -37,6 +39,7 @@ static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
 	if (s->geo.debug & SS_DBG_U)
 		ss_step(op, SS_STEP_SET_TRACK, 1);
 	init_object(s, op);
+	ss_fn_done(s->fns, SS_FN_ALLOC_DEBUG, op, start);
 }
 
 /* free_debug_processing(): check_slab, on_freelist (walks the slab's free
@@ -45,6 +48,8 @@ static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
 static void free_debug_processing(struct ss_kcache *s, struct ss_slab *sl,
 				  struct ss_op *op)
 {
+	double start = op->cycles;
+
 	ss_step(op, SS_STEP_DEBUG_FREE, 1);
 	if (s->debug_checks) {
 		ss_step(op, SS_STEP_CHECK_SLAB, 1);
@@ -54,6 +59,7 @@ static void free_debug_processing(struct ss_kcache *s, struct ss_slab *sl,
 	if (s->geo.debug & SS_DBG_U)
 		ss_step(op, SS_STEP_SET_TRACK, 1);
 	init_object(s, op);
+	ss_fn_done(s->fns, SS_FN_FREE_DEBUG, op, start);
 }
 
 static void add_full(struct ss_kcache *s, struct ss_slab *sl)
@@ -99,6 +105,7 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 	struct ss_kcache_node *n = &s->node[s->topo->cpu_node[cpu]];
 	struct ss_slab *sl = ss_slab_of(n->partial.head);
 	unsigned handed_back;
+	double deactivate_start;
 
 	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
 	if (sl) { /* get_partial_node() -> acquire_slab() */
@@ -115,6 +122,7 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 	alloc_debug_processing(s, op);
 	handed_back = sl->objects - sl->inuse - 1;
 	sl->inuse++;
+	deactivate_start = op->cycles;
 	/* deactivate_slab(): the per-CPU freelist goes back object by object
 	 * (stage one: one cmpxchg per object but the last), then one cmpxchg
 	 * unfreezes the slab with the last object (stage two): handed_back
@@ -132,6 +140,7 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 		ss_slab_add_partial(s, sl, false);
 		ss_step(op, SS_STEP_DEACTIVATE_TO_HEAD, 1);
 	}
+	ss_fn_done(s->fns, SS_FN_DEACTIVATE, op, deactivate_start);
 	return sl;
 }
 
@@ -157,12 +166,16 @@ static struct ss_slab *debug_alloc_single(struct ss_kcache *s, unsigned cpu,
 	return sl;
 }
 
+/* ___slab_alloc() of a debug cache: every allocation. */
 struct ss_slab *ss_slub_debug_alloc(struct ss_kcache *s, unsigned cpu,
 				    struct ss_op *op)
 {
-	if (s->t->era < SS_ERA_6_1)
-		return debug_alloc_legacy(s, cpu, op);
-	return debug_alloc_single(s, cpu, op);
+	double start = op->cycles;
+	struct ss_slab *sl = s->t->era < SS_ERA_6_1 ? debug_alloc_legacy(s, cpu, op)
+						      : debug_alloc_single(s, cpu, op);
+
+	ss_fn_done(s->fns, SS_FN_SLAB_ALLOC, op, start);
+	return sl;
 }
 
 /* Empty slab: discard beyond min_partial, else keep it on n->partial. */
@@ -188,6 +201,7 @@ void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
 {
 	bool was_full = sl->inuse == sl->objects;
 	bool list_change;
+	double start = op->cycles;
 
 	ss_step(op, SS_STEP_FREE_SLOWPATH, 1);
 	if (sl->node != s->topo->cpu_node[cpu])
@@ -207,4 +221,5 @@ void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
 		file_slab(s, sl, true);
 	}
 	release_if_empty(s, sl, op);
+	ss_fn_done(s->fns, SS_FN_SLAB_FREE, op, start);
 }

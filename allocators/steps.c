@@ -32,3 +32,14 @@ int ss_step_find(const char *name)
 			return i;
 	return -1;
 }
+
+const char *ss_fn_name(enum ss_fn f)
+{
+	static const char *const names[] = {
+#define X(id, name) name,
+		SS_FN_LIST(X)
+#undef X
+	};
+
+	return (unsigned)f < SS_NR_FNS ? names[f] : "?";
+}

@@ -73,6 +73,34 @@ const char *ss_step_unit(enum ss_step s);
 /* Step by name, or -1. */
 int ss_step_find(const char *name);
 
+/* Kernel functions whose calls and inclusive cycles a model records, so
+ * that a report can say how much of the time one function took without
+ * pricing steps again (functions.csv). */
+#define SS_FN_LIST(X)                                                          \
+	X(SLAB_ALLOC, "___slab_alloc")                                         \
+	X(DEACTIVATE, "deactivate_slab")                                       \
+	X(SLAB_FREE, "__slab_free")                                            \
+	X(UNFREEZE, "unfreeze_partials")                                       \
+	X(ALLOCATE_SLAB, "allocate_slab")                                      \
+	X(DISCARD_SLAB, "discard_slab")                                        \
+	X(ALLOC_DEBUG, "alloc_debug_processing")                               \
+	X(FREE_DEBUG, "free_debug_processing")
+
+enum ss_fn {
+#define X(id, name) SS_FN_##id,
+	SS_FN_LIST(X)
+#undef X
+	SS_NR_FNS
+};
+
+struct ss_fn_stat {
+	uint64_t calls;
+	double cycles; /* inclusive: a nested function counts in both */
+};
+
+/* The kernel's name of a function ("deactivate_slab"). */
+const char *ss_fn_name(enum ss_fn f);
+
 /* Per-operation accumulator: the model adds steps, the cost table prices. */
 struct ss_op {
 	double cycles;
@@ -84,6 +112,14 @@ static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)
 {
 	op->stats[s] += n;
 	op->cycles += op->cost[s] * (double)n;
+}
+
+/* Record a call of f that began when op->cycles was `start`. */
+static inline void ss_fn_done(struct ss_fn_stat *fns, enum ss_fn f,
+			      const struct ss_op *op, double start)
+{
+	fns[f].calls++;
+	fns[f].cycles += op->cycles - start;
 }
 
 #endif

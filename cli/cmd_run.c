@@ -33,7 +33,8 @@ static void run_usage(FILE *out)
 		"                   [--mode model|host] [--events LIST]\n\n"
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
-		"counters.csv (SLUB_STATS counters per cache), latency.csv (alloc/free latency\n"
+		"counters.csv (SLUB_STATS counters per cache), functions.csv (calls and cycles per\n"
+		"kernel function and cache), latency.csv (alloc/free latency\n"
 		"histogram), work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end), slabinfo.K-PHASE (at each\n"
 		"phase marker) and timeline.csv (footprint over the trace).  See docs/outputs.md.\n\n"
 		"  --trace TRACE        a slabsim trace (docs/trace-format.md); - for stdin\n"
@@ -277,6 +278,7 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 
 	if (ss_write_caches(io->dir, run, err) || remember(io, "caches.csv", err) ||
 	    ss_write_counters(io->dir, run, err) || remember(io, "counters.csv", err) ||
+	    ss_write_functions(io->dir, run, err) || remember(io, "functions.csv", err) ||
 	    ss_write_latency(io->dir, run, err) || remember(io, "latency.csv", err) ||
 	    ss_write_work(io->dir, run, err) || remember(io, "work.csv", err))
 		return -1;

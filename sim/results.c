@@ -192,6 +192,27 @@ int ss_write_counters(const char *dir, const struct ss_run *run,
 	return ss_atomic_commit(&f, err);
 }
 
+int ss_write_functions(const char *dir, const struct ss_run *run,
+		       struct ss_error *err)
+{
+	unsigned n = run->desc->ops->nr_caches(run->model);
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, "functions.csv", err))
+		return -1;
+	fprintf(f.fp, "cache,function,calls,cycles\n");
+	for (unsigned i = 0; i < n; i++) {
+		struct ss_cache_report r;
+
+		run->desc->ops->cache_report(run->model, i, &r);
+		for (int k = 0; r.fns && k < SS_NR_FNS; k++)
+			if (r.fns[k].calls)
+				fprintf(f.fp, "%s,%s,%llu,%.1f\n", r.name, ss_fn_name(k),
+					(unsigned long long)r.fns[k].calls, r.fns[k].cycles);
+	}
+	return ss_atomic_commit(&f, err);
+}
+
 static void latency_rows(FILE *fp, const struct ss_run *run, const char *op,
 			 const struct ss_hist *h)
 {

@@ -18,6 +18,10 @@ int ss_write_caches(const char *dir, const struct ss_run *run,
 		    struct ss_error *err);
 int ss_write_counters(const char *dir, const struct ss_run *run,
 		      struct ss_error *err);
+/* functions.csv: calls and inclusive cycles per cache and kernel function
+ * (the model's own record, so reports need not price steps again). */
+int ss_write_functions(const char *dir, const struct ss_run *run,
+		       struct ss_error *err);
 int ss_write_latency(const char *dir, const struct ss_run *run,
 		     struct ss_error *err);
 /* work.csv: simulated time per work label, plus the allocator's own. */

@@ -1,4 +1,4 @@
-/* report_hackbench.c - the hackbench sections of report.md and time.dat
+/* hb_report.c - the hackbench sections of report.md and time.dat
  * (hb_report.h). */
 #include "hb_report.h"
 
@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "costs.h"
 #include "csv.h"
 #include "md_table.h"
 
@@ -15,33 +14,13 @@ struct hb_run {
 	const struct rp_run *run;
 	char era[16];
 	bool is_p;		/* variant P-ERA (else none-ERA) */
-	bool extra_ok;		/* counters, caches and summary.json read */
+	bool extra_ok;		/* summary.json, counters and functions read */
 	char why[160];		/* why not */
 	double clock_mhz;
 	double deact_cycles;	/* deactivate_slab, all caches */
 	double slow_cycles;	/* ___slab_alloc, all caches */
 	uint64_t slow_allocs, remote_frees;
 };
-
-/* ---- deactivate_slab's share ---------------------------------------- */
-
-double rp_hb_deactivate_cycles(const struct rp_hb_cache *c, const double *cost)
-{
-	const uint64_t *n = c->n;
-	double locks = (double)(n[SS_STEP_DEACTIVATE_TO_HEAD] + n[SS_STEP_DEACTIVATE_TO_TAIL]);
-	double d, locked;
-
-	if (c->debug) /* M_FULL takes the lock too in a debug cache */
-		locks += (double)n[SS_STEP_DEACTIVATE_FULL];
-	d = (double)n[SS_STEP_DEACTIVATE] * cost[SS_STEP_DEACTIVATE] +
-	    (double)n[SS_STEP_DEACTIVATE_OBJECT] * cost[SS_STEP_DEACTIVATE_OBJECT] +
-	    locks * cost[SS_STEP_LIST_LOCK];
-	locked = (double)n[SS_STEP_CMPXCHG_LOCKED] - (double)n[SS_STEP_ALLOC_FROM_PARTIAL] -
-		 (double)n[SS_STEP_FREE_SLOWPATH];
-	if (n[SS_STEP_CMPXCHG_LOCKED] && locked > 0)
-		d += locked * cost[SS_STEP_CMPXCHG_LOCKED];
-	return d;
-}
 
 /* ---- reading a run's extra files ------------------------------------- */
 
@@ -53,162 +32,80 @@ static int col_of(const struct rp_results *res, const char *name)
 	return -1;
 }
 
-/* "cost_table" and "clock_mhz" from summary.json (written by results.c,
- * one key per line). */
-static int read_json(const char *path, char *costs, size_t n, double *clock,
-		     struct ss_error *err)
+/* "clock_mhz" from summary.json (written by results.c, one key per line). */
+static int read_clock(const char *path, double *clock, struct ss_error *err)
 {
 	char line[1024];
 	FILE *fp = fopen(path, "r");
-	int found = 0;
+	char *p;
 
 	if (!fp)
 		return ss_errorf(err, "%s: cannot open", path);
-	while (fgets(line, sizeof(line), fp)) {
-		char *p;
-
-		if ((p = strstr(line, "\"cost_table\": \""))) {
-			p += strlen("\"cost_table\": \"");
-			p[strcspn(p, "\"")] = '\0';
-			snprintf(costs, n, "%s", p);
-			found |= 1;
-		} else if ((p = strstr(line, "\"clock_mhz\": "))) {
+	*clock = 0;
+	while (fgets(line, sizeof(line), fp))
+		if ((p = strstr(line, "\"clock_mhz\": ")))
 			*clock = strtod(p + strlen("\"clock_mhz\": "), NULL);
-			found |= 2;
-		}
-	}
 	fclose(fp);
-	if (found != 3 || !(*clock > 0))
-		return ss_errorf(err, "%s: no cost_table or clock_mhz", path);
+	if (!(*clock > 0))
+		return ss_errorf(err, "%s: no clock_mhz", path);
 	return 0;
 }
 
-/* caches.csv: which caches have debug flags.  Sets debug[i] for the i-th
- * cache name in names (parallel arrays of up to max). */
-struct cache_set {
-	char name[16][64];
-	struct rp_hb_cache c[16];
-	unsigned n;
-};
-
-static struct rp_hb_cache *cache_of(struct cache_set *cs, const char *name)
-{
-	for (unsigned i = 0; i < cs->n; i++)
-		if (!strcmp(cs->name[i], name))
-			return &cs->c[i];
-	if (cs->n == 16 || strlen(name) >= sizeof(cs->name[0]))
-		return NULL;
-	snprintf(cs->name[cs->n], sizeof(cs->name[0]), "%s", name);
-	memset(&cs->c[cs->n], 0, sizeof(cs->c[0]));
-	return &cs->c[cs->n++];
-}
-
-static int read_caches(const char *path, struct cache_set *cs,
-		       struct ss_error *err)
+/* The sum over every cache of column `value` in the rows of a per-cache
+ * CSV whose column `key` is `name` (counters.csv, functions.csv). */
+static int sum_rows(const char *path, const char *key, const char *name,
+		    const char *value, double *sum, struct ss_error *err)
 {
 	struct ss_csv c;
-	unsigned iname, idebug;
+	unsigned ikey, ivalue;
 	int r;
 
+	*sum = 0;
 	if (ss_csv_open(&c, path, NULL, NULL, err))
 		return -1;
-	if (ss_csv_need(&c, "name", &iname, err) || ss_csv_need(&c, "debug", &idebug, err))
-		goto bad;
+	if (ss_csv_need(&c, key, &ikey, err) || ss_csv_need(&c, value, &ivalue, err)) {
+		ss_csv_close(&c);
+		return -1;
+	}
 	while ((r = ss_csv_next(&c, err)) == 1) {
-		struct rp_hb_cache *hc = cache_of(cs, ss_csv_get(&c, iname));
+		double v;
 
-		if (!hc) {
-			ss_error_at(err, path, c.line, "more than 16 caches");
-			goto bad;
+		if (strcmp(ss_csv_get(&c, ikey), name))
+			continue;
+		if (ss_csv_num(&c, ivalue, &v, err)) {
+			r = -1;
+			break;
 		}
-		hc->debug = strcmp(ss_csv_get(&c, idebug), "-") != 0;
+		*sum += v;
 	}
 	ss_csv_close(&c);
 	return r;
-bad:
-	ss_csv_close(&c);
-	return -1;
 }
 
-static int read_counters(const char *path, struct cache_set *cs,
-			 struct ss_error *err)
-{
-	struct ss_csv c;
-	unsigned icache, icounter, ivalue;
-	int r;
-
-	if (ss_csv_open(&c, path, NULL, NULL, err))
-		return -1;
-	if (ss_csv_need(&c, "cache", &icache, err) ||
-	    ss_csv_need(&c, "counter", &icounter, err) ||
-	    ss_csv_need(&c, "value", &ivalue, err))
-		goto bad;
-	while ((r = ss_csv_next(&c, err)) == 1) {
-		struct rp_hb_cache *hc = cache_of(cs, ss_csv_get(&c, icache));
-		int step = ss_step_find(ss_csv_get(&c, icounter));
-		uint64_t v;
-
-		if (!hc || step < 0) {
-			ss_error_at(err, path, c.line, "unknown cache or counter");
-			goto bad;
-		}
-		if (ss_csv_u64(&c, ivalue, &v, err))
-			goto bad;
-		hc->n[step] = v;
-	}
-	ss_csv_close(&c);
-	return r;
-bad:
-	ss_csv_close(&c);
-	return -1;
-}
-
-/* ___slab_alloc() cycles: every alloc's cycles (latency.csv, bucket upper
- * bounds: at most 1/64 high) minus the fast-path allocs'. */
-static double slow_alloc_cycles(const struct rp_run *run, double clock_mhz,
-				uint64_t fast, const double *cost)
-{
-	const struct rp_hist *h = &run->lat[RP_OP_ALLOC];
-	double ns = 0;
-
-	for (size_t i = 0; i < h->n; i++)
-		ns += h->b[i].ns * (double)h->b[i].count;
-	return ns * clock_mhz / 1000.0 - (double)fast * cost[SS_STEP_ALLOC_FASTPATH];
-}
-
+/* What the sections need of a run: its clock, its slow-path allocations
+ * and remote frees (counters.csv), and the cycles the model recorded in
+ * ___slab_alloc and deactivate_slab (functions.csv). */
 static int load_extra(const char *dir, struct hb_run *hr, struct ss_error *err)
 {
-	char base[4200], path[4400], costs_name[512];
-	struct cache_set *cs = calloc(1, sizeof(*cs));
-	struct ss_costs costs;
-	uint64_t fast = 0;
-	int rc = -1;
+	char base[4200], path[4400];
+	double slow_allocs, remote_frees;
 
-	if (!cs)
-		return ss_errorf(err, "out of memory");
 	snprintf(base, sizeof(base), "%s/runs/%s__%s", dir, hr->run->variant,
 		 hr->run->model);
 	snprintf(path, sizeof(path), "%s/summary.json", base);
-	if (read_json(path, costs_name, sizeof(costs_name), &hr->clock_mhz, err) ||
-	    ss_costs_load(&costs, strcmp(costs_name, "default") ? costs_name : NULL, err))
-		goto out;
-	snprintf(path, sizeof(path), "%s/caches.csv", base);
-	if (read_caches(path, cs, err))
-		goto out;
+	if (read_clock(path, &hr->clock_mhz, err))
+		return -1;
 	snprintf(path, sizeof(path), "%s/counters.csv", base);
-	if (read_counters(path, cs, err))
-		goto out;
-	for (unsigned i = 0; i < cs->n; i++) {
-		hr->deact_cycles += rp_hb_deactivate_cycles(&cs->c[i], costs.cycles);
-		hr->slow_allocs += cs->c[i].n[SS_STEP_ALLOC_SLOWPATH];
-		hr->remote_frees += cs->c[i].n[SS_STEP_REMOTE_FREE];
-		fast += cs->c[i].n[SS_STEP_ALLOC_FASTPATH];
-	}
-	hr->slow_cycles = slow_alloc_cycles(hr->run, hr->clock_mhz, fast, costs.cycles);
-	rc = 0;
-out:
-	free(cs);
-	return rc;
+	if (sum_rows(path, "counter", "alloc_slowpath", "value", &slow_allocs, err) ||
+	    sum_rows(path, "counter", "remote_free", "value", &remote_frees, err))
+		return -1;
+	snprintf(path, sizeof(path), "%s/functions.csv", base);
+	if (sum_rows(path, "function", "___slab_alloc", "cycles", &hr->slow_cycles, err) ||
+	    sum_rows(path, "function", "deactivate_slab", "cycles", &hr->deact_cycles, err))
+		return -1;
+	hr->slow_allocs = (uint64_t)slow_allocs;
+	hr->remote_frees = (uint64_t)remote_frees;
+	return 0;
 }
 
 /* Every run whose variant is none-ERA or P-ERA, in report order. */
