@@ -9,7 +9,7 @@
 # top_caches.csv (docs/outputs.md), and gnuplot draws waste, latency and
 # timeline, PNG and SVG (analysis/cmp_*.gp).  The first model is the
 # baseline of compare.md's Δ columns.  Generic over WORKLOAD: it uses only
-# what every workloads/W.mk defines (VARIANTS, MODELS, RUN_SUMMARIES).
+# what every workloads/W/W.mk defines (VARIANTS, MODELS, RUN_SUMMARIES).
 
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 

@@ -16,20 +16,13 @@
 # `make clean` removes it all (it is under reports/).
 
 # ---- PARAM -> the make variable a value is passed in, one line each --------
-# Extend with a line here, or in workloads/W.mk (SWEEP_VAR_<param> := VAR,
+# Extend with a line here, or in workloads/W/W.mk (SWEEP_VAR_<param> := VAR,
 # which wins over these defaults).
-SWEEP_VAR_rules ?= RULES
-SWEEP_VAR_labels ?= LABELS
 SWEEP_VAR_seed ?= SEED
 SWEEP_VAR_cpus ?= CPUS
 SWEEP_VAR_target ?= TARGET
 SWEEP_VAR_costs ?= COSTS
-SWEEP_VAR_audit_rules ?= AUDIT_RULES
-SWEEP_VAR_syscalls ?= SYSCALLS
-SWEEP_VAR_records ?= RECORDS
-SWEEP_VAR_groups ?= HB_GROUPS
-SWEEP_VAR_loops ?= HB_LOOPS
-# Variables workloads/runs.inc reads for every workload without a default:
+# Variables mk/runs.inc reads for every workload without a default:
 # a sweep may set them although no workload fragment defines them.
 SWEEP_RUN_VARS := CPUS COSTS
 

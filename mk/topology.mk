@@ -10,7 +10,7 @@
 #       below with hwloc's own exporter (lstopo)
 #
 # `make sim WORKLOAD=W TOPOLOGY=SPEC [MAP=POLICY]` replays every run on a
-# topology (workloads/runs.inc passes them to `slabsim run`).
+# topology (mk/runs.inc passes them to `slabsim run`).
 
 TOPO_DIR := reports/topology
 TOPO_SIZES ?= 1 2 4 8 16 32 64 128 256

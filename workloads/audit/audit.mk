@@ -11,6 +11,11 @@
 # for the strings).  CPUS sets both the looping processes (gen --cpus) and
 # the CPUs the replay models.
 
+# `make sweep PARAM=...`: the parameters of this workload (mk/sweep.mk)
+SWEEP_VAR_audit_rules := AUDIT_RULES
+SWEEP_VAR_syscalls := SYSCALLS
+SWEEP_VAR_records := RECORDS
+
 VARIANTS := off on-2.6.16 on-sid on-cached on-ctxcache
 # summary.csv gets overhead_pct: each run's sim_time_ms against `off` (same model).
 REPORT_BASELINE := off

@@ -7,6 +7,10 @@
 # One trace, generated once, replayed six times: each variant is a (kernel
 # target, slub_debug) pair.  The replays run two at a time.
 
+# `make sweep PARAM=...`: the parameters of this workload (mk/sweep.mk)
+SWEEP_VAR_groups := HB_GROUPS
+SWEEP_VAR_loops := HB_LOOPS
+
 VARIANTS := none-4.5 P-4.5 none-4.6 P-4.6 none-6.1 P-6.1
 MODELS := traced traced+P
 HB_GROUPS ?= 20

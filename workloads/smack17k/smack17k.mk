@@ -2,6 +2,10 @@
 # (shared/seeds/000_*, docs/workloads/smack17k.md).
 #   make sim WORKLOAD=smack17k [RULES=N LABELS=M SEED=S MODELS="..." TARGET=T]
 
+# `make sweep PARAM=...`: the parameters of this workload (mk/sweep.mk)
+SWEEP_VAR_rules := RULES
+SWEEP_VAR_labels := LABELS
+
 VARIANTS := ref memfix patch2 patch3 patch4
 MODELS ?= traced kmalloc-buckets kmem_cache traced+FZPU
 TARGET ?= arm32-3.10
