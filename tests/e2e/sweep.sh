@@ -64,7 +64,7 @@ bad() { # bad "MESSAGE" MAKE-ARGS...
 	grep -qF -- "$want" "$tmp/log3" || fail "make sweep $*: no '$want' in $(cat "$tmp/log3")"
 }
 bad "unknown PARAM 'nope'; known:" PARAM=nope VALUES="1 2"
-bad "workload smack17k has no variable HB_GROUPS (PARAM=groups)" PARAM=groups VALUES="1 2"
+bad "unknown PARAM 'groups'; known: costs cpus labels rules seed target" PARAM=groups VALUES="1 2"
 bad "VALUES is empty" PARAM=rules VALUES=
 bad "VALUES lists a value twice" PARAM=rules VALUES="100 100"
 
