@@ -109,6 +109,9 @@ asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 	  SLABSIM=$(abspath $(BUILD)/asan/slabsim) SLABSIM_QUICK=1 \
 	  scripts/run-tests.sh e2e-asan $(sort $(wildcard tests/e2e/*.sh))
 
+# The one gnuplot rule, used by the workloads' and the features' fragments.
+include mk/plot.inc
+
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k
 SEED ?= 1

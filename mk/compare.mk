@@ -13,7 +13,6 @@
 
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 
-GNUPLOT ?= gnuplot
 COMPARE_TOP ?= 5
 COMPARE_DIR := $(REPORT)/compare
 COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
@@ -36,18 +35,12 @@ $(COMPARE_DATA) &: $(RUN_SUMMARIES) $(SLABSIM) $(COMPARE_DIR)/params
 		--variants $(call cmp_sq,$(strip $(VARIANTS))) --models $(call cmp_sq,$(strip $(MODELS))) \
 		--top $(COMPARE_TOP) --command $(call cmp_sq,$(strip $(COMPARE_COMMAND)))
 
-# $(1) = plot, $(2) = extra data file, $(3) = extra gnuplot -e settings.
-# gnuplot writes a temporary name first: a failed plot leaves nothing.
-define compare_plot
-$(COMPARE_DIR)/$(1).png $(COMPARE_DIR)/$(1).svg: $(COMPARE_DIR)/$(1).%: \
-		$(COMPARE_DIR)/$(1).dat $(2) analysis/cmp_$(1).gp
-	$$(GNUPLOT) -e "datafile='$$<'; outfile='$$(basename $$@).tmp.$$*'; workload='$(WORKLOAD)'$(3)" \
-		analysis/cmp_$(1).gp || { rm -f $$(basename $$@).tmp.$$*; exit 1; }
-	mv -f $$(basename $$@).tmp.$$* $$@
-endef
-$(eval $(call compare_plot,waste))
-$(eval $(call compare_plot,latency))
-$(eval $(call compare_plot,timeline,$(COMPARE_DIR)/phases.dat,; phasefile='$(COMPARE_DIR)/phases.dat'))
+# mk/plot.inc's rule; the timeline also reads the phase markers.
+# $(1) = plot, $(2) = extra gnuplot -e settings, $(3) = extra data file.
+cmp_plot = $(call gnuplot_rule,$(COMPARE_DIR)/$(1),$(COMPARE_DIR)/$(1).dat,analysis/cmp_$(1).gp,workload='$(WORKLOAD)'$(2),$(3))
+$(eval $(call cmp_plot,waste))
+$(eval $(call cmp_plot,latency))
+$(eval $(call cmp_plot,timeline,; phasefile='$(COMPARE_DIR)/phases.dat',$(COMPARE_DIR)/phases.dat))
 
 .PHONY: compare
 compare: deps-auto $(COMPARE_DATA) $(COMPARE_PLOTS)

@@ -53,7 +53,6 @@ endif
 endif
 
 ifndef SWEEP_POINT
-GNUPLOT ?= gnuplot
 SWEEP_VAR := $(SWEEP_VAR_$(PARAM))
 SWEEP_DIR := $(REPORT)/sweep-$(PARAM)
 SWEEP_POINTS := $(foreach v,$(VALUES),$(SWEEP_DIR)/$(v)/summary.csv)
@@ -94,14 +93,8 @@ $(SWEEP_DATA) &: $(SWEEP_POINTS) $(SLABSIM) $(SWEEP_DIR)/params
 		--variants $(call sw_sq,$(strip $(VARIANTS))) --models $(call sw_sq,$(strip $(MODELS))) \
 		--command $(call sw_sq,$(strip $(SWEEP_COMMAND)))
 
-# gnuplot writes a temporary name first: a failed plot leaves nothing.
-define sweep_plot
-$(SWEEP_DIR)/$(1).png $(SWEEP_DIR)/$(1).svg: $(SWEEP_DIR)/$(1).%: $(SWEEP_DIR)/$(1).dat analysis/sweep.gp
-	$$(GNUPLOT) -e "datafile='$$<'; outfile='$$(basename $$@).tmp.$$*'; workload='$(WORKLOAD)'" \
-		analysis/sweep.gp || { rm -f $$(basename $$@).tmp.$$*; exit 1; }
-	mv -f $$(basename $$@).tmp.$$* $$@
-endef
-$(foreach f,$(SWEEP_FIGURES),$(eval $(call sweep_plot,$(f))))
+# mk/plot.inc's rule, one figure at a time.
+$(foreach f,$(SWEEP_FIGURES),$(eval $(call gnuplot_rule,$(SWEEP_DIR)/$(f),$(SWEEP_DIR)/$(f).dat,analysis/sweep.gp,workload='$(WORKLOAD)')))
 
 .PHONY: sweep sweep-check
 sweep-check:

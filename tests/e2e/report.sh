@@ -112,6 +112,7 @@ VARIANTS := ref memfix patch2 patch3 patch4
 MODELS := traced kmem_cache traced+FZPU
 CALIBRATION := catmap_bytes=20
 GNUPLOT := $GNUPLOT
+include mk/plot.inc
 include mk/report.inc
 EOF
 # a clean make: no flags or variables inherited from a `make e2e` above us

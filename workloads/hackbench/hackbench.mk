@@ -56,10 +56,7 @@ $(foreach v,$(VARIANTS),$(eval $(call hb_run_rule,$(v))))
 
 # time.dat is written by the same `slabsim report` as report.md.
 $(REPORT)/time.dat: $(REPORT)/report.md ;
-$(REPORT)/time.png $(REPORT)/time.svg: $(REPORT)/time.%: $(REPORT)/time.dat workloads/hackbench/time.gp
-	$(GNUPLOT) -e "datafile='$<'; outfile='$(basename $@).tmp.$*'" workloads/hackbench/time.gp \
-		|| { rm -f $(basename $@).tmp.$*; exit 1; }
-	mv -f $(basename $@).tmp.$* $@
+$(eval $(call gnuplot_rule,$(REPORT)/time,$(REPORT)/time.dat,workloads/hackbench/time.gp))
 
 .PHONY: runs hackbench-plots sim FORCE
 runs: $(RUN_SUMMARIES)
