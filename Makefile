@@ -12,6 +12,9 @@
 # target); feature targets in mk/<feature>.mk.
 
 SHELL := /bin/bash
+# A recipe that fails leaves no target behind for the next make to take
+# for finished (a half-written report, an empty .o).
+.DELETE_ON_ERROR:
 CC ?= cc
 BUILD ?= build
 OPT ?= -O2
@@ -62,11 +65,20 @@ ifneq ($(DEPS_OK),yes)
 endif
 
 # ---- build ------------------------------------------------------------------
+# Compile $< into $@ with the compiler and flags $(1).  The object is
+# written under a name unique to the recipe's shell and renamed once
+# complete: a compile killed half-way (an interrupt, the OOM killer) would
+# otherwise leave a truncated .o newer than its source, which every later
+# link would fail on until `make clean`.  -MT/-MF name the target and the
+# dependency file as if the object had been written directly.
+compile_obj = $(1) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp.$$$$ && \
+	mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
+
 # $(1) = build dir, $(2) = extra flags.  One object tree per flavour.
 define flavour
 $(1)/obj/%.o: %.c | deps-auto
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)) -MMD -MP -c $$< -o $$@
+	$$(call compile_obj,$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)))
 $(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC))
 	@rm -f $$@
 	ar rcs $$@ $$^
