@@ -51,7 +51,9 @@ SRC := $(sort $(wildcard base/*.c trace/*.c topology/*.c allocators/*.c sim/*.c 
 	sim/*/*.c analysis/*.c workloads/*.c workloads/*/*.c cli/*.c))
 MAIN := cli/main.c
 LIBSRC := $(filter-out $(MAIN),$(SRC))
-TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+# test_util.c is no test: it is linked into every one.
+TEST_UTIL := tests/unit/test_util.c
+TEST_SRC := $(filter-out $(TEST_UTIL),$(sort $(wildcard tests/unit/test_*.c)))
 
 # ---- dependencies -----------------------------------------------------------
 # `make sim` and `make test` install missing packages first (deps-auto).
@@ -84,7 +86,7 @@ $(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC))
 	ar rcs $$@ $$^
 $(1)/slabsim: $(1)/obj/$$(MAIN:.c=.o) $(1)/libslabsim.a
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LDLIBS)
-$(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/libslabsim.a
+$(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsim.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
