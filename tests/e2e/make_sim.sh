@@ -2,12 +2,7 @@
 # make_sim.sh - the README's `make sim WORKLOAD=smack17k`, at small scale and
 # into a temporary directory: every promised output appears, the seed table
 # is in the report, and a second make does nothing.
-set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$root/build/slabsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.bash"
 command -v gnuplot >/dev/null || { echo "make_sim: gnuplot missing, skipped"; exit 0; }
 
 args=(WORKLOAD=smack17k RULES=300 LABELS=30 SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/rep")
