@@ -123,8 +123,10 @@ asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 	  SLABSIM=$(abspath $(BUILD)/asan/slabsim) SLABSIM_QUICK=1 \
 	  scripts/run-tests.sh e2e-asan $(sort $(wildcard tests/e2e/*.sh))
 
-# The one gnuplot rule, used by the workloads' and the features' fragments.
+# What the workloads' and the features' fragments share: the one gnuplot
+# rule, shell quoting and parameter stamps.
 include mk/plot.inc
+include mk/stamp.inc
 
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k

@@ -19,21 +19,18 @@ COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
 	timeline.dat phases.dat top_caches.csv)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
 
-cmp_sq = '$(subst ','\'',$(1))'
 COMPARE_COMMAND := make compare WORKLOAD=$(WORKLOAD) \
 	$(filter-out WORKLOAD=%,$(MAKEOVERRIDES))
 # What the outputs depend on besides the runs: a new model list or top-N
 # redoes them even when every run already exists.
 COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(MODELS)) top=$(COMPARE_TOP)
 
-$(COMPARE_DIR)/params: FORCE
-	@mkdir -p $(@D)
-	@echo $(call cmp_sq,$(COMPARE_STAMP)) | cmp -s - $@ || echo $(call cmp_sq,$(COMPARE_STAMP)) > $@
+$(eval $(call param_stamp,$(COMPARE_DIR)/params,COMPARE_STAMP))
 
 $(COMPARE_DATA) &: $(RUN_SUMMARIES) $(SLABSIM) $(COMPARE_DIR)/params
 	$(SLABSIM) compare --workload $(WORKLOAD) --dir $(REPORT) --out $(COMPARE_DIR) \
-		--variants $(call cmp_sq,$(strip $(VARIANTS))) --models $(call cmp_sq,$(strip $(MODELS))) \
-		--top $(COMPARE_TOP) --command $(call cmp_sq,$(strip $(COMPARE_COMMAND)))
+		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(MODELS))) \
+		--top $(COMPARE_TOP) --command $(call sh_quote,$(strip $(COMPARE_COMMAND)))
 
 # mk/plot.inc's rule; the timeline also reads the phase markers.
 # $(1) = plot, $(2) = extra gnuplot -e settings, $(3) = extra data file.

@@ -98,6 +98,7 @@ MODELS := traced kmem_cache traced+FZPU
 CALIBRATION := catmap_bytes=20
 GNUPLOT := $GNUPLOT
 include mk/plot.inc
+include mk/stamp.inc
 include mk/report.inc
 EOF
 # a clean make: no flags or variables inherited from a `make e2e` above us

@@ -31,9 +31,7 @@ AUDIT_GEN_COMMON := --syscalls $(SYSCALLS) --mix $(MIX) --records $(RECORDS) \
 	$(foreach c,$(CONTEXTS),--context $(c))
 GEN_PARAMS := $(AUDIT_GEN_COMMON) $(if $(AUDIT_RULES),--rules $(AUDIT_RULES))
 
-$(DATA)/gen-params: FORCE
-	@mkdir -p $(@D)
-	@echo '$(GEN_PARAMS)' | cmp -s - $@ || echo '$(GEN_PARAMS)' > $@
+$(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))
 
 $(DATA)/%.trace: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen audit --variant $* $(GEN_PARAMS) -o $@
