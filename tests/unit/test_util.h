@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "slub.h"
 #include "target.h"
 
 /* Room for any path these helpers make. */
@@ -38,5 +39,12 @@ void tu_write_bytes(const char *path, const void *data, size_t n);
 
 /* A built-in target by name, or a target file by path. */
 struct ss_target tu_target(const char *name);
+
+/* The cache the slub_debug era tests replay against: kmalloc-512
+ * (8-byte aligned, slub_debug flags debug) on a one-CPU flat topology of
+ * the default target in kernel era `era` (t and topo filled for it).
+ * Released with ss_kcache_release() and ss_topology_release(). */
+void tu_kcache_512(struct ss_kcache *s, struct ss_target *t,
+		   struct ss_topology *topo, int era, unsigned debug);
 
 #endif
