@@ -12,6 +12,9 @@
 # target); feature targets in mk/<feature>.mk.
 
 SHELL := /bin/bash
+# A recipe that fails leaves no target behind for the next make to take
+# for finished (a half-written report, an empty .o).
+.DELETE_ON_ERROR:
 CC ?= cc
 BUILD ?= build
 OPT ?= -O2
@@ -48,7 +51,9 @@ SRC := $(sort $(wildcard base/*.c trace/*.c topology/*.c allocators/*.c sim/*.c 
 	sim/*/*.c analysis/*.c workloads/*.c workloads/*/*.c cli/*.c))
 MAIN := cli/main.c
 LIBSRC := $(filter-out $(MAIN),$(SRC))
-TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+# test_util.c is no test: it is linked into every one.
+TEST_UTIL := tests/unit/test_util.c
+TEST_SRC := $(filter-out $(TEST_UTIL),$(sort $(wildcard tests/unit/test_*.c)))
 
 # ---- dependencies -----------------------------------------------------------
 # `make sim` and `make test` install missing packages first (deps-auto).
@@ -62,17 +67,26 @@ ifneq ($(DEPS_OK),yes)
 endif
 
 # ---- build ------------------------------------------------------------------
+# Compile $< into $@ with the compiler and flags $(1).  The object is
+# written under a name unique to the recipe's shell and renamed once
+# complete: a compile killed half-way (an interrupt, the OOM killer) would
+# otherwise leave a truncated .o newer than its source, which every later
+# link would fail on until `make clean`.  -MT/-MF name the target and the
+# dependency file as if the object had been written directly.
+compile_obj = $(1) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp.$$$$ && \
+	mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
+
 # $(1) = build dir, $(2) = extra flags.  One object tree per flavour.
 define flavour
 $(1)/obj/%.o: %.c | deps-auto
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)) -MMD -MP -c $$< -o $$@
+	$$(call compile_obj,$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)))
 $(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC))
 	@rm -f $$@
 	ar rcs $$@ $$^
 $(1)/slabsim: $(1)/obj/$$(MAIN:.c=.o) $(1)/libslabsim.a
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LDLIBS)
-$(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/libslabsim.a
+$(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsim.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
@@ -108,6 +122,11 @@ asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  SLABSIM=$(abspath $(BUILD)/asan/slabsim) SLABSIM_QUICK=1 \
 	  scripts/run-tests.sh e2e-asan $(sort $(wildcard tests/e2e/*.sh))
+
+# What the workloads' and the features' fragments share: the one gnuplot
+# rule, shell quoting and parameter stamps.
+include mk/plot.inc
+include mk/stamp.inc
 
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k

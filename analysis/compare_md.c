@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latency_table.h"
 #include "md_table.h"
-#include "report_plot.h"
 
 static const struct cmp_slot *slot_of(const struct cmp_in *in, unsigned vi,
 				      unsigned mi)
@@ -45,10 +45,15 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 	      "phase markers)\n\n", fp);
 }
 
-/* Footprint per variant, one column per model, Δ% against model 0. */
-static int sec_footprint(FILE *fp, const struct cmp_in *in)
+/* The cell of variant vi, model mi in a variant_model_table. */
+typedef void grid_cell_fn(struct md_table *t, const struct rp_results *res,
+			  unsigned vi, unsigned mi);
+
+/* One row per variant, one column per model (as many as a table holds),
+ * each cell written by cell(). */
+static int variant_model_table(FILE *fp, const struct rp_results *res,
+			       grid_cell_fn *cell)
 {
-	const struct rp_results *res = in->res;
 	struct md_table t;
 	char align[MDT_MAX_COLS + 1] = "l";
 
@@ -59,82 +64,47 @@ static int sec_footprint(FILE *fp, const struct cmp_in *in)
 	for (unsigned mi = 0; mi + 1 < t.ncols; mi++)
 		mdt_cell(&t, "%s", res->models.v[mi]);
 	for (unsigned vi = 0; vi < res->variants.n; vi++) {
-		const struct rp_run *base = rp_find(res, vi, 0);
-
 		mdt_cell(&t, "%s", res->variants.v[vi]);
-		for (unsigned mi = 0; mi + 1 < t.ncols; mi++) {
-			const struct rp_run *r = rp_find(res, vi, mi);
-
-			if (!r)
-				mdt_cell(&t, "n/a");
-			else if (!mi || !base || base->s.footprint_kib <= 0)
-				mdt_cell(&t, "%.0f", r->s.footprint_kib);
-			else
-				mdt_cell(&t, "%.0f (%+.1f%%)", r->s.footprint_kib,
-					 100 * (r->s.footprint_kib - base->s.footprint_kib) /
-						 base->s.footprint_kib);
-		}
+		for (unsigned mi = 0; mi + 1 < t.ncols; mi++)
+			cell(&t, res, vi, mi);
 	}
+	return mdt_print(fp, &t);
+}
+
+/* The footprint, and its change from model 0's in the other columns. */
+static void footprint_cell(struct md_table *t, const struct rp_results *res,
+			   unsigned vi, unsigned mi)
+{
+	const struct rp_run *base = rp_find(res, vi, 0);
+	const struct rp_run *r = rp_find(res, vi, mi);
+
+	if (!r)
+		mdt_cell(t, "n/a");
+	else if (!mi || !base || base->s.footprint_kib <= 0)
+		mdt_cell(t, "%.0f", r->s.footprint_kib);
+	else
+		mdt_cell(t, "%.0f (%+.1f%%)", r->s.footprint_kib,
+			 100 * (r->s.footprint_kib - base->s.footprint_kib) /
+				 base->s.footprint_kib);
+}
+
+static int sec_footprint(FILE *fp, const struct cmp_in *in)
+{
 	fputs("## 2. Footprint (KiB)\n\n"
 	      "Slab memory held at the end of each run (summary.csv `footprint_kib`), with the change\n"
 	      "against the first model; waste.png splits each bar into the six parts of report.md §4.\n\n", fp);
-	return mdt_print(fp, &t);
+	return variant_model_table(fp, in->res, footprint_cell);
 }
 
-static int latency_table(FILE *fp, const struct rp_results *res)
+static void time_cell(struct md_table *t, const struct rp_results *res,
+		      unsigned vi, unsigned mi)
 {
-	struct md_table t;
+	const struct rp_run *r = rp_find(res, vi, mi);
 
-	mdt_init(&t, "lrrrrrr");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "alloc p50");
-	mdt_cell(&t, "alloc p99");
-	mdt_cell(&t, "free p50");
-	mdt_cell(&t, "free p99");
-	mdt_cell(&t, "allocs");
-	mdt_cell(&t, "frees");
-	for (unsigned mi = 0; mi < res->models.n; mi++) {
-		struct rp_hist h[RP_NR_OPS];
-
-		for (int op = 0; op < RP_NR_OPS; op++)
-			if (rp_pool_hist(res, mi, (enum rp_op)op, &h[op]))
-				t.oom = true;
-		mdt_cell(&t, "%s", res->models.v[mi]);
-		for (int op = 0; op < RP_NR_OPS; op++) {
-			rp_quantile_cell(&t, &h[op], 0.50);
-			rp_quantile_cell(&t, &h[op], 0.99);
-		}
-		for (int op = 0; op < RP_NR_OPS; op++) {
-			mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[op]));
-			free(h[op].b);
-		}
-	}
-	return mdt_print(fp, &t);
-}
-
-static int time_table(FILE *fp, const struct rp_results *res)
-{
-	struct md_table t;
-	char align[MDT_MAX_COLS + 1] = "l";
-
-	for (unsigned mi = 0; mi < res->models.n && mi + 1 < MDT_MAX_COLS; mi++)
-		strcat(align, "r");
-	mdt_init(&t, align);
-	mdt_cell(&t, "variant");
-	for (unsigned mi = 0; mi + 1 < t.ncols; mi++)
-		mdt_cell(&t, "%s", res->models.v[mi]);
-	for (unsigned vi = 0; vi < res->variants.n; vi++) {
-		mdt_cell(&t, "%s", res->variants.v[vi]);
-		for (unsigned mi = 0; mi + 1 < t.ncols; mi++) {
-			const struct rp_run *r = rp_find(res, vi, mi);
-
-			if (r)
-				mdt_cell(&t, "%.3f", r->s.sim_time_ms);
-			else
-				mdt_cell(&t, "n/a");
-		}
-	}
-	return mdt_print(fp, &t);
+	if (r)
+		mdt_cell(t, "%.3f", r->s.sim_time_ms);
+	else
+		mdt_cell(t, "n/a");
 }
 
 static int sec_latency(FILE *fp, const struct cmp_in *in)
@@ -142,10 +112,10 @@ static int sec_latency(FILE *fp, const struct cmp_in *in)
 	fputs("## 3. Latency and time\n\n"
 	      "Allocator latency per model, every variant pooled (ns; a percentile is the upper bound of\n"
 	      "its latency.csv bucket; latency.png draws the whole CDFs):\n\n", fp);
-	if (latency_table(fp, in->res))
+	if (rp_latency_table(fp, in->res))
 		return -1;
 	fputs("Simulated time (summary.csv `sim_time_ms`: the busiest CPU's allocator steps and work):\n\n", fp);
-	return time_table(fp, in->res);
+	return variant_model_table(fp, in->res, time_cell);
 }
 
 /* ---- 4. footprint over the trace ------------------------------------------ */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "latency_table.h"
 #include "md_table.h"
-#include "report_plot.h"
 
 /* ---- prose -------------------------------------------------------------- */
 
@@ -182,6 +182,31 @@ static void sec_run(FILE *fp, const struct rp_report_in *in)
 
 /* ---- 2. seed vs simulator ---------------------------------------------- */
 
+/* The last four columns of the footprint and savings tables: the model's
+ * figure, its difference from the seed's, and the verdict against the
+ * tolerance tol (percent). */
+static void check_head(struct md_table *t, double tol)
+{
+	mdt_cell(t, "model KiB");
+	mdt_cell(t, "diff KiB");
+	mdt_cell(t, "diff %%");
+	mdt_cell(t, "±%.0f%%", tol);
+}
+
+/* Those four cells for check c, or "n/a" in each without runs (c NULL). */
+static void check_cells(struct md_table *t, const struct rp_check *c)
+{
+	if (!c) {
+		for (int k = 0; k < 4; k++)
+			mdt_cell(t, "n/a");
+		return;
+	}
+	mdt_cell(t, "%.0f", c->model);
+	mdt_cell(t, "%+.0f", c->diff);
+	mdt_cell(t, "%+.1f%%", c->pct);
+	mdt_cell(t, "%s", c->pass ? "pass" : "FAIL");
+}
+
 static int seed_footprints(FILE *fp, const struct rp_report_in *in, int mi)
 {
 	const struct rp_seed *seed = in->seed;
@@ -192,10 +217,7 @@ static int seed_footprints(FILE *fp, const struct rp_report_in *in, int mi)
 	mdt_cell(&t, "variant");
 	mdt_cell(&t, "seed avg KiB");
 	mdt_cell(&t, "seed min–max");
-	mdt_cell(&t, "model KiB");
-	mdt_cell(&t, "diff KiB");
-	mdt_cell(&t, "diff %%");
-	mdt_cell(&t, "±%.0f%%", RP_FOOTPRINT_TOL_PCT);
+	check_head(&t, RP_FOOTPRINT_TOL_PCT);
 	for (unsigned i = 0; i < seed->nrows; i++) {
 		const struct rp_seed_row *s = &seed->rows[i];
 		const struct rp_run *run = run_of(in->res, s->variant, mi);
@@ -204,16 +226,9 @@ static int seed_footprints(FILE *fp, const struct rp_report_in *in, int mi)
 		mdt_cell(&t, "%s", s->variant);
 		mdt_cell(&t, "%.0f", s->avg);
 		mdt_cell(&t, "%.0f–%.0f", s->min, s->max);
-		if (!run) {
-			for (int k = 0; k < 4; k++)
-				mdt_cell(&t, "n/a");
-			continue;
-		}
-		rp_check_footprint(s, run->s.footprint_kib, &c);
-		mdt_cell(&t, "%.0f", c.model);
-		mdt_cell(&t, "%+.0f", c.diff);
-		mdt_cell(&t, "%+.1f%%", c.pct);
-		mdt_cell(&t, "%s", c.pass ? "pass" : "FAIL");
+		if (run)
+			rp_check_footprint(s, run->s.footprint_kib, &c);
+		check_cells(&t, run ? &c : NULL);
 	}
 	if (mdt_print(fp, &t))
 		return -1;
@@ -249,10 +264,7 @@ static int seed_savings(FILE *fp, const struct rp_report_in *in, int mi)
 	mdt_cell(&t, "saving");
 	mdt_cell(&t, "seed KiB");
 	mdt_cell(&t, "seed range");
-	mdt_cell(&t, "model KiB");
-	mdt_cell(&t, "diff KiB");
-	mdt_cell(&t, "diff %%");
-	mdt_cell(&t, "±%.0f%%", RP_SAVING_TOL_PCT);
+	check_head(&t, RP_SAVING_TOL_PCT);
 	for (unsigned i = 0; i < seed->nsavings; i++) {
 		const struct rp_saving *sv = &seed->savings[i];
 		const struct rp_run *a = run_of(in->res, sv->from, mi);
@@ -266,15 +278,7 @@ static int seed_savings(FILE *fp, const struct rp_report_in *in, int mi)
 		mdt_cell(&t, "%s → %s", sv->from, sv->to);
 		mdt_cell(&t, "%.0f", c.seed);
 		mdt_cell(&t, "%.0f–%.0f", c.lo, c.hi);
-		if (!a || !b) {
-			for (int k = 0; k < 4; k++)
-				mdt_cell(&t, "n/a");
-			continue;
-		}
-		mdt_cell(&t, "%.0f", c.model);
-		mdt_cell(&t, "%+.0f", c.diff);
-		mdt_cell(&t, "%+.1f%%", c.pct);
-		mdt_cell(&t, "%s", c.pass ? "pass" : "FAIL");
+		check_cells(&t, a && b ? &c : NULL);
 	}
 	if (mdt_print(fp, &t))
 		return -1;
@@ -494,47 +498,14 @@ static int sec_bytes(FILE *fp, const struct rp_report_in *in)
 
 /* ---- 5. latency ------------------------------------------------------------ */
 
-static int latency_pooled(FILE *fp, const struct rp_results *res)
-{
-	struct md_table t;
-
-	md_wrap(fp, "", "", true, "%s", "Per model, every variant pooled (latency.csv histograms; a percentile is the upper bound of its bucket):");
-	mdt_init(&t, "lrrrrrr");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "alloc p50");
-	mdt_cell(&t, "alloc p99");
-	mdt_cell(&t, "free p50");
-	mdt_cell(&t, "free p99");
-	mdt_cell(&t, "allocs");
-	mdt_cell(&t, "frees");
-	for (unsigned m = 0; m < res->models.n; m++) {
-		struct rp_hist h[RP_NR_OPS];
-		int bad = 0;
-
-		for (int op = 0; op < RP_NR_OPS; op++)
-			bad |= rp_pool_hist(res, m, (enum rp_op)op, &h[op]);
-		mdt_cell(&t, "%s", res->models.v[m]);
-		rp_quantile_cell(&t, &h[RP_OP_ALLOC], 0.5);
-		rp_quantile_cell(&t, &h[RP_OP_ALLOC], 0.99);
-		rp_quantile_cell(&t, &h[RP_OP_FREE], 0.5);
-		rp_quantile_cell(&t, &h[RP_OP_FREE], 0.99);
-		mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_ALLOC]));
-		mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[RP_OP_FREE]));
-		for (int op = 0; op < RP_NR_OPS; op++)
-			free(h[op].b);
-		if (bad)
-			t.oom = true;
-	}
-	return mdt_print(fp, &t);
-}
-
 static int sec_latency(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
 	struct md_table t;
 
 	fprintf(fp, "## 5. Latency (ns)\n\n");
-	if (latency_pooled(fp, res))
+	md_wrap(fp, "", "", true, "%s", "Per model, every variant pooled (latency.csv histograms; a percentile is the upper bound of its bucket):");
+	if (rp_latency_table(fp, res))
 		return -1;
 	fprintf(fp, "Per run (summary.csv):\n\n");
 	mdt_init(&t, "llrrrrr");

@@ -1,8 +1,6 @@
 /* report_plot.c - waste.dat, latency.dat and pooled histograms. */
 #include "report_plot.h"
 
-#include "md_table.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,14 +136,4 @@ int rp_write_latency_dat(FILE *fp, const struct rp_results *res)
 				return -1;
 		}
 	return ferror(fp) ? -1 : 0;
-}
-
-void rp_quantile_cell(struct md_table *t, const struct rp_hist *h, double q)
-{
-	double v = rp_hist_quantile(h, q);
-
-	if (isnan(v))
-		mdt_cell(t, "n/a");
-	else
-		mdt_cell(t, "≤ %.0f", v);
 }

@@ -1,5 +1,5 @@
 /* report_plot.h - plot data for gnuplot (analysis/waste.gp, latency.gp) and
- * the pooled latency histograms the report prints.
+ * the pooled latency histograms the reports print (latency_table.h).
  *
  * waste.dat: one row per (variant, model) in report order, whitespace
  * separated, '#' comments:
@@ -33,9 +33,6 @@ uint64_t rp_hist_total(const struct rp_hist *h);
  * smallest ns with at least ceil(q * total) operations at or below it.
  * NaN for an empty histogram. */
 double rp_hist_quantile(const struct rp_hist *h, double q);
-/* A table cell "≤ N" (ns) for quantile q of h, or "n/a" when h is empty. */
-struct md_table;
-void rp_quantile_cell(struct md_table *t, const struct rp_hist *h, double q);
 
 int rp_write_waste_dat(FILE *fp, const struct rp_results *res);
 int rp_write_latency_dat(FILE *fp, const struct rp_results *res);

@@ -13,41 +13,31 @@
 
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 
-GNUPLOT ?= gnuplot
 COMPARE_TOP ?= 5
 COMPARE_DIR := $(REPORT)/compare
 COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
 	timeline.dat phases.dat top_caches.csv)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
 
-cmp_sq = '$(subst ','\'',$(1))'
 COMPARE_COMMAND := make compare WORKLOAD=$(WORKLOAD) \
 	$(filter-out WORKLOAD=%,$(MAKEOVERRIDES))
 # What the outputs depend on besides the runs: a new model list or top-N
 # redoes them even when every run already exists.
 COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(MODELS)) top=$(COMPARE_TOP)
 
-$(COMPARE_DIR)/params: FORCE
-	@mkdir -p $(@D)
-	@echo $(call cmp_sq,$(COMPARE_STAMP)) | cmp -s - $@ || echo $(call cmp_sq,$(COMPARE_STAMP)) > $@
+$(eval $(call param_stamp,$(COMPARE_DIR)/params,COMPARE_STAMP))
 
 $(COMPARE_DATA) &: $(RUN_SUMMARIES) $(SLABSIM) $(COMPARE_DIR)/params
 	$(SLABSIM) compare --workload $(WORKLOAD) --dir $(REPORT) --out $(COMPARE_DIR) \
-		--variants $(call cmp_sq,$(strip $(VARIANTS))) --models $(call cmp_sq,$(strip $(MODELS))) \
-		--top $(COMPARE_TOP) --command $(call cmp_sq,$(strip $(COMPARE_COMMAND)))
+		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(MODELS))) \
+		--top $(COMPARE_TOP) --command $(call sh_quote,$(strip $(COMPARE_COMMAND)))
 
-# $(1) = plot, $(2) = extra data file, $(3) = extra gnuplot -e settings.
-# gnuplot writes a temporary name first: a failed plot leaves nothing.
-define compare_plot
-$(COMPARE_DIR)/$(1).png $(COMPARE_DIR)/$(1).svg: $(COMPARE_DIR)/$(1).%: \
-		$(COMPARE_DIR)/$(1).dat $(2) analysis/cmp_$(1).gp
-	$$(GNUPLOT) -e "datafile='$$<'; outfile='$$(basename $$@).tmp.$$*'; workload='$(WORKLOAD)'$(3)" \
-		analysis/cmp_$(1).gp || { rm -f $$(basename $$@).tmp.$$*; exit 1; }
-	mv -f $$(basename $$@).tmp.$$* $$@
-endef
-$(eval $(call compare_plot,waste))
-$(eval $(call compare_plot,latency))
-$(eval $(call compare_plot,timeline,$(COMPARE_DIR)/phases.dat,; phasefile='$(COMPARE_DIR)/phases.dat'))
+# mk/plot.inc's rule; the timeline also reads the phase markers.
+# $(1) = plot, $(2) = extra gnuplot -e settings, $(3) = extra data file.
+cmp_plot = $(call gnuplot_rule,$(COMPARE_DIR)/$(1),$(COMPARE_DIR)/$(1).dat,analysis/cmp_$(1).gp,workload='$(WORKLOAD)'$(2),$(3))
+$(eval $(call cmp_plot,waste))
+$(eval $(call cmp_plot,latency))
+$(eval $(call cmp_plot,timeline,; phasefile='$(COMPARE_DIR)/phases.dat',$(COMPARE_DIR)/phases.dat))
 
 .PHONY: compare
 compare: deps-auto $(COMPARE_DATA) $(COMPARE_PLOTS)

@@ -39,9 +39,11 @@ fuzz-deps:
 	@command -v $(FUZZ_CC) >/dev/null && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; return (int)n * 0; }' | \
 	  $(FUZZ_CC) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null || \
 	  { echo "make fuzz: needs $(FUZZ_CC) with libFuzzer; as root: apt-get install -y clang libclang-rt-14-dev" >&2; exit 1; }
+# (the sanitizer list holds a comma: a variable keeps it out of $(call))
+FUZZ_OBJ_SAN := -fsanitize=fuzzer-no-link,$(FUZZ_SAN)
 $(FUZZ_OUT)/obj/%.o: %.c | deps-auto fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -MMD -MP -c $< -o $@
+	$(call compile_obj,$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_OBJ_SAN))
 $(FUZZ_OUT)/libfuzzsim.a: $(FUZZ_LIBOBJ)
 	@rm -f $@
 	ar rcs $@ $^

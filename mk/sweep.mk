@@ -46,13 +46,11 @@ endif
 endif
 
 ifndef SWEEP_POINT
-GNUPLOT ?= gnuplot
 SWEEP_VAR := $(SWEEP_VAR_$(PARAM))
 SWEEP_DIR := $(REPORT)/sweep-$(PARAM)
 SWEEP_POINTS := $(foreach v,$(VALUES),$(SWEEP_DIR)/$(v)/summary.csv)
 SWEEP_DATA := $(addprefix $(SWEEP_DIR)/,sweep.csv sweep.md $(addsuffix .dat,$(SWEEP_FIGURES)))
 SWEEP_PLOTS := $(foreach f,$(SWEEP_FIGURES),$(SWEEP_DIR)/$(f).png $(SWEEP_DIR)/$(f).svg)
-sw_sq = '$(subst ','\'',$(1))'
 SWEEP_COMMAND := make sweep WORKLOAD=$(WORKLOAD) $(filter-out WORKLOAD=%,$(MAKEOVERRIDES))
 SWEEP_STAMP := values=$(strip $(VALUES)) variants=$(strip $(VARIANTS)) \
 	models=$(strip $(MODELS)) figures=$(strip $(SWEEP_FIGURES))
@@ -77,24 +75,16 @@ $(SWEEP_POINTS): $(SWEEP_DIR)/%/summary.csv: $(SLABSIM) FORCE
 		DATA=$(SWEEP_DIR)/$*/data REPORT=$(SWEEP_DIR)/$* \
 		SLABSIM=$(abspath $(SLABSIM)) SWEEP_POINT=1 DEPS_OK=$(DEPS_OK)
 
-$(SWEEP_DIR)/params: FORCE
-	@mkdir -p $(@D)
-	@echo $(call sw_sq,$(SWEEP_STAMP)) | cmp -s - $@ || echo $(call sw_sq,$(SWEEP_STAMP)) > $@
+$(eval $(call param_stamp,$(SWEEP_DIR)/params,SWEEP_STAMP))
 
 $(SWEEP_DATA) &: $(SWEEP_POINTS) $(SLABSIM) $(SWEEP_DIR)/params
 	$(SLABSIM) sweep --workload $(WORKLOAD) --param $(PARAM) --dir $(SWEEP_DIR) \
-		--values $(call sw_sq,$(strip $(VALUES))) --figures $(call sw_sq,$(strip $(SWEEP_FIGURES))) \
-		--variants $(call sw_sq,$(strip $(VARIANTS))) --models $(call sw_sq,$(strip $(MODELS))) \
-		--command $(call sw_sq,$(strip $(SWEEP_COMMAND)))
+		--values $(call sh_quote,$(strip $(VALUES))) --figures $(call sh_quote,$(strip $(SWEEP_FIGURES))) \
+		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(MODELS))) \
+		--command $(call sh_quote,$(strip $(SWEEP_COMMAND)))
 
-# gnuplot writes a temporary name first: a failed plot leaves nothing.
-define sweep_plot
-$(SWEEP_DIR)/$(1).png $(SWEEP_DIR)/$(1).svg: $(SWEEP_DIR)/$(1).%: $(SWEEP_DIR)/$(1).dat analysis/sweep.gp
-	$$(GNUPLOT) -e "datafile='$$<'; outfile='$$(basename $$@).tmp.$$*'; workload='$(WORKLOAD)'" \
-		analysis/sweep.gp || { rm -f $$(basename $$@).tmp.$$*; exit 1; }
-	mv -f $$(basename $$@).tmp.$$* $$@
-endef
-$(foreach f,$(SWEEP_FIGURES),$(eval $(call sweep_plot,$(f))))
+# mk/plot.inc's rule, one figure at a time.
+$(foreach f,$(SWEEP_FIGURES),$(eval $(call gnuplot_rule,$(SWEEP_DIR)/$(f),$(SWEEP_DIR)/$(f).dat,analysis/sweep.gp,workload='$(WORKLOAD)')))
 
 .PHONY: sweep sweep-check
 sweep-check:

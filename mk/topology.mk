@@ -32,20 +32,21 @@ TOPO_SHAPE_128 := pack:2 numa:2 core:16 pu:2
 TOPO_SHAPE_256 := pack:2 numa:4 core:16 pu:2
 
 # ---- the plot: one sub-make per workload (its TARGET, VARIANTS, DATA) ----
-.PHONY: topo-plot topo-series
-topo-plot: $(SLABSIM)
+.PHONY: topo-plot topo-series topo-all-series
+topo-plot: $(TOPO_DIR)/topology.png $(TOPO_DIR)/topology.svg
+	@echo "slabsim: $(TOPO_DIR)/topology.png written"
+# Phony, so the plot is always redrawn: TOPO_WORKLOADS, TOPO_MODEL or
+# TOPO_MAP may differ from the last time with every W.dat up to date.
+topo-all-series: $(SLABSIM)
 	$(if $(TOPO_WORKLOADS),,@echo "make topo-plot: none of smack17k, hackbench is a workload here" >&2; exit 2)
 	+@for w in $(TOPO_WORKLOADS); do \
 		$(MAKE) --no-print-directory topo-series WORKLOAD=$$w \
 			SLABSIM=$(abspath $(SLABSIM)) || exit 1; \
 	done
-	$(GNUPLOT) -e "dir='$(TOPO_DIR)'; workloads='$(TOPO_WORKLOADS)'; model='$(TOPO_MODEL)'; map='$(TOPO_MAP)'; outfile='$(TOPO_DIR)/topology.tmp.png'" \
-		analysis/topology.gp
-	$(GNUPLOT) -e "dir='$(TOPO_DIR)'; workloads='$(TOPO_WORKLOADS)'; model='$(TOPO_MODEL)'; map='$(TOPO_MAP)'; outfile='$(TOPO_DIR)/topology.tmp.svg'" \
-		analysis/topology.gp
-	mv -f $(TOPO_DIR)/topology.tmp.png $(TOPO_DIR)/topology.png
-	mv -f $(TOPO_DIR)/topology.tmp.svg $(TOPO_DIR)/topology.svg
-	@echo "slabsim: $(TOPO_DIR)/topology.png written"
+# mk/plot.inc's rule; topology.gp reads dir/W.dat for each of workloads.
+$(eval $(call gnuplot_rule,$(TOPO_DIR)/topology,,analysis/topology.gp,$\
+	dir='$(TOPO_DIR)'; workloads='$(TOPO_WORKLOADS)'; model='$(TOPO_MODEL)'; map='$(TOPO_MAP)',$\
+	topo-all-series))
 
 # Inside a workload's sub-make from here on.  What is replayed: the first
 # variant's trace on the workload's target, unless the workload's trace
@@ -57,7 +58,6 @@ TOPO_VARIANT ?= $(firstword $(VARIANTS))
 TOPO_TRACE = $(or $(TOPO_TRACE_$(WORKLOAD)),$(TOPO_VARIANT).trace)
 TOPO_TARGET = $(or $(TOPO_TARGET_$(WORKLOAD)),$(TARGET))
 TOPO_W := $(TOPO_DIR)/$(WORKLOAD)
-GNUPLOT ?= gnuplot
 
 # One point: the trace generated for N CPUs (a workload whose generator
 # ignores CPUS gets the same trace each time), replayed on N PUs; the

@@ -57,7 +57,8 @@ struct ss_trace_writer_ops {
 		    const char *label);
 	int (*phase)(struct ss_trace_writer *w, const char *name);
 	int (*comment)(struct ss_trace_writer *w, const char *text);
-	/* last bytes of the stream (binary: the end record), then flush */
+	/* the last bytes of the stream (binary: the end record), or NULL
+	 * for none; ss_trace_writer_commit flushes and checks after it */
 	int (*finish)(struct ss_trace_writer *w);
 };
 

@@ -203,7 +203,7 @@ static int bin_finish(struct ss_trace_writer *w)
 		return -1;
 	*p++ = SS_BIN_TAG(SS_BIN_CONTROL, SS_BIN_END);
 	commit(w, ss_bin_put_varint(p, w->events));
-	return flush(w) || fflush(w->fp) || ferror(w->fp) ? -1 : 0;
+	return flush(w);
 }
 
 const struct ss_trace_writer_ops ss_bin_writer_ops = {

@@ -54,11 +54,6 @@ static int text_comment(struct ss_trace_writer *w, const char *text)
 	return fprintf(w->fp, "# %s\n", text) < 0 ? -1 : 0;
 }
 
-static int text_finish(struct ss_trace_writer *w)
-{
-	return fflush(w->fp) || ferror(w->fp) ? -1 : 0;
-}
-
 const struct ss_trace_writer_ops ss_text_writer_ops = {
 	.meta = text_meta,
 	.cache = text_cache,
@@ -67,5 +62,5 @@ const struct ss_trace_writer_ops ss_text_writer_ops = {
 	.work = text_work,
 	.phase = text_phase,
 	.comment = text_comment,
-	.finish = text_finish,
+	/* no .finish: a text trace just stops */
 };

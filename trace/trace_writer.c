@@ -150,7 +150,10 @@ static void release(struct ss_trace_writer *w)
 int ss_trace_writer_commit(struct ss_trace_writer *w, struct ss_error *err)
 {
 	const char *where = w->to_stdout ? "stdout" : w->af.path;
-	int bad = w->ops->finish(w);
+	/* Every format's last check: all it wrote reached w->fp's buffer
+	 * and left it without an error. */
+	int bad = (w->ops->finish && w->ops->finish(w)) || fflush(w->fp) ||
+		  ferror(w->fp);
 	int saved = errno;
 
 	if (w->zfp) { /* finishes the zstd frame into the file */

@@ -4,13 +4,8 @@
 # off within +-10% of the seed's 146%), `slabsim report`'s audit sections
 # and extra files, then `make sim WORKLOAD=audit` and a second make that
 # does nothing.
-set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$here/build/slabsim}
-export SLABSIM_HOME=$here
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.bash"
+export SLABSIM_HOME=$root
 cd "$tmp"
 
 # ---- usage and errors: exit 2, nothing written --------------------------------
@@ -50,7 +45,6 @@ grep -q '^cache names_cache size=4096 align=0 flags=hwcache$' off.trace || fail 
 grep -q '^cache audit_ctx size=27 ' on-ctxcache.trace || fail "audit_ctx is not the longest string (27)"
 
 # ---- replay and the calibration -------------------------------------------------
-col() { awk -F, -v n="$2" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' "$1"; }
 mkdir -p rep/runs
 for v in off on-2.6.16 on-sid on-cached on-ctxcache; do
 	"$S" run --trace $v.trace --model traced --target x86_64-6.1 --out rep/runs/${v}__traced > /dev/null
@@ -91,7 +85,7 @@ rc=0
 [ -n "${SLABSIM_QUICK:-}" ] && { echo "audit: ok (quick)"; exit 0; }
 command -v gnuplot > /dev/null || { echo "audit: ok (gnuplot missing, make sim skipped)"; exit 0; }
 args=(WORKLOAD=audit SYSCALLS=1000 MODELS=traced SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/mk")
-make -C "$here" --no-print-directory sim "${args[@]}" > log 2>&1 || { tail -30 log; fail "make sim"; }
+make -C "$root" --no-print-directory sim "${args[@]}" > log 2>&1 || { tail -30 log; fail "make sim"; }
 for f in report.md summary.csv overhead.csv waste.png latency.png breakdown.png breakdown.svg sweep.png sweep.svg; do
 	[ -s mk/$f ] || fail "make sim: $f missing"
 done
@@ -103,6 +97,6 @@ awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="sim_time_ms") c=i} NR>1{t[$2]=$c; o[$2
 	END{want=100*(t["on-2.6.16"]-t["off"])/t["off"]; d=o["on-2.6.16"]-want; exit !(d<0.01 && d>-0.01)}' \
 	mk/summary.csv || fail "on-2.6.16's overhead_pct does not follow from sim_time_ms"
 grep -q 'AUDIT_PROFILE_SCALE_PERMILLE' mk/report.md || fail "the fitted constant is not in report.md"
-make -C "$here" --no-print-directory sim "${args[@]}" > log2 2>&1 || fail "second make sim"
+make -C "$root" --no-print-directory sim "${args[@]}" > log2 2>&1 || fail "second make sim"
 if grep -E 'slabsim (gen|run|report)|gnuplot' log2; then fail "second make sim redid work"; fi
 echo "audit: ok"

@@ -5,19 +5,15 @@
 # Then the cases that are not file contents: missing, unreadable and
 # directory inputs, a full disk (tmpfs) and a file size limit while writing
 # results, a failing summary.json, bad option values.
-set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$here/build/slabsim}
-bad=$here/tests/bad
-doc=$here/docs/bad-input.md
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib/common.bash"
+bad=$root/tests/bad
+doc=$root/docs/bad-input.md
 mnt=
 cleanup() {
 	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 printf 'slabsim-trace 1\na 0 1 s kmalloc 8\n' >"$tmp/ok.trace"
 RUN=(--model traced --target x86_64-6.x)
@@ -111,7 +107,6 @@ done
 
 # ZERO_SIZE_PTR and kmalloc_large: 0 bytes is no object and no memory,
 # 8193 bytes is get_order(8193) = 2: four pages from the page allocator.
-col() { awk -F, -v n="$2" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' "$1"; }
 sum=$tmp/ok-size_zero_and_large.trace/summary.csv
 [ "$(col "$sum" large_bytes)" = 16384 ] || fail "8193-byte kmalloc_large: large_bytes $(col "$sum" large_bytes)"
 [ "$(col "$sum" requested_bytes)" = 8193 ] || fail "requested_bytes $(col "$sum" requested_bytes)"
@@ -160,8 +155,8 @@ if [ ${#as_user[@]} -gt 0 ]; then
 	chmod 777 "$tmp/o"
 	expect_fail "trace: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --out "$tmp/o"
 	expect_fail "smack: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" gen smack17k --from-rules "$tmp/locked.rules" --variant ref -o "$tmp/o/t.trace"
-	expect_fail "costs: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$here/tests/bad/trace/size_zero_and_large.trace" "${RUN[@]}" --costs "$tmp/locked.costs" --out "$tmp/o"
-	expect_fail "target: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$here/tests/bad/trace/size_zero_and_large.trace" --model traced --target "$tmp/locked.target" --out "$tmp/o"
+	expect_fail "costs: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$root/tests/bad/trace/size_zero_and_large.trace" "${RUN[@]}" --costs "$tmp/locked.costs" --out "$tmp/o"
+	expect_fail "target: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$root/tests/bad/trace/size_zero_and_large.trace" --model traced --target "$tmp/locked.target" --out "$tmp/o"
 	expect_fail "import: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" import -o "$tmp/o/t.trace" "$tmp/locked.txt"
 	chmod 644 "$tmp/ok.trace"
 else

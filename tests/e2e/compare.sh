@@ -4,17 +4,7 @@
 # the runs they come from, index.html links it all with balanced tags, a
 # second make does nothing, a new model list redoes it, and bad input or
 # usage fails cleanly.
-set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$root/build/slabsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# has FILE TEXT: FILE holds TEXT once padding spaces are squeezed (no grep
-# -q: quitting early would kill tr with SIGPIPE and fail the pipeline)
-has() { tr -s ' ' <"$1" | grep -F -- "$2" >/dev/null || fail "$(basename "$1"): missing '$2'"; }
-# col FILE COLUMN: that column of a one-row CSV
-col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i } NR == 2 { print $k }' "$1"; }
+. "$(dirname "$0")/lib/common.bash"
 . "$root/tests/e2e/lib/plots.bash"
 command -v gnuplot >/dev/null || { echo "compare: gnuplot missing, skipped"; exit 0; }
 

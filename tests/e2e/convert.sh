@@ -3,12 +3,7 @@
 # sbt -> sbt.zst -> text.zst -> text keeps every event, every format
 # replays to byte-identical results, binary is smaller, pipes are written
 # in place, bad input and usage fail cleanly.
-set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$here/build/slabsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.bash"
 cd "$tmp"
 
 "$S" gen smack17k --rules 300 --labels 30 --seed 5 --write-rules rules.txt

@@ -2,44 +2,33 @@
 # gen_smack.sh - `slabsim gen smack17k` end to end: rule files, every variant's
 # trace (headers and event counts worked out by hand), bad rule files and
 # bad usage (exit codes, file:line on stderr, no output left behind).
-set -euo pipefail
-
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-SLABSIM=${SLABSIM:-$repo/build/slabsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-die() { echo "gen_smack.sh: $*" >&2; exit 1; }
-# expect_eq WHAT GOT WANT
-expect_eq() { [ "$2" = "$3" ] || die "$1: got '$2', want '$3'"; }
-# count_events TRACE KIND: lines of one event kind (a f w p)
-count() { awk -v k="$2" '$1 == k { n++ } END { print n + 0 }' "$1"; }
+. "$(dirname "$0")/lib/common.bash"
 meta() { awk -v k="$2" '$1 == "meta" && $2 == k { $1 = $2 = ""; sub(/^  /, ""); print }' "$1"; }
 
 # ---- the gen command and its table of workloads ----
-"$SLABSIM" gen --help | grep -q '^  smack17k ' || die "gen --help does not list smack17k"
-"$SLABSIM" gen smack17k --help | grep -q -- '--from-rules FILE' || die "gen smack17k --help"
+"$S" gen --help | grep -q '^  smack17k ' || fail "gen --help does not list smack17k"
+"$S" gen smack17k --help | grep -q -- '--from-rules FILE' || fail "gen smack17k --help"
 set +e
-"$SLABSIM" gen nosuch >/dev/null 2>&1; rc=$?
+"$S" gen nosuch >/dev/null 2>&1; rc=$?
 set -e
 expect_eq "unknown workload exit" "$rc" 2
 
 # ---- the rule set: 200 rules over 20 labels ----
 N=200 L=20
-"$SLABSIM" gen smack17k --rules $N --labels $L --seed 3 --write-rules "$tmp/r.txt"
-"$SLABSIM" gen smack17k --rules $N --labels $L --seed 3 --write-rules "$tmp/r2.txt"
-cmp -s "$tmp/r.txt" "$tmp/r2.txt" || die "same seed gave different rule files"
-"$SLABSIM" gen smack17k --rules $N --labels $L --seed 4 --write-rules "$tmp/r4.txt"
-cmp -s "$tmp/r.txt" "$tmp/r4.txt" && die "seeds 3 and 4 gave the same rules"
-grep -q '^# generator: slabsim gen smack17k (.*), seed 3$' "$tmp/r.txt" || die "rule file header: generator"
-grep -q "^# rules: $N, labels: $L\$" "$tmp/r.txt" || die "rule file header: counts"
+"$S" gen smack17k --rules $N --labels $L --seed 3 --write-rules "$tmp/r.txt"
+"$S" gen smack17k --rules $N --labels $L --seed 3 --write-rules "$tmp/r2.txt"
+cmp -s "$tmp/r.txt" "$tmp/r2.txt" || fail "same seed gave different rule files"
+"$S" gen smack17k --rules $N --labels $L --seed 4 --write-rules "$tmp/r4.txt"
+cmp -s "$tmp/r.txt" "$tmp/r4.txt" && fail "seeds 3 and 4 gave the same rules"
+grep -q '^# generator: slabsim gen smack17k (.*), seed 3$' "$tmp/r.txt" || fail "rule file header: generator"
+grep -q "^# rules: $N, labels: $L\$" "$tmp/r.txt" || fail "rule file header: counts"
 expect_eq "rule lines" "$(grep -vc '^#' "$tmp/r.txt")" $N
 expect_eq "distinct pairs" "$(grep -v '^#' "$tmp/r.txt" | awk '{ print $1, $2 }' | sort -u | wc -l)" $N
 expect_eq "labels used" "$(grep -v '^#' "$tmp/r.txt" | awk '{ print $1; print $2 }' | sort -u | wc -l)" $L
 expect_eq "self rules" "$(grep -v '^#' "$tmp/r.txt" | awk '$1 == $2' | wc -l)" 0
 expect_eq "access strings" \
 	"$(grep -v '^#' "$tmp/r.txt" | awk '$3 !~ /^(-|r?w?x?a?t?)$/ || $3 == ""' | wc -l)" 0
-ls "$tmp" | grep -q 'tmp' && die "temporary file left behind"
+ls "$tmp" | grep -q 'tmp' && fail "temporary file left behind"
 
 # ---- one trace per variant, counts worked out by hand ----
 # Per write (N of them): ref allocates data, the leaked parsed rule, four
@@ -71,7 +60,7 @@ want_work() {
 }
 for v in ref memfix patch2 patch3 patch4; do
 	t="$tmp/$v.trace"
-	"$SLABSIM" gen smack17k --from-rules "$tmp/r.txt" --variant $v -o "$t" --cpu 2 --system-kib 3
+	"$S" gen smack17k --from-rules "$tmp/r.txt" --variant $v -o "$t" --cpu 2 --system-kib 3
 	expect_eq "$v magic" "$(head -1 "$t")" "slabsim-trace 1"
 	expect_eq "$v workload" "$(meta "$t" workload)" smack17k
 	expect_eq "$v variant" "$(meta "$t" variant)" $v
@@ -112,56 +101,56 @@ expect_eq "ref leaked parsed rules" "$(awk '$4 == "smk_write_rules_list:rule" &&
 expect_eq "memfix leaked parsed rules" "$(awk '$4 == "smk_write_rules_list:rule"' "$tmp/memfix.trace" | wc -l)" 0
 
 # generating directly gives the same events as loading the written file
-"$SLABSIM" gen smack17k --rules $N --labels $L --seed 3 --variant patch3 -o "$tmp/direct.trace" \
+"$S" gen smack17k --rules $N --labels $L --seed 3 --variant patch3 -o "$tmp/direct.trace" \
 	--write-rules "$tmp/direct.txt" --cpu 2 --system-kib 3
-cmp -s "$tmp/r.txt" "$tmp/direct.txt" || die "-o changed the rule file"
+cmp -s "$tmp/r.txt" "$tmp/direct.txt" || fail "-o changed the rule file"
 expect_eq "direct seed meta" "$(meta "$tmp/direct.trace" seed)" 3
 diff <(grep -v '^meta' "$tmp/direct.trace") <(grep -v '^meta' "$tmp/patch3.trace") >/dev/null ||
-	die "generated and reloaded rule sets gave different traces"
+	fail "generated and reloaded rule sets gave different traces"
 # defaults: cpu 0, system_kib from SMACK_SYSTEM_SLAB_KIB
-"$SLABSIM" gen smack17k --rules 10 --labels 5 --variant ref -o - >"$tmp/stdout.trace"
+"$S" gen smack17k --rules 10 --labels 5 --variant ref -o - >"$tmp/stdout.trace"
 expect_eq "stdout trace cpu" "$(awk '$1 == "a" && $2 != 0' "$tmp/stdout.trace" | wc -l)" 0
 expect_eq "stdout trace rules" "$(meta "$tmp/stdout.trace" rules)" 10
 
 # an empty rule file is a valid load of nothing
 : >"$tmp/empty.rules"
-"$SLABSIM" gen smack17k --from-rules "$tmp/empty.rules" --variant ref -o "$tmp/empty.trace" --system-kib 0
+"$S" gen smack17k --from-rules "$tmp/empty.rules" --variant ref -o "$tmp/empty.trace" --system-kib 0
 expect_eq "empty rules" "$(meta "$tmp/empty.trace" rules)" 0
 expect_eq "empty events" "$(count "$tmp/empty.trace" a)$(count "$tmp/empty.trace" w)" 00
 
 # ---- bad rule files: exit 1, file:line: reason, nothing written ----
 nbad=0
-for f in "$repo"/tests/bad/smack/*.rules; do
+for f in "$root"/tests/bad/smack/*.rules; do
 	line=$(sed -n '1s/^# expect: \([0-9]*\) .*/\1/p' "$f")
 	reason=$(sed -n '1s/^# expect: [0-9]* //p' "$f")
-	[ -n "$line" ] || die "$f: no '# expect: LINE REASON' header"
+	[ -n "$line" ] || fail "$f: no '# expect: LINE REASON' header"
 	set +e
-	"$SLABSIM" gen smack17k --from-rules "$f" --variant ref -o "$tmp/bad.trace" \
+	"$S" gen smack17k --from-rules "$f" --variant ref -o "$tmp/bad.trace" \
 		--write-rules "$tmp/bad.rules" 2>"$tmp/err"
 	rc=$?
 	set -e
 	expect_eq "$(basename "$f") exit" $rc 1
-	grep -qF "$f:$line: " "$tmp/err" || die "$(basename "$f"): stderr lacks '$f:$line: ': $(cat "$tmp/err")"
-	grep -qF -- "$reason" "$tmp/err" || die "$(basename "$f"): stderr lacks '$reason': $(cat "$tmp/err")"
-	ls "$tmp" | grep -q '^bad\.' && die "$(basename "$f"): output left behind"
+	grep -qF "$f:$line: " "$tmp/err" || fail "$(basename "$f"): stderr lacks '$f:$line: ': $(cat "$tmp/err")"
+	grep -qF -- "$reason" "$tmp/err" || fail "$(basename "$f"): stderr lacks '$reason': $(cat "$tmp/err")"
+	ls "$tmp" | grep -q '^bad\.' && fail "$(basename "$f"): output left behind"
 	nbad=$((nbad + 1))
 done
-[ $nbad -ge 10 ] || die "only $nbad bad rule files found"
+[ $nbad -ge 10 ] || fail "only $nbad bad rule files found"
 set +e
-"$SLABSIM" gen smack17k --from-rules "$tmp/nonexistent" --variant ref -o "$tmp/bad.trace" 2>"$tmp/err"
+"$S" gen smack17k --from-rules "$tmp/nonexistent" --variant ref -o "$tmp/bad.trace" 2>"$tmp/err"
 rc=$?
 set -e
 expect_eq "missing rule file exit" $rc 1
-grep -q "nonexistent: cannot open" "$tmp/err" || die "missing file message: $(cat "$tmp/err")"
+grep -q "nonexistent: cannot open" "$tmp/err" || fail "missing file message: $(cat "$tmp/err")"
 
 # ---- bad usage: exit 2, nothing written ----
 usage_case() {
 	set +e
-	"$SLABSIM" gen smack17k "$@" >/dev/null 2>"$tmp/err"
+	"$S" gen smack17k "$@" >/dev/null 2>"$tmp/err"
 	local rc=$?
 	set -e
 	expect_eq "usage '$*' exit" $rc 2
-	ls "$tmp" | grep -q '^u\.' && die "usage '$*': output left behind"
+	ls "$tmp" | grep -q '^u\.' && fail "usage '$*': output left behind"
 	return 0
 }
 usage_case --bogus -o "$tmp/u.trace" --variant ref
@@ -182,6 +171,6 @@ usage_case
 usage_case stray --write-rules "$tmp/u.rules"
 usage_case --help=yes
 usage_case --variant ref -o "$tmp/u.x" --write-rules "$tmp/u.x"
-grep -q "try 'slabsim gen smack17k --help'" "$tmp/err" || die "usage errors should point at --help"
+grep -q "try 'slabsim gen smack17k --help'" "$tmp/err" || fail "usage errors should point at --help"
 
 echo "gen_smack.sh: all checks passed"

@@ -2,18 +2,8 @@
 # geometry.sh - `slabsim geometry` key=value output for worked examples,
 # usage errors, and `slabsim validate` on the saved kernel data (always) and
 # on this machine's /sys/kernel/slab (when readable).
-set -euo pipefail
-
-root=$(cd "$(dirname "$0")/../.." && pwd)
-SLABSIM=${SLABSIM:-$root/build/slabsim}
+. "$(dirname "$0")/lib/common.bash"
 data=$root/tests/data/slab
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-	echo "geometry.sh: $*" >&2
-	exit 1
-}
 
 # expect FILE KEY VALUE: the output has the line KEY=VALUE
 expect() {
@@ -24,14 +14,14 @@ expect() {
 # usage_error ARGS...: exit status 2 and a message on stderr
 usage_error() {
 	local rc=0
-	"$SLABSIM" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	"$S" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
 	[ "$rc" -eq 2 ] || fail "'$*': exit $rc, want 2"
 	[ -s "$tmp/err" ] || fail "'$*': no message on stderr"
 	[ ! -s "$tmp/out" ] || fail "'$*': printed output on a usage error"
 }
 
 # SMACK seed: KMEM_CACHE(smack_rule), 20 bytes, align 4, 3.10 ARM -> 24.
-"$SLABSIM" geometry --target arm32-3.10 --size 20 --align 4 >"$tmp/smack"
+"$S" geometry --target arm32-3.10 --size 20 --align 4 >"$tmp/smack"
 expect "$tmp/smack" target arm32-3.10
 expect "$tmp/smack" era 3.10
 expect "$tmp/smack" object_size 20
@@ -50,7 +40,7 @@ for k in target era object_size slab_size align inuse offset red_left_pad \
 done
 
 # slub.md: 6.x FZPU kmalloc-64 = 256 bytes, order 1, 32 objects (8 CPUs).
-"$SLABSIM" geometry --target x86_64-6.x --kmalloc --size 50 --debug FZPU >"$tmp/fzpu"
+"$S" geometry --target x86_64-6.x --kmalloc --size 50 --debug FZPU >"$tmp/fzpu"
 expect "$tmp/fzpu" request 50
 expect "$tmp/fzpu" cache kmalloc-64
 expect "$tmp/fzpu" slab_size 256
@@ -63,41 +53,41 @@ expect "$tmp/fzpu" debug FZPU
 
 # --cpus and --era change the order rules: kmalloc-1k is 3/32 with 8 CPUs,
 # 2/16 with 2; a 12000-byte cache is order 2 before 6.7, 3 after.
-"$SLABSIM" geometry --target x86_64-6.x --kmalloc --size 1000 --cpus 2 >"$tmp/k1k"
+"$S" geometry --target x86_64-6.x --kmalloc --size 1000 --cpus 2 >"$tmp/k1k"
 expect "$tmp/k1k" cache kmalloc-1k
 expect "$tmp/k1k" order 2
 expect "$tmp/k1k" objs_per_slab 16
-"$SLABSIM" geometry --target x86_64-6.x --size 12000 --era 6.1 >"$tmp/old"
+"$S" geometry --target x86_64-6.x --size 12000 --era 6.1 >"$tmp/old"
 expect "$tmp/old" era 6.1
 expect "$tmp/old" order 2
-"$SLABSIM" geometry --target x86_64-6.x --size 12000 >"$tmp/new"
+"$S" geometry --target x86_64-6.x --size 12000 >"$tmp/new"
 expect "$tmp/new" order 3
 
 # kmalloc classes of the ARM target, zero and large requests.
-"$SLABSIM" geometry --target arm32-3.10 --kmalloc --size 65 >"$tmp/k96"
+"$S" geometry --target arm32-3.10 --kmalloc --size 65 >"$tmp/k96"
 expect "$tmp/k96" cache kmalloc-96
 expect "$tmp/k96" slab_size 96
-"$SLABSIM" geometry --target arm32-3.10 --kmalloc --size 8192 >"$tmp/k8k"
+"$S" geometry --target arm32-3.10 --kmalloc --size 8192 >"$tmp/k8k"
 expect "$tmp/k8k" cache kmalloc-8192
-"$SLABSIM" geometry --target x86_64-6.x --kmalloc --size 8193 >"$tmp/large"
+"$S" geometry --target x86_64-6.x --kmalloc --size 8193 >"$tmp/large"
 expect "$tmp/large" cache kmalloc_large
 expect "$tmp/large" order 2
-"$SLABSIM" geometry --target x86_64-6.x --kmalloc --size 0 >"$tmp/zero"
+"$S" geometry --target x86_64-6.x --kmalloc --size 0 >"$tmp/zero"
 expect "$tmp/zero" cache zero
 
 # A target given by path.
-"$SLABSIM" geometry --target "$root/allocators/targets/x86_64-4.6.target" \
+"$S" geometry --target "$root/allocators/targets/x86_64-4.6.target" \
 	--size 64 --rcu >"$tmp/path"
 expect "$tmp/path" target x86_64-4.6
 expect "$tmp/path" slab_size 72
 
 # --help documents every option.
-"$SLABSIM" geometry --help >"$tmp/help"
+"$S" geometry --help >"$tmp/help"
 for o in --target --size --align --hwcache --rcu --ctor --freeptr --kmalloc \
 	--debug --cpus --era --help; do
 	grep -q -- "$o" "$tmp/help" || fail "geometry --help lacks $o"
 done
-"$SLABSIM" validate --help >"$tmp/vhelp"
+"$S" validate --help >"$tmp/vhelp"
 for o in --sys --slabinfo --cpus --target --help; do
 	grep -q -- "$o" "$tmp/vhelp" || fail "validate --help lacks $o"
 done
@@ -117,32 +107,32 @@ usage_error validate --sys /x --slabinfo /y
 usage_error validate --cpus many
 
 rc=0
-"$SLABSIM" geometry --target no-such-target --size 64 >"$tmp/out" 2>"$tmp/err" || rc=$?
+"$S" geometry --target no-such-target --size 64 >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "unknown target: exit $rc, want 1"
 grep -q no-such-target "$tmp/err" || fail "unknown target: message lacks the name"
 rc=0
-"$SLABSIM" geometry --target x86_64-6.x --size 64 --freeptr 8 >"$tmp/out" 2>"$tmp/err" || rc=$?
+"$S" geometry --target x86_64-6.x --size 64 --freeptr 8 >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "--freeptr without --rcu: exit $rc, want 1"
 
 # validate on the saved copies of the 6.18 machine (2 present CPUs).
-"$SLABSIM" validate --sys "$data/sys-kernel-slab" --cpus 2 >"$tmp/val"
+"$S" validate --sys "$data/sys-kernel-slab" --cpus 2 >"$tmp/val"
 tail -1 "$tmp/val" | grep -qx "validate: 16 caches, 15 match, 0 mismatch, 1 explicit-freeptr" ||
 	fail "saved sysfs: $(tail -1 "$tmp/val")"
 grep -q "^vm_area_struct .* freeptr " "$tmp/val" || fail "vm_area_struct not reported as freeptr"
-"$SLABSIM" validate --slabinfo "$data/proc-slabinfo-6.18.txt" --cpus 2 >"$tmp/vsi"
+"$S" validate --slabinfo "$data/proc-slabinfo-6.18.txt" --cpus 2 >"$tmp/vsi"
 tail -1 "$tmp/vsi" | grep -qx "validate: 232 caches, 232 match, 0 mismatch, 0 explicit-freeptr" ||
 	fail "saved slabinfo: $(tail -1 "$tmp/vsi")"
 # ... and the check can fail: 8 CPUs give other orders.
 rc=0
-"$SLABSIM" validate --sys "$data/sys-kernel-slab" --cpus 8 >"$tmp/val8" || rc=$?
+"$S" validate --sys "$data/sys-kernel-slab" --cpus 8 >"$tmp/val8" || rc=$?
 [ "$rc" -eq 1 ] || fail "validate with the wrong CPU count: exit $rc, want 1"
 rc=0
-"$SLABSIM" validate --sys "$tmp/nonexistent" >"$tmp/out" 2>"$tmp/err" || rc=$?
+"$S" validate --sys "$tmp/nonexistent" >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "validate on a missing dir: exit $rc, want 1"
 
 # This machine's own caches, when visible.
 if [ -r /sys/kernel/slab/kmalloc-64/slab_size ]; then
-	"$SLABSIM" validate >"$tmp/live" || fail "validate on this machine: $(tail -1 "$tmp/live")"
+	"$S" validate >"$tmp/live" || fail "validate on this machine: $(tail -1 "$tmp/live")"
 	tail -1 "$tmp/live" | grep -q " 0 mismatch," || fail "live: $(tail -1 "$tmp/live")"
 	echo "geometry.sh: live $(tail -1 "$tmp/live")"
 else

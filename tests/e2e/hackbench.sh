@@ -4,20 +4,12 @@
 # and binary traces replaying alike, the era ordering of the six variants,
 # pipes, bad usage, and `make sim WORKLOAD=hackbench` into a temporary
 # directory (every promised output, the ratio check, nothing redone).
-set -euo pipefail
-
-root=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$root/build/slabsim}
+. "$(dirname "$0")/lib/common.bash"
 export SLABSIM_HOME=$root
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-die() { echo "hackbench.sh: $*" >&2; exit 1; }
-expect_eq() { [ "$2" = "$3" ] || die "$1: got '$2', want '$3'"; }
-count() { awk -v k="$2" '$1 == k { n++ } END { print n + 0 }' "$1"; }
 meta() { awk -v k="$2" '$1 == "meta" && $2 == k { print $3 }' "$1"; }
 
-"$S" gen --help | grep -q '^  hackbench ' || die "gen --help does not list hackbench"
-"$S" gen hackbench --help | grep -q -- '--datasize B' || die "gen hackbench --help"
+"$S" gen --help | grep -q '^  hackbench ' || fail "gen --help does not list hackbench"
+"$S" gen hackbench --help | grep -q -- '--datasize B' || fail "gen hackbench --help"
 
 # ---- a small trace: 2 groups of 4 + 4 tasks, 3 loops, 2 CPUs ----
 # messages = groups x fds x fds x loops = 2 x 4 x 4 x 3 = 96; each is one
@@ -25,7 +17,7 @@ meta() { awk -v k="$2" '$1 == "meta" && $2 == k { print $3 }' "$1"; }
 # msg-cycles 100: 50 per message on each side, 9600 cycles in all.
 gen=(-g 2 -l 3 --fds 4 --cpus 2 --quantum 5 --msg-cycles 100)
 "$S" gen hackbench "${gen[@]}" -o "$tmp/t.trace" 2>"$tmp/gen.err"
-grep -q '96 messages' "$tmp/gen.err" || die "gen summary: $(cat "$tmp/gen.err")"
+grep -q '96 messages' "$tmp/gen.err" || fail "gen summary: $(cat "$tmp/gen.err")"
 expect_eq "workload" "$(meta "$tmp/t.trace" workload)" hackbench
 expect_eq "messages" "$(meta "$tmp/t.trace" messages)" 96
 expect_eq "window" "$(meta "$tmp/t.trace" window)" 278
@@ -34,13 +26,13 @@ expect_eq "frees" "$(count "$tmp/t.trace" f)" 192
 expect_eq "sk_buffs" "$(awk '$1 == "a" && $5 == "skbuff_head_cache" && $6 == 232' "$tmp/t.trace" | wc -l)" 96
 expect_eq "heads" "$(awk '$1 == "a" && $5 == "kmalloc" && $6 == 448' "$tmp/t.trace" | wc -l)" 96
 expect_eq "work cycles" "$(awk '$1 == "w" { n += $3 } END { print n }' "$tmp/t.trace")" 9600
-grep -q '^cache skbuff_head_cache size=232 align=0 flags=hwcache$' "$tmp/t.trace" || die "cache line"
+grep -q '^cache skbuff_head_cache size=232 align=0 flags=hwcache$' "$tmp/t.trace" || fail "cache line"
 # ids: never allocated while live, never freed unless live, all freed
 awk '$1 == "a" { if (live[$3]) bad = 1; live[$3] = 1 }
      $1 == "f" { if (!live[$3]) bad = 1; delete live[$3] }
-     END { for (i in live) bad = 1; exit bad }' "$tmp/t.trace" || die "id discipline"
+     END { for (i in live) bad = 1; exit bad }' "$tmp/t.trace" || fail "id discipline"
 "$S" gen hackbench "${gen[@]}" -o "$tmp/t2.trace" 2>/dev/null
-cmp -s "$tmp/t.trace" "$tmp/t2.trace" || die "same parameters gave different traces"
+cmp -s "$tmp/t.trace" "$tmp/t2.trace" || fail "same parameters gave different traces"
 
 # ---- text and binary traces replay to the same figures ----
 "$S" gen hackbench "${gen[@]}" -o "$tmp/t.sbt" 2>/dev/null
@@ -48,7 +40,7 @@ for f in trace sbt; do
 	"$S" run --trace "$tmp/t.$f" --model traced+P --target x86_64-4.5 --cpus 2 \
 		--variant P-4.5 --out "$tmp/r-$f"
 done
-cmp -s "$tmp/r-trace/summary.csv" "$tmp/r-sbt/summary.csv" || die "text and binary replays differ"
+cmp -s "$tmp/r-trace/summary.csv" "$tmp/r-sbt/summary.csv" || fail "text and binary replays differ"
 
 # ---- the six variants: P costs most before the series, least in 6.1 ----
 for v in none-4.5 P-4.5 none-4.6 P-4.6 none-6.1 P-6.1; do
@@ -62,11 +54,11 @@ simt() {
 }
 awk -v a="$(simt P-4.5__traced+P)" -v b="$(simt P-4.6__traced+P)" -v c="$(simt P-6.1__traced+P)" \
     -v n="$(simt none-4.5__traced)" 'BEGIN { exit !(a > b && b > c && c > n) }' \
-	|| die "P-4.5 > P-4.6 > P-6.1 > none does not hold"
+	|| fail "P-4.5 > P-4.6 > P-6.1 > none does not hold"
 "$S" report --workload hackbench --dir "$tmp/rep" \
 	--variants 'none-4.5 P-4.5 none-4.6 P-4.6 none-6.1 P-6.1' --models 'traced traced+P'
-grep -q '^\*\*P-4.5 / P-4.6 = ' "$tmp/rep/report.md" || die "ratio check missing from report.md"
-grep -q 'deactivate_slab share' "$tmp/rep/report.md" || die "deactivate share missing"
+grep -q '^\*\*P-4.5 / P-4.6 = ' "$tmp/rep/report.md" || fail "ratio check missing from report.md"
+grep -q 'deactivate_slab share' "$tmp/rep/report.md" || fail "deactivate share missing"
 expect_eq "time.dat rows" "$(grep -vc '^#' "$tmp/rep/time.dat")" 6
 
 # ---- pipes: no slab objects, only work ----
@@ -86,12 +78,12 @@ expect_eq "unknown option" "$(bad --nosuch -o "$tmp/x")" 2
 expect_eq "no output" "$(bad -g 2)" 2
 expect_eq "datasize 0" "$(bad --datasize 0 -o "$tmp/x")" 2
 expect_eq "datasize too big" "$(bad --datasize 200000 -o "$tmp/x")" 2
-grep -q 'datasize 200000' "$tmp/err" || die "datasize message: $(cat "$tmp/err")"
+grep -q 'datasize 200000' "$tmp/err" || fail "datasize message: $(cat "$tmp/err")"
 expect_eq "bad number" "$(bad -g 2x -o "$tmp/x")" 2
 expect_eq "zero cpus" "$(bad --cpus 0 -o "$tmp/x")" 2
 expect_eq "unwritable" "$(bad -g 1 -l 1 --fds 1 -o "$tmp/nodir/x.trace")" 1
-[ ! -e "$tmp/x" ] || die "bad usage left output"
-if ls "$tmp" | grep -q 'tmp'; then die "temporary file left behind"; fi
+[ ! -e "$tmp/x" ] || fail "bad usage left output"
+if ls "$tmp" | grep -q 'tmp'; then fail "temporary file left behind"; fi
 
 # ---- make sim at small scale, into a temporary directory ----
 # (skipped in the ASan pass, SLABSIM_QUICK: the replays above covered it)
@@ -99,15 +91,15 @@ if command -v gnuplot >/dev/null && [ -z "${SLABSIM_QUICK:-}" ]; then
 	args=(WORKLOAD=hackbench HB_GROUPS=2 HB_LOOPS=5 HB_FDS=4 SLABSIM="$S"
 	      DATA="$tmp/data" REPORT="$tmp/msim")
 	make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log" 2>&1 \
-		|| { cat "$tmp/log"; die "make sim"; }
+		|| { cat "$tmp/log"; fail "make sim"; }
 	for f in report.md summary.csv time.png time.svg time.dat latency.png; do
-		[ -s "$tmp/msim/$f" ] || die "make sim: $f missing"
+		[ -s "$tmp/msim/$f" ] || fail "make sim: $f missing"
 	done
 	expect_eq "summary rows" "$(cut -d, -f2 "$tmp/msim/summary.csv" | tail -n +2 | tr '\n' ' ')" \
 		"none-4.5 P-4.5 none-4.6 P-4.6 none-6.1 P-6.1 "
-	grep -q 'HB_MSG_CYCLES' "$tmp/msim/report.md" || die "fitted constant not reported"
-	head -c 8 "$tmp/msim/time.png" | od -An -tx1 | grep -q '89 50 4e 47' || die "time.png is not a PNG"
-	make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log2" 2>&1 || die "second make sim"
-	if grep -E 'slabsim (gen|run|report)' "$tmp/log2"; then die "second make sim redid work"; fi
+	grep -q 'HB_MSG_CYCLES' "$tmp/msim/report.md" || fail "fitted constant not reported"
+	head -c 8 "$tmp/msim/time.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "time.png is not a PNG"
+	make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log2" 2>&1 || fail "second make sim"
+	if grep -E 'slabsim (gen|run|report)' "$tmp/log2"; then fail "second make sim redid work"; fi
 fi
 echo "hackbench.sh: ok"

@@ -2,16 +2,8 @@
 # import.sh - `slabsim import` on real captures (tests/data/import): the
 # totals match perf kmem stat and an independent sum, the trace replays,
 # a tracefs format file gives the same result, bad input fails cleanly.
-set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$here/build/slabsim}
-data=$here/tests/data/import
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-col() { # col FILE NAME -> value of column NAME in the data row
-	awk -F, -v n="$2" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' "$1"
-}
+. "$(dirname "$0")/lib/common.bash"
+data=$root/tests/data/import
 cd "$tmp"
 
 # perf script input: perf kmem stat's own lines, verbatim

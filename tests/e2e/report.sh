@@ -3,33 +3,18 @@
 # (tests/fixtures/report/), then the gnuplot scripts and the make rules of
 # mk/report.inc on its plot data.  The gnuplot part is skipped, with
 # a message, when gnuplot is not installed.
-set -euo pipefail
-
-root=$(cd "$(dirname "$0")/../.." && pwd)
-SLABSIM=${SLABSIM:-$root/build/slabsim}
+. "$(dirname "$0")/lib/common.bash"
 fixture=$root/tests/fixtures/report/smack17k
 seed=$root/workloads/smack17k/seed.csv
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
-fail() {
-	echo "report.sh: $*" >&2
-	exit 1
-}
-
-# has FILE TEXT: FILE holds TEXT once padding spaces are squeezed
-has() {
-	tr -s ' ' <"$1" | grep -F -- "$2" >/dev/null || fail "$(basename "$1"): missing '$2'"
-}
-
-[ -x "$SLABSIM" ] || fail "no binary at $SLABSIM"
+[ -x "$S" ] || fail "no binary at $S"
 [ -d "$fixture/runs" ] || fail "no fixtures at $fixture"
 
 # ---- the report -------------------------------------------------------------
 out=$tmp/rep
 mkdir -p "$out"
 cp -r "$fixture/runs" "$out/"
-"$SLABSIM" report --workload smack17k --dir "$out" --seed-table "$seed" \
+"$S" report --workload smack17k --dir "$out" --seed-table "$seed" \
 	--command "make sim WORKLOAD=smack17k" --calibration "catmap_bytes=20" \
 	>"$tmp/stdout" 2>"$tmp/stderr" || fail "report failed: $(cat "$tmp/stderr")"
 for f in report.md summary.csv waste.dat latency.dat; do
@@ -49,7 +34,7 @@ done
 # deterministic: the same inputs give byte-identical outputs
 mkdir -p "$tmp/again"
 cp -r "$fixture/runs" "$tmp/again/"
-"$SLABSIM" report --workload smack17k --dir "$tmp/again" --seed-table "$seed" \
+"$S" report --workload smack17k --dir "$tmp/again" --seed-table "$seed" \
 	--command "make sim WORKLOAD=smack17k" --calibration "catmap_bytes=20" 2>/dev/null
 for f in summary.csv waste.dat latency.dat; do
 	cmp -s "$out/$f" "$tmp/again/$f" || fail "$f differs between two runs"
@@ -61,14 +46,14 @@ mkdir -p "$bad"
 cp -r "$fixture/runs" "$bad/"
 sed -i '2s/,1904,/,19x04,/' "$bad/runs/ref__traced/summary.csv"
 rc=0
-"$SLABSIM" report --workload smack17k --dir "$bad" 2>"$tmp/err" || rc=$?
+"$S" report --workload smack17k --dir "$bad" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "malformed summary: exit $rc, want 1"
 grep -q "ref__traced/summary.csv:2: column 'footprint_kib': '19x04' is not a number" "$tmp/err" ||
 	fail "malformed summary: message '$(cat "$tmp/err")'"
 [ "$(ls "$bad")" = runs ] || fail "malformed summary left output: $(ls "$bad")"
 
 rc=0
-"$SLABSIM" report --workload smack17k --dir "$out" --bogus >/dev/null 2>"$tmp/err" || rc=$?
+"$S" report --workload smack17k --dir "$out" --bogus >/dev/null 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 2 ] || fail "unknown option: exit $rc, want 2"
 [ -s "$tmp/err" ] || fail "unknown option: no message"
 
@@ -104,7 +89,7 @@ mk=$tmp/rules
 mkdir -p "$mk"
 cp -r "$fixture/runs" "$mk/"
 cat >"$tmp/test.mk" <<EOF
-SLABSIM := $SLABSIM
+SLABSIM := $S
 WORKLOAD := smack17k
 REPORT := $mk
 RUN_SUMMARIES := \$(wildcard $mk/runs/*/summary.csv)
@@ -112,6 +97,8 @@ VARIANTS := ref memfix patch2 patch3 patch4
 MODELS := traced kmem_cache traced+FZPU
 CALIBRATION := catmap_bytes=20
 GNUPLOT := $GNUPLOT
+include mk/plot.inc
+include mk/stamp.inc
 include mk/report.inc
 EOF
 # a clean make: no flags or variables inherited from a `make e2e` above us

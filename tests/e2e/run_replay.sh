@@ -2,12 +2,7 @@
 # run_replay.sh - `slabsim run` end to end on a small smack trace: the waste
 # parts add up to the footprint, runs are byte-identical, variants order as
 # the seed does, and bad input fails cleanly.
-set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$here/build/slabsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.bash"
 
 cd "$tmp"
 "$S" gen smack17k --rules 400 --labels 40 --seed 7 --write-rules rules.txt
@@ -16,9 +11,6 @@ for v in ref patch4; do
 	"$S" run --trace $v.trace --model traced --target arm32-3.10 --out out-$v
 done
 
-col() { # col FILE NAME -> value of column NAME in the data row
-	awk -F, -v n="$2" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' "$1"
-}
 for v in ref patch4; do
 	f=out-$v/summary.csv
 	for file in summary.json caches.csv counters.csv latency.csv slabinfo timeline.csv; do
@@ -70,7 +62,7 @@ grep -q "unknown model 'slob' (models: traced, kmalloc-buckets, kmem_cache)" err
 	fail "unknown model message: $(cat err.txt)"
 
 # kmem_cache: two sites sharing their first 63 bytes get two caches (fuzz find)
-"$S" run --trace "$here/tests/fuzz/regressions/replay/kmem_cache_long_site_names.trace" \
+"$S" run --trace "$root/tests/fuzz/regressions/replay/kmem_cache_long_site_names.trace" \
 	--model kmem_cache --target x86_64-6.x --out longsite
 [ "$(awk -F, 'NR>1{print $2}' longsite/caches.csv | sort -n | tr '\n' ' ')" = "16 4000 " ] ||
 	fail "long site names share a cache: $(cat longsite/caches.csv)"

@@ -4,12 +4,7 @@
 # value's runs, the plots appear and are not trivial, a second make does
 # nothing, bad parameters stop make with a message, and `slabsim sweep`
 # handles values that are not numbers and rejects bad input.
-set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-S=${SLABSIM:-$root/build/slabsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/common.bash"
 # fp FILE VARIANT MODEL: footprint_kib of that row of a summary.csv
 fp() { awk -F, -v v="$2" -v m="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["variant"] == v && $c["model"] == m { print $c["footprint_kib"] }' "$1"; }

@@ -12,15 +12,16 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "test_util.h"
 
 static void test_commit_and_abort(void **state)
 {
-	char dir[] = "/tmp/slabsim-atomic-XXXXXX", path[256], cmd[300];
+	char dir[TU_PATH_MAX], path[TU_PATH_MAX + 16], cmd[3 * TU_PATH_MAX];
 	struct ss_atomic_file f;
 	struct ss_error err;
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
+	tu_tmp_dir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/out.csv", dir);
 	assert_int_equal(ss_atomic_open(&f, path, &err), 0);
 	fputs("a,b\n", f.fp);

@@ -14,6 +14,7 @@
 
 #include "audit/audit_gen.h"
 #include "audit/audit_labels.h"
+#include "test_util.h"
 #include "trace.h"
 
 #define MAX_ALLOCS 4096
@@ -61,16 +62,14 @@ static void tally_event(struct tally *t, const struct ss_trace_tables *tb,
 /* Generate p's trace into a temporary file and count it. */
 static void run(const struct audit_params *p, struct tally *t)
 {
-	char path[] = "/tmp/test_audit_recipe_XXXXXX";
-	int fd = mkstemp(path);
+	char path[TU_PATH_MAX];
 	struct ss_trace_writer *w;
 	struct ss_trace_reader *r;
 	struct ss_error err = {{0}};
 	struct ss_event ev;
 	int rc;
 
-	assert_true(fd >= 0);
-	close(fd);
+	tu_tmp_text(path, sizeof(path), "");
 	memset(t, 0, sizeof(*t));
 	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
 	if (audit_emit_trace(w, p, &err))

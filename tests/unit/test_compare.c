@@ -14,17 +14,13 @@
 
 #include "compare_runs.h"
 #include "sweep_data.h"
+#include "test_util.h"
 
 static char *write_tmp(const char *text)
 {
-	static char path[64];
-	int fd;
+	static char path[TU_PATH_MAX];
 
-	strcpy(path, "/tmp/test_compare.XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	tu_tmp_text(path, sizeof(path), text);
 	return path;
 }
 
@@ -98,7 +94,7 @@ static void test_timeline_bad(void **state)
 	char *path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n"
 			       "20,a,1.00,1,0.100\n"
 			       "10,a,1.00,1,0.100\n");
-	char want[128];
+	char want[TU_PATH_MAX + 64];
 
 	(void)state;
 	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), -1);

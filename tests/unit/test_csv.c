@@ -11,21 +11,16 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "test_util.h"
 
 /* A temporary file holding `len` bytes of text; removed by tmp_done(). */
 struct tmp {
-	char path[64];
+	char path[TU_PATH_MAX];
 };
 
 static void tmp_write(struct tmp *t, const char *text, size_t len)
 {
-	int fd;
-
-	strcpy(t->path, "/tmp/test_csv.XXXXXX");
-	fd = mkstemp(t->path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, len), (ssize_t)len);
-	close(fd);
+	tu_tmp_file(t->path, sizeof(t->path), text, len);
 }
 
 static void tmp_done(struct tmp *t)
@@ -47,7 +42,7 @@ static void read_all_error(const char *text, const char *want_suffix)
 	struct ss_error err = {{0}};
 	struct ss_csv c;
 	struct tmp t;
-	char want[256];
+	char want[TU_PATH_MAX + 256];
 	int r;
 
 	if (open_text(&t, &c, text, &err) == 0) {

@@ -12,16 +12,7 @@
 #include "kmalloc.h"
 #include "slab_order.h"
 #include "target.h"
-
-static struct ss_target load(const char *name)
-{
-	struct ss_target t;
-	struct ss_error err;
-
-	if (ss_target_load(name, &t, &err))
-		fail_msg("%s", err.msg);
-	return t;
-}
+#include "test_util.h"
 
 static struct ss_geometry geo(const struct ss_target *t, unsigned size,
 			      unsigned align, unsigned flags, unsigned debug)
@@ -54,7 +45,7 @@ static struct ss_geometry kgeo(const struct ss_target *t, unsigned size,
  * 12 -> 16.  Free pointer at offset 0 (3.10). */
 static void test_smack_seed(void **state)
 {
-	struct ss_target t = load("arm32-3.10");
+	struct ss_target t = tu_target("arm32-3.10");
 	struct ss_geometry g;
 
 	(void)state;
@@ -79,7 +70,7 @@ static void test_smack_seed(void **state)
  * objects.  Same stride with 24- or 32-byte tracks. */
 static void test_fzpu_kmalloc64(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_geometry g;
 
 	(void)state;
@@ -115,7 +106,7 @@ static void test_order_table_n8(void **state)
 		{64, 0, 64},	{96, 0, 42},   {192, 0, 21}, {256, 1, 32},
 		{1024, 3, 32}, {2048, 3, 16}, {8192, 3, 4},
 	};
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 
 	(void)state;
 	assert_int_equal(ss_min_objects(&t), 20);
@@ -143,7 +134,7 @@ static void test_order_n2_live(void **state)
 		{344, 8, 0, 344, 1, 23},		 /* :0000344 */
 		{672, 8, 0, 672, 1, 12},		 /* :A-0000672 */
 	};
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 
 	(void)state;
 	t.cpus = 2;
@@ -161,7 +152,7 @@ static void test_order_n2_live(void **state)
 /* Free pointer placement by era. */
 static void test_freeptr_eras(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_cache_spec s = {96, 8, SS_CF_RCU | SS_CF_FREEPTR, 0, 16};
 	struct ss_geometry g;
 	struct ss_error err;
@@ -202,7 +193,7 @@ static void test_freeptr_eras(void **state)
  * "object smaller than a pointer" relocation (5.9+) each add a word. */
 static void test_redzone_small_object(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_geometry g;
 
 	(void)state;
@@ -226,7 +217,7 @@ static void test_redzone_small_object(void **state)
  * 6.2 - 6.8 only, tracks of 152 bytes in 4.x. */
 static void test_orig_size_eras(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_geometry g;
 
 	(void)state;
@@ -237,17 +228,17 @@ static void test_orig_size_eras(void **state)
 	g = kgeo(&t, 64, SS_DBG_U); /* 64 + 8 + 64 + 4 = 140 -> 192 */
 	assert_int_equal(g.offset, 64);
 	assert_int_equal(g.size, 192);
-	t = load("x86_64-6.1");
+	t = tu_target("x86_64-6.1");
 	g = kgeo(&t, 64, SS_DBG_U);
 	assert_int_equal(g.offset, 32);
 	assert_int_equal(g.size, 192);
-	t = load("x86_64-4.6"); /* align 8, no orig size: 64 + 304 */
+	t = tu_target("x86_64-4.6"); /* align 8, no orig size: 64 + 304 */
 	g = kgeo(&t, 64, SS_DBG_U);
 	assert_int_equal(g.offset, 0);
 	assert_int_equal(g.align, 8);
 	assert_int_equal(g.size, 368);
 	/* a plain cache keeps no orig size */
-	t = load("x86_64-6.x");
+	t = tu_target("x86_64-6.x");
 	g = geo(&t, 64, 0, 0, SS_DBG_U);
 	assert_int_equal(g.size, 128);
 }
@@ -256,7 +247,7 @@ static void test_orig_size_eras(void **state)
  * = 204 -> align 32 -> 224, order 0, 18 objects. */
 static void test_arm32_fzpu(void **state)
 {
-	struct ss_target t = load("arm32-3.10");
+	struct ss_target t = tu_target("arm32-3.10");
 	struct ss_geometry g = kgeo(&t, 32, SS_DBG_ALL);
 
 	(void)state;
@@ -272,7 +263,7 @@ static void test_arm32_fzpu(void **state)
 /* slub_debug=O drops Z/P/U when they raise get_order(size). */
 static void test_debug_o(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_geometry g;
 
 	(void)state;
@@ -300,7 +291,7 @@ static void test_debug_o(void **state)
 /* calculate_order() rewrite in 6.7: a 12000-byte stride. */
 static void test_order_6_7(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_geometry g;
 
 	(void)state;
@@ -342,8 +333,8 @@ static void test_min_partial_cpu_partial(void **state)
 		{1024, 5, 24, 2, 6},   {4096, 6, 6, 2, 2},
 		{8192, 6, 6, 3, 2},
 	};
-	struct ss_target t = load("x86_64-6.x");
-	struct ss_target old = load("x86_64-4.6");
+	struct ss_target t = tu_target("x86_64-6.x");
+	struct ss_target old = tu_target("x86_64-4.6");
 	struct ss_geometry g;
 
 	(void)state;
@@ -367,7 +358,7 @@ static void test_min_partial_cpu_partial(void **state)
 
 static void test_hwcache_align(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_geometry g;
 
 	(void)state;
@@ -380,7 +371,7 @@ static void test_hwcache_align(void **state)
 	assert_int_equal(g.size, 320);
 	g = geo(&t, 20, 128, SS_CF_HWCACHE, 0);
 	assert_int_equal(g.align, 128); /* the larger of align and r */
-	t = load("arm32-3.10");
+	t = tu_target("arm32-3.10");
 	g = geo(&t, 40, 0, SS_CF_HWCACHE, 0);
 	assert_int_equal(g.align, 32);
 	assert_int_equal(g.size, 64);
@@ -388,7 +379,7 @@ static void test_hwcache_align(void **state)
 
 static void test_bad_specs(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_cache_spec s = {0, 0, 0, 0, 0};
 	struct ss_geometry g;
 	struct ss_error err;
@@ -435,7 +426,7 @@ static void test_debug_letters(void **state)
 
 static void test_get_order(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 
 	(void)state;
 	assert_int_equal(ss_get_order(&t, 1), 0);
@@ -480,7 +471,7 @@ static void test_property_grid(void **state)
 
 	(void)state;
 	for (size_t ti = 0; ti < sizeof(targets) / sizeof(targets[0]); ti++) {
-		struct ss_target t = load(targets[ti]);
+		struct ss_target t = tu_target(targets[ti]);
 
 		for (size_t c = 0; c < sizeof(cpus) / sizeof(cpus[0]); c++) {
 			t.cpus = cpus[c];

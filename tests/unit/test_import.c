@@ -13,38 +13,8 @@
 
 #include "geometry.h"
 #include "import/import.h"
+#include "test_util.h"
 #include "trace.h"
-
-static char tmpdir[] = "/tmp/slabsim-test-import-XXXXXX";
-
-static int make_dir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
-}
-
-static void path_of(char *buf, const char *name)
-{
-	snprintf(buf, 256, "%s/%s", tmpdir, name);
-}
-
-static void write_text(const char *path, const char *text)
-{
-	FILE *fp = fopen(path, "w");
-
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
 
 static int parse(const char *text, struct ss_kmem_rec *rec, const char **why)
 {
@@ -322,9 +292,9 @@ static void test_import_sample(void **state)
 	uint64_t n = 0, max_id = 0;
 	(void)state;
 
-	path_of(in, "old.ftrace");
-	path_of(out, "old.trace");
-	write_text(in, sample_old);
+	tu_path(in, sizeof(in), "old.ftrace");
+	tu_path(out, sizeof(out), "old.trace");
+	tu_write_text(in, sample_old);
 	o.input = in;
 	o.output = out;
 	if (ss_import(&o, &t, &err))
@@ -372,15 +342,15 @@ static void test_import_errors(void **state)
 	struct ss_error err = {{0}};
 	(void)state;
 
-	path_of(in, "bad.ftrace");
-	path_of(out, "bad.trace");
+	tu_path(in, sizeof(in), "bad.ftrace");
+	tu_path(out, sizeof(out), "bad.trace");
 	o.input = in;
 	o.output = out;
-	write_text(in, "# tracer: nop\n a-1 [000] .... 1.0: kmalloc: call_site=f ptr=ff bytes_req=8\n");
+	tu_write_text(in, "# tracer: nop\n a-1 [000] .... 1.0: kmalloc: call_site=f ptr=ff bytes_req=8\n");
 	assert_int_equal(ss_import(&o, &t, &err), -1);
 	assert_non_null(strstr(err.msg, "bad.ftrace:2: "));
 	assert_int_equal(access(out, F_OK), -1); /* nothing half-written */
-	write_text(in, "hello\nworld\n");
+	tu_write_text(in, "hello\nworld\n");
 	assert_int_equal(ss_import(&o, &t, &err), -1);
 	assert_non_null(strstr(err.msg, "no kmalloc"));
 }
@@ -397,5 +367,5 @@ int main(void)
 		cmocka_unit_test(test_import_sample),
 		cmocka_unit_test(test_import_errors),
 	};
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

@@ -10,16 +10,7 @@
 #include "geometry.h"
 #include "kmalloc.h"
 #include "target.h"
-
-static struct ss_target load(const char *name)
-{
-	struct ss_target t;
-	struct ss_error err;
-
-	if (ss_target_load(name, &t, &err))
-		fail_msg("%s", err.msg);
-	return t;
-}
+#include "test_util.h"
 
 /* Every request size in [lo, hi] goes to a class of object size `want`. */
 static void expect_range(const struct ss_target *t, size_t lo, size_t hi,
@@ -49,7 +40,7 @@ static void expect_name(const struct ss_target *t, size_t req,
 /* arm32 3.10, KMALLOC_MIN_SIZE 32: no kmalloc-8/16, 96 and 192 exist. */
 static void test_arm32_classes(void **state)
 {
-	struct ss_target t = load("arm32-3.10");
+	struct ss_target t = tu_target("arm32-3.10");
 
 	(void)state;
 	assert_int_equal(ss_kmalloc_min_size(&t), 32);
@@ -82,7 +73,7 @@ static void test_arm32_classes(void **state)
 
 static void test_x86_classes(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 
 	(void)state;
 	assert_int_equal(ss_kmalloc_min_size(&t), 8);
@@ -109,14 +100,14 @@ static void test_x86_classes(void **state)
 	expect_name(&t, 2000, "kmalloc-2k");
 	expect_name(&t, 8192, "kmalloc-8k");
 	/* 4.x keeps the long names */
-	t = load("x86_64-4.6");
+	t = tu_target("x86_64-4.6");
 	expect_name(&t, 2000, "kmalloc-2048");
 }
 
 /* Larger ARCH_DMA_MINALIGN removes the 96 and 192 classes. */
 static void test_large_minalign(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 
 	(void)state;
 	t.dma_minalign = 64;
@@ -154,7 +145,7 @@ static void expect_align(const struct ss_target *t, unsigned size,
 
 static void test_specs(void **state)
 {
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 
 	(void)state;
 	/* 6.11+: largest power of two dividing the size */
@@ -164,14 +155,14 @@ static void test_specs(void **state)
 	expect_align(&t, 192, 64);
 	expect_align(&t, 8192, 8192);
 	/* 5.4 - 6.10: only power-of-two sizes */
-	t = load("x86_64-6.1");
+	t = tu_target("x86_64-6.1");
 	expect_align(&t, 64, 64);
 	expect_align(&t, 96, 8);
 	expect_align(&t, 192, 8);
 	/* before 5.4: ARCH_KMALLOC_MINALIGN only */
-	t = load("x86_64-4.6");
+	t = tu_target("x86_64-4.6");
 	expect_align(&t, 64, 8);
-	t = load("arm32-3.10");
+	t = tu_target("arm32-3.10");
 	expect_align(&t, 32, 32);
 	expect_align(&t, 96, 32);
 	expect_align(&t, 8192, 32);
@@ -189,7 +180,7 @@ static void test_live_kmalloc(void **state)
 		{512, 1, 16},  {1024, 2, 16}, {2048, 3, 16}, {4096, 3, 8},
 		{8192, 3, 4},
 	};
-	struct ss_target t = load("x86_64-6.x");
+	struct ss_target t = tu_target("x86_64-6.x");
 	struct ss_error err;
 
 	(void)state;

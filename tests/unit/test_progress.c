@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "test_util.h"
 
 /* ---- the text ------------------------------------------------------------- */
 
@@ -187,17 +188,14 @@ static void test_pipe_quiet(void **state)
 /* The bytes done come from our own descriptor's offset in /proc. */
 static void test_input_offset(void **state)
 {
-	char path[] = "/tmp/test_progress.XXXXXX", buf[300], out[1024];
+	char path[TU_PATH_MAX], buf[300], out[1024];
 	struct ss_progress p;
 	struct pty t;
-	int fd = mkstemp(path);
 	FILE *in;
 
 	(void)state;
-	assert_true(fd >= 0);
 	memset(buf, 'x', sizeof(buf));
-	assert_int_equal(write(fd, buf, 200), 200);
-	close(fd);
+	tu_tmp_file(path, sizeof(path), buf, 200);
 	if (open_pty(&t)) {
 		unlink(path);
 		skip();

@@ -17,6 +17,7 @@
 #include "report_plot.h"
 #include "report_runs.h"
 #include "report_seed.h"
+#include "test_util.h"
 
 #define FIXTURE "tests/fixtures/report/smack17k"
 #define SEED_TABLE "workloads/smack17k/seed.csv"
@@ -24,7 +25,7 @@
 /* ---- helpers ------------------------------------------------------------ */
 
 /* A scratch copy of the fixture runs: dir/runs/<v>__<m>/. */
-static void workdir(char *dir)
+static void workdir(char *dir, size_t cap)
 {
 	char cmd[256];
 	struct stat st;
@@ -32,17 +33,8 @@ static void workdir(char *dir)
 	if (stat(FIXTURE "/runs", &st))
 		fail_msg("run the tests from the repository root (%s missing)",
 			 FIXTURE);
-	strcpy(dir, "/tmp/test_report.XXXXXX");
-	assert_non_null(mkdtemp(dir));
+	tu_tmp_dir(dir, cap);
 	snprintf(cmd, sizeof(cmd), "cp -r %s/runs %s/", FIXTURE, dir);
-	assert_int_equal(system(cmd), 0);
-}
-
-static void rmdir_all(const char *dir)
-{
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -65,15 +57,6 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static void spew(const char *path, const char *text)
-{
-	FILE *fp = fopen(path, "w");
-
-	assert_non_null(fp);
-	fputs(text, fp);
-	assert_int_equal(fclose(fp), 0);
-}
-
 /* Replace the first `old` in a file by `new`. */
 static void patch_file(const char *path, const char *old, const char *new_)
 {
@@ -88,7 +71,7 @@ static void patch_file(const char *path, const char *old, const char *new_)
 	memcpy(out, s, (size_t)(at - s));
 	strcpy(out + (at - s), new_);
 	strcat(out, at + strlen(old));
-	spew(path, out);
+	tu_write_text(path, out);
 	free(out);
 	free(s);
 }
@@ -314,14 +297,11 @@ static void test_seed_table(void **state)
 
 static void seed_error(const char *text, const char *want)
 {
-	char path[] = "/tmp/test_report_seed.XXXXXX";
+	char path[TU_PATH_MAX];
 	struct ss_error err = {{0}};
 	struct rp_seed seed;
-	int fd = mkstemp(path);
 
-	assert_true(fd >= 0);
-	close(fd);
-	spew(path, text);
+	tu_tmp_text(path, sizeof(path), text);
 	assert_int_equal(rp_seed_load(path, &seed, &err), -1);
 	unlink(path);
 	if (!strstr(err.msg, want))
@@ -357,7 +337,7 @@ static void test_report_seed_section(void **state)
 	char dir[64], *md;
 
 	(void)state;
-	workdir(dir);
+	workdir(dir, sizeof(dir));
 	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, "--calibration",
 				"label_catmap_bytes=20 work_ns=61.5", NULL), 0);
 	md = report_md(dir);
@@ -388,7 +368,7 @@ static void test_report_seed_section(void **state)
 	/* pooled latency of traced: 0.55 of 500500 allocs at <= 32 ns */
 	assert_has(md, "| traced | ≤ 32 | ≤ 512 | ≤ 32 | ≤ 256 | 500500 | 306000 |");
 	free(md);
-	rmdir_all(dir);
+	tu_remove_tree(dir);
 }
 
 static void test_report_failures(void **state)
@@ -396,7 +376,7 @@ static void test_report_failures(void **state)
 	char dir[64], *md;
 
 	(void)state;
-	workdir(dir);
+	workdir(dir, sizeof(dir));
 	/* kmem_cache against the seed: only patch4 (888 vs 918) is within 15% */
 	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, "--compare-model",
 				"kmem_cache", NULL), 0);
@@ -408,7 +388,7 @@ static void test_report_failures(void **state)
 	assert_has(md, "| patch2 → patch3 | 154 | 68–304 | 0 | -154 | -100.0% | FAIL |");
 	assert_has(md, "OUTSIDE the ±25% tolerance");
 	free(md);
-	rmdir_all(dir);
+	tu_remove_tree(dir);
 }
 
 static void test_order_and_filter(void **state)
@@ -416,7 +396,7 @@ static void test_order_and_filter(void **state)
 	char dir[64], path[128], *s;
 
 	(void)state;
-	workdir(dir);
+	workdir(dir, sizeof(dir));
 	/* no seed table: sorted variants; --models picks and orders models */
 	assert_int_equal(report(dir, "--models", "traced+FZPU traced", NULL), 0);
 	s = report_md(dir);
@@ -455,7 +435,7 @@ static void test_order_and_filter(void **state)
 	assert_has(s, "| variant | traced |\n| ------- | -----: |\n"
 		      "| patch4 | 896 |\n| ref | 1904 |\n| nosuch | n/a |\n");
 	free(s);
-	rmdir_all(dir);
+	tu_remove_tree(dir);
 }
 
 static void test_plot_data(void **state)
@@ -463,7 +443,7 @@ static void test_plot_data(void **state)
 	char dir[64], path[128], *s;
 
 	(void)state;
-	workdir(dir);
+	workdir(dir, sizeof(dir));
 	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, "--plot-data-only", NULL), 0);
 	assert_false(exists(dir, "report.md"));
 	assert_false(exists(dir, "summary.csv"));
@@ -487,7 +467,7 @@ static void test_plot_data(void **state)
 	/* block order: model-major, alloc before free */
 	assert_true(strstr(s, "kmem_cache free") < strstr(s, "traced alloc"));
 	free(s);
-	rmdir_all(dir);
+	tu_remove_tree(dir);
 }
 
 /* Malformed inputs: exit 1, the error names file:line, nothing written. */
@@ -514,7 +494,7 @@ static void test_malformed(void **state)
 	char dir[64], path[160], cmd[320], *before, *after;
 
 	(void)state;
-	workdir(dir);
+	workdir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/runs/ref__traced/summary.csv", dir);
 	patch_file(path, ",1904,", ",19x04,");
 	expect_bad_input(dir, "ref__traced/summary.csv:2: column 'footprint_kib': '19x04' is not a number");
@@ -550,15 +530,15 @@ static void test_malformed(void **state)
 	expect_bad_input(dir, "patch3__traced/latency.csv:4: alloc bucket ns 64 is not above the previous one");
 	patch_file(path, "alloc,64,6950", "malloc,128,6950");
 	expect_bad_input(dir, "patch3__traced/latency.csv:4: op 'malloc' is not alloc or free");
-	rmdir_all(dir);
+	tu_remove_tree(dir);
 
 	/* a seed table error is bad input too */
-	workdir(dir);
+	workdir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/seed.csv", dir);
-	spew(path, "variant,what_changed,diff_avg_kib,diff_min_kib,diff_max_kib,time_avg_s\nref,x,1,2,3\n");
+	tu_write_text(path, "variant,what_changed,diff_avg_kib,diff_min_kib,diff_max_kib,time_avg_s\nref,x,1,2,3\n");
 	assert_int_equal(report(dir, "--seed-table", path, NULL), 1);
 	assert_false(exists(dir, "report.md"));
-	rmdir_all(dir);
+	tu_remove_tree(dir);
 }
 
 static void test_optional_columns(void **state)
@@ -566,7 +546,7 @@ static void test_optional_columns(void **state)
 	char dir[64], path[160], cmd[320], *md;
 
 	(void)state;
-	workdir(dir);
+	workdir(dir, sizeof(dir));
 	/* keep only ref__traced */
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/runs/[mp]* %s/runs/*+FZPU %s/runs/ref__kmem_cache",
 		 dir, dir, dir);
@@ -581,7 +561,7 @@ static void test_optional_columns(void **state)
 	assert_has(md, "- Rules loaded: 17000\n- Labels: 500\n");
 	assert_has(md, "- Runs: 1 (1 variants × 1 models)");
 	free(md);
-	rmdir_all(dir);
+	tu_remove_tree(dir);
 }
 
 static void test_bad_options(void **state)
@@ -589,7 +569,7 @@ static void test_bad_options(void **state)
 	char dir[64];
 
 	(void)state;
-	workdir(dir);
+	workdir(dir, sizeof(dir));
 	assert_int_equal(report(dir, "--bogus", NULL), 2);
 	assert_int_equal(report(dir, "--variants", "a a", NULL), 2);
 	assert_int_equal(report(dir, "--variants", "a/b", NULL), 2);
@@ -617,7 +597,7 @@ static void test_bad_options(void **state)
 		assert_int_equal(cmd_report(3, argv), 1);
 	}
 	assert_false(exists(dir, "report.md"));
-	rmdir_all(dir);
+	tu_remove_tree(dir);
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 #include "geometry.h"
 #include "slab_oracle.h"
 #include "target.h"
+#include "test_util.h"
 
 /* tests/data/slab/<rel>, from the repo root or relative to the binary
  * (build/tests/, build/asan/tests/). */
@@ -44,11 +45,8 @@ static void data_path(const char *rel, char *buf, size_t n)
 
 static struct ss_target load(const char *name, unsigned cpus)
 {
-	struct ss_target t;
-	struct ss_error err;
+	struct ss_target t = tu_target(name);
 
-	if (ss_target_load(name, &t, &err))
-		fail_msg("%s", err.msg);
 	t.cpus = cpus;
 	return t;
 }
@@ -141,14 +139,10 @@ static void test_check_saved_sysfs(void **state)
 
 static void put(const char *dir, const char *file, const char *text)
 {
-	char path[PATH_MAX];
-	FILE *fp;
+	char path[PATH_MAX + NAME_MAX + 2];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
+	tu_write_text(path, text);
 }
 
 /* A synthetic debug cache (no cache on the validation machine had
@@ -167,20 +161,11 @@ static void make_debug_tree(char *root, size_t n)
 		{"cpu_partial", "0\n"},
 	};
 
-	snprintf(root, n, "/tmp/ss_oracle_XXXXXX");
-	assert_non_null(mkdtemp(root));
+	tu_tmp_dir(root, n);
 	snprintf(dir, sizeof(dir), "%s/kmalloc-64", root);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		put(dir, files[i][0], files[i][1]);
-}
-
-static void remove_tree(const char *root)
-{
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
 }
 
 static void test_debug_cache_and_alias(void **state)
@@ -214,7 +199,7 @@ static void test_debug_cache_and_alias(void **state)
 	assert_int_equal(unlink(dir), 0);
 	assert_int_equal(ss_oracle_read_sysfs(root, &o, &err), -1);
 	assert_non_null(strstr(err.msg, "kmalloc-64/red_zone: missing"));
-	remove_tree(root);
+	tu_remove_tree(root);
 }
 
 static void test_bad_sysfs(void **state)
@@ -234,7 +219,7 @@ static void test_bad_sysfs(void **state)
 	put(dir, "poison", "2\n");
 	assert_int_equal(ss_oracle_read_sysfs(root, &o, &err), -1);
 	assert_non_null(strstr(err.msg, "poison"));
-	remove_tree(root);
+	tu_remove_tree(root);
 }
 
 static void test_slabinfo_saved(void **state)
@@ -271,20 +256,6 @@ static void test_slabinfo_saved(void **state)
 	free(l);
 }
 
-static void write_file(char *path, size_t n, const char *text)
-{
-	int fd;
-	FILE *fp;
-
-	snprintf(path, n, "/tmp/ss_slabinfo_XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	fp = fdopen(fd, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
-
 static void test_slabinfo_lines(void **state)
 {
 	static const char head[] = "slabinfo - version: 2.1\n# name ...\n";
@@ -303,7 +274,7 @@ static void test_slabinfo_lines(void **state)
 		 "c 0 0 256 32 2 : tunables 0 0 0 : slabdata 0 0 0\n"
 		 "d 0 0 260 15 1 : tunables 0 0 0 : slabdata 0 0 0\n"
 		 "e 0 0 256 16 3 : tunables 0 0 0 : slabdata 0 0 0\n");
-	write_file(path, sizeof(path), text);
+	tu_tmp_text(path, sizeof(path), text);
 	assert_int_equal(ss_slabinfo_read(path, &l, &n, &err), 0);
 	assert_int_equal(n, 5);
 	assert_int_equal(ss_slabinfo_check(&t, &l[0], &order, &objs, reason, 160),
@@ -329,18 +300,18 @@ static void test_slabinfo_lines(void **state)
 
 	/* malformed input names file:line */
 	snprintf(text, sizeof(text), "%sa 0 0 x 16 1\n", head);
-	write_file(path, sizeof(path), text);
+	tu_tmp_text(path, sizeof(path), text);
 	assert_int_equal(ss_slabinfo_read(path, &l, &n, &err), -1);
 	snprintf(text, sizeof(text), "%s:3: bad number 'x'", path);
 	assert_non_null(strstr(err.msg, text));
 	unlink(path);
-	write_file(path, sizeof(path), "slabinfo - version: 1.1\n");
+	tu_tmp_text(path, sizeof(path), "slabinfo - version: 1.1\n");
 	assert_int_equal(ss_slabinfo_read(path, &l, &n, &err), -1);
 	snprintf(text, sizeof(text), "%s:1:", path);
 	assert_non_null(strstr(err.msg, text));
 	unlink(path);
 	snprintf(text, sizeof(text), "%sa 0 0 64\n", head);
-	write_file(path, sizeof(path), text);
+	tu_tmp_text(path, sizeof(path), text);
 	assert_int_equal(ss_slabinfo_read(path, &l, &n, &err), -1);
 	unlink(path);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "slub.h"
+#include "test_util.h"
 
 struct fixture {
 	struct ss_target t;
@@ -27,15 +28,8 @@ struct fixture {
  * -> order 1, 8192 / 520 = 15 objects (392 left over <= 8192 / 16). */
 static void setup(struct fixture *f, int era, unsigned debug)
 {
-	struct ss_error err;
-	struct ss_cache_spec spec = {.object_size = 512, .align = 8, .debug = debug};
-
 	memset(f, 0, sizeof(*f));
-	ss_target_defaults(&f->t);
-	f->t.era = era;
-	f->t.cpus = 1;
-	assert_int_equal(ss_topology_flat(&f->topo, 1, 1, &err), 0);
-	assert_int_equal(ss_kcache_init(&f->s, "kmalloc-512", &spec, &f->t, &f->topo, &err), 0);
+	tu_kcache_512(&f->s, &f->t, &f->topo, era, debug);
 	assert_int_equal(f->s.geo.objs_per_slab, 15);
 	assert_int_equal(f->s.geo.order, 1);
 	assert_int_equal(f->s.geo.min_partial, 5);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "slub.h"
+#include "test_util.h"
 
 struct fixture {
 	struct ss_target t;
@@ -22,16 +23,10 @@ struct fixture {
  * test_slub_eras.c), 8 per order-0 slab without. */
 static void setup(struct fixture *f, int era, unsigned debug)
 {
-	struct ss_error err;
-	struct ss_cache_spec spec = {.object_size = 512, .align = 8, .debug = debug};
 	double *c = f->costs.cycles;
 
 	memset(f, 0, sizeof(*f));
-	ss_target_defaults(&f->t);
-	f->t.era = era;
-	f->t.cpus = 1;
-	assert_int_equal(ss_topology_flat(&f->topo, 1, 1, &err), 0);
-	assert_int_equal(ss_kcache_init(&f->s, "kmalloc-512", &spec, &f->t, &f->topo, &err), 0);
+	tu_kcache_512(&f->s, &f->t, &f->topo, era, debug);
 	/* the default table's prices for the steps that matter */
 	c[SS_STEP_DEACTIVATE] = 50;
 	c[SS_STEP_DEACTIVATE_OBJECT] = 20;

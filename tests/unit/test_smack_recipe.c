@@ -16,6 +16,7 @@
 #include "smack17k/smack_consts.h"
 #include "smack17k/smack_recipe.h"
 #include "smack17k/smack_rules.h"
+#include "test_util.h"
 #include "trace.h"
 
 /* ---- reading a trace back ---- */
@@ -309,13 +310,10 @@ static const struct exp patch2_events[] = {
 
 static void load_rules(struct ss_smack_ruleset *rs, const char *text)
 {
-	char path[] = "/tmp/test_smack_recipe.XXXXXX";
+	char path[TU_PATH_MAX];
 	struct ss_error err;
-	int fd = mkstemp(path);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	tu_tmp_text(path, sizeof(path), text);
 	ss_smack_ruleset_init(rs);
 	if (ss_smack_rules_load(rs, path, &err))
 		fail_msg("%s", err.msg);
@@ -325,13 +323,11 @@ static void load_rules(struct ss_smack_ruleset *rs, const char *text)
 static void emit_trace(const struct ss_smack_ruleset *rs,
 		       const struct ss_smack_recipe *rp, struct trace *t)
 {
-	char path[] = "/tmp/test_smack_recipe_trace.XXXXXX";
+	char path[TU_PATH_MAX];
 	struct ss_trace_writer *w;
 	struct ss_error err;
-	int fd = mkstemp(path);
 
-	assert_true(fd >= 0);
-	close(fd);
+	tu_tmp_text(path, sizeof(path), "");
 	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
 	assert_int_equal(ss_smack_write_meta(w, rs, rp, "seed", "42", &err), 0);
 	if (ss_smack_emit(w, rs, rp, &err)) {

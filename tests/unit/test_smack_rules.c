@@ -11,36 +11,23 @@
 #include <cmocka.h>
 
 #include "smack17k/smack_rules.h"
+#include "test_util.h"
 
-struct tmp {
-	char path[64];
-};
-
-static void tmp_write(struct tmp *t, const char *text, size_t n)
-{
-	int fd;
-
-	strcpy(t->path, "/tmp/test_smack_rules.XXXXXX");
-	fd = mkstemp(t->path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, n), (ssize_t)n);
-	close(fd);
-}
-
-/* Load text; returns the reader's result, rs filled, msg in err. */
+/* Load text; returns the reader's result, rs filled, msg in err; the
+ * file's name in path_out (TU_PATH_MAX bytes) unless NULL. */
 static int load_text(const char *text, size_t n, struct ss_smack_ruleset *rs,
 		     struct ss_error *err, char *path_out)
 {
-	struct tmp t;
+	char path[TU_PATH_MAX];
 	int rc;
 
-	tmp_write(&t, text, n);
+	tu_tmp_file(path, sizeof(path), text, n);
 	ss_smack_ruleset_init(rs);
 	err->msg[0] = '\0';
-	rc = ss_smack_rules_load(rs, t.path, err);
+	rc = ss_smack_rules_load(rs, path, err);
 	if (path_out)
-		strcpy(path_out, t.path);
-	unlink(t.path);
+		strcpy(path_out, path);
+	unlink(path);
 	return rc;
 }
 
@@ -118,7 +105,7 @@ static void expect_error(const char *text, size_t n, unsigned line,
 {
 	struct ss_smack_ruleset rs;
 	struct ss_error err;
-	char path[64], want[96];
+	char path[TU_PATH_MAX], want[TU_PATH_MAX + 32];
 
 	assert_int_equal(load_text(text, n, &rs, &err, path), -1);
 	snprintf(want, sizeof(want), "%s:%u: ", path, line);

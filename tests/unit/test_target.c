@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "target.h"
+#include "test_util.h"
 
 static void test_defaults(void **state)
 {
@@ -122,21 +123,6 @@ static void test_shipped_x86(void **state)
 	}
 }
 
-/* Write text to a fresh temporary file; path returned in buf. */
-static void write_tmp(char *buf, size_t n, const char *text)
-{
-	int fd;
-	FILE *fp;
-
-	snprintf(buf, n, "/tmp/ss_target_XXXXXX");
-	fd = mkstemp(buf);
-	assert_true(fd >= 0);
-	fp = fdopen(fd, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
-
 /* Parse text expecting failure whose message starts with "<path>:<line>:"
  * (line 0: "<path>:") and contains want. */
 static void expect_error(const char *text, unsigned line, const char *want)
@@ -145,7 +131,7 @@ static void expect_error(const char *text, unsigned line, const char *want)
 	struct ss_target t;
 	struct ss_error err;
 
-	write_tmp(path, sizeof(path), text);
+	tu_tmp_text(path, sizeof(path), text);
 	ss_target_defaults(&t);
 	err.msg[0] = '\0';
 	assert_int_equal(ss_target_parse_file(path, &t, &err), -1);
@@ -187,7 +173,7 @@ static void test_parse_ok(void **state)
 	const char *base;
 
 	(void)state;
-	write_tmp(path, sizeof(path),
+	tu_tmp_text(path, sizeof(path),
 		  "# a comment line\n"
 		  "  ptr_size = 4   # trailing comment\n"
 		  "cpus=16\n"

@@ -12,38 +12,8 @@
 #include <unistd.h>
 
 #include "geometry.h"
+#include "test_util.h"
 #include "trace.h"
-
-static char tmpdir[] = "/tmp/slabsim-test-trace-XXXXXX";
-
-static int make_dir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
-}
-
-static void path_of(char *buf, const char *name)
-{
-	snprintf(buf, 256, "%s/%s", tmpdir, name);
-}
-
-static void write_text(const char *path, const char *text)
-{
-	FILE *fp = fopen(path, "w");
-
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
 
 static void test_round_trip(void **state)
 {
@@ -55,7 +25,7 @@ static void test_round_trip(void **state)
 	int api;
 	(void)state;
 
-	path_of(path, "rt.trace");
+	tu_path(path, sizeof(path), "rt.trace");
 	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
 	assert_int_equal(ss_trace_write_meta(w, "workload", "unit test"), 0);
 	api = ss_trace_write_cache(w, "smack_rule", 20, 4, SS_CF_HWCACHE | SS_CF_RCU);
@@ -108,8 +78,8 @@ static void expect_error(const char *text, unsigned line, const char *what)
 	struct ss_event ev;
 	int rc;
 
-	path_of(path, "bad.trace");
-	write_text(path, text);
+	tu_path(path, sizeof(path), "bad.trace");
+	tu_write_text(path, text);
 	assert_int_equal(ss_trace_open(&r, path, &err), 0);
 	while ((rc = ss_trace_next(r, &ev, &err)) == 1)
 		;
@@ -162,7 +132,7 @@ static void test_writer_abort(void **state)
 	struct ss_error err;
 	(void)state;
 
-	path_of(path, "aborted.trace");
+	tu_path(path, sizeof(path), "aborted.trace");
 	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
 	ss_trace_write_phase(w, "x");
 	ss_trace_writer_abort(w);
@@ -186,8 +156,8 @@ static void test_line_edges(void **state)
 	n = sprintf(text, "slabsim-trace 1\r\nmeta long ");
 	memset(text + n, 'x', big);
 	sprintf(text + n + big, "\na 0 1 s kmalloc 5\nf 0 1");
-	path_of(path, "edges.trace");
-	write_text(path, text);
+	tu_path(path, sizeof(path), "edges.trace");
+	tu_write_text(path, text);
 	free(text);
 	assert_int_equal(ss_trace_open(&r, path, &err), 0);
 	assert_int_equal(ss_trace_reader_format(r), SS_TRACE_TEXT);
@@ -228,5 +198,5 @@ int main(void)
 		cmocka_unit_test(test_line_edges),
 		cmocka_unit_test(test_idpool_reuses_ids),
 	};
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

@@ -12,40 +12,10 @@
 #include <unistd.h>
 
 #include "geometry.h"
+#include "test_util.h"
 #include "trace.h"
 #include "trace_bin.h"
 #include "trace_convert.h"
-
-static char tmpdir[] = "/tmp/slabsim-test-trace-bin-XXXXXX";
-
-static int make_dir(void **state)
-{
-	(void)state;
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
-}
-
-static void path_of(char *buf, const char *name)
-{
-	snprintf(buf, 256, "%s/%s", tmpdir, name);
-}
-
-static void write_bytes(const char *path, const void *data, size_t n)
-{
-	FILE *fp = fopen(path, "wb");
-
-	assert_non_null(fp);
-	assert_int_equal(fwrite(data, 1, n, fp), n);
-	fclose(fp);
-}
 
 static size_t read_bytes(const char *path, uint8_t *buf, size_t cap)
 {
@@ -146,7 +116,7 @@ static void test_round_trip_every_format(void **state)
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		path_of(path, cases[i].name);
+		tu_path(path, sizeof(path), cases[i].name);
 		assert_int_equal(ss_trace_format_for_path(path), cases[i].fmt);
 		write_sample(path, cases[i].fmt);
 		check_sample(path, cases[i].fmt);
@@ -172,7 +142,7 @@ static void test_binary_layout(void **state)
 	size_t n;
 	(void)state;
 
-	path_of(path, "layout.sbt");
+	tu_path(path, sizeof(path), "layout.sbt");
 	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
 	assert_int_equal(ss_trace_write_alloc(w, 3, 5, "s", SS_API_KMALLOC, 448), 0);
 	assert_int_equal(ss_trace_write_free(w, 1, 5), 0);
@@ -223,8 +193,8 @@ static void expect_bin_error(const uint8_t *body, size_t n, const char *what)
 
 	memcpy(file, SS_BIN_MAGIC "\x01\0\0\0\0\0\0\0", SS_BIN_HEADER_LEN);
 	memcpy(file + SS_BIN_HEADER_LEN, body, n);
-	path_of(path, "bad.sbt");
-	write_bytes(path, file, SS_BIN_HEADER_LEN + n);
+	tu_path(path, sizeof(path), "bad.sbt");
+	tu_write_bytes(path, file, SS_BIN_HEADER_LEN + n);
 	rc = ss_trace_open(&r, path, &err);
 	if (!rc) {
 		while ((rc = ss_trace_next(r, &ev, &err)) == 1)
@@ -276,16 +246,16 @@ static void test_bad_header(void **state)
 	uint8_t file[SS_BIN_HEADER_LEN];
 	(void)state;
 
-	path_of(path, "v9.sbt");
+	tu_path(path, sizeof(path), "v9.sbt");
 	memcpy(file, SS_BIN_MAGIC "\x09\0\0\0\0\0\0\0", sizeof(file));
-	write_bytes(path, file, sizeof(file));
+	tu_write_bytes(path, file, sizeof(file));
 	assert_int_equal(ss_trace_open(&r, path, &err), -1);
 	assert_non_null(strstr(err.msg, "unsupported binary trace version 9"));
 	memcpy(file, SS_BIN_MAGIC "\x01\0\0\0\x01\0\0\0", sizeof(file));
-	write_bytes(path, file, sizeof(file));
+	tu_write_bytes(path, file, sizeof(file));
 	assert_int_equal(ss_trace_open(&r, path, &err), -1);
 	assert_non_null(strstr(err.msg, "unknown binary trace header flags"));
-	write_bytes(path, file, 10);
+	tu_write_bytes(path, file, 10);
 	assert_int_equal(ss_trace_open(&r, path, &err), -1);
 	assert_non_null(strstr(err.msg, "truncated binary trace header"));
 }
@@ -302,12 +272,12 @@ static void test_truncated_zstd(void **state)
 	int rc;
 	(void)state;
 
-	path_of(path, "z.sbt.zst");
+	tu_path(path, sizeof(path), "z.sbt.zst");
 	write_sample(path, SS_TRACE_BIN_ZSTD);
 	n = read_bytes(path, buf, sizeof(buf));
 	assert_true(n > 20 && n < sizeof(buf));
-	path_of(cut, "cut.sbt.zst");
-	write_bytes(cut, buf, n - 6);
+	tu_path(cut, sizeof(cut), "cut.sbt.zst");
+	tu_write_bytes(cut, buf, n - 6);
 	rc = ss_trace_open(&r, cut, &err); /* a small file fails at open */
 	if (!rc) {
 		while ((rc = ss_trace_next(r, &ev, &err)) == 1)
@@ -326,9 +296,9 @@ static void test_convert(void **state)
 	struct ss_error err;
 	(void)state;
 
-	path_of(src, "c.trace");
-	path_of(mid, "c.sbt.zst");
-	path_of(back, "c-back.trace");
+	tu_path(src, sizeof(src), "c.trace");
+	tu_path(mid, sizeof(mid), "c.sbt.zst");
+	tu_path(back, sizeof(back), "c-back.trace");
 	write_sample(src, SS_TRACE_TEXT);
 	assert_int_equal(ss_trace_convert(src, mid, SS_TRACE_BIN_ZSTD, &events, &err), 0);
 	assert_int_equal(events, 6);
@@ -336,7 +306,7 @@ static void test_convert(void **state)
 	assert_int_equal(events, 6);
 	check_sample(back, SS_TRACE_TEXT);
 	/* a failed conversion leaves nothing */
-	path_of(back, "never.sbt");
+	tu_path(back, sizeof(back), "never.sbt");
 	assert_int_equal(ss_trace_convert("/nonexistent.trace", back, SS_TRACE_BIN,
 					  &events, &err), -1);
 	assert_int_equal(access(back, F_OK), -1);
@@ -355,7 +325,7 @@ static void test_long_stream(void **state)
 	uint64_t n = 0, sum = 0;
 	(void)state;
 
-	path_of(path, "long.sbt.zst");
+	tu_path(path, sizeof(path), "long.sbt.zst");
 	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
 	for (uint64_t i = 0; i < 300000; i++) {
 		assert_int_equal(ss_trace_write_alloc(w, (uint32_t)(i % 8), i % 64, "s",
@@ -389,7 +359,7 @@ static void test_records_across_buffer(void **state)
 	assert_non_null(big);
 	memset(big, 'v', 60000);
 	big[60000] = '\0';
-	path_of(path, "names.sbt");
+	tu_path(path, sizeof(path), "names.sbt");
 	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
 	for (unsigned i = 0; i < 40000; i++) {
 		snprintf(site, sizeof(site), "site_%u", i);
@@ -426,5 +396,5 @@ int main(void)
 		cmocka_unit_test(test_long_stream),
 		cmocka_unit_test(test_records_across_buffer),
 	};
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

@@ -36,9 +36,7 @@ AUDIT_GEN_COMMON := --syscalls $(SYSCALLS) --mix $(MIX) --records $(RECORDS) \
 	$(foreach c,$(CONTEXTS),--context $(c))
 GEN_PARAMS := $(AUDIT_GEN_COMMON) $(if $(AUDIT_RULES),--rules $(AUDIT_RULES))
 
-$(DATA)/gen-params: FORCE
-	@mkdir -p $(@D)
-	@echo '$(GEN_PARAMS)' | cmp -s - $@ || echo '$(GEN_PARAMS)' > $@
+$(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))
 
 $(DATA)/%.trace: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen audit --variant $* $(GEN_PARAMS) -o $@
@@ -75,15 +73,8 @@ AUDIT_PLOTS := $(foreach p,breakdown sweep,$(REPORT)/$(p).png $(REPORT)/$(p).svg
 $(AUDIT_EXTRA_DAT): $(REPORT)/report.md
 	@test -f $@ || $(SLABSIM) report $(REPORT_ARGS)
 
-# $(1) = plot, $(2) = its gnuplot script.  A failed plot leaves nothing.
-define audit_plot
-$(REPORT)/$(1).png $(REPORT)/$(1).svg: $(REPORT)/$(1).%: $(REPORT)/$(1).dat $(2)
-	$$(GNUPLOT) -e "datafile='$$<'; outfile='$$(basename $$@).tmp.$$*'; workload='$(WORKLOAD)'" \
-		$(2) || { rm -f $$(basename $$@).tmp.$$*; exit 1; }
-	mv -f $$(basename $$@).tmp.$$* $$@
-endef
-$(eval $(call audit_plot,breakdown,workloads/audit/breakdown.gp))
-$(eval $(call audit_plot,sweep,workloads/audit/sweep.gp))
+# mk/plot.inc's rule, each plot with its script beside this file.
+$(foreach p,breakdown sweep,$(eval $(call gnuplot_rule,$(REPORT)/$(p),$(REPORT)/$(p).dat,workloads/audit/$(p).gp,workload='$(WORKLOAD)')))
 
 report: $(AUDIT_PLOTS) $(REPORT)/overhead.csv
 

@@ -574,26 +574,28 @@ static int sec_costs(FILE *fp)
 	return mdt_print(fp, &t);
 }
 
-static void report_error(const struct ss_error *err)
+/* load(), saying why it failed on stderr: the report's extras have no
+ * error argument.  The caller frees d->t either way. */
+static int load_or_say(const struct rp_report_in *in, struct audit_data *d)
 {
-	fprintf(stderr, "slabsim report: %s\n", err->msg);
+	struct ss_error err = {{0}};
+
+	if (!load(in, d, &err))
+		return 0;
+	fprintf(stderr, "slabsim report: %s\n", err.msg);
+	return -1;
 }
 
 static int rp_audit_write_md(FILE *fp, const struct rp_report_in *in)
 {
 	struct audit_data d;
-	struct ss_error err = {{0}};
 	int r = -1;
 
-	if (load(in, &d, &err)) {
-		report_error(&err);
-		goto out;
-	}
-	r = sec_calibration(fp, &d, in->compare_model) || sec_overhead(fp, &d) ||
-	    sec_breakdown(fp, &d, in->compare_model) ||
-	    sec_predictions(fp, &d, in->compare_model) || sec_strategies(fp, &d) ||
-	    sec_sweep(fp, &d) || sec_costs(fp) ? -1 : 0;
-out:
+	if (!load_or_say(in, &d))
+		r = sec_calibration(fp, &d, in->compare_model) || sec_overhead(fp, &d) ||
+		    sec_breakdown(fp, &d, in->compare_model) ||
+		    sec_predictions(fp, &d, in->compare_model) || sec_strategies(fp, &d) ||
+		    sec_sweep(fp, &d) || sec_costs(fp) ? -1 : 0;
 	free(d.t);
 	return r;
 }
@@ -664,20 +666,16 @@ static int write_overhead(FILE *fp, const struct audit_data *d)
 static int rp_audit_write_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
 {
 	struct audit_data d;
-	struct ss_error err = {{0}};
 	int r = -1;
 
-	if (load(in, &d, &err)) {
-		report_error(&err);
-		goto out;
+	if (!load_or_say(in, &d)) {
+		switch (k) {
+		case 0: r = write_breakdown(fp, &d); break;
+		case 1: r = write_sweep(fp, &d); break;
+		case 2: r = write_overhead(fp, &d); break;
+		default: break;
+		}
 	}
-	switch (k) {
-	case 0: r = write_breakdown(fp, &d); break;
-	case 1: r = write_sweep(fp, &d); break;
-	case 2: r = write_overhead(fp, &d); break;
-	default: break;
-	}
-out:
 	free(d.t);
 	return r;
 }

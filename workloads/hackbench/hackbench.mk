@@ -41,12 +41,8 @@ RUN_SUMMARIES := $(foreach v,$(VARIANTS),$(REPORT)/runs/$(v)__$(call hb_model,$(
 
 # Stamps that change only with the parameters, so that a new CPUS or
 # HB_LOOPS regenerates and reruns what it must and nothing else.
-$(DATA)/gen-params: FORCE
-	@mkdir -p $(@D)
-	@echo '$(GEN_PARAMS)' | cmp -s - $@ || echo '$(GEN_PARAMS)' > $@
-$(REPORT)/run-params: FORCE
-	@mkdir -p $(@D)
-	@echo '$(HB_RUN_PARAMS)' | cmp -s - $@ || echo '$(HB_RUN_PARAMS)' > $@
+$(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))
+$(eval $(call param_stamp,$(REPORT)/run-params,HB_RUN_PARAMS))
 
 $(HB_TRACE): $(DATA)/gen-params $(SLABSIM) workloads/hackbench/hb_consts.h
 	$(SLABSIM) gen hackbench $(GEN_PARAMS) -o $@
@@ -60,15 +56,11 @@ $(foreach v,$(VARIANTS),$(eval $(call hb_run_rule,$(v))))
 
 # time.dat is written by the same `slabsim report` as report.md.
 $(REPORT)/time.dat: $(REPORT)/report.md ;
-$(REPORT)/time.png $(REPORT)/time.svg: $(REPORT)/time.%: $(REPORT)/time.dat workloads/hackbench/time.gp
-	$(GNUPLOT) -e "datafile='$<'; outfile='$(basename $@).tmp.$*'" workloads/hackbench/time.gp \
-		|| { rm -f $(basename $@).tmp.$*; exit 1; }
-	mv -f $(basename $@).tmp.$* $@
+$(eval $(call gnuplot_rule,$(REPORT)/time,$(REPORT)/time.dat,workloads/hackbench/time.gp))
 
-.PHONY: runs hackbench-plots sim FORCE
+.PHONY: runs hackbench-plots sim
 runs: $(RUN_SUMMARIES)
 hackbench-plots: $(REPORT)/time.png $(REPORT)/time.svg
-FORCE:
 
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)

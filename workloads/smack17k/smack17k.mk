@@ -16,9 +16,7 @@ LABELS ?= 500
 CALIBRATION := $(shell awk '/^\#define SMACK_(WRITE_CYCLES|SYSTEM_SLAB_KIB) /{printf "%s=%s ", $$2, $$3}' workloads/smack17k/smack_consts.h)
 GEN_PARAMS := --rules $(RULES) --labels $(LABELS) --seed $(SEED)
 
-$(DATA)/gen-params: FORCE
-	@mkdir -p $(@D)
-	@echo '$(GEN_PARAMS)' | cmp -s - $@ || echo '$(GEN_PARAMS)' > $@
+$(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))
 
 $(DATA)/rules.txt: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen smack17k $(GEN_PARAMS) --write-rules $@
