@@ -12,6 +12,8 @@
 # target); feature targets in mk/<feature>.mk.
 
 SHELL := /bin/bash
+# plain `make` builds the binary (build/slabsim)
+.DEFAULT_GOAL := all
 # A recipe that fails leaves no target behind for the next make to take
 # for finished (a half-written report, an empty .o).
 .DELETE_ON_ERROR:
@@ -29,7 +31,7 @@ CFLAGS += $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
 LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd) -lpfm -lpthread -lm
 
 # ---- layers -----------------------------------------------------------------
-# Each layer sees only the headers of the layers below it (docs/layout.md):
+# Each layer sees only the headers of the layers below it (README.md, Layout):
 # an include that points up does not compile.
 #   0 base/   1 trace/ topology/   2 allocators/   3 sim/ (host/, bench/)
 #   4 analysis/, then workloads/ (a workload's report section builds on
