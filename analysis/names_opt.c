@@ -8,31 +8,26 @@
 
 #define MAX_NAMES 256
 
-int names_opt_parse(const char *cmd, const char *opt, const char *arg,
+int names_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
 		    struct rp_names *l)
 {
+	const char *opt = set->opts[id].name;
 	char buf[4096], *tok[MAX_NAMES];
 	int n;
 
-	if (l->n) {
-		fprintf(stderr, "slabsim %s: %s given twice\n", cmd, opt);
-		return -1;
-	}
+	if (l->n)
+		return ss_opt_usage_err(set, "--%s given twice", opt);
 	if (strlen(arg) >= sizeof(buf) ||
-	    (n = ss_split(strcpy(buf, arg), tok, MAX_NAMES)) <= 0) {
-		fprintf(stderr, "slabsim %s: %s: expected 1 to %d names\n", cmd,
-			opt, MAX_NAMES);
-		return -1;
-	}
+	    (n = ss_split(strcpy(buf, arg), tok, MAX_NAMES)) <= 0)
+		return ss_opt_usage_err(set, "--%s: expected 1 to %d names", opt,
+					MAX_NAMES);
 	for (int i = 0; i < n; i++) {
-		if (!rp_name_ok(tok[i]) || rp_names_find(l, tok[i]) >= 0) {
-			fprintf(stderr, "slabsim %s: %s: '%s' is %s\n", cmd, opt,
-				tok[i], rp_name_ok(tok[i]) ? "listed twice"
-							   : "not [A-Za-z0-9._+-]+");
-			return -1;
-		}
+		if (!rp_name_ok(tok[i]) || rp_names_find(l, tok[i]) >= 0)
+			return ss_opt_usage_err(set, "--%s: '%s' is %s", opt, tok[i],
+						rp_name_ok(tok[i]) ? "listed twice"
+								   : "not [A-Za-z0-9._+-]+");
 		if (rp_names_add(l, tok[i])) {
-			fprintf(stderr, "slabsim %s: out of memory\n", cmd);
+			fprintf(stderr, "slabsim %s: out of memory\n", set->cmd);
 			return -1;
 		}
 	}

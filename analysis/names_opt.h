@@ -1,14 +1,16 @@
 /* names_opt.h - a command-line list of variant or model names,
- * "a b c" -> struct rp_names, for `slabsim compare` and `slabsim sweep`. */
+ * "a b c" -> struct rp_names, for `slabsim report`, `compare` and `sweep`. */
 #ifndef SS_NAMES_OPT_H
 #define SS_NAMES_OPT_H
 
+#include "opts.h"
 #include "report_runs.h"
 
-/* Split arg on whitespace; every name must pass rp_name_ok() and appear
- * once, and the list must not have been given before.  On error prints
- * "slabsim CMD: OPT: ..." to stderr and returns -1. */
-int names_opt_parse(const char *cmd, const char *opt, const char *arg,
+/* Split arg, the value of option id of set, on whitespace; every name
+ * must pass rp_name_ok() and appear once, and the list must not have been
+ * given before.  On error reports "slabsim CMD: --OPT: ..." as a usage
+ * error and returns -1. */
+int names_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
 		    struct rp_names *l);
 
 #endif

@@ -1,39 +1,79 @@
-/* gen_opts.h - the option scanner and help table shared by `slabsim gen W`. */
-#ifndef SS_GEN_OPTS_H
-#define SS_GEN_OPTS_H
+/* opts.h - the option scanner and help table of every slabsim command.
+ * One table per command drives both the parser and the option list of
+ * its --help, so the two cannot drift apart. */
+#ifndef SS_OPTS_H
+#define SS_OPTS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
-struct ss_gen_opt {
-	const char *name;  /* long name without "--" */
+struct ss_opt {
+	const char *name;  /* long name without "--"; NULL: the positional arguments */
 	const char *alias; /* short form such as "-o", or NULL */
 	const char *arg;   /* value's name in help, NULL: a flag without value */
-	const char *help;  /* continuation lines indented to column 22 */
+	const char *help;  /* lines separated by '\n'; NULL: not listed in help */
+	/* prints lines known only at run time (a registry) after help's */
+	void (*more_help)(FILE *out, int col);
 };
 
-struct ss_gen_opt_set {
-	const char *cmd; /* "smack": messages start "slabsim gen smack17k: " */
-	const struct ss_gen_opt *opts;
+struct ss_opt_set {
+	const char *cmd; /* "run", "gen audit": messages start "slabsim run: " */
+	const struct ss_opt *opts;
 	int nr;
+	void (*usage)(FILE *out); /* the whole --help text */
 };
 
-/* Stores one option's value; a non-zero return has already reported the
- * error and stops the scan. */
-typedef int (*ss_gen_opt_take_fn)(void *ctx, int id, const char *value);
+/* A number macro as a string, for help text quoting a default. */
+#define SS_OPT_STR_(x) #x
+#define SS_OPT_STR(x) SS_OPT_STR_(x)
 
-/* Prints "slabsim gen CMD: <message>" and the --help hint to stderr.
- * Returns -1 so callers can `return ss_gen_opt_usage_err(...)`. */
-int ss_gen_opt_usage_err(const char *cmd, const char *fmt, ...)
+/* What take() and ss_opt_scan() return besides 0 and -1 (reported). */
+enum {
+	SS_OPT_HELP = 1,    /* scan: --help was given, usage() printed it */
+	SS_OPT_BAD_VALUE = 2, /* take: report "bad value 'X' for --name" */
+};
+
+/* Stores one value of option id (value NULL for a flag); called once per
+ * occurrence, in command-line order.  Returns 0, SS_OPT_BAD_VALUE, or -1
+ * after reporting the error itself; either error stops the scan. */
+typedef int (*ss_opt_take_fn)(void *ctx, int id, const char *value);
+
+/* A take function for commands that keep plain strings: ctx is a
+ * `const char *val[nr]`; val[id] is the last value, "" for a flag. */
+int ss_opt_keep(void *ctx, int id, const char *value);
+
+/* Prints "slabsim CMD: <message>" and the hint "(try 'slabsim CMD --help')"
+ * to stderr.  Returns -1 so callers can `return ss_opt_usage_err(...)`. */
+int ss_opt_usage_err(const struct ss_opt_set *set, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Scans argv[1..argc-1]: "--name value", "--name=value", "ALIAS value" and
- * flags.  Sets seen[id] = 1 for every option met; stores a value with
- * take(ctx, id, value), or when take is NULL in val[id] (the last one
- * wins).  Returns 0, or -1 after a usage error on stderr. */
-int ss_gen_opt_scan(const struct ss_gen_opt_set *set, int argc, char **argv,
-		    const char **val, int *seen, ss_gen_opt_take_fn take, void *ctx);
+/* The same for "bad value 'VALUE' for --NAME". */
+int ss_opt_bad_value(const struct ss_opt_set *set, int id, const char *value);
 
-/* One line per option: "  -o, --output TRACE  help". */
-void ss_gen_opt_help(FILE *out, const struct ss_gen_opt_set *set);
+/* value as an integer min..max into *out; a NULL value (option not
+ * given) leaves *out alone.  Returns 0, or -1 after "bad value 'X' for
+ * --NAME (want an integer MIN..MAX)". */
+int ss_opt_u64(const struct ss_opt_set *set, int id, const char *value,
+	       uint64_t min, uint64_t max, uint64_t *out);
+int ss_opt_uint(const struct ss_opt_set *set, int id, const char *value,
+		unsigned min, unsigned max, unsigned *out);
+
+/* Scans argv[1..argc-1]: "--name value", "--name=value", "ALIAS value",
+ * flags, and positional arguments (anywhere, and every argument after
+ * "--"; "-" is one).  Stops at --help: prints set->usage to stdout and
+ * returns SS_OPT_HELP.  Returns 0, or -1 after a usage error on stderr.
+ * Exit codes: SS_OPT_HELP -> 0, -1 -> 2 (ss_opt_exit). */
+int ss_opt_scan(const struct ss_opt_set *set, int argc, char **argv,
+		ss_opt_take_fn take, void *ctx);
+
+/* The exit code of a scan that did not return 0: 0 after --help, else 2. */
+static inline int ss_opt_exit(int rc)
+{
+	return rc == SS_OPT_HELP ? 0 : 2;
+}
+
+/* One entry per listed option, "  -o, --output TRACE  help", the help in
+ * one column (past it a long name puts its help on the next line). */
+void ss_opt_help(FILE *out, const struct ss_opt_set *set);
 
 #endif

@@ -1,8 +1,6 @@
 /* cmd_bench.c - `slabsim bench`: replay throughput and memory of each
  * model beside glibc malloc/free replaying the same trace (docs/bench.md). */
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "atomic_file.h"
@@ -10,7 +8,7 @@
 #include "commands.h"
 #include "model.h"
 #include "objtable.h"
-#include "parse.h"
+#include "opts.h"
 
 #define MAX_MODELS 32
 #define MAX_TRACES 16
@@ -26,6 +24,25 @@ struct bench_opts {
 	char model_buf[1024];
 };
 
+enum { O_TARGET, O_MODELS, O_CPUS, O_REPEAT, O_CSV, O_TRACES, O_HELP, NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_TARGET] = {"target", NULL, "TARGET", "target of the model replays"},
+	[O_MODELS] = {"models", NULL, "LIST",
+		"models, MODEL[+LETTERS], or read-only (decode the trace and\n"
+		"nothing else); default: read-only and every registered model"},
+	[O_CPUS] = {"cpus", NULL, "N", "CPUs (default: the target's)"},
+	[O_REPEAT] = {"repeat", NULL, "R",
+		"replays per model, the fastest is kept (default 1)"},
+	[O_CSV] = {"csv", NULL, "FILE", "also write the table to FILE (atomically)"},
+	[O_TRACES] = {NULL, NULL, "WORKLOAD=TRACE", "a trace and the name of its row"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void bench_usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"bench", specs, NR_OPTS, bench_usage};
+
 static void bench_usage(FILE *out)
 {
 	fprintf(out,
@@ -35,14 +52,8 @@ static void bench_usage(FILE *out)
 		"on alloc, free on free, pointers in a dense id table: the baseline), each replay\n"
 		"in its own process, single thread.  Prints and writes one CSV row per workload\n"
 		"and model: events, events/s, the baseline's events/s, their ratio, peak RSS and\n"
-		"RSS growth per peak live object.  See docs/bench.md.\n\n"
-		"  --target TARGET   target of the model replays\n"
-		"  --models LIST     models, MODEL[+LETTERS], or read-only (decode the trace and\n"
-		"                    nothing else); default: read-only and every registered model\n"
-		"  --cpus N          CPUs (default: the target's)\n"
-		"  --repeat R        replays per model, the fastest is kept (default 1)\n"
-		"  --csv FILE        also write the table to FILE (atomically)\n"
-		"  WORKLOAD=TRACE    a trace and the name of its row\n");
+		"RSS growth per peak live object.  See docs/bench.md.\n\n");
+	ss_opt_help(out, &opt_set);
 }
 
 static int split_models(struct bench_opts *o, const char *arg)
@@ -50,85 +61,66 @@ static int split_models(struct bench_opts *o, const char *arg)
 	char *save = NULL;
 
 	if (strlen(arg) >= sizeof(o->model_buf))
-		return -1;
+		return SS_OPT_BAD_VALUE;
 	strcpy(o->model_buf, arg);
 	o->nr_models = 1;
 	for (char *tok = strtok_r(o->model_buf, " ,", &save); tok;
 	     tok = strtok_r(NULL, " ,", &save)) {
 		if (o->nr_models > MAX_MODELS)
-			return -1;
+			return SS_OPT_BAD_VALUE;
 		o->models[o->nr_models++] = tok;
 	}
-	return o->nr_models > 1 ? 0 : -1;
+	return o->nr_models > 1 ? 0 : SS_OPT_BAD_VALUE;
+}
+
+/* WORKLOAD=TRACE: split in place, the '=' becomes the name's end (arg
+ * is an argv string, which C lets a program write). */
+static int add_trace(struct bench_opts *o, const char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1] || o->nr_traces == MAX_TRACES)
+		return ss_opt_usage_err(&opt_set, "want WORKLOAD=TRACE, got '%s'", arg);
+	*eq = '\0';
+	o->workload[o->nr_traces] = (char *)arg;
+	o->trace[o->nr_traces++] = eq + 1;
+	return 0;
+}
+
+static int take_bench_opt(void *ctx, int id, const char *v)
+{
+	struct bench_opts *o = ctx;
+
+	switch (id) {
+	case O_TARGET: o->b.target = v; return 0;
+	case O_MODELS: return split_models(o, v);
+	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->b.cpus);
+	case O_REPEAT: return ss_opt_uint(&opt_set, id, v, 1, 1000, &o->repeat);
+	case O_CSV: o->csv = v; return 0;
+	default: return add_trace(o, v); /* O_TRACES */
+	}
 }
 
 static int parse_bench_opts(int argc, char **argv, struct bench_opts *o)
 {
-	enum { O_TARGET = 256, O_MODELS, O_CPUS, O_REPEAT, O_CSV, O_HELP };
-	static const struct option longopts[] = {
-		{"target", required_argument, 0, O_TARGET},
-		{"models", required_argument, 0, O_MODELS},
-		{"cpus", required_argument, 0, O_CPUS},
-		{"repeat", required_argument, 0, O_REPEAT},
-		{"csv", required_argument, 0, O_CSV},
-		{"help", no_argument, 0, O_HELP},
-		{0, 0, 0, 0},
-	};
-	int c;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->repeat = 1;
 	o->b.max_objects = SS_OBJTABLE_DEFAULT_CAP;
 	o->models[0] = SS_BENCH_GLIBC;
 	o->nr_models = 1;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_TARGET: o->b.target = optarg; break;
-		case O_MODELS:
-			if (split_models(o, optarg))
-				goto bad_value;
-			break;
-		case O_CPUS:
-			if (ss_parse_uint(optarg, 65536, &o->b.cpus) || !o->b.cpus)
-				goto bad_value;
-			break;
-		case O_REPEAT:
-			if (ss_parse_uint(optarg, 1000, &o->repeat) || !o->repeat)
-				goto bad_value;
-			break;
-		case O_CSV: o->csv = optarg; break;
-		case O_HELP: bench_usage(stdout); exit(0);
-		default:
-			fprintf(stderr, "slabsim bench: unknown option '%s'\n", argv[optind - 1]);
-			return -1;
-		}
-	}
-	for (; optind < argc; optind++) {
-		char *eq = strchr(argv[optind], '=');
-
-		if (!eq || eq == argv[optind] || !eq[1] || o->nr_traces == MAX_TRACES) {
-			fprintf(stderr, "slabsim bench: want WORKLOAD=TRACE, got '%s'\n", argv[optind]);
-			return -1;
-		}
-		*eq = '\0';
-		o->workload[o->nr_traces] = argv[optind];
-		o->trace[o->nr_traces++] = eq + 1;
-	}
-	if (!o->b.target || !o->nr_traces) {
-		fprintf(stderr, "slabsim bench: --target and at least one WORKLOAD=TRACE are required\n");
-		return -1;
-	}
+	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_bench_opt, o)))
+		return rc;
+	if (!o->b.target || !o->nr_traces)
+		return ss_opt_usage_err(&opt_set,
+					"--target and at least one WORKLOAD=TRACE are required");
 	if (o->nr_models == 1) { /* the reading floor and every registered model */
 		o->models[o->nr_models++] = SS_BENCH_READ;
 		for (unsigned i = 0; i < ss_model_count() && o->nr_models <= MAX_MODELS; i++)
 			o->models[o->nr_models++] = ss_model_at(i)->name;
 	}
 	return 0;
-bad_value:
-	fprintf(stderr, "slabsim bench: bad value '%s' for %s\n", optarg, argv[optind - 1]);
-	return -1;
 }
 
 /* Events per second of the replaying process's CPU time: on an idle
@@ -206,11 +198,10 @@ int cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct ss_error err = {{0}};
+	int rc = parse_bench_opts(argc, argv, &o);
 
-	if (parse_bench_opts(argc, argv, &o)) {
-		fprintf(stderr, "Try 'slabsim bench --help'.\n");
-		return 2;
-	}
+	if (rc)
+		return ss_opt_exit(rc);
 	if (run_bench(&o, &err)) {
 		fprintf(stderr, "slabsim bench: %s\n", err.msg);
 		return 1;

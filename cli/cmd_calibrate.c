@@ -1,7 +1,6 @@
 /* cmd_calibrate.c - `slabsim calibrate -o FILE`: measure the cost-table
  * steps on this host and write them as a cost table labelled measured,
  * for `slabsim run --costs FILE` (docs/cost-model.md). */
-#include <getopt.h>
 #include <hwloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,9 +12,23 @@
 #include "commands.h"
 #include "host_clock.h"
 #include "host_run.h"
+#include "opts.h"
 
 #define REPS_FULL 301
 #define REPS_QUICK 15
+
+enum { O_OUTPUT, O_QUICK, O_HELP, NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_OUTPUT] = {"output", "-o", "FILE", "the cost table to write"},
+	[O_QUICK] = {"quick", NULL, NULL, SS_OPT_STR(REPS_QUICK) " samples per measurement instead of "
+		SS_OPT_STR(REPS_FULL) " (tests)"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void calibrate_usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"calibrate", specs, NR_OPTS, calibrate_usage};
 
 static void calibrate_usage(FILE *out)
 {
@@ -27,10 +40,8 @@ static void calibrate_usage(FILE *out)
 		"between two PUs (remote_free), and the host-mode allocator's fast and\n"
 		"slow paths.  Figures are ticks of the host cycle counter; the file's\n"
 		"header says which host, when, and how each step was measured.  Steps\n"
-		"not measured keep the defaults.  See docs/cost-model.md.\n\n"
-		"  -o, --output FILE   the cost table to write\n"
-		"  --quick             %d samples per measurement instead of %d (tests)\n",
-		REPS_QUICK, REPS_FULL);
+		"not measured keep the defaults.  See docs/cost-model.md.\n\n");
+	ss_opt_help(out, &opt_set);
 }
 
 static void header(FILE *fp, hwloc_topology_t host, double tpn, unsigned reps,
@@ -122,36 +133,15 @@ static int calibrate(const char *out, unsigned reps, struct ss_error *err)
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"output", required_argument, 0, 'o'},
-		{"quick", no_argument, 0, 'q'},
-		{"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0},
-	};
-	const char *out = NULL;
-	unsigned reps = REPS_FULL;
+	const char *val[NR_OPTS] = {0};
 	struct ss_error err = {{0}};
-	int c;
+	int rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, val);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'q': reps = REPS_QUICK; break;
-		case 'h': calibrate_usage(stdout); return 0;
-		default:
-			fprintf(stderr, "slabsim calibrate: unknown option '%s'\n", argv[optind - 1]);
-			calibrate_usage(stderr);
-			return 2;
-		}
-	}
-	if (!out || optind < argc) {
-		fprintf(stderr, "slabsim calibrate: -o FILE is required (and nothing else)\n");
-		calibrate_usage(stderr);
-		return 2;
-	}
-	if (calibrate(out, reps, &err)) {
+	if (rc)
+		return ss_opt_exit(rc);
+	if (!val[O_OUTPUT])
+		return ss_opt_exit(ss_opt_usage_err(&opt_set, "-o FILE is required"));
+	if (calibrate(val[O_OUTPUT], val[O_QUICK] ? REPS_QUICK : REPS_FULL, &err)) {
 		fprintf(stderr, "slabsim calibrate: %s\n", err.msg);
 		return 1;
 	}

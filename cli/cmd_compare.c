@@ -1,6 +1,5 @@
 /* cmd_compare.c - `slabsim compare`: one report across models and variants
  * (compare.md and the plot data of analysis/cmp_*.gp; docs/outputs.md). */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +9,7 @@
 #include "commands.h"
 #include "compare_out.h"
 #include "names_opt.h"
-#include "parse.h"
+#include "opts.h"
 #include "report_plot.h"
 
 #define DEFAULT_TOP 5
@@ -22,6 +21,28 @@ struct compare_opts {
 	char out_buf[4200], command_buf[512];
 };
 
+enum { O_WORKLOAD, O_DIR, O_OUT, O_VARIANTS, O_MODELS, O_TOP, O_COMMAND, O_HELP,
+       NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_WORKLOAD] = {"workload", NULL, "W", "the workload every summary row must name"},
+	[O_DIR] = {"dir", NULL, "DIR", "the workload's report directory (with runs/)"},
+	[O_OUT] = {"out", NULL, "OUTDIR", "where to write (created if missing)"},
+	[O_VARIANTS] = {"variants", NULL, "LIST",
+		"variant order; other variants are left out (default sorted)"},
+	[O_MODELS] = {"models", NULL, "LIST",
+		"model order, the first is the baseline of the Δ columns;\n"
+		"other models are left out (default sorted)"},
+	[O_TOP] = {"top", NULL, "N",
+		"caches per run in the loss table (default " SS_OPT_STR(DEFAULT_TOP) ")"},
+	[O_COMMAND] = {"command", NULL, "STR", "the make command shown in the report"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"compare", specs, NR_OPTS, usage};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -31,81 +52,39 @@ static void usage(FILE *out)
 		"Reads DIR/runs/<variant>__<model>/{summary,latency,timeline,caches}.csv and\n"
 		"writes into OUTDIR (default DIR/compare): compare.md, waste.dat, latency.dat,\n"
 		"timeline.dat, phases.dat and top_caches.csv, all or nothing.  The plots come\n"
-		"from analysis/cmp_{waste,latency,timeline}.gp (make compare).\n\n"
-		"  --workload W      the workload every summary row must name\n"
-		"  --dir DIR         the workload's report directory (with runs/)\n"
-		"  --out OUTDIR      where to write (created if missing)\n"
-		"  --variants LIST   variant order; other variants are left out (default sorted)\n"
-		"  --models LIST     model order, the first is the baseline of the Δ columns;\n"
-		"                    other models are left out (default sorted)\n"
-		"  --top N           caches per run in the loss table (default %d)\n"
-		"  --command STR     the make command shown in the report\n\n"
-		"Exit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n",
-		DEFAULT_TOP);
+		"from analysis/cmp_{waste,latency,timeline}.gp (make compare).\n\n");
+	ss_opt_help(out, &opt_set);
+	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
 
-/* 0 ok, 1 = --help, -1 = bad usage. */
+static int take_compare_opt(void *ctx, int id, const char *v)
+{
+	struct compare_opts *o = ctx;
+
+	switch (id) {
+	case O_WORKLOAD: o->workload = v; return 0;
+	case O_DIR: o->dir = v; return 0;
+	case O_OUT: o->out = v; return 0;
+	case O_COMMAND: o->command = v; return 0;
+	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
+	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
+	default: return ss_opt_uint(&opt_set, id, v, 1, 1000, &o->top); /* O_TOP */
+	}
+}
+
+/* 0 ok, else ss_opt_scan()'s SS_OPT_HELP or -1. */
 static int parse_opts(int argc, char **argv, struct compare_opts *o)
 {
-	enum { O_WORKLOAD = 256, O_DIR, O_OUT, O_VARIANTS, O_MODELS, O_TOP,
-	       O_COMMAND, O_HELP };
-	static const struct option longopts[] = {
-		{"workload", required_argument, 0, O_WORKLOAD},
-		{"dir", required_argument, 0, O_DIR},
-		{"out", required_argument, 0, O_OUT},
-		{"variants", required_argument, 0, O_VARIANTS},
-		{"models", required_argument, 0, O_MODELS},
-		{"top", required_argument, 0, O_TOP},
-		{"command", required_argument, 0, O_COMMAND},
-		{"help", no_argument, 0, O_HELP},
-		{0, 0, 0, 0},
-	};
-	int c;
+	int rc;
 
 	o->top = DEFAULT_TOP;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_WORKLOAD: o->workload = optarg; break;
-		case O_DIR: o->dir = optarg; break;
-		case O_OUT: o->out = optarg; break;
-		case O_COMMAND: o->command = optarg; break;
-		case O_VARIANTS:
-			if (names_opt_parse("compare", "--variants", optarg, &o->variants))
-				return -1;
-			break;
-		case O_MODELS:
-			if (names_opt_parse("compare", "--models", optarg, &o->models))
-				return -1;
-			break;
-		case O_TOP:
-			if (ss_parse_uint(optarg, 1000, &o->top) || !o->top) {
-				fprintf(stderr, "slabsim compare: --top: '%s' is not 1 to 1000\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case O_HELP: return 1;
-		default:
-			fprintf(stderr, "slabsim compare: unknown option or missing value '%s'\n",
-				argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "slabsim compare: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
-	if (!o->workload || !o->dir || !*o->workload || !*o->dir) {
-		fprintf(stderr, "slabsim compare: --workload and --dir are required\n");
-		return -1;
-	}
-	if (!rp_name_ok(o->workload)) {
-		fprintf(stderr, "slabsim compare: --workload: '%s' is not [A-Za-z0-9._+-]+\n",
-			o->workload);
-		return -1;
-	}
+	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_compare_opt, o)))
+		return rc;
+	if (!o->workload || !o->dir || !*o->workload || !*o->dir)
+		return ss_opt_usage_err(&opt_set, "--workload and --dir are required");
+	if (!rp_name_ok(o->workload))
+		return ss_opt_usage_err(&opt_set, "--workload: '%s' is not [A-Za-z0-9._+-]+",
+					o->workload);
 	if (!o->out) {
 		snprintf(o->out_buf, sizeof(o->out_buf), "%s/compare", o->dir);
 		o->out = o->out_buf;
@@ -210,11 +189,7 @@ int cmd_compare(int argc, char **argv)
 		return 1;
 	}
 	r = parse_opts(argc, argv, o);
-	if (r == 1)
-		usage(stdout);
-	else if (r < 0)
-		fprintf(stderr, "usage: slabsim compare --workload W --dir DIR ... (see --help)\n");
-	r = r == 1 ? 0 : r < 0 ? 2 : run_compare(o);
+	r = r ? ss_opt_exit(r) : run_compare(o);
 	rp_names_free(&o->variants);
 	rp_names_free(&o->models);
 	free(o);

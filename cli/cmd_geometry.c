@@ -1,5 +1,4 @@
 /* cmd_geometry.c - `slabsim geometry`: the SLUB layout of one cache. */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,8 +7,38 @@
 #include "error.h"
 #include "geometry.h"
 #include "kmalloc.h"
+#include "opts.h"
 #include "parse.h"
 #include "target.h"
+
+enum { O_TARGET, O_SIZE, O_ALIGN, O_HWCACHE, O_RCU, O_CTOR, O_FREEPTR,
+       O_KMALLOC, O_DEBUG, O_CPUS, O_ERA, O_HELP, NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_TARGET] = {"target", NULL, "T", "target name (allocators/targets/T.target) or a\n"
+		"path containing '/' (required)"},
+	[O_SIZE] = {"size", NULL, "S", "object size in bytes; with --kmalloc the request\n"
+		"size (required)"},
+	[O_ALIGN] = {"align", NULL, "A", "align argument of kmem_cache_create(), a power of\n"
+		"two (default 0 = none)"},
+	[O_HWCACHE] = {"hwcache", NULL, NULL, "SLAB_HWCACHE_ALIGN"},
+	[O_RCU] = {"rcu", NULL, NULL, "SLAB_TYPESAFE_BY_RCU (SLAB_DESTROY_BY_RCU)"},
+	[O_CTOR] = {"ctor", NULL, NULL, "the cache has a constructor"},
+	[O_FREEPTR] = {"freeptr", NULL, "OFF", "explicit free pointer offset (kmem_cache_args\n"
+		".freeptr_offset, 6.12+); needs --rcu or --ctor"},
+	[O_KMALLOC] = {"kmalloc", NULL, NULL, "use the kmalloc cache a request of --size bytes\n"
+		"goes to; also prints request= and cache= (cache=zero\n"
+		"for 0, cache=kmalloc_large above the largest class)"},
+	[O_DEBUG] = {"debug", NULL, "LETTERS", "slub_debug letters F Z P U T O; \"\" = FZPU,\n"
+		"\"-\" = none (default none)"},
+	[O_CPUS] = {"cpus", NULL, "N", "CPU count instead of the target's (1..8192)"},
+	[O_ERA] = {"era", NULL, "E", "kernel era instead of the target's (e.g. 3.10, 6.1)"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"geometry", specs, NR_OPTS, usage};
 
 static void usage(FILE *out)
 {
@@ -21,28 +50,9 @@ static void usage(FILE *out)
 		"target era cpus object_size slab_size align inuse offset\n"
 		"red_left_pad order objs_per_slab slab_bytes min_partial cpu_partial\n"
 		"cpu_partial_slabs debug size_nodebug min_order min_objects flags.\n"
-		"\n"
-		"  --target T       target name (allocators/targets/T.target) or a\n"
-		"                   path containing '/' (required)\n"
-		"  --size S         object size in bytes; with --kmalloc the request\n"
-		"                   size (required)\n"
-		"  --align A        align argument of kmem_cache_create(), a power of\n"
-		"                   two (default 0 = none)\n"
-		"  --hwcache        SLAB_HWCACHE_ALIGN\n"
-		"  --rcu            SLAB_TYPESAFE_BY_RCU (SLAB_DESTROY_BY_RCU)\n"
-		"  --ctor           the cache has a constructor\n"
-		"  --freeptr OFF    explicit free pointer offset (kmem_cache_args\n"
-		"                   .freeptr_offset, 6.12+); needs --rcu or --ctor\n"
-		"  --kmalloc        use the kmalloc cache a request of --size bytes\n"
-		"                   goes to; also prints request= and cache= (cache=zero\n"
-		"                   for 0, cache=kmalloc_large above the largest class)\n"
-		"  --debug LETTERS  slub_debug letters F Z P U T O; \"\" = FZPU,\n"
-		"                   \"-\" = none (default none)\n"
-		"  --cpus N         CPU count instead of the target's (1..8192)\n"
-		"  --era E          kernel era instead of the target's (e.g. 3.10, 6.1)\n"
-		"  -h, --help       this text\n"
-		"\n"
-		"Exit status: 0 ok, 1 bad target or impossible cache, 2 bad usage.\n");
+		"\n");
+	ss_opt_help(out, &opt_set);
+	fprintf(out, "\nExit status: 0 ok, 1 bad target or impossible cache, 2 bad usage.\n");
 }
 
 struct geo_opts {
@@ -51,109 +61,58 @@ struct geo_opts {
 	const char *era;
 	uint64_t size;
 	unsigned align, cpus, freeptr;
-	unsigned flags;
+	unsigned flags, debug_flags;
 	bool have_size, have_cpus, have_freeptr, kmalloc;
 };
 
-enum { OPT_ALIGN = 256, OPT_HWCACHE, OPT_RCU, OPT_CTOR, OPT_FREEPTR,
-       OPT_KMALLOC, OPT_DEBUG, OPT_CPUS, OPT_ERA, OPT_TARGET, OPT_SIZE };
-
-static int bad_value(const char *opt, const char *val)
+static int take_geo_opt(void *ctx, int id, const char *v)
 {
-	fprintf(stderr, "slabsim geometry: %s: bad value '%s'\n", opt, val);
-	return 2;
+	struct geo_opts *o = ctx;
+
+	switch (id) {
+	case O_TARGET: o->target = v; return 0;
+	case O_SIZE:
+		o->have_size = true;
+		return ss_parse_u64(v, 1ull << 40, &o->size) ? SS_OPT_BAD_VALUE : 0;
+	case O_ALIGN:
+		return ss_parse_uint(v, 1u << 20, &o->align) || (o->align & (o->align - 1)) ?
+			SS_OPT_BAD_VALUE : 0;
+	case O_HWCACHE: o->flags |= SS_CF_HWCACHE; return 0;
+	case O_RCU: o->flags |= SS_CF_RCU; return 0;
+	case O_CTOR: o->flags |= SS_CF_CTOR; return 0;
+	case O_FREEPTR:
+		o->have_freeptr = true;
+		return ss_parse_uint(v, 1u << 30, &o->freeptr) ? SS_OPT_BAD_VALUE : 0;
+	case O_KMALLOC: o->kmalloc = true; return 0;
+	case O_DEBUG: o->debug = v; return 0;
+	case O_CPUS:
+		o->have_cpus = true;
+		return ss_opt_uint(&opt_set, id, v, 1, 8192, &o->cpus);
+	default: /* O_ERA */
+		o->era = v;
+		return ss_era_parse(v) < 0 ? SS_OPT_BAD_VALUE : 0;
+	}
 }
 
-/* Returns -1 to continue, else the exit code (0 after --help). */
+/* 0 ok, else ss_opt_scan()'s SS_OPT_HELP or -1. */
 static int parse_opts(int argc, char **argv, struct geo_opts *o)
 {
-	static const struct option longopts[] = {
-		{"target", required_argument, NULL, OPT_TARGET},
-		{"size", required_argument, NULL, OPT_SIZE},
-		{"align", required_argument, NULL, OPT_ALIGN},
-		{"hwcache", no_argument, NULL, OPT_HWCACHE},
-		{"rcu", no_argument, NULL, OPT_RCU},
-		{"ctor", no_argument, NULL, OPT_CTOR},
-		{"freeptr", required_argument, NULL, OPT_FREEPTR},
-		{"kmalloc", no_argument, NULL, OPT_KMALLOC},
-		{"debug", required_argument, NULL, OPT_DEBUG},
-		{"cpus", required_argument, NULL, OPT_CPUS},
-		{"era", required_argument, NULL, OPT_ERA},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
+	int rc;
 
-	optind = 0; /* GNU: re-initialise, argv[0] is the command name */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case OPT_TARGET:
-			o->target = optarg;
-			break;
-		case OPT_SIZE:
-			if (ss_parse_u64(optarg, 1ull << 40, &o->size))
-				return bad_value("--size", optarg);
-			o->have_size = true;
-			break;
-		case OPT_ALIGN:
-			if (ss_parse_uint(optarg, 1u << 20, &o->align) ||
-			    (o->align & (o->align - 1)))
-				return bad_value("--align", optarg);
-			break;
-		case OPT_HWCACHE:
-			o->flags |= SS_CF_HWCACHE;
-			break;
-		case OPT_RCU:
-			o->flags |= SS_CF_RCU;
-			break;
-		case OPT_CTOR:
-			o->flags |= SS_CF_CTOR;
-			break;
-		case OPT_FREEPTR:
-			if (ss_parse_uint(optarg, 1u << 30, &o->freeptr))
-				return bad_value("--freeptr", optarg);
-			o->have_freeptr = true;
-			break;
-		case OPT_KMALLOC:
-			o->kmalloc = true;
-			break;
-		case OPT_DEBUG:
-			o->debug = optarg;
-			break;
-		case OPT_CPUS:
-			if (ss_parse_uint(optarg, 8192, &o->cpus) || !o->cpus)
-				return bad_value("--cpus", optarg);
-			o->have_cpus = true;
-			break;
-		case OPT_ERA:
-			if (ss_era_parse(optarg) < 0)
-				return bad_value("--era", optarg);
-			o->era = optarg;
-			break;
-		default:
-			fprintf(stderr, "slabsim geometry: see --help\n");
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "slabsim geometry: unexpected argument '%s'\n",
-			argv[optind]);
-		return 2;
-	}
-	if (!o->target || !o->have_size) {
-		fprintf(stderr, "slabsim geometry: --target and --size are required (see --help)\n");
-		return 2;
-	}
-	if (o->kmalloc && (o->flags || o->align || o->have_freeptr)) {
-		fprintf(stderr, "slabsim geometry: --kmalloc caches take no --align, --hwcache, --rcu, --ctor or --freeptr\n");
-		return 2;
-	}
+	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_geo_opt, o)))
+		return rc;
+	if (!o->target || !o->have_size)
+		return ss_opt_usage_err(&opt_set, "--target and --size are required");
+	if (o->kmalloc && (o->flags || o->align || o->have_freeptr))
+		return ss_opt_usage_err(&opt_set, "--kmalloc caches take no --align, --hwcache, "
+					"--rcu, --ctor or --freeptr");
 	if (!o->kmalloc && (o->size == 0 || o->size > UINT32_MAX))
-		return bad_value("--size", "out of range");
-	return -1;
+		return ss_opt_usage_err(&opt_set, "bad value '%llu' for --size (want 1..%u "
+					"without --kmalloc)", (unsigned long long)o->size,
+					UINT32_MAX);
+	if (o->debug && ss_debug_parse(o->debug, &o->debug_flags))
+		return ss_opt_bad_value(&opt_set, O_DEBUG, o->debug);
+	return 0;
 }
 
 static void print_geometry(const struct ss_target *t,
@@ -217,15 +176,11 @@ int cmd_geometry(int argc, char **argv)
 	struct ss_cache_spec spec = {0};
 	struct ss_geometry g;
 	struct ss_error err;
-	unsigned debug = 0;
 	char era[16], cache[32];
-	int rc, idx = 0;
+	int idx = 0, rc = parse_opts(argc, argv, &o);
 
-	rc = parse_opts(argc, argv, &o);
-	if (rc >= 0)
-		return rc;
-	if (o.debug && ss_debug_parse(o.debug, &debug))
-		return bad_value("--debug", o.debug);
+	if (rc)
+		return ss_opt_exit(rc);
 	if (ss_target_load(o.target, &t, &err)) {
 		fprintf(stderr, "slabsim geometry: %s\n", err.msg);
 		return 1;
@@ -239,10 +194,10 @@ int cmd_geometry(int argc, char **argv)
 	spec.object_size = (unsigned)o.size;
 	spec.align = o.align;
 	spec.flags = o.flags | (o.have_freeptr ? SS_CF_FREEPTR : 0);
-	spec.debug = debug;
+	spec.debug = o.debug_flags;
 	spec.freeptr_offset = o.freeptr;
 	if (o.kmalloc)
-		idx = kmalloc_class(&t, o.size, debug, cache, sizeof(cache),
+		idx = kmalloc_class(&t, o.size, o.debug_flags, cache, sizeof(cache),
 				    &spec);
 	/* Compute before printing anything: no half-written answers. */
 	if (idx >= 0 && ss_geometry_compute(&t, &spec, &g, &err)) {

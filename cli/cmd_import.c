@@ -1,13 +1,32 @@
 /* cmd_import.c - `slabsim import`: a real kmem trace into a slabsim trace. */
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "import/import.h"
+#include "opts.h"
 
 #define DEFAULT_TARGET "x86_64-6.x"
+
+enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_INPUT, O_HELP, NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_OUTPUT] = {"output", "-o", "TRACE",
+		"the slabsim trace (*.sbt, *.sbt.zst: binary; - : stdout)"},
+	[O_TARGET] = {"target", NULL, "TARGET",
+		"kmalloc classes and layout rules used to name and\n"
+		"declare caches (default " DEFAULT_TARGET ")"},
+	[O_FORMAT] = {"format-file", NULL, "FILE",
+		"a tracefs events/kmem/EVENT/format file: find the fields\n"
+		"by name in its print fmt (repeat per event)"},
+	[O_TOTALS] = {"totals", NULL, "CSV", "also write the totals as a one-row CSV"},
+	[O_INPUT] = {NULL, NULL, "INPUT", "the capture; - for stdin"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void import_usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"import", specs, NR_OPTS, import_usage};
 
 static void import_usage(FILE *out)
 {
@@ -21,79 +40,64 @@ static void import_usage(FILE *out)
 		"object ids; frees of pointers never seen allocated and allocations of live\n"
 		"pointers (lost events) are counted, not fatal.  Prints perf kmem stat's\n"
 		"summary (bytes requested, allocated, internal fragmentation) and what the\n"
-		"import repaired.  See docs/import.md.\n\n"
-		"  -o, --output TRACE   the slabsim trace (*.sbt, *.sbt.zst: binary; - : stdout)\n"
-		"  --target TARGET      kmalloc classes and layout rules used to name and\n"
-		"                       declare caches (default %s)\n"
-		"  --format-file FILE   a tracefs events/kmem/EVENT/format file: find the fields\n"
-		"                       by name in its print fmt (repeat per event)\n"
-		"  --totals CSV         also write the totals as a one-row CSV\n"
-		"  INPUT                the capture; - for stdin\n",
-		DEFAULT_TARGET);
+		"import repaired.  See docs/import.md.\n\n");
+	ss_opt_help(out, &opt_set);
 }
 
-static int parse_import_opts(int argc, char **argv, struct ss_import_opts *o,
-			     const char **totals)
-{
-	enum { O_TARGET = 256, O_FORMAT, O_TOTALS, O_HELP };
-	static const struct option longopts[] = {
-		{"output", required_argument, 0, 'o'},
-		{"target", required_argument, 0, O_TARGET},
-		{"format-file", required_argument, 0, O_FORMAT},
-		{"totals", required_argument, 0, O_TOTALS},
-		{"help", no_argument, 0, O_HELP},
-		{0, 0, 0, 0},
-	};
-	int c;
+struct import_cmd {
+	struct ss_import_opts o;
+	const char *totals;
+	int nr_inputs;
+};
 
-	memset(o, 0, sizeof(*o));
-	o->target = DEFAULT_TARGET;
-	*totals = NULL;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->output = optarg; break;
-		case O_TARGET: o->target = optarg; break;
-		case O_FORMAT:
-			if (o->nr_formats == sizeof(o->formats) / sizeof(o->formats[0])) {
-				fprintf(stderr, "slabsim import: too many --format-file\n");
-				return -1;
-			}
-			o->formats[o->nr_formats++] = optarg;
-			break;
-		case O_TOTALS: *totals = optarg; break;
-		case O_HELP: import_usage(stdout); exit(0);
-		default:
-			fprintf(stderr, "slabsim import: unknown option or missing value '%s'\n",
-				argv[optind - 1]);
-			return -1;
-		}
+static int take_import_opt(void *ctx, int id, const char *v)
+{
+	struct import_cmd *c = ctx;
+	struct ss_import_opts *o = &c->o;
+
+	switch (id) {
+	case O_OUTPUT: o->output = v; return 0;
+	case O_TARGET: o->target = v; return 0;
+	case O_FORMAT:
+		if (o->nr_formats == sizeof(o->formats) / sizeof(o->formats[0]))
+			return ss_opt_usage_err(&opt_set, "too many --format-file");
+		o->formats[o->nr_formats++] = v;
+		return 0;
+	case O_TOTALS: c->totals = v; return 0;
+	default: /* O_INPUT */
+		o->input = v;
+		c->nr_inputs++;
+		return 0;
 	}
-	if (argc - optind != 1 || !o->output) {
-		fprintf(stderr, "slabsim import: want -o TRACE and one INPUT\n");
-		return -1;
-	}
-	o->input = argv[optind];
+}
+
+static int parse_import_opts(int argc, char **argv, struct import_cmd *c)
+{
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->o.target = DEFAULT_TARGET;
+	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_import_opt, c)))
+		return rc;
+	if (c->nr_inputs != 1 || !c->o.output)
+		return ss_opt_usage_err(&opt_set, "want -o TRACE and one INPUT");
 	return 0;
 }
 
 int cmd_import(int argc, char **argv)
 {
-	struct ss_import_opts o;
+	struct import_cmd c;
 	struct ss_import_totals t;
 	struct ss_error err = {{0}};
-	const char *totals;
+	int rc = parse_import_opts(argc, argv, &c);
 
-	if (parse_import_opts(argc, argv, &o, &totals)) {
-		fprintf(stderr, "Try 'slabsim import --help'.\n");
-		return 2;
-	}
-	if (ss_import(&o, &t, &err) ||
-	    (totals && ss_import_write_totals(totals, &t, &err))) {
+	if (rc)
+		return ss_opt_exit(rc);
+	if (ss_import(&c.o, &t, &err) ||
+	    (c.totals && ss_import_write_totals(c.totals, &t, &err))) {
 		fprintf(stderr, "slabsim import: %s\n", err.msg);
 		return 1;
 	}
-	ss_import_print(strcmp(o.output, "-") ? stdout : stderr, &t);
+	ss_import_print(strcmp(c.o.output, "-") ? stdout : stderr, &t);
 	return 0;
 }

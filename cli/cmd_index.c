@@ -2,7 +2,6 @@
  * showing every workload's report, comparison and sweeps, readable from
  * disk in a browser (relative links only; docs/outputs.md). */
 #include <dirent.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +11,19 @@
 #include "atomic_file.h"
 #include "commands.h"
 #include "md_html.h"
+#include "opts.h"
 #include "report_runs.h"
+
+enum { O_DIR, O_HELP, NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_DIR] = {"dir", NULL, "REPORTS", "the reports directory (default reports)"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"index", specs, NR_OPTS, usage};
 
 static void usage(FILE *out)
 {
@@ -22,7 +33,9 @@ static void usage(FILE *out)
 		"directory REPORTS/W/ that has report.md, compare/compare.md or a\n"
 		"sweep-PARAM/sweep.md; each shows the directory's PNG plots (linking their\n"
 		"SVG) and its markdown rendered as HTML.  Links are relative, so the page\n"
-		"opens from disk.  Exit: 0 ok, 1 write error, 2 bad usage.\n");
+		"opens from disk.\n\n");
+	ss_opt_help(out, &opt_set);
+	fprintf(out, "\nExit: 0 ok, 1 write error, 2 bad usage.\n");
 }
 
 static bool is_file(const char *path)
@@ -269,30 +282,12 @@ out:
 
 int cmd_index(int argc, char **argv)
 {
-	enum { O_DIR = 256, O_HELP };
-	static const struct option longopts[] = {
-		{"dir", required_argument, 0, O_DIR},
-		{"help", no_argument, 0, O_HELP},
-		{0, 0, 0, 0},
-	};
-	const char *root = "reports";
-	int c;
+	const char *val[NR_OPTS] = {[O_DIR] = "reports"};
+	int rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, val);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_DIR: root = optarg; break;
-		case O_HELP: usage(stdout); return 0;
-		default:
-			fprintf(stderr, "slabsim index: unknown option or missing value '%s'\n"
-					"usage: slabsim index [--dir REPORTS]\n", argv[optind - 1]);
-			return 2;
-		}
-	}
-	if (optind < argc || !*root) {
-		fprintf(stderr, "usage: slabsim index [--dir REPORTS]\n");
-		return 2;
-	}
-	return run_index(root);
+	if (rc)
+		return ss_opt_exit(rc);
+	if (!*val[O_DIR])
+		return ss_opt_exit(ss_opt_bad_value(&opt_set, O_DIR, val[O_DIR]));
+	return run_index(val[O_DIR]);
 }

@@ -8,6 +8,8 @@
 #include "atomic_file.h"
 #include "commands.h"
 #include "error.h"
+#include "names_opt.h"
+#include "opts.h"
 #include "parse.h"
 #include "report_extras.h"
 #include "workload.h"
@@ -28,6 +30,40 @@ struct report_opts {
 	char default_command[512];
 };
 
+enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
+       O_COMPARE_MODEL, O_BASELINE, O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_WORKLOAD] = {"workload", NULL, "W", "the workload every summary row must name"},
+	[O_DIR] = {"dir", NULL, "DIR", "the workload's report directory"},
+	[O_SEED] = {"seed-table", NULL, "FILE",
+		"seed measurements to check the model against\n"
+		"(workloads/W.seed.csv); adds report section 2"},
+	[O_VARIANTS] = {"variants", NULL, "LIST",
+		"variant order; runs of other variants are left out\n"
+		"(default: seed table order, then sorted)"},
+	[O_MODELS] = {"models", NULL, "LIST",
+		"model order; runs of other models are left out\n"
+		"(default: sorted)"},
+	[O_CALIB] = {"calibration", NULL, "STR",
+		"fitted constants NAME=VALUE, listed in section 3"},
+	[O_COMMAND] = {"command", NULL, "STR",
+		"the make command shown in section 1\n"
+		"(default: make sim WORKLOAD=W)"},
+	[O_COMPARE_MODEL] = {"compare-model", NULL, "M",
+		"the model checked against the seed (default traced)"},
+	[O_BASELINE] = {"baseline", NULL, "VARIANT",
+		"add summary.csv column overhead_pct: sim_time_ms\n"
+		"against VARIANT's run of the same model, in %"},
+	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
+		"write only waste.dat and latency.dat"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"report", specs, NR_OPTS, usage};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -37,53 +73,9 @@ static void usage(FILE *out)
 		"                      [--compare-model M] [--baseline VARIANT] [--plot-data-only]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat and DIR/report.md\n"
-		"(only the two .dat files with --plot-data-only).  All or nothing.\n\n"
-		"  --workload W        the workload every summary row must name\n"
-		"  --dir DIR           the workload's report directory\n"
-		"  --seed-table FILE   seed measurements to check the model against\n"
-		"                      (workloads/W.seed.csv); adds report section 2\n"
-		"  --variants LIST     variant order; runs of other variants are left out\n"
-		"                      (default: seed table order, then sorted)\n"
-		"  --models LIST       model order; runs of other models are left out\n"
-		"                      (default: sorted)\n"
-		"  --calibration STR   fitted constants NAME=VALUE, listed in section 3\n"
-		"  --command STR       the make command shown in section 1\n"
-		"                      (default: make sim WORKLOAD=W)\n"
-		"  --compare-model M   the model checked against the seed (default traced)\n"
-		"  --baseline VARIANT  add summary.csv column overhead_pct: sim_time_ms\n"
-		"                      against VARIANT's run of the same model, in %%\n"
-		"  --plot-data-only    write only waste.dat and latency.dat\n\n"
-		"Exit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
-}
-
-/* "a b c" -> a list of valid, distinct names. */
-static int parse_names(const char *opt, const char *arg, struct rp_names *l)
-{
-	char buf[4096], *tok[256];
-	int n;
-
-	if (l->n) {
-		fprintf(stderr, "slabsim report: %s given twice\n", opt);
-		return -1;
-	}
-	if (strlen(arg) >= sizeof(buf) ||
-	    (n = ss_split(strcpy(buf, arg), tok, 256)) <= 0) {
-		fprintf(stderr, "slabsim report: %s: expected 1 to 256 names\n", opt);
-		return -1;
-	}
-	for (int i = 0; i < n; i++) {
-		if (!rp_name_ok(tok[i]) || rp_names_find(l, tok[i]) >= 0) {
-			fprintf(stderr, "slabsim report: %s: '%s' is %s\n", opt,
-				tok[i], rp_name_ok(tok[i]) ? "listed twice"
-							   : "not [A-Za-z0-9._+-]+");
-			return -1;
-		}
-		if (rp_names_add(l, tok[i])) {
-			fprintf(stderr, "slabsim report: out of memory\n");
-			return -1;
-		}
-	}
-	return 0;
+		"(only the two .dat files with --plot-data-only).  All or nothing.\n\n");
+	ss_opt_help(out, &opt_set);
+	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
 
 /* "NAME=VALUE NAME=VALUE" -> o->calib. */
@@ -104,9 +96,8 @@ static int parse_calib(struct report_opts *o, const char *arg)
 		if (!eq || eq == tok[i] || !eq[1] ||
 		    (size_t)(eq - tok[i]) >= sizeof(c->name) ||
 		    strlen(eq + 1) >= sizeof(c->value)) {
-			fprintf(stderr, "slabsim report: --calibration: '%s' is not NAME=VALUE\n",
-				tok[i]);
-			return -1;
+			return ss_opt_usage_err(&opt_set, "--calibration: '%s' is not NAME=VALUE",
+						tok[i]);
 		}
 		*eq = '\0';
 		strcpy(c->name, tok[i]);
@@ -115,92 +106,45 @@ static int parse_calib(struct report_opts *o, const char *arg)
 	}
 	return 0;
 bad:
-	fprintf(stderr, "slabsim report: --calibration: too long or more than %d constants\n",
-		MAX_CALIB);
-	return -1;
+	return ss_opt_usage_err(&opt_set, "--calibration: too long or more than %d constants",
+				MAX_CALIB);
 }
 
-/* The options that take a value (--name VALUE or --name=VALUE). */
-static const char *const value_opts[] = {
-	"--workload", "--dir", "--seed-table", "--command", "--compare-model",
-	"--variants", "--models", "--calibration", "--baseline",
-};
-#define NR_VALUE_OPTS (sizeof(value_opts) / sizeof(value_opts[0]))
-
-/* Store one option's value; -1 = bad usage (reported). */
-static int set_opt(struct report_opts *o, const char *name, const char *v)
+/* --calibration repeats, each adding its constants; every other value
+ * must not be empty. */
+static int take_report_opt(void *ctx, int id, const char *v)
 {
-	if (!*v && strcmp(name, "--calibration")) {
-		fprintf(stderr, "slabsim report: %s needs a value\n", name);
-		return -1;
+	struct report_opts *o = ctx;
+
+	if (v && !*v && id != O_CALIB)
+		return ss_opt_usage_err(&opt_set, "--%s needs a value (%s)",
+					specs[id].name, specs[id].arg);
+	switch (id) {
+	case O_WORKLOAD: o->workload = v; return 0;
+	case O_DIR: o->dir = v; return 0;
+	case O_SEED: o->seed_path = v; return 0;
+	case O_COMMAND: o->command = v; return 0;
+	case O_COMPARE_MODEL: o->compare_model = v; return 0;
+	case O_BASELINE: o->baseline = v; return 0;
+	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
+	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
+	case O_CALIB: return parse_calib(o, v);
+	default: o->plot_data_only = true; return 0; /* O_PLOT_DATA_ONLY */
 	}
-	if (!strcmp(name, "--workload"))
-		o->workload = v;
-	else if (!strcmp(name, "--dir"))
-		o->dir = v;
-	else if (!strcmp(name, "--seed-table"))
-		o->seed_path = v;
-	else if (!strcmp(name, "--command"))
-		o->command = v;
-	else if (!strcmp(name, "--compare-model"))
-		o->compare_model = v;
-	else if (!strcmp(name, "--baseline"))
-		o->baseline = v;
-	else if (!strcmp(name, "--variants"))
-		return parse_names(name, v, &o->variants);
-	else if (!strcmp(name, "--models"))
-		return parse_names(name, v, &o->models);
-	else
-		return parse_calib(o, v);
-	return 0;
 }
 
-/* One argument at argv[*i]; -1 = bad usage. */
-static int parse_one(int argc, char **argv, int *i, struct report_opts *o)
-{
-	const char *a = argv[*i];
-
-	if (!strcmp(a, "--plot-data-only")) {
-		o->plot_data_only = true;
-		return 0;
-	}
-	for (size_t k = 0; k < NR_VALUE_OPTS; k++) {
-		size_t n = strlen(value_opts[k]);
-
-		if (strncmp(a, value_opts[k], n))
-			continue;
-		if (a[n] == '=')
-			return set_opt(o, value_opts[k], a + n + 1);
-		if (a[n] != '\0')
-			continue;
-		if (*i + 1 >= argc) {
-			fprintf(stderr, "slabsim report: %s needs a value\n", a);
-			return -1;
-		}
-		return set_opt(o, value_opts[k], argv[++*i]);
-	}
-	fprintf(stderr, "slabsim report: unknown option '%s'\n", a);
-	return -1;
-}
-
-/* 0 ok, 1 = --help, -1 = bad usage. */
+/* 0 ok, else ss_opt_scan()'s SS_OPT_HELP or -1. */
 static int parse_opts(int argc, char **argv, struct report_opts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-		if (parse_one(argc, argv, &i, o))
-			return -1;
-	}
-	if (!o->workload || !o->dir) {
-		fprintf(stderr, "slabsim report: --workload and --dir are required\n");
-		return -1;
-	}
-	if (!rp_name_ok(o->workload)) {
-		fprintf(stderr, "slabsim report: --workload: '%s' is not [A-Za-z0-9._+-]+\n",
-			o->workload);
-		return -1;
-	}
+	int rc;
+
+	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_report_opt, o)))
+		return rc;
+	if (!o->workload || !o->dir)
+		return ss_opt_usage_err(&opt_set, "--workload and --dir are required");
+	if (!rp_name_ok(o->workload))
+		return ss_opt_usage_err(&opt_set, "--workload: '%s' is not [A-Za-z0-9._+-]+",
+					o->workload);
 	if (!o->compare_model)
 		o->compare_model = "traced";
 	if (!o->command) {
@@ -358,11 +302,7 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	r = parse_opts(argc, argv, o);
-	if (r == 1)
-		usage(stdout);
-	else if (r < 0)
-		fprintf(stderr, "usage: slabsim report --workload W --dir DIR ... (see --help)\n");
-	r = r == 1 ? 0 : r < 0 ? 2 : run_report(o);
+	r = r ? ss_opt_exit(r) : run_report(o);
 	rp_names_free(&o->variants);
 	rp_names_free(&o->models);
 	free(o);

@@ -1,5 +1,4 @@
 /* cmd_run.c - `slabsim run`: replay one trace through one model. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +6,7 @@
 
 #include "atomic_file.h"
 #include "commands.h"
+#include "opts.h"
 #include "parse.h"
 #include "host_run.h"
 #include "progress.h"
@@ -22,168 +22,152 @@ struct run_opts {
 	bool host_mode;	    /* docs/host-mode.md */
 };
 
+enum {
+	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE,
+	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
+	O_OUT, O_HELP, NR_OPTS,
+};
+
+/* the help states the defaults as numbers: keep them in step */
+_Static_assert(SS_OBJTABLE_DEFAULT_CAP == 67108864ull, "--max-objects help");
+_Static_assert(SS_MEMCAP_DEFAULT == 64ull << 30, "--max-memory help");
+
+static void model_list(FILE *out, int col);
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_TRACE] = {"trace", NULL, "TRACE",
+		"a slabsim trace (docs/trace-format.md); - for stdin"},
+	[O_MODEL] = {"model", NULL, "MODEL", "one of:", model_list},
+	[O_TARGET] = {"target", NULL, "TARGET",
+		"allocators/targets/TARGET.target, or a path to a target file"},
+	[O_DEBUG] = {"slub-debug", NULL, "SPEC",
+		"slub_debug flags F Z P U T (and O), optionally limited to\n"
+		"named caches as the kernel's slub_debug=P,kmalloc-512 does"},
+	[O_COSTS] = {"costs", NULL, "FILE",
+		"cost table overriding allocators/costs/default.costs"},
+	[O_CPUS] = {"cpus", NULL, "N", "CPUs the kernel sees (default: the target's)"},
+	[O_NODES] = {"nodes", NULL, "N",
+		"NUMA nodes, CPUs split in equal blocks (default: the target's)"},
+	[O_NOMERGE] = {"no-merge", NULL, NULL,
+		"no SLUB cache merging for caches a model creates"},
+	[O_VARIANT] = {"variant", NULL, "NAME",
+		"variant label for the summary (default: the trace's meta)"},
+	[O_MAXOBJ] = {"max-objects", NULL, "N",
+		"cap on the object id space (default 67108864)"},
+	[O_MAXMEM] = {"max-memory", NULL, "BYTES",
+		"cap on simulated slab + kmalloc_large memory, e.g. 512M,\n"
+		"64G (default 64G): over it the run stops at that event"},
+	[O_SAMPLE] = {"sample-every", NULL, "N",
+		"timeline sample interval in events (default 4096)"},
+	[O_TOPO] = {"topology", NULL, "SPEC",
+		"host, synth:\"pack:2 numa:2 core:16 pu:2\" or xml:FILE (hwloc):\n"
+		"per-PU and per-NUMA-node state (instead of --cpus/--nodes)"},
+	[O_MAP] = {"map", NULL, "POLICY",
+		"trace CPUs onto PUs: identity (default), compact, scatter"},
+	[O_MODE] = {"mode", NULL, "MODE",
+		"model (default) or host: replay against real memory on this\n"
+		"machine, one pinned thread per PU, measured figures only\n"
+		"(measured*.csv, measured.json; default topology: host)"},
+	[O_EVENTS] = {"events", NULL, "LIST",
+		"host mode counters via libpfm4 (default\n" SS_PMU_DEFAULT_EVENTS ")"},
+	[O_OUT] = {"out", NULL, "DIR", "output directory (created if missing)"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void run_usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"run", specs, NR_OPTS, run_usage};
+
 static void run_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: slabsim run --trace TRACE --model MODEL[+LETTERS] --target TARGET --out DIR\n"
-		"                   [--slub-debug LETTERS[,cache,...]] [--costs FILE] [--cpus N]\n"
+		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--variant NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
 		"                   [--mode model|host] [--events LIST]\n\n"
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
-		"counters.csv (SLUB_STATS counters per cache), functions.csv (calls and cycles per\n"
-		"kernel function and cache), latency.csv (alloc/free latency\n"
-		"histogram), work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end), slabinfo.K-PHASE (at each\n"
-		"phase marker) and timeline.csv (footprint over the trace).  See docs/outputs.md.\n\n"
-		"  --trace TRACE        a slabsim trace (docs/trace-format.md); - for stdin\n"
-		"  --model MODEL        one of:\n");
+		"counters.csv (SLUB_STATS counters per cache), functions.csv (calls and cycles\n"
+		"per kernel function and cache), latency.csv (alloc/free latency histogram),\n"
+		"work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end),\n"
+		"slabinfo.K-PHASE (at each phase marker) and timeline.csv (footprint over the\n"
+		"trace).  See docs/outputs.md.\n\n");
+	ss_opt_help(out, &opt_set);
+}
+
+/* --model's help: the registry's models, then the +LETTERS form. */
+static void model_list(FILE *out, int col)
+{
 	for (unsigned i = 0; i < ss_model_count(); i++)
-		fprintf(out, "                         %-16s %s\n", ss_model_at(i)->name,
+		fprintf(out, "%*s%-16s %s\n", col + 2, "", ss_model_at(i)->name,
 			ss_model_at(i)->summary);
-	fprintf(out,
-		"                       MODEL+LETTERS also applies slub_debug LETTERS (e.g. traced+P)\n"
-		"  --target TARGET      allocators/targets/TARGET.target, or a path to a target file\n"
-		"  --slub-debug SPEC    slub_debug flags F Z P U T (and O), optionally limited to\n"
-		"                       named caches as the kernel's slub_debug=P,kmalloc-512 does\n"
-		"  --costs FILE         cost table overriding allocators/costs/default.costs\n"
-		"  --cpus N             CPUs the kernel sees (default: the target's)\n"
-		"  --nodes N            NUMA nodes, CPUs split in equal blocks (default: the target's)\n"
-		"  --no-merge           no SLUB cache merging for caches a model creates\n"
-		"  --variant NAME       variant label for the summary (default: the trace's meta)\n"
-		"  --max-objects N      cap on the object id space (default %llu)\n"
-		"  --max-memory BYTES   cap on simulated slab + kmalloc_large memory, e.g. 512M,\n"
-		"                       64G (default %lluG): over it the run stops at that event\n"
-		"  --sample-every N     timeline sample interval in events (default 4096)\n"
-		"  --topology SPEC      host, synth:\"pack:2 numa:2 core:16 pu:2\" or xml:FILE (hwloc):\n"
-		"                       per-PU and per-NUMA-node state (instead of --cpus/--nodes)\n"
-		"  --map POLICY         trace CPUs onto PUs: identity (default), compact, scatter\n"
-		"  --mode MODE          model (default) or host: replay against real memory on this\n"
-		"                       machine, one pinned thread per PU, measured figures only\n"
-		"                       (measured*.csv, measured.json; default topology: host)\n"
-		"  --events LIST        host mode counters via libpfm4 (default\n"
-		"                       " SS_PMU_DEFAULT_EVENTS ")\n"
-		"  --out DIR            output directory (created if missing)\n",
-		(unsigned long long)SS_OBJTABLE_DEFAULT_CAP,
-		(unsigned long long)(SS_MEMCAP_DEFAULT >> 30));
+	fprintf(out, "%*sMODEL+LETTERS also applies slub_debug LETTERS (e.g. traced+P)\n",
+		col, "");
+}
+
+/* --events: the list's syntax only; the counters open at run time. */
+static int check_events(const char *v)
+{
+	struct ss_pmu_set check;
+	struct ss_error perr;
+
+	if (ss_pmu_parse(&check, v, &perr))
+		return ss_opt_usage_err(&opt_set, "%s", perr.msg);
+	return 0;
+}
+
+static int take_run_opt(void *ctx, int id, const char *v)
+{
+	struct run_opts *o = ctx;
+
+	switch (id) {
+	case O_TRACE: o->spec.trace = v; return 0;
+	case O_MODEL: o->spec.model = v; return 0;
+	case O_TARGET: o->spec.target = v; return 0;
+	case O_OUT: o->out = v; return 0;
+	case O_DEBUG: o->spec.slub_debug = v; return 0;
+	case O_COSTS: o->spec.costs = v; return 0;
+	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
+	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);
+	case O_NOMERGE: o->spec.no_merge = true; return 0;
+	case O_VARIANT: o->variant = v; return 0;
+	case O_MAXOBJ: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->spec.max_objects);
+	case O_MAXMEM:
+		return ss_parse_size(v, 1ull << 50, &o->spec.max_memory) || !o->spec.max_memory ?
+			SS_OPT_BAD_VALUE : 0;
+	case O_SAMPLE: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->sample_every);
+	case O_TOPO: o->spec.topology = v; return 0;
+	case O_MAP:
+		o->spec.map = v;
+		return ss_cpu_map_parse(v, &(enum ss_cpu_map){0}) ? SS_OPT_BAD_VALUE : 0;
+	case O_MODE:
+		o->host_mode = !strcmp(v, "host");
+		return strcmp(v, "model") && !o->host_mode ? SS_OPT_BAD_VALUE : 0;
+	default: /* O_EVENTS */
+		o->events = v;
+		return check_events(v);
+	}
 }
 
 static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 {
-	enum { O_TRACE = 256, O_MODEL, O_TARGET, O_OUT, O_DEBUG, O_COSTS, O_CPUS,
-	       O_NODES, O_NOMERGE, O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP,
-	       O_MODE, O_EVENTS, O_HELP };
-	static const struct option longopts[] = {
-		{"trace", required_argument, 0, O_TRACE},
-		{"model", required_argument, 0, O_MODEL},
-		{"target", required_argument, 0, O_TARGET},
-		{"out", required_argument, 0, O_OUT},
-		{"slub-debug", required_argument, 0, O_DEBUG},
-		{"costs", required_argument, 0, O_COSTS},
-		{"cpus", required_argument, 0, O_CPUS},
-		{"nodes", required_argument, 0, O_NODES},
-		{"no-merge", no_argument, 0, O_NOMERGE},
-		{"variant", required_argument, 0, O_VARIANT},
-		{"max-objects", required_argument, 0, O_MAXOBJ},
-		{"max-memory", required_argument, 0, O_MAXMEM},
-		{"sample-every", required_argument, 0, O_SAMPLE},
-		{"topology", required_argument, 0, O_TOPO},
-		{"map", required_argument, 0, O_MAP},
-		{"mode", required_argument, 0, O_MODE},
-		{"events", required_argument, 0, O_EVENTS},
-		{"help", no_argument, 0, O_HELP},
-		{0, 0, 0, 0},
-	};
-	int c, idx = 0;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->sample_every = 4096;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
-		switch (c) {
-		case O_TRACE: o->spec.trace = optarg; break;
-		case O_MODEL: o->spec.model = optarg; break;
-		case O_TARGET: o->spec.target = optarg; break;
-		case O_OUT: o->out = optarg; break;
-		case O_DEBUG: o->spec.slub_debug = optarg; break;
-		case O_COSTS: o->spec.costs = optarg; break;
-		case O_CPUS:
-			if (ss_parse_uint(optarg, 65536, &o->spec.cpus) || !o->spec.cpus)
-				goto bad_value;
-			break;
-		case O_NODES:
-			if (ss_parse_uint(optarg, 1024, &o->spec.nodes) || !o->spec.nodes)
-				goto bad_value;
-			break;
-		case O_NOMERGE: o->spec.no_merge = true; break;
-		case O_VARIANT: o->variant = optarg; break;
-		case O_MAXOBJ:
-			if (ss_parse_u64(optarg, 1ull << 40, &o->spec.max_objects) || !o->spec.max_objects)
-				goto bad_value;
-			break;
-		case O_MAXMEM:
-			if (ss_parse_size(optarg, 1ull << 50, &o->spec.max_memory) || !o->spec.max_memory)
-				goto bad_value;
-			break;
-		case O_SAMPLE:
-			if (ss_parse_u64(optarg, 1ull << 40, &o->sample_every) || !o->sample_every)
-				goto bad_value;
-			break;
-		case O_TOPO: o->spec.topology = optarg; break;
-		case O_MAP:
-			if (ss_cpu_map_parse(optarg, &(enum ss_cpu_map){0}))
-				goto bad_value;
-			o->spec.map = optarg;
-			break;
-		case O_MODE:
-			if (strcmp(optarg, "model") && strcmp(optarg, "host"))
-				goto bad_value;
-			o->host_mode = !strcmp(optarg, "host");
-			break;
-		case O_EVENTS: {
-			struct ss_pmu_set check; /* the list's syntax only */
-			struct ss_error perr;
-
-			if (ss_pmu_parse(&check, optarg, &perr)) {
-				fprintf(stderr, "slabsim run: %s\n", perr.msg);
-				return -1;
-			}
-			o->events = optarg;
-			break;
-		}
-		case O_HELP: run_usage(stdout); exit(0);
-		default:
-			fprintf(stderr, "slabsim run: unknown option '%s'\n", argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "slabsim run: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
-	if (!o->spec.trace || !o->spec.model || !o->spec.target || !o->out) {
-		fprintf(stderr, "slabsim run: --trace, --model, --target and --out are required\n");
-		return -1;
-	}
-	if (o->spec.topology && (o->spec.cpus || o->spec.nodes)) {
-		fprintf(stderr, "slabsim run: --topology sets the CPUs and nodes; drop --cpus/--nodes\n");
-		return -1;
-	}
-	if (o->host_mode && (o->spec.cpus || o->spec.nodes)) {
-		fprintf(stderr, "slabsim run: host mode takes --topology, not --cpus/--nodes\n");
-		return -1;
-	}
-	if (o->events && !o->host_mode) {
-		fprintf(stderr, "slabsim run: --events counts host-mode runs only (add --mode host)\n");
-		return -1;
-	}
+	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_run_opt, o)))
+		return rc;
+	if (!o->spec.trace || !o->spec.model || !o->spec.target || !o->out)
+		return ss_opt_usage_err(&opt_set, "--trace, --model, --target and --out are required");
+	if (o->spec.topology && (o->spec.cpus || o->spec.nodes))
+		return ss_opt_usage_err(&opt_set, "--topology sets the CPUs and nodes; drop --cpus/--nodes");
+	if (o->host_mode && (o->spec.cpus || o->spec.nodes))
+		return ss_opt_usage_err(&opt_set, "host mode takes --topology, not --cpus/--nodes");
+	if (o->events && !o->host_mode)
+		return ss_opt_usage_err(&opt_set, "--events counts host-mode runs only (add --mode host)");
 	return 0;
-bad_value:
-	/* argv[optind - 1] is the value itself in "--opt VALUE" form */
-	fprintf(stderr, "slabsim run: bad value '%s' for --%s\n", optarg, longopts[idx].name);
-	return -1;
 }
 
 /* ---- per-run outputs written during the replay ---- */
@@ -338,11 +322,10 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct ss_error err = {{0}};
+	int rc = parse_run_opts(argc, argv, &o);
 
-	if (parse_run_opts(argc, argv, &o)) {
-		fprintf(stderr, "Try 'slabsim run --help'.\n");
-		return 2;
-	}
+	if (rc)
+		return ss_opt_exit(rc);
 	if (o.host_mode ? run_host(&o, &err) : run_replay(&o, &err)) {
 		fprintf(stderr, "slabsim run: %s\n", err.msg);
 		return 1;

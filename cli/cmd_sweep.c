@@ -1,6 +1,5 @@
 /* cmd_sweep.c - `slabsim sweep`: gather the runs of one workload at several
  * values of a parameter (sweep_data.h; mk/sweep.mk runs them). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +7,7 @@
 #include "atomic_file.h"
 #include "commands.h"
 #include "names_opt.h"
-#include "parse.h"
+#include "opts.h"
 #include "sweep_data.h"
 
 #define MAX_VALUES 256
@@ -20,6 +19,32 @@ struct sweep_opts {
 	char command_buf[512];
 };
 
+enum { O_WORKLOAD, O_PARAM, O_DIR, O_VALUES, O_FIGURES, O_VARIANTS, O_MODELS,
+       O_COMMAND, O_HELP, NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_WORKLOAD] = {"workload", NULL, "W", "the workload every summary row must name"},
+	[O_PARAM] = {"param", NULL, "P", "the parameter's name (rules, labels, cpus, ...)"},
+	[O_DIR] = {"dir", NULL, "DIR", "the sweep directory, one subdirectory per value"},
+	[O_VALUES] = {"values", NULL, "LIST",
+		"the values, in plotting order; a log x axis when they are\n"
+		"positive numbers spanning 20x or more, categories when\n"
+		"not all are numbers"},
+	[O_FIGURES] = {"figures", NULL, "LIST",
+		"numeric summary.csv columns to plot against the parameter\n"
+		"(default \"footprint_kib sim_time_ms\")"},
+	[O_VARIANTS] = {"variants", NULL, "LIST", "variant order; other variants are left out"},
+	[O_MODELS] = {"models", NULL, "LIST",
+		"model order; other models are left out\n"
+		"(default for both: as first seen)"},
+	[O_COMMAND] = {"command", NULL, "STR", "the make command shown in sweep.md"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"sweep", specs, NR_OPTS, usage};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -28,84 +53,43 @@ static void usage(FILE *out)
 		"                     [--models \"M ...\"] [--command \"make ...\"]\n\n"
 		"Reads DIR/VALUE/summary.csv for each value (the combined summary `slabsim\n"
 		"report` writes) and writes DIR/sweep.csv, DIR/sweep.md and DIR/COLUMN.dat for\n"
-		"each figure (plotted by analysis/sweep.gp), all or nothing.\n\n"
-		"  --workload W      the workload every summary row must name\n"
-		"  --param P         the parameter's name (rules, labels, cpus, ...)\n"
-		"  --dir DIR         the sweep directory, one subdirectory per value\n"
-		"  --values LIST     the values, in plotting order; a log x axis when they are\n"
-		"                    positive numbers spanning 20x or more, categories when\n"
-		"                    not all are numbers\n"
-		"  --figures LIST    numeric summary.csv columns to plot against the parameter\n"
-		"                    (default \"footprint_kib sim_time_ms\")\n"
-		"  --variants LIST   variant order; other variants are left out\n"
-		"  --models LIST     model order; other models are left out\n"
-		"                    (default for both: as first seen)\n"
-		"  --command STR     the make command shown in sweep.md\n\n"
-		"Exit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
+		"each figure (plotted by analysis/sweep.gp), all or nothing.\n\n");
+	ss_opt_help(out, &opt_set);
+	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
 
-static int list_opt(const char *opt, const char *arg, struct rp_names *l)
+static int take_sweep_opt(void *ctx, int id, const char *v)
 {
-	return names_opt_parse("sweep", opt, arg, l);
+	struct sweep_opts *o = ctx;
+
+	switch (id) {
+	case O_WORKLOAD: o->workload = v; return 0;
+	case O_PARAM: o->param = v; return 0;
+	case O_DIR: o->dir = v; return 0;
+	case O_COMMAND: o->command = v; return 0;
+	case O_VALUES: return names_opt_parse(&opt_set, id, v, &o->values);
+	case O_FIGURES: return names_opt_parse(&opt_set, id, v, &o->figures);
+	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
+	default: return names_opt_parse(&opt_set, id, v, &o->models); /* O_MODELS */
+	}
 }
 
-/* 0 ok, 1 = --help, -1 = bad usage. */
+/* 0 ok, else ss_opt_scan()'s SS_OPT_HELP or -1. */
 static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 {
-	enum { O_WORKLOAD = 256, O_PARAM, O_DIR, O_VALUES, O_FIGURES, O_VARIANTS,
-	       O_MODELS, O_COMMAND, O_HELP };
-	static const struct option longopts[] = {
-		{"workload", required_argument, 0, O_WORKLOAD},
-		{"param", required_argument, 0, O_PARAM},
-		{"dir", required_argument, 0, O_DIR},
-		{"values", required_argument, 0, O_VALUES},
-		{"figures", required_argument, 0, O_FIGURES},
-		{"variants", required_argument, 0, O_VARIANTS},
-		{"models", required_argument, 0, O_MODELS},
-		{"command", required_argument, 0, O_COMMAND},
-		{"help", no_argument, 0, O_HELP},
-		{0, 0, 0, 0},
-	};
-	int c, r = 0;
+	int rc;
 
-	opterr = 0;
-	optind = 1;
-	while (!r && (c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_WORKLOAD: o->workload = optarg; break;
-		case O_PARAM: o->param = optarg; break;
-		case O_DIR: o->dir = optarg; break;
-		case O_COMMAND: o->command = optarg; break;
-		case O_VALUES: r = list_opt("--values", optarg, &o->values); break;
-		case O_FIGURES: r = list_opt("--figures", optarg, &o->figures); break;
-		case O_VARIANTS: r = list_opt("--variants", optarg, &o->variants); break;
-		case O_MODELS: r = list_opt("--models", optarg, &o->models); break;
-		case O_HELP: return 1;
-		default:
-			fprintf(stderr, "slabsim sweep: unknown option or missing value '%s'\n",
-				argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (r)
-		return -1;
-	if (optind < argc) {
-		fprintf(stderr, "slabsim sweep: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
-	if (!o->workload || !o->param || !o->dir || !o->values.n || !*o->dir) {
-		fprintf(stderr, "slabsim sweep: --workload, --param, --dir and --values are required\n");
-		return -1;
-	}
-	if (!rp_name_ok(o->workload) || !rp_name_ok(o->param)) {
-		fprintf(stderr, "slabsim sweep: --workload and --param must be [A-Za-z0-9._+-]+\n");
-		return -1;
-	}
-	if (o->values.n > MAX_VALUES || o->figures.n > MAX_FIGURES) {
-		fprintf(stderr, "slabsim sweep: at most %d values and %d figures\n",
-			MAX_VALUES, MAX_FIGURES);
-		return -1;
-	}
+	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_sweep_opt, o)))
+		return rc;
+	if (!o->workload || !o->param || !o->dir || !o->values.n || !*o->dir)
+		return ss_opt_usage_err(&opt_set,
+					"--workload, --param, --dir and --values are required");
+	if (!rp_name_ok(o->workload) || !rp_name_ok(o->param))
+		return ss_opt_usage_err(&opt_set,
+					"--workload and --param must be [A-Za-z0-9._+-]+");
+	if (o->values.n > MAX_VALUES || o->figures.n > MAX_FIGURES)
+		return ss_opt_usage_err(&opt_set, "at most %d values and %d figures",
+					MAX_VALUES, MAX_FIGURES);
 	if (!o->figures.n && (rp_names_add(&o->figures, "footprint_kib") ||
 			      rp_names_add(&o->figures, "sim_time_ms"))) {
 		fprintf(stderr, "slabsim sweep: out of memory\n");
@@ -198,11 +182,7 @@ int cmd_sweep(int argc, char **argv)
 		return 1;
 	}
 	r = parse_opts(argc, argv, o);
-	if (r == 1)
-		usage(stdout);
-	else if (r < 0)
-		fprintf(stderr, "usage: slabsim sweep --workload W --param P --dir DIR --values LIST (see --help)\n");
-	r = r == 1 ? 0 : r < 0 ? 2 : run_sweep(o);
+	r = r ? ss_opt_exit(r) : run_sweep(o);
 	rp_names_free(&o->variants);
 	rp_names_free(&o->models);
 	rp_names_free(&o->values);

@@ -1,6 +1,5 @@
 /* cmd_validate.c - `slabsim validate`: check the geometry model against a
  * kernel's own caches (/sys/kernel/slab or a saved /proc/slabinfo). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include "commands.h"
 #include "error.h"
 #include "geometry.h"
+#include "opts.h"
 #include "parse.h"
 #include "slab_oracle.h"
 #include "slab_order.h"
@@ -17,28 +17,39 @@
 #define DEFAULT_TARGET "x86_64-6.x"
 #define PRESENT_CPUS "/sys/devices/system/cpu/present"
 
+enum { O_SYS, O_SLABINFO, O_CPUS, O_TARGET, O_HELP, NR_OPTS };
+
+static const struct ss_opt specs[NR_OPTS] = {
+	[O_SYS] = {"sys", NULL, "DIR", "a /sys/kernel/slab tree (default " DEFAULT_SYS ").\n"
+		"Every cache directory that is not a symlink (aliases\n"
+		"are) is recomputed from object_size, align,\n"
+		"hwcache_align, destroy_by_rcu, ctor, the debug flags\n"
+		"and the kmalloc-* name, and compared on slab_size,\n"
+		"order, objs_per_slab, min_partial and cpu_partial."},
+	[O_SLABINFO] = {"slabinfo", NULL, "FILE", "a saved /proc/slabinfo 2.1 instead: objsize there is\n"
+		"the stride, so each line is checked for objsize a\n"
+		"multiple of the pointer size, pagesperslab a power of\n"
+		"two, objperslab = (PAGE << order) / objsize, and\n"
+		"order = the model's calculate_order(objsize)."},
+	[O_CPUS] = {"cpus", NULL, "N", "CPU count for calculate_order() (default: the CPUs in\n"
+		PRESENT_CPUS ", else the target's)"},
+	[O_TARGET] = {"target", NULL, "T", "target (default " DEFAULT_TARGET ")"},
+	[O_HELP] = {"help", "-h", NULL, "this text"},
+};
+
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"validate", specs, NR_OPTS, usage};
+
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: slabsim validate [--sys DIR | --slabinfo FILE] [--cpus N] [--target T]\n"
 		"\n"
 		"Recompute every cache of a kernel with the geometry model and compare.\n"
-		"\n"
-		"  --sys DIR        a /sys/kernel/slab tree (default " DEFAULT_SYS ").\n"
-		"                   Every cache directory that is not a symlink (aliases\n"
-		"                   are) is recomputed from object_size, align,\n"
-		"                   hwcache_align, destroy_by_rcu, ctor, the debug flags\n"
-		"                   and the kmalloc-* name, and compared on slab_size,\n"
-		"                   order, objs_per_slab, min_partial and cpu_partial.\n"
-		"  --slabinfo FILE  a saved /proc/slabinfo 2.1 instead: objsize there is\n"
-		"                   the stride, so each line is checked for objsize a\n"
-		"                   multiple of the pointer size, pagesperslab a power of\n"
-		"                   two, objperslab = (PAGE << order) / objsize, and\n"
-		"                   order = the model's calculate_order(objsize).\n"
-		"  --cpus N         CPU count for calculate_order() (default: the CPUs in\n"
-		"                   " PRESENT_CPUS ", else the target's)\n"
-		"  --target T       target (default " DEFAULT_TARGET ")\n"
-		"  -h, --help       this text\n"
+		"\n");
+	ss_opt_help(out, &opt_set);
+	fprintf(out,
 		"\n"
 		"Verdicts: match; mismatch; freeptr (an RCU/ctor cache that matches only\n"
 		"with its free pointer inside the object: created with an explicit\n"
@@ -48,63 +59,22 @@ static void usage(FILE *out)
 }
 
 struct val_opts {
-	const char *sys, *slabinfo, *target;
+	const char *val[NR_OPTS]; /* the last value given, NULL if absent */
 	unsigned cpus;
-	bool have_cpus;
 };
 
-enum { OPT_SYS = 256, OPT_SLABINFO, OPT_CPUS, OPT_TARGET };
-
+/* 0 ok, else ss_opt_scan()'s SS_OPT_HELP or -1. */
 static int parse_opts(int argc, char **argv, struct val_opts *o)
 {
-	static const struct option longopts[] = {
-		{"sys", required_argument, NULL, OPT_SYS},
-		{"slabinfo", required_argument, NULL, OPT_SLABINFO},
-		{"cpus", required_argument, NULL, OPT_CPUS},
-		{"target", required_argument, NULL, OPT_TARGET},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
+	int rc;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			return 0;
-		case OPT_SYS:
-			o->sys = optarg;
-			break;
-		case OPT_SLABINFO:
-			o->slabinfo = optarg;
-			break;
-		case OPT_CPUS:
-			if (ss_parse_uint(optarg, 8192, &o->cpus) || !o->cpus) {
-				fprintf(stderr, "slabsim validate: --cpus: bad value '%s'\n",
-					optarg);
-				return 2;
-			}
-			o->have_cpus = true;
-			break;
-		case OPT_TARGET:
-			o->target = optarg;
-			break;
-		default:
-			fprintf(stderr, "slabsim validate: see --help\n");
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "slabsim validate: unexpected argument '%s'\n",
-			argv[optind]);
-		return 2;
-	}
-	if (o->sys && o->slabinfo) {
-		fprintf(stderr, "slabsim validate: --sys and --slabinfo are exclusive\n");
-		return 2;
-	}
-	return -1;
+	if ((rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, o->val)))
+		return rc;
+	if (ss_opt_uint(&opt_set, O_CPUS, o->val[O_CPUS], 1, 8192, &o->cpus))
+		return -1;
+	if (o->val[O_SYS] && o->val[O_SLABINFO])
+		return ss_opt_usage_err(&opt_set, "--sys and --slabinfo are exclusive");
+	return 0;
 }
 
 /* CPUs in /sys/devices/system/cpu/present; 0 if unreadable. */
@@ -259,13 +229,13 @@ int cmd_validate(int argc, char **argv)
 	int rc;
 
 	rc = parse_opts(argc, argv, &o);
-	if (rc >= 0)
-		return rc;
-	if (ss_target_load(o.target ? o.target : DEFAULT_TARGET, &t, &err)) {
+	if (rc)
+		return ss_opt_exit(rc);
+	if (ss_target_load(o.val[O_TARGET] ? o.val[O_TARGET] : DEFAULT_TARGET, &t, &err)) {
 		fprintf(stderr, "slabsim validate: %s\n", err.msg);
 		return 1;
 	}
-	if (o.have_cpus) {
+	if (o.val[O_CPUS]) {
 		t.cpus = o.cpus;
 	} else {
 		unsigned n = present_cpus();
@@ -276,9 +246,9 @@ int cmd_validate(int argc, char **argv)
 			fprintf(stderr, "slabsim validate: %s unreadable, using the target's %u CPUs\n",
 				PRESENT_CPUS, t.cpus);
 	}
-	src = o.slabinfo ? o.slabinfo : o.sys ? o.sys : DEFAULT_SYS;
-	if (o.slabinfo)
-		rc = validate_slabinfo(&t, o.slabinfo, &tl);
+	src = o.val[O_SLABINFO] ? o.val[O_SLABINFO] : o.val[O_SYS] ? o.val[O_SYS] : DEFAULT_SYS;
+	if (o.val[O_SLABINFO])
+		rc = validate_slabinfo(&t, src, &tl);
 	else
 		rc = validate_sys(&t, src, &tl);
 	if (rc)

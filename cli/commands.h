@@ -1,21 +1,21 @@
-/* commands.h - the subcommands of `slabsim`, one file each (sim/cmd_*.c).
+/* commands.h - the subcommands of `slabsim`, one file each (cli/cmd_*.c).
  * Each takes argc/argv starting at its own name, prints --help, and returns
  * the process exit code: 0 ok, 1 bad input or failed run, 2 bad usage. */
 #ifndef SS_COMMANDS_H
 #define SS_COMMANDS_H
 
-int cmd_gen(int argc, char **argv);	 /* sim/cmd_gen.c */
-int cmd_run(int argc, char **argv);	 /* sim/cmd_run.c */
-int cmd_geometry(int argc, char **argv); /* sim/cmd_geometry.c */
-int cmd_validate(int argc, char **argv); /* sim/cmd_validate.c */
-int cmd_report(int argc, char **argv);	 /* analysis/cmd_report.c */
-int cmd_compare(int argc, char **argv); /* analysis/cmd_compare.c */
-int cmd_sweep(int argc, char **argv);	 /* analysis/cmd_sweep.c */
-int cmd_index(int argc, char **argv);	 /* analysis/cmd_index.c */
-int cmd_convert(int argc, char **argv); /* sim/cmd_convert.c */
-int cmd_import(int argc, char **argv);	 /* sim/cmd_import.c */
-int cmd_bench(int argc, char **argv);	 /* sim/cmd_bench.c */
-int cmd_topology(int argc, char **argv); /* sim/cmd_topology.c */
-int cmd_calibrate(int argc, char **argv); /* sim/cmd_calibrate.c */
+int cmd_gen(int argc, char **argv);	 /* cli/cmd_gen.c */
+int cmd_run(int argc, char **argv);	 /* cli/cmd_run.c */
+int cmd_geometry(int argc, char **argv); /* cli/cmd_geometry.c */
+int cmd_validate(int argc, char **argv); /* cli/cmd_validate.c */
+int cmd_report(int argc, char **argv);	 /* cli/cmd_report.c */
+int cmd_compare(int argc, char **argv); /* cli/cmd_compare.c */
+int cmd_sweep(int argc, char **argv);	 /* cli/cmd_sweep.c */
+int cmd_index(int argc, char **argv);	 /* cli/cmd_index.c */
+int cmd_convert(int argc, char **argv); /* cli/cmd_convert.c */
+int cmd_import(int argc, char **argv);	 /* cli/cmd_import.c */
+int cmd_bench(int argc, char **argv);	 /* cli/cmd_bench.c */
+int cmd_topology(int argc, char **argv); /* cli/cmd_topology.c */
+int cmd_calibrate(int argc, char **argv); /* cli/cmd_calibrate.c */
 
 #endif

@@ -1,7 +1,7 @@
 /* audit_cmd.c - option handling of `slabsim gen audit`. */
 #include "audit_cmd.h"
 
-#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,6 @@
 #include "audit_consts.h"
 #include "audit_gen.h"
 #include "opts.h"
-#include "parse.h"
 #include "trace.h"
 
 #define MAX_CPUS 65536u /* what a trace can carry */
@@ -20,35 +19,37 @@ enum opt_id {
 	NR_OPTS,
 };
 
-static const struct ss_gen_opt specs[NR_OPTS] = {
+static const struct ss_opt specs[NR_OPTS] = {
 	[OPT_VARIANT] = {"variant", NULL, "V",
 		"off | on-2.6.16 | on-sid | on-cached | on-ctxcache (required)"},
 	[OPT_OUTPUT] = {"output", "-o", "TRACE", "where to write the trace (\"-\" = stdout; required)"},
 	[OPT_SYSCALLS] = {"syscalls", NULL, "N", "loop iterations (default 50000)"},
 	[OPT_MIX] = {"mix", NULL, "SPEC",
 		"kinds and weights, e.g. stat:40,access:40,open:20\n"
-		"                      (default access:100, the seed's loop; an open\n"
-		"                      iteration also closes the file)"},
+		"(default access:100, the seed's loop; an open\n"
+		"iteration also closes the file)"},
 	[OPT_RULES] = {"rules", NULL, "R",
 		"audit rules scanned per syscall (default: the seed's, 4)"},
 	[OPT_RECORDS] = {"records", NULL, "PCT",
 		"percent of iterations that emit SYSCALL/CWD/PATH records\n"
-		"                      (default 0: the seed emitted none)"},
+		"(default 0: the seed emitted none)"},
 	[OPT_CPUS] = {"cpus", NULL, "C", "CPUs, one looping process each (default 1)"},
 	[OPT_FILES] = {"files", NULL, "F", "files the loop cycles through (default 1)"},
 	[OPT_CONTEXT] = {"context", NULL, "CTX",
 		"a file context, repeatable; file i gets context i mod n\n"
-		"                      (default " AUDIT_DEFAULT_CONTEXT ";\n"
-		"                      MLS ranges up to s0-s15:c0.c1023)"},
+		"(default " AUDIT_DEFAULT_CONTEXT ";\n"
+		"MLS ranges up to s0-s15:c0.c1023)"},
 	[OPT_TASK_CONTEXT] = {"task-context", NULL, "CTX",
 		"the loop's own context, for subj= (default " AUDIT_DEFAULT_TASK_CONTEXT ")"},
 	[OPT_SCALE] = {"profile-scale-permille", NULL, "S",
 		"scale of the profile-derived audit costs, per mille\n"
-		"                      (default AUDIT_PROFILE_SCALE_PERMILLE, the fitted one)"},
+		"(default AUDIT_PROFILE_SCALE_PERMILLE, the fitted one)"},
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
-static const struct ss_gen_opt_set opt_set = {"audit", specs, NR_OPTS};
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"gen audit", specs, NR_OPTS, usage};
 
 static void usage(FILE *out)
 {
@@ -65,7 +66,7 @@ static void usage(FILE *out)
 		"a dedicated cache audit_ctx).  Non-allocator time is written as work\n"
 		"events derived from the seed's profiles (docs/workloads/audit.md).\n\n"
 		"options:\n");
-	ss_gen_opt_help(out, &opt_set);
+	ss_opt_help(out, &opt_set);
 	fprintf(out,
 		"\nAUDIT_PROFILE_SCALE_PERMILLE = %u (fitted once: on-2.6.16 vs off = %d%%).\n"
 		"exit status: 0 ok, 1 failed write, 2 bad usage\n",
@@ -74,23 +75,20 @@ static void usage(FILE *out)
 
 struct opts {
 	const char *val[NR_OPTS]; /* last value given, NULL if absent */
-	int seen[NR_OPTS];
 	const char *contexts[AUDIT_MAX_CONTEXTS];
 	unsigned ncontexts;
 	struct audit_params p;
 };
 
-#define USAGE_ERR(...) ss_gen_opt_usage_err("audit", __VA_ARGS__)
+#define USAGE_ERR(...) ss_opt_usage_err(&opt_set, __VA_ARGS__)
 
 /* --context repeats: every value counts, not only the last. */
 static int take_value(void *ctx, int id, const char *v)
 {
 	struct opts *o = ctx;
 
-	if (id != OPT_CONTEXT) {
-		o->val[id] = v;
-		return 0;
-	}
+	if (id != OPT_CONTEXT)
+		return ss_opt_keep(o->val, id, v);
 	if (o->ncontexts == AUDIT_MAX_CONTEXTS)
 		return USAGE_ERR("more than %d --context options", AUDIT_MAX_CONTEXTS);
 	o->contexts[o->ncontexts++] = v;
@@ -100,12 +98,7 @@ static int take_value(void *ctx, int id, const char *v)
 static int num_opt(const struct opts *o, int id, uint64_t min, uint64_t max,
 		   uint64_t *out)
 {
-	if (!o->val[id])
-		return 0;
-	if (ss_parse_u64(o->val[id], max, out) || *out < min)
-		return USAGE_ERR("--%s '%s': want an integer %" PRIu64 "..%" PRIu64,
-				 specs[id].name, o->val[id], min, max);
-	return 0;
+	return ss_opt_u64(&opt_set, id, o->val[id], min, max, out);
 }
 
 static int parse_contexts(struct opts *o)
@@ -162,20 +155,19 @@ int ss_audit_gen_main(int argc, char **argv)
 	struct opts *o = calloc(1, sizeof(*o));
 	struct ss_trace_writer *w = NULL;
 	struct ss_error err;
-	int rc = 2;
+	int rc;
 
 	if (!o) {
 		fprintf(stderr, "slabsim gen audit: out of memory\n");
 		return 1;
 	}
 	audit_params_defaults(&o->p);
-	if (ss_gen_opt_scan(&opt_set, argc, argv, o->val, o->seen, take_value, o))
-		goto out;
-	if (o->seen[OPT_HELP]) {
-		usage(stdout);
-		rc = 0;
+	rc = ss_opt_scan(&opt_set, argc, argv, take_value, o);
+	if (rc) {
+		rc = ss_opt_exit(rc);
 		goto out;
 	}
+	rc = 2;
 	if (check_opts(o))
 		goto out;
 	rc = 1;

@@ -8,7 +8,6 @@
 #include "hb_consts.h"
 #include "opts.h"
 #include "hb_gen.h"
-#include "parse.h"
 
 enum opt_id {
 	OPT_GROUPS, OPT_LOOPS, OPT_FDS, OPT_DATASIZE, OPT_PIPES, OPT_CPUS,
@@ -16,7 +15,7 @@ enum opt_id {
 };
 
 /* The aliases are rt-tests hackbench's. */
-static const struct ss_gen_opt specs[NR_OPTS] = {
+static const struct ss_opt specs[NR_OPTS] = {
 	[OPT_GROUPS] = {"groups", "-g", "G", "groups of senders and receivers (default 20)"},
 	[OPT_LOOPS] = {"loops", "-l", "L",
 		"messages each sender writes to each receiver (default 1000)"},
@@ -26,17 +25,19 @@ static const struct ss_gen_opt specs[NR_OPTS] = {
 		"pipes instead of AF_UNIX sockets (no slab objects)"},
 	[OPT_CPUS] = {"cpus", NULL, "N",
 		"CPUs the tasks are spread over (default 8, the x86_64\n"
-		"                      targets' count; replay with the same --cpus)"},
+		"targets' count; replay with the same --cpus)"},
 	[OPT_QUANTUM] = {"quantum", NULL, "Q",
 		"messages a task handles per scheduler turn (default 64)"},
 	[OPT_MSG_CYCLES] = {"msg-cycles", NULL, "C",
 		"non-allocator cycles per message (default HB_MSG_CYCLES,\n"
-		"                      the fitted constant; 0 for allocator time only)"},
+		"the fitted constant; 0 for allocator time only)"},
 	[OPT_OUTPUT] = {"output", "-o", "TRACE", "the trace (\"-\" = stdout); required"},
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
-static const struct ss_gen_opt_set opt_set = {"hackbench", specs, NR_OPTS};
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"gen hackbench", specs, NR_OPTS, usage};
 
 static void usage(FILE *out)
 {
@@ -48,39 +49,32 @@ static void usage(FILE *out)
 		"kmalloc'ed data head on the sender's CPU, freed on the receiver's CPU.  The\n"
 		"trace is the same for every kernel era and slub_debug setting: replay it\n"
 		"with the target and model of each variant.\n\noptions:\n");
-	ss_gen_opt_help(out, &opt_set);
+	ss_opt_help(out, &opt_set);
 	fprintf(out, "\nHB_MSG_CYCLES = %u; see docs/workloads/hackbench.md.\n"
 		     "exit status: 0 ok, 1 failed write, 2 bad usage\n", HB_MSG_CYCLES);
 }
 
-#define USAGE_ERR(...) ss_gen_opt_usage_err("hackbench", __VA_ARGS__)
+#define USAGE_ERR(...) ss_opt_usage_err(&opt_set, __VA_ARGS__)
 
+/* val[id] (if given) as an integer 0..max. */
 static int num_opt(const char **val, int id, uint64_t max, uint64_t *out)
 {
-	if (!val[id])
-		return 0;
-	if (ss_parse_u64(val[id], max, out))
-		return USAGE_ERR("--%s '%s': want an integer 0..%" PRIu64,
-				 specs[id].name, val[id], max);
-	return 0;
+	return ss_opt_u64(&opt_set, id, val[id], 0, max, out);
 }
 
-static int parse(int argc, char **argv, struct hb_params *p, const char **out,
-		 int *help)
+/* 0 ok, else ss_opt_scan()'s SS_OPT_HELP or -1. */
+static int parse(int argc, char **argv, struct hb_params *p, const char **out)
 {
 	const char *val[NR_OPTS] = {0};
-	int seen[NR_OPTS] = {0};
 	uint64_t g, l, f, d, c, q, m;
 	struct ss_error err;
+	int rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, val);
 
+	if (rc)
+		return rc;
 	hb_params_defaults(p);
 	g = p->sched.groups, l = p->sched.loops, f = p->sched.fds;
 	d = p->datasize, c = p->sched.cpus, q = p->sched.quantum, m = p->msg_cycles;
-	if (ss_gen_opt_scan(&opt_set, argc, argv, val, seen, NULL, NULL))
-		return -1;
-	*help = seen[OPT_HELP];
-	if (*help)
-		return 0;
 	if (num_opt(val, OPT_GROUPS, HB_MAX_TASKS, &g) ||
 	    num_opt(val, OPT_LOOPS, HB_MAX_MESSAGES, &l) ||
 	    num_opt(val, OPT_FDS, HB_MAX_TASKS, &f) ||
@@ -97,7 +91,7 @@ static int parse(int argc, char **argv, struct hb_params *p, const char **out,
 	p->sched.cpus = (unsigned)c;
 	p->sched.quantum = (unsigned)q;
 	p->datasize = (unsigned)d;
-	p->pipes = seen[OPT_PIPES];
+	p->pipes = val[OPT_PIPES] != NULL;
 	p->msg_cycles = m;
 	if (hb_params_finish(p, &err))
 		return USAGE_ERR("%s", err.msg);
@@ -111,14 +105,10 @@ int ss_hackbench_gen_main(int argc, char **argv)
 	struct hb_stats st;
 	struct ss_error err = {{0}};
 	const char *out = NULL;
-	int help = 0;
+	int rc = parse(argc, argv, &p, &out);
 
-	if (parse(argc, argv, &p, &out, &help))
-		return 2;
-	if (help) {
-		usage(stdout);
-		return 0;
-	}
+	if (rc)
+		return ss_opt_exit(rc);
 	if (hb_gen_trace(&p, out, &st, &err)) {
 		fprintf(stderr, "slabsim gen hackbench: %s\n", err.msg);
 		return 1;

@@ -9,7 +9,6 @@
 
 #include "atomic_file.h"
 #include "opts.h"
-#include "parse.h"
 #include "smack_consts.h"
 #include "smack_gen.h"
 #include "smack_recipe.h"
@@ -27,7 +26,7 @@ enum opt_id {
 	OPT_VARIANT, OPT_OUTPUT, OPT_SYSTEM_KIB, OPT_CPU, OPT_HELP, NR_OPTS,
 };
 
-static const struct ss_gen_opt specs[NR_OPTS] = {
+static const struct ss_opt specs[NR_OPTS] = {
 	[OPT_RULES] = {"rules", NULL, "N",
 		"rules to generate (default 17000, the seed's \"circa 17K\")"},
 	[OPT_LABELS] = {"labels", NULL, "M",
@@ -36,8 +35,8 @@ static const struct ss_gen_opt specs[NR_OPTS] = {
 		"generator seed (default 1): the same seed gives the same rules"},
 	[OPT_FROM] = {"from-rules", NULL, "FILE",
 		"read a real load2 rule file instead of generating\n"
-		"                      (\"subject object access\" a line, # comments;\n"
-		"                      not with --rules, --labels, --seed)"},
+		"(\"subject object access\" a line, # comments;\n"
+		"not with --rules, --labels, --seed)"},
 	[OPT_WRITE_RULES] = {"write-rules", NULL, "FILE",
 		"write the rule set there (load2 format, # header)"},
 	[OPT_VARIANT] = {"variant", NULL, "V",
@@ -46,13 +45,15 @@ static const struct ss_gen_opt specs[NR_OPTS] = {
 		"write the variant's trace there (\"-\" = stdout)"},
 	[OPT_SYSTEM_KIB] = {"system-kib", NULL, "K",
 		"KiB of slab the rest of the system allocates during\n"
-		"                      the load (default SMACK_SYSTEM_SLAB_KIB)"},
+		"the load (default SMACK_SYSTEM_SLAB_KIB)"},
 	[OPT_CPU] = {"cpu", NULL, "C",
 		"CPU smackctl runs on (default 0)"},
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
-static const struct ss_gen_opt_set opt_set = {"smack17k", specs, NR_OPTS};
+static void usage(FILE *out);
+
+static const struct ss_opt_set opt_set = {"gen smack17k", specs, NR_OPTS, usage};
 
 static void usage(FILE *out)
 {
@@ -66,7 +67,7 @@ static void usage(FILE *out)
 		"writes the kernel's allocations for one variant of the patch set\n"
 		"\"Optimizations for memory handling in SMACK\" as a trace.\n\n"
 		"options:\n");
-	ss_gen_opt_help(out, &opt_set);
+	ss_opt_help(out, &opt_set);
 	fprintf(out,
 		"\nGive -o and/or --write-rules.  SMACK_SYSTEM_SLAB_KIB = %d,\n"
 		"see docs/workloads/smack17k.md.\n"
@@ -76,21 +77,16 @@ static void usage(FILE *out)
 
 struct opts {
 	const char *val[NR_OPTS]; /* last value given, NULL if absent */
-	int seen[NR_OPTS];
 	struct ss_smack_gen_params gen;
 	struct ss_smack_recipe recipe;
 };
 
-#define USAGE_ERR(...) ss_gen_opt_usage_err("smack17k", __VA_ARGS__)
+#define USAGE_ERR(...) ss_opt_usage_err(&opt_set, __VA_ARGS__)
 
+/* val[id] (if given) as an integer 0..max. */
 static int num_opt(const struct opts *o, int id, uint64_t max, uint64_t *out)
 {
-	if (!o->val[id])
-		return 0;
-	if (ss_parse_u64(o->val[id], max, out))
-		return USAGE_ERR("--%s '%s': want an integer 0..%" PRIu64,
-				 specs[id].name, o->val[id], max);
-	return 0;
+	return ss_opt_u64(&opt_set, id, o->val[id], 0, max, out);
 }
 
 static int check_opts(struct opts *o)
@@ -202,14 +198,10 @@ int ss_smack_gen_main(int argc, char **argv)
 	struct opts o = {0};
 	struct ss_smack_ruleset rs;
 	struct ss_error err;
-	int rc;
+	int rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, o.val);
 
-	if (ss_gen_opt_scan(&opt_set, argc, argv, o.val, o.seen, NULL, NULL))
-		return 2;
-	if (o.seen[OPT_HELP]) {
-		usage(stdout);
-		return 0;
-	}
+	if (rc)
+		return ss_opt_exit(rc);
 	if (check_opts(&o))
 		return 2;
 	ss_smack_ruleset_init(&rs);
