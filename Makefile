@@ -153,6 +153,14 @@ include $(sort $(wildcard mk/*.mk))
 validate: $(SLABSIM)
 	$(SLABSIM) validate
 
+# Everything make and slabsim made: the build, the reports, each
+# workload's generated inputs (text and binary traces, rule files, the
+# parameter stamps), and what a killed process left (*.tmp.PID files and
+# staging directories, make's own temporary objects included).  The
+# topologies under datasets/topologies/ are sources.
 .PHONY: clean
 clean:
-	rm -rf $(BUILD) reports datasets/*/*.trace datasets/*/rules.txt datasets/*/params
+	rm -rf $(BUILD) reports
+	rm -f datasets/*/*.trace datasets/*/*.sbt datasets/*/*.zst \
+	  datasets/*/rules.txt datasets/*/*-params datasets/*/params
+	find . -path ./.git -prune -o -name '*.tmp.*' -prune -exec rm -rf {} +

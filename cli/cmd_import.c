@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "commands.h"
 #include "import/import.h"
 #include "opts.h"
@@ -81,6 +82,19 @@ static int parse_import_opts(int argc, char **argv, struct import_cmd *c)
 		return rc;
 	if (c->nr_inputs != 1 || !c->o.output)
 		return ss_opt_usage_err(&opt_set, "want -o TRACE and one INPUT");
+	/* the outputs replace files whole: never the capture or each other */
+	for (unsigned i = 0; i <= c->o.nr_formats; i++) {
+		const char *in = i < c->o.nr_formats ? c->o.formats[i] : c->o.input;
+
+		if (ss_same_file(c->o.output, in))
+			return ss_opt_usage_err(&opt_set, "-o %s is the input %s: refusing to overwrite it",
+						c->o.output, in);
+		if (c->totals && ss_same_file(c->totals, in))
+			return ss_opt_usage_err(&opt_set, "--totals %s is the input %s: refusing to overwrite it",
+						c->totals, in);
+	}
+	if (c->totals && ss_same_file(c->totals, c->o.output))
+		return ss_opt_usage_err(&opt_set, "-o and --totals name the same file");
 	return 0;
 }
 

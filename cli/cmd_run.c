@@ -6,6 +6,8 @@
 
 #include "atomic_file.h"
 #include "commands.h"
+#include "csv.h"
+#include "outdir.h"
 #include "opts.h"
 #include "parse.h"
 #include "host_run.h"
@@ -173,35 +175,10 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 /* ---- per-run outputs written during the replay ---- */
 
 struct run_io {
-	const char *dir;
+	const char *dir; /* the staging directory (base/outdir.h) */
 	struct ss_atomic_file timeline;
 	struct ss_progress progress; /* the bar on a terminal's stderr */
-	char (*written)[128]; /* committed files, removed if the run fails */
-	unsigned nr_written, cap_written;
 };
-
-/* Note a file the run wrote (or may have written) in io->dir, to remove if
- * the run fails later: one slabinfo per phase, so the list grows.  Out of
- * memory, the file goes at once (the run fails anyway). */
-static int remember(struct run_io *io, const char *name, struct ss_error *err)
-{
-	if (io->nr_written == io->cap_written) {
-		unsigned cap = io->cap_written ? io->cap_written * 2 : 32;
-		char (*w)[128] = realloc(io->written, cap * sizeof(*w));
-
-		if (!w) {
-			char path[4300];
-
-			snprintf(path, sizeof(path), "%s/%s", io->dir, name);
-			unlink(path);
-			return ss_errorf(err, "out of memory");
-		}
-		io->written = w;
-		io->cap_written = cap;
-	}
-	snprintf(io->written[io->nr_written++], sizeof(io->written[0]), "%s", name);
-	return 0;
-}
 
 static int timeline_row(struct ss_run *run, struct ss_error *err)
 {
@@ -211,8 +188,9 @@ static int timeline_row(struct ss_run *run, struct ss_error *err)
 	(void)err;
 	ss_progress_tick(&io->progress, run->events);
 	ss_totals_compute(run->desc, run->model, run->target, &tot);
-	fprintf(io->timeline.fp, "%llu,%s,%.2f,%llu,%.3f\n",
-		(unsigned long long)run->events, run->phase,
+	fprintf(io->timeline.fp, "%llu,", (unsigned long long)run->events);
+	ss_csv_put(io->timeline.fp, run->phase);
+	fprintf(io->timeline.fp, ",%.2f,%llu,%.3f\n",
 		(double)tot.footprint_bytes / 1024.0,
 		(unsigned long long)tot.live_objects,
 		ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6);
@@ -231,19 +209,7 @@ static int on_phase(struct ss_run *run, const char *phase, struct ss_error *err)
 	else
 		snprintf(name, sizeof(name), "slabinfo.%llu-%.80s",
 			 (unsigned long long)run->phase_index, phase);
-	if (ss_write_slabinfo(io->dir, name, run, err))
-		return -1;
-	return remember(io, name, err);
-}
-
-static void remove_written(struct run_io *io)
-{
-	char path[4300];
-
-	for (unsigned i = 0; i < io->nr_written; i++) {
-		snprintf(path, sizeof(path), "%s/%s", io->dir, io->written[i]);
-		unlink(path);
-	}
+	return ss_write_slabinfo(io->dir, name, run, err);
 }
 
 static int write_results(struct ss_run *run, const struct run_opts *o,
@@ -260,62 +226,69 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
 	};
 
-	if (ss_write_caches(io->dir, run, err) || remember(io, "caches.csv", err) ||
-	    ss_write_counters(io->dir, run, err) || remember(io, "counters.csv", err) ||
-	    ss_write_functions(io->dir, run, err) || remember(io, "functions.csv", err) ||
-	    ss_write_latency(io->dir, run, err) || remember(io, "latency.csv", err) ||
-	    ss_write_work(io->dir, run, err) || remember(io, "work.csv", err))
-		return -1;
-	/* summary last: make treats it as the run's completion mark, so a
-	 * summary.csv committed before summary.json failed must go too */
-	if (remember(io, "summary.csv", err) || remember(io, "summary.json", err))
-		return -1;
-	return ss_write_summary(io->dir, run, &lb, err);
+	return ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||
+	       ss_write_functions(io->dir, run, err) || ss_write_latency(io->dir, run, err) ||
+	       ss_write_work(io->dir, run, err) || ss_write_summary(io->dir, run, &lb, err) ?
+		       -1 : 0;
 }
 
-static int run_replay(const struct run_opts *o, struct ss_error *err)
+static int run_replay(const struct run_opts *o, const char *dir, struct ss_error *err)
 {
 	struct ss_run_setup rs = {0};
 	struct ss_run run = {.on_phase = on_phase, .on_sample = timeline_row,
 			     .sample_every = o->sample_every};
-	struct run_io io = {.dir = o->out};
-	char tl[4200];
+	struct run_io io = {.dir = dir};
+	char tl[4300];
 	int rc = -1;
 
 	run.user = &io;
 	if (ss_run_setup_load(&rs, &o->spec, err) || ss_run_setup_open(&rs, &o->spec, err) ||
-	    ss_mkdirs(o->out, err) || ss_run_setup_start(&rs, &run, err))
+	    ss_run_setup_start(&rs, &run, err))
 		goto out;
-	snprintf(tl, sizeof(tl), "%s/timeline.csv", o->out);
+	snprintf(tl, sizeof(tl), "%s/timeline.csv", dir);
 	if (ss_atomic_open(&io.timeline, tl, err))
 		goto out;
 	fprintf(io.timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
 	ss_progress_start(&io.progress, STDERR_FILENO, o->spec.model, o->spec.trace);
 	if (ss_replay(&run, rs.reader, err))
 		goto out;
-	if (ss_atomic_commit(&io.timeline, err) || remember(&io, "timeline.csv", err))
+	if (ss_atomic_commit(&io.timeline, err))
 		goto out;
 	rc = write_results(&run, o, &rs, &io, err);
 out:
 	ss_progress_done(&io.progress);
-	if (rc) {
+	if (rc)
 		ss_atomic_abort(&io.timeline);
-		remove_written(&io);
-	}
-	free(io.written);
 	ss_run_setup_close(&rs, &run);
 	return rc;
 }
 
 /* --mode host: the same trace, model and topology options, measured. */
-static int run_host(const struct run_opts *o, struct ss_error *err)
+static int run_host(const struct run_opts *o, const char *dir, struct ss_error *err)
 {
 	struct ss_host_opts h = {
 		.spec = o->spec, .variant = o->variant, .events = o->events,
-		.out = o->out,
+		.out = dir,
 	};
 
 	return ss_host_run_cmd(&h, err);
+}
+
+/* Every file goes to a staging directory that replaces --out whole when
+ * the run succeeded (base/outdir.h); a failed run leaves --out empty. */
+static int run_into_outdir(const struct run_opts *o, struct ss_error *err)
+{
+	struct ss_outdir od;
+	int rc;
+
+	if (ss_outdir_begin(&od, o->out, err))
+		return -1;
+	rc = o->host_mode ? run_host(o, od.stage, err) : run_replay(o, od.stage, err);
+	if (!rc)
+		rc = ss_outdir_commit(&od, err);
+	else
+		ss_outdir_abort(&od);
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)
@@ -326,7 +299,7 @@ int cmd_run(int argc, char **argv)
 
 	if (rc)
 		return ss_opt_exit(rc);
-	if (o.host_mode ? run_host(&o, &err) : run_replay(&o, &err)) {
+	if (run_into_outdir(&o, &err)) {
 		fprintf(stderr, "slabsim run: %s\n", err.msg);
 		return 1;
 	}

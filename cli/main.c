@@ -1,7 +1,9 @@
 /* main.c - `slabsim COMMAND ...`: dispatch to the subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "commands.h"
 
 struct command {
@@ -36,8 +38,37 @@ static void usage(FILE *out)
 	fprintf(out, "\n`slabsim COMMAND --help` describes each command.\n");
 }
 
+/* What went to standard output reached it, or the exit status says so:
+ * `slabsim geometry ... > /dev/full` must not exit 0 with its output lost.
+ * Small outputs are still in stdio's buffer here, so the flush is where
+ * the write fails; fclose() reports what only the close does (NFS). */
+static int close_stdout(const char *cmd, int rc)
+{
+	int bad = ferror(stdout), e = 0;
+
+	errno = 0;
+	if (fflush(stdout)) {
+		bad = 1;
+		e = errno;
+	}
+	if (fclose(stdout) && !e) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad)
+		return rc;
+	if (rc) /* the command failed and said why (a trace to "-" names stdout) */
+		return rc;
+	fprintf(stderr, "slabsim%s%s: standard output: write failed: %s\n",
+		cmd ? " " : "", cmd ? cmd : "", strerror(e ? e : EIO));
+	return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
+	/* Ctrl-C, kill or a closed terminal: no *.tmp.PID file or staging
+	 * directory outlives the process (base/atomic_file.h) */
+	ss_cleanup_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -45,11 +76,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return close_stdout(NULL, 0);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return close_stdout(argv[1], commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "slabsim: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

@@ -57,8 +57,7 @@ static inline uint64_t round_cycles(double c)
 	return whole + (c - (double)whole >= 0.5);
 }
 
-#define BAD(r, ev, err, ...) \
-	ss_error_at(err, ss_trace_path(r), (ev)->line, __VA_ARGS__)
+#define BAD(r, ev, err, ...) ss_trace_error_at(err, r, (ev)->line, __VA_ARGS__)
 
 static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 		    const struct ss_event *ev, struct ss_error *err)
@@ -112,7 +111,7 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	struct ss_op op = {.cost = run->costs->cycles};
 
 	if (!obj || obj->state == SS_OBJ_FREE)
-		return ss_bad_free(run, ss_trace_path(r), ev->line, ev->id, obj, err);
+		return ss_bad_free(run, r, ev->line, ev->id, obj, err);
 	run->desc->ops->free(run->model, ev->cpu, obj, &op);
 	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
 		return ss_errorf(err, "out of memory");

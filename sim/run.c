@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "site_scan.h"
 
 int ss_topology_for_run(struct ss_topology *topo, const char *spec,
@@ -66,8 +67,11 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
 	FILE *out;
 	int fd;
 
-	snprintf(s->spool, sizeof(s->spool), "%.40s/slabsim-stdin.XXXXXX",
-		 dir && *dir ? dir : "/tmp");
+	if ((size_t)snprintf(s->spool, sizeof(s->spool), "%s/slabsim-stdin.XXXXXX",
+			     dir && *dir ? dir : "/tmp") >= sizeof(s->spool)) {
+		s->spool[0] = '\0';
+		return ss_errorf(err, "-: cannot spool standard input: $TMPDIR is too long");
+	}
 	fd = mkstemp(s->spool);
 	if (fd < 0) {
 		int e = errno;
@@ -75,6 +79,8 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
 		s->spool[0] = '\0';
 		return ss_errorf(err, "-: cannot spool standard input: %s", strerror(e));
 	}
+	/* a signal before the unlink in ss_run_setup_open removes it too */
+	s->spool_slot = ss_cleanup_add(s->spool, 0) + 1;
 	out = fdopen(fd, "wb");
 	if (!out) {
 		close(fd);
@@ -112,6 +118,8 @@ int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (s->spool[0]) { /* both opened it: the name can go */
 		unlink(s->spool);
 		s->spool[0] = '\0';
+		ss_cleanup_del(s->spool_slot - 1);
+		s->spool_slot = 0;
 	}
 	s->cfg.target = &s->target;
 	s->cfg.topo = &s->topo;
@@ -155,6 +163,8 @@ void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
 	if (s->spool[0])
 		unlink(s->spool);
 	s->spool[0] = '\0';
+	ss_cleanup_del(s->spool_slot - 1);
+	s->spool_slot = 0;
 	ss_site_sizes_release(&s->sites);
 	ss_topology_release(&s->topo);
 }

@@ -47,7 +47,8 @@ struct ss_run_setup {
 	struct ss_model_config cfg;
 	struct ss_trace_reader *reader;
 	const char *trace;	/* the path the reader opened */
-	char spool[64];		/* stdin copied here ("" if not) */
+	char spool[4200];	/* stdin copied here ("" if not) */
+	int spool_slot;		/* 1 + its clean-up registry slot, 0: none */
 	uint64_t max_objects, max_memory;
 };
 

@@ -42,7 +42,9 @@ struct ss_event {
 	uint32_t site;	/* alloc: site index; work: label index; phase: name index */
 	uint32_t api;	/* alloc: SS_API_KMALLOC or cache index */
 	uint64_t value; /* alloc: requested bytes; work: cycles */
-	unsigned long line; /* text line the event came from (0 for binary) */
+	unsigned long line; /* where it came from: the text line, or the
+			     * binary trace's event number (1, 2, ...);
+			     * ss_trace_where() words either */
 };
 
 /* Cache creation flags (the SLAB_* flags that change layout): part of a
@@ -103,6 +105,14 @@ int ss_trace_open(struct ss_trace_reader **out, const char *path,
 int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		  struct ss_error *err);
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r);
+/* An event's place for messages: "FILE:LINE" (text) or "FILE: event N"
+ * (binary), from its ev->line. */
+void ss_trace_where(const struct ss_trace_reader *r, unsigned long line,
+		    char *buf, size_t n);
+/* ss_errorf() prefixed with ss_trace_where() and ": ". */
+int ss_trace_error_at(struct ss_error *err, const struct ss_trace_reader *r,
+		      unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 const char *ss_trace_path(const struct ss_trace_reader *r);
 /* The format ss_trace_open() detected. */
 enum ss_trace_format ss_trace_reader_format(const struct ss_trace_reader *r);
@@ -133,6 +143,11 @@ int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label);
 int ss_trace_write_phase(struct ss_trace_writer *w, const char *name);
 int ss_trace_write_comment(struct ss_trace_writer *w, const char *text);
+/* The error of a write call that returned -1, naming the output: the
+ * errno of a failed write ("t.trace: write failed: No space left on
+ * device"), or a name or value the format cannot hold.  Call it at once
+ * (errno).  Returns -1. */
+int ss_trace_writer_failed(const struct ss_trace_writer *w, struct ss_error *err);
 /* Flush, fsync-free close, rename into place.  Frees w. */
 int ss_trace_writer_commit(struct ss_trace_writer *w, struct ss_error *err);
 /* Close and delete the temporary file.  Frees w. */

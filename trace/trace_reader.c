@@ -1,5 +1,7 @@
 /* trace_reader.c - open a trace of either format (detected from its first
  * bytes, under optional zstd) and hand events out through the backend. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,9 +107,46 @@ void ss_trace_close(struct ss_trace_reader *r)
 int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		  struct ss_error *err)
 {
-	if (r->bin_fast && ss_bin_fast_next(r, ev))
+	int rc;
+
+	if (r->bin_fast && ss_bin_fast_next(r, ev)) {
+		ev->line = (unsigned long)r->events; /* its event number */
 		return 1; /* the common binary alloc or free, decoded inline */
-	return r->next(r, ev, err);
+	}
+	rc = r->next(r, ev, err);
+	if (rc == 1 && r->bin_fast)
+		ev->line = (unsigned long)r->events;
+	return rc;
+}
+
+void ss_trace_where(const struct ss_trace_reader *r, unsigned long line,
+		    char *buf, size_t n)
+{
+	if (r->format == SS_TRACE_BIN || r->format == SS_TRACE_BIN_ZSTD)
+		snprintf(buf, n, "%s: event %lu", r->path, line);
+	else if (line)
+		snprintf(buf, n, "%s:%lu", r->path, line);
+	else
+		snprintf(buf, n, "%s", r->path);
+}
+
+int ss_trace_error_at(struct ss_error *err, const struct ss_trace_reader *r,
+		      unsigned long line, const char *fmt, ...)
+{
+	char where[4200];
+	va_list ap;
+	int n;
+
+	if (!err)
+		return -1;
+	ss_trace_where(r, line, where, sizeof(where));
+	n = snprintf(err->msg, sizeof(err->msg), "%s: ", where);
+	if (n < 0 || (size_t)n >= sizeof(err->msg))
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r)

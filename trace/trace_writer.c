@@ -140,6 +140,18 @@ int ss_trace_write_comment(struct ss_trace_writer *w, const char *text)
 	return w->ops->comment(w, text);
 }
 
+int ss_trace_writer_failed(const struct ss_trace_writer *w, struct ss_error *err)
+{
+	int e = errno;
+	const char *where = w->to_stdout ? "stdout" : w->af.path;
+
+	if (ferror(w->fp))
+		return ss_errorf(err, "%s: write failed: %s", where, strerror(e ? e : EIO));
+	/* the common checks refused the record before anything was written */
+	return ss_errorf(err, "%s: cannot write a name or value the trace format cannot hold",
+			 where);
+}
+
 static void release(struct ss_trace_writer *w)
 {
 	ss_trace_tables_release(&w->tb);

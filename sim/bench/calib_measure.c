@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "host_clock.h"
 #include "host_slab.h"
 
@@ -181,9 +182,14 @@ static double time_bounce(hwloc_topology_t host, double *s, unsigned samples)
 	for (unsigned r = 0; r < samples; r++) {
 		pthread_t peer;
 		uint64_t t0;
+		sigset_t old;
+		int failed;
 
 		b.turn = 0;
-		if (pthread_create(&peer, NULL, bounce_peer, &b))
+		ss_cleanup_block(&old); /* signals stay with the main thread */
+		failed = pthread_create(&peer, NULL, bounce_peer, &b);
+		ss_cleanup_restore(&old);
+		if (failed)
 			return -1;
 		take_turn(&b, 0);
 		take_turn(&b, 0); /* the peer is running from here on */

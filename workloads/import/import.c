@@ -69,7 +69,7 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 		 * live at the same address lost its free */
 		t->realloc_live += e->bytes_alloc || rec->bytes_alloc;
 		if (emit_free(im, e, rec->cpu))
-			return BAD(im, err, "write failed");
+			return ss_trace_writer_failed(im->w, err);
 	}
 	e = ss_ptrmap_insert(&im->map, rec->ptr);
 	if (!e)
@@ -79,7 +79,7 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 	e->cpu = rec->cpu;
 	ss_import_clean_name(rec->call_site, site);
 	if (ss_trace_write_alloc(im->w, rec->cpu, e->id, site, (uint32_t)api, size))
-		return BAD(im, err, "write failed");
+		return ss_trace_writer_failed(im->w, err);
 	t->events++;
 	return 0;
 }
@@ -102,7 +102,7 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 	t->frees++;
 	t->bytes_freed += e->bytes_alloc;
 	t->cross_cpu_frees += e->cpu != rec->cpu;
-	return emit_free(im, e, rec->cpu) ? BAD(im, err, "write failed") : 0;
+	return emit_free(im, e, rec->cpu) ? ss_trace_writer_failed(im->w, err) : 0;
 }
 
 static int do_line(struct importer *im, char *line, struct ss_error *err)
@@ -120,6 +120,11 @@ static int do_line(struct importer *im, char *line, struct ss_error *err)
 	case SS_KL_EVENT: break;
 	default: return BAD(im, err, "%s", why);
 	}
+	/* every line the kernel (or perf, or trace-cmd) prints ends in a
+	 * newline: an event without one is the end of a capture that was cut,
+	 * and its last value may be cut too (ptr=ffff88 of a kfree) */
+	if (im->in.cut)
+		return BAD(im, err, "the last line has no newline: the capture ends mid-record (cut short?)");
 	if (!rec.has_cpu)
 		t->no_cpu_lines++;
 	if (rec.cpu > 65535)
@@ -172,7 +177,7 @@ static int setup(struct importer *im, struct ss_error *err)
 	if (ss_trace_write_meta(im->w, "workload", "import") ||
 	    ss_trace_write_meta(im->w, "source", o->input) ||
 	    ss_trace_write_meta(im->w, "target", im->target.name))
-		return ss_errorf(err, "%s: write failed", o->output);
+		return ss_trace_writer_failed(im->w, err);
 	return 0;
 }
 
@@ -189,7 +194,7 @@ static int finish(struct importer *im, struct ss_error *err)
 	t->caches = im->caches.names.nr;
 	snprintf(buf, sizeof(buf), "%u", t->max_cpu + 1);
 	if (ss_trace_write_meta(im->w, "cpus", buf))
-		return ss_errorf(err, "%s: write failed", im->o->output);
+		return ss_trace_writer_failed(im->w, err);
 	return 0;
 }
 
@@ -228,6 +233,7 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 	if (t->bytes_alloc > t->bytes_freed)
 		fprintf(out, "Net total bytes allocated: %llu\n",
 			(unsigned long long)(t->bytes_alloc - t->bytes_freed));
+	/* no wrap: every record has bytes_req <= bytes_alloc (payload()) */
 	fprintf(out, "Total bytes wasted on internal fragmentation: %llu\n",
 		(unsigned long long)(t->bytes_alloc - t->bytes_req));
 	fprintf(out, "Internal fragmentation: %f%%\n", ss_import_frag_pct(t));

@@ -132,6 +132,12 @@ static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *
 	if (alloc && (ss_parse_u64(val[SS_KF_BYTES_REQ], 1ull << 40, &rec->bytes_req) ||
 		      ss_parse_u64(val[SS_KF_BYTES_ALLOC], 1ull << 40, &rec->bytes_alloc)))
 		return *why = "bad bytes_req= or bytes_alloc=", -1;
+	/* the kernel reports what it handed out: at least what was asked
+	 * (mm/slub.c, 6.1: trace_kmalloc() gets s->size or PAGE_SIZE <<
+	 * order; kmem_cache_alloc: s->object_size <= s->size).  More asked
+	 * than given is a cut value or a format file that swapped labels. */
+	if (alloc && rec->bytes_req > rec->bytes_alloc)
+		return *why = "bytes_req= is larger than bytes_alloc= (a value cut short, or a --format-file that names the wrong fields)", -1;
 	rec->call_site = val[SS_KF_CALL_SITE] && *val[SS_KF_CALL_SITE]
 				 ? val[SS_KF_CALL_SITE] : "unknown";
 	rec->name = val[SS_KF_NAME] && *val[SS_KF_NAME] ? val[SS_KF_NAME] : NULL;
