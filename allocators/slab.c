@@ -45,11 +45,17 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 
 /* ---- slab descriptor pool ---- */
 
-#define POOL_CHUNK 1024 /* descriptors per chunk */
+/* Descriptors per chunk: 8 in a cache's first chunk, doubling up to
+ * 1024, so a cache that never holds more than a slab or two (one per
+ * site under kmem_cache --no-merge: 2M of them) costs 320 bytes of pool,
+ * not 40 KiB. */
+#define POOL_FIRST 8
+#define POOL_CHUNK 1024
 
 struct pool_chunk {
 	struct pool_chunk *next;
-	struct ss_slab slabs[POOL_CHUNK];
+	unsigned cap;
+	struct ss_slab slabs[];
 };
 
 static struct ss_slab *pool_get(struct ss_slab_pool *p)
@@ -61,10 +67,13 @@ static struct ss_slab *pool_get(struct ss_slab_pool *p)
 		sl = p->free;
 		p->free = ss_slab_of(sl->link.next);
 	} else {
-		if (!ch || p->used_in_chunk == POOL_CHUNK) {
-			ch = malloc(sizeof(*ch));
+		if (!ch || p->used_in_chunk == ch->cap) {
+			unsigned cap = !ch ? POOL_FIRST : ch->cap < POOL_CHUNK ? 2 * ch->cap : POOL_CHUNK;
+
+			ch = malloc(sizeof(*ch) + cap * sizeof(ch->slabs[0]));
 			if (!ch)
 				return NULL;
+			ch->cap = cap;
 			ch->next = p->chunks;
 			p->chunks = ch;
 			p->used_in_chunk = 0;

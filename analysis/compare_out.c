@@ -144,8 +144,10 @@ int cmp_write_top_caches(FILE *fp, const struct cmp_in *in,
 					 res->models.v[i % res->models.n]);
 		}
 		for (size_t r = 0; r < s->cc.n && r < in->top; r++) {
-			fprintf(fp, "%s,%s,%zu", res->variants.v[i / res->models.n],
-				res->models.v[i % res->models.n], r + 1);
+			ss_csv_put(fp, res->variants.v[i / res->models.n]);
+			fputc(',', fp);
+			ss_csv_put(fp, res->models.v[i % res->models.n]);
+			fprintf(fp, ",%zu", r + 1);
 			for (unsigned k = 0; k < s->cc.ncols; k++) {
 				fputc(',', fp);
 				ss_csv_put(fp, s->cc.c[r].row[k]);

@@ -6,7 +6,7 @@
 
 #include "atomic_file.h"
 #include "commands.h"
-#include "csv.h"
+#include "escape.h"
 #include "outdir.h"
 #include "opts.h"
 #include "parse.h"
@@ -130,11 +130,17 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_TARGET: o->spec.target = v; return 0;
 	case O_OUT: o->out = v; return 0;
 	case O_DEBUG: o->spec.slub_debug = v; return 0;
-	case O_COSTS: o->spec.costs = v; return 0;
+	case O_COSTS:
+		o->spec.costs = v; /* summary.json's cost_table: a JSON string */
+		return ss_label_ok(v) ? 0 : ss_opt_usage_err(&opt_set,
+			"--costs '%s': a path with control bytes or not UTF-8 cannot be reported", v);
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
 	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);
 	case O_NOMERGE: o->spec.no_merge = true; return 0;
-	case O_VARIANT: o->variant = v; return 0;
+	case O_VARIANT: /* a summary.csv and .json field, as a meta value */
+		o->variant = v;
+		return ss_label_ok(v) ? 0 : ss_opt_usage_err(&opt_set,
+			"--variant '%s': want UTF-8 without control bytes or a leading space", v);
 	case O_MAXOBJ: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->spec.max_objects);
 	case O_MAXMEM:
 		return ss_parse_size(v, 1ull << 50, &o->spec.max_memory) || !o->spec.max_memory ?

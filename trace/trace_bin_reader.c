@@ -179,8 +179,11 @@ static int decode_meta(struct ss_trace_reader *r, struct cursor *c,
 	if (get_str(r, c, "meta key", SS_MAX_NAME, key, err) ||
 	    get_str(r, c, "meta value", SS_BIN_MAX_META, value, err))
 		return -1;
-	if (!ss_trace_name_ok(key) || strchr(value, '\n'))
-		return BAD(r, c->off, err, "meta: bad key '%.40s' or value", key);
+	if (!ss_trace_name_ok(key))
+		return BAD(r, c->off, err, "meta: bad key '%.40s'", key);
+	if (!ss_trace_meta_value_ok(value))
+		return BAD(r, c->off, err, "meta %s: bad value (want UTF-8 without control bytes or a leading space)",
+			   key);
 	if (ss_trace_tables_set_meta(&r->tb, key, value))
 		return BAD(r, c->off, err, "out of memory");
 	r->decls++;

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "trace_bin.h"
+
 
 static const struct {
 	const char *name;
@@ -108,6 +111,11 @@ int ss_trace_name_ok(const char *s)
 		if ((unsigned char)s[n] <= ' ' || (unsigned char)s[n] > '~')
 			return 0;
 	return n > 0 && n <= SS_MAX_NAME;
+}
+
+int ss_trace_meta_value_ok(const char *s)
+{
+	return ss_label_ok(s) && strlen(s) <= SS_BIN_MAX_META;
 }
 
 int ss_cache_flags_parse(const char *s, unsigned *out)

@@ -6,6 +6,7 @@
 
 #include "parse.h"
 #include "trace_backend.h"
+#include "trace_bin.h"
 #include "trace_tables.h"
 
 #define MAX_TOKENS 8
@@ -105,9 +106,15 @@ static int parse_meta(struct ss_trace_reader *r, char *line,
 		return BAD(r, err, "meta: want 'meta KEY VALUE'");
 	*val++ = '\0';
 	val += strspn(val, " \t");
-	val[strcspn(val, "\r\n")] = '\0';
+	if (*val && val[strlen(val) - 1] == '\r') /* a CRLF line */
+		val[strlen(val) - 1] = '\0';
 	if (!ss_trace_name_ok(key))
 		return BAD(r, err, "meta: bad key '%.40s'", key);
+	/* the value goes into summary.csv and .json as it is: it must be
+	 * one field that reads back the same (a '\r' inside was cut here) */
+	if (!ss_trace_meta_value_ok(val))
+		return BAD(r, err, "meta %s: bad value (want UTF-8 without control bytes, at most %u bytes)",
+			   key, SS_BIN_MAX_META);
 	if (ss_trace_tables_set_meta(&r->tb, key, val))
 		return BAD(r, err, "out of memory");
 	r->decls++;

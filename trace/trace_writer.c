@@ -84,7 +84,7 @@ int ss_trace_writer_open(struct ss_trace_writer **out, const char *path,
 int ss_trace_write_meta(struct ss_trace_writer *w, const char *key,
 			const char *value)
 {
-	if (!ss_trace_name_ok(key) || strchr(value, '\n'))
+	if (!ss_trace_name_ok(key) || !ss_trace_meta_value_ok(value))
 		return -1;
 	return w->ops->meta(w, key, value);
 }

@@ -419,15 +419,17 @@ void ss_host_describe(char *buf, size_t n, hwloc_topology_t t)
 	}
 }
 
-static void labels(struct host_run *h, struct ss_host_stats *st)
+static int labels(struct host_run *h, struct ss_host_stats *st)
 {
 	const char *wl = ss_trace_meta(h->rs.cfg.tables, "workload");
 	const char *var = ss_trace_meta(h->rs.cfg.tables, "variant");
 
-	snprintf(st->workload, sizeof(st->workload), "%s", wl ? wl : "trace");
-	snprintf(st->variant, sizeof(st->variant), "%s",
-		 h->o->variant ? h->o->variant : var ? var : "-");
+	free(st->workload);
+	free(st->variant);
+	st->workload = strdup(wl ? wl : "trace");
+	st->variant = strdup(h->o->variant ? h->o->variant : var ? var : "-");
 	ss_debug_str(h->rs.cfg.debug, st->slub_debug, sizeof(st->slub_debug));
+	return st->workload && st->variant ? 0 : -1;
 }
 
 int ss_host_replay(const struct ss_host_opts *o, struct ss_host_stats *st,
@@ -450,7 +452,9 @@ int ss_host_replay(const struct ss_host_opts *o, struct ss_host_stats *st,
 	}
 	ss_host_describe(st->host, sizeof(st->host), h->e.host);
 	rc = replay(h, st, err);
-	labels(h, st); /* trace meta lines are read with the first events */
+	/* trace meta lines are read with the first events */
+	if (labels(h, st) && !rc)
+		rc = ss_errorf(err, "out of memory");
 	collect(h, st);
 out:
 	teardown(h);
@@ -462,6 +466,9 @@ void ss_host_stats_release(struct ss_host_stats *st)
 {
 	free(st->threads);
 	st->threads = NULL;
+	free(st->workload);
+	free(st->variant);
+	st->workload = st->variant = NULL;
 }
 
 int ss_host_run_cmd(const struct ss_host_opts *o, struct ss_error *err)

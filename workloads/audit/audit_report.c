@@ -653,8 +653,10 @@ static int write_overhead(FILE *fp, const struct audit_data *d)
 
 			if (!t)
 				continue;
-			fprintf(fp, "%s,%s,%.3f,", d->res->variants.v[v], d->res->models.v[m],
-				t->sim_ms);
+			ss_csv_put(fp, d->res->variants.v[v]);
+			fputc(',', fp);
+			ss_csv_put(fp, d->res->models.v[m]);
+			fprintf(fp, ",%.3f,", t->sim_ms);
 			if (hit_pct(d, (int)v, (int)m, &h))
 				fprintf(fp, ",\n");
 			else
