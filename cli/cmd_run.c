@@ -189,16 +189,14 @@ struct run_io {
 static int timeline_row(struct ss_run *run, struct ss_error *err)
 {
 	struct run_io *io = run->user;
-	struct ss_totals tot;
 
 	(void)err;
 	ss_progress_tick(&io->progress, run->events);
-	ss_totals_compute(run->desc, run->model, run->target, &tot);
 	fprintf(io->timeline.fp, "%llu,", (unsigned long long)run->events);
 	ss_csv_put(io->timeline.fp, run->phase);
 	fprintf(io->timeline.fp, ",%.2f,%llu,%.3f\n",
-		(double)tot.footprint_bytes / 1024.0,
-		(unsigned long long)tot.live_objects,
+		(double)ss_run_footprint_bytes(run) / 1024.0,
+		(unsigned long long)ss_run_live_objects(run),
 		ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6);
 	return 0;
 }

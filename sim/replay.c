@@ -30,6 +30,18 @@ void ss_run_release(struct ss_run *run)
 	run->cpu_cycles = NULL;
 }
 
+uint64_t ss_run_footprint_bytes(const struct ss_run *run)
+{
+	return run->mem.slab_pages * run->mem.page_size +
+	       (run->target->large_in_slab_stat ? run->mem.large_bytes : 0);
+}
+
+uint64_t ss_run_live_objects(const struct ss_run *run)
+{
+	return run->objs.live - run->zero_live -
+	       (run->target->large_in_slab_stat ? 0 : run->large_live);
+}
+
 double ss_run_sim_cycles(const struct ss_run *run)
 {
 	double max = 0;
@@ -98,6 +110,8 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 	run->alloc_ops++;
 	run->zero_allocs += obj->state == SS_OBJ_ZERO;
 	run->large_allocs += obj->state == SS_OBJ_LARGE;
+	run->zero_live += obj->state == SS_OBJ_ZERO;
+	run->large_live += obj->state == SS_OBJ_LARGE;
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	ss_hist_add(&run->alloc_hist, round_cycles(op.cycles));
@@ -115,6 +129,8 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	run->desc->ops->free(run->model, ev->cpu, obj, &op);
 	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
 		return ss_errorf(err, "out of memory");
+	run->zero_live -= obj->state == SS_OBJ_ZERO;
+	run->large_live -= obj->state == SS_OBJ_LARGE;
 	obj->freed = obj->state;
 	obj->free_cpu = (uint16_t)ev->cpu;
 	obj->state = SS_OBJ_FREE;

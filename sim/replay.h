@@ -45,6 +45,7 @@ struct ss_run {
 	double *cpu_cycles; /* simulated clock of each CPU */
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
+	uint64_t zero_live, large_live; /* live objects of those two kinds */
 	double alloc_cycles, free_cycles, work_cycles;
 	double *label_cycles;	 /* work cycles per label (trace name index) */
 	uint64_t *label_events;	 /* work events per label */
@@ -52,6 +53,14 @@ struct ss_run {
 	const char *phase; /* current phase name */
 	uint64_t phase_index;
 };
+
+/* Footprint and live objects as ss_totals_compute() counts them, in O(1)
+ * from what the replay keeps up to date (the memory cap's page counts,
+ * the live counters): the timeline samples them every few thousand events,
+ * and a pass over every cache there would make a run's cost grow with the
+ * number of caches (2M under kmem_cache --no-merge). */
+uint64_t ss_run_footprint_bytes(const struct ss_run *run);
+uint64_t ss_run_live_objects(const struct ss_run *run);
 
 /* Set up run state for a model already created in run->model. */
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err);

@@ -140,7 +140,8 @@ static void test_writer_abort(void **state)
 }
 
 /* Lines are read out of one buffer: the last line needs no newline, and
- * a line longer than the buffer (256 KiB) still reads whole. */
+ * a line longer than the buffer (256 KiB) still reads whole (a comment:
+ * a meta value that long is refused, the binary format holds 64 KiB). */
 static void test_line_edges(void **state)
 {
 	char path[256];
@@ -153,7 +154,7 @@ static void test_line_edges(void **state)
 	(void)state;
 
 	assert_non_null(text);
-	n = sprintf(text, "slabsim-trace 1\r\nmeta long ");
+	n = sprintf(text, "slabsim-trace 1\r\n# long ");
 	memset(text + n, 'x', big);
 	sprintf(text + n + big, "\na 0 1 s kmalloc 5\nf 0 1");
 	tu_path(path, sizeof(path), "edges.trace");
@@ -164,7 +165,6 @@ static void test_line_edges(void **state)
 	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
 	assert_int_equal(ev.kind, SS_EV_ALLOC);
 	assert_int_equal(ev.line, 3);
-	assert_int_equal(strlen(ss_trace_meta(ss_trace_tables(r), "long")), big);
 	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
 	assert_int_equal(ev.kind, SS_EV_FREE);
 	assert_int_equal(ev.line, 4);
