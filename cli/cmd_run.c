@@ -208,11 +208,20 @@ static int on_phase(struct ss_run *run, const char *phase, struct ss_error *err)
 
 	if (timeline_row(run, err))
 		return -1;
-	if (!phase)
+	if (!phase) {
 		snprintf(name, sizeof(name), "slabinfo");
-	else
+	} else {
+		char *p;
+
 		snprintf(name, sizeof(name), "slabinfo.%llu-%.80s",
 			 (unsigned long long)run->phase_index, phase);
+		/* a phase name is any trace name: in a file name, '/' would
+		 * leave the directory (found by fuzz_roundtrip) and quotes
+		 * trip shells; K keeps the names apart */
+		for (p = name + 9; *p; p++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *p))
+				*p = '_';
+	}
 	return ss_write_slabinfo(io->dir, name, run, err);
 }
 
