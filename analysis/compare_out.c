@@ -101,9 +101,14 @@ int cmp_write_phases_dat(FILE *fp, const struct cmp_in *in)
 		fprintf(fp, "\n\n");
 		if (!s || !s->tl.nph)
 			fprintf(fp, "%s NaN \"\"\n", res->variants.v[vi]);
-		for (size_t k = 0; s && k < s->tl.nph; k++)
-			fprintf(fp, "%s %.0f \"%s\"\n", res->variants.v[vi],
-				s->tl.ph[k].events, s->tl.ph[k].name);
+		for (size_t k = 0; s && k < s->tl.nph; k++) {
+			fprintf(fp, "%s %.0f \"", res->variants.v[vi], s->tl.ph[k].events);
+			/* a plot label: gnuplot's data files have no escape for
+			 * '"' inside a quoted string, so it is shown as '\'' */
+			for (const char *p = s->tl.ph[k].name; *p; p++)
+				fputc(*p == '"' ? '\'' : *p, fp);
+			fputs("\"\n", fp);
+		}
 	}
 	return ferror(fp) ? -1 : 0;
 }

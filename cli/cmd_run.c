@@ -298,9 +298,16 @@ static int run_into_outdir(const struct run_opts *o, struct ss_error *err)
 		return -1;
 	rc = o->host_mode ? run_host(o, od.stage, err) : run_replay(o, od.stage, err);
 	if (!rc)
-		rc = ss_outdir_commit(&od, err);
-	else
-		ss_outdir_abort(&od);
+		return ss_outdir_commit(&od, err);
+	ss_outdir_abort(&od);
+	/* "D.tmp.PID/timeline.csv: write failed": name the file the user asked
+	 * for, D/timeline.csv */
+	if (!strncmp(err->msg, od.stage, strlen(od.stage))) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg + strlen(od.stage));
+		ss_errorf(err, "%s%s", od.dir, msg);
+	}
 	return rc;
 }
 

@@ -112,6 +112,11 @@ static int do_line(struct importer *im, char *line, struct ss_error *err)
 	const char *why = NULL;
 	int kind = ss_kmem_parse_line(line, &im->labels, &rec, &why);
 
+	/* every line the kernel (or perf, or trace-cmd) prints ends in a
+	 * newline: an event without one is the end of a capture that was cut,
+	 * and its last value may be cut too (ptr=ffff88 of a kfree) */
+	if ((kind == SS_KL_EVENT || kind < 0) && im->in.cut)
+		return BAD(im, err, "the last line has no newline: the capture ends mid-record (cut short?)");
 	switch (kind) {
 	case SS_KL_SKIP: t->skipped_lines++; return 0;
 	case SS_KL_OTHER: t->other_events++; return 0;
@@ -120,11 +125,6 @@ static int do_line(struct importer *im, char *line, struct ss_error *err)
 	case SS_KL_EVENT: break;
 	default: return BAD(im, err, "%s", why);
 	}
-	/* every line the kernel (or perf, or trace-cmd) prints ends in a
-	 * newline: an event without one is the end of a capture that was cut,
-	 * and its last value may be cut too (ptr=ffff88 of a kfree) */
-	if (im->in.cut)
-		return BAD(im, err, "the last line has no newline: the capture ends mid-record (cut short?)");
 	if (!rec.has_cpu)
 		t->no_cpu_lines++;
 	if (rec.cpu > 65535)
