@@ -308,9 +308,9 @@ static void test_import_phases(void **state)
 	char seen[64] = "";
 	(void)state;
 
-	path_of(in, "phases.ftrace");
-	path_of(out, "phases.trace");
-	write_text(in,
+	tu_path(in, sizeof(in), "phases.ftrace");
+	tu_path(out, sizeof(out), "phases.trace");
+	tu_write_text(in,
 		   " sh-1 [000] ...1. 1.0: tracing_mark_write: slabsim-phase start\n"
 		   " sh-1 [000] ..... 1.1: kmalloc: call_site=f ptr=a0 bytes_req=8 bytes_alloc=8\n"
 		   " sh-1 [000] ...1. 1.2: tracing_mark_write: slabsim-phase two words\n"
