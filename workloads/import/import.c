@@ -113,7 +113,7 @@ static int do_phase(struct importer *im, const struct ss_kmem_rec *rec,
 
 	ss_import_clean_name(rec->name, name);
 	if (ss_trace_write_phase(im->w, name))
-		return BAD(im, err, "write failed");
+		return ss_trace_writer_failed(im->w, err);
 	im->t->phases++;
 	return 0;
 }
@@ -128,7 +128,7 @@ static int do_line(struct importer *im, char *line, struct ss_error *err)
 	/* every line the kernel (or perf, or trace-cmd) prints ends in a
 	 * newline: an event without one is the end of a capture that was cut,
 	 * and its last value may be cut too (ptr=ffff88 of a kfree) */
-	if ((kind == SS_KL_EVENT || kind < 0) && im->in.cut)
+	if ((kind == SS_KL_EVENT || kind == SS_KL_PHASE || kind < 0) && im->in.cut)
 		return BAD(im, err, "the last line has no newline: the capture ends mid-record (cut short?)");
 	switch (kind) {
 	case SS_KL_SKIP: t->skipped_lines++; return 0;
