@@ -23,14 +23,16 @@ struct ss_res_span {
 	uint32_t cpu;
 };
 
-/* The uses of one resource still inside the window of the CPUs' clocks,
- * by `from` (sim/contention.c allocates and trims it). */
+/* The recent uses of one resource (sim/contention.c allocates and trims
+ * it): a lock's holds still inside the window of the CPUs' clocks, by
+ * `from`; a cmpxchg line's last swaps, a ring (head: the next slot). */
 struct ss_res_hist {
-	uint32_t n, cap;
+	uint32_t n, cap, head;
+	double latest; /* a ring's latest swap */
 	struct ss_res_span span[];
 };
 
-/* A shared lock or line.  A model zeroes it (ss_resource_init) and, when
+/* A shared lock or line (a resource is used as one or the other).  A model zeroes it (ss_resource_init) and, when
  * the thing it lives in goes away (a discarded slab, a released cache),
  * calls ss_resource_release so that its history goes too. */
 struct ss_resource {

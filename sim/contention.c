@@ -69,16 +69,41 @@ static double lock_start(const struct ss_res_hist *h, unsigned cpu, double t,
 	return t;
 }
 
-/* Cmpxchg: did another CPU swap inside (t, t + len]? */
+/* Cmpxchg: did another CPU swap inside (t, t + len]?  A line keeps its
+ * last SS_SWAP_RING swaps, in no order. */
 static int swapped_between(const struct ss_res_hist *h, unsigned cpu,
 			   double t, double len)
 {
-	if (!h)
+	int hit = 0;
+
+	if (!h || h->latest <= t) /* every swap kept is before the read */
 		return 0;
-	for (uint32_t i = first_from_above(h, t);
-	     i < h->n && h->span[i].from <= t + len; i++)
-		if (h->span[i].cpu != cpu)
-			return 1;
+	for (uint32_t i = 0; i < h->n; i++)
+		hit |= h->span[i].from > t && h->span[i].from <= t + len &&
+		       h->span[i].cpu != cpu;
+	return hit;
+}
+
+/* Keep a swap in r's ring, over its oldest. */
+static int keep_swap(struct ss_resource *r, const struct ss_res_span *span)
+{
+	struct ss_res_hist *h = r->hist;
+
+	if (!h) {
+		h = malloc(sizeof(*h) + SS_SWAP_RING * sizeof(h->span[0]));
+		if (!h)
+			return -1;
+		h->n = h->head = 0;
+		h->cap = SS_SWAP_RING;
+		h->latest = span->from;
+		r->hist = h;
+	}
+	if (span->from > h->latest)
+		h->latest = span->from;
+	h->span[h->head] = *span;
+	h->head = (h->head + 1) % SS_SWAP_RING;
+	if (h->n < SS_SWAP_RING)
+		h->n++;
 	return 0;
 }
 
@@ -105,18 +130,19 @@ static int keep(struct ss_contention *c, struct ss_resource *r,
 		}
 	}
 	if (!h || h->n == h->cap) {
-		uint32_t cap = h ? h->cap * 2 : 4;
+		uint32_t cap = h ? h->cap * 2 : 8;
 
 		h = realloc(h, sizeof(*h) + cap * sizeof(h->span[0]));
 		if (!h)
 			return -1;
 		if (!r->hist)
-			h->n = 0;
+			h->n = h->head = 0;
 		h->cap = cap;
 		r->hist = h;
 	}
-	at = first_from_above(h, span->from);
-	memmove(h->span + at + 1, h->span + at, (h->n - at) * sizeof(*h->span));
+	/* insertion from the end: a new span is mostly among the last */
+	for (at = h->n; at > 0 && h->span[at - 1].from > span->from; at--)
+		h->span[at] = h->span[at - 1];
 	h->span[at] = *span;
 	h->n++;
 	return 0;
@@ -140,6 +166,8 @@ static double place(struct ss_contention *c, unsigned cpu, double clock,
 		struct ss_use *u = &op->use[i];
 		double t = clock + u->at + delay;
 
+		if (u->len < 0) /* never released: held to the op's end */
+			u->len = op->cycles - u->at;
 		u->stat->uses++;
 		c->uses++;
 		if (u->kind == SS_USE_LOCK) {
@@ -182,13 +210,58 @@ static int record(struct ss_contention *c, unsigned cpu, double clock,
 			span.from = clock + u->at + after[i];
 			span.until = clock + end_at + nested;
 			u->stat->hold_cycles += span.until - span.from;
+			if (c->nr_cpus > 1 && keep(c, u->res, &span))
+				return -1;
 		} else {
 			span.from = span.until = clock + end_at + after[i];
+			if (c->nr_cpus > 1 && keep_swap(u->res, &span))
+				return -1;
 		}
-		if (c->nr_cpus > 1 && keep(c, u->res, &span))
-			return -1;
 	}
 	return 0;
+}
+
+/* The one-use operation (most slow paths: a cmpxchg in __slab_free or
+ * get_freelist, or one list_lock) without the nesting bookkeeping. */
+static int contend_one(struct ss_contention *c, unsigned cpu, double clock,
+		       struct ss_op *op)
+{
+	struct ss_use *u = &op->use[0];
+	double t = clock + u->at, delay = 0;
+	struct ss_res_span span = {.cpu = cpu};
+
+	if (u->len < 0)
+		u->len = op->cycles - u->at;
+	u->stat->uses++;
+	c->uses++;
+	if (u->kind == SS_USE_CMPXCHG) {
+		if (c->nr_cpus == 1)
+			return 0;
+		if (swapped_between(u->res->hist, cpu, t, u->len)) {
+			delay = u->retry;
+			u->stat->retries++;
+			c->retries++;
+			c->retry_cycles += delay;
+			count(op, SS_STEP_CMPXCHG_RETRY);
+			op->cycles += delay;
+		}
+		span.from = span.until = t + u->len + delay;
+		return keep_swap(u->res, &span);
+	}
+	if (c->nr_cpus > 1)
+		delay = lock_start(u->res->hist, cpu, t, u->len) - t;
+	if (delay > 0) {
+		u->stat->waits++;
+		u->stat->wait_cycles += delay;
+		c->waits++;
+		c->wait_cycles += delay;
+		count(op, SS_STEP_LOCK_WAIT);
+		op->cycles += delay;
+	}
+	span.from = t + delay;
+	span.until = span.from + u->len;
+	u->stat->hold_cycles += u->len;
+	return c->nr_cpus > 1 ? keep(c, u->res, &span) : 0;
 }
 
 int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
@@ -197,11 +270,10 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 	double clock = c->clocks[cpu];
 
 	c->lost += op->uses_lost;
-	for (unsigned i = 0; i < op->nr_uses; i++)
-		if (op->use[i].len < 0) /* never released: held to the op's end */
-			op->use[i].len = op->cycles - op->use[i].at;
 	if (c->nr_cpus > 1)
 		update_floor(c);
+	if (op->nr_uses == 1)
+		return contend_one(c, cpu, clock, op);
 	op->cycles += place(c, cpu, clock, op, after);
 	return record(c, cpu, clock, op, after);
 }

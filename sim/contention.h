@@ -8,9 +8,10 @@
  *  - Events are replayed in trace order, and the trace order is the order
  *    in which CPUs reached the shared state: a use replayed earlier keeps
  *    its place on the clocks, a later one fits around it.
- *  - A resource keeps the uses of every CPU that may still meet a new one:
+ *  - A lock keeps the holds of every CPU that may still meet a new one:
  *    those that end after the slowest CPU's clock (at most
- *    SS_RES_HIST_MAX, the oldest dropped first).
+ *    SS_RES_HIST_MAX, the oldest dropped first).  A cmpxchg line keeps
+ *    its last SS_SWAP_RING swaps (in trace order).
  *  - A lock request at t for a hold of len cycles starts at the first
  *    point from t on where len cycles are free of other holds: the wait
  *    is that point minus t.  A hold spans the waits nested inside it.
@@ -27,6 +28,7 @@
 #include "steps.h"
 
 #define SS_RES_HIST_MAX 4096
+#define SS_SWAP_RING 8
 
 struct ss_contention {
 	/* set by ss_contention_init */
