@@ -10,6 +10,7 @@
 
 #include "contention.h"
 #include "slub.h"
+#include "test_util.h"
 
 struct bench {
 	double clocks[3];
@@ -205,15 +206,8 @@ struct kfix {
 
 static void kfix_setup(struct kfix *f, int era, unsigned cpus, unsigned debug)
 {
-	struct ss_error err;
-	struct ss_cache_spec spec = {.object_size = 512, .align = 8, .debug = debug};
-
-	ss_target_defaults(&f->t);
-	f->t.era = era;
-	f->t.cpus = cpus;
-	assert_int_equal(ss_topology_flat(&f->topo, cpus, 1, &err), 0);
+	tu_kcache_512_cpus(&f->s, &f->t, &f->topo, era, debug, cpus);
 	memset(&f->costs, 0, sizeof(f->costs));
-	assert_int_equal(ss_kcache_init(&f->s, "kmalloc-512", &spec, &f->t, &f->topo, &err), 0);
 }
 
 static void kfix_teardown(struct kfix *f)

@@ -534,19 +534,28 @@ static void test_malformed(void **state)
 	tu_remove_tree(dir);
 }
 
+/* A fixture copy in dir with only ref__traced's run; its summary.csv's
+ * path in path. */
+static void only_ref_traced(char *dir, size_t dn, char *path, size_t pn)
+{
+	char cmd[320];
+
+	workdir(dir, dn);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/runs/[mp]* %s/runs/*+FZPU %s/runs/ref__kmem_cache",
+		 dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, pn, "%s/runs/ref__traced/summary.csv", dir);
+}
+
 /* A run with the contention columns and a locks.csv: how much it waited,
  * which share of its allocator time (1.749 of 6.996 ms = 25.0%), and the
  * two locks waited for most, largest first. */
 static void test_contention_table(void **state)
 {
-	char dir[64], path[160], cmd[320], *md;
+	char dir[64], path[160], *md;
 
 	(void)state;
-	workdir(dir, sizeof(dir));
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/runs/[mp]* %s/runs/*+FZPU %s/runs/ref__kmem_cache",
-		 dir, dir, dir);
-	assert_int_equal(system(cmd), 0);
-	snprintf(path, sizeof(path), "%s/runs/ref__traced/summary.csv", dir);
+	only_ref_traced(dir, sizeof(dir), path, sizeof(path));
 	patch_file(path, ",fastpath_pct\n", ",fastpath_pct,lock_wait_ms,lock_waits,"
 		   "cmpxchg_retries,remote_line_transfers\n");
 	patch_file(path, ",88.5\n", ",88.5,1.749,120,7,9000\n");
@@ -570,15 +579,10 @@ static void test_contention_table(void **state)
 
 static void test_optional_columns(void **state)
 {
-	char dir[64], path[160], cmd[320], *md;
+	char dir[64], path[160], *md;
 
 	(void)state;
-	workdir(dir, sizeof(dir));
-	/* keep only ref__traced */
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/runs/[mp]* %s/runs/*+FZPU %s/runs/ref__kmem_cache",
-		 dir, dir, dir);
-	assert_int_equal(system(cmd), 0);
-	snprintf(path, sizeof(path), "%s/runs/ref__traced/summary.csv", dir);
+	only_ref_traced(dir, sizeof(dir), path, sizeof(path));
 	patch_file(path, ",fastpath_pct\n", ",fastpath_pct,rules,labels\n");
 	patch_file(path, ",88.5\n", ",88.5,17000,500\n");
 	assert_int_equal(report(dir, "--command", "make sim WORKLOAD=smack17k SEED=7", NULL), 0);
