@@ -38,7 +38,7 @@ do for [k = 0:nb - 1] {
 	blk[j] = b; mi[j] = m; vi[j] = v
 }
 if (nb > 0) {
-	stats datafile index 2:nb + 1 using 1:2 nooutput
+	stats datafile index 2:nb + 1 using 1:($2 > 0 ? $2 : NaN) nooutput
 	xlo = STATS_min_x; xhi = STATS_max_x; ylo = STATS_min_y
 } else {
 	xlo = 1; xhi = 10; ylo = 0.1
@@ -48,6 +48,7 @@ set logscale xy 10
 set format x '10^{%T}'
 set format y '10^{%T}'
 set xrange [xlo / 1.2 : xhi * 1.2]
+# (a curve's last row, 0: nothing slower, is drawn to below the axis)
 set yrange [ylo / 3 : 1.5]
 set xlabel 'latency per operation (ns, log scale; bucket upper bounds)'
 set ylabel 'fraction of operations slower (1 - CDF)'
@@ -73,7 +74,7 @@ set multiplot layout 1, 2 \
 do for [o = 0:1] {
 	set title o == 0 ? 'alloc' : 'free'
 	if (nop[o + 1] > 0) {
-		plot for [j = o * nb + 1:o * nb + nop[o + 1]] datafile index (blk[j]) using 1:2 \
+		plot for [j = o * nb + 1:o * nb + nop[o + 1]] datafile index (blk[j]) using 1:($2 > 0 ? $2 : ylo / 30) \
 			with fsteps lw 2 lc (j - o * nb) dt 1 + int(mi[j]) % 5 title columnheader(1)
 	} else {
 		plot NaN title sprintf('no %s operations', o == 0 ? 'alloc' : 'free')

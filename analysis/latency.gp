@@ -35,7 +35,7 @@ do for [k = 0:nb - 1] {
 # every curve on the same axes: the fastest bucket to the slowest, and
 # down to the rarest bucket's share
 if (nb > 0) {
-	stats datafile index 2:nb + 1 using 1:2 nooutput
+	stats datafile index 2:nb + 1 using 1:($2 > 0 ? $2 : NaN) nooutput
 	xlo = STATS_min_x; xhi = STATS_max_x; ylo = STATS_min_y
 } else {
 	xlo = 1; xhi = 10; ylo = 0.1
@@ -65,6 +65,7 @@ set logscale xy 10
 set format x '10^{%T}'
 set format y '10^{%T}'
 set xrange [xlo / 1.2 : xhi * 1.2]
+# (a curve's last row, 0: nothing slower, is drawn to below the axis)
 set yrange [ylo / 3 : 1.5]
 set xtics nomirror
 set ytics nomirror
@@ -92,7 +93,7 @@ do for [op = 0:1] {
 		set xlabel op == 1 ? 'latency (ns)' : ''
 		set ylabel m == 0 ? sprintf("fraction of %ss slower\n(1 - CDF)", op == 0 ? 'alloc' : 'free') : ''
 		if (n > 0) {
-			plot for [b = first:first + n - 1] datafile index b using 1:2 \
+			plot for [b = first:first + n - 1] datafile index b using 1:($2 > 0 ? $2 : ylo / 30) \
 				with fsteps lw (b - first < 3 ? 5 - 1.8 * (b - first) : 1) \
 				lc (vi[b - 1] + 1) notitle
 		} else {

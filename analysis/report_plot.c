@@ -69,7 +69,9 @@ static const struct rp_run *curve_run(const struct rp_results *res,
 }
 
 /* One run's CCDF: each bucket's upper bound and the fraction of the
- * run's operations in it or a slower one (1 at the first bucket). */
+ * run's operations in it or a slower one (1 at the first bucket), then
+ * the last bound again with 0: nothing is slower (the curve's last drop,
+ * drawn even for a run whose operations all fall in one bucket). */
 static void write_ccdf(FILE *fp, const struct rp_run *run, enum rp_op op)
 {
 	const struct rp_hist *h = &run->lat[op];
@@ -83,6 +85,7 @@ static void write_ccdf(FILE *fp, const struct rp_run *run, enum rp_op op)
 			(unsigned long long)h->b[i].count);
 		before += h->b[i].count;
 	}
+	fprintf(fp, "%.6g 0 0\n", h->b[h->n - 1].ns);
 }
 
 /* The curves in block order: panel (model, op) after panel, variants in

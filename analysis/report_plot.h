@@ -20,7 +20,8 @@
  *   ns above count
  * = bucket upper bound, fraction of the run's operations in this bucket or
  * a slower one (the CCDF, 1 - CDF, read at the bucket below), operations
- * in the bucket.
+ * in the bucket; a last row "ns 0 0" repeats the last bound: nothing is
+ * slower.
  */
 #ifndef SS_REPORT_PLOT_H
 #define SS_REPORT_PLOT_H

@@ -455,7 +455,7 @@ static void test_plot_data(void **state)
 	/* ref/traced allocs: 1 - CDF below each bucket, 154500 in all:
 	 * 1, 1 - 84975/154500 = 0.45, 0.15, 0.05, 0.01 */
 	assert_has(s, "\n\n\n\"ref traced\" ref traced alloc\n32 1 84975\n64 0.45 46350\n"
-		      "128 0.15 15450\n512 0.05 6180\n2048 0.01 1545\n");
+		      "128 0.15 15450\n512 0.05 6180\n2048 0.01 1545\n2048 0 0\n\n");
 	/* block order: panel after panel */
 	assert_true(strstr(s, "\"patch4 kmem_cache\" patch4 kmem_cache free") <
 		    strstr(s, "\"ref traced\" ref traced alloc"));
