@@ -138,12 +138,16 @@ static inline void ss_slab_locked(struct ss_kcache *s, struct ss_slab *sl,
 /* The lock-free cmpxchg_double on slab->freelist and counters that the
  * step just priced ended: its read came one cmpxchg_double (the price of
  * alloc_refill, which is one) before, and a failed try loops again at the
- * price of cmpxchg_retry (__slab_free, get_freelist: do { } while). */
+ * price of cmpxchg_retry (__slab_free, get_freelist: do { } while).  Only
+ * another CPU can make it fail: with one CPU it is not noted (the replay
+ * of one-CPU traces stays as cheap as it was). */
 static inline void ss_slab_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
 				   struct ss_op *op)
 {
-	ss_op_cmpxchg(op, &sl->freelist, &s->res[SS_KRES_CMPXCHG],
-		      op->cost[SS_STEP_ALLOC_REFILL], op->cost[SS_STEP_CMPXCHG_RETRY]);
+	if (s->topo->nr_cpus > 1)
+		ss_op_cmpxchg(op, &sl->freelist, &s->res[SS_KRES_CMPXCHG],
+			      op->cost[SS_STEP_ALLOC_REFILL],
+			      op->cost[SS_STEP_CMPXCHG_RETRY]);
 }
 
 /* cpu writes slab->freelist / counters: that line moves when another CPU

@@ -264,6 +264,19 @@ static int contend_one(struct ss_contention *c, unsigned cpu, double clock,
 	return c->nr_cpus > 1 ? keep(c, u->res, &span) : 0;
 }
 
+void ss_contend_tally(struct ss_contention *c, struct ss_op *op)
+{
+	c->lost += op->uses_lost;
+	c->uses += op->nr_uses;
+	for (unsigned i = 0; i < op->nr_uses; i++) {
+		struct ss_use *u = &op->use[i];
+
+		u->stat->uses++;
+		if (u->kind == SS_USE_LOCK)
+			u->stat->hold_cycles += u->len < 0 ? op->cycles - u->at : u->len;
+	}
+}
+
 int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 {
 	double after[SS_OP_MAX_USES];

@@ -52,4 +52,21 @@ void ss_contention_init(struct ss_contention *c, const double *clocks,
  * resources' histories.  0, or -1 when out of memory. */
 int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op);
 
+/* One CPU: what ss_contend would do there, counting the uses and the
+ * holds, for less (nothing can wait). */
+void ss_contend_tally(struct ss_contention *c, struct ss_op *op);
+
+/* The replay's call after a model operation. */
+static inline int ss_contend_op(struct ss_contention *c, unsigned cpu,
+				struct ss_op *op)
+{
+	if (!op->nr_uses) /* a fast path: no lock, no cmpxchg */
+		return 0;
+	if (c->nr_cpus == 1) {
+		ss_contend_tally(c, op);
+		return 0;
+	}
+	return ss_contend(c, cpu, op);
+}
+
 #endif

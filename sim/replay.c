@@ -103,7 +103,7 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 	run->alloc_ops++;
 	run->zero_allocs += obj->state == SS_OBJ_ZERO;
 	run->large_allocs += obj->state == SS_OBJ_LARGE;
-	if (op.nr_uses && ss_contend(&run->cont, ev->cpu, &op)) /* a lock or cmpxchg */
+	if (ss_contend_op(&run->cont, ev->cpu, &op)) /* locks, cmpxchgs */
 		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
@@ -130,7 +130,7 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	obj->slab = NULL;
 	run->objs.live--;
 	run->free_ops++;
-	if (op.nr_uses && ss_contend(&run->cont, ev->cpu, &op))
+	if (ss_contend_op(&run->cont, ev->cpu, &op))
 		return ss_errorf(err, "out of memory");
 	run->free_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
