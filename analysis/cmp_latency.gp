@@ -47,7 +47,8 @@ if (nb > 0) {
 set logscale xy 10
 set format x '10^{%T}'
 set format y '10^{%T}'
-set xrange [xlo / 1.2 : xhi * 1.2]
+# room on the right, past the slowest bucket, for the legend
+set xrange [xlo / 1.2 : xhi * 40]
 # (a curve's last row, 0: nothing slower, is drawn to below the axis)
 set yrange [ylo / 3 : 1.5]
 set xlabel 'latency per operation (ns, log scale; bucket upper bounds)'
@@ -56,7 +57,7 @@ set xtics nomirror
 set ytics nomirror
 set mxtics 10
 set grid xtics ytics mxtics lc rgb 'gray85', lc rgb 'gray93'
-set key bottom left noenhanced box opaque samplen 3
+set key center right noenhanced box opaque samplen 3
 # Okabe-Ito colours, one per run
 set linetype 1 lc rgb '#0072B2'
 set linetype 2 lc rgb '#D55E00'
