@@ -65,6 +65,10 @@ static struct ss_slab *pool_get(struct ss_slab_pool *p)
 	if (p->free) {
 		sl = p->free;
 		p->free = ss_slab_of(sl->link.next);
+		/* the operation that discarded it may have noted a use of its
+		 * lock or line afterwards (sim/contention.c keeps it then) */
+		ss_resource_release(&sl->lock);
+		ss_resource_release(&sl->freelist);
 	} else {
 		if (!ch || p->used_in_chunk == POOL_CHUNK) {
 			ch = malloc(sizeof(*ch));
@@ -94,7 +98,7 @@ void ss_kcache_release(struct ss_kcache *s)
 
 	for (; ch; ch = next, used = POOL_CHUNK) {
 		next = ch->next;
-		for (unsigned i = 0; i < used; i++) { /* freed ones hold NULL */
+		for (unsigned i = 0; i < used; i++) { /* freed ones too */
 			ss_resource_release(&ch->slabs[i].lock);
 			ss_resource_release(&ch->slabs[i].freelist);
 		}
