@@ -92,7 +92,8 @@ static void run_usage(FILE *out)
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
 		"counters.csv (SLUB_STATS counters per cache), functions.csv (calls and cycles\n"
-		"per kernel function and cache), latency.csv (alloc/free latency histogram),\n"
+		"per kernel function and cache), locks.csv (lock waits and cmpxchg retries\n"
+		"per cache on the simulated clocks), latency.csv (alloc/free latency histogram),\n"
 		"work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end),\n"
 		"slabinfo.K-PHASE (at each phase marker) and timeline.csv (footprint over the\n"
 		"trace).  See docs/outputs.md.\n\n");
@@ -240,9 +241,9 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	};
 
 	return ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||
-	       ss_write_functions(io->dir, run, err) || ss_write_latency(io->dir, run, err) ||
-	       ss_write_work(io->dir, run, err) || ss_write_summary(io->dir, run, &lb, err) ?
-		       -1 : 0;
+	       ss_write_functions(io->dir, run, err) || ss_write_locks(io->dir, run, err) ||
+	       ss_write_latency(io->dir, run, err) || ss_write_work(io->dir, run, err) ||
+	       ss_write_summary(io->dir, run, &lb, err) ? -1 : 0;
 }
 
 static int run_replay(const struct run_opts *o, const char *dir, struct ss_error *err)

@@ -63,13 +63,15 @@ TOPO_W := $(TOPO_DIR)/$(WORKLOAD)
 # ignores CPUS gets the same trace each time), replayed on N PUs; the
 # trace is removed afterwards (hackbench's is 200 MB).
 define topo_point
+# (the trace beside the run's directory, not in it: a run replaces its
+# directory whole, docs/bad-input.md)
 $(TOPO_W)/$(1)/summary.csv: $(SLABSIM)
 	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) CPUS=$(1) \
-		DATA=$(TOPO_W)/$(1)/data $(TOPO_W)/$(1)/data/$(TOPO_TRACE)
-	$(SLABSIM) run --trace $(TOPO_W)/$(1)/data/$(TOPO_TRACE) \
+		DATA=$(TOPO_W)/data-$(1) $(TOPO_W)/data-$(1)/$(TOPO_TRACE)
+	$(SLABSIM) run --trace $(TOPO_W)/data-$(1)/$(TOPO_TRACE) \
 		--model $(TOPO_MODEL) --target $(TOPO_TARGET) --topology 'synth:$(TOPO_SHAPE_$(1))' \
 		--map $(TOPO_MAP) --out $(TOPO_W)/$(1)
-	rm -rf $(TOPO_W)/$(1)/data
+	rm -rf $(TOPO_W)/data-$(1)
 endef
 $(foreach n,$(TOPO_SIZES),$(eval $(call topo_point,$(n))))
 
@@ -78,8 +80,8 @@ $(TOPO_DIR)/$(WORKLOAD).dat: $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.cs
 	@mkdir -p $(@D)
 	@{ echo "# pus footprint_kib p99_ns ($(WORKLOAD), trace $(TOPO_TRACE), target $(TOPO_TARGET), model $(TOPO_MODEL), map $(TOPO_MAP))"; \
 	  for f in $^; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
-		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"] }' $$f; done; } > $@.tmp
-	mv -f $@.tmp $@
+		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"] }' $$f; done; } > $@.tmp.$$$$ && \
+	  mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
 topo-series: $(TOPO_DIR)/$(WORKLOAD).dat
 
