@@ -105,8 +105,10 @@ void ss_kcache_release(struct ss_kcache *s)
 	unsigned used = s->pool.used_in_chunk; /* the newest chunk's; the
 						 * older ones are full */
 
-	for (; ch; ch = next, used = POOL_CHUNK) {
+	for (; ch; ch = next) {
 		next = ch->next;
+		if (ch != s->pool.chunks) /* an older chunk: full, whatever its size */
+			used = ch->cap;
 		for (unsigned i = 0; i < used; i++) { /* freed ones too */
 			ss_resource_release(&ch->slabs[i].lock);
 			ss_resource_release(&ch->slabs[i].freelist);
