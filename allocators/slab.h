@@ -71,6 +71,7 @@ struct ss_kcache {
 	bool debug_paths;     /* kmem_cache_debug(s): debug alloc/free paths */
 	bool debug_checks;    /* consistency checks run (era and F) */
 	bool cmpxchg_ok;      /* lock-free cmpxchg_double allowed */
+	bool poisons_object;  /* __OBJECT_POISON: P, no RCU, no ctor */
 	bool has_cpu_partial; /* kmem_cache_has_cpu_partial(s) */
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
@@ -112,6 +113,18 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node, struct ss_op *op
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl, struct ss_op *op);
 /* The test before discarding an empty slab (nr_partial against min_partial). */
 bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n);
+/* n updates of a slab's freelist and counters with interrupts already
+ * off (__cmpxchg_double_slab() / __slab_update_freelist(): acquire_slab,
+ * deactivate_slab, get_freelist, unfreeze_partials, freeze_slab):
+ * lock-free cmpxchg_double, or, without it, the slab_lock fallback --
+ * no irq save of its own, so priced as the slab_lock pair. */
+void ss_slab_cmpxchg_irqoff(const struct ss_kcache *s, struct ss_op *op,
+			    uint64_t n);
+/* The debug checks: slab_pad_check() (within check_slab() and before a
+ * debug slab is freed) and check_object() of a free (!active) or
+ * allocated (active) object. */
+void ss_slab_pad_check(const struct ss_kcache *s, struct ss_op *op);
+void ss_check_object(const struct ss_kcache *s, bool active, struct ss_op *op);
 /* add_partial() / remove_partial(): the slab's node partial list. */
 void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail);
 void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl);
