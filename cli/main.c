@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{"bench", cmd_bench, "replay speed and memory of each model beside glibc malloc"},
 	{"topology", cmd_topology, "print the packages, NUMA nodes, cores and PUs of a topology"},
 	{"calibrate", cmd_calibrate, "measure the cost-table steps on this host, write a cost table"},
+	{"costs", cmd_costs, "list the cost table's ranges, or write it with steps moved to an end"},
+	{"sensitivity", cmd_sensitivity, "gather make sensitivity's settings: sensitivity.csv, tornado.dat"},
 };
 
 static void usage(FILE *out)
