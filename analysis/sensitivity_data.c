@@ -170,7 +170,7 @@ int rp_write_tornado_dat(FILE *fp, const struct rp_sensitivity *s,
 			f->unit, f->value);
 		fprintf(fp, "# rank step pct_at_low pct_at_high\n");
 		if (rp_sens_interval(s, f->name, RP_TORNADO_STEPS, &iv) || !iv.ntop) {
-			fprintf(fp, "0 (none) 0 0\n"); /* keeps the block's index */
+			fprintf(fp, "1 (none) 0 0\n"); /* keeps the block's index */
 			continue;
 		}
 		for (unsigned k = 0; k < iv.ntop; k++)

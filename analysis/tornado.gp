@@ -41,6 +41,8 @@ do for [b = 0:nb - 1] {
 	# the figure's name: the "# figure NAME (unit) = value" comment of block b
 	name = system(sprintf("awk 'BEGIN{b=0} /^# figure /{if (b == %d) {sub(/^# figure /, \"\"); print; exit} b++}' '%s'", b, datafile))
 	set title name noenhanced
+	set yrange [*:*]
+	set xrange [*:*]
 	stats datafile index b using 1 nooutput
 	set yrange [0.3:STATS_max + 0.7]
 	plot datafile index b using ($3 / 2):($1 + 0.17):(abs($3) / 2):(0.15):ytic(2) with boxxyerror lc rgb '#3366cc' title 'step at its low end', \

@@ -1,7 +1,7 @@
 # mk/sensitivity.mk - `make sensitivity`: how far each headline figure
 # moves when an estimate is off (docs/cost-model.md, "Sensitivity").
 #
-#   make sensitivity WORKLOAD=W [SENS_JOBS=2] [COSTS=FILE]
+#   make sensitivity WORKLOAD=W [SENS_JOBS=2] [COSTS=FILE] [SENS_ONLY="NAME ..."]
 #
 # What is varied, one at a time, each to the low and to the high end of
 # its range: every step of the cost table that has a range (`slabsim costs
@@ -24,13 +24,15 @@
 #
 # A workload fragment may set SENS_TARGET (the target whose clock range
 # applies; default TARGET), SENS_MODELS (default MODELS) and SENS_GEN
-# ("VAR:VALUE:LOW:HIGH ...").
+# ("VAR:VALUE:LOW:HIGH ...").  SENS_ONLY keeps only the parameters named
+# (a quick look, and the tests); the corners still move every cost.
 
 SENS_DIR := $(REPORT)/sensitivity
 SENS_JOBS ?= 2
 SENS_TARGET ?= $(TARGET)
 SENS_MODELS ?= $(MODELS)
 SENS_GEN ?=
+SENS_ONLY ?=
 SENS_CSV := $(REPORT)/sensitivity.csv
 SENS_TORNADO := $(REPORT)/tornado
 
@@ -38,8 +40,6 @@ ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 ifndef SWEEP_POINT
 
 SENS_COSTS_ARGS := $(if $(COSTS),--costs $(abspath $(COSTS))) $(if $(SENS_TARGET),--target $(SENS_TARGET))
-# The whole parameter set, to rewrite params only when it changed.
-SENS_STAMP := $(SENS_COSTS_ARGS) gen=$(SENS_GEN)
 
 .PHONY: sensitivity sens-params sens-settings
 sensitivity: deps-auto
@@ -55,7 +55,9 @@ sensitivity: deps-auto
 sens-params:
 	@mkdir -p $(SENS_DIR)
 	@{ $(SLABSIM) costs $(SENS_COSTS_ARGS) --list && \
-	   for g in $(SENS_GEN); do echo "$$g gen" | tr ':' ' '; done; } > $(SENS_DIR)/params.tmp
+	   for g in $(SENS_GEN); do echo "$$g gen" | tr ':' ' '; done; } | \
+	   awk -v only='$(strip $(SENS_ONLY))' 'BEGIN { n = split(only, k, " "); for (i = 1; i <= n; i++) keep[k[i]] = 1 } \
+		!n || ($$1 in keep)' > $(SENS_DIR)/params.tmp
 	@cmp -s $(SENS_DIR)/params.tmp $(SENS_DIR)/params && rm -f $(SENS_DIR)/params.tmp || \
 		mv -f $(SENS_DIR)/params.tmp $(SENS_DIR)/params
 
