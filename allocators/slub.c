@@ -20,8 +20,9 @@
 /* Make sl the CPU's active slab and move its free objects to c->freelist
  * (acquire_slab / get_freelist). */
 static void activate(struct ss_kcache_cpu *c, struct ss_slab *sl,
-		     unsigned cpu)
+		     unsigned cpu, struct ss_op *op)
 {
+	ss_slab_touch(sl, cpu, op);
 	sl->cpu_free = sl->objects - sl->inuse;
 	sl->inuse = sl->objects;
 	sl->where = SS_SLAB_ACTIVE;
@@ -32,33 +33,46 @@ static void activate(struct ss_kcache_cpu *c, struct ss_slab *sl,
 /* ---- per-CPU partial lists ---- */
 
 /* unfreeze_partials() / __put_partials(): every slab of c->partial back to
- * its node's partial list, empty ones discarded beyond min_partial.  Up to
- * 6.7 each slab is unfrozen with one __cmpxchg_double_slab(); from 6.8
- * (delayed freezing) CPU-partial slabs are not frozen and take none. */
+ * its node's partial list, empty ones discarded beyond min_partial.  The
+ * kernel (4.x-6.x) takes list_lock per node switch and discards the empty
+ * slabs after the last unlock ("discard_page" list): discarding does not
+ * change nr_partial, so the decisions are the same.  Up to 6.7 each slab
+ * is unfrozen with one __cmpxchg_double_slab(); from 6.8 (delayed
+ * freezing) CPU-partial slabs are not frozen and take none. */
 static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
-			      struct ss_op *op)
+			      unsigned cpu, struct ss_op *op)
 {
 	struct ss_slab *sl;
-	int locked_node = -1;
+	struct ss_list discard = {0};
+	struct ss_kcache_node *locked = NULL;
 	double start = op->cycles;
 
 	while ((sl = ss_slab_of(c->partial.head))) {
 		struct ss_kcache_node *n = &s->node[sl->node];
 
 		ss_list_del(&c->partial, &sl->link);
-		if (locked_node != sl->node) { /* lock taken per node switch */
-			ss_step(op, SS_STEP_LIST_LOCK, 1);
-			locked_node = sl->node;
+		if (locked != n) { /* lock taken per node switch */
+			if (locked)
+				ss_list_unlock(locked, op);
+			ss_list_lock(s, n, op);
+			locked = n;
 		}
+		ss_slab_touch(sl, cpu, op);
 		if (s->t->era < SS_ERA_6_8)
-			ss_slab_cmpxchg_irqoff(s, op, 1);
+			ss_slab_cmpxchg_irqoff(s, sl, op, 1);
 		if (sl->inuse == 0 && ss_slab_should_discard(s, n)) {
 			ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
-			ss_slab_discard(s, sl, op);
+			ss_list_add(&discard, &sl->link, true);
 		} else {
 			ss_slab_add_partial(s, sl, true);
 			ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 		}
+	}
+	if (locked)
+		ss_list_unlock(locked, op);
+	while ((sl = ss_slab_of(discard.head))) {
+		ss_list_del(&discard, &sl->link);
+		ss_slab_discard(s, sl, op);
 	}
 	c->pobjects = 0;
 	ss_fn_done(s->fns, SS_FN_UNFREEZE, op, start);
@@ -78,7 +92,7 @@ static void put_cpu_partial(struct ss_kcache *s, unsigned cpu,
 	else
 		over = c->partial.nr >= s->geo.cpu_partial_slabs;
 	if (drain && c->partial.nr && over) {
-		unfreeze_partials(s, c, op);
+		unfreeze_partials(s, c, cpu, op);
 		ss_step(op, SS_STEP_CPU_PARTIAL_DRAIN, 1);
 	}
 	ss_list_add(&c->partial, &sl->link, false);
@@ -103,17 +117,15 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 
 	if (!n->partial.nr)
 		return NULL;
-	ss_step(op, SS_STEP_LIST_LOCK, 1);
-	if (s->t->era >= SS_ERA_6_8)
-		ss_slab_cmpxchg_irqoff(s, op, 1);
+	ss_list_lock(s, n, op);
 	while ((sl = ss_slab_of(n->partial.head))) {
 		available += sl->objects - sl->inuse;
 		ss_slab_remove_partial(s, sl);
 		if (s->t->era < SS_ERA_6_8)
-			ss_slab_cmpxchg_irqoff(s, op, 1);
+			ss_slab_cmpxchg_irqoff(s, sl, op, 1);
 		if (!first) {
 			first = sl;
-			activate(&s->cpu[cpu], sl, cpu);
+			activate(&s->cpu[cpu], sl, cpu, op);
 			ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
 			if (!s->has_cpu_partial)
 				break;
@@ -126,6 +138,9 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 					    : partial_slabs > s->geo.cpu_partial_slabs / 2)
 			break;
 	}
+	ss_list_unlock(n, op);
+	if (s->t->era >= SS_ERA_6_8) /* freeze_slab(), after the unlock */
+		ss_slab_cmpxchg_irqoff(s, first, op, 1);
 	return first;
 }
 
@@ -174,9 +189,10 @@ static struct ss_slab *get_any_partial(struct ss_kcache *s, unsigned cpu,
  * for the CPU; with none left the slab is unfrozen there and then, full
  * and on no list. */
 static bool get_freelist(struct ss_kcache *s, struct ss_slab *sl,
-			 struct ss_op *op)
+			 unsigned cpu, struct ss_op *op)
 {
-	ss_slab_cmpxchg_irqoff(s, op, 1);
+	ss_slab_touch(sl, cpu, op);
+	ss_slab_cmpxchg_irqoff(s, sl, op, 1);
 	if (sl->objects == sl->inuse) {
 		sl->where = SS_SLAB_NONE;
 		return false;
@@ -196,7 +212,7 @@ static struct ss_slab *slab_alloc_paths(struct ss_kcache *s, unsigned cpu,
 
 	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
 	if (sl) {
-		if (get_freelist(s, sl, op)) { /* remote frees came back */
+		if (get_freelist(s, sl, cpu, op)) { /* remote frees came back */
 			ss_step(op, SS_STEP_ALLOC_REFILL, 1);
 			return sl;
 		}
@@ -214,7 +230,7 @@ static struct ss_slab *slab_alloc_paths(struct ss_kcache *s, unsigned cpu,
 		sl->owner = (uint16_t)cpu;
 		c->slab = sl;
 		sl->where = SS_SLAB_ACTIVE;
-		if (get_freelist(s, sl, op)) {
+		if (get_freelist(s, sl, cpu, op)) {
 			if (s->t->era < SS_ERA_6_8)
 				ss_step(op, SS_STEP_ALLOC_REFILL, 1);
 			return sl;
@@ -229,7 +245,7 @@ static struct ss_slab *slab_alloc_paths(struct ss_kcache *s, unsigned cpu,
 		return sl;
 	sl = ss_slab_new(s, node, op);
 	if (sl)
-		activate(c, sl, cpu);
+		activate(c, sl, cpu, op);
 	return sl;
 }
 
@@ -280,10 +296,15 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 	bool was_full = sl->inuse == sl->objects; /* prior == NULL */
 
 	ss_step(op, SS_STEP_FREE_SLOWPATH, 1);
-	if (!s->cmpxchg_ok)
-		ss_step(op, SS_STEP_CMPXCHG_LOCKED, 1);
 	if (sl->node != s->topo->cpu_node[cpu])
 		ss_step(op, SS_STEP_NODE_REMOTE, 1);
+	ss_slab_touch(sl, cpu, op);
+	/* the cmpxchg_double loop (its price is in free_slowpath's), or
+	 * without cmpxchg_double its irq-saving slab_lock fallback */
+	if (!s->cmpxchg_ok)
+		ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
+	else
+		ss_slab_cmpxchg(s, sl, op);
 	sl->inuse--;
 	/* Active slab of another CPU (frozen in every era): the object joins
 	 * slab->freelist and nothing moves. */
@@ -298,10 +319,12 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 		 * list_lock, finds it off the node list (prior &&
 		 * !on_node_partial) and drops it again; the empty slab stays
 		 * on the CPU partial list. */
-		if (s->t->era < SS_ERA_6_8)
+		if (s->t->era < SS_ERA_6_8) {
 			ss_step(op, SS_STEP_FREE_FROZEN, 1);
-		else if (!sl->inuse)
-			ss_step(op, SS_STEP_LIST_LOCK, 1);
+		} else if (!sl->inuse) {
+			ss_list_lock(s, n, op);
+			ss_list_unlock(n, op);
+		}
 		return;
 	}
 	if (was_full && s->has_cpu_partial) {
@@ -311,12 +334,14 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 	}
 	if (!was_full && sl->inuse) /* stays on n->partial: no lock */
 		return;
-	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	ss_list_lock(s, n, op);
 	if (!sl->inuse && ss_slab_should_discard(s, n)) {
 		if (!was_full) {
 			ss_slab_remove_partial(s, sl);
 			ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
 		}
+		/* slab_empty: spin_unlock_irqrestore, then discard_slab */
+		ss_list_unlock(n, op);
 		ss_slab_discard(s, sl, op);
 		return;
 	}
@@ -324,6 +349,7 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 		ss_slab_add_partial(s, sl, true);
 		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 	}
+	ss_list_unlock(n, op);
 }
 
 static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
