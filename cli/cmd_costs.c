@@ -22,8 +22,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_LIST] = {"list", NULL, NULL, "print NAME VALUE LOW HIGH KIND, one line per step\n"
 		"with a range (KIND cost), then the clock (KIND clock)\n"
 		"if the target gives its range"},
-	[O_SET] = {"set", NULL, "STEP=low|high", "that step at an end of its range; repeatable"},
-	[O_ALL] = {"all", NULL, "low|high", "every step with a range at that end"},
+	[O_SET] = {"set", NULL, "STEP=END", "that step at END of its range, low or high;\n"
+		"repeatable"},
+	[O_ALL] = {"all", NULL, "END", "every step with a range at END, low or high"},
 	[O_CLOCK] = {"clock-mhz", NULL, "MHZ", "every price scaled by the target's clock_mhz / MHZ:\n"
 		"the allocator's cycles take as long as at MHZ while\n"
 		"the workloads' fitted work keeps its time"},
@@ -46,8 +47,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: slabsim costs [--costs FILE] [--target T] --list\n"
-		"       slabsim costs [--costs FILE] [--target T] [--set STEP=low|high]...\n"
-		"                     [--all low|high] [--clock-mhz MHZ] -o FILE\n\n"
+		"       slabsim costs [--costs FILE] [--target T] [--set STEP=END]...\n"
+		"                     [--all END] [--clock-mhz MHZ] -o FILE\n\n"
 		"The cost table is allocators/costs/default.costs, then --costs on top;\n"
 		"a step's range is its LOW HIGH columns (docs/cost-model.md).  The\n"
 		"written table lists every step with its price, no ranges.\n\n");

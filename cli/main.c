@@ -34,7 +34,7 @@ static void usage(FILE *out)
 		     "Trace-driven simulator of Linux kernel slab allocator models.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n`slabsim COMMAND --help` describes each command.\n");
 }
 
