@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "slub.h"
+#include "test_util.h"
 
 struct fixture {
 	struct ss_target t;
@@ -23,18 +24,20 @@ struct fixture {
 	double last_cycles;
 };
 
-/* 512-byte kmalloc-style objects, no debug. */
+/* 512-byte objects, no debug (test_util's cache); a target without
+ * cmpxchg_double gets the cache made again, as kmem_cache_open() reads it. */
 static void setup(struct fixture *f, int era, unsigned cpus, bool cmpxchg_double)
 {
 	struct ss_error err;
-	struct ss_cache_spec spec = {.object_size = 512, .align = 8};
+	struct ss_cache_spec spec;
 
 	memset(f, 0, sizeof(*f));
-	ss_target_defaults(&f->t);
-	f->t.era = era;
-	f->t.cpus = cpus;
-	f->t.cmpxchg_double = cmpxchg_double;
-	assert_int_equal(ss_topology_flat(&f->topo, cpus, 1, &err), 0);
+	tu_kcache_512_cpus(&f->s, &f->t, &f->topo, era, 0, cpus);
+	if (cmpxchg_double)
+		return;
+	spec = f->s.spec;
+	ss_kcache_release(&f->s);
+	f->t.cmpxchg_double = false;
 	assert_int_equal(ss_kcache_init(&f->s, "kmalloc-512", &spec, &f->t, &f->topo, &err), 0);
 }
 
