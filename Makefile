@@ -4,6 +4,7 @@
 #                                (WORKLOAD=smack17k | audit | hackbench)
 #   make test                    unit + end-to-end tests, then again under ASan+UBSan
 #   make compare | sweep | index reports across models, parameters, workloads (mk/)
+#   make sensitivity             every estimated cost at both ends of its range: intervals (mk/)
 #   make validate                check the geometry rules against this machine's /sys/kernel/slab
 #   make bench | topo-plot | fuzz  replay speed, topology sizes, fuzzing (mk/)
 #   make deps                    install the Debian packages (apt-get, as root)

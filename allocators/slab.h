@@ -83,6 +83,7 @@ struct ss_kcache {
 	bool debug_paths;     /* kmem_cache_debug(s): debug alloc/free paths */
 	bool debug_checks;    /* consistency checks run (era and F) */
 	bool cmpxchg_ok;      /* lock-free cmpxchg_double allowed */
+	bool poisons_object;  /* __OBJECT_POISON: P, no RCU, no ctor */
 	bool has_cpu_partial; /* kmem_cache_has_cpu_partial(s) */
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
@@ -137,7 +138,7 @@ static inline void ss_slab_locked(struct ss_kcache *s, struct ss_slab *sl,
 
 /* The lock-free cmpxchg_double on slab->freelist and counters that the
  * step just priced ended: its read came one cmpxchg_double (the price of
- * alloc_refill, which is one) before, and a failed try loops again at the
+ * the cmpxchg_double step) before, and a failed try loops again at the
  * price of cmpxchg_retry (__slab_free, get_freelist: do { } while).  Only
  * another CPU can make it fail: with one CPU it is not noted (the replay
  * of one-CPU traces stays as cheap as it was). */
@@ -146,7 +147,7 @@ static inline void ss_slab_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
 {
 	if (s->topo->nr_cpus > 1)
 		ss_op_cmpxchg(op, &sl->freelist, &s->res[SS_KRES_CMPXCHG],
-			      op->cost[SS_STEP_ALLOC_REFILL],
+			      op->cost[SS_STEP_CMPXCHG_DOUBLE],
 			      op->cost[SS_STEP_CMPXCHG_RETRY]);
 }
 
@@ -181,6 +182,19 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node, struct ss_op *op
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl, struct ss_op *op);
 /* The test before discarding an empty slab (nr_partial against min_partial). */
 bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n);
+/* n updates of a slab's freelist and counters with interrupts already
+ * off (__cmpxchg_double_slab() / __slab_update_freelist(): acquire_slab,
+ * deactivate_slab, get_freelist, unfreeze_partials, freeze_slab):
+ * lock-free cmpxchg_double (the contention engine sees the last as one
+ * use), or, without it, the slab_lock fallback -- no irq save of its own,
+ * so priced as the slab_lock pair, held over the n stores. */
+void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
+			    struct ss_op *op, uint64_t n);
+/* The debug checks: slab_pad_check() (within check_slab() and before a
+ * debug slab is freed) and check_object() of a free (!active) or
+ * allocated (active) object. */
+void ss_slab_pad_check(const struct ss_kcache *s, struct ss_op *op);
+void ss_check_object(const struct ss_kcache *s, bool active, struct ss_op *op);
 /* add_partial() / remove_partial(): the slab's node partial list. */
 void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail);
 void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl);

@@ -36,10 +36,12 @@
 	X(DEACTIVATE_TO_HEAD, "deactivate_to_head", "op")                      \
 	X(DEACTIVATE_TO_TAIL, "deactivate_to_tail", "op")                      \
 	X(DEACTIVATE_REMOTE_FREES, "deactivate_remote_frees", "op")            \
+	X(DEACTIVATE_BYPASS, "deactivate_bypass", "op")                        \
 	X(ORDER_FALLBACK, "order_fallback", "slab")                            \
 	/* priced steps */                                                     \
 	X(LIST_LOCK, "list_lock", "op")                                        \
 	X(SLAB_LOCK, "slab_lock", "op")                                        \
+	X(CMPXCHG_DOUBLE, "cmpxchg_double", "op")                              \
 	X(CMPXCHG_LOCKED, "cmpxchg_locked", "op")                              \
 	X(REMOTE_FREE, "remote_free", "op")                                    \
 	X(SLAB_LINE, "slab_line_transfer", "line")                             \
@@ -58,6 +60,7 @@
 	X(CHECK_SLAB, "check_slab", "op")                                      \
 	X(CHECK_OBJECT, "check_object", "op")                                  \
 	X(FREELIST_WALK, "on_freelist_object", "object")                       \
+	X(CHECK_VALID_POINTER, "check_valid_pointer", "op")                    \
 	X(POISON_WRITE, "poison_write", "op")                                  \
 	X(POISON_WRITE_BYTES, "poison_write_byte", "byte")                     \
 	X(POISON_CHECK, "poison_check", "op")                                  \

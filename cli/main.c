@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	{"bench", cmd_bench, "replay speed and memory of each model beside glibc malloc"},
 	{"topology", cmd_topology, "print the packages, NUMA nodes, cores and PUs of a topology"},
 	{"calibrate", cmd_calibrate, "measure the cost-table steps on this host, write a cost table"},
+	{"costs", cmd_costs, "list the cost table's ranges, or write it with steps moved to an end"},
+	{"sensitivity", cmd_sensitivity, "gather make sensitivity's settings: sensitivity.csv, tornado.dat"},
 };
 
 static void usage(FILE *out)
@@ -34,7 +36,7 @@ static void usage(FILE *out)
 		     "Trace-driven simulator of Linux kernel slab allocator models.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n`slabsim COMMAND --help` describes each command.\n");
 }
 

@@ -67,7 +67,7 @@ void ss_gfp_str(uint32_t gfp, char *buf, size_t n);
 #define SS_CF_RCU 0x02u		/* SLAB_TYPESAFE_BY_RCU / DESTROY_BY_RCU */
 #define SS_CF_CTOR 0x04u	/* cache has a constructor */
 #define SS_CF_KMALLOC 0x08u	/* a kmalloc-* cache (SLAB_KMALLOC) */
-#define SS_CF_FREEPTR 0x10u	/* explicit freeptr_offset (6.13+) */
+#define SS_CF_FREEPTR 0x10u	/* explicit freeptr_offset (6.12+, RCU caches) */
 
 /* A cache declared by the trace: `cache NAME size=N [align=N] [flags=...]`. */
 struct ss_trace_cache {

@@ -27,6 +27,12 @@ HB_CPUS := $(or $(HB_TOPO_PUS),$(CPUS),1)
 # Binary traces (.sbt) read ~3x faster than text; HB_TRACE_EXT=trace for text.
 HB_TRACE_EXT ?= sbt
 HB_TRACE := $(DATA)/hackbench.$(HB_TRACE_EXT)
+# `make sensitivity` (mk/sensitivity.mk): the three x86_64 targets share
+# the clock and its range; the quantum is an estimate, varied over the
+# range hb_consts.h gives it.
+SENS_TARGET := x86_64-4.5
+SENS_GEN := $(shell awk '/^\#define HB_(DEFAULT_QUANTUM|QUANTUM_LOW|QUANTUM_HIGH) /{v[$$2] = $$3; sub(/u$$/, "", v[$$2])} \
+	END {printf "HB_QUANTUM:%s:%s:%s", v["HB_DEFAULT_QUANTUM"], v["HB_QUANTUM_LOW"], v["HB_QUANTUM_HIGH"]}' workloads/hackbench/hb_consts.h)
 # The constant fitted once (docs/cost-model.md), read from its definition.
 CALIBRATION := $(shell awk '/^\#define HB_MSG_CYCLES /{sub(/u$$/, "", $$3); printf "%s=%s", $$2, $$3}' workloads/hackbench/hb_consts.h)
 GEN_PARAMS := -g $(HB_GROUPS) -l $(HB_LOOPS) --fds $(HB_FDS) --datasize $(HB_DATASIZE) \
@@ -48,7 +54,7 @@ $(HB_TRACE): $(DATA)/gen-params $(SLABSIM) workloads/hackbench/hb_consts.h
 	$(SLABSIM) gen hackbench $(GEN_PARAMS) -o $@
 
 define hb_run_rule
-$(REPORT)/runs/$(1)__$(call hb_model,$(1))/summary.csv: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params
+$(REPORT)/runs/$(1)__$(call hb_model,$(1))/summary.csv: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params $(COSTS)
 	$(SLABSIM) run --trace $$< --model $(call hb_model,$(1)) --target $(call hb_target,$(1)) \
 		--variant $(1) $(HB_RUN_PARAMS) --out $$(@D)
 endef
