@@ -93,6 +93,12 @@ $(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsi
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
+# The block checksum's AVX2 build (trace/trace_hash.h): one file, chosen at
+# run time only on a CPU that has AVX2.
+ifeq ($(shell uname -m),x86_64)
+$(BUILD)/obj/trace/trace_hash_avx2.o $(BUILD)/asan/obj/trace/trace_hash_avx2.o: CFLAGS += -mavx2
+$(BUILD)/obj/trace/trace_hash.o $(BUILD)/asan/obj/trace/trace_hash.o: CFLAGS += -DSS_HAVE_AVX2_BUILD
+endif
 OPTFLAGS_$(BUILD) := $(OPT)
 OPTFLAGS_$(BUILD)/asan := -O1
 $(eval $(call flavour,$(BUILD),))

@@ -23,6 +23,9 @@ struct ss_slub_model {
 	 * SIZE_MEMO_MAX: every kmalloc class boundary is a multiple of 8, so
 	 * one slot per 8 bytes is exact.  Saves the class lookup per alloc. */
 	int32_t size_memo[SIZE_MEMO_MAX / 8];
+	/* trace api -> cache index + 1 (0 unknown): a named cache's route
+	 * depends on its api alone in every placement */
+	struct ss_route_memo api_memo;
 	struct ss_route_memo memo; /* the placement's memo */
 	struct ss_large_report large;
 };
@@ -238,26 +241,57 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
 	return c;
 }
 
-static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
+/* The cache of ev without the placement: its api's (a declared cache),
+ * or its size class (kmalloc, placements that do not look at the site);
+ * -1 when not known yet. */
+static inline int memo_route(const struct ss_slub_model *m, const struct ss_event *ev)
+{
+	if (ev->api != SS_API_KMALLOC)
+		return ev->api < m->api_memo.nr ? m->api_memo.slot[ev->api] - 1 : -1;
+	if (m->policy->kmalloc_by_site || ev->value - 1 >= SIZE_MEMO_MAX)
+		return -1; /* (size 0 wraps: ZERO_SIZE_PTR) */
+	return m->size_memo[(ev->value - 1) >> 3] - 1;
+}
+
+/* The placement's answer, and what the model does with SS_ROUTE_KMALLOC:
+ * -1 error, -2 no object needed (zero size, kmalloc_large), else the
+ * cache. */
+static int route_slow(struct ss_slub_model *m, const struct ss_event *ev,
 		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
-	struct ss_slub_model *m = (struct ss_slub_model *)mm;
 	int c = m->policy->route(m, ev, err);
-	struct ss_kcache *s;
 
 	if (c == SS_ROUTE_KMALLOC) {
 		if (ev->value == 0) { /* ZERO_SIZE_PTR: no object */
 			obj->state = SS_OBJ_ZERO;
-			return 0;
+			return -2;
 		}
 		if (ev->value > ss_kmalloc_max_cache_size(m->cfg.target)) {
 			alloc_large(m, obj, op);
-			return 0;
+			return -2;
 		}
-		c = kmalloc_cache_memo(m, ev->value, err);
+		return kmalloc_cache_memo(m, ev->value, err);
 	}
-	if (c < 0)
-		return -1;
+	if (c >= 0 && ev->api != SS_API_KMALLOC &&
+	    ss_route_memo_set(&m->api_memo, ev->api, c))
+		return ss_errorf(err, "out of memory");
+	return c;
+}
+
+static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
+		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+{
+	struct ss_slub_model *m = (struct ss_slub_model *)mm;
+	int c = memo_route(m, ev);
+	struct ss_kcache *s;
+
+	if (c < 0) {
+		c = route_slow(m, ev, obj, op, err);
+		if (c == -2)
+			return 0;
+		if (c < 0)
+			return -1;
+	}
 	s = m->caches[c];
 	obj->slab = ss_kcache_alloc(s, ev->cpu, op);
 	if (!obj->slab)
@@ -323,6 +357,7 @@ static void slub_destroy(struct ss_model *mm)
 	free(m->caches);
 	free(m->kmalloc_cache);
 	ss_route_memo_release(&m->memo);
+	ss_route_memo_release(&m->api_memo);
 	free(m);
 }
 

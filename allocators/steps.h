@@ -9,6 +9,7 @@
 #ifndef SS_STEPS_H
 #define SS_STEPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* X(id, name, unit): unit is "op", "object", "byte", "slab" or "page". */
@@ -106,6 +107,8 @@ struct ss_op {
 	double cycles;
 	const double *cost; /* ss_costs.cycles */
 	uint64_t *stats;    /* the cache's counters, set by the cache code */
+	bool slab_pages;    /* a slab was allocated or discarded (slab.c):
+			     * the replay's memory total must look */
 };
 
 static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)

@@ -109,6 +109,7 @@ int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		return -1;
 	if (ss_trace_open(&s->reader, s->trace, err))
 		return -1;
+	ss_trace_note_unchecked(s->reader);
 	if (s->spool[0]) { /* both opened it: the name can go */
 		unlink(s->spool);
 		s->spool[0] = '\0';
