@@ -2,7 +2,7 @@
  * created on first use, dedicated caches (with SLUB merging), zero-size
  * requests (ZERO_SIZE_PTR) and kmalloc_large, and a placement policy that
  * picks the cache. */
-#include "slub_model.h"
+#include "slub_model_fast.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,25 +10,6 @@
 
 #include "kmalloc.h"
 #include "slub.h"
-
-#define SIZE_MEMO_MAX 8192
-
-struct ss_slub_model {
-	struct ss_model_config cfg;
-	const struct ss_placement *policy;
-	struct ss_kcache **caches;
-	unsigned nr_caches, cap_caches;
-	int32_t *kmalloc_cache; /* class index -> cache index, -1 none yet */
-	/* (size - 1) >> 3 -> cache index + 1 (0 unknown), for sizes up to
-	 * SIZE_MEMO_MAX: every kmalloc class boundary is a multiple of 8, so
-	 * one slot per 8 bytes is exact.  Saves the class lookup per alloc. */
-	int32_t size_memo[SIZE_MEMO_MAX / 8];
-	/* trace api -> cache index + 1 (0 unknown): a named cache's route
-	 * depends on its api alone in every placement */
-	struct ss_route_memo api_memo;
-	struct ss_route_memo memo; /* the placement's memo */
-	struct ss_large_report large;
-};
 
 /* ---- route memo ---- */
 
@@ -230,7 +211,7 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
 	int32_t *slot;
 	int c;
 
-	if (size > SIZE_MEMO_MAX)
+	if (size > SS_SIZE_MEMO_MAX)
 		return ss_slub_model_kmalloc_cache(m, size, err);
 	slot = &m->size_memo[(size - 1) >> 3];
 	if (*slot)
@@ -239,18 +220,6 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
 	if (c >= 0)
 		*slot = c + 1;
 	return c;
-}
-
-/* The cache of ev without the placement: its api's (a declared cache),
- * or its size class (kmalloc, placements that do not look at the site);
- * -1 when not known yet. */
-static inline int memo_route(const struct ss_slub_model *m, const struct ss_event *ev)
-{
-	if (ev->api != SS_API_KMALLOC)
-		return ev->api < m->api_memo.nr ? m->api_memo.slot[ev->api] - 1 : -1;
-	if (m->policy->kmalloc_by_site || ev->value - 1 >= SIZE_MEMO_MAX)
-		return -1; /* (size 0 wraps: ZERO_SIZE_PTR) */
-	return m->size_memo[(ev->value - 1) >> 3] - 1;
 }
 
 /* The placement's answer, and what the model does with SS_ROUTE_KMALLOC:
@@ -282,8 +251,7 @@ static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
 		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
 	struct ss_slub_model *m = (struct ss_slub_model *)mm;
-	int c = memo_route(m, ev);
-	struct ss_kcache *s;
+	int c = ss_slub_memo_route(m, ev);
 
 	if (c < 0) {
 		c = route_slow(m, ev, obj, op, err);
@@ -292,14 +260,7 @@ static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
 		if (c < 0)
 			return -1;
 	}
-	s = m->caches[c];
-	obj->slab = ss_kcache_alloc(s, ev->cpu, op);
-	if (!obj->slab)
-		return ss_errorf(err, "out of memory for slab descriptors");
-	obj->cache = (uint32_t)c;
-	obj->state = SS_OBJ_LIVE;
-	s->requested_live += obj->size;
-	return 0;
+	return ss_slub_alloc_in(m, c, ev, obj, op, err);
 }
 
 static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
@@ -307,7 +268,6 @@ static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 {
 	struct ss_slub_model *m = (struct ss_slub_model *)mm;
 	const struct ss_target *t = m->cfg.target;
-	struct ss_kcache *s;
 
 	if (obj->state == SS_OBJ_LARGE) {
 		m->large.live--;
@@ -318,13 +278,7 @@ static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	}
 	if (obj->state != SS_OBJ_LIVE)
 		return; /* kfree(ZERO_SIZE_PTR) is a no-op */
-	s = m->caches[obj->cache];
-	s->requested_live -= obj->size;
-	if (obj->cpu != cpu) { /* perf kmem's "ping-pong": a cache line moves */
-		op->stats = s->stats;
-		ss_step(op, SS_STEP_REMOTE_FREE, 1);
-	}
-	ss_kcache_free(s, cpu, obj->slab, op);
+	ss_slub_free_live(m, cpu, obj, op);
 }
 
 static unsigned slub_nr_caches(const struct ss_model *mm)

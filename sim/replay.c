@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bad_free.h"
+#include "slub_model_fast.h"
 
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
@@ -18,6 +19,10 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
 	run->phase = "start";
+	run->hist_memo_c[0] = run->hist_memo_c[1] = -1; /* no operation costs that */
+	/* a SLUB model's common alloc and free are inlined here */
+	run->slub = run->desc->ops == &ss_slub_model_ops ? (struct ss_slub_model *)run->model
+							  : NULL;
 	/* most maps send trace CPU c to PU c: those need no copy of the event */
 	while (run->same_cpus < run->topo->nr_map &&
 	       run->topo->cpu_map[run->same_cpus] == run->same_cpus)
@@ -65,6 +70,20 @@ static inline uint64_t round_cycles(double c)
 	if (!(c >= 0.5))
 		return 0;
 	return (uint64_t)whole + (c - (double)whole >= 0.5);
+}
+
+/* Add an operation's cycles to h: most operations of a run cost what the
+ * one before did, so the bucket of the last value is kept (memo[0] the
+ * cycles, memo[1] the bucket) and the rounding and bucket search skipped. */
+static inline void hist_add_cycles(struct ss_hist *h, double memo_c[1],
+				   unsigned memo_b[1], double c)
+{
+	if (c != memo_c[0]) {
+		memo_c[0] = c;
+		memo_b[0] = ss_hist_bucket(round_cycles(c));
+	}
+	h->count[memo_b[0]]++;
+	h->total++;
 }
 
 #define BAD(run, ev, err, ...) \
@@ -118,6 +137,7 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 {
 	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
 	struct ss_op op = {.cost = run->costs->cycles};
+	int c;
 
 	if (!obj || obj->state != SS_OBJ_FREE ||
 	    (ev->api != SS_API_KMALLOC &&
@@ -126,8 +146,12 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 	obj->size = ev->value;
 	obj->cpu = (uint16_t)ev->cpu;
 	obj->site = ev->site;
-	if (run->desc->ops->alloc(run->model, ev, obj, &op, err))
+	if (run->slub && (c = ss_slub_memo_route(run->slub, ev)) >= 0) {
+		if (ss_slub_alloc_in(run->slub, c, ev, obj, &op, err))
+			return alloc_failed(run, ev, err);
+	} else if (run->desc->ops->alloc(run->model, ev, obj, &op, err)) {
 		return alloc_failed(run, ev, err);
+	}
 	/* the memory total moves only with slabs and kmalloc_large */
 	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {
 		if (alloc_rare(run, ev, obj, &op, err))
@@ -138,7 +162,7 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 	run->alloc_ops++;
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
-	ss_hist_add(&run->alloc_hist, round_cycles(op.cycles));
+	hist_add_cycles(&run->alloc_hist, &run->hist_memo_c[0], &run->hist_memo_b[0], op.cycles);
 	return 0;
 }
 
@@ -150,7 +174,10 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 
 	if (!obj || obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, run->trace_path, ev->line, ev->id, obj, err);
-	run->desc->ops->free(run->model, ev->cpu, obj, &op);
+	if (run->slub && obj->state == SS_OBJ_LIVE)
+		ss_slub_free_live(run->slub, ev->cpu, obj, &op);
+	else
+		run->desc->ops->free(run->model, ev->cpu, obj, &op);
 	if ((obj->state != SS_OBJ_LIVE || op.slab_pages) &&
 	    ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
 		return ss_errorf(err, "out of memory");
@@ -162,7 +189,7 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 	run->free_ops++;
 	run->free_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
-	ss_hist_add(&run->free_hist, round_cycles(op.cycles));
+	hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1], op.cycles);
 	return 0;
 }
 
@@ -236,18 +263,15 @@ static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
 static inline int replay_event(struct ss_run *run, const struct ss_event *ev,
 			       struct ss_error *err)
 {
+	_Static_assert(SS_EV_ALLOC == 0 && SS_EV_FREE == 1, "one test for both");
+
+	if (__builtin_expect((unsigned)ev->kind <= SS_EV_FREE && ev->cpu < run->same_cpus, 1))
+		return ev->kind == SS_EV_ALLOC ? do_alloc(run, ev, err) : do_free(run, ev, err);
 	if (ev->kind == SS_EV_PHASE)
 		return do_phase(run, ev, err);
 	if (ev->cpu >= run->same_cpus)
 		return replay_mapped(run, ev, err);
-	switch (ev->kind) {
-	case SS_EV_ALLOC:
-		return do_alloc(run, ev, err);
-	case SS_EV_FREE:
-		return do_free(run, ev, err);
-	default:
-		return do_work(run, ev, err);
-	}
+	return do_work(run, ev, err);
 }
 
 void ss_replay_start(struct ss_run *run, const char *path)

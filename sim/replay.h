@@ -56,6 +56,9 @@ struct ss_run {
 	const char *trace_path;	 /* errors name it */
 	uint64_t until_sample;	 /* events left before the next on_sample */
 	uint32_t same_cpus;	 /* trace CPUs below this are their own PU */
+	struct ss_slub_model *slub; /* the model, when a SLUB one: called inline */
+	double hist_memo_c[2];	 /* alloc, free: the last cycles added ... */
+	unsigned hist_memo_b[2]; /* ... and their histogram bucket */
 };
 
 /* Set up run state for a model already created in run->model. */
