@@ -1,4 +1,5 @@
 /* cmd_run.c - `slabsim run`: replay one trace through one model. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "opts.h"
 #include "parse.h"
 #include "host_run.h"
+#include "multi.h"
 #include "progress.h"
 #include "replay.h"
 #include "results.h"
@@ -20,12 +22,14 @@ struct run_opts {
 	uint64_t sample_every;
 	const char *events; /* docs/topology.md */
 	bool host_mode;	    /* docs/host-mode.md */
+	const char *runs;   /* a run list (decode once, replay many) */
+	unsigned jobs;	    /* threads of a run list; 0: one per CPU */
 };
 
 enum {
 	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE,
 	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
-	O_OUT, O_HELP, NR_OPTS,
+	O_OUT, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
 };
 
 /* the help states the defaults as numbers: keep them in step */
@@ -70,7 +74,16 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"(measured*.csv, measured.json; default topology: host)"},
 	[O_EVENTS] = {"events", NULL, "LIST",
 		"host mode counters via libpfm4 (default\n" SS_PMU_DEFAULT_EVENTS ")"},
-	[O_OUT] = {"out", NULL, "DIR", "output directory (created if missing)"},
+	[O_OUT] = {"out", NULL, "DIR",
+		"output directory (created if missing); with several models,\n"
+		"%m in DIR is the model (else DIR/MODEL)"},
+	[O_RUNS] = {"runs", NULL, "FILE",
+		"a run list: one run per line, its own options (--model,\n"
+		"--target, --variant, --out, ...; quotes group words; # comments)\n"
+		"on top of the command line's; one pass over TRACE feeds them all"},
+	[O_JOBS] = {"jobs", NULL, "N",
+		"threads replaying a run list or several models (default: one\n"
+		"per online CPU, at most one per run)"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -82,6 +95,8 @@ static void run_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: slabsim run --trace TRACE --model MODEL[+LETTERS] --target TARGET --out DIR\n"
+		"       slabsim run --trace TRACE --model \"M1 M2 ...\" --target TARGET --out DIR\n"
+		"       slabsim run --trace TRACE --runs FILE [--jobs N] [options for every run]\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--variant NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
@@ -93,7 +108,10 @@ static void run_usage(FILE *out)
 		"per kernel function and cache), latency.csv (alloc/free latency histogram),\n"
 		"work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end),\n"
 		"slabinfo.K-PHASE (at each phase marker) and timeline.csv (footprint over the\n"
-		"trace).  See docs/outputs.md.\n\n");
+		"trace).  See docs/outputs.md.\n\n"
+		"Several models, or a run list, are replayed from one pass over TRACE: it is\n"
+		"read and decoded once, and each batch of events feeds every run (threads:\n"
+		"--jobs).  Each run's outputs are those it would have alone.\n\n");
 	ss_opt_help(out, &opt_set);
 }
 
@@ -142,6 +160,8 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_MAP:
 		o->spec.map = v;
 		return ss_cpu_map_parse(v, &(enum ss_cpu_map){0}) ? SS_OPT_BAD_VALUE : 0;
+	case O_RUNS: o->runs = v; return 0;
+	case O_JOBS: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->jobs);
 	case O_MODE:
 		o->host_mode = !strcmp(v, "host");
 		return strcmp(v, "model") && !o->host_mode ? SS_OPT_BAD_VALUE : 0;
@@ -151,6 +171,8 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	}
 }
 
+static int check_run_opts(const struct run_opts *o);
+
 static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 {
 	int rc;
@@ -159,6 +181,14 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 	o->sample_every = 4096;
 	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_run_opt, o)))
 		return rc;
+	if (o->runs) /* each line completes and checks its run (run_list) */
+		return o->spec.trace ? 0 : ss_opt_usage_err(&opt_set, "--runs needs --trace");
+	return check_run_opts(o);
+}
+
+/* A run's options, complete. */
+static int check_run_opts(const struct run_opts *o)
+{
 	if (!o->spec.trace || !o->spec.model || !o->spec.target || !o->out)
 		return ss_opt_usage_err(&opt_set, "--trace, --model, --target and --out are required");
 	if (o->spec.topology && (o->spec.cpus || o->spec.nodes))
@@ -273,38 +303,286 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	return ss_write_summary(io->dir, run, &lb, err);
 }
 
+/* One run of a command: its options, set-up, replay state and outputs. */
+struct one_run {
+	struct run_opts o;
+	struct ss_run_setup rs;
+	struct ss_run run;
+	struct run_io io;
+	char tl[4200];
+};
+
+/* Everything up to the replay.  shared: the reader of a run list (no
+ * progress bar: several runs would redraw one line). */
+static int run_prepare(struct one_run *r, struct ss_trace_reader *shared,
+		       struct ss_error *err)
+{
+	const struct run_opts *o = &r->o;
+
+	r->run = (struct ss_run){.on_phase = on_phase, .on_sample = timeline_row,
+				 .sample_every = o->sample_every, .user = &r->io};
+	r->io.dir = o->out;
+	if (ss_run_setup_load(&r->rs, &o->spec, err) ||
+	    (shared ? ss_run_setup_open_with(&r->rs, &o->spec, shared, err)
+		    : ss_run_setup_open(&r->rs, &o->spec, err)) ||
+	    ss_mkdirs(o->out, err) || ss_run_setup_start(&r->rs, &r->run, err))
+		return -1;
+	snprintf(r->tl, sizeof(r->tl), "%s/timeline.csv", o->out);
+	if (ss_atomic_open(&r->io.timeline, r->tl, err))
+		return -1;
+	fprintf(r->io.timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
+	if (!shared)
+		ss_progress_start(&r->io.progress, STDERR_FILENO, o->spec.model, o->spec.trace);
+	return 0;
+}
+
+/* After the replay: the result files. */
+static int run_complete(struct one_run *r, struct ss_error *err)
+{
+	if (ss_atomic_commit(&r->io.timeline, err) || remember(&r->io, "timeline.csv", err))
+		return -1;
+	return write_results(&r->run, &r->o, &r->rs, &r->io, err);
+}
+
+/* Release the run; a failed one (rc) leaves none of its files. */
+static void run_release(struct one_run *r, int rc)
+{
+	ss_progress_done(&r->io.progress);
+	if (rc) {
+		ss_atomic_abort(&r->io.timeline);
+		remove_written(&r->io);
+	}
+	free(r->io.written);
+	ss_run_setup_close(&r->rs, &r->run);
+}
+
 static int run_replay(const struct run_opts *o, struct ss_error *err)
 {
-	struct ss_run_setup rs = {0};
-	struct ss_run run = {.on_phase = on_phase, .on_sample = timeline_row,
-			     .sample_every = o->sample_every};
-	struct run_io io = {.dir = o->out};
-	char tl[4200];
+	struct one_run r = {.o = *o};
 	int rc = -1;
 
-	run.user = &io;
-	if (ss_run_setup_load(&rs, &o->spec, err) || ss_run_setup_open(&rs, &o->spec, err) ||
-	    ss_mkdirs(o->out, err) || ss_run_setup_start(&rs, &run, err))
-		goto out;
-	snprintf(tl, sizeof(tl), "%s/timeline.csv", o->out);
-	if (ss_atomic_open(&io.timeline, tl, err))
-		goto out;
-	fprintf(io.timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
-	ss_progress_start(&io.progress, STDERR_FILENO, o->spec.model, o->spec.trace);
-	if (ss_replay(&run, rs.reader, err))
-		goto out;
-	if (ss_atomic_commit(&io.timeline, err) || remember(&io, "timeline.csv", err))
-		goto out;
-	rc = write_results(&run, o, &rs, &io, err);
-out:
-	ss_progress_done(&io.progress);
-	if (rc) {
-		ss_atomic_abort(&io.timeline);
-		remove_written(&io);
-	}
-	free(io.written);
-	ss_run_setup_close(&rs, &run);
+	if (!run_prepare(&r, NULL, err) && !ss_replay(&r.run, r.rs.reader, err))
+		rc = run_complete(&r, err);
+	run_release(&r, rc);
 	return rc;
+}
+
+/* Several runs from one pass over the trace (multi.h).  Each failed run
+ * is reported with its output directory; returns -1 if any failed. */
+static int run_many(struct one_run *runs, unsigned n, unsigned jobs,
+		    const char *trace, struct ss_error *err)
+{
+	struct ss_multi_slot *slots = calloc(n, sizeof(*slots));
+	struct ss_trace_reader *reader = NULL;
+	int *rcs = calloc(n, sizeof(*rcs));
+	unsigned nr_failed = 0, i;
+	int rc = -1;
+
+	if (!slots || !rcs) {
+		ss_errorf(err, "out of memory");
+		goto out;
+	}
+	if (!strcmp(trace, "-")) {
+		ss_errorf(err, "several runs read the trace from a file, not standard input");
+		goto out;
+	}
+	if (ss_trace_open(&reader, trace, err))
+		goto out;
+	ss_trace_note_unchecked(reader);
+	for (i = 0; i < n; i++) {
+		if (run_prepare(&runs[i], reader, &slots[i].err)) {
+			/* a set-up error (a bad target, say) stops the command
+			 * before any replay, as it does for one run */
+			*err = slots[i].err;
+			for (unsigned j = 0; j <= i; j++)
+				run_release(&runs[j], -1);
+			n = 0;
+			goto out;
+		}
+		slots[i].run = &runs[i].run;
+	}
+	if (!jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	rc = ss_replay_multi(reader, slots, n, jobs, err);
+	for (i = 0; i < n; i++) {
+		rcs[i] = slots[i].failed || run_complete(&runs[i], &slots[i].err) ? -1 : 0;
+		if (rcs[i]) {
+			fprintf(stderr, "slabsim run: %s: %s\n", runs[i].o.out, slots[i].err.msg);
+			nr_failed++;
+		}
+		run_release(&runs[i], rcs[i]);
+	}
+	if (!rc && nr_failed)
+		rc = ss_errorf(err, "%u of %u runs failed", nr_failed, n);
+out:
+	ss_trace_close(reader);
+	free(slots);
+	free(rcs);
+	return rc;
+}
+
+/* ---- run lists ---- */
+
+/* Split a line into words in place: blanks separate, '...' and "..."
+ * group (no escapes), '#' outside quotes starts a comment.  Returns the
+ * number of words, or -1 for an unterminated quote. */
+static int split_words(char *line, char **words, int max)
+{
+	int n = 0;
+	char *p = line, *w;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p || *p == '#')
+			return n;
+		if (n == max)
+			return -1;
+		words[n++] = w = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
+			if (*p == '\'' || *p == '"') {
+				char q = *p++;
+
+				while (*p && *p != q)
+					*w++ = *p++;
+				if (!*p)
+					return -1;
+				p++;
+			} else {
+				*w++ = *p++;
+			}
+		}
+		if (*p)
+			p++;
+		*w = '\0';
+	}
+}
+
+struct run_list {
+	struct one_run *runs;
+	unsigned n, cap;
+	char **lines; /* the options point into these */
+	unsigned nr_lines;
+};
+
+static struct one_run *list_add(struct run_list *l, const struct run_opts *o)
+{
+	if (l->n == l->cap) {
+		unsigned cap = l->cap ? l->cap * 2 : 8;
+		struct one_run *r = realloc(l->runs, cap * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		l->runs = r;
+		l->cap = cap;
+	}
+	memset(&l->runs[l->n], 0, sizeof(l->runs[0]));
+	l->runs[l->n].o = *o;
+	return &l->runs[l->n++];
+}
+
+static void list_release(struct run_list *l)
+{
+	for (unsigned i = 0; i < l->nr_lines; i++)
+		free(l->lines[i]);
+	free(l->lines);
+	free(l->runs);
+}
+
+/* Each line of FILE: the command line's options, then the line's. */
+static int read_run_list(const struct run_opts *base, struct run_list *l)
+{
+	FILE *fp = fopen(base->runs, "r");
+	char buf[8192], *words[128], *argv[130];
+	unsigned long lineno = 0;
+	int rc = 0;
+
+	if (!fp)
+		return ss_opt_usage_err(&opt_set, "%s: %s", base->runs, strerror(errno));
+	while (!rc && fgets(buf, sizeof(buf), fp)) {
+		struct run_opts o = *base;
+		char *line, **lines;
+		int n;
+
+		lineno++;
+		if (!strchr(buf, '\n') && !feof(fp)) {
+			rc = ss_opt_usage_err(&opt_set, "%s:%lu: line too long", base->runs, lineno);
+			break;
+		}
+		if (!(line = strdup(buf)) ||
+		    !(lines = realloc(l->lines, (l->nr_lines + 1) * sizeof(*lines)))) {
+			free(line);
+			rc = ss_opt_usage_err(&opt_set, "out of memory");
+			break;
+		}
+		l->lines = lines;
+		l->lines[l->nr_lines++] = line;
+		n = split_words(line, words, 128);
+		if (n < 0) {
+			rc = ss_opt_usage_err(&opt_set, "%s:%lu: unterminated quote or too many words",
+					      base->runs, lineno);
+			break;
+		}
+		if (!n)
+			continue;
+		argv[0] = "run";
+		memcpy(argv + 1, words, (size_t)n * sizeof(*words));
+		o.runs = NULL;
+		if (ss_opt_scan(&opt_set, n + 1, argv, take_run_opt, &o) || o.runs ||
+		    o.jobs != base->jobs || o.spec.trace != base->spec.trace || o.host_mode ||
+		    check_run_opts(&o)) {
+			rc = ss_opt_usage_err(&opt_set, "%s:%lu: bad run (a line takes run options but not --trace, --runs, --jobs or --mode host)",
+					      base->runs, lineno);
+			break;
+		}
+		if (!list_add(l, &o))
+			rc = ss_opt_usage_err(&opt_set, "out of memory");
+	}
+	if (!rc && ferror(fp))
+		rc = ss_opt_usage_err(&opt_set, "%s: read error", base->runs);
+	fclose(fp);
+	if (!rc && !l->n)
+		rc = ss_opt_usage_err(&opt_set, "%s: no run in the list", base->runs);
+	return rc;
+}
+
+/* --model "M1 M2 ...": one run per model, --out with %m or DIR/MODEL. */
+static int split_models(const struct run_opts *base, struct run_list *l)
+{
+	char *models = strdup(base->spec.model), *words[128];
+	int n = models ? split_words(models, words, 128) : -1;
+
+	if (n <= 0 || !(l->lines = malloc(sizeof(*l->lines)))) {
+		free(models);
+		return ss_opt_usage_err(&opt_set, "bad --model list");
+	}
+	l->lines[l->nr_lines++] = models;
+	for (int i = 0; i < n; i++) {
+		struct run_opts o = *base;
+		struct one_run *r;
+		const char *pct = strstr(base->out, "%m");
+		char out[4096], *dup;
+
+		o.spec.model = words[i];
+		if (pct)
+			snprintf(out, sizeof(out), "%.*s%s%s", (int)(pct - base->out), base->out,
+				 words[i], pct + 2);
+		else
+			snprintf(out, sizeof(out), "%s/%s", base->out, words[i]);
+		if (!(dup = strdup(out)) ||
+		    !(l->lines = realloc(l->lines, (l->nr_lines + 1) * sizeof(*l->lines)))) {
+			free(dup);
+			return ss_opt_usage_err(&opt_set, "out of memory");
+		}
+		l->lines[l->nr_lines++] = dup;
+		o.out = dup;
+		if (!(r = list_add(l, &o)))
+			return ss_opt_usage_err(&opt_set, "out of memory");
+	}
+	return 0;
 }
 
 /* --mode host: the same trace, model and topology options, measured. */
@@ -322,10 +600,19 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct ss_error err = {{0}};
+	struct run_list l = {0};
 	int rc = parse_run_opts(argc, argv, &o);
 
 	if (rc)
 		return ss_opt_exit(rc);
+	if (o.runs || (!o.host_mode && (strpbrk(o.spec.model, " \t") || strstr(o.out, "%m")))) {
+		rc = o.runs ? read_run_list(&o, &l) : split_models(&o, &l);
+		if (!rc && (l.n == 1 ? run_replay(&l.runs[0].o, &err)
+				     : run_many(l.runs, l.n, o.jobs, o.spec.trace, &err)))
+			fprintf(stderr, "slabsim run: %s\n", err.msg);
+		list_release(&l);
+		return rc ? 2 : err.msg[0] ? 1 : 0;
+	}
 	if (o.host_mode ? run_host(&o, &err) : run_replay(&o, &err)) {
 		fprintf(stderr, "slabsim run: %s\n", err.msg);
 		return 1;

@@ -92,6 +92,17 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
 	return 0;
 }
 
+/* The model configuration, once the trace is open. */
+static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		      struct ss_trace_reader *reader)
+{
+	s->cfg.target = &s->target;
+	s->cfg.topo = &s->topo;
+	s->cfg.merge = !spec->no_merge;
+	s->cfg.tables = ss_trace_tables(reader);
+	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+}
+
 int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		      struct ss_error *err)
 {
@@ -114,11 +125,21 @@ int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		unlink(s->spool);
 		s->spool[0] = '\0';
 	}
-	s->cfg.target = &s->target;
-	s->cfg.topo = &s->topo;
-	s->cfg.merge = !spec->no_merge;
-	s->cfg.tables = ss_trace_tables(s->reader);
-	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+	configure(s, spec, s->reader);
+	return 0;
+}
+
+int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spec,
+			   struct ss_trace_reader *reader, struct ss_error *err)
+{
+	s->trace = spec->trace;
+	s->max_objects = spec->max_objects;
+	s->max_memory = spec->max_memory;
+	if (ss_topology_for_run(&s->topo, spec->topology, spec->map, &s->target, err))
+		return -1;
+	if (s->desc->needs_site_sizes && ss_site_scan(s->trace, &s->sites, err))
+		return -1;
+	configure(s, spec, reader);
 	return 0;
 }
 
