@@ -367,18 +367,35 @@ static int run_replay(const struct run_opts *o, struct ss_error *err)
 	return rc;
 }
 
-/* Several runs from one pass over the trace (multi.h).  Each failed run
- * is reported with its output directory; returns -1 if any failed. */
+/* How much a run costs, roughly, to balance the threads: slub_debug
+ * paths take about twice the work of plain ones. */
+static unsigned run_weight(const struct run_opts *o)
+{
+	return strchr(o->spec.model, '+') || o->spec.slub_debug ? 3 : 1;
+}
+
+/* Several runs from one pass over the trace per thread (multi.h): the
+ * runs go to `jobs` groups, heaviest first to the lightest group, each
+ * group with its own reader.  Each failed run is reported with its output
+ * directory; returns -1 if any failed. */
 static int run_many(struct one_run *runs, unsigned n, unsigned jobs,
 		    const char *trace, struct ss_error *err)
 {
 	struct ss_multi_slot *slots = calloc(n, sizeof(*slots));
-	struct ss_trace_reader *reader = NULL;
-	int *rcs = calloc(n, sizeof(*rcs));
-	unsigned nr_failed = 0, i;
+	struct ss_multi_group *groups;
+	unsigned *group_of = calloc(n, sizeof(*group_of)), *load, nr_failed = 0, g, i;
 	int rc = -1;
 
-	if (!slots || !rcs) {
+	if (!jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = cpus > 0 ? (unsigned)cpus : 1;
+	}
+	if (jobs > n)
+		jobs = n;
+	groups = calloc(jobs, sizeof(*groups));
+	load = calloc(jobs, sizeof(*load));
+	if (!slots || !group_of || !groups || !load) {
 		ss_errorf(err, "out of memory");
 		goto out;
 	}
@@ -386,41 +403,68 @@ static int run_many(struct one_run *runs, unsigned n, unsigned jobs,
 		ss_errorf(err, "several runs read the trace from a file, not standard input");
 		goto out;
 	}
-	if (ss_trace_open(&reader, trace, err))
-		goto out;
-	ss_trace_note_unchecked(reader);
+	for (unsigned w = 3; w > 0; w--) { /* heaviest first, to the lightest group */
+		for (i = 0; i < n; i++) {
+			unsigned best = 0;
+
+			if (run_weight(&runs[i].o) != w)
+				continue;
+			for (g = 1; g < jobs; g++)
+				if (load[g] < load[best])
+					best = g;
+			group_of[i] = best;
+			load[best] += w;
+			groups[best].n++;
+		}
+	}
+	for (g = 0; g < jobs; g++) {
+		if (ss_trace_open(&groups[g].reader, trace, err))
+			goto out;
+		if (!g)
+			ss_trace_note_unchecked(groups[g].reader);
+	}
+	/* the slots of a group are contiguous, in run order */
+	for (g = 0, i = 0; g < jobs; g++) {
+		groups[g].slots = slots + i;
+		groups[g].n = 0;
+		for (unsigned j = 0; j < n; j++)
+			if (group_of[j] == g)
+				slots[i + groups[g].n++].run = &runs[j].run;
+		i += groups[g].n;
+	}
 	for (i = 0; i < n; i++) {
-		if (run_prepare(&runs[i], reader, &slots[i].err)) {
+		if (run_prepare(&runs[i], groups[group_of[i]].reader, err)) {
 			/* a set-up error (a bad target, say) stops the command
 			 * before any replay, as it does for one run */
-			*err = slots[i].err;
 			for (unsigned j = 0; j <= i; j++)
 				run_release(&runs[j], -1);
-			n = 0;
 			goto out;
 		}
-		slots[i].run = &runs[i].run;
 	}
-	if (!jobs) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
-	rc = ss_replay_multi(reader, slots, n, jobs, err);
+	rc = ss_replay_multi(groups, jobs, err);
 	for (i = 0; i < n; i++) {
-		rcs[i] = slots[i].failed || run_complete(&runs[i], &slots[i].err) ? -1 : 0;
-		if (rcs[i]) {
-			fprintf(stderr, "slabsim run: %s: %s\n", runs[i].o.out, slots[i].err.msg);
+		struct ss_multi_slot *s = NULL;
+		int run_rc;
+
+		for (unsigned k = 0; k < n; k++)
+			if (slots[k].run == &runs[i].run)
+				s = &slots[k];
+		run_rc = rc || s->failed || run_complete(&runs[i], &s->err) ? -1 : 0;
+		if (run_rc && !rc) {
+			fprintf(stderr, "slabsim run: %s: %s\n", runs[i].o.out, s->err.msg);
 			nr_failed++;
 		}
-		run_release(&runs[i], rcs[i]);
+		run_release(&runs[i], run_rc);
 	}
 	if (!rc && nr_failed)
 		rc = ss_errorf(err, "%u of %u runs failed", nr_failed, n);
 out:
-	ss_trace_close(reader);
+	for (g = 0; groups && g < jobs; g++)
+		ss_trace_close(groups[g].reader);
 	free(slots);
-	free(rcs);
+	free(group_of);
+	free(groups);
+	free(load);
 	return rc;
 }
 
