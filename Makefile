@@ -124,6 +124,13 @@ unit: $(UNIT_TESTS)
 e2e: $(SLABSIM)
 	@SLABSIM=$(abspath $(SLABSIM)) scripts/run-tests.sh e2e $(sort $(wildcard tests/e2e/*.sh))
 
+# Opt-in: ENGINE=slurm on a one-node Slurm cluster the test starts on
+# localhost (root, Debian slurm-wlm; docs/distributed.md).
+.PHONY: test-slurm
+test-slurm: $(SLABSIM)
+	@scripts/deps.sh check slurm >/dev/null 2>&1 || scripts/deps.sh install slurm
+	@SLABSIM=$(abspath $(SLABSIM)) bash tests/slurm/test-slurm.sh
+
 asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  scripts/run-tests.sh unit-asan $(ASAN_TESTS)

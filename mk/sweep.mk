@@ -64,10 +64,15 @@ SWEEP_DIR := $(REPORT)/sweep-$(PARAM)
 SWEEP_POINTS := $(foreach v,$(VALUES),$(SWEEP_DIR)/$(v)/summary.csv)
 SWEEP_DATA := $(addprefix $(SWEEP_DIR)/,sweep.csv sweep.md $(addsuffix .dat,$(SWEEP_FIGURES)))
 SWEEP_PLOTS := $(foreach f,$(SWEEP_FIGURES),$(SWEEP_DIR)/$(f).png $(SWEEP_DIR)/$(f).svg)
-# who ran the points is not part of the result
+# Who ran the points is not part of the result, and the command line is
+# written in one order (the variables sorted, spaces as \ ), whichever
+# make wrote it (sweep-collect runs a sub-make).
 SWEEP_ENGINE_VARS := ENGINE SSHLOGINFILE SWEEP_JOBS SLURM_WAIT SLURM_OPTS
+SWEEP_CMDLINE_VARS := $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+sweep_space := $(subst ,, )
+sweep_var_word = $(1)=$(subst $(sweep_space),\$(sweep_space),$($(1)))
 SWEEP_COMMAND := make sweep WORKLOAD=$(WORKLOAD) \
-	$(filter-out WORKLOAD=% $(addsuffix =%,$(SWEEP_ENGINE_VARS)),$(MAKEOVERRIDES))
+	$(foreach v,$(filter-out WORKLOAD $(SWEEP_ENGINE_VARS),$(SWEEP_CMDLINE_VARS)),$(call sweep_var_word,$(v)))
 SWEEP_STAMP := values=$(strip $(VALUES)) variants=$(strip $(VARIANTS)) \
 	models=$(strip $(MODELS)) figures=$(strip $(SWEEP_FIGURES))
 
@@ -87,13 +92,12 @@ SWEEP_ERROR := $(strip \
 # records `make sweep-point` with them (no paths of the host it ran on).
 SWEEP_NOT_POINT := $(SWEEP_ENGINE_VARS) WORKLOAD DATA REPORT PARAM VALUES SLABSIM \
 	DEPS_OK SWEEP_POINT SWEEP_POINT_COMMAND SWEEP_FIGURES SWEEP_KEEP_TRACES $(SWEEP_VAR)
-SWEEP_POINT_VARS := $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
-SWEEP_POINT_VARS := $(filter-out $(SWEEP_NOT_POINT),$(SWEEP_POINT_VARS))
+SWEEP_POINT_VARS := $(filter-out $(SWEEP_NOT_POINT),$(SWEEP_CMDLINE_VARS))
 sweep_common_args = $(call sh_quote,WORKLOAD=$(WORKLOAD)) \
 	$(foreach v,$(SWEEP_POINT_VARS),$(call sh_quote,$(v)=$($(v)))) \
 	$(if $(SWEEP_KEEP_TRACES),$(call sh_quote,SWEEP_KEEP_TRACES=$(SWEEP_KEEP_TRACES)))
 sweep_point_cmd = make sweep-point WORKLOAD=$(WORKLOAD) $(SWEEP_VAR)=$(1) \
-	$(foreach v,$(SWEEP_POINT_VARS),$(v)=$($(v)))
+	$(foreach v,$(SWEEP_POINT_VARS),$(call sweep_var_word,$(v)))
 
 ENGINE ?= make
 SWEEP_ERROR += $(if $(filter-out make parallel slurm collected,$(ENGINE)),unknown ENGINE '$(ENGINE)' (make, parallel, slurm))
@@ -143,18 +147,23 @@ sweep-collect:
 	if [ -n "$$missing" ]; then echo "make sweep-collect: not done yet:$$missing" >&2; \
 		[ -f $(SWEEP_DIR)/.slurm/job-id ] && echo "  (slurm job $$(cat $(SWEEP_DIR)/.slurm/job-id): squeue -j $$(cat $(SWEEP_DIR)/.slurm/job-id))" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory sweep ENGINE=collected
+	rm -rf $(SWEEP_DIR)/.slurm
 
 .PHONY: sweep sweep-check
 sweep-check:
 	$(if $(SWEEP_ERROR),@echo "make sweep: $(SWEEP_ERROR)" >&2; \
 		echo "usage: make sweep WORKLOAD=W PARAM=P VALUES=\"V1 V2 ...\" [-jN]" >&2; exit 2)
 
-ifeq ($(SWEEP_ERROR),)
+ifneq ($(SWEEP_ERROR),)
+sweep: sweep-check
+else ifeq ($(ENGINE)$(SLURM_WAIT),slurm0)
+# submit the array and return; `make sweep-collect` gathers
+sweep: deps-auto $(SLABSIM)
+	scripts/sweep-engine.sh $(SWEEP_ENGINE_ARGS)
+else
 sweep: deps-auto $(SWEEP_DATA) $(SWEEP_PLOTS)
 	$(if $(INDEX_AUTO),$(SLABSIM) index --dir $(REPORTS_ROOT))
 	@echo "slabsim: $(SWEEP_DIR)/sweep.md, sweep.csv, $(addsuffix .png,$(SWEEP_FIGURES)) written"
-else
-sweep: sweep-check
 endif
 endif # SWEEP_POINT
 

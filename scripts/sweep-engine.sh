@@ -91,13 +91,14 @@ run_slurm() {
 		sbatch --parsable $slurm_opts "$job" >"$stage/job-id"
 		echo "slabsim: submitted slurm job $(cat "$stage/job-id") ($n points); when it is done:"
 		echo "  make sweep-collect with the same arguments"
-		exit 3 # not made yet: make stops here, sweep-collect gathers
+		return
 	fi
 	# shellcheck disable=SC2086
 	sbatch --wait $slurm_opts "$job" || {
 		echo "make sweep ENGINE=slurm: the array failed; logs in $stage/point-*.log" >&2
 		exit 1
 	}
+	rm -rf "$stage"
 }
 
 case $engine in
