@@ -159,8 +159,10 @@ static int fits(uint64_t v, unsigned bits)
 	return v < (1ull << bits);
 }
 
+/* An alloc without flags that fits is an ALLOC8; one with flags (gfp) is a
+ * LONG version-1 kind-5 record, one varint longer than kind 1. */
 static int bin_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
-		     const char *site, uint32_t api, uint64_t size)
+		     const char *site, uint32_t api, uint64_t size, uint32_t gfp)
 {
 	uint32_t idx;
 	uint8_t *p;
@@ -169,7 +171,7 @@ static int bin_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
 		return -1;
 	w->events++;
 	w->blk_events++;
-	if (cpu <= SS_BIN2_ALLOC_MAX_CPU && fits(id, SS_BIN2_ID_BITS) &&
+	if (cpu <= SS_BIN2_ALLOC_MAX_CPU && !gfp && fits(id, SS_BIN2_ID_BITS) &&
 	    fits(idx, SS_BIN2_SITE_BITS) && fits(api, SS_BIN2_API_BITS) &&
 	    fits(size, SS_BIN2_SIZE_BITS)) {
 		ss_bin_put_le64(p, (SS_BIN2_ALLOC_TAG + cpu) | id << 8 |
@@ -179,11 +181,14 @@ static int bin_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
 		commit(w, p + 8);
 		return 0;
 	}
-	p = put_long_tag_cpu(p, SS_BIN_ALLOC, cpu);
+	p = put_long_tag_cpu(p, gfp ? SS_BIN_ALLOC_GFP : SS_BIN_ALLOC, cpu);
 	p = ss_bin_put_varint(p, id);
 	p = ss_bin_put_varint(p, idx);
 	p = ss_bin_put_varint(p, api);
-	commit(w, ss_bin_put_varint(p, size));
+	p = ss_bin_put_varint(p, size);
+	if (gfp)
+		p = ss_bin_put_varint(p, gfp);
+	commit(w, p);
 	return 0;
 }
 
