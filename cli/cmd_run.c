@@ -67,7 +67,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"host, synth:\"pack:2 numa:2 core:16 pu:2\" or xml:FILE (hwloc):\n"
 		"per-PU and per-NUMA-node state (instead of --cpus/--nodes)"},
 	[O_MAP] = {"map", NULL, "POLICY",
-		"trace CPUs onto PUs: identity (default), compact, scatter"},
+		"trace CPUs onto PUs: identity (default), compact, scatter, fold\n"
+		"(scatter, trace CPU n on the PU of n modulo the PUs)"},
 	[O_MODE] = {"mode", NULL, "MODE",
 		"model (default) or host: replay against real memory on this\n"
 		"machine, one pinned thread per PU, measured figures only\n"

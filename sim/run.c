@@ -16,7 +16,7 @@ int ss_topology_for_run(struct ss_topology *topo, const char *spec,
 	enum ss_cpu_map policy = SS_MAP_IDENTITY;
 
 	if (map && ss_cpu_map_parse(map, &policy))
-		return ss_errorf(err, "unknown CPU map '%s' (identity, compact, scatter)", map);
+		return ss_errorf(err, "unknown CPU map '%s' (identity, compact, scatter, fold)", map);
 	if (spec ? ss_topology_load(topo, spec, err)
 		 : ss_topology_flat(topo, t->cpus, t->nodes, err))
 		return -1;
