@@ -287,20 +287,19 @@ void ss_replay_start(struct ss_run *run, const char *path)
 int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
 		    struct ss_error *err)
 {
-	unsigned i = 0;
+	const struct ss_event *e = ev, *last = ev + n;
 
-	while (i < n) {
+	while (e < last) {
 		/* up to the next timeline sample: no countdown per event */
-		unsigned end = run->on_sample && run->until_sample < n - i
-				       ? i + (unsigned)run->until_sample : n;
-		unsigned done = end - i;
+		const struct ss_event *stop = run->on_sample && run->until_sample < (uint64_t)(last - e)
+						      ? e + run->until_sample : last;
+		uint64_t done = (uint64_t)(stop - e);
 
-		for (; i < end; i++) {
+		for (; e < stop; e++) {
 			/* integer arithmetic: the id may be past the table */
 			__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
-							  ev[i + PREFETCH_AHEAD].id *
-								  sizeof(struct ss_obj)));
-			if (replay_event(run, &ev[i], err))
+							  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
+			if (replay_event(run, e, err))
 				return -1;
 			run->events++;
 		}
