@@ -57,6 +57,10 @@ struct ss_bin_cursor {
  * declaration, comment or the end record was taken in, -1 = error. */
 int ss_bin1_record(struct ss_trace_reader *r, struct ss_bin_cursor *c, uint8_t tag,
 		   struct ss_event *ev, struct ss_error *err);
+/* Where a binary stream stands before the next record (the buffer
+ * filled): 1 = a record follows, 0 = the clean end (after END), -1 = no
+ * END before the end, or bytes after it. */
+int ss_bin_more(struct ss_trace_reader *r, struct ss_error *err);
 /* Version 2 after its header (trace_bin2_reader.c). */
 int ss_bin2_reader_init(struct ss_trace_reader *r, struct ss_error *err);
 

@@ -47,18 +47,13 @@ static int open_block(struct ss_trace_reader *r, struct ss_error *err)
 	const uint8_t *h, *payload;
 	uint32_t len;
 	uint64_t off;
+	int rc;
 
 	if (ss_inbuf_fill(b, SS_BIN2_BLOCK_HEADER, r->path, err) < 0)
 		return -1;
 	off = ss_inbuf_offset(b);
-	if (!ss_inbuf_avail(b)) {
-		if (!r->ended)
-			return ss_errorf(err, "%s: truncated binary trace: no end record after %llu events",
-					 r->path, (unsigned long long)r->events);
-		return 0;
-	}
-	if (r->ended)
-		return BAD(r, off, err, "data after the end record");
+	if ((rc = ss_bin_more(r, err)) <= 0)
+		return rc;
 	if (ss_inbuf_avail(b) < SS_BIN2_BLOCK_HEADER)
 		return BAD(r, off, err, "truncated block header");
 	h = b->buf + b->pos;

@@ -232,6 +232,19 @@ int ss_bin1_record(struct ss_trace_reader *r, struct ss_bin_cursor *c, uint8_t t
 	return decode_event(r, c, tag, ev, err) ? -1 : 1;
 }
 
+int ss_bin_more(struct ss_trace_reader *r, struct ss_error *err)
+{
+	if (!ss_inbuf_avail(&r->in)) {
+		if (!r->ended)
+			return ss_errorf(err, "%s: truncated binary trace: no end record after %llu events",
+					 r->path, (unsigned long long)r->events);
+		return 0;
+	}
+	if (r->ended)
+		return BAD(r, ss_inbuf_offset(&r->in), err, "data after the end record");
+	return 1;
+}
+
 /* Enough bytes for the record at the cursor: events are short; control
  * records carry strings and may need up to the longest meta value. */
 static int refill(struct ss_trace_reader *r, size_t need, struct ss_error *err)
@@ -254,14 +267,8 @@ static int bin_next_slow(struct ss_trace_reader *r,
 
 		if (ss_inbuf_avail(b) < SS_BIN_MAX_EVENT && refill(r, SS_BIN_MAX_EVENT, err))
 			return -1;
-		if (!ss_inbuf_avail(b)) {
-			if (!r->ended)
-				return ss_errorf(err, "%s: truncated binary trace: no end record after %llu events",
-						 r->path, (unsigned long long)r->events);
-			return 0;
-		}
-		if (r->ended)
-			return BAD(r, ss_inbuf_offset(b), err, "data after the end record");
+		if ((rc = ss_bin_more(r, err)) <= 0)
+			return rc;
 		tag = b->buf[b->pos];
 		c = (struct cursor){b->buf + b->pos + 1, b->buf + b->len, ss_inbuf_offset(b), 0};
 		if ((tag & 7) == SS_BIN_CONTROL) {
