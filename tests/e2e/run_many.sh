@@ -59,4 +59,11 @@ rc=0
 "$S" run --trace - --model "traced traced+P" --target x86_64-4.6 --out "$tmp/stdin/%m" </dev/null 2>"$tmp/err" || rc=$?
 expect_eq "several runs from stdin" "$rc" 1
 grep -q "not standard input" "$tmp/err" || fail "stdin: $(cat "$tmp/err")"
+# binary version 1 is still read, and said to be unchecked; version 2 is not
+rc=0
+"$S" run --trace "$root/tests/bad/trace/double_free.sbt" --model traced --target x86_64-4.6 \
+	--out "$tmp/v1" 2>"$tmp/err" || rc=$?
+grep -q "binary trace version 1 carries no checksum: read unchecked" "$tmp/err" || fail "no unchecked note for version 1"
+"$S" run --trace "$t" --model traced --target x86_64-4.6 --out "$tmp/v2" 2>"$tmp/err"
+grep -q "unchecked" "$tmp/err" && fail "a version-2 trace said to be unchecked"
 echo "run_many: ok"
