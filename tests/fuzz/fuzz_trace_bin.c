@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int whole = size >= SS_BIN_MAGIC_LEN && !memcmp(data, SS_BIN_MAGIC, SS_BIN_MAGIC_LEN);
 	int v2 = !whole && size >= 2 && data[0] == 0xf2;
-	unsigned batch = v2 ? 1 + data[1] % 64 : 1 + (unsigned)(size % 7);
+	unsigned batch = v2 ? 1u + data[1] % 64u : 1u + (unsigned)(size % 7);
 	size_t len = whole ? size : SS_BIN_HEADER_LEN + SS_BIN2_BLOCK_HEADER + size;
 	uint8_t *buf = malloc(len ? len : 1), *p;
 	struct ss_trace_reader *r = NULL;
