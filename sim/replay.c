@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bad_free.h"
+#include "contention.h"
 #include "slub_model_fast.h"
 
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
@@ -18,6 +19,7 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
+	ss_contention_init(&run->cont, run->cpu_cycles, run->topo->nr_cpus);
 	run->phase = "start";
 	run->hist_memo_c[0] = run->hist_memo_c[1] = -1; /* no operation costs that */
 	/* a SLUB model's common alloc and free are inlined here */
@@ -136,8 +138,10 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 			   struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
 	int c;
+
+	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj || obj->state != SS_OBJ_FREE ||
 	    (ev->api != SS_API_KMALLOC &&
@@ -160,6 +164,8 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 	if (++run->objs.live > run->objs.peak_live)
 		run->objs.peak_live = run->objs.live;
 	run->alloc_ops++;
+	if (ss_contend_op(&run->cont, ev->cpu, &op)) /* locks, cmpxchgs */
+		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	hist_add_cycles(&run->alloc_hist, &run->hist_memo_c[0], &run->hist_memo_b[0], op.cycles);
@@ -170,7 +176,9 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 			  struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_find(&run->objs, ev->id);
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj || obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, run->trace_path, ev->line, ev->id, obj, err);
@@ -187,6 +195,8 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 	obj->slab = NULL;
 	run->objs.live--;
 	run->free_ops++;
+	if (ss_contend_op(&run->cont, ev->cpu, &op))
+		return ss_errorf(err, "out of memory");
 	run->free_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1], op.cycles);
@@ -260,7 +270,7 @@ static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
 	}
 }
 
-static inline int replay_event(struct ss_run *run, const struct ss_event *ev,
+static inline __attribute__((always_inline)) int replay_event(struct ss_run *run, const struct ss_event *ev,
 			       struct ss_error *err)
 {
 	_Static_assert(SS_EV_ALLOC == 0 && SS_EV_FREE == 1, "one test for both");
