@@ -94,6 +94,12 @@ $(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsi
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
+# The block checksum's AVX2 build (trace/trace_hash.h): one file, chosen at
+# run time only on a CPU that has AVX2.
+ifeq ($(shell uname -m),x86_64)
+$(BUILD)/obj/trace/trace_hash_avx2.o $(BUILD)/asan/obj/trace/trace_hash_avx2.o: CFLAGS += -mavx2
+$(BUILD)/obj/trace/trace_hash.o $(BUILD)/asan/obj/trace/trace_hash.o: CFLAGS += -DSS_HAVE_AVX2_BUILD
+endif
 OPTFLAGS_$(BUILD) := $(OPT)
 OPTFLAGS_$(BUILD)/asan := -O1
 $(eval $(call flavour,$(BUILD),))
@@ -118,6 +124,13 @@ unit: $(UNIT_TESTS)
 
 e2e: $(SLABSIM)
 	@SLABSIM=$(abspath $(SLABSIM)) scripts/run-tests.sh e2e $(sort $(wildcard tests/e2e/*.sh))
+
+# Opt-in: ENGINE=slurm on a one-node Slurm cluster the test starts on
+# localhost (root, Debian slurm-wlm; docs/distributed.md).
+.PHONY: test-slurm
+test-slurm: $(SLABSIM)
+	@scripts/deps.sh check slurm >/dev/null 2>&1 || scripts/deps.sh install slurm
+	@SLABSIM=$(abspath $(SLABSIM)) bash tests/slurm/test-slurm.sh
 
 asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -209,6 +209,7 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 		s->peak_slab_bytes = s->slab_bytes;
 	ss_step(op, SS_STEP_ALLOC_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_ALLOC, 1ull << sl->order);
+	op->slab_pages = true;
 	ss_step(op, SS_STEP_SLAB_INIT_OBJECT, sl->objects);
 	if (s->debug_paths)
 		charge_new_slab_debug(s, sl, op);
@@ -231,6 +232,7 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 	}
 	ss_step(op, SS_STEP_FREE_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_FREE, 1ull << sl->order);
+	op->slab_pages = true;
 	s->node[sl->node].nr_slabs--;
 	s->node[sl->node].total_objects -= sl->objects;
 	s->nr_slabs--;

@@ -259,8 +259,10 @@ static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
 	return sl;
 }
 
-struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
-				struct ss_op *op)
+/* A debug cache, or no object on the CPU's freelist (the fast path is
+ * in slub.h). */
+struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
+				     struct ss_op *op)
 {
 	struct ss_slab *sl;
 
@@ -268,14 +270,9 @@ struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
 	if (s->debug_paths) {
 		sl = ss_slub_debug_alloc(s, cpu, op);
 	} else {
-		sl = s->cpu[cpu].slab;
-		if (sl && sl->cpu_free) {
-			ss_step(op, SS_STEP_ALLOC_FASTPATH, 1);
-		} else {
-			sl = slab_alloc_slow(s, cpu, op);
-			if (!sl)
-				return NULL;
-		}
+		sl = slab_alloc_slow(s, cpu, op);
+		if (!sl)
+			return NULL;
 		sl->cpu_free--;
 	}
 	if (sl)
@@ -361,19 +358,15 @@ static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
 	ss_fn_done(s->fns, SS_FN_SLAB_FREE, op, start);
 }
 
-void ss_kcache_free(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
-		    struct ss_op *op)
+/* A debug cache, or an object whose slab is not the CPU's active one
+ * (do_slab_free()'s fast path is in slub.h). */
+void ss_kcache_free_slow(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+			 struct ss_op *op)
 {
 	op->stats = s->stats;
 	s->live--;
-	if (s->debug_paths) {
+	if (s->debug_paths)
 		ss_slub_debug_free(s, cpu, sl, op);
-		return;
-	}
-	if (sl == s->cpu[cpu].slab) { /* do_slab_free() fast path */
-		sl->cpu_free++;
-		ss_step(op, SS_STEP_FREE_FASTPATH, 1);
-		return;
-	}
-	slab_free_slow(s, cpu, sl, op);
+	else
+		slab_free_slow(s, cpu, sl, op);
 }

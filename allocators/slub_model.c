@@ -2,7 +2,7 @@
  * created on first use, dedicated caches (with SLUB merging), zero-size
  * requests (ZERO_SIZE_PTR) and kmalloc_large, and a placement policy that
  * picks the cache. */
-#include "slub_model.h"
+#include "slub_model_fast.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,27 +11,6 @@
 #include "kmalloc.h"
 #include "slub.h"
 #include "strtab.h"
-
-#define SIZE_MEMO_MAX 8192
-
-struct ss_slub_model {
-	struct ss_model_config cfg;
-	const struct ss_placement *policy;
-	struct ss_kcache **caches;
-	unsigned nr_caches, cap_caches;
-	int32_t *kmalloc_cache; /* class index -> cache index, -1 none yet */
-	/* (size - 1) >> 3 -> cache index + 1 (0 unknown), for sizes up to
-	 * SIZE_MEMO_MAX: every kmalloc class boundary is a multiple of 8, so
-	 * one slot per 8 bytes is exact.  Saves the class lookup per alloc. */
-	int32_t size_memo[SIZE_MEMO_MAX / 8];
-	struct ss_route_memo memo; /* the placement's memo */
-	struct ss_large_report large;
-	/* cache names (as stored, so cut names match as before) -> the first
-	 * cache of that name: a named lookup costs one hash probe, not a
-	 * strcmp per cache (kmem_cache --no-merge at 80k sites was 61 s) */
-	struct ss_strtab names;
-	int32_t *name_cache; /* names index -> cache index */
-};
 
 /* ---- route memo ---- */
 
@@ -272,7 +251,7 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
 	int32_t *slot;
 	int c;
 
-	if (size > SIZE_MEMO_MAX)
+	if (size > SS_SIZE_MEMO_MAX)
 		return ss_slub_model_kmalloc_cache(m, size, err);
 	slot = &m->size_memo[(size - 1) >> 3];
 	if (*slot)
@@ -283,34 +262,45 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
 	return c;
 }
 
-static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
+/* The placement's answer, and what the model does with SS_ROUTE_KMALLOC:
+ * -1 error, -2 no object needed (zero size, kmalloc_large), else the
+ * cache. */
+static int route_slow(struct ss_slub_model *m, const struct ss_event *ev,
 		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
-	struct ss_slub_model *m = (struct ss_slub_model *)mm;
 	int c = m->policy->route(m, ev, err);
-	struct ss_kcache *s;
 
 	if (c == SS_ROUTE_KMALLOC) {
 		if (ev->value == 0) { /* ZERO_SIZE_PTR: no object */
 			obj->state = SS_OBJ_ZERO;
-			return 0;
+			return -2;
 		}
 		if (ev->value > ss_kmalloc_max_cache_size(m->cfg.target)) {
 			alloc_large(m, obj, op);
-			return 0;
+			return -2;
 		}
-		c = kmalloc_cache_memo(m, ev->value, err);
+		return kmalloc_cache_memo(m, ev->value, err);
 	}
-	if (c < 0)
-		return -1;
-	s = m->caches[c];
-	obj->slab = ss_kcache_alloc(s, ev->cpu, op);
-	if (!obj->slab)
-		return ss_errorf(err, "out of memory for slab descriptors");
-	obj->cache = (uint32_t)c;
-	obj->state = SS_OBJ_LIVE;
-	s->requested_live += obj->size;
-	return 0;
+	if (c >= 0 && ev->api != SS_API_KMALLOC &&
+	    ss_route_memo_set(&m->api_memo, ev->api, c))
+		return ss_errorf(err, "out of memory");
+	return c;
+}
+
+static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
+		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+{
+	struct ss_slub_model *m = (struct ss_slub_model *)mm;
+	int c = ss_slub_memo_route(m, ev);
+
+	if (c < 0) {
+		c = route_slow(m, ev, obj, op, err);
+		if (c == -2)
+			return 0;
+		if (c < 0)
+			return -1;
+	}
+	return ss_slub_alloc_in(m, c, ev, obj, op, err);
 }
 
 static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
@@ -318,7 +308,6 @@ static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 {
 	struct ss_slub_model *m = (struct ss_slub_model *)mm;
 	const struct ss_target *t = m->cfg.target;
-	struct ss_kcache *s;
 
 	if (obj->state == SS_OBJ_LARGE) {
 		m->large.live--;
@@ -329,13 +318,7 @@ static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	}
 	if (obj->state != SS_OBJ_LIVE)
 		return; /* kfree(ZERO_SIZE_PTR) is a no-op */
-	s = m->caches[obj->cache];
-	s->requested_live -= obj->size;
-	if (obj->cpu != cpu) { /* perf kmem's "ping-pong": a cache line moves */
-		op->stats = s->stats;
-		ss_step(op, SS_STEP_REMOTE_FREE, 1);
-	}
-	ss_kcache_free(s, cpu, obj->slab, op);
+	ss_slub_free_live(m, cpu, obj, op);
 }
 
 static unsigned slub_nr_caches(const struct ss_model *mm)
@@ -370,6 +353,7 @@ static void slub_destroy(struct ss_model *mm)
 	ss_route_memo_release(&m->memo);
 	ss_strtab_release(&m->names);
 	free(m->name_cache);
+	ss_route_memo_release(&m->api_memo);
 	free(m);
 }
 

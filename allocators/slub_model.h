@@ -15,6 +15,9 @@ struct ss_slub_model;
 struct ss_placement {
 	int (*route)(struct ss_slub_model *m, const struct ss_event *ev,
 		     struct ss_error *err);
+	/* a kmalloc's cache depends on its site, not on its size alone
+	 * (the model's size-class memo does not apply) */
+	bool kmalloc_by_site;
 };
 
 const struct ss_model_config *ss_slub_model_config(const struct ss_slub_model *m);

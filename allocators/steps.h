@@ -9,6 +9,7 @@
 #ifndef SS_STEPS_H
 #define SS_STEPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "resource.h"
@@ -116,6 +117,8 @@ struct ss_op {
 	double cycles;
 	const double *cost; /* ss_costs.cycles */
 	uint64_t *stats;    /* the cache's counters, set by the cache code */
+	bool slab_pages;    /* a slab was allocated or discarded (slab.c):
+			     * the replay's memory total must look */
 	unsigned nr_uses;
 	unsigned uses_lost; /* uses beyond SS_OP_MAX_USES, not placed */
 	struct ss_use use[SS_OP_MAX_USES];
@@ -130,6 +133,7 @@ static inline void ss_op_init(struct ss_op *op, const double *cost)
 	op->stats = 0;
 	op->nr_uses = 0;
 	op->uses_lost = 0;
+	op->slab_pages = false;
 }
 
 static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)

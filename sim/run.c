@@ -17,7 +17,7 @@ int ss_topology_for_run(struct ss_topology *topo, const char *spec,
 	enum ss_cpu_map policy = SS_MAP_IDENTITY;
 
 	if (map && ss_cpu_map_parse(map, &policy))
-		return ss_errorf(err, "unknown CPU map '%s' (identity, compact, scatter)", map);
+		return ss_errorf(err, "unknown CPU map '%s' (identity, compact, scatter, fold)", map);
 	if (spec ? ss_topology_load(topo, spec, err)
 		 : ss_topology_flat(topo, t->cpus, t->nodes, err))
 		return -1;
@@ -98,6 +98,17 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
 	return 0;
 }
 
+/* The model configuration, once the trace is open. */
+static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		      struct ss_trace_reader *reader)
+{
+	s->cfg.target = &s->target;
+	s->cfg.topo = &s->topo;
+	s->cfg.merge = !spec->no_merge;
+	s->cfg.tables = ss_trace_tables(reader);
+	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+}
+
 int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		      struct ss_error *err)
 {
@@ -115,17 +126,28 @@ int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		return -1;
 	if (ss_trace_open(&s->reader, s->trace, err))
 		return -1;
+	ss_trace_note_unchecked(s->reader);
 	if (s->spool[0]) { /* both opened it: the name can go */
 		unlink(s->spool);
 		s->spool[0] = '\0';
 		ss_cleanup_del(s->spool_slot - 1);
 		s->spool_slot = 0;
 	}
-	s->cfg.target = &s->target;
-	s->cfg.topo = &s->topo;
-	s->cfg.merge = !spec->no_merge;
-	s->cfg.tables = ss_trace_tables(s->reader);
-	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+	configure(s, spec, s->reader);
+	return 0;
+}
+
+int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spec,
+			   struct ss_trace_reader *reader, struct ss_error *err)
+{
+	s->trace = spec->trace;
+	s->max_objects = spec->max_objects;
+	s->max_memory = spec->max_memory;
+	if (ss_topology_for_run(&s->topo, spec->topology, spec->map, &s->target, err))
+		return -1;
+	if (s->desc->needs_site_sizes && ss_site_scan(s->trace, &s->sites, err))
+		return -1;
+	configure(s, spec, reader);
 	return 0;
 }
 

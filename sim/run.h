@@ -58,6 +58,12 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 /* Topology, the trace reader and the model configuration. */
 int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		      struct ss_error *err);
+/* The same for a run that shares a reader opened by its caller (several
+ * runs fed by one pass, sim/multi.h): s->reader stays NULL, the caller
+ * closes the reader.  spec->trace must be a file (the site scan may read
+ * it again). */
+int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spec,
+			   struct ss_trace_reader *reader, struct ss_error *err);
 /* Create the model into *model (host mode: no replay state). */
 int ss_run_setup_model(struct ss_run_setup *s, struct ss_model **model,
 		       struct ss_error *err);

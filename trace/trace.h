@@ -39,6 +39,7 @@ struct ss_event {
 	enum ss_event_kind kind;
 	uint32_t cpu;
 	uint64_t id;	/* alloc, free: object id */
+	/* free: only cpu, id and line (site, api and value are unspecified) */
 	uint32_t site;	/* alloc: site index; work: label index; phase: name index */
 	uint32_t api;	/* alloc: SS_API_KMALLOC or cache index */
 	uint64_t value; /* alloc: requested bytes; work: cycles */
@@ -118,6 +119,18 @@ int ss_trace_open(struct ss_trace_reader **out, const char *path,
 /* 1 = *ev filled, 0 = end of trace, -1 = error (err names file:line). */
 int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		  struct ss_error *err);
+/* Up to max events into ev[0..): the count (>= 1), 0 = end of trace, -1 =
+ * error.  An error after some events is returned by the next call, so
+ * the events before it are used first.  Binary version 2 decodes its
+ * fixed-width records here without a call per event: the replay's way in.
+ * ss_trace_next and ss_trace_next_batch may be mixed. */
+int ss_trace_next_batch(struct ss_trace_reader *r, struct ss_event *ev,
+			unsigned max, struct ss_error *err);
+/* 1 when every byte read is covered by a checksum (binary version 2);
+ * 0 for text and binary version 1, which carry none. */
+int ss_trace_checked(const struct ss_trace_reader *r);
+/* Say on stderr that a binary version-1 trace is read unchecked. */
+void ss_trace_note_unchecked(const struct ss_trace_reader *r);
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r);
 /* An event's place for messages: "FILE:LINE" (text) or "FILE: event N"
  * (binary), from its ev->line. */

@@ -104,6 +104,14 @@ void ss_trace_close(struct ss_trace_reader *r)
 	free(r);
 }
 
+/* An error met after the first events of a batch, returned now. */
+static int take_pending(struct ss_trace_reader *r, struct ss_error *err)
+{
+	r->pending = 0;
+	memcpy(err->msg, r->pending_msg, sizeof(err->msg));
+	return -1;
+}
+
 int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		  struct ss_error *err)
 {
@@ -113,6 +121,8 @@ int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		ev->line = (unsigned long)r->events; /* its event number */
 		return 1; /* the common binary alloc or free, decoded inline */
 	}
+	if (r->pending)
+		return take_pending(r, err);
 	rc = r->next(r, ev, err);
 	if (rc == 1 && r->bin_fast)
 		ev->line = (unsigned long)r->events;
@@ -147,6 +157,37 @@ int ss_trace_error_at(struct ss_error *err, const struct ss_trace_reader *r,
 	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int ss_trace_next_batch(struct ss_trace_reader *r, struct ss_event *ev,
+			unsigned max, struct ss_error *err)
+{
+	unsigned n = 0;
+	int rc;
+
+	if (r->pending)
+		return take_pending(r, err);
+	if (r->next_batch)
+		return r->next_batch(r, ev, max, err);
+	while (n < max && (rc = ss_trace_next(r, &ev[n], err)) == 1)
+		n++;
+	if (n < max && rc < 0 && n) { /* the events before it go first */
+		r->pending = 1;
+		memcpy(r->pending_msg, err->msg, sizeof(r->pending_msg));
+	}
+	return n || n == max ? (int)n : rc;
+}
+
+int ss_trace_checked(const struct ss_trace_reader *r)
+{
+	return r->bin_version >= SS_BIN_VERSION2;
+}
+
+void ss_trace_note_unchecked(const struct ss_trace_reader *r)
+{
+	if (r->bin_version == SS_BIN_VERSION)
+		fprintf(stderr, "slabsim: note: %s: binary trace version 1 carries no checksum: "
+			"read unchecked ('slabsim convert' rewrites it as version 2)\n", r->path);
 }
 
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r)

@@ -105,19 +105,22 @@ static int bench_glibc(const char *trace, const struct ss_bench_opts *o,
 {
 	struct ptr_table t = {.cap = o->max_objects};
 	struct ss_trace_reader *r;
-	struct ss_event ev;
+	struct ss_event ev[SS_REPLAY_BATCH];
 	double t0 = now();
 	int rc;
 
 	if (ss_trace_open(&r, trace, err))
 		return -1;
-	while ((rc = ss_trace_next(r, &ev, err)) == 1) {
-		if (glibc_event(&t, r, &ev, err)) {
-			rc = -1;
-			break;
+	while ((rc = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0) {
+		for (int i = 0; i < rc; i++) {
+			if (glibc_event(&t, r, &ev[i], err)) {
+				rc = -1;
+				goto out;
+			}
+			res->events++;
 		}
-		res->events++;
 	}
+out:
 	res->seconds = now() - t0;
 	res->peak_live = t.peak;
 	ss_trace_close(r);
@@ -131,14 +134,14 @@ static int bench_read(const char *trace, struct ss_bench_result *res,
 		      struct ss_error *err)
 {
 	struct ss_trace_reader *r;
-	struct ss_event ev;
+	struct ss_event ev[SS_REPLAY_BATCH];
 	double t0 = now();
 	int rc;
 
 	if (ss_trace_open(&r, trace, err))
 		return -1;
-	while ((rc = ss_trace_next(r, &ev, err)) == 1)
-		res->events++;
+	while ((rc = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0)
+		res->events += (uint64_t)rc;
 	res->seconds = now() - t0;
 	ss_trace_close(r);
 	return rc < 0 ? -1 : 0;

@@ -64,7 +64,7 @@ usage_err bench "bad value '0' for --repeat (want an integer 1..1000)" --repeat=
 usage_err bench "bad value ',' for --models" --models ,
 usage_err run "bad value 'x' for --mode" --mode x
 usage_err run "bad value '0' for --cpus (want an integer 1..65536)" --cpus=0
-usage_err topology "bad value 'x' for --map (identity, compact, scatter)" --topology host --map x
+usage_err topology "bad value 'x' for --map (identity, compact, scatter, fold)" --topology host --map x
 usage_err convert "bad value 'x' for --to (text, text.zst, sbt, sbt.zst)" --to x a b
 usage_err geometry "bad value '3' for --align" --align 3
 usage_err compare "bad value '0' for --top (want an integer 1..1000)" --top 0
