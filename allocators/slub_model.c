@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kmalloc.h"
+#include "slab_prior.h"
 #include "slub.h"
 
 #define SIZE_MEMO_MAX 8192
@@ -82,6 +83,20 @@ static unsigned debug_for(const struct ss_slub_model *m, const char *name)
 	return strstr(m->cfg.debug_caches, key) ? m->cfg.debug : 0;
 }
 
+/* A cache the initial-state snapshot lists starts with the kernel's
+ * geometry, slabs and objects (slab_prior.h). */
+static int start_as_kernel(struct ss_slub_model *m, struct ss_kcache *s,
+			   struct ss_error *err)
+{
+	const struct ss_snap_cache *c;
+
+	if (!m->cfg.initial || !(c = ss_snap_find(m->cfg.initial, s->name)))
+		return 0;
+	if (ss_kcache_take_geometry(s, c, err) < 0)
+		return -1;
+	return ss_kcache_populate(s, c, err);
+}
+
 static int add_cache(struct ss_slub_model *m, const char *name,
 		     const struct ss_cache_spec *spec, struct ss_error *err)
 {
@@ -99,7 +114,9 @@ static int add_cache(struct ss_slub_model *m, const char *name,
 	s = malloc(sizeof(*s));
 	if (!s)
 		return ss_errorf(err, "out of memory");
-	if (ss_kcache_init(s, name, spec, m->cfg.target, m->cfg.topo, err)) {
+	if (ss_kcache_init(s, name, spec, m->cfg.target, m->cfg.topo, err) ||
+	    start_as_kernel(m, s, err)) {
+		ss_kcache_release(s);
 		free(s);
 		return -1;
 	}
@@ -163,6 +180,13 @@ int ss_slub_model_named_cache(struct ss_slub_model *m, const char *name,
 			      const struct ss_cache_spec *spec_in,
 			      struct ss_error *err)
 {
+	return ss_slub_model_cache(m, name, spec_in, m->cfg.merge, err);
+}
+
+int ss_slub_model_cache(struct ss_slub_model *m, const char *name,
+			const struct ss_cache_spec *spec_in, bool merge,
+			struct ss_error *err)
+{
 	struct ss_cache_spec spec = *spec_in;
 	struct ss_geometry g;
 
@@ -170,14 +194,26 @@ int ss_slub_model_named_cache(struct ss_slub_model *m, const char *name,
 		if (!strcmp(m->caches[i]->name, name))
 			return (int)i;
 	spec.debug = debug_for(m, name);
-	if (m->cfg.merge) {
+	if (merge) {
 		int c;
 
 		if (ss_geometry_compute(m->cfg.target, &spec, &g, err))
 			return -1;
 		c = find_mergeable(m, &spec, g.size_nodebug);
-		if (c >= 0)
+		if (c >= 0) {
+			/* __kmem_cache_alias() (mm/slub.c, 3.x-6.18): the
+			 * merged cache's object_size and inuse grow to the
+			 * new cache's size, so a 192-byte dentry merged into
+			 * 184-byte filp objects is a 192-byte object */
+			struct ss_kcache *s = m->caches[c];
+			unsigned w = m->cfg.target->ptr_size;
+
+			if (spec.object_size > s->geo.object_size)
+				s->geo.object_size = spec.object_size;
+			if ((spec.object_size + w - 1) / w * w > s->geo.inuse)
+				s->geo.inuse = (spec.object_size + w - 1) / w * w;
 			return c;
+		}
 	}
 	return add_cache(m, name, &spec, err);
 }
@@ -293,6 +329,41 @@ static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	ss_kcache_free(s, cpu, obj->slab, op);
 }
 
+/* The cache a prior free's object was in: kmalloc objects in the class
+ * of their size (the site of a free says nothing of the allocation's
+ * site), a declared cache wherever the placement puts its allocations. */
+static int slub_free_prior(struct ss_model *mm, const struct ss_event *ev,
+			   struct ss_op *op, uint32_t *cache, struct ss_error *err)
+{
+	struct ss_slub_model *m = (struct ss_slub_model *)mm;
+	struct ss_kcache *s;
+	struct ss_slab *sl;
+	int c;
+
+	if (ev->api == SS_API_KMALLOC) {
+		if (!ev->value || ev->value > ss_kmalloc_max_cache_size(m->cfg.target))
+			return 0; /* ZERO_SIZE_PTR or kmalloc_large: no slab object */
+		c = kmalloc_cache_memo(m, ev->value, err);
+	} else {
+		c = m->policy->route(m, ev, err);
+		if (c == SS_ROUTE_KMALLOC)
+			c = kmalloc_cache_memo(m, ev->value, err);
+	}
+	if (c < 0)
+		return -1;
+	s = m->caches[c];
+	sl = ss_kcache_take_prior(s, ev->id ? (uint32_t)ev->id : 0);
+	if (!sl) {
+		s->prior_missing++;
+		return 0;
+	}
+	s->prior_freed++;
+	s->requested_live -= s->geo.object_size;
+	ss_kcache_free(s, ev->cpu, sl, op);
+	*cache = (uint32_t)c;
+	return 1;
+}
+
 static unsigned slub_nr_caches(const struct ss_model *mm)
 {
 	return ((const struct ss_slub_model *)mm)->nr_caches;
@@ -330,6 +401,7 @@ const struct ss_model_ops ss_slub_model_ops = {
 	.create = slub_create,
 	.alloc = slub_alloc,
 	.free = slub_free,
+	.free_prior = slub_free_prior,
 	.nr_caches = slub_nr_caches,
 	.cache_report = slub_cache_report,
 	.large_report = slub_large_report,

@@ -23,7 +23,7 @@ struct run_opts {
 };
 
 enum {
-	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE,
+	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE, O_INITIAL,
 	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_HELP, NR_OPTS,
 };
@@ -45,11 +45,20 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"named caches as the kernel's slub_debug=P,kmalloc-512 does"},
 	[O_COSTS] = {"costs", NULL, "FILE",
 		"cost table overriding allocators/costs/default.costs"},
-	[O_CPUS] = {"cpus", NULL, "N", "CPUs the kernel sees (default: the target's)"},
+	[O_CPUS] = {"cpus", NULL, "N",
+		"CPUs the kernel sees (default: the trace's meta cpus,\n"
+		"else the target's)"},
 	[O_NODES] = {"nodes", NULL, "N",
 		"NUMA nodes, CPUs split in equal blocks (default: the target's)"},
 	[O_NOMERGE] = {"no-merge", NULL, NULL,
-		"no SLUB cache merging for caches a model creates"},
+		"no SLUB cache merging for caches a model creates (an\n"
+		"imported trace's own caches are never merged)"},
+	[O_INITIAL] = {"initial-state", NULL, "SNAPSHOT",
+		"start each cache the kernel had as it was: a capture's\n"
+		"slab-before.txt (or its directory), a copied\n"
+		"/sys/kernel/slab or a /proc/slabinfo 2.1 file: geometry,\n"
+		"slabs, objects, free slots; prior frees (u) take objects\n"
+		"out of it (docs/own-trace.md)"},
 	[O_VARIANT] = {"variant", NULL, "NAME",
 		"variant label for the summary (default: the trace's meta)"},
 	[O_MAXOBJ] = {"max-objects", NULL, "N",
@@ -83,7 +92,8 @@ static void run_usage(FILE *out)
 	fprintf(out,
 		"usage: slabsim run --trace TRACE --model MODEL[+LETTERS] --target TARGET --out DIR\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
-		"                   [--nodes N] [--no-merge] [--variant NAME] [--max-objects N]\n"
+		"                   [--nodes N] [--no-merge] [--initial-state SNAPSHOT]\n"
+		"                   [--variant NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
 		"                   [--mode model|host] [--events LIST]\n\n"
@@ -132,6 +142,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
 	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);
 	case O_NOMERGE: o->spec.no_merge = true; return 0;
+	case O_INITIAL: o->spec.initial_state = v; return 0;
 	case O_VARIANT: o->variant = v; return 0;
 	case O_MAXOBJ: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->spec.max_objects);
 	case O_MAXMEM:
@@ -165,6 +176,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 		return ss_opt_usage_err(&opt_set, "--topology sets the CPUs and nodes; drop --cpus/--nodes");
 	if (o->host_mode && (o->spec.cpus || o->spec.nodes))
 		return ss_opt_usage_err(&opt_set, "host mode takes --topology, not --cpus/--nodes");
+	if (o->host_mode && o->spec.initial_state)
+		return ss_opt_usage_err(&opt_set, "host mode replays in real memory: no --initial-state");
 	if (o->events && !o->host_mode)
 		return ss_opt_usage_err(&opt_set, "--events counts host-mode runs only (add --mode host)");
 	return 0;

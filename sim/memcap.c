@@ -14,7 +14,9 @@ void ss_memcap_init(struct ss_memcap *m, uint64_t max_bytes, unsigned page_size)
 void ss_memcap_release(struct ss_memcap *m)
 {
 	free(m->cache_pages);
+	free(m->seen);
 	m->cache_pages = NULL;
+	m->seen = NULL;
 	m->nr_caches = 0;
 }
 
@@ -22,14 +24,20 @@ static int grow(struct ss_memcap *m, uint32_t cache)
 {
 	uint32_t nr = m->nr_caches ? m->nr_caches : 32;
 	uint64_t *p;
+	uint8_t *s;
 
 	while (nr <= cache)
 		nr *= 2;
 	p = realloc(m->cache_pages, nr * sizeof(*p));
-	if (!p)
+	if (p)
+		m->cache_pages = p;
+	s = realloc(m->seen, nr);
+	if (s)
+		m->seen = s;
+	if (!p || !s)
 		return -1;
 	memset(p + m->nr_caches, 0, (nr - m->nr_caches) * sizeof(*p));
-	m->cache_pages = p;
+	memset(s + m->nr_caches, 0, nr - m->nr_caches);
 	m->nr_caches = nr;
 	return 0;
 }
@@ -52,6 +60,22 @@ int ss_memcap_note_slow(struct ss_memcap *m, const struct ss_model_desc *desc,
 	if (obj->cache >= m->nr_caches && grow(m, obj->cache))
 		return -1;
 	pages = op->stats[SS_STEP_PAGE_ALLOC] - op->stats[SS_STEP_PAGE_FREE];
+	if (!m->seen[obj->cache]) {
+		/* first sight: the pages the cache holds now, which include
+		 * any it started with (an initial state has no page counts),
+		 * and from here on the counter's moves */
+		struct ss_cache_report r;
+
+		if (desc->ops->cache_report) {
+			desc->ops->cache_report(model, obj->cache, &r);
+			m->slab_pages += r.slab_bytes / m->page_size;
+		} else {
+			m->slab_pages += pages;
+		}
+		m->cache_pages[obj->cache] = pages;
+		m->seen[obj->cache] = 1;
+		return 0;
+	}
 	m->slab_pages += pages - m->cache_pages[obj->cache];
 	m->cache_pages[obj->cache] = pages;
 	return 0;

@@ -128,6 +128,37 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	return 0;
 }
 
+/* A free of an object the trace never allocated: the model takes one out
+ * of the cache's initial state, if it has one left. */
+static int do_free_prior(struct ss_run *run, struct ss_trace_reader *r,
+			 const struct ss_event *ev, struct ss_error *err)
+{
+	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_obj obj = {.state = SS_OBJ_LIVE};
+	int rc = 0;
+
+	if (run->desc->ops->free_prior)
+		rc = run->desc->ops->free_prior(run->model, ev, &op, &obj.cache, err);
+	if (rc < 0) {
+		char why[sizeof(err->msg)];
+
+		memcpy(why, err->msg, sizeof(why));
+		return BAD(r, ev, err, "%s", why);
+	}
+	if (!rc) {
+		run->prior_missing++;
+		return 0;
+	}
+	if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op))
+		return ss_errorf(err, "out of memory");
+	run->prior_frees++;
+	run->free_ops++;
+	run->free_cycles += op.cycles;
+	run->cpu_cycles[ev->cpu] += op.cycles;
+	ss_hist_add(&run->free_hist, round_cycles(op.cycles));
+	return 0;
+}
+
 /* Work time per label: arrays indexed by the label's name index. */
 static int do_work(struct ss_run *run, const struct ss_event *ev,
 		   struct ss_error *err)
@@ -219,6 +250,9 @@ int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 			break;
 		case SS_EV_FREE:
 			rc = do_free(run, r, ev, err);
+			break;
+		case SS_EV_FREE_PRIOR:
+			rc = do_free_prior(run, r, ev, err);
 			break;
 		case SS_EV_WORK:
 			rc = do_work(run, ev, err);

@@ -168,6 +168,23 @@ static int bin_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 	return 0;
 }
 
+static int bin_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *site,
+			  uint32_t api, uint64_t size, uint32_t gfp)
+{
+	uint32_t idx;
+	uint8_t *p;
+
+	if (name_index(w, site, &idx) || !(p = reserve(w, SS_BIN_MAX_EVENT)))
+		return -1;
+	p = put_tag_cpu(p, SS_BIN_FREE_PRIOR, cpu);
+	p = ss_bin_put_varint(p, idx);
+	p = ss_bin_put_varint(p, api);
+	p = ss_bin_put_varint(p, size);
+	commit(w, ss_bin_put_varint(p, gfp));
+	w->events++;
+	return 0;
+}
+
 static int bin_work(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
 		    const char *label)
 {
@@ -217,6 +234,7 @@ const struct ss_trace_writer_ops ss_bin_writer_ops = {
 	.cache = bin_cache,
 	.alloc = bin_alloc,
 	.free_obj = bin_free,
+	.free_prior = bin_free_prior,
 	.work = bin_work,
 	.phase = bin_phase,
 	.comment = bin_comment,

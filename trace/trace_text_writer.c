@@ -43,6 +43,16 @@ static int text_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 	return fprintf(w->fp, "f %" PRIu32 " %" PRIu64 "\n", cpu, id) < 0 ? -1 : 0;
 }
 
+static int text_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *site,
+			   uint32_t api, uint64_t size, uint32_t gfp)
+{
+	char fl[64];
+
+	ss_gfp_str(gfp, fl, sizeof(fl));
+	return fprintf(w->fp, "u %" PRIu32 " %s %s %" PRIu64 "%s%s\n", cpu, site,
+		       w->tb.cache_names.strs[api], size, gfp ? " gfp=" : "", fl) < 0 ? -1 : 0;
+}
+
 static int text_work(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
 		     const char *label)
 {
@@ -65,6 +75,7 @@ const struct ss_trace_writer_ops ss_text_writer_ops = {
 	.cache = text_cache,
 	.alloc = text_alloc,
 	.free_obj = text_free,
+	.free_prior = text_free_prior,
 	.work = text_work,
 	.phase = text_phase,
 	.comment = text_comment,

@@ -125,6 +125,15 @@ int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 	return w->ops->free_obj(w, cpu, id);
 }
 
+int ss_trace_write_free_prior(struct ss_trace_writer *w, uint32_t cpu,
+			      const char *site, uint32_t api, uint64_t size,
+			      uint32_t gfp)
+{
+	if (api >= w->tb.cache_names.nr || !ss_trace_name_ok(site) || (gfp & ~SS_GFP_ALL))
+		return -1;
+	return w->ops->free_prior(w, cpu, site, api, size, gfp);
+}
+
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label)
 {

@@ -238,7 +238,7 @@ static void test_corrupt_binary(void **state)
 	/* bytes after the end */
 	expect_bin_error((const uint8_t[]){0xf8, 0, 0x12}, 3, "data after the end record");
 	/* unknown kinds and control records */
-	expect_bin_error((const uint8_t[]){0x06, 0xf8, 0}, 3, "unknown record tag 0x06");
+	expect_bin_error((const uint8_t[]){0x07, 0xf8, 0}, 3, "unknown record tag 0x07");
 	/* alloc with flags: flags 0 (that is kind 1) and unknown flag bits */
 	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x0d, 5, 0, 0, 8, 0, 0xf8, 1}, 11,
 			 "gfp 0");

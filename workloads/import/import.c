@@ -21,13 +21,33 @@ struct importer {
 	struct ss_target target;
 	struct ss_trace_writer *w;
 	struct ss_ptrmap map;
+	struct ss_ptrmap dead;	/* pointers freed in the capture, not since allocated */
 	struct ss_idpool ids;
 	struct ss_import_caches caches;
+	struct ss_import_prior prior;
+	struct ss_snap snap;
+	bool have_snap;
+	bool cpus_written;	/* meta cpus went out before the events */
 	struct ss_inbuf in;
 	unsigned long lineno;
+	unsigned cpus;		/* the CPU count written up front */
 };
 
 #define BAD(im, err, ...) ss_error_at(err, (im)->o->input, (im)->lineno, __VA_ARGS__)
+
+/* meta cpus before the first event, so that a replay sizes its CPUs
+ * from it without reading the trace twice. */
+static int write_cpus(struct importer *im, unsigned cpus, struct ss_error *err)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%u", cpus);
+	if (ss_trace_write_meta(im->w, "cpus", buf))
+		return ss_errorf(err, "%s: write failed", im->o->output);
+	im->cpus_written = true;
+	im->cpus = cpus;
+	return 0;
+}
 
 /* The object at e leaves: free it in the output and recycle its id. */
 static int emit_free(struct importer *im, struct ss_ptr_entry *e, unsigned cpu)
@@ -35,6 +55,8 @@ static int emit_free(struct importer *im, struct ss_ptr_entry *e, unsigned cpu)
 	if (ss_trace_write_free(im->w, cpu, e->id))
 		return -1;
 	ss_idpool_put(&im->ids, e->id);
+	if (!ss_ptrmap_find(&im->dead, e->ptr) && !ss_ptrmap_insert(&im->dead, e->ptr))
+		return -1;
 	ss_ptrmap_remove(&im->map, e);
 	im->t->events++;
 	return 0;
@@ -71,6 +93,9 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 		if (emit_free(im, e, rec->cpu))
 			return BAD(im, err, "write failed");
 	}
+	e = ss_ptrmap_find(&im->dead, rec->ptr);
+	if (e)
+		ss_ptrmap_remove(&im->dead, e);
 	e = ss_ptrmap_insert(&im->map, rec->ptr);
 	if (!e)
 		return BAD(im, err, "out of memory");
@@ -81,6 +106,47 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 	if (ss_trace_write_alloc_gfp(im->w, rec->cpu, e->id, site, (uint32_t)api, size,
 				     rec->gfp))
 		return BAD(im, err, "write failed");
+	t->events++;
+	return 0;
+}
+
+/* A free of a pointer the capture never saw allocated (before the
+ * capture, or its allocation was lost): a prior free of the cache the
+ * event names, or the one its call site's learned frees point to. */
+static int do_prior_free(struct importer *im, const struct ss_kmem_rec *rec,
+			 struct ss_error *err)
+{
+	struct ss_import_totals *t = im->t;
+	char name[SS_IMPORT_CACHE_NAME], site[SS_MAX_NAME + 1];
+	uint64_t size = 0;
+	uint32_t gfp = 0;
+	int api = SS_API_KMALLOC;
+
+	if (rec->name) {
+		ss_import_cache_name(&im->target, rec, name);
+	} else if (ss_import_prior_pick(&im->prior, rec->call_site, name, &size, &gfp)) {
+		t->prior_unattributed++;
+		return 0;
+	}
+	if (name[0]) {
+		api = ss_import_cache_api_named(&im->caches, im->w, name,
+						ss_import_prior_first(&im->prior, name), err);
+		if (api == -2) { /* a cache nothing says the size of */
+			t->prior_unattributed++;
+			return 0;
+		}
+		if (api < 0) {
+			char why[sizeof(err->msg)];
+
+			memcpy(why, err->msg, sizeof(why));
+			return BAD(im, err, "%s", why);
+		}
+		size = 0;
+	}
+	ss_import_clean_name(rec->call_site, site);
+	if (ss_trace_write_free_prior(im->w, rec->cpu, site, (uint32_t)api, size, gfp))
+		return BAD(im, err, "write failed");
+	t->prior_frees++;
 	t->events++;
 	return 0;
 }
@@ -98,7 +164,18 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 	e = ss_ptrmap_find(&im->map, rec->ptr);
 	if (!e) { /* allocated before the capture, or its allocation was lost */
 		t->unknown_frees++;
-		return 0;
+		/* a pointer this capture already saw freed was allocated
+		 * again without an event: that object is not one from
+		 * before the capture (measured on 6.18: /proc inodes and
+		 * their dentries, docs/import.md) */
+		if (ss_ptrmap_find(&im->dead, rec->ptr) ||
+		    ss_ptrmap_find(&im->prior.untraced, rec->ptr)) {
+			t->untraced_allocs++;
+			return 0;
+		}
+		if (!ss_ptrmap_insert(&im->dead, rec->ptr))
+			return BAD(im, err, "out of memory");
+		return do_prior_free(im, rec, err);
 	}
 	t->frees++;
 	t->bytes_freed += e->bytes_alloc;
@@ -124,7 +201,15 @@ static int do_line(struct importer *im, char *line, struct ss_error *err)
 	struct ss_import_totals *t = im->t;
 	struct ss_kmem_rec rec;
 	const char *why = NULL;
-	int kind = ss_kmem_parse_line(line, &im->labels, &rec, &why);
+	unsigned ncpu;
+	int kind;
+
+	/* the `trace` file's header: "# entries-in-buffer/...   #P:2" */
+	if (line[0] == '#' && !im->cpus_written && !t->events && strstr(line, "#P:") &&
+	    sscanf(strstr(line, "#P:"), "#P:%u", &ncpu) == 1 && ncpu && ncpu <= 65536 &&
+	    write_cpus(im, ncpu, err))
+		return -1;
+	kind = ss_kmem_parse_line(line, &im->labels, &rec, &why);
 
 	switch (kind) {
 	case SS_KL_SKIP: t->skipped_lines++; return 0;
@@ -139,6 +224,8 @@ static int do_line(struct importer *im, char *line, struct ss_error *err)
 		t->no_cpu_lines++;
 	if (rec.cpu > 65535)
 		return BAD(im, err, "cpu %u out of range", rec.cpu);
+	if (im->cpus_written && rec.cpu >= im->cpus)
+		return BAD(im, err, "cpu %u, but the capture has %u CPUs", rec.cpu, im->cpus);
 	if (rec.cpu > t->max_cpu)
 		t->max_cpu = rec.cpu;
 	if (rec.event == SS_KE_KMALLOC || rec.event == SS_KE_CACHE_ALLOC)
@@ -178,8 +265,18 @@ static int setup(struct importer *im, struct ss_error *err)
 			return -1;
 	if (ss_target_load(o->target, &im->target, err))
 		return -1;
+	if (o->snapshot) {
+		if (ss_snap_load(&im->snap, o->snapshot, err))
+			return -1;
+		im->have_snap = true;
+		im->caches.snap = &im->snap;
+	}
 	im->caches.target = &im->target;
 	im->caches.warn = stderr;
+	/* standard input is read once: its unknown frees cannot learn */
+	if (strcmp(o->input, "-") &&
+	    ss_import_prior_learn(&im->prior, o->input, &im->labels, &im->target, err))
+		return -1;
 	if (ss_inbuf_open(&im->in, o->input, err))
 		return -1;
 	if (ss_trace_writer_open(&im->w, o->output, err))
@@ -188,7 +285,7 @@ static int setup(struct importer *im, struct ss_error *err)
 	    ss_trace_write_meta(im->w, "source", o->input) ||
 	    ss_trace_write_meta(im->w, "target", im->target.name))
 		return ss_errorf(err, "%s: write failed", o->output);
-	return 0;
+	return o->cpus ? write_cpus(im, o->cpus, err) : 0;
 }
 
 /* Facts only known at the end go last (meta may come anywhere). */
@@ -202,6 +299,8 @@ static int finish(struct importer *im, struct ss_error *err)
 	t->kmalloc_class_mismatch = im->caches.kmalloc_mismatch;
 	t->geometry_mismatch = im->caches.geometry_mismatch;
 	t->caches = im->caches.names.nr;
+	if (im->cpus_written)
+		return 0;
 	snprintf(buf, sizeof(buf), "%u", t->max_cpu + 1);
 	if (ss_trace_write_meta(im->w, "cpus", buf))
 		return ss_errorf(err, "%s: write failed", im->o->output);
@@ -222,8 +321,12 @@ int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
 	}
 	ss_inbuf_close(&im.in);
 	ss_ptrmap_release(&im.map);
+	ss_ptrmap_release(&im.dead);
 	ss_idpool_release(&im.ids);
 	ss_import_caches_release(&im.caches);
+	ss_import_prior_release(&im.prior);
+	if (im.have_snap)
+		ss_snap_release(&im.snap);
 	return rc;
 }
 
@@ -255,7 +358,10 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 	fprintf(out, "Events written: %llu (%llu allocs, %llu frees), CPUs 0-%u, %llu caches declared\n",
 		(unsigned long long)t->events, (unsigned long long)(t->allocs - t->failed_allocs),
 		(unsigned long long)t->frees, t->max_cpu, (unsigned long long)t->caches);
-	fprintf(out, "Frees of unknown pointers (skipped): %llu\n", (unsigned long long)t->unknown_frees);
+	fprintf(out, "Frees of unknown pointers: %llu (%llu written as prior frees, %llu of an unknown cache skipped,\n"
+		     "  %llu of a pointer freed before: allocated without an event, skipped)\n",
+		(unsigned long long)t->unknown_frees, (unsigned long long)t->prior_frees,
+		(unsigned long long)t->prior_unattributed, (unsigned long long)t->untraced_allocs);
 	fprintf(out, "kfree(NULL) (skipped): %llu\n", (unsigned long long)t->null_frees);
 	fprintf(out, "Allocations of a live pointer (lost free, old object freed): %llu\n",
 		(unsigned long long)t->realloc_live);
@@ -285,9 +391,10 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		      "internal_fragmentation_pct,cross_cpu_frees,unknown_frees,null_frees,"
 		      "realloc_live,failed_allocs,lost_events,overwritten_events,other_events,"
 		      "skipped_lines,live_at_end,peak_live,max_cpu,caches,"
-		      "kmalloc_class_mismatch,geometry_mismatch,phases\n");
+		      "kmalloc_class_mismatch,geometry_mismatch,phases,prior_frees,prior_unattributed,"
+		      "untraced_allocs\n");
 	fprintf(f.fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu\n",
+		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 		(unsigned long long)t->lines, (unsigned long long)t->events,
 		(unsigned long long)t->allocs, (unsigned long long)t->frees,
 		(unsigned long long)t->bytes_req, (unsigned long long)t->bytes_alloc,
@@ -299,6 +406,8 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		(unsigned long long)t->skipped_lines, (unsigned long long)t->live_at_end,
 		(unsigned long long)t->peak_live, t->max_cpu, (unsigned long long)t->caches,
 		(unsigned long long)t->kmalloc_class_mismatch,
-		(unsigned long long)t->geometry_mismatch, (unsigned long long)t->phases);
+		(unsigned long long)t->geometry_mismatch, (unsigned long long)t->phases,
+		(unsigned long long)t->prior_frees, (unsigned long long)t->prior_unattributed,
+		(unsigned long long)t->untraced_allocs);
 	return ss_atomic_commit(&f, err);
 }

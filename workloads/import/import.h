@@ -6,6 +6,8 @@
  *   import_ftrace.c  one text line -> one kmem record
  *   import_ptrmap.c  live pointers -> dense object ids
  *   import_caches.c  cache names and kmem_cache_create() arguments
+ *   import_prior.c   frees of objects allocated before the capture
+ *   import_gfp.c     allocation flags from gfp_flags= and accounted=
  *   import.c         the driver: records -> trace events and totals
  */
 #ifndef SS_IMPORT_H
@@ -16,6 +18,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "slabsnap.h"
 #include "strtab.h"
 #include "target.h"
 #include "trace.h"
@@ -118,6 +121,7 @@ void ss_ptrmap_release(struct ss_ptrmap *m);
 
 struct ss_import_caches {
 	const struct ss_target *target;
+	const struct ss_snap *snap; /* the kernel's caches, or NULL */
 	FILE *warn;		/* one line per cache the model lays out otherwise */
 	struct ss_strtab names;	/* cache names as declared, in order of first use */
 	uint32_t *api;		/* per name: the trace api index */
@@ -127,16 +131,58 @@ struct ss_import_caches {
 	uint64_t size_changes;	/* allocations whose sizes differ from the first */
 	uint64_t kmalloc_mismatch; /* kmalloc: bytes_alloc is not the target's class */
 	uint64_t by_class;	/* unnamed kmem_cache allocations put in kmalloc */
+	uint64_t from_snapshot;	/* caches declared with the snapshot's arguments */
 };
 
 struct ss_trace_writer;
 
+#define SS_IMPORT_CACHE_NAME (SS_MAX_NAME + 16)
+/* Where an allocation record goes: 1 kmalloc, 0 the cache called name
+ * (name=, or cache-<bytes_alloc> for an unnamed one whose stride is no
+ * kmalloc class on t). */
+int ss_import_cache_name(const struct ss_target *t, const struct ss_kmem_rec *rec,
+			 char name[SS_IMPORT_CACHE_NAME]);
 /* The api index for an allocation record, declaring the cache on first
  * use; -1 with err on a write failure.  *size gets the bytes to request. */
 int ss_import_cache_api(struct ss_import_caches *c, struct ss_trace_writer *w,
 			const struct ss_kmem_rec *rec, uint64_t *size,
 			struct ss_error *err);
+/* The api index of the cache called name for a free that comes before
+ * any allocation from it: declared from `first` (an allocation record
+ * of it), else from the snapshot.  -2 when neither knows it; -1 with err
+ * on a write failure. */
+int ss_import_cache_api_named(struct ss_import_caches *c, struct ss_trace_writer *w,
+			      const char *name, const struct ss_kmem_rec *first,
+			      struct ss_error *err);
 void ss_import_caches_release(struct ss_import_caches *c);
+
+/* ---- frees of objects allocated before the capture ---- */
+
+struct prior_site;
+struct ss_import_prior {
+	struct ss_strtab keys;	   /* where an object was: "k GFP SIZE", "c NAME" */
+	struct ss_strtab sites;	   /* free call sites */
+	struct prior_site *site;   /* parallel to sites */
+	uint32_t cap_site;
+	struct ss_strtab caches;   /* cache names, with their first record */
+	struct ss_kmem_rec *first;
+	uint32_t cap_caches;
+	struct ss_ptrmap untraced; /* pointers also allocated without events */
+	bool learned;
+};
+
+/* The first pass: per free site, where the objects it freed were. */
+int ss_import_prior_learn(struct ss_import_prior *p, const char *input,
+			  const struct ss_kmem_labels *l, const struct ss_target *t,
+			  struct ss_error *err);
+/* Where the next unknown free at site goes: name = a cache, or "" for
+ * kmalloc with *size the class size and *gfp its flags.  -1: unknown. */
+int ss_import_prior_pick(struct ss_import_prior *p, const char *site,
+			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp);
+/* The first allocation record of a cache, or NULL. */
+const struct ss_kmem_rec *ss_import_prior_first(const struct ss_import_prior *p,
+						const char *cache);
+void ss_import_prior_release(struct ss_import_prior *p);
 /* A trace name from any text: bytes that cannot be in a name become '_',
  * cut at SS_MAX_NAME (out has room for SS_MAX_NAME + 1). */
 void ss_import_clean_name(const char *in, char *out);
@@ -153,6 +199,8 @@ struct ss_import_opts {
 	const char *target;	/* kmalloc classes and layout rules for naming */
 	const char *formats[SS_KE_NR * 2]; /* tracefs format files */
 	unsigned nr_formats;
+	const char *snapshot;	/* the kernel's caches: declarations from them */
+	unsigned cpus;		/* the capture's CPUs, 0: from the events */
 };
 
 /* What perf kmem stat prints, and what the import had to repair. */
@@ -171,6 +219,9 @@ struct ss_import_totals {
 	uint64_t kmalloc_class_mismatch; /* bytes_alloc differs from the target's class */
 	uint64_t geometry_mismatch, caches;
 	uint64_t phases;		   /* slabsim-phase markers -> phase events */
+	uint64_t prior_frees;		   /* unknown frees written as prior frees */
+	uint64_t prior_unattributed;	   /* unknown frees whose cache is unknown */
+	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before */
 	unsigned max_cpu;
 };
 
