@@ -2,6 +2,7 @@
 #
 #   make sim WORKLOAD=smack17k   generate, replay every variant x model, plot, report
 #                                (WORKLOAD=smack17k | audit | hackbench)
+#   make sim TRACE=PATH          your own capture or trace (docs/own-trace.md)
 #   make test                    unit + end-to-end tests, then again under ASan+UBSan
 #   make compare | sweep | index reports across models, parameters, workloads (mk/)
 #   make validate                check the geometry rules against this machine's /sys/kernel/slab
@@ -133,6 +134,14 @@ include mk/stamp.inc
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k
 SEED ?= 1
+# `make sim TRACE=PATH [NAME=N]`: a trace or capture of your own is the
+# workload `import` (workloads/import/import.mk, docs/own-trace.md).
+ifneq ($(strip $(TRACE)),)
+override WORKLOAD := import
+endif
+# How a command shown in a report names its workload; import.mk says
+# TRACE=... instead (it is among the command-line variables).
+WORKLOAD_ARG = WORKLOAD=$(WORKLOAD)
 # A workload is a folder workloads/W/ holding its make fragment W.mk.
 WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
 DATA := datasets/$(WORKLOAD)

@@ -305,6 +305,19 @@ static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t drawn)
 	return s->kslab[kslab] - 1;
 }
 
+int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
+			struct ss_error *err)
+{
+	if (populate_packed(s, c))
+		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
+	/* the tree is rebuilt over all prior slabs (once per cache added) */
+	free(s->prior_tree);
+	s->prior_tree = NULL;
+	if (!s->prior_rng)
+		s->prior_rng = name_seed(s->name);
+	return build_tree(s) ? ss_errorf(err, "out of memory") : 0;
+}
+
 struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab)
 {
 	uint32_t i;

@@ -30,6 +30,12 @@ int ss_kcache_take_geometry(struct ss_kcache *s, const struct ss_snap_cache *c,
 int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
 		       struct ss_error *err);
 
+/* Add the kernel's objects of cache c (another cache, whose allocations a
+ * what-if model puts here) to s's initial state, packed into s's slabs.
+ * Called before the first allocation into s from c's objects. */
+int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
+			struct ss_error *err);
+
 /* The slab of the initial-state object a prior free takes (one fewer
  * left), or NULL when none is left.  Without kslab the object is drawn
  * uniformly from those left (a hashed-pointer capture says nothing of

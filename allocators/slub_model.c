@@ -25,6 +25,8 @@ struct ss_slub_model {
 	 * one slot per 8 bytes is exact.  Saves the class lookup per alloc. */
 	int32_t size_memo[SIZE_MEMO_MAX / 8];
 	struct ss_route_memo memo; /* the placement's memo */
+	uint8_t *prior_placed;	  /* per trace api: its kernel objects placed */
+	uint32_t nr_prior_placed;
 	struct ss_large_report large;
 };
 
@@ -274,6 +276,39 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
 	return c;
 }
 
+/* With an initial state, a declared cache the placement puts into a cache
+ * of another name (kmalloc-buckets: dentry into kmalloc-192) brings the
+ * kernel's objects of that cache along, on its first route: the what-if
+ * starts with the same objects, placed its way. */
+static int place_prior(struct ss_slub_model *m, uint32_t api, int c, struct ss_error *err)
+{
+	const struct ss_snap_cache *k;
+	const char *name;
+
+	if (!m->cfg.initial || api == SS_API_KMALLOC || c < 0)
+		return 0;
+	if (api >= m->nr_prior_placed) {
+		uint32_t nr = m->nr_prior_placed ? 2 * m->nr_prior_placed : 64;
+		uint8_t *p;
+
+		while (nr <= api)
+			nr *= 2;
+		p = realloc(m->prior_placed, nr);
+		if (!p)
+			return ss_errorf(err, "out of memory");
+		memset(p + m->nr_prior_placed, 0, nr - m->nr_prior_placed);
+		m->prior_placed = p;
+		m->nr_prior_placed = nr;
+	}
+	if (m->prior_placed[api])
+		return 0;
+	m->prior_placed[api] = 1;
+	name = ss_trace_cache_name(m->cfg.tables, api);
+	if (!strcmp(name, m->caches[c]->name) || !(k = ss_snap_find(m->cfg.initial, name)))
+		return 0;
+	return ss_kcache_add_prior(m->caches[c], k, err);
+}
+
 static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
 		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
@@ -292,7 +327,7 @@ static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
 		}
 		c = kmalloc_cache_memo(m, ev->value, err);
 	}
-	if (c < 0)
+	if (c < 0 || place_prior(m, ev->api, c, err))
 		return -1;
 	s = m->caches[c];
 	obj->slab = ss_kcache_alloc(s, ev->cpu, op);
@@ -348,6 +383,8 @@ static int slub_free_prior(struct ss_model *mm, const struct ss_event *ev,
 		c = m->policy->route(m, ev, err);
 		if (c == SS_ROUTE_KMALLOC)
 			c = kmalloc_cache_memo(m, ev->value, err);
+		if (place_prior(m, ev->api, c, err))
+			return -1;
 	}
 	if (c < 0)
 		return -1;
@@ -393,6 +430,7 @@ static void slub_destroy(struct ss_model *mm)
 	}
 	free(m->caches);
 	free(m->kmalloc_cache);
+	free(m->prior_placed);
 	ss_route_memo_release(&m->memo);
 	free(m);
 }

@@ -534,6 +534,12 @@ static int load_sysfs(struct ss_snap *s, const char *dir, struct ss_error *err)
 
 int ss_snap_load(struct ss_snap *s, const char *path, struct ss_error *err)
 {
+	return ss_snap_load_in(s, path, "slab-before.txt", err);
+}
+
+int ss_snap_load_in(struct ss_snap *s, const char *path, const char *file,
+		    struct ss_error *err)
+{
 	struct stat st;
 	char capture[sizeof(s->path)];
 	FILE *fp;
@@ -544,7 +550,7 @@ int ss_snap_load(struct ss_snap *s, const char *path, struct ss_error *err)
 		return ss_errorf(err, "%s: %s", path, strerror(errno));
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	if (S_ISDIR(st.st_mode)) {
-		if ((size_t)snprintf(capture, sizeof(capture), "%s/slab-before.txt", path) >=
+		if ((size_t)snprintf(capture, sizeof(capture), "%s/%s", path, file) >=
 		    sizeof(capture))
 			return ss_errorf(err, "%s: path too long", path);
 		if (stat(capture, &st)) {

@@ -67,10 +67,13 @@ struct ss_snap {
 	unsigned nr_alias, cap_alias;
 };
 
-/* Load PATH: a directory holding slab-before.txt (a capture: that file is
- * read), a /sys/kernel/slab-like directory, a `slabsim-slab 1` file or a
+/* Load PATH: a capture directory (its slab-before.txt is read), a
+ * /sys/kernel/slab-like directory, a `slabsim-slab 1` file or a
  * `slabinfo - version: 2.1` file.  Errors name file:line. */
 int ss_snap_load(struct ss_snap *s, const char *path, struct ss_error *err);
+/* The same, taking `file` (e.g. "slab-after.txt") from a capture directory. */
+int ss_snap_load_in(struct ss_snap *s, const char *path, const char *file,
+		    struct ss_error *err);
 void ss_snap_release(struct ss_snap *s);
 /* The cache known as name (its own name or an alias), or NULL. */
 const struct ss_snap_cache *ss_snap_find(const struct ss_snap *s, const char *name);

@@ -13,6 +13,7 @@
 #include "replay.h"
 #include "results.h"
 #include "run.h"
+#include "settle.h"
 
 struct run_opts {
 	struct ss_run_spec spec; /* trace, model, target, costs, topology, ... */
@@ -24,6 +25,7 @@ struct run_opts {
 
 enum {
 	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE, O_INITIAL,
+	O_FINAL,
 	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_HELP, NR_OPTS,
 };
@@ -59,6 +61,11 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"/sys/kernel/slab or a /proc/slabinfo 2.1 file: geometry,\n"
 		"slabs, objects, free slots; prior frees (u) take objects\n"
 		"out of it (docs/own-trace.md)"},
+	[O_FINAL] = {"final-state", NULL, "SNAPSHOT",
+		"the kernel's caches after the trace (with --initial-state):\n"
+		"objects left live at sites the import found freed without\n"
+		"events are released where the model holds more than the\n"
+		"kernel (settled.csv; docs/own-trace.md)"},
 	[O_VARIANT] = {"variant", NULL, "NAME",
 		"variant label for the summary (default: the trace's meta)"},
 	[O_MAXOBJ] = {"max-objects", NULL, "N",
@@ -93,6 +100,7 @@ static void run_usage(FILE *out)
 		"usage: slabsim run --trace TRACE --model MODEL[+LETTERS] --target TARGET --out DIR\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--initial-state SNAPSHOT]\n"
+		"                   [--final-state SNAPSHOT]\n"
 		"                   [--variant NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
@@ -143,6 +151,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);
 	case O_NOMERGE: o->spec.no_merge = true; return 0;
 	case O_INITIAL: o->spec.initial_state = v; return 0;
+	case O_FINAL: o->spec.final_state = v; return 0;
 	case O_VARIANT: o->variant = v; return 0;
 	case O_MAXOBJ: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->spec.max_objects);
 	case O_MAXMEM:
@@ -176,6 +185,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 		return ss_opt_usage_err(&opt_set, "--topology sets the CPUs and nodes; drop --cpus/--nodes");
 	if (o->host_mode && (o->spec.cpus || o->spec.nodes))
 		return ss_opt_usage_err(&opt_set, "host mode takes --topology, not --cpus/--nodes");
+	if (o->spec.final_state && !o->spec.initial_state)
+		return ss_opt_usage_err(&opt_set, "--final-state settles against --initial-state: give both");
 	if (o->host_mode && o->spec.initial_state)
 		return ss_opt_usage_err(&opt_set, "host mode replays in real memory: no --initial-state");
 	if (o->events && !o->host_mode)
@@ -259,6 +270,37 @@ static void remove_written(struct run_io *io)
 	}
 }
 
+/* --final-state: the settling rule (sim/settle.h), then settled.csv and
+ * the final slabinfo again (it was written at the end of the replay). */
+static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *io,
+		  struct ss_error *err)
+{
+	struct ss_snap after;
+	struct ss_settle s;
+	struct ss_atomic_file f;
+	char path[4200];
+	int rc;
+
+	if (!o->spec.final_state)
+		return 0;
+	if (ss_snap_load_in(&after, o->spec.final_state, "slab-after.txt", err))
+		return -1;
+	rc = ss_settle_run(run, &after, &s, err);
+	ss_snap_release(&after);
+	if (rc)
+		return -1;
+	snprintf(path, sizeof(path), "%s/settled.csv", io->dir);
+	if (ss_atomic_open(&f, path, err)) {
+		ss_settle_release(&s);
+		return -1;
+	}
+	ss_settle_csv(f.fp, run, &s);
+	ss_settle_release(&s);
+	if (ss_atomic_commit(&f, err) || remember(io, "settled.csv", err))
+		return -1;
+	return ss_write_slabinfo(io->dir, "slabinfo", run, err);
+}
+
 static int write_results(struct ss_run *run, const struct run_opts *o,
 			 const struct ss_run_setup *rs, struct run_io *io,
 			 struct ss_error *err)
@@ -273,6 +315,9 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
 	};
 
+	if (o->spec.initial_state &&
+	    (ss_write_prior(io->dir, run, err) || remember(io, "prior.csv", err)))
+		return -1;
 	if (ss_write_caches(io->dir, run, err) || remember(io, "caches.csv", err) ||
 	    ss_write_counters(io->dir, run, err) || remember(io, "counters.csv", err) ||
 	    ss_write_functions(io->dir, run, err) || remember(io, "functions.csv", err) ||
@@ -304,7 +349,7 @@ static int run_replay(const struct run_opts *o, struct ss_error *err)
 		goto out;
 	fprintf(io.timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
 	ss_progress_start(&io.progress, STDERR_FILENO, o->spec.model, o->spec.trace);
-	if (ss_replay(&run, rs.reader, err))
+	if (ss_replay(&run, rs.reader, err) || settle(&run, o, &io, err))
 		goto out;
 	if (ss_atomic_commit(&io.timeline, err) || remember(&io, "timeline.csv", err))
 		goto out;

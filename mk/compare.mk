@@ -19,7 +19,7 @@ COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
 	timeline.dat phases.dat top_caches.csv)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
 
-COMPARE_COMMAND := make compare WORKLOAD=$(WORKLOAD) \
+COMPARE_COMMAND := make compare $(WORKLOAD_ARG) \
 	$(filter-out WORKLOAD=%,$(MAKEOVERRIDES))
 # What the outputs depend on besides the runs: a new model list or top-N
 # redoes them even when every run already exists.

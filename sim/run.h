@@ -34,6 +34,7 @@ struct ss_run_spec {
 	const char *map;	/* trace CPUs onto PUs; NULL: identity */
 	unsigned cpus, nodes;	/* 0: the trace's `meta cpus`, else the target's */
 	const char *initial_state; /* a slab snapshot the caches start from */
+	const char *final_state;   /* the kernel's after-snapshot: settle (settle.h) */
 	bool no_merge;		/* no SLUB merging of the caches a model creates */
 	uint64_t max_objects;	/* 0: SS_OBJTABLE_DEFAULT_CAP */
 	uint64_t max_memory;	/* 0: SS_MEMCAP_DEFAULT */

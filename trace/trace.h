@@ -41,7 +41,7 @@ enum ss_event_kind {
 struct ss_event {
 	enum ss_event_kind kind;
 	uint32_t cpu;
-	uint64_t id;	/* alloc, free: object id */
+	uint64_t id;	/* alloc, free: object id; prior: its slab + 1, or 0 */
 	uint32_t site;	/* alloc, prior: site index; work: label index; phase: name index */
 	uint32_t api;	/* alloc, prior: SS_API_KMALLOC or cache index */
 	uint64_t value; /* alloc: requested bytes; prior: bytes of the object
@@ -152,10 +152,12 @@ int ss_trace_write_alloc_gfp(struct ss_trace_writer *w, uint32_t cpu, uint64_t i
 			     uint32_t gfp);
 int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
 /* A free of an object allocated before the trace began: site frees it on
- * cpu; api and size (and gfp for kmalloc) say which cache it was in. */
+ * cpu; api and size (and gfp for kmalloc) say which cache it was in; slab
+ * = K + 1 when the capture tells which slab of that cache it was in (K, a
+ * dense index per cache), 0 when not. */
 int ss_trace_write_free_prior(struct ss_trace_writer *w, uint32_t cpu,
 			      const char *site, uint32_t api, uint64_t size,
-			      uint32_t gfp);
+			      uint32_t gfp, uint64_t slab);
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label);
 int ss_trace_write_phase(struct ss_trace_writer *w, const char *name);

@@ -169,7 +169,7 @@ static int bin_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 }
 
 static int bin_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *site,
-			  uint32_t api, uint64_t size, uint32_t gfp)
+			  uint32_t api, uint64_t size, uint32_t gfp, uint64_t slab)
 {
 	uint32_t idx;
 	uint8_t *p;
@@ -180,7 +180,8 @@ static int bin_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *s
 	p = ss_bin_put_varint(p, idx);
 	p = ss_bin_put_varint(p, api);
 	p = ss_bin_put_varint(p, size);
-	commit(w, ss_bin_put_varint(p, gfp));
+	p = ss_bin_put_varint(p, gfp);
+	commit(w, ss_bin_put_varint(p, slab));
 	w->events++;
 	return 0;
 }

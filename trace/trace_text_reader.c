@@ -1,6 +1,7 @@
 /* trace_text_reader.c - the text format (docs/trace-format.md), one line
  * at a time out of the input buffer: memory is the interned tables plus
  * the longest line, whatever the trace length. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,15 +115,27 @@ static int parse_meta(struct ss_trace_reader *r, char *line,
 	return 0;
 }
 
-/* SITE API SIZE [gfp=FLAGS] of alloc and prior lines (tok points at SITE,
- * n counts from there). */
+/* SITE API SIZE [gfp=FLAGS] of alloc and prior lines, and a prior line's
+ * [slab=K] (tok points at SITE, n counts from there). */
 static int parse_site_api_size(struct ss_trace_reader *r, const char *what,
 			       char **tok, int n, struct ss_event *ev,
 			       struct ss_error *err)
 {
-	if (n == 4 && (strncmp(tok[3], "gfp=", 4) || ss_gfp_parse(tok[3] + 4, &ev->gfp)))
-		return BAD(r, err, "%s: bad '%.40s' (want gfp= and account,reclaimable,dma)",
-			   what, tok[3]);
+	bool prior = !strcmp(what, "prior free");
+
+	for (int i = 3; i < n; i++) {
+		uint64_t k;
+
+		if (!strncmp(tok[i], "gfp=", 4) && !ev->gfp && !ss_gfp_parse(tok[i] + 4, &ev->gfp))
+			continue;
+		if (prior && !strncmp(tok[i], "slab=", 5) && !ev->id &&
+		    !ss_parse_u64(tok[i] + 5, SS_TRACE_MAX_ID, &k)) {
+			ev->id = k + 1;
+			continue;
+		}
+		return BAD(r, err, "%s: bad '%.40s' (want gfp=account,reclaimable,dma%s)",
+			   what, tok[i], prior ? " or slab=N" : "");
+	}
 	if (intern(r, tok[0], &ev->site, err) ||
 	    parse_num(r, tok[2], "size", SS_TRACE_MAX_SIZE, &ev->value, err))
 		return -1;
@@ -155,8 +168,8 @@ static int parse_free_prior(struct ss_trace_reader *r, char **tok, int n,
 {
 	uint64_t v;
 
-	if (n != 5 && n != 6)
-		return BAD(r, err, "prior free: want 'u CPU SITE API SIZE [gfp=FLAGS]', got %d fields", n);
+	if (n < 5 || n > 7)
+		return BAD(r, err, "prior free: want 'u CPU SITE API SIZE [gfp=FLAGS] [slab=K]', got %d fields", n);
 	if (parse_num(r, tok[1], "cpu", SS_TRACE_MAX_CPU, &v, err) ||
 	    parse_site_api_size(r, "prior free", tok + 2, n - 2, ev, err))
 		return -1;

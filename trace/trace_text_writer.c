@@ -1,6 +1,7 @@
 /* trace_text_writer.c - the text format (docs/trace-format.md), one
  * fprintf per record; the common checks are in trace_writer.c. */
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "trace_backend.h"
 #include "trace_tables.h"
@@ -44,13 +45,15 @@ static int text_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 }
 
 static int text_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *site,
-			   uint32_t api, uint64_t size, uint32_t gfp)
+			   uint32_t api, uint64_t size, uint32_t gfp, uint64_t slab)
 {
-	char fl[64];
+	char fl[64], sl[32] = "";
 
 	ss_gfp_str(gfp, fl, sizeof(fl));
-	return fprintf(w->fp, "u %" PRIu32 " %s %s %" PRIu64 "%s%s\n", cpu, site,
-		       w->tb.cache_names.strs[api], size, gfp ? " gfp=" : "", fl) < 0 ? -1 : 0;
+	if (slab)
+		snprintf(sl, sizeof(sl), " slab=%" PRIu64, slab - 1);
+	return fprintf(w->fp, "u %" PRIu32 " %s %s %" PRIu64 "%s%s%s\n", cpu, site,
+		       w->tb.cache_names.strs[api], size, gfp ? " gfp=" : "", fl, sl) < 0 ? -1 : 0;
 }
 
 static int text_work(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,

@@ -8,6 +8,7 @@
  * Totals follow perf kmem stat (tools/perf/builtin-kmem.c): every
  * allocation event adds bytes_req and bytes_alloc.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "atomic_file.h"
@@ -22,6 +23,9 @@ struct importer {
 	struct ss_trace_writer *w;
 	struct ss_ptrmap map;
 	struct ss_ptrmap dead;	/* pointers freed in the capture, not since allocated */
+	struct ss_strtab sites;	/* allocation sites, for untraced_frees */
+	uint64_t *lost_free;	/* per site: allocations of a live pointer */
+	uint32_t cap_sites;
 	struct ss_idpool ids;
 	struct ss_import_caches caches;
 	struct ss_import_prior prior;
@@ -62,6 +66,24 @@ static int emit_free(struct importer *im, struct ss_ptr_entry *e, unsigned cpu)
 	return 0;
 }
 
+static int grow_sites(struct importer *im, uint32_t idx)
+{
+	uint32_t cap = im->cap_sites ? im->cap_sites : 256;
+	uint64_t *n;
+
+	if (idx < im->cap_sites)
+		return 0;
+	while (cap <= idx)
+		cap *= 2;
+	n = realloc(im->lost_free, cap * sizeof(*n));
+	if (!n)
+		return -1;
+	memset(n + im->cap_sites, 0, (cap - im->cap_sites) * sizeof(*n));
+	im->lost_free = n;
+	im->cap_sites = cap;
+	return 0;
+}
+
 static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 		    struct ss_error *err)
 {
@@ -69,6 +91,7 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 	struct ss_ptr_entry *e;
 	char site[SS_MAX_NAME + 1];
 	uint64_t size;
+	uint32_t site_idx;
 	int api;
 
 	t->allocs++;
@@ -85,11 +108,18 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 		memcpy(why, err->msg, sizeof(why));
 		return BAD(im, err, "%s", why);
 	}
+	ss_import_clean_name(rec->call_site, site);
+	site_idx = ss_strtab_intern(&im->sites, site);
+	if (site_idx == UINT32_MAX || grow_sites(im, site_idx))
+		return BAD(im, err, "out of memory");
 	e = ss_ptrmap_find(&im->map, rec->ptr);
 	if (e) {
 		/* ZERO_SIZE_PTR is handed out again and again; anything else
 		 * live at the same address lost its free */
-		t->realloc_live += e->bytes_alloc || rec->bytes_alloc;
+		if (e->bytes_alloc || rec->bytes_alloc) {
+			t->realloc_live++;
+			im->lost_free[e->site]++;
+		}
 		if (emit_free(im, e, rec->cpu))
 			return BAD(im, err, "write failed");
 	}
@@ -102,7 +132,7 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 	e->id = ss_idpool_get(&im->ids);
 	e->bytes_alloc = rec->bytes_alloc;
 	e->cpu = rec->cpu;
-	ss_import_clean_name(rec->call_site, site);
+	e->site = site_idx;
 	if (ss_trace_write_alloc_gfp(im->w, rec->cpu, e->id, site, (uint32_t)api, size,
 				     rec->gfp))
 		return BAD(im, err, "write failed");
@@ -118,13 +148,15 @@ static int do_prior_free(struct importer *im, const struct ss_kmem_rec *rec,
 {
 	struct ss_import_totals *t = im->t;
 	char name[SS_IMPORT_CACHE_NAME], site[SS_MAX_NAME + 1];
-	uint64_t size = 0;
+	uint64_t size = 0, slab = 0;
 	uint32_t gfp = 0;
 	int api = SS_API_KMALLOC;
 
 	if (rec->name) {
 		ss_import_cache_name(&im->target, rec, name);
-	} else if (ss_import_prior_pick(&im->prior, rec->call_site, name, &size, &gfp)) {
+		slab = ss_import_prior_slab(&im->prior, rec->ptr, name);
+	} else if (ss_import_prior_pick(&im->prior, rec->ptr, rec->call_site, name, &size,
+					&gfp, &slab)) {
 		t->prior_unattributed++;
 		return 0;
 	}
@@ -144,7 +176,7 @@ static int do_prior_free(struct importer *im, const struct ss_kmem_rec *rec,
 		size = 0;
 	}
 	ss_import_clean_name(rec->call_site, site);
-	if (ss_trace_write_free_prior(im->w, rec->cpu, site, (uint32_t)api, size, gfp))
+	if (ss_trace_write_free_prior(im->w, rec->cpu, site, (uint32_t)api, size, gfp, slab))
 		return BAD(im, err, "write failed");
 	t->prior_frees++;
 	t->events++;
@@ -273,6 +305,7 @@ static int setup(struct importer *im, struct ss_error *err)
 	}
 	im->caches.target = &im->target;
 	im->caches.warn = stderr;
+	im->prior.snap = im->have_snap ? &im->snap : NULL;
 	/* standard input is read once: its unknown frees cannot learn */
 	if (strcmp(o->input, "-") &&
 	    ss_import_prior_learn(&im->prior, o->input, &im->labels, &im->target, err))
@@ -288,6 +321,55 @@ static int setup(struct importer *im, struct ss_error *err)
 	return o->cpus ? write_cpus(im, o->cpus, err) : 0;
 }
 
+static int by_lost_desc(const void *a, const void *b, void *ctx)
+{
+	const uint64_t *n = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	if (n[x] != n[y])
+		return n[x] < n[y] ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
+/* meta untraced_frees: the allocation sites whose objects were freed
+ * without a free event, as "SITE=N ..." (N allocations found their
+ * pointer still live), most first.  The replay's settling rule reads it
+ * (docs/own-trace.md); a site absent here showed no such evidence. */
+static int write_untraced_frees(struct importer *im, struct ss_error *err)
+{
+	uint32_t n = 0, *idx = malloc((im->sites.nr ? im->sites.nr : 1) * sizeof(*idx));
+	char *buf = malloc(SS_META_UNTRACED_MAX + 1);
+	size_t used = 0;
+	int rc = 0;
+
+	if (!idx || !buf) {
+		free(idx);
+		free(buf);
+		return ss_errorf(err, "out of memory");
+	}
+	for (uint32_t i = 0; i < im->sites.nr; i++)
+		if (im->lost_free[i])
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof(*idx), by_lost_desc, im->lost_free);
+	buf[0] = '\0';
+	for (uint32_t k = 0; k < n; k++) {
+		int w = snprintf(buf + used, SS_META_UNTRACED_MAX + 1 - used, "%s%s=%llu",
+				 used ? " " : "", im->sites.strs[idx[k]],
+				 (unsigned long long)im->lost_free[idx[k]]);
+
+		if (w < 0 || (size_t)w > SS_META_UNTRACED_MAX - used) {
+			buf[used] = '\0'; /* the rarest sites do not fit: left out */
+			break;
+		}
+		used += (size_t)w;
+	}
+	if (n && ss_trace_write_meta(im->w, "untraced_frees", buf))
+		rc = ss_errorf(err, "%s: write failed", im->o->output);
+	free(idx);
+	free(buf);
+	return rc;
+}
+
 /* Facts only known at the end go last (meta may come anywhere). */
 static int finish(struct importer *im, struct ss_error *err)
 {
@@ -299,6 +381,8 @@ static int finish(struct importer *im, struct ss_error *err)
 	t->kmalloc_class_mismatch = im->caches.kmalloc_mismatch;
 	t->geometry_mismatch = im->caches.geometry_mismatch;
 	t->caches = im->caches.names.nr;
+	if (write_untraced_frees(im, err))
+		return -1;
 	if (im->cpus_written)
 		return 0;
 	snprintf(buf, sizeof(buf), "%u", t->max_cpu + 1);
@@ -322,6 +406,8 @@ int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
 	ss_inbuf_close(&im.in);
 	ss_ptrmap_release(&im.map);
 	ss_ptrmap_release(&im.dead);
+	ss_strtab_release(&im.sites);
+	free(im.lost_free);
 	ss_idpool_release(&im.ids);
 	ss_import_caches_release(&im.caches);
 	ss_import_prior_release(&im.prior);

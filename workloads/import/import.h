@@ -101,6 +101,7 @@ struct ss_ptr_entry {
 	uint64_t id;
 	uint64_t bytes_alloc;
 	uint32_t cpu;
+	uint32_t site;	  /* allocation site (the importer's site table) */
 };
 
 /* Open addressing, linear probing, backward-shift deletion: memory is
@@ -168,6 +169,16 @@ struct ss_import_prior {
 	struct ss_kmem_rec *first;
 	uint32_t cap_caches;
 	struct ss_ptrmap untraced; /* pointers also allocated without events */
+	/* raw pointers (not hashed) and a snapshot: the slab of each object,
+	 * from its cache's order; which cache each slab was last seen in */
+	const struct ss_snap *snap;
+	bool raw;
+	int8_t *key_order;	   /* per key: the cache's slab order, -1 unknown */
+	uint32_t cap_keys;
+	struct ss_ptrmap slab_owner; /* slab base | order -> key */
+	struct ss_ptrmap slab_ids;   /* slab base | order -> dense id + 1 */
+	uint64_t *key_slabs;	     /* per key: slab ids handed out */
+	uint32_t nr_key_slabs;
 	bool learned;
 };
 
@@ -175,10 +186,15 @@ struct ss_import_prior {
 int ss_import_prior_learn(struct ss_import_prior *p, const char *input,
 			  const struct ss_kmem_labels *l, const struct ss_target *t,
 			  struct ss_error *err);
-/* Where the next unknown free at site goes: name = a cache, or "" for
- * kmalloc with *size the class size and *gfp its flags.  -1: unknown. */
-int ss_import_prior_pick(struct ss_import_prior *p, const char *site,
-			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp);
+/* Where an unknown free of ptr at site goes: by the slab it is in (raw
+ * pointers), else by what the site's other frees freed.  name = a cache,
+ * or "" for kmalloc with *size the class size and *gfp its flags; *slab
+ * = the slab's dense id + 1 within that cache, or 0.  -1: unknown. */
+int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *site,
+			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
+			 uint64_t *slab);
+/* The slab id (+ 1) of ptr in the cache a named free says, or 0. */
+uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const char *cache);
 /* The first allocation record of a cache, or NULL. */
 const struct ss_kmem_rec *ss_import_prior_first(const struct ss_import_prior *p,
 						const char *cache);
@@ -192,6 +208,9 @@ int ss_import_infer_spec(const struct ss_target *t, uint64_t req,
 			 uint64_t alloc, unsigned *align, unsigned *flags);
 
 /* ---- the driver ---- */
+
+/* Longest meta untraced_frees value (within SS_BIN_MAX_META). */
+#define SS_META_UNTRACED_MAX 60000
 
 struct ss_import_opts {
 	const char *input;	/* "-" = stdin; zstd-compressed input is fine */

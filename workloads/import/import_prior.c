@@ -19,6 +19,14 @@
  * None of their frees is taken as the free of an object from before the
  * capture: such objects come and go in equal numbers, and the first free
  * of each would otherwise empty the initial state by that many.
+ *
+ * With raw pointers (`make capture RAW_PTR=1`) and the kernel's snapshot,
+ * an object's slab is its address rounded down to the slab size (slab
+ * pages come from the buddy allocator, aligned to their order).  The
+ * first pass notes which cache each slab held; an unknown kfree() of an
+ * object in a known slab is of that cache, whatever the site.  And each
+ * prior free carries its slab, so the replay frees the objects the kernel
+ * freed slab by slab from one slab of its own (slab_prior.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +141,82 @@ static int learn_dead(struct ss_import_prior *p, struct ss_ptrmap *dead, uint64_
 	return ss_ptrmap_insert(&p->untraced, ptr) ? 0 : -1;
 }
 
+/* kmalloc-N, kmalloc-cg-N, kmalloc-rcl-N, dma-kmalloc-N (6.x names):
+ * kmalloc_type() picks DMA over reclaimable over accounted. */
+static void kmalloc_name(uint32_t gfp, uint64_t size, char *buf, size_t n)
+{
+	const char *type = gfp & SS_GFP_DMA ? "dma-kmalloc-" : gfp & SS_GFP_RECLAIMABLE ?
+			   "kmalloc-rcl-" : gfp & SS_GFP_ACCOUNT ? "kmalloc-cg-" : "kmalloc-";
+
+	if (size >= 1024 && !(size % 1024))
+		snprintf(buf, n, "%s%lluk", type, (unsigned long long)(size / 1024));
+	else
+		snprintf(buf, n, "%s%llu", type, (unsigned long long)size);
+}
+
+/* The slab order of the cache behind key k, from the snapshot; -1 when
+ * unknown (and for a kmalloc type the snapshot lacks, the plain class). */
+static int key_order(struct ss_import_prior *p, uint32_t k)
+{
+	const char *key = p->keys.strs[k];
+	const struct ss_snap_cache *c = NULL;
+	char name[SS_IMPORT_CACHE_NAME + 32];
+	unsigned g;
+	unsigned long long size;
+
+	if (k < p->cap_keys && p->key_order[k] != -2)
+		return p->key_order[k];
+	if (k >= p->cap_keys) {
+		uint32_t cap = p->cap_keys ? 2 * p->cap_keys : 256;
+		int8_t *o;
+
+		while (cap <= k)
+			cap *= 2;
+		o = realloc(p->key_order, cap);
+		if (!o)
+			return -1;
+		memset(o + p->cap_keys, -2, cap - p->cap_keys);
+		p->key_order = o;
+		p->cap_keys = cap;
+	}
+	if (p->snap && key[0] == 'k' && sscanf(key, "k %u %llu", &g, &size) == 2) {
+		kmalloc_name(g, size, name, sizeof(name));
+		c = ss_snap_find(p->snap, name);
+		if (!c) {
+			kmalloc_name(0, size, name, sizeof(name));
+			c = ss_snap_find(p->snap, name);
+		}
+	} else if (p->snap && key[0] == 'c') {
+		c = ss_snap_find(p->snap, key + 2);
+	}
+	p->key_order[k] = c && c->order <= 10 ? (int8_t)c->order : -1;
+	return p->key_order[k];
+}
+
+#define SLAB_BASE(ptr, order) (((ptr) & ~((4096ull << (order)) - 1)) | (order))
+
+/* The first pass: slab -> the cache (key) it last held. */
+static int note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
+{
+	struct ss_ptr_entry *e;
+	int o;
+
+	if (!p->raw)
+		return 0;
+	o = key_order(p, k);
+	if (o < 0)
+		return 0;
+	e = ss_ptrmap_find(&p->slab_owner, SLAB_BASE(ptr, o));
+	if (!e && !(e = ss_ptrmap_insert(&p->slab_owner, SLAB_BASE(ptr, o))))
+		return -1;
+	e->id = k;
+	return 0;
+}
+
+/* Raw kernel addresses of x86_64 (and other 64-bit kernels) have their
+ * top 16 bits set; %p's hashes (4.15+) are 32-bit values. */
+#define RAW_PTR_MIN 0xffff000000000000ull
+
 static int learn_line(struct ss_import_prior *p, struct ss_ptrmap *map,
 		      struct ss_ptrmap *dead, const struct ss_target *t,
 		      const struct ss_kmem_labels *l, char *line)
@@ -144,6 +228,8 @@ static int learn_line(struct ss_import_prior *p, struct ss_ptrmap *map,
 
 	if (ss_kmem_parse_line(line, l, &rec, &why) != SS_KL_EVENT || !rec.ptr)
 		return 0; /* the second pass reports what is malformed */
+	if (rec.ptr >= RAW_PTR_MIN)
+		p->raw = true;
 	e = ss_ptrmap_find(map, rec.ptr);
 	if (rec.event == SS_KE_KMALLOC || rec.event == SS_KE_CACHE_ALLOC) {
 		uint32_t k;
@@ -156,7 +242,7 @@ static int learn_line(struct ss_import_prior *p, struct ss_ptrmap *map,
 		e->id = k;
 		if ((e = ss_ptrmap_find(dead, rec.ptr)))
 			ss_ptrmap_remove(dead, e);
-		return 0;
+		return note_slab(p, rec.ptr, k);
 	}
 	if (!e)
 		return learn_dead(p, dead, rec.ptr);
@@ -166,6 +252,8 @@ static int learn_line(struct ss_import_prior *p, struct ss_ptrmap *map,
 		if (!s || count(s, (uint32_t)e->id))
 			return -1;
 	}
+	if (note_slab(p, rec.ptr, (uint32_t)e->id))
+		return -1;
 	ss_ptrmap_remove(map, e);
 	return ss_ptrmap_insert(dead, rec.ptr) ? 0 : -1;
 }
@@ -197,41 +285,110 @@ int ss_import_prior_learn(struct ss_import_prior *p, const char *input,
 	return rc < 0 ? -1 : 0;
 }
 
-int ss_import_prior_pick(struct ss_import_prior *p, const char *site,
-			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp)
+/* The dense id + 1 of ptr's slab within key k's cache, 0 when unknown. */
+static uint64_t slab_id(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 {
-	uint32_t i = ss_strtab_find(&p->sites, site);
-	struct prior_site *s;
-	struct prior_count *best = NULL;
-	double best_gap = 0;
-	const char *key;
+	struct ss_ptr_entry *e;
+	int o;
+
+	if (!p->raw || ptr < RAW_PTR_MIN || (o = key_order(p, k)) < 0)
+		return 0;
+	e = ss_ptrmap_find(&p->slab_ids, SLAB_BASE(ptr, o));
+	if (e)
+		return e->id;
+	if (k >= p->nr_key_slabs) {
+		uint32_t nr = p->nr_key_slabs ? 2 * p->nr_key_slabs : 256;
+		uint64_t *n;
+
+		while (nr <= k)
+			nr *= 2;
+		n = realloc(p->key_slabs, nr * sizeof(*n));
+		if (!n)
+			return 0;
+		memset(n + p->nr_key_slabs, 0, (nr - p->nr_key_slabs) * sizeof(*n));
+		p->key_slabs = n;
+		p->nr_key_slabs = nr;
+	}
+	e = ss_ptrmap_insert(&p->slab_ids, SLAB_BASE(ptr, o));
+	if (!e)
+		return 0;
+	e->id = ++p->key_slabs[k];
+	return e->id;
+}
+
+/* The cache a raw pointer's slab was seen holding, or UINT32_MAX. */
+static uint32_t slab_key(struct ss_import_prior *p, uint64_t ptr)
+{
+	if (!p->raw || ptr < RAW_PTR_MIN)
+		return UINT32_MAX;
+	for (int o = 0; o <= 10; o++) {
+		struct ss_ptr_entry *e = ss_ptrmap_find(&p->slab_owner, SLAB_BASE(ptr, o));
+
+		if (e && key_order(p, (uint32_t)e->id) == o)
+			return (uint32_t)e->id;
+	}
+	return UINT32_MAX;
+}
+
+/* Key k as a place: a cache name, or kmalloc size and flags. */
+static void place_of(const struct ss_import_prior *p, uint32_t k,
+		     char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp)
+{
+	const char *key = p->keys.strs[k];
 	unsigned g;
 	unsigned long long sz;
 
+	*size = 0;
+	*gfp = 0;
+	name[0] = '\0';
+	if (key[0] == 'k' && sscanf(key, "k %u %llu", &g, &sz) == 2) {
+		*size = sz;
+		*gfp = g;
+	} else {
+		snprintf(name, SS_IMPORT_CACHE_NAME, "%s", key + 2);
+	}
+}
+
+uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const char *cache)
+{
+	char key[SS_IMPORT_CACHE_NAME + 8];
+	uint32_t k;
+
+	snprintf(key, sizeof(key), "c %s", cache);
+	k = ss_strtab_find(&p->keys, key);
+	return k == UINT32_MAX ? 0 : slab_id(p, ptr, k);
+}
+
+int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *site,
+			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
+			 uint64_t *slab)
+{
+	uint32_t i = ss_strtab_find(&p->sites, site), k = slab_key(p, ptr);
+	struct prior_site *s;
+	struct prior_count *best = NULL;
+	double best_gap = 0;
+
+	if (k != UINT32_MAX) {
+		place_of(p, k, name, size, gfp);
+		*slab = slab_id(p, ptr, k);
+		return 0;
+	}
 	if (i == UINT32_MAX || !p->site[i].total)
 		return -1;
 	s = &p->site[i];
 	s->seen++;
-	for (uint32_t k = 0; k < s->nr; k++) {
-		double gap = (double)s->c[k].n * (double)s->seen / (double)s->total -
-			     (double)s->c[k].given;
+	for (uint32_t j = 0; j < s->nr; j++) {
+		double gap = (double)s->c[j].n * (double)s->seen / (double)s->total -
+			     (double)s->c[j].given;
 
 		if (!best || gap > best_gap) {
-			best = &s->c[k];
+			best = &s->c[j];
 			best_gap = gap;
 		}
 	}
 	best->given++;
-	key = p->keys.strs[best->key];
-	if (key[0] == 'k' && sscanf(key, "k %u %llu", &g, &sz) == 2) {
-		name[0] = '\0';
-		*size = sz;
-		*gfp = g;
-		return 0;
-	}
-	snprintf(name, SS_IMPORT_CACHE_NAME, "%s", key + 2);
-	*size = 0;
-	*gfp = 0;
+	place_of(p, best->key, name, size, gfp);
+	*slab = slab_id(p, ptr, best->key);
 	return 0;
 }
 
@@ -250,6 +407,10 @@ void ss_import_prior_release(struct ss_import_prior *p)
 	free(p->site);
 	free(p->first);
 	ss_ptrmap_release(&p->untraced);
+	ss_ptrmap_release(&p->slab_owner);
+	ss_ptrmap_release(&p->slab_ids);
+	free(p->key_order);
+	free(p->key_slabs);
 	ss_strtab_release(&p->keys);
 	ss_strtab_release(&p->sites);
 	ss_strtab_release(&p->caches);
