@@ -27,9 +27,12 @@ CFLAGS ?=
 CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE
 # hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces).
 # Before `make deps` has run, pkg-config is absent: fall back to plain -l.
-PKG_LIBS := hwloc libzstd
-CFLAGS += $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
-LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd) -lpfm -lpthread -lm
+# libtracecmd and libtraceevent read trace-cmd's trace.dat (slabsim import).
+PKG_LIBS := hwloc libzstd libtracecmd libtraceevent
+CFLAGS += $(or $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null),\
+	-I/usr/include/trace-cmd -I/usr/include/tracefs -I/usr/include/traceevent)
+LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd \
+	-ltracecmd -ltracefs -ltraceevent) -lpfm -lpthread -lm
 
 # ---- layers -----------------------------------------------------------------
 # Each layer sees only the headers of the layers below it (README.md, Layout):

@@ -129,7 +129,7 @@ static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active)
 static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 {
 	unsigned ncpu = s->topo->nr_cpus;
-	uint64_t cpu_partial = 0, active, full;
+	uint64_t cpu_partial = 0, active, full, free_slots;
 	uint32_t ops = s->geo.objs_per_slab;
 
 	for (unsigned i = 0; i < c->nr_cpus; i++)
@@ -141,12 +141,21 @@ static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 	for (uint64_t i = 0; i < full; i++)
 		if (add_full(s, ops))
 			return -1;
+	/* The free slots of node partial slabs are what `objects` leaves
+	 * out, so they are taken from it (total_objects - objects) rather
+	 * than from objects_partial: the files are read one after another
+	 * and disagree by a slab or two on a busy machine, and `objects` is
+	 * the figure compared with the kernel.  Spread evenly; a node partial
+	 * slab may be empty (up to min_partial are kept) but never full. */
+	free_slots = c->total_objects - c->objects;
+	if (free_slots > c->partial * ops)
+		free_slots = c->partial * ops;
+	if (free_slots < c->partial)
+		free_slots = c->partial;
 	for (uint64_t i = 0; i < c->partial; i++) {
-		/* objects_partial spread evenly; a node partial slab may be
-		 * empty (up to min_partial are kept) but never full */
-		uint64_t in = c->objects_partial / c->partial + (i < c->objects_partial % c->partial);
+		uint64_t f = free_slots / c->partial + (i < free_slots % c->partial);
 
-		if (add_partial(s, (uint32_t)(in < ops ? in : ops - 1)))
+		if (add_partial(s, (uint32_t)(ops - (f < ops ? f : ops))))
 			return -1;
 	}
 	if (cpu_partial) {

@@ -127,6 +127,9 @@ int ss_write_summary(const char *dir, const struct ss_run *run,
 	struct summary s;
 
 	compute_summary(run, &s);
+	if (s.tot.negative) /* no wrapped figure is ever written */
+		return ss_errorf(err, "%s of cache %s came out negative (a model error): no summary written",
+				 s.tot.negative, s.tot.negative_cache);
 	if (open_in(&f, dir, "summary.csv", err))
 		return -1;
 	summary_csv(f.fp, run, lb, &s);

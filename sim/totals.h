@@ -22,6 +22,10 @@ struct ss_totals {
 	uint64_t slab_pages, live_objects, caches;
 	uint64_t partial_slabs, cpu_slabs, slabs;
 	uint64_t stats[SS_NR_STEPS];
+	/* the first part that came out negative (a model bug: each part is a
+	 * difference that must be >= 0), and its cache; NULL when none.  The
+	 * part is then 0, never a wrapped 2^64 - n. */
+	const char *negative, *negative_cache;
 };
 
 void ss_totals_compute(const struct ss_model_desc *desc,

@@ -13,6 +13,7 @@
 #ifndef SS_IMPORT_H
 #define SS_IMPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +90,18 @@ struct ss_kmem_rec {
  * -1 with *why set for a kmem event line that is malformed. */
 int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		       struct ss_kmem_rec *rec, const char **why);
+
+/* ---- trace-cmd's trace.dat (import_dat.c) ---- */
+
+/* Takes each record with its kind (enum ss_kmem_line, or -1 malformed
+ * with why); non-zero stops the reading. */
+typedef int (*ss_kmem_rec_fn)(void *ctx, int kind, struct ss_kmem_rec *rec,
+			      const char *why, struct ss_error *err);
+/* 1 if path starts with trace-cmd's magic ("\x17\x08Dtracing"). */
+int ss_import_is_dat(const char *path);
+/* Every record of a trace.dat, in time order; *cpus gets its CPU count. */
+int ss_import_dat_read(const char *path, ss_kmem_rec_fn fn, void *ctx, unsigned *cpus,
+		       struct ss_error *err);
 
 /* SS_GFP_* of an allocation from its gfp_flags= text (flag names joined
  * by '|', or a number) and accounted= text; either may be NULL. */
@@ -183,7 +196,7 @@ struct ss_import_prior {
 };
 
 /* The first pass: per free site, where the objects it freed were. */
-int ss_import_prior_learn(struct ss_import_prior *p, const char *input,
+int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat,
 			  const struct ss_kmem_labels *l, const struct ss_target *t,
 			  struct ss_error *err);
 /* Where an unknown free of ptr at site goes: by the slab it is in (raw

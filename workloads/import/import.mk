@@ -31,7 +31,7 @@ $(error NAME='$(NAME)': 1-60 of A-Z a-z 0-9 . _ + - (set NAME=))
 endif
 DATA := datasets/import/$(NAME)
 REPORT := reports/$(NAME)
-WORKLOAD_ARG :=
+WORKLOAD_ARG := TRACE=$(TRACE)
 
 # the capture's files: in its directory, or beside the trace file
 OWN_DIR := $(if $(filter capture,$(OWN_KIND)),$(OWN_TRACE),$(patsubst %/,%,$(dir $(OWN_TRACE))))

@@ -217,16 +217,25 @@ static int note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
  * top 16 bits set; %p's hashes (4.15+) are 32-bit values. */
 #define RAW_PTR_MIN 0xffff000000000000ull
 
-static int learn_line(struct ss_import_prior *p, struct ss_ptrmap *map,
-		      struct ss_ptrmap *dead, const struct ss_target *t,
-		      const struct ss_kmem_labels *l, char *line)
+struct learner {
+	struct ss_import_prior *p;
+	struct ss_ptrmap map, dead;
+	const struct ss_target *t;
+};
+
+static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why,
+		     struct ss_error *err)
 {
-	struct ss_kmem_rec rec;
+	struct learner *ln = ctx;
+	struct ss_import_prior *p = ln->p;
+	struct ss_ptrmap *map = &ln->map, *dead = &ln->dead;
+	const struct ss_target *t = ln->t;
+	struct ss_kmem_rec rec = *recp;
 	struct ss_ptr_entry *e;
-	const char *why;
 	char key[SS_IMPORT_CACHE_NAME + 32];
 
-	if (ss_kmem_parse_line(line, l, &rec, &why) != SS_KL_EVENT || !rec.ptr)
+	(void)why;
+	if (kind != SS_KL_EVENT || !rec.ptr)
 		return 0; /* the second pass reports what is malformed */
 	if (rec.ptr >= RAW_PTR_MIN)
 		p->raw = true;
@@ -238,49 +247,56 @@ static int learn_line(struct ss_import_prior *p, struct ss_ptrmap *map,
 		k = ss_strtab_intern(&p->keys, key);
 		if (k == UINT32_MAX || (!e && !(e = ss_ptrmap_insert(map, rec.ptr))) ||
 		    note_cache(p, t, &rec))
-			return -1;
+			return ss_errorf(err, "out of memory");
 		e->id = k;
 		if ((e = ss_ptrmap_find(dead, rec.ptr)))
 			ss_ptrmap_remove(dead, e);
-		return note_slab(p, rec.ptr, k);
+		return note_slab(p, rec.ptr, k) ? ss_errorf(err, "out of memory") : 0;
 	}
 	if (!e)
-		return learn_dead(p, dead, rec.ptr);
+		return learn_dead(p, dead, rec.ptr) ? ss_errorf(err, "out of memory") : 0;
 	if (!rec.name) {
 		struct prior_site *s = site_slot(p, rec.call_site);
 
 		if (!s || count(s, (uint32_t)e->id))
-			return -1;
+			return ss_errorf(err, "out of memory");
 	}
 	if (note_slab(p, rec.ptr, (uint32_t)e->id))
-		return -1;
+		return ss_errorf(err, "out of memory");
 	ss_ptrmap_remove(map, e);
-	return ss_ptrmap_insert(dead, rec.ptr) ? 0 : -1;
+	return ss_ptrmap_insert(dead, rec.ptr) ? 0 : ss_errorf(err, "out of memory");
 }
 
-int ss_import_prior_learn(struct ss_import_prior *p, const char *input,
+int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat,
 			  const struct ss_kmem_labels *l, const struct ss_target *t,
 			  struct ss_error *err)
 {
+	struct learner ln = {.p = p, .t = t};
 	struct ss_inbuf in;
-	struct ss_ptrmap map = {0}, dead = {0};
 	char *line;
 	size_t len;
-	int rc;
+	int rc = 0;
 
-	if (ss_inbuf_open(&in, input, err))
-		return -1;
-	while ((rc = ss_inbuf_line(&in, &line, &len, input, err)) == 1) {
-		if (memchr(line, '\0', len))
-			continue;
-		if (learn_line(p, &map, &dead, t, l, line)) {
-			rc = ss_errorf(err, "%s: out of memory", input);
-			break;
+	if (dat) {
+		rc = ss_import_dat_read(input, learn_rec, &ln, NULL, err);
+	} else if (!(rc = ss_inbuf_open(&in, input, err))) {
+		while ((rc = ss_inbuf_line(&in, &line, &len, input, err)) == 1) {
+			struct ss_kmem_rec rec;
+			const char *why;
+			int kind;
+
+			if (memchr(line, '\0', len))
+				continue;
+			kind = ss_kmem_parse_line(line, l, &rec, &why);
+			if (learn_rec(&ln, kind, &rec, why, err)) {
+				rc = -1;
+				break;
+			}
 		}
+		ss_inbuf_close(&in);
 	}
-	ss_inbuf_close(&in);
-	ss_ptrmap_release(&map);
-	ss_ptrmap_release(&dead);
+	ss_ptrmap_release(&ln.map);
+	ss_ptrmap_release(&ln.dead);
 	p->learned = rc == 0;
 	return rc < 0 ? -1 : 0;
 }
