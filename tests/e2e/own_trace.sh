@@ -57,7 +57,7 @@ grep -qF "make compare TRACE=$caps/own" "$rep/compare/compare.md" || { head -12 
 command -v trace-cmd > /dev/null || skip "no trace-cmd (the capture part passed)"
 inst=/sys/kernel/tracing/instances/slabsim-e2e-$$
 mkdir "$inst" || skip "cannot make a tracing instance"
-trap 'rmdir "$inst" 2> /dev/null; rm -rf "$tmp"' EXIT
+trap 'rmdir "$inst" 2> /dev/null || true; rm -rf "$tmp"' EXIT
 echo 512 > "$inst/buffer_size_kb"
 for e in kmalloc kfree kmem_cache_alloc kmem_cache_free; do echo 1 > "$inst/events/kmem/$e/enable"; done
 echo 1 > "$inst/tracing_on"
