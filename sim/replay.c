@@ -105,6 +105,15 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 	return 0;
 }
 
+/* A free's time and count, for a trace object's and a prior one alike. */
+static void count_free(struct ss_run *run, const struct ss_event *ev, const struct ss_op *op)
+{
+	run->free_ops++;
+	run->free_cycles += op->cycles;
+	run->cpu_cycles[ev->cpu] += op->cycles;
+	ss_hist_add(&run->free_hist, round_cycles(op->cycles));
+}
+
 static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 		   const struct ss_event *ev, struct ss_error *err)
 {
@@ -121,10 +130,7 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	obj->state = SS_OBJ_FREE;
 	obj->slab = NULL;
 	run->objs.live--;
-	run->free_ops++;
-	run->free_cycles += op.cycles;
-	run->cpu_cycles[ev->cpu] += op.cycles;
-	ss_hist_add(&run->free_hist, round_cycles(op.cycles));
+	count_free(run, ev, &op);
 	return 0;
 }
 
@@ -152,10 +158,7 @@ static int do_free_prior(struct ss_run *run, struct ss_trace_reader *r,
 	if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op))
 		return ss_errorf(err, "out of memory");
 	run->prior_frees++;
-	run->free_ops++;
-	run->free_cycles += op.cycles;
-	run->cpu_cycles[ev->cpu] += op.cycles;
-	ss_hist_add(&run->free_hist, round_cycles(op.cycles));
+	count_free(run, ev, &op);
 	return 0;
 }
 

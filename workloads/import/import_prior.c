@@ -371,7 +371,8 @@ uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const cha
 	uint32_t k;
 
 	snprintf(key, sizeof(key), "c %s", cache);
-	k = ss_strtab_find(&p->keys, key);
+	/* a cache the capture never allocated from is a place all the same */
+	k = ss_strtab_intern(&p->keys, key);
 	return k == UINT32_MAX ? 0 : slab_id(p, ptr, k);
 }
 
