@@ -280,7 +280,8 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
  * of another name (kmalloc-buckets: dentry into kmalloc-192) brings the
  * kernel's objects of that cache along, on its first route: the what-if
  * starts with the same objects, placed its way. */
-static int place_prior(struct ss_slub_model *m, uint32_t api, int c, struct ss_error *err)
+static int place_prior(struct ss_slub_model *m, uint32_t api, int c, struct ss_op *op,
+		       struct ss_error *err)
 {
 	const struct ss_snap_cache *k;
 	const char *name;
@@ -306,6 +307,7 @@ static int place_prior(struct ss_slub_model *m, uint32_t api, int c, struct ss_e
 	name = ss_trace_cache_name(m->cfg.tables, api);
 	if (!strcmp(name, m->caches[c]->name) || !(k = ss_snap_find(m->cfg.initial, name)))
 		return 0;
+	op->resync = true;
 	return ss_kcache_add_prior(m->caches[c], k, err);
 }
 
@@ -327,7 +329,7 @@ static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
 		}
 		c = kmalloc_cache_memo(m, ev->value, err);
 	}
-	if (c < 0 || place_prior(m, ev->api, c, err))
+	if (c < 0 || place_prior(m, ev->api, c, op, err))
 		return -1;
 	s = m->caches[c];
 	obj->slab = ss_kcache_alloc(s, ev->cpu, op);
@@ -383,7 +385,7 @@ static int slub_free_prior(struct ss_model *mm, const struct ss_event *ev,
 		c = m->policy->route(m, ev, err);
 		if (c == SS_ROUTE_KMALLOC)
 			c = kmalloc_cache_memo(m, ev->value, err);
-		if (place_prior(m, ev->api, c, err))
+		if (place_prior(m, ev->api, c, op, err))
 			return -1;
 	}
 	if (c < 0)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bad_free.h"
+#include "contention.h"
 
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
@@ -14,6 +15,7 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
+	ss_contention_init(&run->cont, run->cpu_cycles, run->topo->nr_cpus);
 	run->phase = "start";
 	return 0;
 }
@@ -64,7 +66,9 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 		    const struct ss_event *ev, struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj)
 		return BAD(r, ev, err, "object id %llu is beyond the live-object cap of %llu (ids must be reused after free; raise --max-objects)",
@@ -99,6 +103,8 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 	run->alloc_ops++;
 	run->zero_allocs += obj->state == SS_OBJ_ZERO;
 	run->large_allocs += obj->state == SS_OBJ_LARGE;
+	if (ss_contend_op(&run->cont, ev->cpu, &op)) /* locks, cmpxchgs */
+		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	ss_hist_add(&run->alloc_hist, round_cycles(op.cycles));
@@ -106,19 +112,25 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 }
 
 /* A free's time and count, for a trace object's and a prior one alike. */
-static void count_free(struct ss_run *run, const struct ss_event *ev, const struct ss_op *op)
+static int count_free(struct ss_run *run, const struct ss_event *ev, struct ss_op *op,
+		      struct ss_error *err)
 {
 	run->free_ops++;
+	if (ss_contend_op(&run->cont, ev->cpu, op))
+		return ss_errorf(err, "out of memory");
 	run->free_cycles += op->cycles;
 	run->cpu_cycles[ev->cpu] += op->cycles;
 	ss_hist_add(&run->free_hist, round_cycles(op->cycles));
+	return 0;
 }
 
 static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 		   const struct ss_event *ev, struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_find(&run->objs, ev->id);
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj || obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, ss_trace_path(r), ev->line, ev->id, obj, err);
@@ -130,8 +142,7 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	obj->state = SS_OBJ_FREE;
 	obj->slab = NULL;
 	run->objs.live--;
-	count_free(run, ev, &op);
-	return 0;
+	return count_free(run, ev, &op, err);
 }
 
 /* A free of an object the trace never allocated: the model takes one out
@@ -139,10 +150,11 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 static int do_free_prior(struct ss_run *run, struct ss_trace_reader *r,
 			 const struct ss_event *ev, struct ss_error *err)
 {
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
 	struct ss_obj obj = {.state = SS_OBJ_LIVE};
 	int rc = 0;
 
+	ss_op_init(&op, run->costs->cycles);
 	if (run->desc->ops->free_prior)
 		rc = run->desc->ops->free_prior(run->model, ev, &op, &obj.cache, err);
 	if (rc < 0) {
@@ -158,7 +170,7 @@ static int do_free_prior(struct ss_run *run, struct ss_trace_reader *r,
 	if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op))
 		return ss_errorf(err, "out of memory");
 	run->prior_frees++;
-	count_free(run, ev, &op);
+	return count_free(run, ev, &op, err);
 	return 0;
 }
 

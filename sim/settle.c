@@ -93,11 +93,12 @@ int ss_settle_run(struct ss_run *run, const struct ss_snap *after,
 	}
 	for (uint64_t id = 0; id < run->objs.nr; id++) {
 		struct ss_obj *o = &run->objs.objs[id];
-		struct ss_op op = {.cost = run->costs->cycles};
+		struct ss_op op;
 
 		if (o->state != SS_OBJ_LIVE || o->cache >= n || excess[o->cache] <= 0 ||
 		    o->site >= run->tables->names.nr || !site_ok[o->site])
 			continue;
+		ss_op_init(&op, run->costs->cycles);
 		if (note(out, o->cache, o->site)) {
 			ss_errorf(err, "out of memory");
 			goto done;
