@@ -28,7 +28,7 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_CPUS] = {"cpus", NULL, "N",
 		"the capture's CPUs (meta cpus up front; default: the\n"
 		"trace file's #P: header, else the highest CPU + 1)"},
-	[O_INPUT] = {NULL, NULL, "INPUT", "the capture; - for stdin"},
+	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -43,8 +43,9 @@ static void import_usage(FILE *out)
 		"                      [--snapshot SNAPSHOT] [--cpus N] -o TRACE INPUT\n\n"
 		"Turn a capture of the kmem tracepoints (kmalloc, kmalloc_node, kmem_cache_alloc,\n"
 		"kmem_cache_alloc_node, kfree, kmem_cache_free) into a slabsim trace: ftrace\n"
-		"text (tracefs trace or trace_pipe), trace-cmd report or perf script output,\n"
-		"pre-6.1 or 6.1+ formats, plain or zstd-compressed.  Pointers become dense\n"
+		"text (tracefs trace or trace_pipe), trace-cmd report or perf script output\n"
+		"of any kernel since 3.x, plain or zstd-compressed, or a trace-cmd trace.dat\n"
+		"(fields found by name in the formats it carries).  Pointers become dense\n"
 		"object ids; gfp_flags= and accounted= become the allocation flags.  A free\n"
 		"of a pointer never seen allocated becomes a prior free (u) of the cache the\n"
 		"event names, or that its call site's other frees went to; an allocation of\n"
