@@ -2,6 +2,7 @@
 #
 #   make sim WORKLOAD=smack17k   generate, replay every variant x model, plot, report
 #                                (WORKLOAD=smack17k | audit | hackbench)
+#   make sim TRACE=PATH          your own capture or trace (docs/own-trace.md)
 #   make test                    unit + end-to-end tests, then again under ASan+UBSan
 #   make compare | sweep | index reports across models, parameters, workloads (mk/)
 #   make sensitivity             every estimated cost at both ends of its range: intervals (mk/)
@@ -27,9 +28,12 @@ CFLAGS ?=
 CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE
 # hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces).
 # Before `make deps` has run, pkg-config is absent: fall back to plain -l.
-PKG_LIBS := hwloc libzstd
-CFLAGS += $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
-LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd) -lpfm -lpthread -lm
+# libtracecmd and libtraceevent read trace-cmd's trace.dat (slabsim import).
+PKG_LIBS := hwloc libzstd libtracecmd libtraceevent
+CFLAGS += $(or $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null),\
+	-I/usr/include/trace-cmd -I/usr/include/tracefs -I/usr/include/traceevent)
+LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd \
+	-ltracecmd -ltracefs -ltraceevent) -lpfm -lpthread -lm
 
 # ---- layers -----------------------------------------------------------------
 # Each layer sees only the headers of the layers below it (README.md, Layout):
@@ -147,6 +151,14 @@ include mk/stamp.inc
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k
 SEED ?= 1
+# `make sim TRACE=PATH [NAME=N]`: a trace or capture of your own is the
+# workload `import` (workloads/import/import.mk, docs/own-trace.md).
+ifneq ($(strip $(TRACE)),)
+override WORKLOAD := import
+endif
+# How a command shown in a report names its workload; import.mk says
+# TRACE=... instead (it is among the command-line variables).
+WORKLOAD_ARG = WORKLOAD=$(WORKLOAD)
 # A workload is a folder workloads/W/ holding its make fragment W.mk.
 WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
 DATA := datasets/$(WORKLOAD)

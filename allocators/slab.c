@@ -127,6 +127,12 @@ void ss_kcache_release(struct ss_kcache *s)
 		free(ch);
 	}
 	memset(&s->pool, 0, sizeof(s->pool));
+	free(s->prior_slabs);
+	free(s->prior_tree);
+	free(s->kslab);
+	s->prior_slabs = NULL;
+	s->prior_tree = s->kslab = NULL;
+	s->nr_prior_slabs = s->cap_prior_slabs = s->nr_kslab = 0;
 	for (unsigned n = 0; s->node && n < s->topo->nr_nodes; n++)
 		ss_resource_release(&s->node[n].list_lock);
 	free(s->cpu);
@@ -181,6 +187,23 @@ static void charge_new_slab_debug(struct ss_kcache *s, struct ss_slab *sl,
 		ss_step(op, SS_STEP_REDZONE_WRITE, sl->objects);
 }
 
+static void account_slab(struct ss_kcache *s, struct ss_slab *sl, unsigned node)
+{
+	sl->objects = s->geo.objs_per_slab;
+	sl->order = (uint8_t)s->geo.order;
+	sl->node = (uint16_t)node;
+	sl->line_cpu = SS_NO_LINE_CPU;
+	ss_resource_init(&sl->lock);
+	ss_resource_init(&sl->freelist);
+	s->node[node].nr_slabs++;
+	s->node[node].total_objects += sl->objects;
+	s->nr_slabs++;
+	s->total_objects += sl->objects;
+	s->slab_bytes += (uint64_t)s->t->page_size << sl->order;
+	if (s->slab_bytes > s->peak_slab_bytes)
+		s->peak_slab_bytes = s->slab_bytes;
+}
+
 /* allocate_slab(): try the cache's order, fall back to the minimum order
  * (never needed in a simulation with unlimited memory, so the fallback is
  * not taken; order_fallback stays 0). */
@@ -189,24 +212,10 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 {
 	struct ss_slab *sl = pool_get(&s->pool);
 	double start = op->cycles;
-	uint64_t bytes;
 
 	if (!sl)
 		return NULL;
-	sl->objects = s->geo.objs_per_slab;
-	sl->order = (uint8_t)s->geo.order;
-	sl->node = (uint16_t)node;
-	sl->line_cpu = SS_NO_LINE_CPU;
-	ss_resource_init(&sl->lock);
-	ss_resource_init(&sl->freelist);
-	bytes = (uint64_t)s->t->page_size << sl->order;
-	s->node[node].nr_slabs++;
-	s->node[node].total_objects += sl->objects;
-	s->nr_slabs++;
-	s->total_objects += sl->objects;
-	s->slab_bytes += bytes;
-	if (s->slab_bytes > s->peak_slab_bytes)
-		s->peak_slab_bytes = s->slab_bytes;
+	account_slab(s, sl, node);
 	ss_step(op, SS_STEP_ALLOC_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_ALLOC, 1ull << sl->order);
 	op->slab_pages = true;
@@ -214,6 +223,15 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 	if (s->debug_paths)
 		charge_new_slab_debug(s, sl, op);
 	ss_fn_done(s->fns, SS_FN_ALLOCATE_SLAB, op, start);
+	return sl;
+}
+
+struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node)
+{
+	struct ss_slab *sl = pool_get(&s->pool);
+
+	if (sl)
+		account_slab(s, sl, node);
 	return sl;
 }
 
@@ -381,6 +399,10 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.cpu_slabs = ss_kcache_cpu_slabs(s),
 		.peak_slab_bytes = s->peak_slab_bytes,
 		.node_partial_free = node_partial_free(s),
+		.prior_live = s->prior_live,
+		.prior_freed = s->prior_freed,
+		.prior_missing = s->prior_missing,
+		.from_snapshot = s->from_snapshot,
 		.stats = s->stats,
 		.fns = s->fns,
 		.res = s->res,

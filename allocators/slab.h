@@ -41,6 +41,8 @@ struct ss_slab {
 				      * counters (SS_NO_LINE_CPU: none yet) */
 	uint8_t order;
 	uint8_t where;		     /* enum ss_slab_where */
+	uint32_t prior;		     /* of the in-use objects, those from the
+				      * initial state (slab_prior.h) */
 	struct ss_resource lock;     /* slab_lock() */
 	struct ss_resource freelist; /* cmpxchg_double on freelist + counters */
 };
@@ -99,6 +101,19 @@ struct ss_kcache {
 	uint64_t peak_slab_bytes;
 	uint64_t stats[SS_NR_STEPS];
 	struct ss_fn_stat fns[SS_NR_FNS]; /* calls and cycles per kernel function */
+	/* the initial state (slab_prior.h): the slabs it filled, a Fenwick
+	 * tree over their prior counts for picking one object at random,
+	 * and the kernel slabs (slab= of prior frees) mapped onto them */
+	struct ss_slab **prior_slabs;
+	uint32_t *prior_tree;
+	uint32_t nr_prior_slabs, cap_prior_slabs;
+	uint32_t *kslab;	  /* kernel slab id -> prior slab index + 1 */
+	uint32_t nr_kslab;
+	uint64_t prior_rng;	  /* the pick's random state */
+	uint64_t prior_live;	  /* such objects still allocated */
+	uint64_t prior_freed;	  /* prior frees applied */
+	uint64_t prior_missing;	  /* prior frees with no such object left */
+	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };
 
@@ -179,6 +194,8 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r);
 
 /* allocate_slab() / discard_slab(), with their accounting and steps. */
 struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node, struct ss_op *op);
+/* A slab the cache already held when the run began: accounted, no steps. */
+struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node);
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl, struct ss_op *op);
 /* The test before discarding an empty slab (nr_partial against min_partial). */
 bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n);

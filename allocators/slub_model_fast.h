@@ -28,6 +28,9 @@ struct ss_slub_model {
 	 * depends on its api alone in every placement */
 	struct ss_route_memo api_memo;
 	struct ss_route_memo memo; /* the placement's memo */
+	uint8_t *prior_placed;	  /* per trace api: its kernel objects placed */
+	uint32_t nr_prior_placed;
+	bool resync_pending;	  /* start_as_kernel() filled a new cache */
 	struct ss_large_report large;
 	/* cache names (as stored, so cut names match as before) -> the first
 	 * cache of that name: a named lookup costs one hash probe, not a

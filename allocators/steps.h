@@ -121,6 +121,10 @@ struct ss_op {
 			     * the replay's memory total must look */
 	unsigned nr_uses;
 	unsigned uses_lost; /* uses beyond SS_OP_MAX_USES, not placed */
+	/* the cache gained slabs outside its steps (an initial state added
+	 * to it, slab_prior.h): whoever follows pages by the counters
+	 * (sim/memcap.h) reads the cache again */
+	bool resync;
 	struct ss_use use[SS_OP_MAX_USES];
 };
 
@@ -134,6 +138,7 @@ static inline void ss_op_init(struct ss_op *op, const double *cost)
 	op->nr_uses = 0;
 	op->uses_lost = 0;
 	op->slab_pages = false;
+	op->resync = false;
 }
 
 static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)

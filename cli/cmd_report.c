@@ -12,6 +12,7 @@
 #include "opts.h"
 #include "parse.h"
 #include "report_extras.h"
+#include "report_kernel.h"
 #include "workload.h"
 #include "report_md.h"
 #include "report_plot.h"
@@ -29,6 +30,7 @@ struct report_opts {
 	const char *sens_path; /* --sensitivity */
 	const char *alt[MAX_ALT]; /* --alt-runs */
 	unsigned nalt;
+	const char *kernel_before, *kernel_after; /* slab snapshots of a capture */
 	struct rp_names variants, models; /* empty = not given */
 	struct rp_calib calib[MAX_CALIB];
 	unsigned ncalib;
@@ -37,8 +39,8 @@ struct report_opts {
 };
 
 enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
-       O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_PLOT_DATA_ONLY, O_HELP,
-       NR_OPTS };
+       O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_KBEFORE, O_KAFTER,
+       O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_WORKLOAD] = {"workload", NULL, "W", "the workload every summary row must name"},
@@ -69,6 +71,13 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_SENS] = {"sensitivity", NULL, "FILE",
 		"sensitivity.csv of `make sensitivity`: every headline\n"
 		"figure with its interval and top three steps"},
+	[O_KBEFORE] = {"kernel-before", NULL, "SNAPSHOT",
+		"the kernel's caches before the capture (with\n"
+		"--kernel-after)"},
+	[O_KAFTER] = {"kernel-after", NULL, "SNAPSHOT",
+		"the kernel's caches after it: adds the section \"The live\n"
+		"kernel and the simulator\" for the compare model's run of\n"
+		"the first variant, and kernel.csv"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
 		"write only waste.dat and latency.dat"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
@@ -85,7 +94,8 @@ static void usage(FILE *out)
 		"                      [--variants \"V1 V2 ...\"] [--models \"M1 M2 ...\"]\n"
 		"                      [--calibration \"NAME=VALUE ...\"]... [--command \"make ...\"]\n"
 		"                      [--compare-model M] [--baseline VARIANT] [--alt-runs DIR]...\n"
-		"                      [--sensitivity FILE] [--plot-data-only]\n\n"
+		"                      [--sensitivity FILE] [--plot-data-only]\n"
+		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/figures.csv (the\n"
 		"headline figures) and DIR/report.md (only the .dat files with\n"
@@ -149,6 +159,8 @@ static int take_report_opt(void *ctx, int id, const char *v)
 			return ss_opt_usage_err(&opt_set, "--alt-runs: at most %d", MAX_ALT);
 		o->alt[o->nalt++] = v;
 		return 0;
+	case O_KBEFORE: o->kernel_before = v; return 0;
+	case O_KAFTER: o->kernel_after = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
 	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
@@ -168,6 +180,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	if (!rp_name_ok(o->workload))
 		return ss_opt_usage_err(&opt_set, "--workload: '%s' is not [A-Za-z0-9._+-]+",
 					o->workload);
+	if (!o->kernel_before != !o->kernel_after)
+		return ss_opt_usage_err(&opt_set, "--kernel-before and --kernel-after go together");
 	if (!o->compare_model)
 		o->compare_model = "traced";
 	if (!o->command) {
@@ -180,14 +194,19 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 /* The outputs, written to temporary files and renamed together: the four
  * generic ones, then the workload's extra plot-data files. */
-enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_FIGURES, OUT_REPORT, NR_OUT };
+enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_FIGURES, OUT_REPORT, OUT_KERNEL, NR_OUT };
 #define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
-	"summary.csv", "waste.dat", "latency.dat", "figures.csv", "report.md",
+	"summary.csv", "waste.dat", "latency.dat", "figures.csv", "report.md", "kernel.csv",
 };
+
+/* The comparison with the live kernel, when asked for (NULL if not). */
+static const struct rp_kernel *kernel_cmp;
 
 static const char *out_name(const struct rp_extra *ex, int k)
 {
+	if (k == OUT_KERNEL)
+		return kernel_cmp ? out_names[k] : NULL;
 	if (k < NR_OUT)
 		return out_names[k];
 	return ex ? ex->dat_names[k - NR_OUT] : NULL;
@@ -202,9 +221,10 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 	case OUT_LATENCY: return rp_write_latency_dat(fp, in->res);
 	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
 	case OUT_REPORT:
-		if (rp_write_report(fp, in))
+		if (rp_write_report(fp, in) || (kernel_cmp && rp_kernel_write_md(fp, kernel_cmp)))
 			return -1;
 		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
+	case OUT_KERNEL: return rp_kernel_write_csv(fp, kernel_cmp);
 	default: return ex->write_dat((unsigned)(k - NR_OUT), fp, in);
 	}
 }
@@ -221,7 +241,7 @@ static int write_outputs(const struct report_opts *o,
 
 	for (k = 0; k < MAX_OUT; k++)
 		want[k] = out_name(ex, k) &&
-			  (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY || k >= NR_OUT);
+			  (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY || k > OUT_KERNEL);
 	for (k = 0; k < MAX_OUT; k++) {
 		if (!want[k])
 			continue;
@@ -348,6 +368,7 @@ static int run_report(const struct report_opts *o)
 	struct report_data *d = calloc(1, sizeof(*d));
 	struct ss_error err = {{0}};
 	struct rp_report_in in;
+	struct rp_kernel kernel = {0};
 	int rc = 1;
 
 	if (!d) {
@@ -356,6 +377,21 @@ static int run_report(const struct report_opts *o)
 	}
 	if (load_data(o, d, &err))
 		goto fail;
+	if (o->kernel_after) {
+		char run[4200];
+
+		if (!d->res.variants.n || rp_names_find(&d->res.models, o->compare_model) < 0) {
+			ss_errorf(&err, "--kernel-after: no run of model '%s' in %s/runs",
+				  o->compare_model, o->dir);
+			goto fail;
+		}
+		snprintf(run, sizeof(run), "%s/runs/%s__%s", o->dir, d->res.variants.v[0],
+			 o->compare_model);
+		if (rp_kernel_load(&kernel, o->kernel_before, o->kernel_after, run,
+				   o->compare_model, &err))
+			goto fail;
+		kernel_cmp = &kernel;
+	}
 	in = (struct rp_report_in){
 		.workload = o->workload, .command = o->command, .dir = o->dir,
 		.res = &d->res, .seed = d->have_seed ? &d->seed : NULL,
@@ -373,6 +409,8 @@ static int run_report(const struct report_opts *o)
 fail:
 	fprintf(stderr, "slabsim report: %s\n", err.msg);
 out:
+	rp_kernel_free(&kernel);
+	kernel_cmp = NULL;
 	free_data(o, d);
 	free(d);
 	return rc;

@@ -17,6 +17,7 @@
 #include "replay.h"
 #include "results.h"
 #include "run.h"
+#include "settle.h"
 
 struct run_opts {
 	struct ss_run_spec spec; /* trace, model, target, costs, topology, ... */
@@ -29,7 +30,8 @@ struct run_opts {
 };
 
 enum {
-	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE,
+	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE, O_INITIAL,
+	O_FINAL,
 	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
 };
@@ -51,11 +53,25 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"named caches as the kernel's slub_debug=P,kmalloc-512 does"},
 	[O_COSTS] = {"costs", NULL, "FILE",
 		"cost table overriding allocators/costs/default.costs"},
-	[O_CPUS] = {"cpus", NULL, "N", "CPUs the kernel sees (default: the target's)"},
+	[O_CPUS] = {"cpus", NULL, "N",
+		"CPUs the kernel sees (default: the trace's meta cpus,\n"
+		"else the target's)"},
 	[O_NODES] = {"nodes", NULL, "N",
 		"NUMA nodes, CPUs split in equal blocks (default: the target's)"},
 	[O_NOMERGE] = {"no-merge", NULL, NULL,
-		"no SLUB cache merging for caches a model creates"},
+		"no SLUB cache merging for caches a model creates (an\n"
+		"imported trace's own caches are never merged)"},
+	[O_INITIAL] = {"initial-state", NULL, "SNAPSHOT",
+		"start each cache the kernel had as it was: a capture's\n"
+		"slab-before.txt (or its directory), a copied\n"
+		"/sys/kernel/slab or a /proc/slabinfo 2.1 file: geometry,\n"
+		"slabs, objects, free slots; prior frees (u) take objects\n"
+		"out of it (docs/own-trace.md)"},
+	[O_FINAL] = {"final-state", NULL, "SNAPSHOT",
+		"the kernel's caches after the trace (with --initial-state):\n"
+		"objects left live at sites the import found freed without\n"
+		"events are released where the model holds more than the\n"
+		"kernel (settled.csv; docs/own-trace.md)"},
 	[O_VARIANT] = {"variant", NULL, "NAME",
 		"variant label for the summary (default: the trace's meta)"},
 	[O_MAXOBJ] = {"max-objects", NULL, "N",
@@ -101,7 +117,9 @@ static void run_usage(FILE *out)
 		"       slabsim run --trace TRACE --model \"M1 M2 ...\" --target TARGET --out DIR\n"
 		"       slabsim run --trace TRACE --runs FILE [--jobs N] [options for every run]\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
-		"                   [--nodes N] [--no-merge] [--variant NAME] [--max-objects N]\n"
+		"                   [--nodes N] [--no-merge] [--initial-state SNAPSHOT]\n"
+		"                   [--final-state SNAPSHOT]\n"
+		"                   [--variant NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
 		"                   [--mode model|host] [--events LIST]\n\n"
@@ -157,6 +175,8 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
 	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);
 	case O_NOMERGE: o->spec.no_merge = true; return 0;
+	case O_INITIAL: o->spec.initial_state = v; return 0;
+	case O_FINAL: o->spec.final_state = v; return 0;
 	case O_VARIANT: /* a summary.csv and .json field, as a meta value */
 		o->variant = v;
 		return ss_label_ok(v) ? 0 : ss_opt_usage_err(&opt_set,
@@ -205,6 +225,10 @@ static int check_run_opts(const struct run_opts *o)
 		return ss_opt_usage_err(&opt_set, "--topology sets the CPUs and nodes; drop --cpus/--nodes");
 	if (o->host_mode && (o->spec.cpus || o->spec.nodes))
 		return ss_opt_usage_err(&opt_set, "host mode takes --topology, not --cpus/--nodes");
+	if (o->spec.final_state && !o->spec.initial_state)
+		return ss_opt_usage_err(&opt_set, "--final-state settles against --initial-state: give both");
+	if (o->host_mode && o->spec.initial_state)
+		return ss_opt_usage_err(&opt_set, "host mode replays in real memory: no --initial-state");
 	if (o->events && !o->host_mode)
 		return ss_opt_usage_err(&opt_set, "--events counts host-mode runs only (add --mode host)");
 	return 0;
@@ -257,6 +281,37 @@ static int on_phase(struct ss_run *run, const char *phase, struct ss_error *err)
 	return ss_write_slabinfo(io->dir, name, run, err);
 }
 
+/* --final-state: the settling rule (sim/settle.h), then settled.csv and
+ * the final slabinfo again (it was written at the end of the replay). */
+static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *io,
+		  struct ss_error *err)
+{
+	struct ss_snap after;
+	struct ss_settle s;
+	struct ss_atomic_file f;
+	char path[4200];
+	int rc;
+
+	if (!o->spec.final_state)
+		return 0;
+	if (ss_snap_load_in(&after, o->spec.final_state, "slab-after.txt", err))
+		return -1;
+	rc = ss_settle_run(run, &after, &s, err);
+	ss_snap_release(&after);
+	if (rc)
+		return -1;
+	snprintf(path, sizeof(path), "%s/settled.csv", io->dir);
+	if (ss_atomic_open(&f, path, err)) {
+		ss_settle_release(&s);
+		return -1;
+	}
+	ss_settle_csv(f.fp, run, &s);
+	ss_settle_release(&s);
+	if (ss_atomic_commit(&f, err))
+		return -1;
+	return ss_write_slabinfo(io->dir, "slabinfo", run, err);
+}
+
 static int write_results(struct ss_run *run, const struct run_opts *o,
 			 const struct ss_run_setup *rs, struct run_io *io,
 			 struct ss_error *err)
@@ -271,6 +326,8 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
 	};
 
+	if (o->spec.initial_state && ss_write_prior(io->dir, run, err))
+		return -1;
 	return ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||
 	       ss_write_functions(io->dir, run, err) || ss_write_locks(io->dir, run, err) ||
 	       ss_write_latency(io->dir, run, err) || ss_write_work(io->dir, run, err) ||
@@ -317,7 +374,7 @@ static int run_prepare(struct one_run *r, struct ss_trace_reader *shared,
 /* After the replay: the result files. */
 static int run_complete(struct one_run *r, struct ss_error *err)
 {
-	if (ss_atomic_commit(&r->io.timeline, err) ||
+	if (settle(&r->run, &r->o, &r->io, err) || ss_atomic_commit(&r->io.timeline, err) ||
 	    write_results(&r->run, &r->o, &r->rs, &r->io, err))
 		return -1;
 	return ss_outdir_commit(&r->od, err);

@@ -172,7 +172,7 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 		return alloc_failed(run, ev, err);
 	}
 	/* the memory total moves only with slabs and kmalloc_large */
-	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {
+	if (obj->state != SS_OBJ_LIVE || op.slab_pages || op.resync) {
 		if (alloc_rare(run, ev, obj, &op, err))
 			return -1;
 	}
@@ -184,6 +184,19 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	hist_add_cycles(&run->alloc_hist, &run->hist_memo_c[0], &run->hist_memo_b[0], op.cycles);
+	return 0;
+}
+
+/* A free's time and count, for a trace object's and a prior one alike. */
+static inline __attribute__((always_inline)) int count_free(struct ss_run *run,
+		const struct ss_event *ev, struct ss_op *op, struct ss_error *err)
+{
+	run->free_ops++;
+	if (ss_contend_op(&run->cont, ev->cpu, op))
+		return ss_errorf(err, "out of memory");
+	run->free_cycles += op->cycles;
+	run->cpu_cycles[ev->cpu] += op->cycles;
+	hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1], op->cycles);
 	return 0;
 }
 
@@ -212,13 +225,36 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 	obj->state = SS_OBJ_FREE;
 	obj->slab = NULL;
 	run->objs.live--;
-	run->free_ops++;
-	if (ss_contend_op(&run->cont, ev->cpu, &op))
+	return count_free(run, ev, &op, err);
+}
+
+/* A free of an object the trace never allocated: the model takes one out
+ * of the cache's initial state, if it has one left. */
+static __attribute__((noinline)) int do_free_prior(struct ss_run *run,
+						  const struct ss_event *ev,
+						  struct ss_error *err)
+{
+	struct ss_op op;
+	struct ss_obj obj = {.state = SS_OBJ_LIVE};
+	int rc = 0;
+
+	ss_op_init(&op, run->costs->cycles);
+	if (run->desc->ops->free_prior)
+		rc = run->desc->ops->free_prior(run->model, ev, &op, &obj.cache, err);
+	if (rc < 0) {
+		char why[sizeof(err->msg)];
+
+		memcpy(why, err->msg, sizeof(why));
+		return BAD(run, ev, err, "%s", why);
+	}
+	if (!rc) {
+		run->prior_missing++;
+		return 0;
+	}
+	if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op))
 		return ss_errorf(err, "out of memory");
-	run->free_cycles += op.cycles;
-	run->cpu_cycles[ev->cpu] += op.cycles;
-	hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1], op.cycles);
-	return 0;
+	run->prior_frees++;
+	return count_free(run, ev, &op, err);
 }
 
 /* Work time per label: arrays indexed by the label's name index. */
@@ -283,6 +319,8 @@ static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
 		return do_alloc(run, &mapped, err);
 	case SS_EV_FREE:
 		return do_free(run, &mapped, err);
+	case SS_EV_FREE_PRIOR:
+		return do_free_prior(run, &mapped, err);
 	default:
 		return do_work(run, &mapped, err);
 	}
@@ -299,6 +337,8 @@ static inline __attribute__((always_inline)) int replay_event(struct ss_run *run
 		return do_phase(run, ev, err);
 	if (ev->cpu >= run->same_cpus)
 		return replay_mapped(run, ev, err);
+	if (ev->kind == SS_EV_FREE_PRIOR)
+		return do_free_prior(run, ev, err);
 	return do_work(run, ev, err);
 }
 

@@ -49,6 +49,9 @@ struct ss_run {
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
 	uint64_t zero_live, large_live; /* live objects of those two kinds */
+	/* frees of objects allocated before the trace (SS_EV_FREE_PRIOR):
+	 * applied to the initial state, and with no such object left */
+	uint64_t prior_frees, prior_missing;
 	double alloc_cycles, free_cycles, work_cycles;
 	double *label_cycles;	 /* work cycles per label (trace name index) */
 	uint64_t *label_events;	 /* work events per label */

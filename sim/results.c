@@ -328,6 +328,27 @@ int ss_write_work(const char *dir, const struct ss_run *run,
 	return ss_atomic_commit(&f, err);
 }
 
+int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *err)
+{
+	unsigned n = run->desc->ops->nr_caches(run->model);
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, "prior.csv", err))
+		return -1;
+	fprintf(f.fp, "cache,from_snapshot,prior_live,prior_freed,prior_missing\n");
+	for (unsigned i = 0; i < n; i++) {
+		struct ss_cache_report r;
+
+		run->desc->ops->cache_report(run->model, i, &r);
+		if (!r.from_snapshot && !r.prior_freed && !r.prior_missing && !r.prior_live)
+			continue;
+		fprintf(f.fp, "%s,%d,%llu,%llu,%llu\n", r.name, r.from_snapshot,
+			(unsigned long long)r.prior_live, (unsigned long long)r.prior_freed,
+			(unsigned long long)r.prior_missing);
+	}
+	return ss_atomic_commit(&f, err);
+}
+
 /* get_slabinfo() / slabinfo_show(): active objects are all but the free
  * slots on node partial lists; tunables are 0 under SLUB. */
 int ss_write_slabinfo(const char *dir, const char *name,

@@ -26,19 +26,21 @@ void ss_totals_compute(const struct ss_model_desc *desc,
 	memset(tot, 0, sizeof(*tot));
 	for (unsigned i = 0; i < n; i++) {
 		struct ss_cache_report r;
+		uint64_t alloc;
 
 		desc->ops->cache_report(m, i, &r);
+		alloc = r.live * r.object_size;
 		tot->requested += r.requested_live;
-		tot->allocated += r.live * r.object_size;
+		tot->allocated += alloc;
+		/* per cache, so a cache that requested more than it holds
+		 * is named, not hidden in a sum */
+		part(tot, alloc, r.requested_live, "rounding_bytes", r.name);
 		tot->align += r.live * part(tot, r.size_nodebug, r.object_size, "align_bytes", r.name);
 		tot->debug += r.live * part(tot, r.slab_size, r.size_nodebug, "debug_bytes", r.name);
 		tot->free_slot += part(tot, r.total_objects, r.live, "free_slot_bytes", r.name) *
 				  r.slab_size;
 		tot->slab_tail += part(tot, r.slab_bytes, r.total_objects * r.slab_size,
 				       "slab_tail_bytes", r.name);
-		/* per cache, so a cache that requested more than it holds
-		 * is named, not hidden in a sum */
-		part(tot, r.live * r.object_size, r.requested_live, "rounding_bytes", r.name);
 		tot->footprint_bytes += r.slab_bytes;
 		tot->live_objects += r.live;
 		tot->slabs += r.nr_slabs;
@@ -56,7 +58,7 @@ void ss_totals_compute(const struct ss_model_desc *desc,
 		tot->footprint_bytes += large.page_bytes;
 		tot->live_objects += large.live;
 	}
-	tot->rounding = part(tot, tot->allocated, tot->requested, "rounding_bytes", "kmalloc_large");
+	tot->rounding = part(tot, tot->allocated, tot->requested, "rounding_bytes", "(all)");
 	tot->slab_pages = tot->footprint_bytes / t->page_size;
 }
 

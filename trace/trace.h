@@ -3,6 +3,8 @@
  * An event is what the kernel did (docs/trace-format.md):
  *   alloc  cpu id site api size [gfp]   api = "kmalloc" or a declared cache
  *   free   cpu id
+ *   prior  cpu site api size [gfp]   free of an object allocated before
+ *                                     the trace began (none of its ids)
  *   work   cpu cycles label       non-allocator time (parsing, formatting)
  *   phase  name                   a marker; snapshots are taken there
  * Caches are declared before use with their creation arguments, so a model
@@ -33,17 +35,19 @@ enum ss_event_kind {
 	SS_EV_FREE,
 	SS_EV_WORK,
 	SS_EV_PHASE,
+	SS_EV_FREE_PRIOR, /* a free of an object the trace never allocated */
 };
 
 struct ss_event {
 	enum ss_event_kind kind;
 	uint32_t cpu;
-	uint64_t id;	/* alloc, free: object id */
+	uint64_t id;	/* alloc, free: object id; prior: its slab + 1, or 0 */
 	/* free: only cpu, id and line (site, api and value are unspecified) */
-	uint32_t site;	/* alloc: site index; work: label index; phase: name index */
-	uint32_t api;	/* alloc: SS_API_KMALLOC or cache index */
-	uint64_t value; /* alloc: requested bytes; work: cycles */
-	uint32_t gfp;	/* alloc: SS_GFP_* (0 in traces written without them) */
+	uint32_t site;	/* alloc, prior: site index; work: label index; phase: name index */
+	uint32_t api;	/* alloc, prior: SS_API_KMALLOC or cache index */
+	uint64_t value; /* alloc: requested bytes; prior: bytes of the object
+			 * (kmalloc: its class size); work: cycles */
+	uint32_t gfp;	/* alloc, prior: SS_GFP_* (0 in traces written without them) */
 	unsigned long line; /* where it came from: the text line, or the
 			     * binary trace's event number (1, 2, ...);
 			     * ss_trace_where() words either */
@@ -170,6 +174,13 @@ int ss_trace_write_alloc_gfp(struct ss_trace_writer *w, uint32_t cpu, uint64_t i
 			     const char *site, uint32_t api, uint64_t size,
 			     uint32_t gfp);
 int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
+/* A free of an object allocated before the trace began: site frees it on
+ * cpu; api and size (and gfp for kmalloc) say which cache it was in; slab
+ * = K + 1 when the capture tells which slab of that cache it was in (K, a
+ * dense index per cache), 0 when not. */
+int ss_trace_write_free_prior(struct ss_trace_writer *w, uint32_t cpu,
+			      const char *site, uint32_t api, uint64_t size,
+			      uint32_t gfp, uint64_t slab);
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label);
 int ss_trace_write_phase(struct ss_trace_writer *w, const char *name);

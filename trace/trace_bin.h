@@ -30,6 +30,8 @@ enum ss_bin_kind {
 	SS_BIN_WORK = 3,  /* [cpu] cycles label */
 	SS_BIN_PHASE = 4, /* name */
 	SS_BIN_ALLOC_GFP = 5, /* [cpu] id site api size gfp: an alloc with flags */
+	SS_BIN_FREE_PRIOR = 6, /* [cpu] site api size gfp slab: a free of an
+				* object allocated before the trace */
 };
 
 enum ss_bin_control {

@@ -111,6 +111,18 @@ static int decode_event(struct ss_trace_reader *r, struct cursor *c, uint8_t tag
 		ev->value = 0;
 		return get_cpu(r, c, tag, ev, err) ||
 		       get(r, c, "object id", SS_TRACE_MAX_ID, &ev->id, err) ? -1 : 0;
+	case SS_BIN_FREE_PRIOR:
+		ev->kind = SS_EV_FREE_PRIOR;
+		ev->id = 0;
+		if (get_cpu(r, c, tag, ev, err) ||
+		    get_index(r, c, "site", tb->names.nr, &ev->site, err) ||
+		    get_index(r, c, "cache", tb->cache_names.nr, &ev->api, err) ||
+		    get(r, c, "size", SS_TRACE_MAX_SIZE, &ev->value, err) ||
+		    get(r, c, "gfp flags", SS_GFP_ALL, &gfp, err) ||
+		    get(r, c, "slab", SS_TRACE_MAX_ID + 1, &ev->id, err))
+			return -1;
+		ev->gfp = (uint32_t)gfp;
+		return 0;
 	case SS_BIN_WORK:
 		ev->kind = SS_EV_WORK;
 		ev->id = 0;

@@ -210,6 +210,25 @@ static int bin_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 	return 0;
 }
 
+static int bin_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *site,
+			  uint32_t api, uint64_t size, uint32_t gfp, uint64_t slab)
+{
+	uint32_t idx;
+	uint8_t *p;
+
+	if (name_index(w, site, &idx) || !(p = reserve(w, SS_BIN_MAX_EVENT + 1)))
+		return -1;
+	p = put_long_tag_cpu(p, SS_BIN_FREE_PRIOR, cpu);
+	p = ss_bin_put_varint(p, idx);
+	p = ss_bin_put_varint(p, api);
+	p = ss_bin_put_varint(p, size);
+	p = ss_bin_put_varint(p, gfp);
+	commit(w, ss_bin_put_varint(p, slab));
+	w->events++;
+	w->blk_events++;
+	return 0;
+}
+
 static int bin_work(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
 		    const char *label)
 {
@@ -263,6 +282,7 @@ const struct ss_trace_writer_ops ss_bin_writer_ops = {
 	.cache = bin_cache,
 	.alloc = bin_alloc,
 	.free_obj = bin_free,
+	.free_prior = bin_free_prior,
 	.work = bin_work,
 	.phase = bin_phase,
 	.comment = bin_comment,

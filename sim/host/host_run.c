@@ -262,7 +262,10 @@ static int fill_window(struct host_run *h, struct ss_error *err)
 				return rc < 0 ? -1 : n > 0;
 			h->have_pending = 1;
 		}
-		if (ev->kind == SS_EV_WORK || ev->kind == SS_EV_PHASE) {
+		/* host mode replays the trace's own objects; a prior free has
+		 * none of its ids (no initial state in real memory) */
+		if (ev->kind == SS_EV_WORK || ev->kind == SS_EV_PHASE ||
+		    ev->kind == SS_EV_FREE_PRIOR) {
 			h->have_pending = 0;
 			h->events++;
 			if (ev->kind == SS_EV_PHASE && n)

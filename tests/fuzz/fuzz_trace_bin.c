@@ -21,10 +21,11 @@ static void check_event(const struct ss_trace_tables *tb,
 			const struct ss_event *ev)
 {
 	ss_fuzz_check(ev->cpu <= 65535, "cpu %u", ev->cpu);
-	ss_fuzz_check(ev->kind <= SS_EV_PHASE, "kind %d", (int)ev->kind);
+	ss_fuzz_check(ev->kind <= SS_EV_FREE_PRIOR, "kind %d", (int)ev->kind);
+	ss_fuzz_check(!(ev->gfp & ~SS_GFP_ALL), "gfp 0x%x", ev->gfp);
 	if (ev->kind == SS_EV_ALLOC || ev->kind == SS_EV_FREE)
 		ss_fuzz_check(ev->id < (1ull << 48), "id %llu", (unsigned long long)ev->id);
-	if (ev->kind == SS_EV_ALLOC) {
+	if (ev->kind == SS_EV_ALLOC || ev->kind == SS_EV_FREE_PRIOR) {
 		ss_fuzz_check(ev->value <= (1ull << 40), "size %llu",
 			      (unsigned long long)ev->value);
 		ss_fuzz_check(ev->api < tb->cache_names.nr, "api %u undeclared", ev->api);

@@ -104,6 +104,10 @@ static void test_parse_errors(void **state)
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 gfp=\n", 2, "bad 'gfp='");
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 account\n", 2, "bad 'account'");
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 gfp=dma x\n", 2, "got 8 fields");
+	expect_error("slabsim-trace 1\nu 0 s kmalloc\n", 2, "want 'u CPU SITE API SIZE");
+	expect_error("slabsim-trace 1\nu 0 s nosuch 0\n", 2, "was not declared");
+	expect_error("slabsim-trace 1\nu 0 s kmalloc 8 slab=x\n", 2, "bad 'slab=x'");
+	expect_error("slabsim-trace 1\na 0 1 s kmalloc 8 slab=1\n", 2, "bad 'slab=1'");
 	expect_error("slabsim-trace 1\na x 1 s kmalloc 5\n", 2, "bad cpu");
 	expect_error("slabsim-trace 1\n# ok\n\na 0 99999999999999999999 s kmalloc 5\n", 4, "bad object id");
 	expect_error("slabsim-trace 1\na 0 1 s nosuchcache 5\n", 2, "was not declared");

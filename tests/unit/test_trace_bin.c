@@ -50,6 +50,12 @@ static void write_sample(const char *path, enum ss_trace_format fmt)
 	assert_int_equal(ss_trace_write_work(w, 3, 1234, "sscanf"), 0);
 	assert_int_equal(ss_trace_write_free(w, 2, 7), 0);
 	assert_int_equal(ss_trace_write_free(w, 65535, 300), 0);
+	/* frees of objects from before the trace: a cache's, in kernel slab
+	 * 4; a kmalloc one with flags and no slab */
+	assert_int_equal(ss_trace_write_free_prior(w, 1, "rcu_do_batch", 1, 0, 0, 5), 0);
+	assert_int_equal(ss_trace_write_free_prior(w, 40, "site_b", SS_API_KMALLOC, 96,
+						   SS_GFP_ACCOUNT, 0), 0);
+	assert_int_equal(ss_trace_write_free_prior(w, 0, "s", 9, 0, 0, 0), -1);
 	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
 }
 
@@ -109,6 +115,19 @@ static void check_sample(const char *path, enum ss_trace_format fmt)
 	next_ok(r, &ev);
 	assert_int_equal(ev.cpu, 65535);
 	assert_int_equal(ev.id, 300);
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_FREE_PRIOR);
+	assert_int_equal(ev.cpu, 1);
+	assert_int_equal(ev.api, 1);
+	assert_int_equal(ev.id, 5);
+	assert_string_equal(ss_trace_name(tb, ev.site), "rcu_do_batch");
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_FREE_PRIOR);
+	assert_int_equal(ev.cpu, 40);
+	assert_int_equal(ev.api, SS_API_KMALLOC);
+	assert_int_equal(ev.value, 96);
+	assert_int_equal(ev.gfp, SS_GFP_ACCOUNT);
+	assert_int_equal(ev.id, 0);
 	assert_int_equal(ss_trace_next(r, &ev, &err), 0);
 	assert_string_equal(ss_trace_meta(tb, "workload"), "unit test");
 	ss_trace_close(r);
@@ -365,7 +384,7 @@ static void test_corrupt_binary(void **state)
 	/* bytes after the end */
 	expect_bin_error((const uint8_t[]){0xf8, 0, 0x12}, 3, "data after the end record");
 	/* unknown kinds and control records */
-	expect_bin_error((const uint8_t[]){0x06, 0xf8, 0}, 3, "unknown record tag 0x06");
+	expect_bin_error((const uint8_t[]){0x07, 0xf8, 0}, 3, "unknown record tag 0x07");
 	/* alloc with flags: flags 0 (that is kind 1) and unknown flag bits */
 	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x0d, 5, 0, 0, 8, 0, 0xf8, 1}, 11,
 			 "gfp 0");
@@ -447,9 +466,9 @@ static void test_convert(void **state)
 	tu_path(back, sizeof(back), "c-back.trace");
 	write_sample(src, SS_TRACE_TEXT);
 	assert_int_equal(ss_trace_convert(src, mid, SS_TRACE_BIN_ZSTD, &events, &err), 0);
-	assert_int_equal(events, 7);
+	assert_int_equal(events, 9);
 	assert_int_equal(ss_trace_convert(mid, back, SS_TRACE_TEXT, &events, &err), 0);
-	assert_int_equal(events, 7);
+	assert_int_equal(events, 9);
 	check_sample(back, SS_TRACE_TEXT);
 	/* a failed conversion leaves nothing */
 	tu_path(back, sizeof(back), "never.sbt");
