@@ -24,7 +24,7 @@ struct run_opts {
 
 enum {
 	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE,
-	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
+	O_PLACE, O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_HELP, NR_OPTS,
 };
 
@@ -50,6 +50,10 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"NUMA nodes, CPUs split in equal blocks (default: the target's)"},
 	[O_NOMERGE] = {"no-merge", NULL, NULL,
 		"no SLUB cache merging for caches a model creates"},
+	[O_PLACE] = {"place", NULL, "FILE",
+		"placement overrides on top of the model's placement: sites\n"
+		"moved to dedicated caches or other classes, a kmalloc class\n"
+		"set (what `slabsim advise` proposes; docs/advise.md)"},
 	[O_VARIANT] = {"variant", NULL, "NAME",
 		"variant label for the summary (default: the trace's meta)"},
 	[O_MAXOBJ] = {"max-objects", NULL, "N",
@@ -83,8 +87,8 @@ static void run_usage(FILE *out)
 	fprintf(out,
 		"usage: slabsim run --trace TRACE --model MODEL[+LETTERS] --target TARGET --out DIR\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
-		"                   [--nodes N] [--no-merge] [--variant NAME] [--max-objects N]\n"
-		"                   [--max-memory BYTES]\n"
+		"                   [--nodes N] [--no-merge] [--place FILE] [--variant NAME]\n"
+		"                   [--max-objects N] [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
 		"                   [--mode model|host] [--events LIST]\n\n"
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
@@ -132,6 +136,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
 	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);
 	case O_NOMERGE: o->spec.no_merge = true; return 0;
+	case O_PLACE: o->spec.place = v; return 0;
 	case O_VARIANT: o->variant = v; return 0;
 	case O_MAXOBJ: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->spec.max_objects);
 	case O_MAXMEM:

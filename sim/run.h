@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "override.h"
 #include "replay.h"
 #include "target.h"
 #include "topology.h"
@@ -33,6 +34,8 @@ struct ss_run_spec {
 	const char *map;	/* trace CPUs onto PUs; NULL: identity */
 	unsigned cpus, nodes;	/* 0: the target's */
 	bool no_merge;		/* no SLUB merging of the caches a model creates */
+	const char *place;	/* a placement override file (override.h) */
+	const struct ss_overrides *overrides; /* or a table in memory */
 	uint64_t max_objects;	/* 0: SS_OBJTABLE_DEFAULT_CAP */
 	uint64_t max_memory;	/* 0: SS_MEMCAP_DEFAULT */
 };
@@ -44,6 +47,7 @@ struct ss_run_setup {
 	struct ss_costs costs;
 	struct ss_topology topo;
 	struct ss_site_sizes sites;
+	struct ss_overrides place; /* read from spec->place */
 	struct ss_model_config cfg;
 	struct ss_trace_reader *reader;
 	const char *trace;	/* the path the reader opened */
