@@ -17,5 +17,6 @@ int cmd_import(int argc, char **argv);	 /* cli/cmd_import.c */
 int cmd_bench(int argc, char **argv);	 /* cli/cmd_bench.c */
 int cmd_topology(int argc, char **argv); /* cli/cmd_topology.c */
 int cmd_calibrate(int argc, char **argv); /* cli/cmd_calibrate.c */
+int cmd_advise(int argc, char **argv);	 /* cli/cmd_advise.c */
 
 #endif
