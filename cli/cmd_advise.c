@@ -18,7 +18,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"the baseline placement every proposal changes (default traced;\n"
 		"`slabsim run --help` lists the models)"},
 	[O_TARGET] = {"target", NULL, "TARGET",
-		"allocators/targets/TARGET.target, or a path to a target file"},
+		"allocators/targets/TARGET.target, or a path to a target file\n"
+		"(default: the trace's `meta target`)"},
 	[O_CONFIG] = {"config", NULL, "LIST",
 		"kernel options (CONFIG_X=y,...): not supported yet (issue 17);\n"
 		"proposals that need them are listed as not replayed"},
@@ -44,7 +45,7 @@ static const struct ss_opt_set opt_set = {"advise", specs, NR_OPTS, advise_usage
 static void advise_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: slabsim advise --trace TRACE --target TARGET --out DIR [--model MODEL]\n"
+		"usage: slabsim advise --trace TRACE --out DIR [--target TARGET] [--model MODEL]\n"
 		"                      [--config LIST] [--costs FILE] [--cpus N] [--nodes N]\n"
 		"                      [--no-merge] [--max-proposals N] [--jobs N]\n\n"
 		"Find the slab changes worth making for TRACE on TARGET: for every fixed-size\n"
@@ -92,8 +93,8 @@ int cmd_advise(int argc, char **argv)
 	o.spec.model = "traced";
 	if ((rc = ss_opt_scan(&opt_set, argc, argv, take, &o)))
 		return ss_opt_exit(rc);
-	if (!o.spec.trace || !o.spec.target || !o.out)
-		return ss_opt_exit(ss_opt_usage_err(&opt_set, "--trace, --target and --out are required"));
+	if (!o.spec.trace || !o.out)
+		return ss_opt_exit(ss_opt_usage_err(&opt_set, "--trace and --out are required"));
 	if (!strcmp(o.spec.trace, "-"))
 		return ss_opt_exit(ss_opt_usage_err(&opt_set, "--trace - : the trace is read once per proposal; give a file"));
 	if (ss_advise(&o, &err)) {

@@ -305,10 +305,36 @@ static void md_not_replayed(FILE *fp, const struct out *o)
 		fprintf(fp, "\n");
 }
 
+/* ---- savings.dat: the plot's data (sim/advise/advice.gp) ---- */
+
+/* Proposals in the plot: the best ones. */
+#define ADV_PLOT_ROWS 25
+
+static void plot_data(FILE *fp, const struct out *o)
+{
+	fprintf(fp, "# rank replayed_saving_kib peak_saving_kib \"label\" (advice.csv's first %d rows)\n",
+		ADV_PLOT_ROWS);
+	if (!o->nr) /* gnuplot refuses a file without data */
+		fprintf(fp, "0 0 0 \"no proposal\"\n");
+	for (unsigned i = 0; i < o->nr && i < ADV_PLOT_ROWS; i++) {
+		const struct ranked *k = &o->rk[i];
+		const struct adv_prop *p = &o->r->props->p[k->idx];
+		char label[160];
+		const char *site = p->nr_sites > 1 ? "group" : p->nr_sites ? p->sites : "kmalloc";
+
+		snprintf(label, sizeof(label), "%u. %.40s %s", i + 1, site, p->label);
+		for (char *c = label; *c; c++)
+			if (*c == '"' || *c == '\\')
+				*c = '\'';
+		fprintf(fp, "%u %.2f %.2f \"%s\"\n", i + 1, shown(k->saving, 0.01),
+			shown(k->peak, 0.01), label);
+	}
+}
+
 /* ---- files ---- */
 
 struct files {
-	struct ss_atomic_file *f; /* [0] csv, [1] md, [2..] place files */
+	struct ss_atomic_file *f; /* [0] csv, [1] md, [2] dat, [3..] place files */
 	unsigned n, opened;
 	char **done;		  /* committed paths, removed on failure */
 	unsigned nr_done;
@@ -394,15 +420,17 @@ int adv_write_outputs(const struct adv_report *r, struct ss_error *err)
 	snprintf(dir, sizeof(dir), "%s/proposals", r->opts->out);
 	if (rank_all(&o, err) || ss_mkdirs(dir, err))
 		goto out;
-	fs.n = o.nr + 2;
+	fs.n = o.nr + 3;
 	fs.f = calloc(fs.n, sizeof(*fs.f));
 	if (!fs.f) {
 		ss_errorf(err, "out of memory");
 		goto out;
 	}
 	if (open_at(&fs, r->opts->out, "advice.csv", err) ||
-	    open_at(&fs, r->opts->out, "advice.md", err))
+	    open_at(&fs, r->opts->out, "advice.md", err) ||
+	    open_at(&fs, r->opts->out, "savings.dat", err))
 		goto out;
+	plot_data(fs.f[2].fp, &o);
 	fprintf(fs.f[0].fp, "%s\n", csv_cols);
 	for (unsigned i = 0; i < o.nr; i++)
 		csv_row(fs.f[0].fp, &o, i);

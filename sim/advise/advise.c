@@ -1,6 +1,7 @@
 /* advise.c - `slabsim advise` from trace to advice (advise.h). */
 #include "advise.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,8 +12,34 @@
 #include "atomic_file.h"
 #include "kmalloc.h"
 
-int ss_advise(const struct ss_advise_opts *o, struct ss_error *err)
+/* The target the trace says its sizes are for (`meta target`), which
+ * --target overrides: generators and `slabsim import` write it. */
+static int trace_target(const char *path, char *buf, size_t n, struct ss_error *err)
 {
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	const char *t;
+	int rc;
+
+	if (ss_trace_open(&r, path, err))
+		return -1;
+	rc = ss_trace_next(r, &ev, err); /* the header's meta lines come first */
+	t = rc >= 0 ? ss_trace_meta(ss_trace_tables(r), "target") : NULL;
+	if (t)
+		snprintf(buf, n, "%s", t);
+	ss_trace_close(r);
+	if (rc < 0)
+		return -1;
+	if (!t)
+		return ss_errorf(err, "%s: the trace names no target (no 'meta target'): give --target",
+				 path);
+	return 0;
+}
+
+int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
+{
+	struct ss_advise_opts with_target = *opts, *o = &with_target;
+	char target[256];
 	struct ss_run_setup rs = {0};
 	struct adv_scan scan = {0};
 	struct adv_props props = {0};
@@ -23,6 +50,11 @@ int ss_advise(const struct ss_advise_opts *o, struct ss_error *err)
 	unsigned nj = 0;
 	int rc = -1;
 
+	if (!o->spec.target) {
+		if (trace_target(o->spec.trace, target, sizeof(target), err))
+			return -1;
+		o->spec.target = target;
+	}
 	/* the baseline's model, target, costs, topology and configuration */
 	if (ss_run_setup_load(&rs, &o->spec, err) || ss_run_setup_open(&rs, &o->spec, err) ||
 	    adv_scan_trace(o->spec.trace, ss_kmalloc_max_cache_size(&rs.target), &scan, err))
