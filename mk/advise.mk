@@ -4,6 +4,7 @@
 #   make advise WORKLOAD=W [VARIANT=V] [TARGET=T] [ADVISE_MODEL=M]
 #               [MAX_PROPOSALS=N]
 #   make advise TRACE=PATH [NAME=N] [TARGET=T] [ADVISE_MODEL=M] [MAX_PROPOSALS=N]
+#   (either: ADVISE_DIR=DIR writes there instead)
 #
 # WORKLOAD: the trace of VARIANT (default: the workload's first variant),
 # made by the workload's own rule, on the workload's TARGET; writes
@@ -25,7 +26,7 @@ ifneq ($(TRACE),)
 ADV_SRC := $(if $(wildcard $(TRACE)/capture.ftrace.zst),$(TRACE)/capture.ftrace.zst,$(TRACE))
 ADV_BASE := $(if $(filter $(TRACE)/capture.ftrace.zst,$(ADV_SRC)),$(TRACE),$(ADV_SRC))
 ADV_NAME := $(or $(NAME),$(firstword $(subst ., ,$(notdir $(patsubst %/,%,$(ADV_BASE))))))
-ADV_DIR := reports/advise-$(ADV_NAME)
+ADV_DIR := $(or $(ADVISE_DIR),reports/advise-$(ADV_NAME))
 # slabsim traces by name; anything else is a capture for `slabsim import`
 ADV_IS_TRACE := $(filter %.trace %.trace.zst %.sbt %.sbt.zst,$(ADV_SRC))
 ADV_TRACE := $(if $(ADV_IS_TRACE),$(ADV_SRC),$(ADV_DIR)/trace.sbt)
@@ -39,7 +40,7 @@ $(ADV_DIR)/trace.sbt: $(ADV_SRC) $(SLABSIM)
 endif
 else ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 VARIANT ?= $(firstword $(VARIANTS))
-ADV_DIR := $(REPORT)/advise-$(VARIANT)
+ADV_DIR := $(or $(ADVISE_DIR),$(REPORT)/advise-$(VARIANT))
 ADV_TRACE := $(DATA)/$(VARIANT).trace
 ADV_TARGET := --target $(TARGET)
 ADV_TITLE := $(WORKLOAD) $(VARIANT) on $(TARGET)
