@@ -21,7 +21,13 @@ struct gen {
 	const struct ss_target *t;
 	struct adv_props *out;
 	struct adv_place *cur;	 /* per site index: where it goes now */
-	unsigned *size_stride;	 /* per kmalloc size: stride now (0: unseen) */
+	/* kmalloc objects of the sites whose sizes vary, per request size (the
+	 * scan's counts less the fixed-size sites'), placed as var_site's */
+	uint64_t *var_live, *var_peak;
+	uint32_t var_site;	 /* a kmalloc site of varying sizes, or UINT32_MAX */
+	unsigned *size_stride;	 /* per size: stride now (0: no such object) */
+	uint32_t *kfixed;	 /* fixed-size kmalloc sites (all of them) */
+	unsigned nr_kfixed;
 	struct ss_merge_cand *cand;
 	unsigned nr_cand;
 	uint32_t *fixed;	 /* fixed-size kmalloc sites, by size then index */
@@ -125,9 +131,9 @@ static int size_strides(struct gen *g, const struct ss_overrides *ov,
 		ss_errorf(err, "out of memory");
 		goto out;
 	}
-	for (unsigned sz = 1; sz <= s->max_size; sz++)
-		if (s->size_peak[sz])
-			req[n++] = (struct adv_req){.site = s->size_site[sz],
+	for (unsigned sz = 1; sz <= s->max_size && g->var_site != UINT32_MAX; sz++)
+		if (g->var_peak[sz])
+			req[n++] = (struct adv_req){.site = g->var_site,
 						    .api = SS_API_KMALLOC, .size = sz};
 	if (adv_probe(g->in->desc, g->in->cfg, ov, g->in->costs, req, n, pl, err))
 		goto out;
@@ -143,13 +149,15 @@ out:
 
 /* ---- estimates ---- */
 
-/* A proposal's estimate: each site's objects at the end (and at most at
- * once, for the score) times the bytes it saves per object. */
-static int estimate_sites(struct gen *g, struct adv_prop *p, const uint32_t *sites,
-			  unsigned n, struct ss_error *err)
+/* Under overrides ov, each site's objects at the end (and at most at
+ * once, for the score) times the bytes it saves per object; pl[0] is the
+ * first site's new place. */
+static int site_sums(struct gen *g, const struct ss_overrides *ov, const uint32_t *sites,
+		     unsigned n, double *pred, double *score, struct adv_place *first,
+		     struct ss_error *err)
 {
 	struct adv_req *req = calloc(n + 1, sizeof(*req));
-	struct adv_place *pl = malloc((n + 1) * sizeof(*pl));
+	struct adv_place *pl = calloc(n + 1, sizeof(*pl));
 	int rc = -1;
 
 	if (!req || !pl) {
@@ -161,20 +169,19 @@ static int estimate_sites(struct gen *g, struct adv_prop *p, const uint32_t *sit
 
 		req[k] = (struct adv_req){.site = sites[k], .api = st->api, .size = st->max};
 	}
-	if (adv_probe(g->in->desc, g->in->cfg, &p->ov, g->in->costs, req, n, pl, err))
+	if (n && adv_probe(g->in->desc, g->in->cfg, ov, g->in->costs, req, n, pl, err))
 		goto out;
-	p->predicted_kib = p->score = 0;
+	*pred = *score = 0;
 	for (unsigned k = 0; k < n; k++) {
 		const struct adv_site *st = &g->scan->site[sites[k]];
 		double d = (double)g->cur[sites[k]].stride - (double)pl[k].stride;
 		uint64_t most = st->peak_live > st->live ? st->peak_live : st->live;
 
-		p->predicted_kib += d * (double)st->live / 1024.0;
-		p->score += d * (double)most / 1024.0;
+		*pred += d * (double)st->live / 1024.0;
+		*score += d * (double)most / 1024.0;
 	}
-	p->stride = pl[0].stride;
-	p->cur_stride = g->cur[sites[0]].stride;
-	snprintf(p->current, sizeof(p->current), "%s", g->cur[sites[0]].cache);
+	if (first)
+		*first = pl[0];
 	rc = 0;
 out:
 	free(req);
@@ -182,6 +189,22 @@ out:
 	return rc;
 }
 
+/* A site or group proposal's estimate. */
+static int estimate_sites(struct gen *g, struct adv_prop *p, const uint32_t *sites,
+			  unsigned n, struct ss_error *err)
+{
+	struct adv_place first;
+
+	if (site_sums(g, &p->ov, sites, n, &p->predicted_kib, &p->score, &first, err))
+		return -1;
+	p->stride = first.stride;
+	p->cur_stride = g->cur[sites[0]].stride;
+	snprintf(p->current, sizeof(p->current), "%s", g->cur[sites[0]].cache);
+	return 0;
+}
+
+/* A class set's estimate: the fixed-size kmalloc sites one by one (a
+ * model may have moved them out of kmalloc), the rest by request size. */
 static int estimate_classes(struct gen *g, struct adv_prop *p, struct ss_error *err)
 {
 	const struct adv_scan *s = g->scan;
@@ -189,19 +212,54 @@ static int estimate_classes(struct gen *g, struct adv_prop *p, struct ss_error *
 
 	if (!stride)
 		return ss_errorf(err, "out of memory");
-	if (size_strides(g, &p->ov, stride, err)) {
+	if (size_strides(g, &p->ov, stride, err) ||
+	    site_sums(g, &p->ov, g->kfixed, g->nr_kfixed, &p->predicted_kib, &p->score, NULL,
+		      err)) {
 		free(stride);
 		return -1;
 	}
-	p->predicted_kib = p->score = 0;
 	for (unsigned sz = 1; sz <= s->max_size; sz++) {
 		double d = (double)g->size_stride[sz] - (double)stride[sz];
-		uint64_t most = s->size_peak[sz];
 
-		p->predicted_kib += d * (double)s->size_live[sz] / 1024.0;
-		p->score += d * (double)most / 1024.0;
+		p->predicted_kib += d * (double)g->var_live[sz] / 1024.0;
+		p->score += d * (double)g->var_peak[sz] / 1024.0;
 	}
 	free(stride);
+	return 0;
+}
+
+/* The scan's kmalloc counts by size, less what fixed-size sites hold:
+ * those are estimated site by site.  (Their peaks were not at one moment:
+ * the difference is floored at 0, an estimate.) */
+static int split_sizes(struct gen *g, struct ss_error *err)
+{
+	const struct adv_scan *s = g->scan;
+
+	g->var_live = malloc((s->max_size + 1) * sizeof(*g->var_live));
+	g->var_peak = malloc((s->max_size + 1) * sizeof(*g->var_peak));
+	g->kfixed = malloc((s->nr_site + 1) * sizeof(*g->kfixed));
+	if (!g->var_live || !g->var_peak || !g->kfixed)
+		return ss_errorf(err, "out of memory");
+	memcpy(g->var_live, s->size_live, (s->max_size + 1) * sizeof(*g->var_live));
+	memcpy(g->var_peak, s->size_peak, (s->max_size + 1) * sizeof(*g->var_peak));
+	g->var_site = UINT32_MAX;
+	for (uint32_t i = 0; i < s->nr_site; i++) {
+		const struct adv_site *st = &s->site[i];
+
+		if (!st->allocs || st->api != SS_API_KMALLOC || st->mixed_api)
+			continue;
+		if (st->min != st->max) {
+			if (g->var_site == UINT32_MAX)
+				g->var_site = i;
+			continue;
+		}
+		if (st->max == 0 || st->max > s->max_size)
+			continue;
+		g->kfixed[g->nr_kfixed++] = i;
+		g->var_live[st->max] -= st->live;
+		g->var_peak[st->max] -= st->peak_live < g->var_peak[st->max] ? st->peak_live
+									    : g->var_peak[st->max];
+	}
 	return 0;
 }
 
@@ -244,10 +302,14 @@ static int fixed_sites(struct gen *g, struct ss_error *err)
 			g->fixed[g->nr_fixed++] = i;
 	qsort_r(g->fixed, g->nr_fixed, sizeof(*g->fixed), cmp_fixed, (void *)s);
 	for (unsigned k = 0; k < g->nr_fixed; k++) {
-		char base[SS_OV_NAME_MAX];
+		char base[48]; /* adv_cache_name keeps 40, "_site" 5 more */
 		unsigned dup = 1;
 
 		adv_cache_name(site_name(g, g->fixed[k]), base, sizeof(base));
+		/* a cache the trace declares keeps its name (a site called
+		 * like a cache would otherwise share it) */
+		if (ss_strtab_find(&s->tables->cache_names, base) != UINT32_MAX)
+			strcat(base, "_site");
 		snprintf(g->names[k], sizeof(g->names[k]), "%s", base);
 		for (unsigned j = 0; j < k; j++)
 			if (!strcmp(g->names[j], g->names[k])) {
@@ -510,14 +572,35 @@ static unsigned class_stride(const struct ss_target *t, unsigned size)
 }
 
 /* The classes the sizes cluster at: for every multiple of 8 the target
- * lacks, the bytes a class there would save (objects at most at once). */
+ * lacks, the bytes a class there would save (objects at most at once,
+ * of the variable-size sites and of the fixed-size ones still in a
+ * kmalloc class). */
 static int cluster_classes(struct gen *g, const unsigned *std, unsigned nstd,
 			   struct ss_error *err)
 {
 	const struct adv_scan *s = g->scan;
 	unsigned best[ADV_CLUSTER_CLASSES] = {0};
 	double gain[ADV_CLUSTER_CLASSES] = {0};
+	double *w = calloc(s->max_size + 1, sizeof(*w));
+	unsigned *st_now = malloc((s->max_size + 1) * sizeof(*st_now));
 
+	if (!w || !st_now) {
+		free(w);
+		free(st_now);
+		return ss_errorf(err, "out of memory");
+	}
+	memcpy(st_now, g->size_stride, (s->max_size + 1) * sizeof(*st_now));
+	for (unsigned sz = 1; sz <= s->max_size; sz++)
+		w[sz] = (double)g->var_peak[sz];
+	for (unsigned k = 0; k < g->nr_kfixed; k++) {
+		const struct adv_site *st = &s->site[g->kfixed[k]];
+		const struct adv_place *now = &g->cur[g->kfixed[k]];
+
+		if (strncmp(now->cache, "kmalloc-", 8))
+			continue; /* the model has it in a cache of its own */
+		w[st->max] += (double)(st->peak_live > st->live ? st->peak_live : st->live);
+		st_now[st->max] = now->stride;
+	}
 	for (unsigned c = 8, k = 0; c < s->max_size; c += 8) {
 		unsigned st, prev;
 		double sum = 0;
@@ -529,8 +612,8 @@ static int cluster_classes(struct gen *g, const unsigned *std, unsigned nstd,
 		prev = k ? std[k - 1] : 0;
 		st = class_stride(g->t, c);
 		for (unsigned sz = prev + 1; st && sz <= c; sz++)
-			if (s->size_peak[sz] && g->size_stride[sz] > st)
-				sum += (double)s->size_peak[sz] * (double)(g->size_stride[sz] - st);
+			if (w[sz] > 0 && st_now[sz] > st)
+				sum += w[sz] * (double)(st_now[sz] - st);
 		for (unsigned b = 0; b < ADV_CLUSTER_CLASSES; b++)
 			if (sum > gain[b]) {
 				memmove(&best[b + 1], &best[b], (ADV_CLUSTER_CLASSES - b - 1) * sizeof(*best));
@@ -540,6 +623,8 @@ static int cluster_classes(struct gen *g, const unsigned *std, unsigned nstd,
 				break;
 			}
 	}
+	free(w);
+	free(st_now);
 	for (unsigned b = 0; b < ADV_CLUSTER_CLASSES && best[b]; b++) {
 		unsigned cls[SS_OV_MAX_CLASSES], n, next = 0;
 		char label[32], cur[64], name[64];
@@ -567,7 +652,7 @@ static int class_proposals(struct gen *g, struct ss_error *err)
 	g->size_stride = malloc((g->scan->max_size + 1) * sizeof(*g->size_stride));
 	if (!g->size_stride)
 		return ss_errorf(err, "out of memory");
-	if (size_strides(g, NULL, g->size_stride, err))
+	if (split_sizes(g, err) || size_strides(g, NULL, g->size_stride, err))
 		return -1;
 	/* kmalloc-96 and kmalloc-192, where KMALLOC_MIN_SIZE leaves them out */
 	if (!ss_kmalloc_class_exists(t, 1))
@@ -706,6 +791,9 @@ int adv_generate(const struct adv_gen_in *in, struct adv_props *out,
 out:
 	free(g.cur);
 	free(g.size_stride);
+	free(g.var_live);
+	free(g.var_peak);
+	free(g.kfixed);
 	free(g.cand);
 	free(g.fixed);
 	free(g.names);
