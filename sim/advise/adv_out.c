@@ -319,10 +319,18 @@ static void plot_data(FILE *fp, const struct out *o)
 	for (unsigned i = 0; i < o->nr && i < ADV_PLOT_ROWS; i++) {
 		const struct ranked *k = &o->rk[i];
 		const struct adv_prop *p = &o->r->props->p[k->idx];
-		char label[160];
-		const char *site = p->nr_sites > 1 ? "group" : p->nr_sites ? p->sites : "kmalloc";
+		char label[256];
 
-		snprintf(label, sizeof(label), "%u. %.40s %s", i + 1, site, p->label);
+		/* short: the site's function (no +offset/size), or the group's cache */
+		if (p->nr_sites > 1)
+			snprintf(label, sizeof(label), "%u. %s %s (%u sites)", i + 1, p->label,
+				 p->cache, p->nr_sites);
+		else if (!p->nr_sites)
+			snprintf(label, sizeof(label), "%u. kmalloc %s", i + 1, p->label);
+		else
+			snprintf(label, sizeof(label), "%u. %.*s %s", i + 1,
+				 (int)(strcspn(p->sites, "+") < 28 ? strcspn(p->sites, "+") : 28),
+				 p->sites, p->label);
 		for (char *c = label; *c; c++)
 			if (*c == '"' || *c == '\\')
 				*c = '\'';
