@@ -3,6 +3,8 @@
 #include "override.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,11 +223,18 @@ int ss_overrides_load(struct ss_overrides *ov, const char *path,
 	if (!fp)
 		return ss_errorf(err, "%s: %s", path, strerror(errno));
 	snprintf(ov->path, sizeof(ov->path), "%s", path);
-	while (!rc && getline(&buf, &cap, fp) >= 0) {
+	while (!rc) {
+		ssize_t len = getline(&buf, &cap, fp);
 		char *tok[8];
 		int n;
 
+		if (len < 0)
+			break;
 		line++;
+		if ((size_t)len != strlen(buf)) {
+			rc = BAD(err, path, line, "NUL byte in line");
+			break;
+		}
 		if (buf[strspn(buf, " \t")] == '#') /* a comment line ('#' may be in a name) */
 			continue;
 		n = ss_split(buf, tok, 8);
