@@ -252,6 +252,10 @@ static void md_head(FILE *fp, const struct out *o)
 static void md_table(FILE *fp, const struct out *o)
 {
 	fprintf(fp, "## Ranked by replayed saving\n\n");
+	if (!o->nr) {
+		fprintf(fp, "No proposal: no fixed-size kmalloc site here would take fewer bytes per object in a cache of its own, and no kmalloc class set would either.\n\n");
+		return;
+	}
 	fprintf(fp, "| rank | proposal | site | now | proposed | object B | predicted KiB | replayed KiB | peak KiB | slab pages | time ms |\n");
 	fprintf(fp, "|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (unsigned i = 0; i < o->nr; i++) {
