@@ -276,6 +276,8 @@ static void md_table(FILE *fp, const struct out *o)
 
 static void md_changes(FILE *fp, const struct out *o)
 {
+	if (!o->nr)
+		return;
 	fprintf(fp, "## The kernel changes\n\n");
 	for (unsigned i = 0; i < o->nr; i++) {
 		const struct ranked *k = &o->rk[i];
