@@ -38,14 +38,14 @@ LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd
 # ---- layers -----------------------------------------------------------------
 # Each layer sees only the headers of the layers below it (README.md, Layout):
 # an include that points up does not compile.
-#   0 base/   1 trace/ topology/   2 allocators/   3 sim/ (host/, bench/)
+#   0 base/   1 trace/ topology/   2 allocators/   3 sim/ (host/, bench/, advise/)
 #   4 analysis/, then workloads/ (a workload's report section builds on
 #   analysis/)   5 cli/.   Tests and fuzzers see every layer.
 INC_base := -Ibase
 INC_trace := $(INC_base) -Itrace
 INC_topology := $(INC_base) -Itopology
 INC_allocators := $(INC_base) -Itrace -Itopology -Iallocators
-INC_sim := $(INC_allocators) -Isim -Isim/host -Isim/bench
+INC_sim := $(INC_allocators) -Isim -Isim/host -Isim/bench -Isim/advise
 INC_analysis := $(INC_base) -Ianalysis
 INC_workloads := $(INC_sim) -Ianalysis -Iworkloads
 INC_cli := $(INC_workloads) -Icli

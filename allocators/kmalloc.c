@@ -102,17 +102,21 @@ int ss_kmalloc_index(const struct ss_target *t, size_t size)
 
 /* Names: "kmalloc-1024" until 4.20, then "kmalloc-1k" for multiples of
  * 1024 ("mm, slab: shorten kmalloc cache names for large sizes"). */
-void ss_kmalloc_class_name(const struct ss_target *t, int index, char *buf,
-			   size_t n)
+void ss_kmalloc_size_name(const struct ss_target *t, unsigned size, char *buf,
+			  size_t n)
 {
-	unsigned size = ss_kmalloc_class_size(t, index);
-
 	if (!size)
 		snprintf(buf, n, "kmalloc-?");
 	else if (t->era >= SS_ERA_4_20 && size >= 1024 && !(size % 1024))
 		snprintf(buf, n, "kmalloc-%uk", size / 1024);
 	else
 		snprintf(buf, n, "kmalloc-%u", size);
+}
+
+void ss_kmalloc_class_name(const struct ss_target *t, int index, char *buf,
+			   size_t n)
+{
+	ss_kmalloc_size_name(t, ss_kmalloc_class_size(t, index), buf, n);
 }
 
 /* ARCH_KMALLOC_MINALIGN: ARCH_DMA_MINALIGN when > 8, else
@@ -134,11 +138,11 @@ static unsigned kmalloc_era_align(const struct ss_target *t, unsigned size)
 	return 0;
 }
 
-void ss_kmalloc_spec(const struct ss_target *t, int index, unsigned debug,
-		     struct ss_cache_spec *spec)
+void ss_kmalloc_spec_size(const struct ss_target *t, unsigned size,
+			  unsigned minalign, unsigned debug,
+			  struct ss_cache_spec *spec)
 {
-	unsigned size = ss_kmalloc_class_size(t, index);
-	unsigned align = kmalloc_minalign(t);
+	unsigned align = minalign ? minalign : kmalloc_minalign(t);
 	unsigned extra = size ? kmalloc_era_align(t, size) : 0;
 
 	spec->object_size = size;
@@ -146,4 +150,10 @@ void ss_kmalloc_spec(const struct ss_target *t, int index, unsigned debug,
 	spec->flags = SS_CF_KMALLOC;
 	spec->debug = debug;
 	spec->freeptr_offset = 0;
+}
+
+void ss_kmalloc_spec(const struct ss_target *t, int index, unsigned debug,
+		     struct ss_cache_spec *spec)
+{
+	ss_kmalloc_spec_size(t, ss_kmalloc_class_size(t, index), 0, debug, spec);
 }

@@ -28,6 +28,9 @@ int ss_kmalloc_class_exists(const struct ss_target *t, int index);
 /* "kmalloc-96", "kmalloc-8192" (3.10) or "kmalloc-8k" (6.x). */
 void ss_kmalloc_class_name(const struct ss_target *t, int index, char *buf,
 			   size_t n);
+/* The same for a class of `size` bytes, one the target has or not. */
+void ss_kmalloc_size_name(const struct ss_target *t, unsigned size, char *buf,
+			  size_t n);
 
 /* KMALLOC_MIN_SIZE and the largest class size (KMALLOC_MAX_CACHE_SIZE). */
 unsigned ss_kmalloc_min_size(const struct ss_target *t);
@@ -38,5 +41,11 @@ unsigned ss_kmalloc_max_cache_size(const struct ss_target *t);
  * with the given debug flags. */
 void ss_kmalloc_spec(const struct ss_target *t, int index, unsigned debug,
 		     struct ss_cache_spec *spec);
+/* The same for a class of `size` bytes, one the target has or not (a
+ * class set `slabsim advise` proposes), with ARCH_KMALLOC_MINALIGN
+ * minalign (0: the target's). */
+void ss_kmalloc_spec_size(const struct ss_target *t, unsigned size,
+			  unsigned minalign, unsigned debug,
+			  struct ss_cache_spec *spec);
 
 #endif

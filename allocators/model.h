@@ -46,6 +46,8 @@ struct ss_site_sizes {
 	uint32_t nr;
 };
 
+struct ss_overrides; /* override.h */
+
 struct ss_model_config {
 	const struct ss_target *target;
 	const struct ss_topology *topo;
@@ -61,6 +63,9 @@ struct ss_model_config {
 	const struct ss_snap *initial;
 	const struct ss_trace_tables *tables; /* the trace's declared caches */
 	const struct ss_site_sizes *sites;    /* when the model needs them */
+	/* placement overrides on top of the model's own placement (what
+	 * `slabsim advise` proposes, `run --place`); NULL: none */
+	const struct ss_overrides *overrides;
 };
 
 /* One cache as reports see it (caches.csv, slabinfo, summary). */

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "kmalloc.h"
+#include "merge.h"
+#include "override.h"
+#include "placement.h"
 #include "slab_prior.h"
 #include "slub.h"
 #include "strtab.h"
@@ -138,18 +141,14 @@ static int add_cache(struct ss_slub_model *m, const char *name,
 	return (int)m->nr_caches++;
 }
 
-int ss_slub_model_kmalloc_cache(struct ss_slub_model *m, uint64_t size,
+int ss_slub_model_kmalloc_class(struct ss_slub_model *m, int idx,
 				struct ss_error *err)
 {
 	const struct ss_target *t = m->cfg.target;
-	int idx = ss_kmalloc_index(t, (size_t)size);
 	struct ss_cache_spec spec;
 	char name[64];
 	int c;
 
-	if (idx < 0)
-		return ss_errorf(err, "no kmalloc class for %llu bytes",
-				 (unsigned long long)size);
 	if (m->kmalloc_cache[idx] >= 0)
 		return m->kmalloc_cache[idx];
 	ss_kmalloc_class_name(t, idx, name, sizeof(name));
@@ -160,15 +159,31 @@ int ss_slub_model_kmalloc_cache(struct ss_slub_model *m, uint64_t size,
 	return c;
 }
 
+int ss_slub_model_kmalloc_cache(struct ss_slub_model *m, uint64_t size,
+				struct ss_error *err)
+{
+	int idx;
+
+	if (m->ov && ss_override_has_classes(m->ov))
+		return ss_override_class_cache(m, m->ov, size, err);
+	idx = ss_kmalloc_index(m->cfg.target, (size_t)size);
+	if (idx < 0)
+		return ss_errorf(err, "no kmalloc class for %llu bytes",
+				 (unsigned long long)size);
+	return ss_slub_model_kmalloc_class(m, idx, err);
+}
+
 /* find_mergeable() (mm/slab_common.c): an existing cache whose stride
- * fits the new one within a pointer, with no debug, RCU or constructor. */
+ * fits the new one within a pointer (ss_merge_fits), with no debug, RCU or
+ * constructor, among the caches the replay has created so far, newest
+ * first.  (`slabsim advise` asks ss_merge_find() instead, against every
+ * cache that exists at boot, with the era's walk and kmalloc rule.) */
 static int find_mergeable(const struct ss_slub_model *m,
 			  const struct ss_cache_spec *spec, unsigned size)
 {
-	const unsigned never = SS_CF_RCU | SS_CF_CTOR | SS_CF_FREEPTR;
 	unsigned align = 0;
 
-	if (spec->debug || (spec->flags & never))
+	if (spec->debug || (spec->flags & SS_MERGE_NEVER))
 		return -1;
 	{ /* the new cache's stride, as kmem_cache_create would compute it */
 		struct ss_geometry g;
@@ -179,13 +194,10 @@ static int find_mergeable(const struct ss_slub_model *m,
 	for (unsigned i = m->nr_caches; i-- > 0;) {
 		const struct ss_kcache *s = m->caches[i];
 
-		if (s->geo.debug || (s->spec.flags & never))
+		if (s->geo.debug || (s->spec.flags & SS_MERGE_NEVER))
 			continue;
-		if (size > s->geo.size || (s->geo.size & ~(align - 1)) != s->geo.size)
-			continue;
-		if (s->geo.size - size >= m->cfg.target->ptr_size)
-			continue;
-		return (int)i;
+		if (ss_merge_fits(m->cfg.target, size, align, s->geo.size))
+			return (int)i;
 	}
 	return -1;
 }
@@ -233,6 +245,27 @@ int ss_slub_model_cache(struct ss_slub_model *m, const char *name,
 	return add_cache(m, name, &spec, err);
 }
 
+int ss_slub_model_own_cache(struct ss_slub_model *m, const char *name,
+			    const struct ss_cache_spec *spec_in,
+			    struct ss_error *err)
+{
+	struct ss_cache_spec spec = *spec_in;
+
+	for (unsigned i = 0; i < m->nr_caches; i++) {
+		const struct ss_cache_spec *have = &m->caches[i]->spec;
+
+		if (strcmp(m->caches[i]->name, name))
+			continue;
+		if (have->object_size != spec.object_size || have->align != spec.align ||
+		    have->flags != spec.flags)
+			return ss_errorf(err, "cache %s exists with other arguments (%u bytes, align %u)",
+					 name, have->object_size, have->align);
+		return (int)i;
+	}
+	spec.debug = debug_for(m, name);
+	return add_cache(m, name, &spec, err);
+}
+
 /* ---- model ops ---- */
 
 static int slub_create(struct ss_model **out, const struct ss_model_config *cfg,
@@ -252,6 +285,12 @@ static int slub_create(struct ss_model **out, const struct ss_model_config *cfg,
 	}
 	for (int i = 0; i < n; i++)
 		m->kmalloc_cache[i] = -1;
+	if (cfg->overrides && ss_ov_state_create(cfg->overrides, cfg->target, &m->ov, err)) {
+		free(m->kmalloc_cache);
+		free(m);
+		return -1;
+	}
+	m->kmalloc_by_site = m->policy->kmalloc_by_site || m->ov;
 	*out = (struct ss_model *)m;
 	return 0;
 }
@@ -330,7 +369,10 @@ static int place_prior(struct ss_slub_model *m, uint32_t api, int c, struct ss_o
 static int route_slow(struct ss_slub_model *m, const struct ss_event *ev,
 		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
-	int c = m->policy->route(m, ev, err);
+	int c = m->ov ? ss_override_route(m, m->ov, ev, err) : SS_ROUTE_BASE;
+
+	if (c == SS_ROUTE_BASE)
+		c = m->policy->route(m, ev, err);
 
 	if (c == SS_ROUTE_KMALLOC) {
 		if (ev->value == 0) { /* ZERO_SIZE_PTR: no object */
@@ -347,7 +389,8 @@ static int route_slow(struct ss_slub_model *m, const struct ss_event *ev,
 	/* first route of a declared cache (api_memo is set below) */
 	if (c < 0 || place_prior(m, ev->api, c, op, err))
 		return -1;
-	if (ev->api != SS_API_KMALLOC && ss_route_memo_set(&m->api_memo, ev->api, c))
+	if (ev->api != SS_API_KMALLOC && !m->ov && /* overrides route by site */
+	    ss_route_memo_set(&m->api_memo, ev->api, c))
 		return ss_errorf(err, "out of memory");
 	return c;
 }
@@ -461,6 +504,7 @@ static void slub_destroy(struct ss_model *mm)
 	ss_strtab_release(&m->names);
 	free(m->name_cache);
 	ss_route_memo_release(&m->api_memo);
+	ss_ov_state_destroy(m->ov);
 	free(m);
 }
 

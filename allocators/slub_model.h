@@ -12,6 +12,8 @@ struct ss_slub_model;
 /* Return the cache index for ev (>= 0), SS_ROUTE_KMALLOC to let the model
  * pick the kmalloc class for ev->value, or -1 with err set. */
 #define SS_ROUTE_KMALLOC (-2)
+/* From a placement override: no rule for this site, ask the placement. */
+#define SS_ROUTE_BASE (-3)
 struct ss_placement {
 	int (*route)(struct ss_slub_model *m, const struct ss_event *ev,
 		     struct ss_error *err);
@@ -26,7 +28,7 @@ const struct ss_model_config *ss_slub_model_config(const struct ss_slub_model *m
 int ss_slub_model_kmalloc_cache(struct ss_slub_model *m, uint64_t size,
 				struct ss_error *err);
 /* Find or create a dedicated cache (kmem_cache_create), merged into an
- * existing one when the model's configuration merges. */
+ * existing one when the model merges and find_mergeable() allows. */
 int ss_slub_model_named_cache(struct ss_slub_model *m, const char *name,
 			      const struct ss_cache_spec *spec,
 			      struct ss_error *err);
@@ -34,6 +36,14 @@ int ss_slub_model_named_cache(struct ss_slub_model *m, const char *name,
 int ss_slub_model_cache(struct ss_slub_model *m, const char *name,
 			const struct ss_cache_spec *spec, bool merge,
 			struct ss_error *err);
+/* The target's kmalloc class of class index idx (kmalloc.h). */
+int ss_slub_model_kmalloc_class(struct ss_slub_model *m, int idx,
+				struct ss_error *err);
+/* The same never merged (SLAB_NO_MERGE): a cache of that name made with
+ * other arguments is an error. */
+int ss_slub_model_own_cache(struct ss_slub_model *m, const char *name,
+			    const struct ss_cache_spec *spec,
+			    struct ss_error *err);
 
 /* Per-key memo for routes: slot i holds cache index + 1 (0 = unknown). */
 struct ss_route_memo {

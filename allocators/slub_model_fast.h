@@ -14,6 +14,8 @@
 
 #define SS_SIZE_MEMO_MAX 8192
 
+struct ss_ov_state; /* override.h */
+
 struct ss_slub_model {
 	struct ss_model_config cfg;
 	const struct ss_placement *policy;
@@ -28,6 +30,10 @@ struct ss_slub_model {
 	 * depends on its api alone in every placement */
 	struct ss_route_memo api_memo;
 	struct ss_route_memo memo; /* the placement's memo */
+	struct ss_ov_state *ov;	   /* placement overrides, or NULL */
+	/* kmalloc routes depend on the site (the placement's or an
+	 * override's): no route by size alone */
+	bool kmalloc_by_site;
 	uint8_t *prior_placed;	  /* per trace api: its kernel objects placed */
 	uint32_t nr_prior_placed;
 	bool resync_pending;	  /* start_as_kernel() filled a new cache */
@@ -47,7 +53,7 @@ static inline int ss_slub_memo_route(const struct ss_slub_model *m,
 {
 	if (ev->api != SS_API_KMALLOC)
 		return ev->api < m->api_memo.nr ? m->api_memo.slot[ev->api] - 1 : -1;
-	if (m->policy->kmalloc_by_site || ev->value - 1 >= SS_SIZE_MEMO_MAX)
+	if (m->kmalloc_by_site || ev->value - 1 >= SS_SIZE_MEMO_MAX)
 		return -1; /* (size 0 wraps: ZERO_SIZE_PTR) */
 	return m->size_memo[(ev->value - 1) >> 3] - 1;
 }

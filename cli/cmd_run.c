@@ -31,6 +31,7 @@ struct run_opts {
 
 enum {
 	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE, O_INITIAL,
+	O_PLACE,
 	O_FINAL,
 	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
@@ -72,6 +73,10 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"objects left live at sites the import found freed without\n"
 		"events are released where the model holds more than the\n"
 		"kernel (settled.csv; docs/own-trace.md)"},
+	[O_PLACE] = {"place", NULL, "FILE",
+		"placement overrides on top of the model's placement: sites\n"
+		"moved to dedicated caches or other classes, a kmalloc class\n"
+		"set (what `slabsim advise` proposes; docs/advise.md)"},
 	[O_VARIANT] = {"variant", NULL, "NAME",
 		"variant label for the summary (default: the trace's meta)"},
 	[O_MAXOBJ] = {"max-objects", NULL, "N",
@@ -118,7 +123,7 @@ static void run_usage(FILE *out)
 		"       slabsim run --trace TRACE --runs FILE [--jobs N] [options for every run]\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--initial-state SNAPSHOT]\n"
-		"                   [--final-state SNAPSHOT]\n"
+		"                   [--final-state SNAPSHOT] [--place FILE]\n"
 		"                   [--variant NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
@@ -175,6 +180,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
 	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);
 	case O_NOMERGE: o->spec.no_merge = true; return 0;
+	case O_PLACE: o->spec.place = v; return 0;
 	case O_INITIAL: o->spec.initial_state = v; return 0;
 	case O_FINAL: o->spec.final_state = v; return 0;
 	case O_VARIANT: /* a summary.csv and .json field, as a meta value */

@@ -19,5 +19,6 @@ int cmd_topology(int argc, char **argv); /* cli/cmd_topology.c */
 int cmd_calibrate(int argc, char **argv); /* cli/cmd_calibrate.c */
 int cmd_costs(int argc, char **argv);	 /* cli/cmd_costs.c */
 int cmd_sensitivity(int argc, char **argv); /* cli/cmd_sensitivity.c */
+int cmd_advise(int argc, char **argv);	 /* cli/cmd_advise.c */
 
 #endif

@@ -15,6 +15,7 @@ struct command {
 static const struct command commands[] = {
 	{"gen", cmd_gen, "generate a workload trace (smack, ...)"},
 	{"run", cmd_run, "replay a trace through an allocator model"},
+	{"advise", cmd_advise, "propose dedicated caches and class sets, each priced by a replay"},
 	{"geometry", cmd_geometry, "print the SLUB layout of one cache"},
 	{"validate", cmd_validate, "check the geometry rules against a live /sys/kernel/slab"},
 	{"report", cmd_report, "build report.md and plot data from a workload's results"},

@@ -50,6 +50,11 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (ss_target_load(spec->target, &s->target, err) ||
 	    ss_costs_load(&s->costs, spec->costs, err))
 		return -1;
+	if (spec->place && spec->overrides)
+		return ss_errorf(err, "placement overrides given twice");
+	if (spec->place && ss_overrides_load(&s->place, spec->place, err))
+		return -1;
+	s->cfg.overrides = spec->place ? &s->place : spec->overrides;
 	if (spec->cpus)
 		s->target.cpus = spec->cpus;
 	if (spec->nodes)
@@ -241,4 +246,5 @@ void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
 	ss_site_sizes_release(&s->sites);
 	ss_snap_release(&s->initial);
 	ss_topology_release(&s->topo);
+	ss_overrides_release(&s->place);
 }

@@ -19,6 +19,7 @@
 
 #include "model.h"
 #include "slabsnap.h"
+#include "override.h"
 #include "replay.h"
 #include "target.h"
 #include "topology.h"
@@ -36,6 +37,8 @@ struct ss_run_spec {
 	const char *initial_state; /* a slab snapshot the caches start from */
 	const char *final_state;   /* the kernel's after-snapshot: settle (settle.h) */
 	bool no_merge;		/* no SLUB merging of the caches a model creates */
+	const char *place;	/* a placement override file (override.h) */
+	const struct ss_overrides *overrides; /* or a table in memory */
 	uint64_t max_objects;	/* 0: SS_OBJTABLE_DEFAULT_CAP */
 	uint64_t max_memory;	/* 0: SS_MEMCAP_DEFAULT */
 };
@@ -47,6 +50,7 @@ struct ss_run_setup {
 	struct ss_costs costs;
 	struct ss_topology topo;
 	struct ss_site_sizes sites;
+	struct ss_overrides place; /* read from spec->place */
 	struct ss_model_config cfg;
 	struct ss_trace_reader *reader;
 	struct ss_snap initial;	/* --initial-state, if given */

@@ -31,6 +31,7 @@ run_case() {
 	topology) "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --topology "synth:$(cat "$file")" \
 		--out "$out" "$@" ;;
 	import) "$S" import -o "$out/t.trace" "$file" "$@" ;;
+	place) "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --place "$file" --out "$out" "$@" ;;
 	*) fail "unknown area '$area'" ;;
 	esac
 }
@@ -96,12 +97,12 @@ while IFS='|' read -r _ file opts code msg _; do
 	n=$((n + 1))
 	check_row $n "$file" "$opts" "$code" "$msg" 2>"$tmp/row-$n.fail" &
 	if [ $((n % 4)) -eq 0 ]; then wait; fi
-done < <(grep -E '^\| `(trace|smack|costs|target|topology|import)/' "$doc")
+done < <(grep -E '^\| `(trace|smack|costs|target|topology|import|place)/' "$doc")
 wait
 cat /dev/null "$tmp"/row-*.fail >"$tmp/fails"
 [ -s "$tmp/fails" ] && fail "catalogue: $(cat "$tmp/fails")"
 [ $n -ge 70 ] || fail "only $n catalogue rows in $doc"
-for f in "$bad"/{trace,smack,costs,target,topology,import}/*; do
+for f in "$bad"/{trace,smack,costs,target,topology,import,place}/*; do
 	rel=${f#"$bad"/}
 	[ -n "${listed[$rel]:-}" ] || fail "tests/bad/$rel has no row in docs/bad-input.md"
 done

@@ -49,10 +49,11 @@ usage_err "gen smack17k" "--write-rules needs a value (FILE)" --write-rules
 usage_err "gen hackbench" "-o needs a value (TRACE)" -o
 usage_err costs "--set needs a value (STEP=END)" --set
 usage_err sensitivity "--dir needs a value (DIR)" --dir
+usage_err advise "--max-proposals needs a value (N)" --max-proposals
 
 # Unknown options, in either form; no abbreviations.
 for cmd in run convert bench topology calibrate import geometry validate report \
-	compare sweep index costs sensitivity "gen audit" "gen smack17k" "gen hackbench"; do
+	compare sweep index costs sensitivity advise "gen audit" "gen smack17k" "gen hackbench"; do
 	usage_err "$cmd" "unknown option '--foo'" --foo
 	usage_err "$cmd" "unknown option '--foo=1'" --foo=1
 done
@@ -70,6 +71,8 @@ usage_err geometry "bad value '3' for --align" --align 3
 usage_err compare "bad value '0' for --top (want an integer 1..1000)" --top 0
 usage_err "gen hackbench" "bad value '2x' for --groups (want an integer 0..1048576)" -g 2x -o x
 usage_err run "--no-merge takes no value" --no-merge=1
+usage_err advise "bad value '0' for --jobs (want an integer 1..1024)" --jobs 0
+usage_err advise "--trace and --out are required" --trace t
 
 # Arguments where none belong; positionals where they do.
 usage_err run "unexpected argument 'x'" x
@@ -85,7 +88,7 @@ usage_err run "unknown option '--foo'" --foo --help
 # --help: exit 0 on stdout, every long option of the synopsis listed with
 # its help on the same line or, past the column, on the next one alone.
 for cmd in run convert bench topology calibrate import geometry validate report \
-	compare sweep index costs sensitivity "gen audit" "gen smack17k" "gen hackbench"; do
+	compare sweep index costs sensitivity advise "gen audit" "gen smack17k" "gen hackbench"; do
 	# shellcheck disable=SC2086
 	"$SLABSIM" $cmd --help >"$tmp/help" 2>"$tmp/err" || fail "$cmd --help: exit $?"
 	[ ! -s "$tmp/err" ] || fail "$cmd --help: wrote on stderr"

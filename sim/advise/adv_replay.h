@@ -1,0 +1,33 @@
+/* adv_replay.h - full replays of the baseline and of every proposal, in
+ * parallel threads (each its own run set-up, reader and model; results
+ * land in their job's slot, so the output order never depends on which
+ * thread finished first). */
+#ifndef SS_ADV_REPLAY_H
+#define SS_ADV_REPLAY_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "override.h"
+#include "run.h"
+
+/* What one replay measured (summary.csv's definitions). */
+struct adv_result {
+	double footprint_kib;	/* footprint_kib at the end */
+	double peak_kib;	/* the largest footprint after any event */
+	uint64_t slab_pages;	/* slab_pages at the end */
+	double sim_ms;		/* sim_time_ms: the busiest CPU's clock */
+};
+
+struct adv_job {
+	const struct ss_overrides *ov; /* NULL: the baseline */
+	struct adv_result res;
+};
+
+/* Replay spec's trace once per job, `threads` at a time (0: one per
+ * online CPU).  -1 with the error of the first job (in job order) that
+ * failed. */
+int adv_replay_all(const struct ss_run_spec *spec, struct adv_job *jobs,
+		   unsigned n, unsigned threads, struct ss_error *err);
+
+#endif

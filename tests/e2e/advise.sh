@@ -1,0 +1,88 @@
+#!/bin/bash
+# advise.sh - `slabsim advise` end to end: on a small smack17k patch2
+# trace the two dedicated-cache proposals the 2013 patches made come out
+# on top, every saving advice.csv reports equals the difference of two
+# `slabsim run`s (baseline, and --place with the proposal's file), the
+# output does not depend on the number of threads, bad input names
+# FILE:LINE and leaves nothing, and `make advise` imports a capture.
+. "$(dirname "$0")/lib/common.bash"
+cd "$tmp"
+
+"$S" gen smack17k --rules 2000 --labels 100 --seed 1 --write-rules rules.txt
+"$S" gen smack17k --from-rules rules.txt --variant patch2 -o p2.trace
+"$S" advise --trace p2.trace --out adv --jobs 2 >log 2>&1 || { cat log; fail "advise"; }
+for f in advice.csv advice.md savings.dat proposals/01.place; do
+	[ -s "adv/$f" ] || fail "$f missing"
+done
+
+# every row has the header's fields (no site name here holds a comma)
+awk -F, 'NR == 1 { n = NF } NF != n { print FILENAME ":" NR ": " NF " fields, want " n; bad = 1 }
+	END { exit bad }' adv/advice.csv || fail "advice.csv rows"
+# column NAME of advice.csv's row RANK
+acol() { awk -F, -v n="$2" -v r="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i }
+	NR > 1 && $1 == r { print $c }' adv/advice.csv; }
+
+# the top two dedicated caches: the master list entry (12 bytes) and the
+# rule (20 bytes), each out of kmalloc-32
+ded=$(awk -F, 'NR > 1 && $4 == "dedicated" { print $2 }' adv/advice.csv | head -2 | tr '\n' ' ')
+expect_eq "top dedicated proposals" "$ded" "smk_set_access:master smk_set_access:rule "
+has adv/advice.md 'kmem_cache_create("smk_set_access_master", sizeof(struct …) /* 12 bytes */'
+
+# ---- a replayed saving is the difference of two runs ----
+run() { "$S" run --trace p2.trace --model traced --target arm32-3.10 --sample-every 1 "$@" >/dev/null; }
+peak() { awk -F, 'NR > 1 && $3 > m { m = $3 } END { printf "%.2f", m }' "$1/timeline.csv"; }
+run --out base
+rows=$(($(wc -l < adv/advice.csv) - 1))
+[ "$rows" -ge 4 ] || fail "only $rows proposals"
+for r in 1 2 3 "$rows"; do
+	run --place "adv/$(acol "$r" place)" --out "p$r"
+	want=$(awk -v a="$(col base/summary.csv footprint_kib)" -v b="$(col "p$r"/summary.csv footprint_kib)" \
+		'BEGIN { printf "%.2f", a - b }')
+	expect_eq "rank $r replayed saving" "$(acol "$r" replayed_saving_kib)" "$want"
+	want=$(awk -v a="$(peak base)" -v b="$(peak "p$r")" 'BEGIN { printf "%.2f", a - b }')
+	expect_eq "rank $r peak saving" "$(acol "$r" peak_saving_kib)" "$want"
+	expect_eq "rank $r slab pages" "$(acol "$r" slab_pages_saved)" \
+		"$(($(col base/summary.csv slab_pages) - $(col "p$r"/summary.csv slab_pages)))"
+	# sim_time_ms is rounded to 1 us in each summary: within 2 us
+	awk -v d="$(acol "$r" time_delta_ms)" -v a="$(col base/summary.csv sim_time_ms)" \
+		-v b="$(col "p$r"/summary.csv sim_time_ms)" 'BEGIN { x = d - (b - a); exit !(x < 0.002 && x > -0.002) }' ||
+		fail "rank $r time delta $(acol "$r" time_delta_ms)"
+done
+
+# ---- the same advice from one thread and from two ----
+"$S" advise --trace p2.trace --out adv1 --jobs 1 >/dev/null
+for f in advice.csv savings.dat proposals/01.place; do
+	cmp -s "adv/$f" "adv1/$f" || fail "$f differs between --jobs 1 and --jobs 2"
+done
+sed 's|adv1/proposals|adv/proposals|' adv1/advice.md | cmp -s adv/advice.md - ||
+	fail "advice.md differs between --jobs 1 and --jobs 2"
+
+# ---- bad input: FILE:LINE, exit 1, no output ----
+head -40 p2.trace > bad.trace
+echo "a 0 1 smk_set_access:rule kmalloc" >> bad.trace
+if "$S" advise --trace bad.trace --out badout 2>err; then fail "advise took a bad trace"; fi
+grep -q "bad.trace:41:" err || fail "no FILE:LINE for a bad trace: $(cat err)"
+[ ! -e badout/advice.csv ] || fail "a failed advise left advice.csv"
+printf 'site smk_set_access:rule cache=r size=20 align=3\n' > bad.place
+if run --place bad.place --out badrun 2>err; then fail "run took a bad placement"; fi
+grep -q "bad.place:1: cache r: align 3 is not a power of two" err || fail "bad place: $(cat err)"
+[ ! -e badrun/summary.csv ] || fail "a failed run left summary.csv"
+printf 'site smk_set_access:rule cache=r size=8\n' > small.place
+if run --place small.place --out badrun 2>err; then fail "a cache too small was taken"; fi
+grep -q "small.place:1: site smk_set_access:rule asks 20 bytes, more than cache r holds (8)" err ||
+	fail "small cache: $(cat err)"
+
+# ---- make advise on a kernel capture: import, advice, plot ----
+if command -v gnuplot >/dev/null; then
+	cap="$root/tests/data/import/ls-etc-6.18.ftrace.zst"
+	margs=(TRACE="$cap" ADVISE_DIR="$tmp/madv" SLABSIM="$S" MAX_PROPOSALS=4)
+	make -C "$root" --no-print-directory advise "${margs[@]}" >mlog 2>&1 || { cat mlog; fail "make advise"; }
+	for f in trace.sbt advice.csv advice.md savings.png savings.svg; do
+		[ -s "madv/$f" ] || fail "make advise: $f missing"
+	done
+	grep -q 'kmem_buckets' madv/advice.csv || fail "no kmem_buckets proposal for a capture"
+	has madv/advice.md "random_kmalloc_caches (*): needs --config support"
+	make -C "$root" --no-print-directory advise "${margs[@]}" >mlog2 2>&1
+	if grep -E 'slabsim (import|advise)' mlog2; then fail "second make advise redid work"; fi
+fi
+echo "advise: ok"
