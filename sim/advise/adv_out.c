@@ -210,9 +210,12 @@ static void change_words(FILE *fp, const struct out *o, const struct adv_prop *p
 		if (!strcmp(p->label, "classes:min8"))
 			fprintf(fp, "- Let kmalloc classes start at 8 bytes: ARCH_KMALLOC_MINALIGN 8 instead of ARCH_DMA_MINALIGN (\"mm/slab: decouple ARCH_KMALLOC_MINALIGN from ARCH_DMA_MINALIGN\", 6.5, with DMA bouncing small buffers on non-coherent devices), so `%s` .. `kmalloc-192` all exist.\n",
 				p->cache);
+		else if (!p->object_size) /* classes:+96,192 */
+			fprintf(fp, "- Create `kmalloc-96` and `kmalloc-192` although KMALLOC_MIN_SIZE is above 64 (create_kmalloc_caches() and size_index[]), so requests of 65 to 96 bytes stop going to `%s` and of 129 to 192 to the 256-byte class.\n",
+				p->current);
 		else
 			fprintf(fp, "- Add the kmalloc class `%s`: an entry in kmalloc_info[] and size_index[] (mm/slab_common.c) and its KMALLOC_* index, so requests up to %u bytes stop going to `%s`.\n",
-				p->cache, p->object_size ? p->object_size : 192, p->current);
+				p->cache, p->object_size, p->current);
 		fprintf(fp, "- Every kmalloc site is affected; no call site changes.\n");
 		break;
 	case ADV_BUCKETS:
