@@ -170,7 +170,7 @@ static void merge_words(FILE *fp, const struct out *o, const struct adv_prop *p)
 		fprintf(fp, "- Merging: on %s, find_mergeable() finds no existing cache to alias it to, so it stays a cache of its own.\n",
 			o->era);
 	} else if (!strcmp(p->merge_into, p->current)) {
-		fprintf(fp, "- Merging: on %s, find_mergeable() aliases it to `%s`, where the objects are now: in the kernel the change does nothing unless you %s; the row above is the unmerged cache.\n",
+		fprintf(fp, "- Merging: on %s, find_mergeable() aliases it to `%s`, where the objects are now: in the kernel the change does nothing unless you %s.  This row was replayed with the cache kept unmerged: its saving is what the change gives with that done.\n",
 			o->era, p->merge_into, no_merge_words(o));
 	} else {
 		fprintf(fp, "- Merging: on %s, find_mergeable() aliases it to `%s`: the kernel gets the `merged` proposal of this cache unless you %s.\n",
