@@ -229,16 +229,27 @@ static void change_words(FILE *fp, const struct out *o, const struct adv_prop *p
 	}
 }
 
+/* Where the CPU count came from (ss_run_setup's cpus_from): an imported
+ * capture replays on the CPUs it was taken on. */
+static const char *cpus_words(const char *from)
+{
+	if (!from || !strcmp(from, "target"))
+		return "the target's";
+	if (!strcmp(from, "trace"))
+		return "the trace's `meta cpus`";
+	return !strcmp(from, "--cpus") ? "--cpus" : "the topology's";
+}
+
 static void md_head(FILE *fp, const struct out *o)
 {
 	const struct adv_report *r = o->r;
 	const struct ss_advise_opts *op = r->opts;
 
 	fprintf(fp, "# slabsim advise: %s\n\n", op->spec.trace);
-	fprintf(fp, "Target %s (kernel %s, %u CPUs), model `%s`; the trace has %" PRIu64
+	fprintf(fp, "Target %s (kernel %s, %u CPUs: %s), model `%s`; the trace has %" PRIu64
 		    " events, %" PRIu64 " allocations.\n\n",
-		r->target->name, o->era, r->target->cpus, op->spec.model, r->scan->events,
-		r->scan->allocs);
+		r->target->name, o->era, r->target->cpus, cpus_words(r->cpus_from), op->spec.model,
+		r->scan->events, r->scan->allocs);
 	fprintf(fp, "The baseline replay: footprint %.2f KiB at the end, %.2f KiB at the peak, %" PRIu64
 		    " slab pages, %.3f ms simulated (",
 		r->base->footprint_kib, r->base->peak_kib, r->base->slab_pages, r->base->sim_ms);
