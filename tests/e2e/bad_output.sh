@@ -5,7 +5,8 @@
 # a corrupted zstd trace, an output directory that held another run, a
 # signal in the middle of a run, a line over 16 MiB, a position in a
 # binary trace, host mode's memory cap, generators and bench naming files,
-# `make clean`.
+# a failed report, compare or sweep over an older one, `make clean`, plain
+# `make`, a compile killed half-way.
 . "$(dirname "$0")/lib/common.bash"
 bad=$root/tests/bad
 RUN=(--model traced --target x86_64-6.x --cpus 4)
@@ -226,5 +227,31 @@ make -s -C "$mk" clean DEPS_OK=yes >/dev/null 2>&1 || fail "make clean failed"
 left=$(cd "$mk" && find datasets reports -type f 2>/dev/null | grep -v '^datasets/topologies/keep.xml$' || true)
 [ -z "$left" ] || fail "make clean left: $left"
 [ -f "$mk/datasets/topologies/keep.xml" ] || fail "make clean removed a source"
+
+# ---- make: plain make builds the binary; a killed compile leaves no .o -----------------
+# (objects into a scratch BUILD: the tree's own build/ is not touched)
+B=$tmp/b
+make -n -C "$root" BUILD="$B" DEPS_OK=yes >"$tmp/plain" 2>&1 || fail "make -n: $(cat "$tmp/plain")"
+grep -qE -- "-o $B/slabsim( |\$)" "$tmp/plain" || fail "plain make does not build $B/slabsim"
+grep -qE "slabsim (gen|run|report) " "$tmp/plain" && fail "plain make runs the simulation"
+# A compiler that writes half its object, then SIGKILLs its whole process
+# group, make included, so neither make's interrupt handling nor
+# .DELETE_ON_ERROR can tidy up (as the OOM killer or a lost session
+# would).  The next make must compile the object again, not take the half
+# one for done.
+cat >"$tmp/cc-killed" <<'EOF'
+#!/bin/bash
+prev=
+for a; do [ "$prev" = -o ] && printf '\177ELF half an object' >"$a"; prev=$a; done
+kill -KILL 0
+EOF
+chmod +x "$tmp/cc-killed"
+obj=$B/obj/base/error.o
+set +e
+(setsid -w make -C "$root" BUILD="$B" DEPS_OK=yes CC="$tmp/cc-killed" "$obj"; true) >/dev/null 2>&1
+set -e
+[ ! -e "$obj" ] || fail "a killed compile left $obj, which make takes for up to date"
+make -s --no-print-directory -C "$root" BUILD="$B" DEPS_OK=yes "$obj" >/dev/null || fail "make after a killed compile"
+nm "$obj" | grep -q ' T ss_errorf$' || fail "$obj is no whole object after make"
 
 echo "bad_output: ok"
