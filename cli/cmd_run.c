@@ -104,7 +104,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_RUNS] = {"runs", NULL, "FILE",
 		"a run list: one run per line, its own options (--model,\n"
 		"--target, --variant, --out, ...; quotes group words; # comments)\n"
-		"on top of the command line's; one pass over TRACE feeds them all"},
+		"on top of the command line's; one pass over TRACE feeds them all;\n"
+		"two runs may not share an --out"},
 	[O_JOBS] = {"jobs", NULL, "N",
 		"threads replaying a run list or several models (default: one\n"
 		"per online CPU, at most one per run)"},
