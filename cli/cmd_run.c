@@ -72,7 +72,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"the kernel's caches after the trace (with --initial-state):\n"
 		"objects left live at sites the import found freed without\n"
 		"events are released where the model holds more than the\n"
-		"kernel (settled.csv; docs/own-trace.md)"},
+		"kernel (settled.csv; the replay before that:\n"
+		"slabinfo.unsettled; docs/own-trace.md)"},
 	[O_PLACE] = {"place", NULL, "FILE",
 		"placement overrides on top of the model's placement: sites\n"
 		"moved to dedicated caches or other classes, a kmalloc class\n"
@@ -289,7 +290,9 @@ static int on_phase(struct ss_run *run, const char *phase, struct ss_error *err)
 }
 
 /* --final-state: the settling rule (sim/settle.h), then settled.csv and
- * the final slabinfo again (it was written at the end of the replay). */
+ * the final slabinfo again (it was written at the end of the replay);
+ * slabinfo.unsettled keeps the replay's own, what a run without
+ * --final-state ends with (the report's figure without settling). */
 static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *io,
 		  struct ss_error *err)
 {
@@ -301,6 +304,8 @@ static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *i
 
 	if (!o->spec.final_state)
 		return 0;
+	if (ss_write_slabinfo(io->dir, "slabinfo.unsettled", run, err))
+		return -1;
 	if (ss_snap_load_in(&after, o->spec.final_state, "slab-after.txt", err))
 		return -1;
 	rc = ss_settle_run(run, &after, &s, err);
