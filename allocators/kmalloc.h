@@ -4,6 +4,7 @@
 #ifndef SS_KMALLOC_H
 #define SS_KMALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "geometry.h"
@@ -28,6 +29,10 @@ int ss_kmalloc_class_exists(const struct ss_target *t, int index);
 /* "kmalloc-96", "kmalloc-8192" (3.10) or "kmalloc-8k" (6.x). */
 void ss_kmalloc_class_name(const struct ss_target *t, int index, char *buf,
 			   size_t n);
+
+/* Whether requests above the largest class go to the page allocator
+ * (kmalloc_large); SLAB before 6.1 fails them instead. */
+bool ss_kmalloc_has_large(const struct ss_target *t);
 
 /* KMALLOC_MIN_SIZE and the largest class size (KMALLOC_MAX_CACHE_SIZE). */
 unsigned ss_kmalloc_min_size(const struct ss_target *t);

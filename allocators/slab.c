@@ -166,6 +166,8 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 	ss_step(op, SS_STEP_SLAB_INIT_OBJECT, sl->objects);
 	if (s->debug_paths)
 		charge_new_slab_debug(s, sl, op);
+	if (s->on_slab)
+		s->on_slab(s->on_slab_ctx, sl, true, op);
 	ss_fn_done(s->fns, SS_FN_ALLOCATE_SLAB, op, start);
 	return sl;
 }
@@ -177,6 +179,8 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 {
 	double start = op->cycles;
 
+	if (s->on_slab)
+		s->on_slab(s->on_slab_ctx, sl, false, op);
 	if (s->debug_checks) {
 		ss_step(op, SS_STEP_CHECK_SLAB, 1);
 		ss_step(op, SS_STEP_CHECK_OBJECT, sl->objects);

@@ -58,7 +58,40 @@
 	X(POISON_CHECK, "poison_check", "op")                                  \
 	X(POISON_CHECK_BYTES, "poison_check_byte", "byte")                     \
 	X(REDZONE_WRITE, "redzone_write", "op")                                \
-	X(SET_TRACK, "set_track", "op")
+	X(SET_TRACK, "set_track", "op")                                        \
+	/* SLAB (mm/slab.c STATS_INC_* names) */                               \
+	X(ALLOCHIT, "allochit", "op")                                          \
+	X(ALLOCMISS, "allocmiss", "op")                                        \
+	X(FREEHIT, "freehit", "op")                                            \
+	X(FREEMISS, "freemiss", "op")                                          \
+	X(GROWN, "grown", "slab")                                              \
+	X(REAPED, "reaped", "slab")                                            \
+	X(NODEFREES, "nodefrees", "op")                                        \
+	X(ACOVERFLOW, "acoverflow", "op")                                      \
+	X(SLAB_GET_OBJ, "slab_get_obj", "object")                              \
+	X(SLAB_PUT_OBJ, "slab_put_obj", "object")                              \
+	X(ARRAY_MOVE, "array_move", "object")                                  \
+	X(CACHE_REAP, "cache_reap", "op")                                      \
+	/* per-CPU sheaves and the barn (6.18 SLUB_STATS names) */             \
+	X(ALLOC_CPU_SHEAF, "alloc_cpu_sheaf", "op")                            \
+	X(FREE_CPU_SHEAF, "free_cpu_sheaf", "op")                              \
+	X(SHEAF_REFILL, "sheaf_refill", "object")                              \
+	X(SHEAF_FLUSH, "sheaf_flush", "object")                                \
+	X(SHEAF_ALLOC, "sheaf_alloc", "op")                                    \
+	X(SHEAF_FREE, "sheaf_free", "op")                                      \
+	X(BARN_GET, "barn_get", "op")                                          \
+	X(BARN_GET_FAIL, "barn_get_fail", "op")                                \
+	X(BARN_PUT, "barn_put", "op")                                          \
+	X(BARN_PUT_FAIL, "barn_put_fail", "op")                                \
+	/* kernel options (kconfig.h) */                                       \
+	X(INIT_ON_ALLOC, "init_on_alloc", "op")                                \
+	X(INIT_ON_ALLOC_BYTES, "init_on_alloc_byte", "byte")                   \
+	X(INIT_ON_FREE, "init_on_free", "op")                                  \
+	X(INIT_ON_FREE_BYTES, "init_on_free_byte", "byte")                     \
+	X(KFENCE_ALLOC, "kfence_alloc", "op")                                  \
+	X(KFENCE_FREE, "kfence_free", "op")                                    \
+	X(MEMCG_CHARGE, "memcg_charge", "op")                                  \
+	X(MEMCG_UNCHARGE, "memcg_uncharge", "op")
 
 enum ss_step {
 #define X(id, name, unit) SS_STEP_##id,

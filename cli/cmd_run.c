@@ -16,15 +16,15 @@
 
 struct run_opts {
 	struct ss_run_spec spec; /* trace, model, target, costs, topology, ... */
-	const char *out, *variant;
+	const char *out, *variant, *label;
 	uint64_t sample_every;
 	const char *events; /* docs/topology.md */
 	bool host_mode;	    /* docs/host-mode.md */
 };
 
 enum {
-	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE,
-	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
+	O_TRACE, O_MODEL, O_TARGET, O_ALLOCATOR, O_CONFIG, O_DEBUG, O_COSTS, O_CPUS,
+	O_NODES, O_NOMERGE, O_VARIANT, O_LABEL, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_HELP, NR_OPTS,
 };
 
@@ -40,6 +40,13 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_MODEL] = {"model", NULL, "MODEL", "one of:", model_list},
 	[O_TARGET] = {"target", NULL, "TARGET",
 		"allocators/targets/TARGET.target, or a path to a target file"},
+	[O_ALLOCATOR] = {"allocator", NULL, "A",
+		"slub, slub-tiny (6.2+) or slab (2.6.16 .. 6.7) (default: the\n"
+		"target's `allocator`, else slub); docs/strategies.md"},
+	[O_CONFIG] = {"config", NULL, "LIST",
+		"kernel options by Kconfig name or boot parameter, e.g.\n"
+		"CONFIG_MEMCG=y,CONFIG_RANDOM_KMALLOC_CACHES=y,init_on_free=1\n"
+		"(over the target's; docs/strategies.md lists them)"},
 	[O_DEBUG] = {"slub-debug", NULL, "SPEC",
 		"slub_debug flags F Z P U T (and O), optionally limited to\n"
 		"named caches as the kernel's slub_debug=P,kmalloc-512 does"},
@@ -52,6 +59,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"no SLUB cache merging for caches a model creates"},
 	[O_VARIANT] = {"variant", NULL, "NAME",
 		"variant label for the summary (default: the trace's meta)"},
+	[O_LABEL] = {"label", NULL, "NAME",
+		"model label for the summary (default: MODEL)"},
 	[O_MAXOBJ] = {"max-objects", NULL, "N",
 		"cap on the object id space (default 67108864)"},
 	[O_MAXMEM] = {"max-memory", NULL, "BYTES",
@@ -82,8 +91,10 @@ static void run_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: slabsim run --trace TRACE --model MODEL[+LETTERS] --target TARGET --out DIR\n"
+		"                   [--allocator A] [--config LIST]\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
-		"                   [--nodes N] [--no-merge] [--variant NAME] [--max-objects N]\n"
+		"                   [--nodes N] [--no-merge] [--variant NAME] [--label NAME]\n"
+		"                   [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
 		"                   [--mode model|host] [--events LIST]\n\n"
@@ -92,8 +103,9 @@ static void run_usage(FILE *out)
 		"counters.csv (SLUB_STATS counters per cache), functions.csv (calls and cycles\n"
 		"per kernel function and cache), latency.csv (alloc/free latency histogram),\n"
 		"work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end),\n"
-		"slabinfo.K-PHASE (at each phase marker) and timeline.csv (footprint over the\n"
-		"trace).  See docs/outputs.md.\n\n");
+		"slabinfo.K-PHASE (at each phase marker), timeline.csv (footprint over the\n"
+		"trace) and kernel.txt (the allocator and options modelled).  See\n"
+		"docs/outputs.md.\n\n");
 	ss_opt_help(out, &opt_set);
 }
 
@@ -126,6 +138,11 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_TRACE: o->spec.trace = v; return 0;
 	case O_MODEL: o->spec.model = v; return 0;
 	case O_TARGET: o->spec.target = v; return 0;
+	case O_ALLOCATOR:
+		o->spec.allocator = v;
+		return ss_allocator_parse(v, &(enum ss_allocator){0}) ? SS_OPT_BAD_VALUE : 0;
+	case O_CONFIG: o->spec.config = v; return 0;
+	case O_LABEL: o->label = v; return 0;
 	case O_OUT: o->out = v; return 0;
 	case O_DEBUG: o->spec.slub_debug = v; return 0;
 	case O_COSTS: o->spec.costs = v; return 0;
@@ -246,6 +263,23 @@ static void remove_written(struct run_io *io)
 	}
 }
 
+/* kernel.txt: what kernel the run modelled besides its target file, for
+ * a comparison across allocators and options (docs/outputs.md). */
+static int write_kernel(const char *dir, const struct ss_run *run, struct ss_error *err)
+{
+	struct ss_atomic_file f;
+	char path[4200], era[16], opts[1024];
+
+	snprintf(path, sizeof(path), "%s/kernel.txt", dir);
+	if (ss_atomic_open(&f, path, err))
+		return -1;
+	ss_era_str(run->target->era, era, sizeof(era));
+	ss_kconfig_str(&run->target->kc, opts, sizeof(opts));
+	fprintf(f.fp, "target=%s\nera=%s\nallocator=%s\nconfig=%s\n", run->target->name, era,
+		ss_allocator_name(run->target->kc.allocator), opts);
+	return ss_atomic_commit(&f, err);
+}
+
 static int write_results(struct ss_run *run, const struct run_opts *o,
 			 const struct ss_run_setup *rs, struct run_io *io,
 			 struct ss_error *err)
@@ -255,12 +289,13 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	struct ss_run_labels lb = {
 		.workload = meta_wl ? meta_wl : "trace",
 		.variant = o->variant ? o->variant : meta_var ? meta_var : "-",
-		.model = o->spec.model,
+		.model = o->label ? o->label : o->spec.model,
 		.costs = o->spec.costs ? o->spec.costs : "default",
 		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
 	};
 
-	if (ss_write_caches(io->dir, run, err) || remember(io, "caches.csv", err) ||
+	if (write_kernel(io->dir, run, err) || remember(io, "kernel.txt", err) ||
+	    ss_write_caches(io->dir, run, err) || remember(io, "caches.csv", err) ||
 	    ss_write_counters(io->dir, run, err) || remember(io, "counters.csv", err) ||
 	    ss_write_functions(io->dir, run, err) || remember(io, "functions.csv", err) ||
 	    ss_write_latency(io->dir, run, err) || remember(io, "latency.csv", err) ||

@@ -232,6 +232,13 @@ int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 		}
 		if (rc)
 			return -1;
+		if (run->desc->ops->tick && ev->kind != SS_EV_PHASE) {
+			struct ss_op op = {.cost = run->costs->cycles};
+
+			run->desc->ops->tick(run->model, ev->cpu, run->cpu_cycles[ev->cpu], &op);
+			run->cpu_cycles[ev->cpu] += op.cycles;
+			run->timer_cycles += op.cycles;
+		}
 		run->events++;
 		if (run->on_sample && --until_sample == 0) {
 			until_sample = run->sample_every;

@@ -46,6 +46,7 @@ struct ss_run {
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
 	double alloc_cycles, free_cycles, work_cycles;
+	double timer_cycles; /* the model's timed work (model.h tick) */
 	double *label_cycles;	 /* work cycles per label (trace name index) */
 	uint64_t *label_events;	 /* work events per label */
 	uint32_t nr_labels;	 /* slots in the two arrays above */

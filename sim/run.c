@@ -48,6 +48,13 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (ss_target_load(spec->target, &s->target, err) ||
 	    ss_costs_load(&s->costs, spec->costs, err))
 		return -1;
+	if (spec->allocator &&
+	    ss_allocator_parse(spec->allocator, &s->target.kc.allocator))
+		return ss_errorf(err, "unknown allocator '%s' (slub, slub-tiny, slab)",
+				 spec->allocator);
+	if ((spec->config && ss_kconfig_apply_list(&s->target, spec->config, err)) ||
+	    ss_kconfig_finish(&s->target, err))
+		return -1;
 	if (spec->cpus)
 		s->target.cpus = spec->cpus;
 	if (spec->nodes)

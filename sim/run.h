@@ -29,6 +29,8 @@ struct ss_run_spec {
 	const char *target;	/* a name under allocators/targets/ or a path */
 	const char *costs;	/* a cost table; NULL: default.costs */
 	const char *slub_debug; /* LETTERS[,cache,...] (not with MODEL+SPEC) */
+	const char *allocator;	/* slub, slub-tiny, slab; NULL: the target's */
+	const char *config;	/* kernel options "K=V,K=V" (kconfig.h) */
 	const char *topology;	/* hwloc spec; NULL: flat from cpus/nodes */
 	const char *map;	/* trace CPUs onto PUs; NULL: identity */
 	unsigned cpus, nodes;	/* 0: the target's */

@@ -42,8 +42,18 @@ struct ss_event {
 	uint32_t site;	/* alloc: site index; work: label index; phase: name index */
 	uint32_t api;	/* alloc: SS_API_KMALLOC or cache index */
 	uint64_t value; /* alloc: requested bytes; work: cycles */
+	uint32_t gfp;	/* alloc: SS_GFP_* (0 in traces written without them) */
 	unsigned long line; /* text line the event came from (0 for binary) */
 };
+
+/* Allocation flags that choose a kmalloc type (kmalloc_type() in
+ * include/linux/slab.h, 6.11-6.18: DMA wins over RECLAIMABLE over
+ * ACCOUNT).  Carried per alloc event; a model routes kmalloc requests on
+ * them, dedicated caches ignore them. */
+#define SS_GFP_ACCOUNT 0x1u	/* __GFP_ACCOUNT (tracepoint: accounted=true) */
+#define SS_GFP_RECLAIMABLE 0x2u /* __GFP_RECLAIMABLE */
+#define SS_GFP_DMA 0x4u		/* GFP_DMA / __GFP_DMA */
+#define SS_GFP_ALL (SS_GFP_ACCOUNT | SS_GFP_RECLAIMABLE | SS_GFP_DMA)
 
 /* Cache creation flags (the SLAB_* flags that change layout): part of a
  * cache declaration in the trace, and what the geometry lays out. */
