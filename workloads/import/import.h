@@ -65,6 +65,7 @@ enum ss_kmem_line {
 	SS_KL_LOST,	/* "[LOST N EVENTS]": rec.lost */
 	SS_KL_HEADER,	/* "# entries-in-buffer/entries-written: A/B": rec.lost = B-A */
 	SS_KL_EVENT,	/* one of ours: rec filled */
+	SS_KL_PHASE,	/* "tracing_mark_write: slabsim-phase NAME": rec.name */
 };
 
 struct ss_kmem_rec {
@@ -74,7 +75,7 @@ struct ss_kmem_rec {
 	uint64_t ptr;
 	uint64_t bytes_req, bytes_alloc;
 	const char *call_site;	/* points into the line; NUL-terminated */
-	const char *name;	/* cache name, NULL when not printed */
+	const char *name;	/* cache name, NULL when not printed; phase name */
 	uint64_t lost;
 };
 
@@ -162,6 +163,7 @@ struct ss_import_totals {
 	uint64_t live_at_end, peak_live;
 	uint64_t kmalloc_class_mismatch; /* bytes_alloc differs from the target's class */
 	uint64_t geometry_mismatch, caches;
+	uint64_t phases;		   /* slabsim-phase markers -> phase events */
 	unsigned max_cpu;
 };
 
