@@ -83,6 +83,7 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
+
 static void run_usage(FILE *out);
 
 static const struct ss_opt_set opt_set = {"run", specs, NR_OPTS, run_usage};
@@ -107,6 +108,9 @@ static void run_usage(FILE *out)
 		"trace) and kernel.txt (the allocator and options modelled).  See\n"
 		"docs/outputs.md.\n\n");
 	ss_opt_help(out, &opt_set);
+	fprintf(out, "\nExit: 0 ok, 1 error (bad input names file:line), 2 bad usage, 3 no\n"
+		     "kernel has that allocator and those options (the target's era lacks\n"
+		     "them, or Kconfig rules them out).\n");
 }
 
 /* --model's help: the registry's models, then the +LETTERS form. */
@@ -308,6 +312,10 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	return ss_write_summary(io->dir, run, &lb, err);
 }
 
+/* Exit status of a run whose allocator and options no kernel has (the
+ * era lacks them, or Kconfig rules them out): make compare skips it. */
+#define EXIT_NO_SUCH_KERNEL 3
+
 static int run_replay(const struct run_opts *o, struct ss_error *err)
 {
 	struct ss_run_setup rs = {0};
@@ -318,7 +326,12 @@ static int run_replay(const struct run_opts *o, struct ss_error *err)
 	int rc = -1;
 
 	run.user = &io;
-	if (ss_run_setup_load(&rs, &o->spec, err) || ss_run_setup_open(&rs, &o->spec, err) ||
+	if (ss_run_setup_load(&rs, &o->spec, err)) {
+		if (rs.kernel_error)
+			rc = EXIT_NO_SUCH_KERNEL;
+		goto out;
+	}
+	if (ss_run_setup_open(&rs, &o->spec, err) ||
 	    ss_mkdirs(o->out, err) || ss_run_setup_start(&rs, &run, err))
 		goto out;
 	snprintf(tl, sizeof(tl), "%s/timeline.csv", o->out);
@@ -361,9 +374,10 @@ int cmd_run(int argc, char **argv)
 
 	if (rc)
 		return ss_opt_exit(rc);
-	if (o.host_mode ? run_host(&o, &err) : run_replay(&o, &err)) {
+	rc = o.host_mode ? run_host(&o, &err) : run_replay(&o, &err);
+	if (rc) {
 		fprintf(stderr, "slabsim run: %s\n", err.msg);
-		return 1;
+		return rc == EXIT_NO_SUCH_KERNEL ? rc : 1;
 	}
 	return 0;
 }

@@ -53,8 +53,10 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		return ss_errorf(err, "unknown allocator '%s' (slub, slub-tiny, slab)",
 				 spec->allocator);
 	if ((spec->config && ss_kconfig_apply_list(&s->target, spec->config, err)) ||
-	    ss_kconfig_finish(&s->target, err))
+	    ss_kconfig_finish(&s->target, err)) {
+		s->kernel_error = true;
 		return -1;
+	}
 	if (spec->cpus)
 		s->target.cpus = spec->cpus;
 	if (spec->nodes)

@@ -51,6 +51,8 @@ struct ss_run_setup {
 	const char *trace;	/* the path the reader opened */
 	char spool[64];		/* stdin copied here ("" if not) */
 	uint64_t max_objects, max_memory;
+	bool kernel_error;	/* the load failed on the allocator or options:
+				 * a kernel that cannot be configured so */
 };
 
 /* The model (desc, debug_spec, cfg.debug*), target and costs. */
