@@ -4,8 +4,10 @@
  *
  * Class indexes are the kernel's kmalloc_caches[] indexes: 1 = 96,
  * 2 = 192, i >= 3 = 1 << i, from KMALLOC_SHIFT_LOW to KMALLOC_SHIFT_HIGH
- * (PAGE_SHIFT + 1 for SLUB in both eras, so the largest class is two pages:
- * kmalloc-8192 / kmalloc-8k with 4 KiB pages).  Index 0 never exists.
+ * (PAGE_SHIFT + 1 for SLUB in every era, so the largest class is two pages:
+ * kmalloc-8192 / kmalloc-8k with 4 KiB pages; SLAB's differ before 6.1,
+ * see shift_high()).  Index 0 never exists.  The allocator is the
+ * target's (target.h kc.allocator).
  */
 #include "kmalloc.h"
 
