@@ -78,7 +78,8 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 	e->bytes_alloc = rec->bytes_alloc;
 	e->cpu = rec->cpu;
 	ss_import_clean_name(rec->call_site, site);
-	if (ss_trace_write_alloc(im->w, rec->cpu, e->id, site, (uint32_t)api, size))
+	if (ss_trace_write_alloc_gfp(im->w, rec->cpu, e->id, site, (uint32_t)api, size,
+				     rec->gfp))
 		return BAD(im, err, "write failed");
 	t->events++;
 	return 0;

@@ -35,6 +35,8 @@ enum ss_kmem_field {
 	SS_KF_BYTES_REQ,
 	SS_KF_BYTES_ALLOC,
 	SS_KF_NAME,
+	SS_KF_GFP,		/* gfp_flags: printed flag names (or a number) */
+	SS_KF_ACCOUNTED,	/* accounted=true|false, 6.0+ */
 	SS_KF_NR,
 };
 
@@ -76,6 +78,7 @@ struct ss_kmem_rec {
 	uint64_t bytes_req, bytes_alloc;
 	const char *call_site;	/* points into the line; NUL-terminated */
 	const char *name;	/* cache name, NULL when not printed; phase name */
+	uint32_t gfp;		/* allocs: SS_GFP_* from gfp_flags= and accounted= */
 	uint64_t lost;
 };
 
@@ -83,6 +86,10 @@ struct ss_kmem_rec {
  * -1 with *why set for a kmem event line that is malformed. */
 int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		       struct ss_kmem_rec *rec, const char **why);
+
+/* SS_GFP_* of an allocation from its gfp_flags= text (flag names joined
+ * by '|', or a number) and accounted= text; either may be NULL. */
+uint32_t ss_import_gfp(const char *gfp_flags, const char *accounted);
 
 /* ---- pointers -> dense ids ---- */
 

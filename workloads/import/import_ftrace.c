@@ -159,6 +159,8 @@ static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *
 	rec->call_site = val[SS_KF_CALL_SITE] && *val[SS_KF_CALL_SITE]
 				 ? val[SS_KF_CALL_SITE] : "unknown";
 	rec->name = val[SS_KF_NAME] && *val[SS_KF_NAME] ? val[SS_KF_NAME] : NULL;
+	if (alloc)
+		rec->gfp = ss_import_gfp(val[SS_KF_GFP], val[SS_KF_ACCOUNTED]);
 	return SS_KL_EVENT;
 }
 
