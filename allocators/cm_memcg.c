@@ -108,6 +108,10 @@ static int add_vector(struct ss_cmodel *m, void *slab, unsigned objects, unsigne
 
 	if (cm_internal_kmalloc(m, (uint64_t)objects * t->ptr_size, site, cpu, &vec, op))
 		return -1;
+	/* counted on the slab's cache: the vector itself is an object of
+	 * its kmalloc cache */
+	ss_step(op, SS_STEP_MEMCG_VECTOR, 1);
+	ss_step(op, SS_STEP_MEMCG_VECTOR_BYTES, vec.bytes);
 	return vec_insert(&m->vecs, slab, &vec);
 }
 

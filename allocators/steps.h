@@ -91,7 +91,9 @@
 	X(KFENCE_ALLOC, "kfence_alloc", "op")                                  \
 	X(KFENCE_FREE, "kfence_free", "op")                                    \
 	X(MEMCG_CHARGE, "memcg_charge", "op")                                  \
-	X(MEMCG_UNCHARGE, "memcg_uncharge", "op")
+	X(MEMCG_UNCHARGE, "memcg_uncharge", "op")                              \
+	X(MEMCG_VECTOR, "memcg_vector", "slab")                                \
+	X(MEMCG_VECTOR_BYTES, "memcg_vector_byte", "byte")
 
 enum ss_step {
 #define X(id, name, unit) SS_STEP_##id,

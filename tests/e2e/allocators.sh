@@ -49,6 +49,20 @@ grep -q "^kmalloc-rnd-" "$tmp/ls/caches.csv" && fail "kmalloc-rnd-* without the 
 awk -v a="$(col "$tmp/ls/summary.csv" footprint_kib)" -v b="$(col "$tmp/lsr/summary.csv" footprint_kib)" \
 	'BEGIN { exit !(b > a) }' || fail "random caches cost nothing"
 
+# ---- memcg: the capture's accounted=true kmallocs in kmalloc-cg-N, and each
+# such slab's obj_cgroup vector an object of its own kmalloc cache -------------
+"$S" run --trace "$tmp/ls.trace" --model traced --target x86_64-6.18 \
+	--config CONFIG_MEMCG=n --out "$tmp/lsn" >/dev/null
+grep -c "gfp=account" "$tmp/ls.trace" >/dev/null || fail "import: no gfp=account"
+# two lsm_blob_alloc objects of 11 bytes, accounted: kmalloc-cg-16 (16 B)
+expect_eq "kmalloc-cg-16 objects" "$(awk -F, '$1 == "kmalloc-cg-16" { print $6 }' "$tmp/ls/caches.csv")" 2
+expect_eq "kmalloc-16 without memcg" "$(awk -F, '$1 == "kmalloc-16" { print $6 }' "$tmp/lsn/caches.csv")" 2
+# its two slabs' vectors: 256 objects x 8 bytes = 2048 -> two kmalloc-2k objects
+grep -qx "kmalloc-cg-16,memcg_vector,slab,2" "$tmp/ls/counters.csv" || fail "kmalloc-cg-16: vectors"
+expect_eq "kmalloc-2k objects" "$(awk -F, '$1 == "kmalloc-2k" { print $6 }' "$tmp/ls/caches.csv")" 2
+expect_eq "kmalloc-2k without memcg" "$(awk -F, '$1 == "kmalloc-2k" { print $6 }' "$tmp/lsn/caches.csv")" 0
+grep -q "^kmalloc-cg-" "$tmp/lsn/caches.csv" && fail "kmalloc-cg-* without CONFIG_MEMCG"
+
 # ---- sheaves on the 6.18 target ----------------------------------------------------
 grep -q "^maple_node,alloc_cpu_sheaf," "$tmp/ls/counters.csv" || fail "maple_node: no sheaf allocations"
 
