@@ -27,20 +27,24 @@ struct ss_slab *ss_tiny_alloc(struct ss_kcache *s, unsigned cpu, struct ss_op *o
 	op->stats = s->stats;
 	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
 	if (sl) { /* alloc_single_from_partial(), under list_lock */
-		ss_step(op, SS_STEP_LIST_LOCK, 1);
+		ss_list_lock(s, &s->node[node], op);
 		ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
+		ss_slab_touch(sl, cpu, op);
 		sl->inuse++;
 		if (sl->inuse == sl->objects)
 			ss_slab_remove_partial(s, sl);
+		ss_list_unlock(&s->node[node], op);
 	} else { /* alloc_single_from_new_slab() */
 		sl = ss_slab_new(s, node, op);
 		if (!sl)
 			return NULL;
 		op->stats = s->stats;
+		ss_slab_touch(sl, cpu, op);
 		sl->inuse = 1;
 		if (sl->inuse < sl->objects) {
-			ss_step(op, SS_STEP_LIST_LOCK, 1);
+			ss_list_lock(s, &s->node[node], op);
 			ss_slab_add_partial(s, sl, false);
+			ss_list_unlock(&s->node[node], op);
 		}
 	}
 	s->live++;

@@ -5,46 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_bucket(const void *a, const void *b)
-{
-	const struct rp_bucket *x = a, *y = b;
-
-	return x->ns < y->ns ? -1 : x->ns > y->ns;
-}
-
-int rp_pool_hist(const struct rp_results *res, unsigned mi, enum rp_op op,
-		 struct rp_hist *out)
-{
-	size_t n = 0, k = 0;
-
-	memset(out, 0, sizeof(*out));
-	for (size_t r = 0; r < res->nruns; r++)
-		if (res->runs[r].mi == mi)
-			n += res->runs[r].lat[op].n;
-	if (!n)
-		return 0;
-	out->b = malloc(n * sizeof(*out->b));
-	if (!out->b)
-		return -1;
-	for (size_t r = 0; r < res->nruns; r++) {
-		const struct rp_hist *h = &res->runs[r].lat[op];
-
-		if (res->runs[r].mi != mi)
-			continue;
-		memcpy(out->b + k, h->b, h->n * sizeof(*h->b));
-		k += h->n;
-	}
-	qsort(out->b, n, sizeof(*out->b), cmp_bucket);
-	/* Merge equal upper bounds. */
-	for (size_t i = 0; i < n; i++) {
-		if (out->n && out->b[out->n - 1].ns == out->b[i].ns)
-			out->b[out->n - 1].count += out->b[i].count;
-		else
-			out->b[out->n++] = out->b[i];
-	}
-	return 0;
-}
-
 uint64_t rp_hist_total(const struct rp_hist *h)
 {
 	uint64_t t = 0;
@@ -99,41 +59,78 @@ int rp_write_waste_dat(FILE *fp, const struct rp_results *res)
 
 static const char *const op_names[RP_NR_OPS] = {"alloc", "free"};
 
-static int write_block(FILE *fp, const struct rp_results *res, unsigned mi,
-		       enum rp_op op)
+/* The run of (variant vi, model mi) if it has operations of kind op. */
+static const struct rp_run *curve_run(const struct rp_results *res,
+				      unsigned vi, unsigned mi, enum rp_op op)
 {
-	struct rp_hist h;
-	uint64_t total, cum = 0;
+	const struct rp_run *run = rp_find(res, vi, mi);
 
-	if (rp_pool_hist(res, mi, op, &h))
-		return -1;
-	total = rp_hist_total(&h);
-	if (!total) {
-		fprintf(fp, "\"%s (no data)\" %s\nNaN NaN 0\n",
-			res->models.v[mi], op_names[op]);
-	} else {
-		fprintf(fp, "%s %s\n", res->models.v[mi], op_names[op]);
-		for (size_t i = 0; i < h.n; i++) {
-			cum += h.b[i].count;
-			fprintf(fp, "%.6g %.6f %llu\n", h.b[i].ns,
-				(double)cum / (double)total,
-				(unsigned long long)h.b[i].count);
-		}
+	return run && rp_hist_total(&run->lat[op]) ? run : NULL;
+}
+
+/* One run's CCDF: each bucket's upper bound and the fraction of the
+ * run's operations in it or a slower one (1 at the first bucket), then
+ * the last bound again with 0: nothing is slower (the curve's last drop,
+ * drawn even for a run whose operations all fall in one bucket). */
+static void write_ccdf(FILE *fp, const struct rp_run *run, enum rp_op op)
+{
+	const struct rp_hist *h = &run->lat[op];
+	uint64_t total = rp_hist_total(h), before = 0;
+
+	fprintf(fp, "\n\n\"%s %s\" %s %s %s\n", run->variant, run->model,
+		run->variant, run->model, op_names[op]);
+	for (size_t i = 0; i < h->n; i++) {
+		fprintf(fp, "%.6g %.9g %llu\n", h->b[i].ns,
+			(double)(total - before) / (double)total,
+			(unsigned long long)h->b[i].count);
+		before += h->b[i].count;
 	}
-	free(h.b);
-	return 0;
+	fprintf(fp, "%.6g 0 0\n", h->b[h->n - 1].ns);
+}
+
+/* The curves in block order: panel (model, op) after panel, variants in
+ * order within one.  `what` 0 writes the panel table, 1 the block table,
+ * 2 the curves. */
+static void write_blocks(FILE *fp, const struct rp_results *res, int what)
+{
+	unsigned block = 2;
+
+	for (unsigned mi = 0; mi < res->models.n; mi++)
+		for (int op = 0; op < RP_NR_OPS; op++) {
+			unsigned first = block;
+
+			for (unsigned vi = 0; vi < res->variants.n; vi++) {
+				const struct rp_run *run = curve_run(res, vi, mi, (enum rp_op)op);
+
+				if (!run)
+					continue;
+				if (what == 1)
+					fprintf(fp, "%u %u %u %d \"%s\"\n", block, mi, vi,
+						op, run->variant);
+				else if (what == 2)
+					write_ccdf(fp, run, (enum rp_op)op);
+				block++;
+			}
+			if (what == 0)
+				fprintf(fp, "%u %d %u %u \"%s\"\n", mi, op, first,
+					block - first, res->models.v[mi]);
+		}
 }
 
 int rp_write_latency_dat(FILE *fp, const struct rp_results *res)
 {
-	fprintf(fp, "# latency.dat - latency CDFs per model, all variants pooled; slabsim report\n"
-		    "# blocks: index 2m = model m alloc, 2m+1 = model m free; each opens with a \"MODEL OP\" header line\n"
-		    "# ns cum_fraction count\n");
-	for (unsigned mi = 0; mi < res->models.n; mi++)
-		for (int op = 0; op < RP_NR_OPS; op++) {
-			fputs("\n\n", fp);
-			if (write_block(fp, res, mi, (enum rp_op)op))
-				return -1;
-		}
+	fprintf(fp, "# latency.dat - latency CCDFs (1 - CDF), one curve per run (variant and\n"
+		    "# model, never pooled); slabsim report.  Blocks (gnuplot index):\n"
+		    "#   0: one row per panel (model, op): model op first_block blocks name\n"
+		    "#   1: one row per curve block: block model variant op (indexes) name\n"
+		    "#   2 on: the curves, panel after panel; header \"VARIANT MODEL\" VARIANT\n"
+		    "#      MODEL OP, then rows: ns above count = bucket upper bound, fraction\n"
+		    "#      of the run's operations in this bucket or a slower one, operations\n"
+		    "#      in the bucket\n"
+		    "model op first_block blocks name\n");
+	write_blocks(fp, res, 0);
+	fprintf(fp, "\n\nblock model variant op name\n");
+	write_blocks(fp, res, 1);
+	write_blocks(fp, res, 2);
 	return ferror(fp) ? -1 : 0;
 }

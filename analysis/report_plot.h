@@ -1,5 +1,6 @@
-/* report_plot.h - plot data for gnuplot (analysis/waste.gp, latency.gp) and
- * the pooled latency histograms the reports print (latency_table.h).
+/* report_plot.h - plot data for gnuplot (analysis/waste.gp, latency.gp,
+ * cmp_latency.gp) and the histogram quantiles the reports print
+ * (latency_table.h).
  *
  * waste.dat: one row per (variant, model) in report order, whitespace
  * separated, '#' comments:
@@ -9,13 +10,18 @@
  * (variant index * (models + 1) + model index), centre = middle of the
  * variant's cluster of bars.
  *
- * latency.dat: gnuplot blocks (two blank lines apart), two per model in
- * model order: index 2m = alloc, 2m+1 = free.  Each block starts with a
- * column-header line "MODEL OP" (MODEL quoted with " (no data)" when the
- * model has no such operations, then one row "NaN NaN 0"), then rows
- *   ns cum_fraction count
- * = bucket upper bound, fraction of the model's operations (all variants
- * pooled) taking at most ns, operations in the bucket.
+ * latency.dat: gnuplot blocks (two blank lines apart), each opening with
+ * a column-header line.  Index 0: one row per panel (model, op) in model
+ * order, alloc before free: model op first_block blocks "name".  Index 1:
+ * one row per curve: block model variant op (indexes into the report's
+ * lists) "variant name".  Index 2 on: one curve per run with such operations (variant and
+ * model, never pooled), panel after panel, variants in order; header
+ * "VARIANT MODEL" VARIANT MODEL OP, then rows
+ *   ns above count
+ * = bucket upper bound, fraction of the run's operations in this bucket or
+ * a slower one (the CCDF, 1 - CDF, read at the bucket below), operations
+ * in the bucket; a last row "ns 0 0" repeats the last bound: nothing is
+ * slower.
  */
 #ifndef SS_REPORT_PLOT_H
 #define SS_REPORT_PLOT_H
@@ -24,10 +30,6 @@
 
 #include "report_runs.h"
 
-/* The histogram of op pooled over every run of model mi: buckets with the
- * same upper bound are added.  0, or -1 when out of memory. */
-int rp_pool_hist(const struct rp_results *res, unsigned mi, enum rp_op op,
-		 struct rp_hist *out);
 uint64_t rp_hist_total(const struct rp_hist *h);
 /* Upper bound of the bucket holding the q-quantile (0 < q <= 1): the
  * smallest ns with at least ceil(q * total) operations at or below it.

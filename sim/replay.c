@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bad_free.h"
+#include "contention.h"
 
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
@@ -14,6 +15,7 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
+	ss_contention_init(&run->cont, run->cpu_cycles, run->topo->nr_cpus);
 	run->phase = "start";
 	return 0;
 }
@@ -64,7 +66,9 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 		    const struct ss_event *ev, struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj)
 		return BAD(r, ev, err, "object id %llu is beyond the live-object cap of %llu (ids must be reused after free; raise --max-objects)",
@@ -99,6 +103,8 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 	run->alloc_ops++;
 	run->zero_allocs += obj->state == SS_OBJ_ZERO;
 	run->large_allocs += obj->state == SS_OBJ_LARGE;
+	if (ss_contend_op(&run->cont, ev->cpu, &op)) /* locks, cmpxchgs */
+		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	ss_hist_add(&run->alloc_hist, round_cycles(op.cycles));
@@ -109,7 +115,9 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 		   const struct ss_event *ev, struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_find(&run->objs, ev->id);
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj || obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, ss_trace_path(r), ev->line, ev->id, obj, err);
@@ -122,9 +130,26 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	obj->slab = NULL;
 	run->objs.live--;
 	run->free_ops++;
+	if (ss_contend_op(&run->cont, ev->cpu, &op))
+		return ss_errorf(err, "out of memory");
 	run->free_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	ss_hist_add(&run->free_hist, round_cycles(op.cycles));
+	return 0;
+}
+
+/* The model's timed work on this CPU (SLAB's cache_reap), after its
+ * event: on the CPU's clock and the allocator's time. */
+static int do_tick(struct ss_run *run, unsigned cpu, struct ss_error *err)
+{
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
+	run->desc->ops->tick(run->model, cpu, run->cpu_cycles[cpu], &op);
+	if (ss_contend_op(&run->cont, cpu, &op))
+		return ss_errorf(err, "out of memory");
+	run->cpu_cycles[cpu] += op.cycles;
+	run->timer_cycles += op.cycles;
 	return 0;
 }
 
@@ -232,13 +257,9 @@ int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 		}
 		if (rc)
 			return -1;
-		if (run->desc->ops->tick && ev->kind != SS_EV_PHASE) {
-			struct ss_op op = {.cost = run->costs->cycles};
-
-			run->desc->ops->tick(run->model, ev->cpu, run->cpu_cycles[ev->cpu], &op);
-			run->cpu_cycles[ev->cpu] += op.cycles;
-			run->timer_cycles += op.cycles;
-		}
+		if (run->desc->ops->tick && ev->kind != SS_EV_PHASE &&
+		    do_tick(run, ev->cpu, err))
+			return -1;
 		run->events++;
 		if (run->on_sample && --until_sample == 0) {
 			until_sample = run->sample_every;

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "contention.h"
 #include "costs.h"
 #include "histogram.h"
 #include "memcap.h"
@@ -43,6 +44,7 @@ struct ss_run {
 	struct ss_memcap mem; /* simulated memory vs --max-memory (set max_bytes
 			       * before ss_run_init; 0 = the default cap) */
 	double *cpu_cycles; /* simulated clock of each CPU */
+	struct ss_contention cont; /* waits and retries (sim/contention.h) */
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
 	double alloc_cycles, free_cycles, work_cycles;

@@ -22,9 +22,9 @@ done
 check_plot "$c/waste" "smack17k: Where the slab bytes go (KiB)" "slab memory (KiB)" \
 	"model (bars), variant (top axis)" requested "rounding padding" "debug metadata" \
 	"slab tail" ref patch4 traced+FZPU
-check_plot "$c/latency" "smack17k: Allocator latency CDF, every model on one axis" \
-	"latency per operation (ns, log scale" "fraction of operations ≤ latency" \
-	kmem_cache traced+FZPU "free (dashed)"
+check_plot "$c/latency" "smack17k: Allocator latency CCDF of every run" \
+	"latency per operation (ns, log scale" "fraction of operations slower (1 - CDF)" \
+	"ref kmem_cache" "patch4 traced+FZPU" alloc free
 check_plot "$c/timeline" "smack17k: Slab footprint over the trace" \
 	"events replayed (trace position)" "slab footprint (KiB)" system load traced+FZPU
 
@@ -50,8 +50,9 @@ make -C "$root" --no-print-directory report "${args[@]}" MODELS="traced kmem_cac
 	>"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make report"; }
 check_plot "$rep/waste" "smack17k: Where the slab bytes go (KiB), one panel per model" \
 	KiB variant requested "slab tail" traced+FZPU
-check_plot "$rep/latency" "smack17k: Allocator latency CDF per model" \
-	"latency (ns, log scale" "fraction of operations ≤ latency" kmem_cache
+check_plot "$rep/latency" "smack17k: Allocator latency CCDF, one curve per variant and model" \
+	"latency (ns)" "fraction of allocs slower" "fraction of frees slower" \
+	"kmem_cache: alloc" "traced+FZPU: free" ref patch4
 idx=$tmp/reports/index.html
 [ -s "$idx" ] || fail "index.html missing"
 check_html "$idx"
