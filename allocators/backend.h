@@ -19,6 +19,8 @@
 #include "geometry.h"
 #include "model.h"
 
+struct ss_kcache;
+
 /* Cache flags the cache model adds to the SS_CF_* of a spec (never in a
  * trace): SLAB_RECLAIM_ACCOUNT (kmalloc-rcl-N; SLAB stops its order loop
  * there), and "the normal kmalloc class" (SLAB creates kmalloc-128 while
@@ -67,7 +69,8 @@ struct ss_backend_ops {
 	 * (perf kmem's "ping-pong": the object's cache lines move). */
 	void (*free)(void *cache, unsigned cpu, void *slab, bool cross_cpu,
 		     struct ss_op *op);
-	/* Everything but requested_live, which the cache model keeps. */
+	/* requested_live: only what the backend counted itself (an initial
+	 * state's objects, a plain() cache's); the cache model adds its own. */
 	void (*report)(const void *cache, struct ss_cache_report *r);
 	void (*destroy)(void *cache);
 	/* Optional: timed work on one CPU over every cache (SLAB's
@@ -76,6 +79,26 @@ struct ss_backend_ops {
 	 * time the last call returned (ns). */
 	double (*cpu_timer)(void *const *caches, unsigned nr, unsigned cpu,
 			    double now_ns, bool first, struct ss_op *op);
+	/* Optional, all three or none (NULL: the allocator's caches start
+	 * empty; the cache model refuses --initial-state).  The kernel's cache
+	 * k as the trace found it (slab_prior.h): start_as() takes its
+	 * geometry and slabs into a new cache, add_prior() adds the objects
+	 * of another kernel cache k whose allocations a what-if puts here.
+	 * 0 or -1 with err. */
+	int (*start_as)(void *cache, const struct ss_snap_cache *k, struct ss_error *err);
+	int (*add_prior)(void *cache, const struct ss_snap_cache *k, struct ss_error *err);
+	/* A free of one of those objects (kslab as ss_kcache_take_prior()):
+	 * 1 freed, 0 none left.  Their requested bytes are the backend's
+	 * report's requested_live. */
+	int (*free_prior)(void *cache, unsigned cpu, uint32_t kslab, struct ss_op *op);
+	/* __kmem_cache_alias(): a cache of object_size merged into this one
+	 * (the object size grows to the larger of the two). */
+	void (*alias)(void *cache, unsigned object_size);
+	/* Optional: the SLUB cache under `cache` when its alloc and free are
+	 * plain ss_kcache_alloc() / ss_kcache_free() (no sheaves, not
+	 * SLUB_TINY), which the replay then calls inline
+	 * (cache_model_fast.h); NULL otherwise. */
+	struct ss_kcache *(*plain)(void *cache);
 };
 
 extern const struct ss_backend_ops ss_backend_slub;

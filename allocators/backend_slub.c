@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "sheaf.h"
+#include "slab_prior.h"
 #include "slub.h"
 #include "slub_tiny.h"
 
@@ -146,6 +147,60 @@ static void slub_free(void *cache, unsigned cpu, void *slab, bool cross_cpu,
 		ss_kcache_free(&c->s, cpu, slab, op);
 }
 
+/* The initial state (slab_prior.h), for SLUB with or without sheaves:
+ * the sheaves start empty, the kernel's objects are in slabs. */
+static int slub_start_as(void *cache, const struct ss_snap_cache *k, struct ss_error *err)
+{
+	struct slub_cache *c = cache;
+
+	return ss_kcache_take_geometry(&c->s, k, err) < 0 ? -1 : ss_kcache_populate(&c->s, k, err);
+}
+
+static int slub_add_prior(void *cache, const struct ss_snap_cache *k, struct ss_error *err)
+{
+	return ss_kcache_add_prior(&((struct slub_cache *)cache)->s, k, err);
+}
+
+static int slub_free_prior(void *cache, unsigned cpu, uint32_t kslab, struct ss_op *op)
+{
+	struct slub_cache *c = cache;
+	struct ss_slab *sl = ss_kcache_take_prior(&c->s, kslab);
+
+	if (!sl) {
+		c->s.prior_missing++;
+		return 0;
+	}
+	c->s.prior_freed++;
+	c->s.requested_live -= c->s.geo.object_size; /* as populate counted it */
+	c->cpu = cpu;
+	if (c->sheaves)
+		ss_sheaves_free(c->sheaves, cpu, sl, op);
+	else
+		ss_kcache_free(&c->s, cpu, sl, op);
+	return 1;
+}
+
+/* __kmem_cache_alias() (mm/slub.c, 3.x-6.18): the merged cache's
+ * object_size and inuse grow to the new cache's size, so a 192-byte
+ * dentry merged into 184-byte filp objects is a 192-byte object. */
+static void slub_alias(void *cache, unsigned object_size)
+{
+	struct ss_kcache *s = &((struct slub_cache *)cache)->s;
+	unsigned w = s->t->ptr_size, inuse = (object_size + w - 1) / w * w;
+
+	if (object_size > s->geo.object_size)
+		s->geo.object_size = object_size;
+	if (inuse > s->geo.inuse)
+		s->geo.inuse = inuse;
+}
+
+static struct ss_kcache *slub_plain(void *cache)
+{
+	struct slub_cache *c = cache;
+
+	return c->tiny || c->sheaves ? NULL : &c->s;
+}
+
 static void slub_report(const void *cache, struct ss_cache_report *r)
 {
 	const struct slub_cache *c = cache;
@@ -177,8 +232,15 @@ const struct ss_backend_ops ss_backend_slub = {
 	.free = slub_free,
 	.report = slub_report,
 	.destroy = slub_destroy,
+	.start_as = slub_start_as,
+	.add_prior = slub_add_prior,
+	.free_prior = slub_free_prior,
+	.alias = slub_alias,
+	.plain = slub_plain,
 };
 
+/* No initial state: slab_prior.c fills per-CPU slabs and partial lists,
+ * which SLUB_TINY does not have. */
 const struct ss_backend_ops ss_backend_slub_tiny = {
 	.allocator = SS_ALLOCATOR_SLUB_TINY,
 	.layout = slub_layout,
@@ -188,6 +250,7 @@ const struct ss_backend_ops ss_backend_slub_tiny = {
 	.free = slub_free,
 	.report = slub_report,
 	.destroy = slub_destroy,
+	.alias = slub_alias,
 };
 
 const struct ss_backend_ops *ss_backend_for(const struct ss_target *t)

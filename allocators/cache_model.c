@@ -5,15 +5,14 @@
  * hooks every allocator runs through (slab_post_alloc_hook(): memcg and
  * init_on_alloc; slab_free_hook(): init_on_free; kfence_alloc()).
  */
-#include "cache_model_int.h"
+#include "cache_model_fast.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kmalloc.h"
-
-#define SIZE_MEMO_MAX 8192
+#include "slab_prior.h"
 
 /* ---- route memo ---- */
 
@@ -76,6 +75,54 @@ static unsigned debug_for(const struct ss_cmodel *m, const char *name)
 	return strstr(m->cfg.debug_caches, key) ? m->cfg.debug : 0;
 }
 
+/* Remember the first cache called name.  -1: out of memory. */
+static int index_name(struct ss_cmodel *m, const char *name, int cache)
+{
+	uint32_t nr = m->names.nr;
+	uint32_t idx = ss_strtab_intern(&m->names, name);
+
+	if (idx == UINT32_MAX)
+		return -1;
+	if (idx < nr) /* a second cache of that name: lookups keep the first */
+		return 0;
+	if ((idx & (idx - 1)) == 0) { /* 0, 1, 2, 4, ...: double */
+		int32_t *nc = realloc(m->name_cache, 2 * ((size_t)idx + 1) * sizeof(*nc));
+
+		if (!nc)
+			return -1;
+		m->name_cache = nc;
+	}
+	m->name_cache[idx] = cache;
+	return 0;
+}
+
+/* The pages a backend cache holds (its report's slab bytes). */
+static int64_t cache_pages(const struct ss_cmodel *m, const void *be)
+{
+	struct ss_cache_report r;
+
+	m->be->report(be, &r);
+	return (int64_t)(r.slab_bytes / m->cfg.target->page_size);
+}
+
+/* A cache the initial-state snapshot lists starts with the kernel's
+ * geometry, slabs and objects (slab_prior.h); their pages reach the
+ * memory total with the next operation. */
+static int start_as_kernel(struct ss_cmodel *m, void *be, const char *name,
+			   struct ss_error *err)
+{
+	const struct ss_snap_cache *k;
+	int64_t before;
+
+	if (!m->cfg.initial || !(k = ss_snap_find(m->cfg.initial, name)))
+		return 0;
+	before = cache_pages(m, be);
+	if (m->be->start_as(be, k, err))
+		return -1;
+	m->pending_pages += cache_pages(m, be) - before;
+	return 0;
+}
+
 int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_spec *spec,
 		 bool with_backend, struct ss_error *err)
 {
@@ -85,6 +132,7 @@ int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_sp
 	if (m->nr_caches == m->cap_caches) {
 		unsigned cap = m->cap_caches ? m->cap_caches * 2 : 32;
 		struct cm_cache **c = realloc(m->caches, cap * sizeof(*c));
+		struct ss_kcache **p;
 		void **t;
 
 		if (!c)
@@ -94,6 +142,10 @@ int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_sp
 		if (!t)
 			return ss_errorf(err, "out of memory");
 		m->timed = t;
+		p = realloc(m->plain, cap * sizeof(*p));
+		if (!p)
+			return ss_errorf(err, "out of memory");
+		m->plain = p;
 		m->cap_caches = cap;
 	}
 	fc = calloc(1, sizeof(*fc));
@@ -108,6 +160,12 @@ int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_sp
 			free(fc);
 			return -1;
 		}
+		if (start_as_kernel(m, fc->be, name, err) ||
+		    (index_name(m, fc->name, (int)m->nr_caches) && ss_errorf(err, "out of memory"))) {
+			m->be->destroy(fc->be);
+			free(fc);
+			return -1;
+		}
 		m->be->report(fc->be, &r);
 		fc->stride = r.slab_size;
 		fc->debug = r.debug;
@@ -115,8 +173,11 @@ int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_sp
 		fc->nomerge = r.sheaf_capacity > 0;
 	}
 	m->caches[m->nr_caches] = fc;
+	m->plain[m->nr_caches] = fc->be && m->be->plain ? m->be->plain(fc->be) : NULL;
 	return (int)m->nr_caches++;
 }
+
+
 
 /* The cache of kmalloc class idx in family `type`, created on first use. */
 static int family_cache(struct ss_cmodel *m, unsigned type, int idx, struct ss_error *err)
@@ -143,6 +204,8 @@ static int family_cache(struct ss_cmodel *m, unsigned type, int idx, struct ss_e
 		return -1;
 	m->caches[c]->account = account;
 	m->caches[c]->nomerge |= nomerge;
+	if (account) /* slab_post_alloc_hook() charges every object: no inline path */
+		m->plain[c] = NULL;
 	m->kcache[type][idx] = c;
 	return c;
 }
@@ -155,7 +218,7 @@ static int kmalloc_cache(struct ss_cmodel *m, unsigned type, uint64_t size,
 	int32_t *slot = NULL;
 	int c;
 
-	if (type == SS_KT_NORMAL && size <= SIZE_MEMO_MAX) {
+	if (type == SS_KT_NORMAL && size <= SS_SIZE_MEMO_MAX) {
 		slot = &m->size_memo[(size - 1) >> 3];
 		if (*slot)
 			return *slot - 1;
@@ -199,23 +262,37 @@ static int find_mergeable(const struct ss_cmodel *m, const struct ss_cache_spec 
 int ss_cmodel_named_cache(struct ss_cmodel *m, const char *name,
 			  const struct ss_cache_spec *spec_in, struct ss_error *err)
 {
+	return ss_cmodel_cache(m, name, spec_in, m->cfg.merge, err);
+}
+
+int ss_cmodel_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_spec *spec_in,
+		    bool merge, struct ss_error *err)
+{
 	const struct ss_target *t = m->cfg.target;
 	struct ss_cache_spec spec = *spec_in;
+	uint32_t idx = ss_strtab_find(&m->names, name);
 	unsigned size, align;
 
-	for (unsigned i = 0; i < m->nr_caches; i++)
-		if (!strcmp(m->caches[i]->name, name))
-			return (int)i;
+	if (idx != UINT32_MAX)
+		return m->name_cache[idx];
 	spec.debug = debug_for(m, name);
 	/* a cache created with a sheaf capacity skips __kmem_cache_alias() */
-	if (m->cfg.merge && m->be->merges(t) && !ss_kconfig_sheaf_capacity(t, name)) {
+	if (merge && m->be->merges(t) && !ss_kconfig_sheaf_capacity(t, name)) {
 		int c;
 
 		if (m->be->layout(t, &spec, &size, &align, err))
 			return -1;
 		c = find_mergeable(m, &spec, size, align);
-		if (c >= 0)
+		if (c >= 0) {
+			/* __kmem_cache_alias(): the merged cache's object
+			 * size grows to the new cache's (backend.h alias) */
+			struct cm_cache *fc = m->caches[c];
+
+			if (spec.object_size > fc->spec.object_size)
+				fc->spec.object_size = spec.object_size;
+			m->be->alias(fc->be, spec.object_size);
 			return c;
+		}
 	}
 	return cm_add_cache(m, name, &spec, true, err);
 }
@@ -244,7 +321,7 @@ int cm_internal_kmalloc(void *ctx, uint64_t bytes, const char *site, unsigned cp
 		return -1;
 	out->cache = c;
 	out->bytes = (uint32_t)bytes;
-	m->caches[c]->requested_live += bytes;
+	*cm_requested(m, (unsigned)c) += bytes;
 	return 0;
 }
 
@@ -258,7 +335,7 @@ void cm_internal_kfree(void *ctx, struct ss_iobj *obj, unsigned cpu, struct ss_o
 		return;
 	fc = m->caches[obj->cache];
 	m->be->free(fc->be, cpu, obj->slab, false, op);
-	fc->requested_live -= obj->bytes;
+	*cm_requested(m, (unsigned)obj->cache) -= obj->bytes;
 	op->stats = saved;
 	obj->cache = -1;
 }
@@ -276,6 +353,11 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 
 	if (!m)
 		return ss_errorf(err, "out of memory");
+	if (cfg->initial && !ss_backend_for(t)->start_as) {
+		free(m);
+		return ss_errorf(err, "--initial-state: the kernel's caches are modelled for SLUB only, not %s",
+				 ss_allocator_name(t->kc.allocator));
+	}
 	m->cfg = *cfg;
 	m->policy = policy;
 	m->be = ss_backend_for(t);
@@ -283,8 +365,11 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 					 .kfree = cm_internal_kfree, .slab_event = cm_slab_event};
 	m->nr_classes = ss_kmalloc_nr_classes(t);
 	m->kfence.cache = -1;
+	m->fast = !t->kc.kfence && !t->kc.init_on_alloc && !t->kc.init_on_free && !t->kc.memcg;
+	m->kmalloc_by_size = !t->kc.random_kmalloc && !t->kc.slab_buckets &&
+			     !m->policy->kmalloc_by_site;
 	m->timed_work = m->be->cpu_timer || t->kc.kfence;
-	m->size_memo = calloc(SIZE_MEMO_MAX / 8, sizeof(*m->size_memo));
+	m->size_memo = calloc(SS_SIZE_MEMO_MAX / 8, sizeof(*m->size_memo));
 	m->now_ns = calloc(cpus, sizeof(*m->now_ns));
 	m->timer_ns = malloc(cpus * sizeof(*m->timer_ns));
 	if (!m->size_memo || !m->now_ns || !m->timer_ns) {
@@ -293,9 +378,16 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 	}
 	for (unsigned i = 0; i < cpus; i++)
 		m->timer_ns[i] = -1;
-	if (t->kc.kfence && cm_kfence_init(m, err)) {
-		cm_destroy((struct ss_model *)m);
-		return -1;
+	if (t->kc.kfence) {
+		struct ss_cache_report r;
+
+		if (cm_kfence_init(m, err)) {
+			cm_destroy((struct ss_model *)m);
+			return -1;
+		}
+		/* the pool is reserved at boot: the first operation says so */
+		cm_kfence_report(m, &r);
+		m->pending_pages += (int64_t)(r.slab_bytes / t->page_size);
 	}
 	*out = (struct ss_model *)m;
 	return 0;
@@ -385,21 +477,78 @@ static int post_alloc(struct ss_cmodel *m, struct cm_cache *fc, const struct ss_
 	return 0;
 }
 
+/* Pages given to slabs outside an operation go with this one. */
+static void take_pending(struct ss_cmodel *m, struct ss_op *op)
+{
+	op->slab_pages += m->pending_pages;
+	m->pending_pages = 0;
+}
+
+/* With an initial state, a declared cache the placement puts into a cache
+ * of another name (kmalloc-buckets: dentry into kmalloc-192) brings the
+ * kernel's objects of that cache along, on its first route: the what-if
+ * starts with the same objects, placed its way. */
+static int place_prior(struct ss_cmodel *m, uint32_t api, int c, struct ss_op *op,
+		       struct ss_error *err)
+{
+	const struct ss_snap_cache *k;
+	const char *name;
+	void *be;
+	int64_t before;
+
+	if (!m->cfg.initial || api == SS_API_KMALLOC || c < 0)
+		return 0;
+	if (api >= m->nr_prior_placed &&
+	    grow_zeroed((void **)&m->prior_placed, &m->nr_prior_placed, api, 1))
+		return ss_errorf(err, "out of memory");
+	if (m->prior_placed[api])
+		return 0;
+	m->prior_placed[api] = 1;
+	name = ss_trace_cache_name(m->cfg.tables, api);
+	be = m->caches[c]->be;
+	if (!be || !strcmp(name, m->caches[c]->name) || !(k = ss_snap_find(m->cfg.initial, name)))
+		return 0;
+	before = cache_pages(m, be);
+	if (m->be->add_prior(be, k, err))
+		return -1;
+	op->slab_pages += cache_pages(m, be) - before;
+	return 0;
+}
+
+/* The placement's answer and what the model does with SS_ROUTE_KMALLOC:
+ * -1 error, SS_ROUTE_KMALLOC no object needed (zero size,
+ * kmalloc_large), else the cache, memoized for a declared cache's api. */
+static int route_slow(struct ss_cmodel *m, const struct ss_event *ev,
+		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+{
+	int c = m->policy->route(m, ev, err);
+
+	if (c == SS_ROUTE_KMALLOC)
+		return route_kmalloc(m, ev, obj, op, err);
+	/* first route of a declared cache (api_memo is set below) */
+	if (c < 0 || place_prior(m, ev->api, c, op, err))
+		return -1;
+	if (ev->api != SS_API_KMALLOC && ss_route_memo_set(&m->api_memo, ev->api, c))
+		return ss_errorf(err, "out of memory");
+	return c;
+}
+
 static int cm_alloc(struct ss_model *mm, const struct ss_event *ev,
 		    struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
-	int c = m->policy->route(m, ev, err);
+	int c = ss_cmodel_memo_route(m, ev);
 	struct cm_cache *fc;
 
 	obj->mflags = 0;
-	if (c == SS_ROUTE_KMALLOC) {
-		c = route_kmalloc(m, ev, obj, op, err);
+	if (c < 0) {
+		c = route_slow(m, ev, obj, op, err);
+		take_pending(m, op); /* the route may have made a kernel's cache */
 		if (c == SS_ROUTE_KMALLOC)
 			return 0; /* zero-size or large */
+		if (c < 0)
+			return -1;
 	}
-	if (c < 0)
-		return -1;
 	fc = m->caches[c];
 	if (m->cfg.target->kc.kfence && cm_kfence_wants(m, ev->cpu, fc->spec.object_size)) {
 		cm_kfence_alloc(m, ev->cpu, obj, op);
@@ -409,7 +558,7 @@ static int cm_alloc(struct ss_model *mm, const struct ss_event *ev,
 			return ss_errorf(err, "out of memory for slab descriptors");
 		obj->cache = (uint32_t)c;
 		obj->state = SS_OBJ_LIVE;
-		fc->requested_live += obj->size;
+		*cm_requested(m, (unsigned)c) += obj->size;
 	}
 	if (post_alloc(m, fc, ev, obj, op))
 		return ss_errorf(err, "out of memory for memcg vectors");
@@ -423,6 +572,7 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	const struct ss_target *t = m->cfg.target;
 	struct cm_cache *fc;
 
+	take_pending(m, op); /* a sheaf's kmalloc may have made a kernel's cache */
 	if (obj->state == SS_OBJ_LARGE) {
 		m->large.live--;
 		m->large.requested_live -= obj->size;
@@ -437,7 +587,7 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 		return;
 	}
 	fc = m->caches[obj->cache];
-	fc->requested_live -= obj->size;
+	*cm_requested(m, obj->cache) -= obj->size;
 	m->be->free(fc->be, cpu, obj->slab, obj->cpu != cpu, op);
 	/* slab_free_hook(): memcg uncharge, init_on_free's memset (SLUB
 	 * also clears the metadata after the object: the stride) */
@@ -448,6 +598,39 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 		ss_step(op, SS_STEP_INIT_ON_FREE_BYTES,
 			t->kc.allocator == SS_ALLOCATOR_SLAB ? fc->spec.object_size : fc->stride);
 	}
+}
+
+/* The cache a prior free's object was in: kmalloc objects in the plain
+ * class of their size (the free says nothing of the allocation's site or
+ * flags), a declared cache wherever the placement puts its allocations. */
+static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
+			 struct ss_op *op, uint32_t *cache, struct ss_error *err)
+{
+	struct ss_cmodel *m = (struct ss_cmodel *)mm;
+	struct cm_cache *fc;
+	int c, rc;
+
+	if (ev->api == SS_API_KMALLOC) {
+		if (!ev->value || ev->value > ss_kmalloc_max_cache_size(m->cfg.target))
+			return 0; /* ZERO_SIZE_PTR or kmalloc_large: no slab object */
+		c = kmalloc_cache(m, SS_KT_NORMAL, ev->value, err);
+	} else {
+		c = m->policy->route(m, ev, err);
+		if (c == SS_ROUTE_KMALLOC)
+			c = kmalloc_cache(m, SS_KT_NORMAL, ev->value, err);
+		if (place_prior(m, ev->api, c, op, err))
+			return -1;
+	}
+	take_pending(m, op);
+	if (c < 0)
+		return -1;
+	fc = m->caches[c];
+	if (!fc->be || !m->be->free_prior)
+		return 0;
+	rc = m->be->free_prior(fc->be, ev->cpu, ev->id ? (uint32_t)ev->id : 0, op);
+	if (rc)
+		*cache = (uint32_t)c;
+	return rc;
 }
 
 /* The KFENCE pool, when configured, is cache 0. */
@@ -464,11 +647,12 @@ static void cm_cache_report(const struct ss_model *mm, unsigned i,
 
 	if (!fc->be) {
 		cm_kfence_report(m, r);
+		r->requested_live = fc->requested_live;
 	} else {
 		m->be->report(fc->be, r);
 		r->name = fc->name;
+		r->requested_live += fc->requested_live; /* see cm_requested() */
 	}
-	r->requested_live = fc->requested_live;
 }
 
 static void cm_large_report(const struct ss_model *mm, struct ss_large_report *r)
@@ -482,6 +666,7 @@ static void cm_tick(struct ss_model *mm, unsigned cpu, double now, struct ss_op 
 	double ns;
 	unsigned nr = 0;
 
+	take_pending(m, op);
 	if (!m->timed_work)
 		return;
 	ns = now * 1000.0 / m->cfg.target->clock_mhz;
@@ -508,7 +693,12 @@ static void cm_destroy(struct ss_model *mm)
 	for (int k = 0; k < SS_NR_KT; k++)
 		free(m->kcache[k]);
 	free(m->caches);
+	free(m->plain);
 	free(m->timed);
+	free(m->prior_placed);
+	free(m->name_cache);
+	ss_strtab_release(&m->names);
+	ss_route_memo_release(&m->api_memo);
 	free(m->size_memo);
 	free(m->site_type);
 	free(m->now_ns);
@@ -522,6 +712,7 @@ const struct ss_model_ops ss_cache_model_ops = {
 	.create = cm_create,
 	.alloc = cm_alloc,
 	.free = cm_free,
+	.free_prior = cm_free_prior,
 	.nr_caches = cm_nr_caches,
 	.cache_report = cm_cache_report,
 	.large_report = cm_large_report,

@@ -1,7 +1,8 @@
 /* cache_model_int.h - the cache model's state, shared by its files:
  * cache_model.c (caches, routing, the model operations), cm_memcg.c
- * (obj_cgroup vectors) and cm_kfence.c (the KFENCE pool).  Nothing
- * outside these files includes it.
+ * (obj_cgroup vectors), cm_kfence.c (the KFENCE pool) and
+ * cache_model_fast.h (the inline paths the replay loop calls).  Nothing
+ * else includes it.
  */
 #ifndef SS_CACHE_MODEL_INT_H
 #define SS_CACHE_MODEL_INT_H
@@ -9,6 +10,10 @@
 #include "backend.h"
 #include "cache_model.h"
 #include "kmalloc_type.h"
+#include "slab.h"
+#include "strtab.h"
+
+#define SS_SIZE_MEMO_MAX 8192
 
 /* ss_obj.mflags */
 #define CM_ACCOUNTED 0x1u /* charged to a memcg */
@@ -21,7 +26,9 @@ struct cm_cache {
 	unsigned stride, debug;	 /* for find_mergeable() */
 	bool nomerge;
 	bool account;		 /* SLAB_ACCOUNT: a vector with every slab */
-	uint64_t requested_live; /* bytes asked for by live objects */
+	/* bytes asked for by live objects, but for what the backend counts
+	 * itself (its report's requested_live: cm_requested()) */
+	uint64_t requested_live;
 };
 
 /* slab -> its memcg vector (open addressing, linear probing). */
@@ -47,7 +54,31 @@ struct ss_cmodel {
 	const struct ss_backend_ops *be;
 	struct ss_backend_env env;
 	struct cm_cache **caches;
+	/* per cache: the SLUB cache the replay may call inline
+	 * (ss_backend_ops.plain: no sheaves, not SLUB_TINY, not
+	 * SLAB_ACCOUNT), else NULL */
+	struct ss_kcache **plain;
 	unsigned nr_caches, cap_caches;
+	/* the inline paths apply to this model at all: no hook runs on
+	 * allocations, frees or slabs (KFENCE, init_on_alloc/free, memcg) */
+	bool fast;
+	/* a kmalloc's cache is its size class's whenever its gfp has no
+	 * family flag: no random copies, no buckets, no placement by site */
+	bool kmalloc_by_size;
+	/* trace api -> cache index + 1 (0 unknown): a named cache's route
+	 * depends on its api alone in every placement */
+	struct ss_route_memo api_memo;
+	/* cache names -> the first cache of that name: a named lookup costs
+	 * one hash probe, not a strcmp per cache (kmem_cache --no-merge at
+	 * 80k sites was 61 s) */
+	struct ss_strtab names;
+	int32_t *name_cache;	/* names index -> cache index */
+	uint8_t *prior_placed;	/* per trace api: its kernel objects placed */
+	uint32_t nr_prior_placed;
+	/* pages the model gave to slabs outside an operation (an initial
+	 * state's, the KFENCE pool at boot): the next operation reports them
+	 * (ss_op.slab_pages) */
+	int64_t pending_pages;
 	void **timed;		/* the backend caches, for cpu_timer() */
 	int32_t *kcache[SS_NR_KT]; /* per family: class index -> cache index */
 	int nr_classes;
@@ -62,6 +93,12 @@ struct ss_cmodel {
 	double *now_ns;		/* per CPU: its clock at its last event */
 	double *timer_ns;	/* per CPU: when cpu_timer() is due; < 0 not started */
 };
+
+/* The requested-bytes counter of cache c (see cm_cache.requested_live). */
+static inline uint64_t *cm_requested(struct ss_cmodel *m, unsigned c)
+{
+	return m->plain[c] ? &m->plain[c]->requested_live : &m->caches[c]->requested_live;
+}
 
 /* kmalloc(bytes) of the normal family, for the allocator's own objects
  * (ss_backend_env.kmalloc), and its kfree. */

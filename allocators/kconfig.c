@@ -364,6 +364,10 @@ int ss_kconfig_finish(struct ss_target *t, struct ss_error *err)
 	}
 	if (slab && !kc->cpu_partial)
 		return ss_errorf(err, "CONFIG_SLUB_CPU_PARTIAL is a SLUB option");
+	/* mm/Kconfig 6.6-6.7: RANDOM_KMALLOC_CACHES depends on SLUB &&
+	 * !SLUB_TINY; SLAB still existed there, but never with it */
+	if (slab && kc->random_kmalloc)
+		return ss_errorf(err, "slab: CONFIG_RANDOM_KMALLOC_CACHES depends on SLUB (mm/Kconfig 6.6)");
 	/* mm/slub.c: slub_max_order = IS_ENABLED(CONFIG_SLUB_TINY) ? 1 :
 	 * PAGE_ALLOC_COSTLY_ORDER, unless the boot parameter says. */
 	if (tiny && !kc->max_order_given) {

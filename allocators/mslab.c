@@ -82,6 +82,7 @@ static struct ms_slab *cache_grow(struct ms_cache *c, unsigned node, unsigned cp
 		ss_step(op, SS_STEP_LIST_LOCK, 1);
 	ss_step(op, SS_STEP_ALLOC_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_ALLOC, 1ull << c->geo.order);
+	op->slab_pages += 1ll << c->geo.order; /* the replay's memory total */
 	if (c->geo.mgmt == SS_MSLAB_OFF) {
 		/* alloc_slabmgmt(): the descriptor / freelist from a kmalloc
 		 * cache (kmem_cache_alloc(slabp_cache) .. kmalloc_node() 6.1) */
@@ -117,6 +118,7 @@ void ms_slab_destroy(struct ms_cache *c, struct ms_slab *sl, unsigned cpu,
 	op->stats = c->stats;
 	ss_step(op, SS_STEP_FREE_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_FREE, 1ull << c->geo.order);
+	op->slab_pages -= 1ll << c->geo.order;
 	c->nr_slabs--;
 	c->total_objects -= c->geo.num;
 	c->slab_bytes -= (uint64_t)c->t->page_size << c->geo.order;
@@ -460,6 +462,16 @@ static bool mslab_merges(const struct ss_target *t)
 	return t->era >= SS_ERA_3_18;
 }
 
+/* __kmem_cache_alias() (mm/slab.c 3.18-6.7): cachep->object_size =
+ * max(object_size, size); the layout stays. */
+static void mslab_alias(void *cache, unsigned object_size)
+{
+	struct ms_cache *c = cache;
+
+	if (object_size > c->geo.object_size)
+		c->geo.object_size = object_size;
+}
+
 static void mslab_report(const void *cache, struct ss_cache_report *r)
 {
 	const struct ms_cache *c = cache;
@@ -502,5 +514,6 @@ const struct ss_backend_ops ss_backend_slab = {
 	.free = mslab_free,
 	.report = mslab_report,
 	.destroy = mslab_destroy,
+	.alias = mslab_alias,
 	.cpu_timer = ms_cpu_timer,
 };

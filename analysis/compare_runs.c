@@ -233,7 +233,8 @@ out:
 		return -1;
 	}
 	drop_empty(cc, cc->ncols);
-	qsort(cc->c, cc->n, sizeof(*cc->c), cmp_loss);
+	if (cc->n) /* no caches: c is NULL, which qsort() may not take */
+		qsort(cc->c, cc->n, sizeof(*cc->c), cmp_loss);
 	return 0;
 }
 

@@ -127,9 +127,13 @@ static int plots(FILE *fp, const char *dir, const char *base)
 		fputs("\" width=\"1200\" height=\"700\" loading=\"lazy\"></a>\n<figcaption>", fp);
 		html_escape(fp, png.v[i]);
 		if (is_file(svg)) {
+			char name[300];
+
+			snprintf(name, sizeof(name), "%.*s.svg", (int)n, png.v[i]);
 			fputs(" (<a href=\"", fp);
 			html_escape(fp, base);
-			fprintf(fp, "%.*s.svg\">SVG</a>)", (int)n, png.v[i]);
+			html_escape(fp, name); /* a file name may hold '"' or '<' */
+			fputs("\">SVG</a>)", fp);
 		}
 		fputs("</figcaption></figure>\n", fp);
 	}

@@ -66,7 +66,7 @@ int cmd_topology(int argc, char **argv)
 		return ss_opt_exit(ss_opt_usage_err(&opt_set, "--topology SPEC is required"));
 	if (val[O_MAP] && ss_cpu_map_parse(val[O_MAP], &map))
 		return ss_opt_exit(ss_opt_usage_err(&opt_set,
-			"bad value '%s' for --map (identity, compact, scatter)", val[O_MAP]));
+			"bad value '%s' for --map (identity, compact, scatter, fold)", val[O_MAP]));
 	if (ss_topology_load(&t, val[O_TOPO], &err) || ss_topology_set_map(&t, map, &err)) {
 		fprintf(stderr, "slabsim %s\n", err.msg);
 		return 1;

@@ -53,7 +53,7 @@ static void usage(FILE *out)
 	ss_opt_help(out, &opt_set);
 	fprintf(out,
 		"\n"
-		"Verdicts: match; mismatch; freeptr (an RCU/ctor cache that matches only\n"
+		"Verdicts: match; mismatch; freeptr (an RCU cache that matches only\n"
 		"with its free pointer inside the object: created with an explicit\n"
 		"freeptr_offset, 6.12+).  Last line:\n"
 		"  validate: N caches, M match, K mismatch, E explicit-freeptr\n"

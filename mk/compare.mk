@@ -46,7 +46,8 @@ $(eval $(call param_stamp,$(CMP_ROOT)/run-params,CMP_STAMP))
 # $(1) variant, $(2) model, $(3) allocator, $(4) config index.  A
 # combination no kernel has (slabsim run exits 3: SLUB_TINY with random
 # kmalloc caches, SLAB after 6.7, ...) leaves no run but its reason in
-# skipped/<variant>__<label>.txt, which compare.md quotes.
+# skipped/<variant>__<label>.txt, which compare.md quotes (the empty
+# directory a failed run leaves, base/outdir.h, goes too).
 define cmp_run_rule
 $(CMP_ROOT)/done/$(1)__$(call cmp_label,$(2),$(3),$(4)): $(DATA)/$(1).trace $(SLABSIM) $(CMP_ROOT)/run-params
 	@mkdir -p $(CMP_ROOT)/done $(CMP_ROOT)/skipped
@@ -56,7 +57,8 @@ $(CMP_ROOT)/done/$(1)__$(call cmp_label,$(2),$(3),$(4)): $(DATA)/$(1).trace $(SL
 		$(if $(call cmp_config,$(4)),--config $(call sh_quote,$(call cmp_config,$(4)))) \
 		--label $(call cmp_label,$(2),$(3),$(4)) --out $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4)) \
 		2>$(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt || \
-	  { rc=$$$$?; cat $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt >&2; [ $$$$rc -eq 3 ]; }
+	  { rc=$$$$?; cat $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt >&2; \
+	    [ $$$$rc -eq 3 ] && rm -rf $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4)); }
 	@[ -s $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt ] || rm -f $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt
 	@touch $$@
 endef
@@ -76,8 +78,8 @@ COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
 	timeline.dat phases.dat top_caches.csv)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
 
-COMPARE_COMMAND := make compare WORKLOAD=$(WORKLOAD) \
-	$(filter-out WORKLOAD=%,$(MAKEOVERRIDES))
+COMPARE_COMMAND := make compare $(WORKLOAD_ARG) \
+	$(filter-out WORKLOAD=% TRACE=%,$(MAKEOVERRIDES))
 # What the outputs depend on besides the runs: a new model list or top-N
 # redoes them even when every run already exists.
 COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(CMP_MODEL_ARG)) top=$(COMPARE_TOP)

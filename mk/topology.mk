@@ -1,7 +1,7 @@
 # mk/topology.mk - topologies (docs/topology.md).
 #
 #   make topo-plot [TOPO_WORKLOADS="smack17k hackbench"] [TOPO_MODEL=traced]
-#                  [TOPO_MAP=scatter] [TOPO_SIZES="1 2 4 ... 256"]
+#                  [TOPO_MAP=fold] [TOPO_SIZES="1 2 4 ... 256"]
 #       footprint and p99 latency against the number of PUs of a synthetic
 #       topology, one row of panels per workload:
 #       reports/topology/topology.png/.svg, data in reports/topology/W.dat
@@ -15,7 +15,7 @@
 TOPO_DIR := reports/topology
 TOPO_SIZES ?= 1 2 4 8 16 32 64 128 256
 TOPO_MODEL ?= traced
-TOPO_MAP ?= scatter
+TOPO_MAP ?= fold
 # The workloads that exist among the two the plot is for.
 TOPO_WORKLOADS ?= $(filter smack17k hackbench,$(WORKLOADS))
 
@@ -59,27 +59,28 @@ TOPO_TRACE = $(or $(TOPO_TRACE_$(WORKLOAD)),$(TOPO_VARIANT).trace)
 TOPO_TARGET = $(or $(TOPO_TARGET_$(WORKLOAD)),$(TARGET))
 TOPO_W := $(TOPO_DIR)/$(WORKLOAD)
 
-# One point: the trace generated for N CPUs (a workload whose generator
-# ignores CPUS gets the same trace each time), replayed on N PUs; the
-# trace is removed afterwards (hackbench's is 200 MB).
-define topo_point
-$(TOPO_W)/$(1)/summary.csv: $(SLABSIM)
-	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) CPUS=$(1) \
-		DATA=$(TOPO_W)/$(1)/data $(TOPO_W)/$(1)/data/$(TOPO_TRACE)
-	$(SLABSIM) run --trace $(TOPO_W)/$(1)/data/$(TOPO_TRACE) \
-		--model $(TOPO_MODEL) --target $(TOPO_TARGET) --topology 'synth:$(TOPO_SHAPE_$(1))' \
-		--map $(TOPO_MAP) --out $(TOPO_W)/$(1)
-	rm -rf $(TOPO_W)/$(1)/data
-endef
-$(foreach n,$(TOPO_SIZES),$(eval $(call topo_point,$(n))))
+# One trace per workload, generated for the largest size, replayed on
+# every size from one pass over it (`slabsim run --runs`; the map folds
+# its CPUs onto fewer PUs); the trace is removed afterwards (hackbench's
+# is 200 MB).
+TOPO_MAX := $(shell echo $(TOPO_SIZES) | tr ' ' '\n' | sort -n | tail -1)
+TOPO_POINTS := $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
+$(TOPO_POINTS) &: $(SLABSIM)
+	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) CPUS=$(TOPO_MAX) \
+		DATA=$(TOPO_W)/data $(TOPO_W)/data/$(TOPO_TRACE)
+	printf '%s\n' $(foreach n,$(TOPO_SIZES),"--topology 'synth:$(TOPO_SHAPE_$(n))' --out $(TOPO_W)/$(n)") \
+		> $(TOPO_W)/runs.list
+	$(SLABSIM) run --trace $(TOPO_W)/data/$(TOPO_TRACE) --model $(TOPO_MODEL) \
+		--target $(TOPO_TARGET) --map $(TOPO_MAP) --runs $(TOPO_W)/runs.list
+	rm -rf $(TOPO_W)/data
 
 # W.dat: pus footprint_kib p99_ns, one row per size.
 $(TOPO_DIR)/$(WORKLOAD).dat: $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
 	@mkdir -p $(@D)
 	@{ echo "# pus footprint_kib p99_ns ($(WORKLOAD), trace $(TOPO_TRACE), target $(TOPO_TARGET), model $(TOPO_MODEL), map $(TOPO_MAP))"; \
 	  for f in $^; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
-		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"] }' $$f; done; } > $@.tmp
-	mv -f $@.tmp $@
+		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"] }' $$f; done; } > $@.tmp.$$$$ && \
+	  mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
 topo-series: $(TOPO_DIR)/$(WORKLOAD).dat
 

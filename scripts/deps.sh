@@ -1,11 +1,15 @@
 #!/bin/sh
 # deps.sh check|install [fuzz] - the Debian packages slabsim builds and runs
-# with (`fuzz`: clang and its libFuzzer runtime, for `make fuzz` only).
+# with (`fuzz`: clang and its libFuzzer runtime, for `make fuzz` only;
+# `slurm`: slurm-wlm, for `make test-slurm` only).
 # `check` exits 0 when everything is present; `install` runs apt-get as root,
 # or prints the exact command for a user who is not root.
 set -u
-PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev zstd"
+# libtracecmd-dev, libtraceevent-dev (and libtracefs-dev, whose .pc libtracecmd
+# needs): slabsim import reads trace.dat; trace-cmd: the e2e test records one.
+PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev zstd libxxhash-dev parallel rsync openssh-client openssh-server libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd"
 [ "${2:-}" = fuzz ] && PKGS="clang libclang-rt-14-dev"
+[ "${2:-}" = slurm ] && PKGS="slurm-wlm"
 
 missing() {
 	for p in $PKGS; do

@@ -1,7 +1,6 @@
 /* memcap.c - simulated memory against its cap (see memcap.h). */
 #include "memcap.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 void ss_memcap_init(struct ss_memcap *m, uint64_t max_bytes, unsigned page_size)
@@ -13,46 +12,14 @@ void ss_memcap_init(struct ss_memcap *m, uint64_t max_bytes, unsigned page_size)
 
 void ss_memcap_release(struct ss_memcap *m)
 {
-	free(m->cache_pages);
-	m->cache_pages = NULL;
-	m->nr_caches = 0;
+	(void)m; /* nothing held: kept for the callers' pairing */
 }
 
-static int grow(struct ss_memcap *m, uint32_t cache)
+void ss_memcap_note_large(struct ss_memcap *m, const struct ss_model_desc *desc,
+			  const struct ss_model *model)
 {
-	uint32_t nr = m->nr_caches ? m->nr_caches : 32;
-	uint64_t *p;
+	struct ss_large_report lr;
 
-	while (nr <= cache)
-		nr *= 2;
-	p = realloc(m->cache_pages, nr * sizeof(*p));
-	if (!p)
-		return -1;
-	memset(p + m->nr_caches, 0, (nr - m->nr_caches) * sizeof(*p));
-	m->cache_pages = p;
-	m->nr_caches = nr;
-	return 0;
-}
-
-int ss_memcap_note_slow(struct ss_memcap *m, const struct ss_model_desc *desc,
-			const struct ss_model *model, const struct ss_obj *obj,
-			const struct ss_op *op)
-{
-	uint64_t pages;
-
-	if (obj->state == SS_OBJ_LARGE) {
-		struct ss_large_report lr;
-
-		desc->ops->large_report(model, &lr);
-		m->large_bytes = lr.page_bytes;
-		return 0;
-	}
-	if (obj->state != SS_OBJ_LIVE || !op->stats)
-		return 0;
-	if (obj->cache >= m->nr_caches && grow(m, obj->cache))
-		return -1;
-	pages = op->stats[SS_STEP_PAGE_ALLOC] - op->stats[SS_STEP_PAGE_FREE];
-	m->slab_pages += pages - m->cache_pages[obj->cache];
-	m->cache_pages[obj->cache] = pages;
-	return 0;
+	desc->ops->large_report(model, &lr);
+	m->large_bytes = lr.page_bytes;
 }

@@ -478,6 +478,13 @@ static void test_kconfig(void **state)
 	t = tu_target("x86_64-6.x");
 	t.kc.allocator = SS_ALLOCATOR_SLAB; /* removed in 6.8 */
 	assert_int_equal(ss_kconfig_finish(&t, &err), -1);
+	t = tu_target("x86_64-6.x"); /* 6.6-6.7 had SLAB, never with random caches */
+	t.era = SS_ERA_6_6;
+	t.kc.allocator = SS_ALLOCATOR_SLAB;
+	assert_int_equal(ss_kconfig_finish(&t, &err), 0);
+	assert_int_equal(ss_kconfig_apply_list(&t, "CONFIG_RANDOM_KMALLOC_CACHES=y", &err), 0);
+	assert_int_equal(ss_kconfig_finish(&t, &err), -1);
+	assert_non_null(strstr(err.msg, "depends on SLUB"));
 	t = tu_target("x86_64-6.18"); /* the target's SLAB_BUCKETS go with TINY */
 	assert_int_equal(ss_kconfig_apply_list(&t, "CONFIG_SLUB_TINY=y", &err), 0);
 	assert_int_equal(ss_kconfig_finish(&t, &err), 0);

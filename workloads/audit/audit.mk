@@ -22,6 +22,8 @@ VARIANTS := off on-2.6.16 on-sid on-cached on-ctxcache
 # summary.csv gets overhead_pct: each run's sim_time_ms against `off` (same model).
 REPORT_BASELINE := off
 MODELS ?= traced kmalloc-buckets kmem_cache traced+P
+# `make sensitivity`: the headline overheads are model traced's.
+SENS_MODELS := traced
 TARGET ?= x86_64-6.1
 SYSCALLS ?= 50000
 MIX ?= access:100
@@ -55,7 +57,7 @@ AUDIT_SWEEP_SUMMARIES := $(foreach r,$(AUDIT_SWEEP_RULES),$(AUDIT_SWEEP_DIR)/r$(
 $(DATA)/sweep-r%.trace: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen audit --variant on-sid $(AUDIT_GEN_COMMON) --rules $* -o $@
 
-$(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/run-params
+$(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/run-params $(COSTS)
 	$(SLABSIM) run --trace $< --model traced $(RUN_PARAMS) --out $(@D)
 
 .PHONY: audit-sweep

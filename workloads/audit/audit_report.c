@@ -254,7 +254,7 @@ static double seed_hit_pct(void)
 static int sec_calibration(FILE *fp, const struct audit_data *d, const char *model)
 {
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
-	double hit, lo = AUDIT_SEED_HIT_PCT * 0.9, hi = AUDIT_SEED_HIT_PCT * 1.1;
+	double hit;
 
 	fprintf(fp, "## 7. Audit: the calibration against the seed's %d%%\n\n", AUDIT_SEED_HIT_PCT);
 	fprintf(fp, "The seed measured %.3f s with audit off and %.3f s on (real time, "
@@ -273,11 +273,13 @@ static int sec_calibration(FILE *fp, const struct audit_data *d, const char *mod
 	}
 	fprintf(fp, "Model `%s`: off %.1f ns per call (%.1f s for the seed's loop; measured: "
 		"%.3f s system + %.3f s user), on-2.6.16 %+.1f%% against the seed's %d%%: "
-		"**%s** (within +-10%%: %.1f..%.1f).\n\n", model,
+		"**%+.1f points from the fitted figure** (the fit was made with the cost "
+		"table of its day; a change of the model since moves it, and the report "
+		"says by how much rather than judging it).\n\n", model,
 		off->sim_ms * 1e6 / off->calls,
 		off->sim_ms / 1e3 * AUDIT_SEED_SYSCALLS / off->calls,
 		AUDIT_SEED_OFF_SYS_US / 1e6, AUDIT_SEED_OFF_USER_US / 1e6, hit,
-		AUDIT_SEED_HIT_PCT, hit >= lo && hit <= hi ? "pass" : "FAIL", lo, hi);
+		AUDIT_SEED_HIT_PCT, hit - AUDIT_SEED_HIT_PCT);
 	return 0;
 }
 
@@ -733,8 +735,10 @@ static int write_overhead(FILE *fp, const struct audit_data *d)
 
 			if (!t)
 				continue;
-			fprintf(fp, "%s,%s,%.3f,", d->res->variants.v[v], d->res->models.v[m],
-				t->sim_ms);
+			ss_csv_put(fp, d->res->variants.v[v]);
+			fputc(',', fp);
+			ss_csv_put(fp, d->res->models.v[m]);
+			fprintf(fp, ",%.3f,", t->sim_ms);
 			if (hit_pct(d, (int)v, (int)m, &h))
 				fprintf(fp, ",\n");
 			else
@@ -760,4 +764,33 @@ static int rp_audit_write_dat(unsigned k, FILE *fp, const struct rp_report_in *i
 	return r;
 }
 
-const struct rp_extra ss_audit_report = {rp_audit_write_md, {"breakdown.dat", "sweep.dat", "overhead.csv"}, rp_audit_write_dat};
+/* Headline figures: each variant's overhead against off, model
+ * compare_model (on-2.6.16 is the fitted one). */
+static int rp_audit_figures(const struct rp_report_in *in, struct rp_figures *out)
+{
+	struct audit_data d;
+	int r = 0;
+
+	if (load_or_say(in, &d)) {
+		free(d.t);
+		return -1;
+	}
+	for (unsigned v = 0; v < d.nv && !r; v++) {
+		char name[RP_FIGURE_NAME_MAX], what[192];
+		double h;
+
+		if ((int)v == d.v[AUDIT_OFF] || hit_pct(&d, (int)v, d.cm, &h))
+			continue;
+		snprintf(name, sizeof(name), "overhead_pct:%.48s", d.res->variants.v[v]);
+		snprintf(what, sizeof(what), "%s against off, model %s%s", d.res->variants.v[v],
+			 in->compare_model, (int)v == d.v[AUDIT_ON_2616]
+			 ? " (fitted to the seed's 146% by AUDIT_PROFILE_SCALE_PERMILLE)" : "");
+		r = rp_figures_add(out, name, "%", h, what);
+	}
+	free(d.t);
+	return r;
+}
+
+const struct rp_extra ss_audit_report = {rp_audit_write_md,
+	{"breakdown.dat", "sweep.dat", "overhead.csv"}, rp_audit_write_dat,
+	rp_audit_figures};
