@@ -8,7 +8,8 @@
 # --list`), the target's clock (clock_mhz_range; the prices are scaled so
 # the allocator runs at that clock while the workloads' fitted work keeps
 # its time), and the workload's own estimated parameters (SENS_GEN, e.g.
-# hackbench's HB_QUANTUM: a new trace).  Then two corners: all-low (every
+# hackbench's HB_QUANTUM, smack17k's and audit's estimated cycle constants
+# (mk/estimates.inc): a new trace).  Then two corners: all-low (every
 # cost low, clock high: the fastest allocator) and all-high.  Fitted
 # constants are held.  Memory figures never depend on any of these and
 # are not varied.

@@ -1,0 +1,36 @@
+/* estimate.c - `--estimate NAME=V` for a workload's estimated constants. */
+#include "estimate.h"
+
+#include <string.h>
+
+#include "parse.h"
+
+#define MAX_VALUE 1000000000ull /* far above any cycle figure */
+
+int ss_estimate_apply(const struct ss_estimate *t, size_t n, const char *arg,
+		      struct ss_error *err)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : 0;
+
+	if (!eq || !len)
+		return ss_errorf(err, "--estimate '%s': want NAME=VALUE", arg);
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(t[i].name) != len || strncmp(t[i].name, arg, len))
+			continue;
+		uint64_t v;
+
+		if (ss_parse_u64(eq + 1, MAX_VALUE, &v) || v < t[i].min)
+			return ss_errorf(err, "--estimate %s: '%s' is not a whole number %llu..%llu",
+					 t[i].name, eq + 1, (unsigned long long)t[i].min, MAX_VALUE);
+		*t[i].value = v;
+		return 0;
+	}
+	return ss_errorf(err, "--estimate '%.*s': no such estimate", (int)len, arg);
+}
+
+void ss_estimate_list(FILE *out, const struct ss_estimate *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? ", " : "", t[i].name);
+}
