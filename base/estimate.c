@@ -29,6 +29,24 @@ int ss_estimate_apply(const struct ss_estimate *t, size_t n, const char *arg,
 	return ss_errorf(err, "--estimate '%.*s': no such estimate", (int)len, arg);
 }
 
+int ss_estimate_keep(struct ss_estimate_args *a, const char *v,
+		     struct ss_error *err)
+{
+	if (a->n == SS_MAX_ESTIMATE_ARGS)
+		return ss_errorf(err, "more than %d --estimate options", SS_MAX_ESTIMATE_ARGS);
+	a->v[a->n++] = v;
+	return 0;
+}
+
+int ss_estimate_apply_all(const struct ss_estimate *t, size_t n,
+			  const struct ss_estimate_args *a, struct ss_error *err)
+{
+	for (unsigned i = 0; i < a->n; i++)
+		if (ss_estimate_apply(t, n, a->v[i], err))
+			return -1;
+	return 0;
+}
+
 void ss_estimate_list(FILE *out, const struct ss_estimate *t, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

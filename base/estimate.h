@@ -20,6 +20,20 @@ struct ss_estimate {
 /* Set the estimate arg names ("NAME=V", V a whole number min..10^9). */
 int ss_estimate_apply(const struct ss_estimate *t, size_t n, const char *arg,
 		      struct ss_error *err);
+
+/* A command line's --estimate values, kept in order until the defaults
+ * they override are set. */
+#define SS_MAX_ESTIMATE_ARGS 32
+struct ss_estimate_args {
+	const char *v[SS_MAX_ESTIMATE_ARGS];
+	unsigned n;
+};
+/* Keep one; -1 (err set) when there are too many. */
+int ss_estimate_keep(struct ss_estimate_args *a, const char *v,
+		     struct ss_error *err);
+/* ss_estimate_apply() each kept value, in order. */
+int ss_estimate_apply_all(const struct ss_estimate *t, size_t n,
+			  const struct ss_estimate_args *a, struct ss_error *err);
 /* The names, comma-separated, for --help. */
 void ss_estimate_list(FILE *out, const struct ss_estimate *t, size_t n);
 

@@ -398,6 +398,7 @@ static void test_report_delta_unrounded(void **state)
 	assert_has(md, "| patch3 | ");
 	assert_has(md, "| 1069.900 | -1.5 |"); /* %+.4g of -1.499588 */
 	free(md);
+	tu_remove_tree(dir);
 }
 
 /* figures.csv: the seed-compared times (model traced) and their changes;

@@ -20,7 +20,6 @@ enum opt_id {
 	OPT_HELP, NR_OPTS,
 };
 
-#define MAX_ESTIMATES 32 /* --estimate options kept */
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[OPT_VARIANT] = {"variant", NULL, "V",
@@ -91,8 +90,7 @@ struct opts {
 	const char *val[NR_OPTS]; /* last value given, NULL if absent */
 	const char *contexts[AUDIT_MAX_CONTEXTS];
 	unsigned ncontexts;
-	const char *estimates[MAX_ESTIMATES]; /* every --estimate, in order */
-	unsigned nestimates;
+	struct ss_estimate_args estimates;
 	struct audit_params p;
 };
 
@@ -102,13 +100,10 @@ struct opts {
 static int take_value(void *ctx, int id, const char *v)
 {
 	struct opts *o = ctx;
+	struct ss_error err;
 
-	if (id == OPT_ESTIMATE) {
-		if (o->nestimates == MAX_ESTIMATES)
-			return USAGE_ERR("more than %d --estimate options", MAX_ESTIMATES);
-		o->estimates[o->nestimates++] = v;
-		return 0;
-	}
+	if (id == OPT_ESTIMATE)
+		return ss_estimate_keep(&o->estimates, v, &err) ? USAGE_ERR("%s", err.msg) : 0;
 	if (id != OPT_CONTEXT)
 		return ss_opt_keep(o->val, id, v);
 	if (o->ncontexts == AUDIT_MAX_CONTEXTS)
@@ -171,9 +166,8 @@ static int check_opts(struct opts *o)
 		struct ss_estimate t[AUDIT_NR_ESTIMATES];
 
 		audit_estimates_table(&p->est, t);
-		for (unsigned i = 0; i < o->nestimates; i++)
-			if (ss_estimate_apply(t, AUDIT_NR_ESTIMATES, o->estimates[i], &err))
-				return USAGE_ERR("%s", err.msg);
+		if (ss_estimate_apply_all(t, AUDIT_NR_ESTIMATES, &o->estimates, &err))
+			return USAGE_ERR("%s", err.msg);
 	}
 	if (p->files < p->nctx)
 		return USAGE_ERR("--files %u is fewer than the %u contexts given", p->files, p->nctx);

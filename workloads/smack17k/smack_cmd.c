@@ -28,7 +28,6 @@ enum opt_id {
 	NR_OPTS,
 };
 
-#define MAX_ESTIMATES 16 /* --estimate options kept */
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[OPT_RULES] = {"rules", NULL, "N",
@@ -92,8 +91,7 @@ static void usage(FILE *out)
 
 struct opts {
 	const char *val[NR_OPTS]; /* last value given, NULL if absent */
-	const char *estimates[MAX_ESTIMATES]; /* every --estimate, in order */
-	unsigned nestimates;
+	struct ss_estimate_args estimates;
 	struct ss_smack_gen_params gen;
 	struct ss_smack_recipe recipe;
 };
@@ -104,13 +102,11 @@ struct opts {
 static int take_value(void *ctx, int id, const char *v)
 {
 	struct opts *o = ctx;
+	struct ss_error err;
 
 	if (id != OPT_ESTIMATE)
 		return ss_opt_keep(o->val, id, v);
-	if (o->nestimates == MAX_ESTIMATES)
-		return USAGE_ERR("more than %d --estimate options", MAX_ESTIMATES);
-	o->estimates[o->nestimates++] = v;
-	return 0;
+	return ss_estimate_keep(&o->estimates, v, &err) ? USAGE_ERR("%s", err.msg) : 0;
 }
 
 /* val[id] (if given) as an integer 0..max. */
@@ -169,9 +165,8 @@ static int check_opts(struct opts *o)
 		struct ss_estimate est[SMACK_NR_ESTIMATES];
 
 		ss_smack_estimates(&o->recipe, est);
-		for (unsigned i = 0; i < o->nestimates; i++)
-			if (ss_estimate_apply(est, SMACK_NR_ESTIMATES, o->estimates[i], &err))
-				return USAGE_ERR("%s", err.msg);
+		if (ss_estimate_apply_all(est, SMACK_NR_ESTIMATES, &o->estimates, &err))
+			return USAGE_ERR("%s", err.msg);
 	}
 	return 0;
 }
