@@ -36,14 +36,30 @@ bool rp_kernel_row_held(const struct rp_kernel_row *r)
 
 /* A slab change of 0 against 0 is right; against anything else the error
  * is infinite. */
-bool rp_kernel_row_ok(const struct rp_kernel_row *r)
+static bool changes_ok(int64_t kobj, int64_t mobj, int64_t kslab, int64_t mslab)
 {
-	double eo = rp_kernel_err_pct(k_dobj(r), m_dobj(r));
-	double es = rp_kernel_err_pct(k_dslab(r), m_dslab(r));
+	double eo = rp_kernel_err_pct(kobj, mobj);
+	double es = rp_kernel_err_pct(kslab, mslab);
 
 	if (isnan(es))
-		es = m_dslab(r) ? INFINITY : 0.0;
+		es = mslab ? INFINITY : 0.0;
 	return fabs(eo) <= RP_KERNEL_OBJ_TOL && fabs(es) <= RP_KERNEL_SLAB_TOL;
+}
+
+bool rp_kernel_row_ok(const struct rp_kernel_row *r)
+{
+	return changes_ok(k_dobj(r), m_dobj(r), k_dslab(r), m_dslab(r));
+}
+
+bool rp_kernel_row_within(const struct rp_kernel_row *r)
+{
+	return rp_kernel_row_held(r) && !r->settled && rp_kernel_row_ok(r);
+}
+
+bool rp_kernel_row_ok_unsettled(const struct rp_kernel_row *r)
+{
+	return changes_ok(k_dobj(r), rp_kernel_delta(r->k_obj0, r->u_obj1), k_dslab(r),
+			  rp_kernel_delta(r->k_slab0, r->u_slab1));
 }
 
 static struct rp_kernel_row *row_for(struct rp_kernel *k, const char *name, size_t *cap)
@@ -124,6 +140,30 @@ static int by_kernel_change(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* The run's slabinfo before settling, when it settled (cmd_run.c). */
+static int load_unsettled(struct rp_kernel *k, const char *run_dir, struct ss_error *err)
+{
+	char path[1100];
+	struct ss_snap u;
+
+	snprintf(path, sizeof(path), "%s/slabinfo.unsettled", run_dir);
+	if (access(path, F_OK))
+		return 0;
+	if (ss_snap_load(&u, path, err))
+		return -1;
+	k->unsettled = true;
+	for (size_t i = 0; i < k->n; i++) {
+		const struct ss_snap_cache *c = ss_snap_find(&u, k->rows[i].name);
+
+		if (c) {
+			k->rows[i].u_obj1 = c->objects;
+			k->rows[i].u_slab1 = c->slabs;
+		}
+	}
+	ss_snap_release(&u);
+	return 0;
+}
+
 int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 		   const char *run_dir, const char *model, struct ss_error *err)
 {
@@ -167,10 +207,13 @@ int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 		r->in_model = cm != NULL;
 		r->m_obj1 = cm ? cm->objects : r->k_obj0;
 		r->m_slab1 = cm ? cm->slabs : r->k_slab0;
+		r->u_obj1 = r->m_obj1;
+		r->u_slab1 = r->m_slab1;
 		r->sheaf_capacity = cb ? cb->sheaf_capacity : 0;
 	}
 	if (load_run_csv(k, run_dir, "prior.csv", &cap, err) ||
-	    load_run_csv(k, run_dir, "settled.csv", &cap, err))
+	    load_run_csv(k, run_dir, "settled.csv", &cap, err) ||
+	    load_unsettled(k, run_dir, err))
 		goto out;
 	qsort(k->rows, k->n, sizeof(*k->rows), by_kernel_change);
 	rc = 0;
@@ -212,9 +255,17 @@ static void note_cell(struct md_table *t, const struct rp_kernel_row *r)
 				      r->sheaf_capacity);
 	if (!r->in_model && k_dobj(r))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "no event in the trace; ");
-	if (r->settled)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%llu settled; ",
-				      (unsigned long long)r->settled);
+	if (r->settled) {
+		int64_t u = rp_kernel_delta(r->k_obj0, r->u_obj1);
+
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%llu settled (before: %+lld",
+				      (unsigned long long)r->settled, (long long)u);
+		if (!isnan(rp_kernel_err_pct(k_dobj(r), u)) && n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", %+.1f%%",
+					      rp_kernel_err_pct(k_dobj(r), u));
+		if (n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "); ");
+	}
 	if (r->prior_missing && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%llu prior frees found none; ",
 				      (unsigned long long)r->prior_missing);
@@ -234,7 +285,7 @@ static void table_row(struct md_table *t, const struct rp_kernel_row *r, bool ve
 	mdt_cell(t, "%+lld", (long long)m_dslab(r));
 	err_cell(t, k_dslab(r), m_dslab(r));
 	if (verdict)
-		mdt_cell(t, "%s", rp_kernel_row_ok(r) ? "yes" : "no");
+		mdt_cell(t, "%s", r->settled ? "settled" : rp_kernel_row_ok(r) ? "yes" : "no");
 	note_cell(t, r);
 }
 
@@ -260,7 +311,7 @@ static void table_head(struct md_table *t, bool verdict)
 int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 {
 	struct md_table t;
-	size_t held = 0, ok = 0, others = 0;
+	size_t held = 0, ok = 0, settled = 0, ok_unsettled = 0, others = 0;
 
 	fprintf(fp, "## The live kernel and the simulator\n\n");
 	fprintf(fp, "The kernel's caches before and after the capture (`%s`, `%s`) beside model `%s` "
@@ -272,7 +323,9 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 	for (size_t i = 0; i < k->n; i++)
 		if (rp_kernel_row_held(&k->rows[i])) {
 			held++;
-			ok += rp_kernel_row_ok(&k->rows[i]);
+			settled += k->rows[i].settled > 0;
+			ok += rp_kernel_row_within(&k->rows[i]);
+			ok_unsettled += rp_kernel_row_ok_unsettled(&k->rows[i]);
 		}
 	fprintf(fp, "### Caches whose objects changed by %d or more\n\n", RP_KERNEL_MIN_DELTA);
 	if (!held) {
@@ -284,8 +337,19 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 				table_row(&t, &k->rows[i], true);
 		if (mdt_print(fp, &t))
 			return -1;
-		fprintf(fp, "%zu of %zu within ±%.0f%% (objects) and ±%.0f%% (slabs) of the kernel's change.\n\n",
-			ok, held, RP_KERNEL_OBJ_TOL, RP_KERNEL_SLAB_TOL);
+		fprintf(fp, "%zu of %zu within ±%.0f%% (objects) and ±%.0f%% (slabs) of the kernel's change",
+			ok, held - settled, RP_KERNEL_OBJ_TOL, RP_KERNEL_SLAB_TOL);
+		if (settled)
+			fprintf(fp, " (predictions only: %zu more held %s settled, fitted to the "
+				    "after-snapshot, and not counted)",
+				settled, settled == 1 ? "cache was" : "caches were");
+		/* the replay's own figures, every held cache, no settling (a
+		 * run that settled without keeping them has none to give) */
+		if (k->unsettled || !k->settled)
+			fprintf(fp, ".  Without settling%s: %zu of %zu",
+				k->unsettled ? " (`slabinfo.unsettled`, the replay before the rule)" : "",
+				k->unsettled ? ok_unsettled : ok, held);
+		fprintf(fp, ".\n\n");
 	}
 	table_head(&t, false);
 	for (size_t i = 0; i < k->n && others < OTHER_ROWS; i++) {
@@ -340,7 +404,8 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "kernel_delta_objects,model_delta_objects,objects_error_pct,"
 		    "kernel_slabs_before,kernel_slabs_after,model_slabs_after,"
 		    "kernel_delta_slabs,model_delta_slabs,slabs_error_pct,held,within,"
-		    "in_model,prior_freed,prior_missing,settled\n");
+		    "in_model,prior_freed,prior_missing,settled,"
+		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 
@@ -353,10 +418,12 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
 			(long long)k_dslab(r), (long long)m_dslab(r));
 		csv_err(fp, k_dslab(r), m_dslab(r));
-		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu\n", rp_kernel_row_held(r),
-			rp_kernel_row_held(r) && rp_kernel_row_ok(r), r->in_model,
+		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d\n", rp_kernel_row_held(r),
+			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
-			(unsigned long long)r->settled);
+			(unsigned long long)r->settled, (unsigned long long)r->u_obj1,
+			(unsigned long long)r->u_slab1,
+			rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r));
 	}
 	return ferror(fp) ? -1 : 0;
 }

@@ -32,6 +32,9 @@ struct rp_kernel_row {
 	bool in_model;			 /* the replay has the cache */
 	unsigned sheaf_capacity;	 /* 6.18 sheaves (not modelled) */
 	uint64_t prior_freed, prior_missing, settled;
+	/* the model before the settling rule (slabinfo.unsettled; the same
+	 * as m_obj1, m_slab1 when the run settled nothing) */
+	uint64_t u_obj1, u_slab1;
 };
 
 struct rp_kernel {
@@ -39,6 +42,7 @@ struct rp_kernel {
 	struct rp_kernel_row *rows;
 	size_t n;
 	uint64_t prior_freed, prior_missing, settled; /* over all caches */
+	bool unsettled;	/* the run wrote slabinfo.unsettled (--final-state) */
 };
 
 /* Signed change and error (NaN when the kernel's change is 0). */
@@ -48,9 +52,15 @@ double rp_kernel_err_pct(int64_t kernel, int64_t model);
  * threshold). */
 bool rp_kernel_row_held(const struct rp_kernel_row *r);
 bool rp_kernel_row_ok(const struct rp_kernel_row *r);
+/* What the pass count counts: held, not settled (the settling rule reads
+ * the after-snapshot, so a settled cache's change is fitted to the kernel,
+ * not predicted: a check, never a target) and within the bounds. */
+bool rp_kernel_row_within(const struct rp_kernel_row *r);
+/* Within the bounds on the model's figures before settling. */
+bool rp_kernel_row_ok_unsettled(const struct rp_kernel_row *r);
 
-/* Read both snapshots and the run's slabinfo, prior.csv and settled.csv
- * (the last two optional).  Errors name the file. */
+/* Read both snapshots and the run's slabinfo, prior.csv, settled.csv and
+ * slabinfo.unsettled (the last three optional).  Errors name the file. */
 int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 		   const char *run_dir, const char *model, struct ss_error *err);
 /* The markdown section; 0, or -1 when out of memory. */

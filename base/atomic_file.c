@@ -172,6 +172,14 @@ void ss_remove_flat_dir(const char *dir)
 	rmdir(dir);
 }
 
+void ss_remove_stale(const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
+}
+
 /* ---- atomic files ---- */
 
 /* An existing non-regular file: a device or FIFO the caller names. */

@@ -54,6 +54,13 @@ void ss_cleanup_restore(const sigset_t *old);
  * (best effort; for a failed run's staging directory and the like). */
 void ss_remove_flat_dir(const char *dir);
 
+/* A command that failed: remove the output it would have replaced, when
+ * that is a regular file (never "-", a device, a FIFO, a symlink), so an
+ * earlier run's file cannot pass for this one's.  For commands whose
+ * outputs share a directory with files they do not own (report, compare,
+ * sweep, import), where a staging directory (outdir.h) cannot be used. */
+void ss_remove_stale(const char *path);
+
 /* 1 when a and b name the same file: the same st_dev and st_ino when
  * both exist, else the same directory (by inode) and last component; so an
  * output is refused when it is an input, however either is spelled

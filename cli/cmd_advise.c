@@ -25,7 +25,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"proposals that need them are listed as not replayed"},
 	[O_COSTS] = {"costs", NULL, "FILE",
 		"cost table overriding allocators/costs/default.costs"},
-	[O_CPUS] = {"cpus", NULL, "N", "CPUs the kernel sees (default: the target's)"},
+	[O_CPUS] = {"cpus", NULL, "N",
+		"CPUs the kernel sees (default: the trace's meta cpus, as an\n"
+		"imported capture's, else the target's)"},
 	[O_NODES] = {"nodes", NULL, "N", "NUMA nodes (default: the target's)"},
 	[O_NOMERGE] = {"no-merge", NULL, NULL,
 		"no SLUB merging of the caches the baseline model creates"},

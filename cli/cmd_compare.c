@@ -147,6 +147,18 @@ out:
 	return r;
 }
 
+/* A failed compare removes the outputs it would have written, so an
+ * older compare.md cannot pass for this one (as report does). */
+static void remove_outputs(const struct compare_opts *o)
+{
+	char path[4400];
+
+	for (int k = 0; k < NR_OUT; k++) {
+		snprintf(path, sizeof(path), "%s/%s", o->out, out_names[k]);
+		ss_remove_stale(path);
+	}
+}
+
 static int run_compare(const struct compare_opts *o)
 {
 	struct rp_results res;
@@ -173,6 +185,7 @@ static int run_compare(const struct compare_opts *o)
 	goto out;
 fail:
 	fprintf(stderr, "slabsim compare: %s\n", err.msg);
+	remove_outputs(o);
 out:
 	cmp_free_slots(&in);
 	rp_results_free(&res);

@@ -1,4 +1,5 @@
 /* cmd_import.c - `slabsim import`: a real kmem trace into a slabsim trace. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -111,20 +112,40 @@ static int parse_import_opts(int argc, char **argv, struct import_cmd *c)
 	return 0;
 }
 
+/* A failed import leaves no output: the trace may be in place already
+ * (the totals or the summary failed after it), and an older trace or
+ * totals file must not pass for this capture's. */
+static int import_failed(const struct import_cmd *c)
+{
+	ss_remove_stale(c->o.output);
+	if (c->totals)
+		ss_remove_stale(c->totals);
+	return 1;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct import_cmd c;
 	struct ss_import_totals t;
 	struct ss_error err = {{0}};
 	int rc = parse_import_opts(argc, argv, &c);
+	FILE *out;
 
 	if (rc)
 		return ss_opt_exit(rc);
 	if (ss_import(&c.o, &t, &err) ||
 	    (c.totals && ss_import_write_totals(c.totals, &t, &err))) {
 		fprintf(stderr, "slabsim import: %s\n", err.msg);
-		return 1;
+		return import_failed(&c);
 	}
-	ss_import_print(strcmp(c.o.output, "-") ? stdout : stderr, &t);
+	out = strcmp(c.o.output, "-") ? stdout : stderr;
+	ss_import_print(out, &t);
+	errno = 0;
+	if (out == stdout && (fflush(stdout) || ferror(stdout))) {
+		/* main() would say so too, but after the outputs stayed */
+		fprintf(stderr, "slabsim import: standard output: write failed: %s\n",
+			strerror(errno ? errno : EIO));
+		return import_failed(&c);
+	}
 	return 0;
 }

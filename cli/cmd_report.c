@@ -205,11 +205,35 @@ static const struct rp_kernel *kernel_cmp;
 
 static const char *out_name(const struct rp_extra *ex, int k)
 {
-	if (k == OUT_KERNEL)
-		return kernel_cmp ? out_names[k] : NULL;
 	if (k < NR_OUT)
 		return out_names[k];
 	return ex ? ex->dat_names[k - NR_OUT] : NULL;
+}
+
+/* Output k is one this report writes (kernel.csv with --kernel-after,
+ * whether or not the comparison could be loaded). */
+static bool wanted(const struct report_opts *o, const struct rp_extra *ex, int k)
+{
+	if (k == OUT_KERNEL && !o->kernel_after)
+		return false;
+	return out_name(ex, k) &&
+	       (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY || k > OUT_KERNEL);
+}
+
+/* A failed report removes the outputs it would have written, so an older
+ * report.md or summary.csv cannot pass for this one.  Not a staging
+ * directory as `run` has (outdir.h): DIR also holds runs/ and the plots. */
+static void remove_outputs(const struct report_opts *o)
+{
+	const struct ss_workload *wl = ss_workload_find(o->workload);
+	const struct rp_extra *ex = wl ? wl->report : NULL;
+	char path[4200];
+
+	for (int k = 0; k < MAX_OUT; k++)
+		if (wanted(o, ex, k)) {
+			snprintf(path, sizeof(path), "%s/%s", o->dir, out_name(ex, k));
+			ss_remove_stale(path);
+		}
 }
 
 static int write_one(const struct rp_extra *ex, int k, FILE *fp,
@@ -240,8 +264,7 @@ static int write_outputs(const struct report_opts *o,
 	int k, r = -1;
 
 	for (k = 0; k < MAX_OUT; k++)
-		want[k] = out_name(ex, k) &&
-			  (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY || k > OUT_KERNEL);
+		want[k] = wanted(o, ex, k);
 	for (k = 0; k < MAX_OUT; k++) {
 		if (!want[k])
 			continue;
@@ -408,6 +431,7 @@ static int run_report(const struct report_opts *o)
 	goto out;
 fail:
 	fprintf(stderr, "slabsim report: %s\n", err.msg);
+	remove_outputs(o);
 out:
 	rp_kernel_free(&kernel);
 	kernel_cmp = NULL;

@@ -72,7 +72,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"the kernel's caches after the trace (with --initial-state):\n"
 		"objects left live at sites the import found freed without\n"
 		"events are released where the model holds more than the\n"
-		"kernel (settled.csv; docs/own-trace.md)"},
+		"kernel (settled.csv; the replay before that:\n"
+		"slabinfo.unsettled; docs/own-trace.md)"},
 	[O_PLACE] = {"place", NULL, "FILE",
 		"placement overrides on top of the model's placement: sites\n"
 		"moved to dedicated caches or other classes, a kmalloc class\n"
@@ -104,7 +105,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_RUNS] = {"runs", NULL, "FILE",
 		"a run list: one run per line, its own options (--model,\n"
 		"--target, --variant, --out, ...; quotes group words; # comments)\n"
-		"on top of the command line's; one pass over TRACE feeds them all"},
+		"on top of the command line's; one pass over TRACE feeds them all;\n"
+		"two runs may not share an --out"},
 	[O_JOBS] = {"jobs", NULL, "N",
 		"threads replaying a run list or several models (default: one\n"
 		"per online CPU, at most one per run)"},
@@ -288,7 +290,9 @@ static int on_phase(struct ss_run *run, const char *phase, struct ss_error *err)
 }
 
 /* --final-state: the settling rule (sim/settle.h), then settled.csv and
- * the final slabinfo again (it was written at the end of the replay). */
+ * the final slabinfo again (it was written at the end of the replay);
+ * slabinfo.unsettled keeps the replay's own, what a run without
+ * --final-state ends with (the report's figure without settling). */
 static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *io,
 		  struct ss_error *err)
 {
@@ -300,6 +304,8 @@ static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *i
 
 	if (!o->spec.final_state)
 		return 0;
+	if (ss_write_slabinfo(io->dir, "slabinfo.unsettled", run, err))
+		return -1;
 	if (ss_snap_load_in(&after, o->spec.final_state, "slab-after.txt", err))
 		return -1;
 	rc = ss_settle_run(run, &after, &s, err);
@@ -348,6 +354,7 @@ struct one_run {
 	struct run_io io;
 	struct ss_outdir od; /* --out, staged (base/outdir.h) */
 	char tl[4300];
+	unsigned long line; /* in the run list (0: from --model) */
 };
 
 /* Everything up to the replay.  shared: the reader of a run list (no
@@ -642,6 +649,8 @@ static int read_run_list(const struct run_opts *base, struct run_list *l)
 		}
 		if (!list_add(l, &o))
 			rc = ss_opt_usage_err(&opt_set, "out of memory");
+		else
+			l->runs[l->n - 1].line = lineno;
 	}
 	if (!rc && ferror(fp))
 		rc = ss_opt_usage_err(&opt_set, "%s: read error", base->runs);
@@ -687,6 +696,61 @@ static int split_models(const struct run_opts *base, struct run_list *l)
 	return 0;
 }
 
+/* The next component of a directory name after *p, skipping repeated
+ * slashes and "." ones; its length, 0 at the end. */
+static size_t next_part(const char **p)
+{
+	size_t len;
+
+	for (;;) {
+		while (**p == '/')
+			(*p)++;
+		len = strcspn(*p, "/");
+		if (!(len == 1 && **p == '.'))
+			return len;
+		*p += len;
+	}
+}
+
+/* Whether two --out name one directory as words: "a/b" and "./a//b/"
+ * do; symbolic links are not followed (the directories may not exist). */
+static bool same_dir(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	if ((*a == '/') != (*b == '/'))
+		return false;
+	do {
+		la = next_part(&a);
+		lb = next_part(&b);
+		if (la != lb || memcmp(a, b, la))
+			return false;
+		a += la;
+		b += lb;
+	} while (la);
+	return true;
+}
+
+/* Two runs writing one --out would replace each other's files after both
+ * replays: refuse it before any, naming both lines (or both models). */
+static int check_distinct_outs(const struct run_opts *base, const struct run_list *l)
+{
+	for (unsigned i = 1; i < l->n; i++) {
+		for (unsigned j = 0; j < i; j++) {
+			const struct one_run *r = &l->runs[j], *s = &l->runs[i];
+
+			if (!same_dir(r->o.out, s->o.out))
+				continue;
+			if (base->runs)
+				return ss_opt_usage_err(&opt_set, "%s:%lu: --out %s: line %lu writes there too",
+							base->runs, s->line, s->o.out, r->line);
+			return ss_opt_usage_err(&opt_set, "--model '%s' and '%s' both write --out %s",
+						r->o.spec.model, s->o.spec.model, s->o.out);
+		}
+	}
+	return 0;
+}
+
 /* --mode host: the same trace, model and topology options, measured. */
 static int run_host(const struct run_opts *o, struct ss_error *err)
 {
@@ -716,6 +780,8 @@ int cmd_run(int argc, char **argv)
 		return ss_opt_exit(rc);
 	if (o.runs || (!o.host_mode && (strpbrk(o.spec.model, " \t") || strstr(o.out, "%m")))) {
 		rc = o.runs ? read_run_list(&o, &l) : split_models(&o, &l);
+		if (!rc)
+			rc = check_distinct_outs(&o, &l);
 		if (!rc && (l.n == 1 ? run_replay(&l.runs[0].o, &err)
 				     : run_many(l.runs, l.n, o.jobs, o.spec.trace, &err)))
 			fprintf(stderr, "slabsim run: %s\n", err.msg);

@@ -103,6 +103,27 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 	return 0;
 }
 
+/* Output k: sweep.csv, sweep.md, then one FIGURE.dat per figure. */
+static void out_path(const struct sweep_opts *o, unsigned k, char *path, size_t size)
+{
+	if (k < 2)
+		snprintf(path, size, "%s/%s", o->dir, k ? "sweep.md" : "sweep.csv");
+	else
+		snprintf(path, size, "%s/%s.dat", o->dir, o->figures.v[k - 2]);
+}
+
+/* A failed sweep removes the outputs it would have written, so an older
+ * sweep.csv cannot pass for this one (as report does). */
+static void remove_outputs(const struct sweep_opts *o)
+{
+	char path[4400];
+
+	for (unsigned k = 0; k < 2 + o->figures.n; k++) {
+		out_path(o, k, path, sizeof(path));
+		ss_remove_stale(path);
+	}
+}
+
 /* sweep.csv, sweep.md, then one FIGURE.dat each: renamed together. */
 static int write_outputs(const struct sweep_opts *o, const struct sweep *sw,
 			 const int *cols, struct ss_error *err)
@@ -114,12 +135,7 @@ static int write_outputs(const struct sweep_opts *o, const struct sweep *sw,
 	int r = -1;
 
 	for (k = 0; k < nout; k++) {
-		if (k < 2)
-			snprintf(path, sizeof(path), "%s/%s", o->dir,
-				 k ? "sweep.md" : "sweep.csv");
-		else
-			snprintf(path, sizeof(path), "%s/%s.dat", o->dir,
-				 o->figures.v[k - 2]);
+		out_path(o, k, path, sizeof(path));
 		if (ss_atomic_open(&f[k], path, err))
 			goto out;
 		open_[k] = true;
@@ -167,6 +183,7 @@ static int run_sweep(struct sweep_opts *o)
 	goto out;
 fail:
 	fprintf(stderr, "slabsim sweep: %s\n", err.msg);
+	remove_outputs(o);
 out:
 	sw_free(&sw);
 	return rc;

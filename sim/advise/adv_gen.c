@@ -654,7 +654,9 @@ static int class_proposals(struct gen *g, struct ss_error *err)
 		return ss_errorf(err, "out of memory");
 	if (split_sizes(g, err) || size_strides(g, NULL, g->size_stride, err))
 		return -1;
-	/* kmalloc-96 and kmalloc-192, where KMALLOC_MIN_SIZE leaves them out */
+	/* kmalloc-96 and kmalloc-192, where KMALLOC_MIN_SIZE leaves them out
+	 * (create_kmalloc_caches(): 96 needs MIN_SIZE <= 32, 192 <= 64, so
+	 * one alone is always 96) */
 	if (!ss_kmalloc_class_exists(t, 1))
 		add[nadd++] = 96;
 	if (!ss_kmalloc_class_exists(t, 2))
@@ -663,8 +665,8 @@ static int class_proposals(struct gen *g, struct ss_error *err)
 		n = with_classes(std, nstd, add, nadd, cls);
 		ss_kmalloc_size_name(t, 128, cur, sizeof(cur));
 		ss_kmalloc_size_name(t, 96, name, sizeof(name));
-		if (add_class_prop(g, nadd == 2 ? "classes:+96,192" : "classes:+192", cls, n, 0,
-				   nadd == 2 ? 0 : 192, cur, name, err))
+		if (add_class_prop(g, nadd == 2 ? "classes:+96,192" : "classes:+96", cls, n, 0,
+				   nadd == 2 ? 0 : 96, cur, name, err))
 			return -1;
 	}
 	/* KMALLOC_MIN_SIZE 8: every class from 8 up, kmalloc aligned to 8

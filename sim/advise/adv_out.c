@@ -170,7 +170,7 @@ static void merge_words(FILE *fp, const struct out *o, const struct adv_prop *p)
 		fprintf(fp, "- Merging: on %s, find_mergeable() finds no existing cache to alias it to, so it stays a cache of its own.\n",
 			o->era);
 	} else if (!strcmp(p->merge_into, p->current)) {
-		fprintf(fp, "- Merging: on %s, find_mergeable() aliases it to `%s`, where the objects are now: in the kernel the change does nothing unless you %s; the row above is the unmerged cache.\n",
+		fprintf(fp, "- Merging: on %s, find_mergeable() aliases it to `%s`, where the objects are now: in the kernel the change does nothing unless you %s.  This row was replayed with the cache kept unmerged: its saving is what the change gives with that done.\n",
 			o->era, p->merge_into, no_merge_words(o));
 	} else {
 		fprintf(fp, "- Merging: on %s, find_mergeable() aliases it to `%s`: the kernel gets the `merged` proposal of this cache unless you %s.\n",
@@ -210,9 +210,12 @@ static void change_words(FILE *fp, const struct out *o, const struct adv_prop *p
 		if (!strcmp(p->label, "classes:min8"))
 			fprintf(fp, "- Let kmalloc classes start at 8 bytes: ARCH_KMALLOC_MINALIGN 8 instead of ARCH_DMA_MINALIGN (\"mm/slab: decouple ARCH_KMALLOC_MINALIGN from ARCH_DMA_MINALIGN\", 6.5, with DMA bouncing small buffers on non-coherent devices), so `%s` .. `kmalloc-192` all exist.\n",
 				p->cache);
+		else if (!p->object_size) /* classes:+96,192 */
+			fprintf(fp, "- Create `kmalloc-96` and `kmalloc-192` although KMALLOC_MIN_SIZE is above 64 (create_kmalloc_caches() and size_index[]), so requests of 65 to 96 bytes stop going to `%s` and of 129 to 192 to the 256-byte class.\n",
+				p->current);
 		else
 			fprintf(fp, "- Add the kmalloc class `%s`: an entry in kmalloc_info[] and size_index[] (mm/slab_common.c) and its KMALLOC_* index, so requests up to %u bytes stop going to `%s`.\n",
-				p->cache, p->object_size ? p->object_size : 192, p->current);
+				p->cache, p->object_size, p->current);
 		fprintf(fp, "- Every kmalloc site is affected; no call site changes.\n");
 		break;
 	case ADV_BUCKETS:
@@ -226,16 +229,27 @@ static void change_words(FILE *fp, const struct out *o, const struct adv_prop *p
 	}
 }
 
+/* Where the CPU count came from (ss_run_setup's cpus_from): an imported
+ * capture replays on the CPUs it was taken on. */
+static const char *cpus_words(const char *from)
+{
+	if (!from || !strcmp(from, "target"))
+		return "the target's";
+	if (!strcmp(from, "trace"))
+		return "the trace's `meta cpus`";
+	return !strcmp(from, "--cpus") ? "--cpus" : "the topology's";
+}
+
 static void md_head(FILE *fp, const struct out *o)
 {
 	const struct adv_report *r = o->r;
 	const struct ss_advise_opts *op = r->opts;
 
 	fprintf(fp, "# slabsim advise: %s\n\n", op->spec.trace);
-	fprintf(fp, "Target %s (kernel %s, %u CPUs), model `%s`; the trace has %" PRIu64
+	fprintf(fp, "Target %s (kernel %s, %u CPUs: %s), model `%s`; the trace has %" PRIu64
 		    " events, %" PRIu64 " allocations.\n\n",
-		r->target->name, o->era, r->target->cpus, op->spec.model, r->scan->events,
-		r->scan->allocs);
+		r->target->name, o->era, r->target->cpus, cpus_words(r->cpus_from), op->spec.model,
+		r->scan->events, r->scan->allocs);
 	fprintf(fp, "The baseline replay: footprint %.2f KiB at the end, %.2f KiB at the peak, %" PRIu64
 		    " slab pages, %.3f ms simulated (",
 		r->base->footprint_kib, r->base->peak_kib, r->base->slab_pages, r->base->sim_ms);

@@ -14,6 +14,7 @@
 struct adv_report {
 	const struct ss_advise_opts *opts;
 	const struct ss_target *target;
+	const char *cpus_from;		  /* the run set-up's: "trace", "--cpus", ... */
 	const struct adv_scan *scan;
 	const struct adv_props *props;
 	const struct adv_result *base;	  /* the baseline replay */

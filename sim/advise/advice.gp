@@ -24,14 +24,22 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
-set bmargin 14
-set rmargin 14
+# the x labels run down and to the right at -45 degrees from their tick:
+# at most ADV_LABEL_MAX characters of font 9 (about 5.4 px each, 0.71 of
+# that across and down), so the last one needs ~160 px right of its tick
+# and every one as much below the axis
+ADV_LABEL_MAX = 42
+set bmargin 15
+set rmargin 26
 set xtics rotate by -45 left noenhanced font ",9"
 set ylabel 'saving (KiB; below 0: a cost)'
 set grid ytics
 set key top right
 set xzeroaxis lt -1
 
+# a label past ADV_LABEL_MAX is cut with an ellipsis (advice.csv has it whole)
+short(s) = strlen(s) > ADV_LABEL_MAX ? s[1:ADV_LABEL_MAX-1].'…' : s
+
 # savings.dat: 1 rank, 2 saving at the end, 3 at the peak, 4 label
-plot datafile using 2:xtic(4) title 'at the end of the trace' lc rgb '#2b6cb0', \
+plot datafile using 2:xtic(short(strcol(4))) title 'at the end of the trace' lc rgb '#2b6cb0', \
      '' using 3 title 'at the peak footprint' lc rgb '#dd6b20'

@@ -89,7 +89,7 @@ int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 		}
 	{
 		struct adv_report r = {
-			.opts = o, .target = &rs.target, .scan = &scan, .props = &props,
+			.opts = o, .target = &rs.target, .cpus_from = rs.cpus_from, .scan = &scan, .props = &props,
 			.base = &jobs[0].res, .res = res, .replayed = replayed,
 		};
 		rc = adv_write_outputs(&r, err);

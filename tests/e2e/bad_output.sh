@@ -5,7 +5,8 @@
 # a corrupted zstd trace, an output directory that held another run, a
 # signal in the middle of a run, a line over 16 MiB, a position in a
 # binary trace, host mode's memory cap, generators and bench naming files,
-# `make clean`.
+# a failed report, compare or sweep over an older one, `make clean`, plain
+# `make`, a compile killed half-way.
 . "$(dirname "$0")/lib/common.bash"
 bad=$root/tests/bad
 RUN=(--model traced --target x86_64-6.x --cpus 4)
@@ -55,6 +56,19 @@ done
 expect 1 "slabsim import: /dev/full: write failed: No space left on device" \
 	"$S" import -o /dev/full "$tmp/cap.txt"
 grep -qF "cap.txt:" "$tmp/err" && fail "import blamed the capture for a failed write: $(cat "$tmp/err")"
+# both outputs or neither: totals (or the summary) that cannot be written
+# take the trace with them, and a failed import leaves no older trace or
+# totals that would pass for this capture's
+"$S" import -o "$tmp/i.trace" --totals "$tmp/i.csv" "$tmp/cap.txt" >/dev/null
+expect 1 "slabsim import: /dev/full: write failed: No space left on device" \
+	"$S" import -o "$tmp/i.trace" --totals /dev/full "$tmp/cap.txt"
+[ ! -e "$tmp/i.trace" ] || fail "import left its trace when the totals failed"
+"$S" import -o "$tmp/i.trace" --totals "$tmp/i.csv" "$tmp/cap.txt" >/dev/null
+expect_full 1 "slabsim import: $full" "$S" import -o "$tmp/i.trace" --totals "$tmp/i.csv" "$tmp/cap.txt"
+[ ! -e "$tmp/i.trace" ] && [ ! -e "$tmp/i.csv" ] || fail "import left its outputs when the summary failed"
+"$S" import -o "$tmp/i.trace" --totals "$tmp/i.csv" "$tmp/cap.txt" >/dev/null
+expect 1 "no_such.txt: cannot open" "$S" import -o "$tmp/i.trace" --totals "$tmp/i.csv" "$tmp/no_such.txt"
+[ ! -e "$tmp/i.trace" ] && [ ! -e "$tmp/i.csv" ] || fail "a failed import left the previous trace or totals"
 
 # ---- an output that is the input ----------------------------------------------
 cp "$tmp/cap.txt" "$tmp/keep.txt"
@@ -97,6 +111,39 @@ mkdir -p "$tmp/mine" && echo notes >"$tmp/mine/notes.txt"
 expect 1 "holds 'notes.txt', which no run writes" "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --out "$tmp/mine"
 [ -f "$tmp/mine/notes.txt" ] || fail "notes.txt removed"
 expect 1 "name the output directory" "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --out .
+
+# ---- report, compare, sweep: all their files, or none --------------------------------
+# Their directories hold other files (runs/, plots), so no staging
+# directory: a failure removes the outputs it would have written.
+printf 'slabsim-trace 1\nmeta workload w\nmeta variant v\np ph1\na 0 1 s kmalloc 8\n' >"$tmp/w.trace"
+R=$tmp/R
+for d in "$R" "$tmp/SW/1" "$tmp/SW/2"; do
+	"$S" run --trace "$tmp/w.trace" "${RUN[@]}" --out "$d/runs/v__traced" >/dev/null
+	"$S" report --workload w --dir "$d"
+done
+"$S" compare --workload w --dir "$R"
+"$S" sweep --workload w --param p --dir "$tmp/SW" --values "1 2" --figures footprint_kib
+[ -f "$R/report.md" ] && [ -f "$R/compare/compare.md" ] && [ -f "$tmp/SW/sweep.csv" ] ||
+	fail "no report, compare or sweep to leave behind"
+cp "$R/runs/v__traced/summary.csv" "$tmp/good.csv"
+echo 'garbage,"' >>"$R/runs/v__traced/summary.csv"
+expect 1 "summary.csv:3: unterminated quoted field" "$S" report --workload w --dir "$R"
+left=$(cd "$R" && ls -A | grep -vxE "runs|compare" || true)
+[ -z "$left" ] || fail "a failed report left the previous one's: $left"
+expect 1 "summary.csv:3: unterminated quoted field" "$S" compare --workload w --dir "$R"
+[ -z "$(ls -A "$R/compare")" ] || fail "a failed compare left the previous one's: $(ls -A "$R/compare")"
+cp "$tmp/good.csv" "$R/runs/v__traced/summary.csv"
+"$S" report --workload w --dir "$R"
+[ -f "$R/report.md" ] || fail "no report.md"
+expect 1 "/nonexistent: No such file or directory" \
+	"$S" report --workload w --dir "$R" --kernel-before /nonexistent --kernel-after /nonexistent
+left=$(cd "$R" && ls -A | grep -vxE "runs|compare" || true)
+[ -z "$left" ] || fail "a report whose kernel comparison failed left: $left"
+echo 'garbage,"' >>"$tmp/SW/2/summary.csv"
+expect 1 "summary.csv:3: unterminated quoted field" \
+	"$S" sweep --workload w --param p --dir "$tmp/SW" --values "1 2" --figures footprint_kib
+left=$(cd "$tmp/SW" && ls -A | grep -vx '[12]' || true)
+[ -z "$left" ] || fail "a failed sweep left the previous one's: $left"
 
 # ---- signals: no temporary file, no half run ---------------------------------------
 # The trace is a FIFO: the run has created its staging directory and waits
@@ -180,5 +227,31 @@ make -s -C "$mk" clean DEPS_OK=yes >/dev/null 2>&1 || fail "make clean failed"
 left=$(cd "$mk" && find datasets reports -type f 2>/dev/null | grep -v '^datasets/topologies/keep.xml$' || true)
 [ -z "$left" ] || fail "make clean left: $left"
 [ -f "$mk/datasets/topologies/keep.xml" ] || fail "make clean removed a source"
+
+# ---- make: plain make builds the binary; a killed compile leaves no .o -----------------
+# (objects into a scratch BUILD: the tree's own build/ is not touched)
+B=$tmp/b
+make -n -C "$root" BUILD="$B" DEPS_OK=yes >"$tmp/plain" 2>&1 || fail "make -n: $(cat "$tmp/plain")"
+grep -qE -- "-o $B/slabsim( |\$)" "$tmp/plain" || fail "plain make does not build $B/slabsim"
+grep -qE "slabsim (gen|run|report) " "$tmp/plain" && fail "plain make runs the simulation"
+# A compiler that writes half its object, then SIGKILLs its whole process
+# group, make included, so neither make's interrupt handling nor
+# .DELETE_ON_ERROR can tidy up (as the OOM killer or a lost session
+# would).  The next make must compile the object again, not take the half
+# one for done.
+cat >"$tmp/cc-killed" <<'EOF'
+#!/bin/bash
+prev=
+for a; do [ "$prev" = -o ] && printf '\177ELF half an object' >"$a"; prev=$a; done
+kill -KILL 0
+EOF
+chmod +x "$tmp/cc-killed"
+obj=$B/obj/base/error.o
+set +e
+(setsid -w make -C "$root" BUILD="$B" DEPS_OK=yes CC="$tmp/cc-killed" "$obj"; true) >/dev/null 2>&1
+set -e
+[ ! -e "$obj" ] || fail "a killed compile left $obj, which make takes for up to date"
+make -s --no-print-directory -C "$root" BUILD="$B" DEPS_OK=yes "$obj" >/dev/null || fail "make after a killed compile"
+nm "$obj" | grep -q ' T ss_errorf$' || fail "$obj is no whole object after make"
 
 echo "bad_output: ok"

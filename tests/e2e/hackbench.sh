@@ -8,8 +8,8 @@
 export SLABSIM_HOME=$root
 meta() { awk -v k="$2" '$1 == "meta" && $2 == k { print $3 }' "$1"; }
 
-"$S" gen --help | grep -q '^  hackbench ' || fail "gen --help does not list hackbench"
-"$S" gen hackbench --help | grep -q -- '--datasize B' || fail "gen hackbench --help"
+"$S" gen --help | grep '^  hackbench ' >/dev/null || fail "gen --help does not list hackbench"
+"$S" gen hackbench --help | grep -- '--datasize B' >/dev/null || fail "gen hackbench --help"
 
 # ---- a small trace: 2 groups of 4 + 4 tasks, 3 loops, 2 CPUs ----
 # messages = groups x fds x fds x loops = 2 x 4 x 4 x 3 = 96; each is one

@@ -40,6 +40,14 @@ awk -F, 'NR == 1 { n = NF } NF != n { print "row " NR ": " NF " fields"; bad = 1
 awk -F, 'NR > 1 && ($5 != $3 - $2 || $6 != $4 - $2) { print $1; bad = 1 } END { exit bad }' \
 	"$rep/kernel.csv" || fail "kernel.csv: a change is not after - before"
 grep -q '^ext4_inode_cache,\|^dentry,' "$rep/kernel.csv" || fail "kernel.csv lacks the touched caches"
+# settling reads the after-snapshot: a settled cache is never `within`, and
+# the replay before the rule is kept for the figure without settling
+[ -s "$rep/runs/trace__traced/slabinfo.unsettled" ] || fail "no slabinfo.unsettled"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	 $c["settled"] > 0 && $c["within"] == 1 { print $1; bad = 1 } END { exit bad }' \
+	"$rep/kernel.csv" || fail "kernel.csv: a settled cache counted within"
+grep -q "^No cache's objects changed\|Without settling" "$rep/report.md" ||
+	fail "report.md: no figure without settling"
 # the command the report prints is a command that works
 cmd=$(sed -n 's/^- Command: `\(.*\)`$/\1/p' "$rep/report.md")
 case $cmd in

@@ -55,6 +55,16 @@ bad_list "bad:1: bad run" "--model traced --trace other --out x"
 bad_list "bad:1: bad run" "--model traced"
 bad_list "bad:1: unterminated quote" "--model 'traced --out x"
 bad_list "no run in the list" "# nothing"
+# two runs writing one --out: a usage error naming both, before any replay
+bad_list "bad:3: --out $tmp/dup//./a/: line 1 writes there too" \
+	"$(printf -- '--model traced --out %s/dup/a\n--model traced+P --out %s/dup/b\n--model kmem_cache --out %s/dup//./a/' "$tmp" "$tmp" "$tmp")"
+[ -e "$tmp/dup" ] && fail "a run list writing one --out twice left $(ls -R "$tmp/dup")"
+rc=0
+"$S" run --trace "$t" --model "traced kmem_cache traced" --target x86_64-4.6 --out "$tmp/dupm/%m" 2>"$tmp/err" || rc=$?
+expect_eq "exit, one model twice" "$rc" 2
+grep -qF -- "--model 'traced' and 'traced' both write --out $tmp/dupm/traced" "$tmp/err" ||
+	fail "one model twice: $(cat "$tmp/err")"
+[ -e "$tmp/dupm" ] && fail "a model given twice left $(ls -R "$tmp/dupm")"
 rc=0
 "$S" run --trace - --model "traced traced+P" --target x86_64-4.6 --out "$tmp/stdin/%m" </dev/null 2>"$tmp/err" || rc=$?
 expect_eq "several runs from stdin" "$rc" 1

@@ -61,6 +61,17 @@ expect_rc 1 run --topology 'synth:pack:1 core:2 pu:1' --out "$tmp/m3"
 grep -q "cpu4.trace:[0-9]*: cpu 2 is outside the topology (2 PUs, map identity" "$tmp/err" \
 	|| fail "small topology message: $(cat "$tmp/err")"
 [ ! -e "$tmp/m3/summary.csv" ] || fail "failed run left summary.csv"
+# fold (make topo-plot's map): trace CPU n runs where scatter puts CPU
+# n mod PUs, so the 4-CPU trace on 3 PUs gives what the trace with its
+# CPUs folded by hand gives under scatter (which trace CPUs share a PU;
+# test_topology.c checks the very PU); W.dat's pus is summary's cpus
+awk '$1 == "a" || $1 == "f" { $2 = $2 % 3 } 1' "$tmp/cpu4.trace" >"$tmp/cpu4-folded.trace"
+run --topology 'synth:pack:1 [numa] core:3 pu:1' --map fold --out "$tmp/fold"
+"$S" run --trace "$tmp/cpu4-folded.trace" --model traced --target x86_64-6.1 \
+	--topology 'synth:pack:1 [numa] core:3 pu:1' --map scatter --out "$tmp/folded"
+sed -i 's/; map fold"/; map scatter"/' "$tmp/fold/summary.json"
+diff -r "$tmp/fold" "$tmp/folded" >&2 || fail "fold differs from the trace folded by hand"
+expect_eq "fold: cpus column (W.dat's pus)" "$(awk -F, 'NR == 2 { print $7 }' "$tmp/fold/summary.csv")" 3
 expect_rc 2 run --topology host --cpus 4 --out "$tmp/m4"
 expect_rc 2 run --map sideways --out "$tmp/m4"
 expect_rc 2 run --events task-clock --out "$tmp/m4"
@@ -72,7 +83,7 @@ expect_rc 2 run --events task-clock --out "$tmp/m4"
 	--topology "$SYNTH2x16x2" --out "$tmp/smack"
 grep -q '"topology": "synth:pack:2 numa:1 core:16 pu:2: 2 packages, 2 NUMA nodes, 32 cores, 64 PUs' \
 	"$tmp/smack/summary.json" || fail "smack17k topology"
-if "$S" gen --help | grep -q '^  hackbench '; then
+if "$S" gen --help | grep '^  hackbench ' >/dev/null; then
 	"$S" gen hackbench -g 2 -l 20 --cpus 64 -o "$tmp/hb.trace" 2>/dev/null
 	"$S" run --trace "$tmp/hb.trace" --model traced+P --target x86_64-4.6 \
 		--topology "$SYNTH2x16x2" --map scatter --out "$tmp/hb"

@@ -3,6 +3,7 @@
  * the SMACK board (arm32-3.10: kmalloc-32 is the smallest class, slabs
  * of one page, ARCH_SLAB_MINALIGN 8, a 32-byte cache line). */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 
 #include "adv_gen.h"
+#include "adv_probe.h"
 #include "adv_scan.h"
 #include "kmalloc.h"
 #include "model.h"
@@ -58,13 +60,14 @@ struct gen_fx {
 	char path[TU_PATH_MAX];
 };
 
-static void gen(struct gen_fx *f, unsigned max)
+/* The proposals for the trace on target (a name or a path). */
+static void gen_on(struct gen_fx *f, unsigned max, const char *target)
 {
 	struct adv_gen_in in;
 	struct ss_error err;
 
 	memset(f, 0, sizeof(*f));
-	f->t = tu_target("arm32-3.10");
+	f->t = tu_target(target);
 	assert_int_equal(ss_topology_flat(&f->topo, f->t.cpus, 1, &err), 0);
 	write_trace(f->path, sizeof(f->path));
 	if (adv_scan_trace(f->path, ss_kmalloc_max_cache_size(&f->t), &f->scan, &err))
@@ -77,6 +80,11 @@ static void gen(struct gen_fx *f, unsigned max)
 				 .cfg = &f->cfg, .costs = &f->costs, .max_proposals = max};
 	if (adv_generate(&in, &f->props, &err))
 		fail_msg("generate: %s", err.msg);
+}
+
+static void gen(struct gen_fx *f, unsigned max)
+{
+	gen_on(f, max, "arm32-3.10");
 }
 
 static void gen_release(struct gen_fx *f)
@@ -180,6 +188,87 @@ static void test_proposals(void **state)
 	gen_release(&f);
 }
 
+static bool has_class(const struct adv_prop *p, unsigned size)
+{
+	for (unsigned i = 0; i < p->ov.nr_classes; i++)
+		if (p->ov.classes[i] == size)
+			return true;
+	return false;
+}
+
+/* The cache a kmalloc of size bytes from site "label" lands in under p. */
+static void probe_kmalloc(struct gen_fx *f, const struct adv_prop *p, uint64_t size,
+			  const char *want)
+{
+	struct adv_req req = {.site = ss_strtab_find(&f->scan.tables->names, "label"),
+			      .api = SS_API_KMALLOC, .size = size};
+	struct adv_place got;
+	struct ss_error err;
+
+	if (adv_probe(ss_model_find("traced"), &f->cfg, &p->ov, &f->costs, &req, 1, &got, &err))
+		fail_msg("probe: %s", err.msg);
+	assert_string_equal(got.cache, want);
+}
+
+/* A board whose KMALLOC_MIN_SIZE is 128 (ARCH_DMA_MINALIGN 128, as on
+ * arm64 before 6.5): no kmalloc-96, no kmalloc-192. */
+static const char dma128_target[] =
+	"name = dma128\nptr_size = 8\npage_size = 4096\ncache_line = 128\n"
+	"dma_minalign = 128\nslab_minalign = 8\ncpus = 2\nnodes = 1\nera = 6.1\n";
+
+/* The class sets on targets that lack classes: kmalloc-96 and -192 back
+ * where KMALLOC_MIN_SIZE 128 leaves both out, kmalloc-96 alone where it is
+ * 64 (arm32-3.10-v7), and classes where the sizes cluster (x86_64-6.x
+ * lacks 24 and 40: the rule's 20 bytes, the 40-byte pair). */
+static void test_class_sets(void **state)
+{
+	char path[TU_PATH_MAX];
+	const struct adv_prop *p;
+	struct gen_fx f;
+
+	(void)state;
+	tu_tmp_text(path, sizeof(path), dma128_target);
+	gen_on(&f, 100, path);
+	p = find(&f, "classes:+96,192", "*");
+	assert_non_null(p);
+	assert_true(has_class(p, 96) && has_class(p, 128) && has_class(p, 192));
+	assert_string_equal(p->current, "kmalloc-128");
+	probe_kmalloc(&f, p, 90, "kmalloc-96");
+	probe_kmalloc(&f, p, 150, "kmalloc-192");
+	assert_null(find(&f, "classes:+96", "*"));
+	assert_non_null(find(&f, "classes:min8", "*"));
+	gen_release(&f);
+	unlink(path);
+
+	gen_on(&f, 100, "arm32-3.10-v7");
+	p = find(&f, "classes:+96", "*");
+	assert_non_null(p);
+	assert_int_equal(p->object_size, 96);
+	assert_string_equal(p->cache, "kmalloc-96");
+	assert_true(has_class(p, 96) && has_class(p, 192));
+	probe_kmalloc(&f, p, 90, "kmalloc-96");
+	assert_null(find(&f, "classes:+96,192", "*"));
+	assert_null(find(&f, "classes:+192", "*"));
+	gen_release(&f);
+
+	gen_on(&f, 100, "x86_64-6.x");
+	assert_null(find(&f, "classes:min8", "*"));
+	assert_null(find(&f, "classes:+96", "*"));
+	p = find(&f, "classes:+24", "*");
+	assert_non_null(p);
+	assert_int_equal(p->object_size, 24);
+	assert_string_equal(p->cache, "kmalloc-24");
+	assert_string_equal(p->current, "kmalloc-32");
+	assert_true(has_class(p, 24) && has_class(p, 8) && has_class(p, 32));
+	/* at least the 100 rules, 32 -> 24 bytes */
+	assert_true(p->predicted_kib >= 100 * 8 / 1024.0 - 1e-9);
+	probe_kmalloc(&f, p, 20, "kmalloc-24");
+	p = find(&f, "classes:+40", "*");
+	assert_non_null(p);
+	probe_kmalloc(&f, p, 40, "kmalloc-40");
+	gen_release(&f);
+}
+
 /* Past the budget proposals are dropped, the best by score kept. */
 static void test_budget(void **state)
 {
@@ -220,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_proposals),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_class_sets),
 		cmocka_unit_test(test_cache_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,6 +119,34 @@ static void test_signal_cleanup(void **state)
 	tu_remove_tree(dir);
 }
 
+/* A failed command removes the regular file it would have replaced, and
+ * nothing else: not "-", a directory, a symlink (nor what it points to) or
+ * a FIFO. */
+static void test_remove_stale(void **state)
+{
+	char dir[TU_PATH_MAX], p[4][TU_PATH_MAX + 16];
+	(void)state;
+
+	tu_tmp_dir(dir, sizeof(dir));
+	snprintf(p[0], sizeof(p[0]), "%s/old.csv", dir);
+	snprintf(p[1], sizeof(p[1]), "%s/sub", dir);
+	snprintf(p[2], sizeof(p[2]), "%s/link", dir);
+	snprintf(p[3], sizeof(p[3]), "%s/fifo", dir);
+	tu_write_text(p[0], "old\n");
+	assert_int_equal(mkdir(p[1], 0777), 0);
+	assert_int_equal(symlink(p[0], p[2]), 0);
+	assert_int_equal(mkfifo(p[3], 0666), 0);
+	for (int i = 1; i < 4; i++)
+		ss_remove_stale(p[i]);
+	ss_remove_stale("-");
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(access(p[i], F_OK), 0);
+	ss_remove_stale(p[0]);
+	assert_int_equal(access(p[0], F_OK), -1);
+	ss_remove_stale(p[0]); /* already gone: nothing to do */
+	tu_remove_tree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_device_written_in_place),
 		cmocka_unit_test(test_same_file),
 		cmocka_unit_test(test_signal_cleanup),
+		cmocka_unit_test(test_remove_stale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

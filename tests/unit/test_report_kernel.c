@@ -96,11 +96,89 @@ static void test_load_and_csv(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/slabinfo"));
 }
 
+/* A cache the settling rule released objects of is fitted to the
+ * after-snapshot: never counted within, counted apart, and the figure
+ * without settling comes from the replay's slabinfo.unsettled. */
+static void test_settled_not_within(void **state)
+{
+	char before[TU_PATH_MAX], after[TU_PATH_MAX], run[TU_PATH_MAX], f[TU_PATH_MAX + 32];
+	struct rp_kernel k;
+	struct ss_error err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	(void)state;
+
+	tu_path(before, sizeof(before), "sb");
+	tu_path(after, sizeof(after), "sa");
+	tu_path(run, sizeof(run), "srun");
+	mkdir(run, 0755);
+	/* dentry +2000, maple_node +3000, filp +2000 in the kernel */
+	tu_write_text(before, "slabinfo - version: 2.1\n"
+			      "dentry 10000 10500 192 21 1 : tunables 0 0 0 : slabdata 500 500 0\n"
+			      "maple_node 4000 4096 256 32 2 : tunables 0 0 0 : slabdata 128 128 0\n"
+			      "filp 900 924 192 21 1 : tunables 0 0 0 : slabdata 44 44 0\n");
+	tu_write_text(after, "slabinfo - version: 2.1\n"
+			     "dentry 12000 12600 192 21 1 : tunables 0 0 0 : slabdata 600 600 0\n"
+			     "maple_node 7000 7168 256 32 2 : tunables 0 0 0 : slabdata 224 224 0\n"
+			     "filp 2900 2940 192 21 1 : tunables 0 0 0 : slabdata 140 140 0\n");
+	/* after settling: dentry and maple_node exactly the kernel's, filp
+	 * 30% short; before settling dentry was within, maple_node not */
+	snprintf(f, sizeof(f), "%s/slabinfo", run);
+	tu_write_text(f, "slabinfo - version: 2.1\n"
+			 "dentry 12000 12600 192 21 1 : tunables 0 0 0 : slabdata 600 600 0\n"
+			 "maple_node 7000 7168 256 32 2 : tunables 0 0 0 : slabdata 224 224 0\n"
+			 "filp 2300 2310 192 21 1 : tunables 0 0 0 : slabdata 110 110 0\n");
+	snprintf(f, sizeof(f), "%s/slabinfo.unsettled", run);
+	tu_write_text(f, "slabinfo - version: 2.1\n"
+			 "dentry 12100 12600 192 21 1 : tunables 0 0 0 : slabdata 600 600 0\n"
+			 "maple_node 9000 9216 256 32 2 : tunables 0 0 0 : slabdata 288 288 0\n"
+			 "filp 2300 2310 192 21 1 : tunables 0 0 0 : slabdata 110 110 0\n");
+	snprintf(f, sizeof(f), "%s/settled.csv", run);
+	tu_write_text(f, "cache,site,objects\ndentry,d_alloc+0x1,100\n"
+			 "maple_node,mas_alloc_nodes+0x2,2000\n");
+	assert_int_equal(rp_kernel_load(&k, before, after, run, "traced", &err), 0);
+	assert_true(k.unsettled);
+	for (size_t i = 0; i < k.n; i++) {
+		const struct rp_kernel_row *r = &k.rows[i];
+
+		assert_true(rp_kernel_row_held(r));
+		if (!strcmp(r->name, "filp")) {
+			assert_false(rp_kernel_row_within(r));
+			assert_false(rp_kernel_row_ok_unsettled(r));
+			continue;
+		}
+		/* the settled figures match the kernel exactly: fitted */
+		assert_true(rp_kernel_row_ok(r));
+		assert_false(rp_kernel_row_within(r));
+		assert_int_equal(rp_kernel_row_ok_unsettled(r), !strcmp(r->name, "dentry"));
+	}
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	assert_int_equal(rp_kernel_write_md(fp, &k), 0);
+	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "0 of 1 within ±10% (objects) and ±15% (slabs) of the kernel's "
+				    "change (predictions only: 2 more held caches were settled"));
+	assert_non_null(strstr(buf, "Without settling (`slabinfo.unsettled`, the replay before the "
+				    "rule): 1 of 3."));
+	assert_non_null(strstr(buf, "| settled |"));
+	assert_non_null(strstr(buf, "2000 settled (before: +5000, +66.7%)"));
+	/* kernel.csv: held 1, within 0, settled 2000, unsettled figures */
+	assert_non_null(strstr(buf, "\nmaple_node,4000,7000,7000,3000,3000,0.00,128,224,224,96,96,"
+				    "0.00,1,0,1,0,0,2000,9000,288,0\n"));
+	assert_non_null(strstr(buf, "\ndentry,10000,12000,12000,2000,2000,0.00,500,600,600,100,100,"
+				    "0.00,1,0,1,0,0,100,12100,600,1\n"));
+	free(buf);
+	rp_kernel_free(&k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_load_and_csv),
+		cmocka_unit_test(test_settled_not_within),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

@@ -94,6 +94,45 @@ static void test_synthetic_sizes_and_zonelists(void **state)
 	ss_topology_release(&t);
 }
 
+/* fold: trace CPU n on the PU scatter gives n mod PUs, for every CPU a
+ * trace can name (0..65535), so one trace replays on any size. */
+static void test_fold_map(void **state)
+{
+	static const uint16_t scatter6[6] = {0, 3, 1, 4, 2, 5};
+	uint16_t scatter[128];
+	struct ss_topology t;
+	struct ss_error err;
+	(void)state;
+
+	/* 6 PUs on 2 nodes (not a power of two: n mod 6, not a mask) */
+	assert_int_equal(ss_topology_flat(&t, 6, 2, &err), 0);
+	set_map(&t, SS_MAP_FOLD);
+	assert_int_equal(t.nr_map, SS_TOPO_MAX_PUS + 1);
+	for (unsigned c = 0; c <= SS_TOPO_MAX_PUS; c++)
+		if (t.cpu_map[c] != scatter6[c % 6])
+			fail_msg("fold on 6 PUs: trace CPU %u on PU %u, want %u", c,
+				 t.cpu_map[c], scatter6[c % 6]);
+	assert_int_equal(t.cpu_map[7], 3);     /* 7 mod 6 = 1: node 1's first PU */
+	assert_int_equal(t.cpu_map[65535], 4); /* 65535 mod 6 = 3 */
+	assert_string_equal(t.desc, "flat: 2 packages, 2 NUMA nodes, 6 cores, 6 PUs; map fold");
+	/* back to scatter: only the PUs are mapped again */
+	set_map(&t, SS_MAP_SCATTER);
+	assert_int_equal(t.nr_map, 6);
+	ss_topology_release(&t);
+
+	/* topo-plot's 128-PU machine: the first 128 CPUs as scatter, then again */
+	load(&t, "synth:pack:2 numa:2 core:16 pu:2");
+	set_map(&t, SS_MAP_SCATTER);
+	memcpy(scatter, t.cpu_map, sizeof(scatter));
+	set_map(&t, SS_MAP_FOLD);
+	for (unsigned c = 0; c <= SS_TOPO_MAX_PUS; c++)
+		if (t.cpu_map[c] != scatter[c % 128])
+			fail_msg("fold on 128 PUs: trace CPU %u on PU %u, want %u", c,
+				 t.cpu_map[c], scatter[c % 128]);
+	assert_int_equal(t.cpu_map[129], 64); /* as CPU 1: package 1 */
+	ss_topology_release(&t);
+}
+
 /* Linux numbers hardware threads after all cores (indexes=core:pack):
  * identity follows the OS index, compact the tree. */
 static void test_os_numbering_maps(void **state)
@@ -291,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_synthetic_sizes_and_zonelists),
 		cmocka_unit_test(test_os_numbering_maps),
+		cmocka_unit_test(test_fold_map),
 		cmocka_unit_test(test_bad_specs),
 		cmocka_unit_test(test_xml_two_socket),
 		cmocka_unit_test(test_per_node_accounting),

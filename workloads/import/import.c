@@ -13,6 +13,7 @@
 
 #include "atomic_file.h"
 #include "import.h"
+#include "import_objext.h"
 #include "trace_io.h"
 
 struct importer {
@@ -29,6 +30,7 @@ struct importer {
 	struct ss_idpool ids;
 	struct ss_import_caches caches;
 	struct ss_import_prior prior;
+	struct ss_import_objext objext; /* freed slabs' obj_exts vectors */
 	struct ss_snap snap;
 	bool have_snap;
 	bool cpus_written;	/* meta cpus went out before the events */
@@ -157,6 +159,9 @@ static int do_prior_free(struct importer *im, const struct ss_kmem_rec *rec,
 	if (rec->name) {
 		ss_import_cache_name(&im->target, rec, name);
 		slab = ss_import_prior_slab(&im->prior, rec->ptr, name);
+	} else if (!ss_import_objext_class(&im->objext, im->have_snap ? &im->snap : NULL,
+					   &im->target, rec, &size)) {
+		name[0] = '\0'; /* kmalloc-N of the size; the vector has no flags */
 	} else if (ss_import_prior_pick(&im->prior, rec->ptr, rec->call_site, name, &size,
 					&gfp, &slab)) {
 		t->prior_unattributed++;
@@ -282,7 +287,9 @@ static int do_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why
 		t->max_cpu = rec.cpu;
 	if (rec.event == SS_KE_KMALLOC || rec.event == SS_KE_CACHE_ALLOC)
 		return do_alloc(im, &rec, err);
-	return do_free(im, &rec, err);
+	if (do_free(im, &rec, err))
+		return -1;
+	return ss_import_objext_note(&im->objext, &rec) ? BAD(im, err, "out of memory") : 0;
 }
 
 /* A trace.dat record: numbered like a line, for the errors. */
@@ -455,6 +462,7 @@ int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
 	ss_idpool_release(&im.ids);
 	ss_import_caches_release(&im.caches);
 	ss_import_prior_release(&im.prior);
+	ss_import_objext_release(&im.objext);
 	if (im.have_snap)
 		ss_snap_release(&im.snap);
 	return rc;

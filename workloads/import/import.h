@@ -7,6 +7,7 @@
  *   import_ptrmap.c  live pointers -> dense object ids
  *   import_caches.c  cache names and kmem_cache_create() arguments
  *   import_prior.c   frees of objects allocated before the capture
+ *   import_objext.c  the kfree of a freed slab's obj_exts vector
  *   import_gfp.c     allocation flags from gfp_flags= and accounted=
  *   import.c         the driver: records -> trace events and totals
  */
