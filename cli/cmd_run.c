@@ -262,6 +262,7 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 
 	if (ss_write_caches(io->dir, run, err) || remember(io, "caches.csv", err) ||
 	    ss_write_counters(io->dir, run, err) || remember(io, "counters.csv", err) ||
+	    ss_write_sites(io->dir, run, err) || remember(io, "sites.csv", err) ||
 	    ss_write_functions(io->dir, run, err) || remember(io, "functions.csv", err) ||
 	    ss_write_latency(io->dir, run, err) || remember(io, "latency.csv", err) ||
 	    ss_write_work(io->dir, run, err) || remember(io, "work.csv", err))

@@ -11,6 +11,7 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
 	ss_objtable_init(&run->objs, max_objects);
 	ss_memcap_init(&run->mem, run->mem.max_bytes, run->target->page_size);
+	ss_account_init(&run->acct, run->desc, run->model, run->target);
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
@@ -26,6 +27,7 @@ void ss_run_release(struct ss_run *run)
 	run->label_events = NULL;
 	ss_objtable_release(&run->objs);
 	ss_memcap_release(&run->mem);
+	ss_account_release(&run->acct);
 	free(run->cpu_cycles);
 	run->cpu_cycles = NULL;
 }
@@ -93,6 +95,8 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 		return BAD(r, ev, err, "simulated memory reached %llu bytes (slab and kmalloc_large pages), over the cap of %llu (raise --max-memory)",
 			   (unsigned long long)ss_memcap_bytes(&run->mem),
 			   (unsigned long long)run->mem.max_bytes);
+	if (ss_account_alloc(&run->acct, &run->mem, obj, run->events))
+		return ss_errorf(err, "out of memory");
 	run->objs.live++;
 	if (run->objs.live > run->objs.peak_live)
 		run->objs.peak_live = run->objs.live;
@@ -115,6 +119,8 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 		return ss_bad_free(run, ss_trace_path(r), ev->line, ev->id, obj, err);
 	run->desc->ops->free(run->model, ev->cpu, obj, &op);
 	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
+		return ss_errorf(err, "out of memory");
+	if (ss_account_free(&run->acct, &run->mem, obj, ev->cpu))
 		return ss_errorf(err, "out of memory");
 	obj->freed = obj->state;
 	obj->free_cpu = (uint16_t)ev->cpu;

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "account.h"
 #include "costs.h"
 #include "histogram.h"
 #include "memcap.h"
@@ -42,6 +43,7 @@ struct ss_run {
 	struct ss_objtable objs;
 	struct ss_memcap mem; /* simulated memory vs --max-memory (set max_bytes
 			       * before ss_run_init; 0 = the default cap) */
+	struct ss_account acct; /* live bytes, the peak, per-site counts */
 	double *cpu_cycles; /* simulated clock of each CPU */
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
