@@ -137,6 +137,10 @@ SEED ?= 1
 WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
 DATA := datasets/$(WORKLOAD)
 REPORT := reports/$(WORKLOAD)
+# Loaded into gnuplot before each of the report's plot scripts: the title
+# names the workload, target, kernel era and CPUs (slabsim report writes
+# title.gp beside report.md).
+REPORT_TITLE = load '$(REPORT)/title.gp'
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 include workloads/$(WORKLOAD)/$(WORKLOAD).mk
 include mk/report.inc

@@ -25,7 +25,7 @@ set datafile columnheaders
 stats datafile using 1 nooutput
 nm = int(STATS_blocks / 2)
 
-set title sprintf('%s%sAllocator latency CDF, every model on one axis (all variants pooled)', \
+set title sprintf('%s%sAllocator latency CDF on one axis (runs of a model on one kernel pooled)', \
 		  workload, strlen(workload) ? ': ' : '') font ",13"
 set logscale x 10
 set format x '10^{%T}'

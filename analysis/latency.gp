@@ -37,7 +37,7 @@ set key bottom right noenhanced
 set style line 1 lw 2
 
 set multiplot layout 1, 2 \
-	title sprintf('%s%sAllocator latency CDF per model (all variants pooled)', \
+	title sprintf('%s%sAllocator latency CDF (runs of a model on one kernel pooled)', \
 		      workload, strlen(workload) ? ': ' : '') font ",13"
 # Each curve: steps rising at every bucket's upper bound, plus the rise
 # from 0 at the first bucket (an impulse at its first point).

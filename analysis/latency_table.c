@@ -20,24 +20,29 @@ static void quantile_cell(struct md_table *t, const struct rp_hist *h, double q)
 int rp_latency_table(FILE *fp, const struct rp_results *res)
 {
 	struct md_table t;
+	struct rp_series *sv = NULL;
+	unsigned ns = 0;
 
 	mdt_init(&t, "lrrrrrr");
-	mdt_cell(&t, "model");
+	if (rp_lat_series(res, &sv, &ns))
+		t.oom = true;
+	/* a run's own row when the runs of a model are on several targets */
+	mdt_cell(&t, "%s", ns == res->models.n ? "model" : "run");
 	mdt_cell(&t, "alloc p50");
 	mdt_cell(&t, "alloc p99");
 	mdt_cell(&t, "free p50");
 	mdt_cell(&t, "free p99");
 	mdt_cell(&t, "allocs");
 	mdt_cell(&t, "frees");
-	for (unsigned mi = 0; mi < res->models.n; mi++) {
+	for (unsigned si = 0; si < ns; si++) {
 		struct rp_hist h[RP_NR_OPS];
 
 		/* A histogram that could not be pooled is empty: the table
 		 * is still filled, then refused by mdt_print. */
 		for (int op = 0; op < RP_NR_OPS; op++)
-			if (rp_pool_hist(res, mi, (enum rp_op)op, &h[op]))
+			if (rp_pool_series(res, &sv[si], (enum rp_op)op, &h[op]))
 				t.oom = true;
-		mdt_cell(&t, "%s", res->models.v[mi]);
+		mdt_cell(&t, "%s", sv[si].title);
 		for (int op = 0; op < RP_NR_OPS; op++) {
 			quantile_cell(&t, &h[op], 0.50);
 			quantile_cell(&t, &h[op], 0.99);
@@ -47,5 +52,6 @@ int rp_latency_table(FILE *fp, const struct rp_results *res)
 			free(h[op].b);
 		}
 	}
+	free(sv);
 	return mdt_print(fp, &t);
 }

@@ -43,6 +43,11 @@ struct rp_summary {
 	double p50_ns, p99_ns, alloc_p50_ns, alloc_p99_ns;
 	double free_p50_ns, free_p99_ns, fastpath_pct;
 	double rules, labels; /* optional columns; < 0 when absent */
+	/* The footprint at its peak and its parts then (optional as a
+	 * group: NaN when a summary.csv predates them). */
+	double peak_footprint_kib, peak_requested_bytes, peak_rounding_bytes;
+	double peak_align_bytes, peak_debug_bytes, peak_free_slot_bytes;
+	double peak_slab_tail_bytes, peak_event;
 };
 
 struct rp_run {
@@ -77,6 +82,9 @@ enum rp_part {
 };
 extern const char *const rp_part_names[RP_NR_PARTS];
 double rp_part_bytes(const struct rp_summary *s, enum rp_part p);
+/* The same parts at the peak (NaN when the run has no peak columns). */
+double rp_peak_part_bytes(const struct rp_summary *s, enum rp_part p);
+bool rp_has_peak(const struct rp_summary *s);
 
 /* Read every DIR/runs/<v>__<m>/{summary,latency}.csv (directory names in
  * sorted order).  No runs at all is an error. */
@@ -94,7 +102,8 @@ int rp_load_latency(const char *path, struct rp_run *run, struct ss_error *err);
  * other variants are dropped and every listed name is kept even without
  * runs; otherwise listed names without runs are skipped and the other
  * variants follow in sorted order).  The same for models.  NULL order =
- * sorted. */
+ * sorted, except that a NULL model order puts `traced` first: the
+ * baseline of every Δ (compare.md) is the first model. */
 int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
 	       bool vonly, const struct rp_names *morder, bool monly,
 	       struct ss_error *err);

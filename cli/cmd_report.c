@@ -17,6 +17,7 @@
 #include "report_plot.h"
 #include "report_runs.h"
 #include "report_seed.h"
+#include "compare_runs.h"
 
 #define MAX_CALIB 64
 
@@ -56,7 +57,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"add summary.csv column overhead_pct: sim_time_ms\n"
 		"against VARIANT's run of the same model, in %"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
-		"write only waste.dat and latency.dat"},
+		"write only the plot data (waste.dat, latency.dat,\n"
+		"title.gp and the workload's own)"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -72,8 +74,9 @@ static void usage(FILE *out)
 		"                      [--calibration \"NAME=VALUE ...\"]... [--command \"make ...\"]\n"
 		"                      [--compare-model M] [--baseline VARIANT] [--plot-data-only]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
-		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat and DIR/report.md\n"
-		"(only the two .dat files with --plot-data-only).  All or nothing.\n\n");
+		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
+		"title) and DIR/report.md (only the plot data with --plot-data-only).  All\n"
+		"or nothing.\n\n");
 	ss_opt_help(out, &opt_set);
 	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
@@ -157,10 +160,10 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 /* The outputs, written to temporary files and renamed together: the four
  * generic ones, then the workload's extra plot-data files. */
-enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_REPORT, NR_OUT };
+enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_REPORT, NR_OUT };
 #define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
-	"summary.csv", "waste.dat", "latency.dat", "report.md",
+	"summary.csv", "waste.dat", "latency.dat", "title.gp", "report.md",
 };
 
 static const char *out_name(const struct rp_extra *ex, int k)
@@ -177,6 +180,12 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 	case OUT_SUMMARY: return rp_write_summary_csv(fp, in->res, in->baseline);
 	case OUT_WASTE: return rp_write_waste_dat(fp, in->res);
 	case OUT_LATENCY: return rp_write_latency_dat(fp, in->res);
+	case OUT_TITLE: {
+		char title[512];
+
+		rp_plot_title(in->res, in->workload, title, sizeof(title));
+		return rp_write_title_gp(fp, title);
+	}
 	case OUT_REPORT:
 		if (rp_write_report(fp, in))
 			return -1;
@@ -197,7 +206,8 @@ static int write_outputs(const struct report_opts *o,
 
 	for (k = 0; k < MAX_OUT; k++)
 		want[k] = out_name(ex, k) &&
-			  (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY || k >= NR_OUT);
+			  (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY ||
+			   k == OUT_TITLE || k >= NR_OUT);
 	for (k = 0; k < MAX_OUT; k++) {
 		if (!want[k])
 			continue;
@@ -253,14 +263,83 @@ static int arrange(const struct report_opts *o, const struct rp_seed *seed,
 	return 0;
 }
 
+/* Each run's caches.csv and sites.csv, for the waste ranking. */
+struct run_waste {
+	struct wm_run *w;
+	struct cmp_caches *cc;
+	struct cmp_sites *ss;
+	size_t n;
+};
+
+static int load_waste(const char *dir, const struct rp_results *res,
+		      struct run_waste *rw, struct ss_error *err)
+{
+	char path[4400];
+
+	rw->n = res->nruns;
+	rw->w = calloc(rw->n + 1, sizeof(*rw->w));
+	rw->cc = calloc(rw->n + 1, sizeof(*rw->cc));
+	rw->ss = calloc(rw->n + 1, sizeof(*rw->ss));
+	if (!rw->w || !rw->cc || !rw->ss)
+		return ss_errorf(err, "out of memory");
+	for (size_t k = 0; k < rw->n; k++) {
+		const struct rp_run *run = &res->runs[k];
+
+		rw->w[k] = (struct wm_run){.variant = run->variant, .model = run->model,
+					   .cc = &rw->cc[k], .ss = &rw->ss[k]};
+		snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", dir,
+			 run->variant, run->model);
+		if (cmp_read_caches(path, &rw->cc[k], err))
+			return -1;
+		snprintf(path, sizeof(path), "%s/runs/%s__%s/sites.csv", dir,
+			 run->variant, run->model);
+		if (cmp_read_sites(path, &rw->ss[k], err))
+			return -1;
+	}
+	return 0;
+}
+
+static void free_waste(struct run_waste *rw)
+{
+	for (size_t k = 0; k < rw->n; k++) {
+		if (rw->cc)
+			cmp_caches_free(&rw->cc[k]);
+		if (rw->ss)
+			cmp_sites_free(&rw->ss[k]);
+	}
+	free(rw->w);
+	free(rw->cc);
+	free(rw->ss);
+}
+
+/* "waste.png, latency.png" and a PNG for each of the workload's extra
+ * plot-data files (FILE.dat is drawn as FILE.png). */
+static void plot_list(const struct rp_extra *ex, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "waste.png, latency.png");
+
+	for (unsigned k = 0; ex && k < RP_MAX_EXTRA_DAT && ex->dat_names[k]; k++) {
+		const char *d = ex->dat_names[k];
+		size_t l = strlen(d);
+
+		if (l > 4 && !strcmp(d + l - 4, ".dat") && len < n)
+			len += (size_t)snprintf(buf + len, n - len, ", %.*s.png",
+						(int)(l - 4), d);
+	}
+}
+
 /* Read everything, then write everything: exit code 0 or 1. */
 static int run_report(const struct report_opts *o)
 {
+	const struct ss_workload *wl = ss_workload_find(o->workload);
 	struct rp_results res;
 	struct rp_seed seed;
 	struct ss_error err = {{0}};
 	struct rp_report_in in;
+	struct run_waste rw = {0};
 	bool have_seed = false;
+	char plots[512];
+	unsigned secno = 0;
 	int rc = 1;
 
 	memset(&res, 0, sizeof(res));
@@ -272,12 +351,16 @@ static int run_report(const struct report_opts *o)
 	if (rp_load_results(o->dir, o->workload, &res, &err) ||
 	    arrange(o, have_seed ? &seed : NULL, &res, &err))
 		goto fail;
+	if (!o->plot_data_only && load_waste(o->dir, &res, &rw, &err))
+		goto fail;
+	plot_list(wl ? wl->report : NULL, plots, sizeof(plots));
 	in = (struct rp_report_in){
 		.workload = o->workload, .command = o->command, .dir = o->dir,
 		.res = &res, .seed = have_seed ? &seed : NULL,
 		.seed_path = o->seed_path, .compare_model = o->compare_model,
 		.baseline = o->baseline,
 		.calib = o->calib, .ncalib = o->ncalib,
+		.plots = plots, .waste = rw.w, .secno = &secno,
 	};
 	if (write_outputs(o, &in, &err))
 		goto fail;
@@ -286,6 +369,7 @@ static int run_report(const struct report_opts *o)
 fail:
 	fprintf(stderr, "slabsim report: %s\n", err.msg);
 out:
+	free_waste(&rw);
 	rp_results_free(&res);
 	if (have_seed)
 		rp_seed_free(&seed);

@@ -16,7 +16,7 @@ ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 COMPARE_TOP ?= 5
 COMPARE_DIR := $(REPORT)/compare
 COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
-	timeline.dat phases.dat top_caches.csv)
+	timeline.dat phases.dat top_caches.csv title.gp)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
 
 COMPARE_COMMAND := make compare WORKLOAD=$(WORKLOAD) \
@@ -34,7 +34,7 @@ $(COMPARE_DATA) &: $(RUN_SUMMARIES) $(SLABSIM) $(COMPARE_DIR)/params
 
 # mk/plot.inc's rule; the timeline also reads the phase markers.
 # $(1) = plot, $(2) = extra gnuplot -e settings, $(3) = extra data file.
-cmp_plot = $(call gnuplot_rule,$(COMPARE_DIR)/$(1),$(COMPARE_DIR)/$(1).dat,analysis/cmp_$(1).gp,workload='$(WORKLOAD)'$(2),$(3))
+cmp_plot = $(call gnuplot_rule,$(COMPARE_DIR)/$(1),$(COMPARE_DIR)/$(1).dat,analysis/cmp_$(1).gp,load '$(COMPARE_DIR)/title.gp'$(2),$(COMPARE_DIR)/title.gp $(3))
 $(eval $(call cmp_plot,waste))
 $(eval $(call cmp_plot,latency))
 $(eval $(call cmp_plot,timeline,; phasefile='$(COMPARE_DIR)/phases.dat',$(COMPARE_DIR)/phases.dat))

@@ -74,7 +74,7 @@ $(AUDIT_EXTRA_DAT): $(REPORT)/report.md
 	@test -f $@ || $(SLABSIM) report $(REPORT_ARGS)
 
 # mk/plot.inc's rule, each plot with its script beside this file.
-$(foreach p,breakdown sweep,$(eval $(call gnuplot_rule,$(REPORT)/$(p),$(REPORT)/$(p).dat,workloads/audit/$(p).gp,workload='$(WORKLOAD)')))
+$(foreach p,breakdown sweep,$(eval $(call gnuplot_rule,$(REPORT)/$(p),$(REPORT)/$(p).dat,workloads/audit/$(p).gp,$(REPORT_TITLE),$(REPORT)/title.gp)))
 
 report: $(AUDIT_PLOTS) $(REPORT)/overhead.csv
 

@@ -31,6 +31,7 @@ struct times {
 };
 
 struct audit_data {
+	const struct rp_report_in *in;	/* for rp_heading() */
 	const struct rp_results *res;
 	unsigned nv, nm;
 	struct times *t;		/* [vi * nm + mi] */
@@ -132,6 +133,7 @@ static int load(const struct rp_report_in *in, struct audit_data *d,
 	const struct rp_results *res = in->res;
 
 	memset(d, 0, sizeof(*d));
+	d->in = in;
 	d->res = res;
 	d->nv = res->variants.n;
 	d->nm = res->models.n;
@@ -201,7 +203,7 @@ static int sec_calibration(FILE *fp, const struct audit_data *d, const char *mod
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
 	double hit, lo = AUDIT_SEED_HIT_PCT * 0.9, hi = AUDIT_SEED_HIT_PCT * 1.1;
 
-	fprintf(fp, "## 7. Audit: the calibration against the seed's %d%%\n\n", AUDIT_SEED_HIT_PCT);
+	rp_heading(fp, d->in, "Audit: the calibration against the seed's %d%%", AUDIT_SEED_HIT_PCT);
 	fprintf(fp, "The seed measured %.3f s with audit off and %.3f s on (real time, "
 		"+%.1f%%; it states %d%%; system time alone gives +%.1f%%).  ",
 		AUDIT_SEED_OFF_REAL_US / 1e6, AUDIT_SEED_ON_REAL_US / 1e6, seed_hit_pct(),
@@ -210,7 +212,7 @@ static int sec_calibration(FILE *fp, const struct audit_data *d, const char *mod
 	fprintf(fp, "One constant is fitted: AUDIT_PROFILE_SCALE_PERMILLE = %u, a scale on the "
 		"audit costs read from the profile (workloads/audit/audit_consts.h says how and "
 		"when).  Everything else comes from the profiles, costs.md or estimates "
-		"(section 13); the loop is assumed to be %u M access(2) calls at %u MHz.\n\n",
+		"(the cost table, last section); the loop is assumed to be %u M access(2) calls at %u MHz.\n\n",
 		AUDIT_PROFILE_SCALE_PERMILLE, AUDIT_SEED_SYSCALLS / 1000000, AUDIT_CLOCK_MHZ);
 	if (!off || hit_pct(d, d->v[AUDIT_ON_2616], d->cm, &hit)) {
 		fprintf(fp, "No `off` and `on-2.6.16` runs of model `%s`: no check.\n\n", model);
@@ -232,8 +234,8 @@ static int sec_overhead(FILE *fp, const struct audit_data *d)
 	char align[RP_NAME_MAX];
 	const struct rp_results *res = d->res;
 
-	fprintf(fp, "## 8. Overhead against `off`, every model (%%, ns per call)\n\n"
-		"sim_time_ms per loop iteration over the same model's `off` run, minus 1 "
+	rp_heading(fp, d->in, "Overhead against `off`, every model (%%, ns per call)");
+	fprintf(fp, "sim_time_ms per loop iteration over the same model's `off` run, minus 1 "
 		"(overhead.csv has the same).  slub_debug models pay their checks in `off` "
 		"too.\n\n");
 	memset(align, 'r', sizeof(align));
@@ -324,10 +326,10 @@ static int sec_breakdown(FILE *fp, const struct audit_data *d, const char *model
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
 	double prof[AUDIT_NR_CATEGORIES + 1], ptot = 0, share, alloc_ns, pairs;
 
-	fprintf(fp, "## 9. Where the time goes (model `%s`, ns per loop iteration)\n\n"
-		"Work events by category (workloads/audit/audit_labels.c) plus the "
+	rp_heading(fp, d->in, "Where the time goes (model `%s`, ns per loop iteration)", model);
+	fprintf(fp, "Work events by category (workloads/audit/audit_labels.c) plus the "
 		"allocator's replayed time, all CPUs, over the loop iterations "
-		"(breakdown.dat, breakdown.png).\n\n", model);
+		"(breakdown.dat, breakdown.png).\n\n");
 	if (breakdown_table(fp, d))
 		return -1;
 	if (!on || !off)
@@ -394,10 +396,11 @@ static int sec_predictions(FILE *fp, const struct audit_data *d, const char *mod
 	char rest[512];
 	double h;
 
-	fprintf(fp, "## 10. Predictions: the fixes against commit 1b50eed9cac0's %d%%\n\n"
-		"No constant is refitted: on-sid (the SID kept, strings only for records) "
+	rp_heading(fp, d->in, "Predictions: the fixes against commit 1b50eed9cac0's %d%%",
+		   AUDIT_FIX_HIT_PCT);
+	fprintf(fp, "No constant is refitted: on-sid (the SID kept, strings only for records) "
 		"and on-cached (the 2.6.16 calls served by the 5.6 sidtab string cache) "
-		"use the costs fitted on on-2.6.16.  Model `%s`.\n\n", AUDIT_FIX_HIT_PCT, model);
+		"use the costs fitted on on-2.6.16.  Model `%s`.\n\n", model);
 	mdt_init(&t, "lrrl");
 	mdt_cell(&t, "variant");
 	mdt_cell(&t, "predicted hit %%");
@@ -440,8 +443,8 @@ static int sec_strategies(FILE *fp, const struct audit_data *d)
 	static const enum audit_variant vs[] = {AUDIT_ON_2616, AUDIT_ON_CTXCACHE};
 	struct md_table t;
 
-	fprintf(fp, "## 11. Strategies for the context strings: time and memory\n\n"
-		"kmalloc buckets (`traced`, `kmalloc-buckets`), a cache per fixed-size site "
+	rp_heading(fp, d->in, "Strategies for the context strings: time and memory");
+	fprintf(fp, "kmalloc buckets (`traced`, `kmalloc-buckets`), a cache per fixed-size site "
 		"(`kmem_cache`: SLUB may merge it back), the what-if variant on-ctxcache (every "
 		"context string from a cache `audit_ctx` of the longest string), and "
 		"slub_debug (`+LETTERS`).  Allocator ns per call, hit against off, "
@@ -483,7 +486,7 @@ static int sec_sweep(FILE *fp, const struct audit_data *d)
 	const struct audit_lspp16_point *pt = audit_lspp16(&n);
 	struct md_table t;
 
-	fprintf(fp, "## 12. Rules sweep beside lspp.16\n\n");
+	rp_heading(fp, d->in, "Rules sweep beside lspp.16");
 	if (!d->sweep[0].have) {
 		fprintf(fp, "No sweep runs (DIR/sweep/r0/ missing): `make audit-sweep "
 			"WORKLOAD=audit` makes them.\n\n");
@@ -540,19 +543,19 @@ static void label_source(enum audit_label l, char *buf, size_t n)
 		snprintf(buf, n, "estimate (audit_consts.h)");
 }
 
-static int sec_costs(FILE *fp)
+static int sec_costs(FILE *fp, const struct audit_data *d)
 {
 	struct audit_costs c;
 	struct md_table t;
 	char src[160];
 
 	audit_costs_derive(&c, AUDIT_PROFILE_SCALE_PERMILLE);
-	fprintf(fp, "## 13. The cost table (cycles at %u MHz, loop of %u M)\n\n"
-		"Per event of each label as `slabsim gen audit` writes it with the fitted "
+	rp_heading(fp, d->in, "The cost table (cycles at %u MHz, loop of %u M)", AUDIT_CLOCK_MHZ,
+		   AUDIT_SEED_SYSCALLS / 1000000);
+	fprintf(fp, "Per event of each label as `slabsim gen audit` writes it with the fitted "
 		"scale.  Variable ones: mls_bits = 2 x bits walked x %u; str_copy = %u + "
 		"length / %u; lock_bounce x (cpus - 1) / cpus; record_format = %u per "
-		"audit_log_format + %u per d_path + %u.\n\n", AUDIT_CLOCK_MHZ,
-		AUDIT_SEED_SYSCALLS / 1000000, AUDIT_MLS_BIT_CYCLES, AUDIT_COPY_START_CYCLES,
+		"audit_log_format + %u per d_path + %u.\n\n", AUDIT_MLS_BIT_CYCLES, AUDIT_COPY_START_CYCLES,
 		AUDIT_COPY_BYTES_PER_CYCLE, AUDIT_LOG_FORMAT_CYCLES, AUDIT_D_PATH_CYCLES,
 		AUDIT_LOG_END_CYCLES);
 	mdt_init(&t, "llrll");
@@ -595,7 +598,7 @@ static int rp_audit_write_md(FILE *fp, const struct rp_report_in *in)
 		r = sec_calibration(fp, &d, in->compare_model) || sec_overhead(fp, &d) ||
 		    sec_breakdown(fp, &d, in->compare_model) ||
 		    sec_predictions(fp, &d, in->compare_model) || sec_strategies(fp, &d) ||
-		    sec_sweep(fp, &d) || sec_costs(fp) ? -1 : 0;
+		    sec_sweep(fp, &d) || sec_costs(fp, &d) ? -1 : 0;
 	free(d.t);
 	return r;
 }

@@ -56,7 +56,7 @@ $(foreach v,$(VARIANTS),$(eval $(call hb_run_rule,$(v))))
 
 # time.dat is written by the same `slabsim report` as report.md.
 $(REPORT)/time.dat: $(REPORT)/report.md ;
-$(eval $(call gnuplot_rule,$(REPORT)/time,$(REPORT)/time.dat,workloads/hackbench/time.gp))
+$(eval $(call gnuplot_rule,$(REPORT)/time,$(REPORT)/time.dat,workloads/hackbench/time.gp,$(REPORT_TITLE),$(REPORT)/title.gp))
 
 .PHONY: runs hackbench-plots sim
 runs: $(RUN_SUMMARIES)
