@@ -51,8 +51,8 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 typedef void grid_cell_fn(struct md_table *t, const struct rp_results *res,
 			  unsigned vi, unsigned mi);
 
-/* Not every pair ran (hackbench: one model per variant): a row per run,
- * not a grid of n/a. */
+/* Most pairs did not run (hackbench: one model per variant): a row per
+ * run, not a grid of n/a. */
 static int run_rows_table(FILE *fp, const struct rp_results *res,
 			  grid_cell_fn *cell, const char *what)
 {
@@ -71,14 +71,14 @@ static int run_rows_table(FILE *fp, const struct rp_results *res,
 }
 
 /* One row per variant, one column per model (as many as a table holds),
- * each cell written by cell(); a row per run when some pairs did not run. */
+ * each cell written by cell(); a row per run when most pairs did not run. */
 static int variant_model_table(FILE *fp, const struct rp_results *res,
 			       grid_cell_fn *cell, const char *what)
 {
 	struct md_table t;
 	char align[MDT_MAX_COLS + 1] = "l";
 
-	if (res->nruns != (size_t)res->variants.n * res->models.n)
+	if (rp_sparse(res))
 		return run_rows_table(fp, res, cell, what);
 	for (unsigned mi = 0; mi < res->models.n && mi + 1 < MDT_MAX_COLS; mi++)
 		strcat(align, "r");

@@ -752,9 +752,9 @@ static int sec_strategies(FILE *fp, const struct rp_report_in *in)
 	for (size_t k = 0; k < res->nruns; k++)
 		any_peak |= rp_has_peak(&res->runs[k].s);
 	rp_heading(fp, in, "Strategies compared: footprint (KiB)");
-	if (res->nruns != (size_t)res->variants.n * res->models.n) {
+	if (rp_sparse(res)) {
 		md_wrap(fp, "", "", true, "%s", "Each run's footprint at the end of the trace and at its peak "
-			"(not every variant ran every model, so one row per run):");
+			"(most variants ran one model only, so one row per run):");
 		return strategy_rows(fp, in);
 	}
 	fputs("At the end of the trace:\n\n", fp);

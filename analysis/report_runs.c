@@ -30,6 +30,8 @@ double rp_part_bytes(const struct rp_summary *s, enum rp_part p)
 
 double rp_peak_part_bytes(const struct rp_summary *s, enum rp_part p)
 {
+	if (!rp_has_peak(s))
+		return NAN;
 	switch (p) {
 	case RP_REQUESTED: return s->peak_requested_bytes;
 	case RP_ROUNDING: return s->peak_rounding_bytes;
@@ -570,6 +572,11 @@ int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
 		return ss_errorf(err, "no run matches the listed variants and models");
 	qsort(res->runs, res->nruns, sizeof(*res->runs), cmp_run);
 	return 0;
+}
+
+bool rp_sparse(const struct rp_results *res)
+{
+	return res->nruns * 2 <= (size_t)res->variants.n * res->models.n;
 }
 
 const struct rp_run *rp_find(const struct rp_results *res, unsigned vi,

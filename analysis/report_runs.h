@@ -108,6 +108,10 @@ int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
 	       bool vonly, const struct rp_names *morder, bool monly,
 	       struct ss_error *err);
 
+/* At least half of the variant × model pairs did not run (hackbench: one
+ * model per variant): tables list runs, not a grid of n/a. */
+bool rp_sparse(const struct rp_results *res);
+
 /* The run of (variant index, model index), or NULL. */
 const struct rp_run *rp_find(const struct rp_results *res, unsigned vi,
 			     unsigned mi);

@@ -17,9 +17,9 @@ if (!exists("outfile")) outfile = 'waste.png'
 if (!exists("workload")) workload = ''
 
 if (strlen(outfile) > 4 && outfile[strlen(outfile)-3:] eq '.svg') {
-	set terminal svg size 1200,760 font ",11" dynamic background rgb 'white'
+	set terminal svg size 1200,700 font ",11" dynamic background rgb 'white'
 } else {
-	set terminal pngcairo size 1200,760 font ",11"
+	set terminal pngcairo size 1200,700 font ",11"
 }
 set output outfile
 
@@ -84,7 +84,7 @@ do for [m = 0:nm - 1] {
 	     for [pk = 0:1] '' using (x(pk)):(on(4, pk)) with boxes \
 		lc rgb (pk ? light[1] : colour[1]) notitle, \
 	     for [pk = 0:1] '' using (x(pk)):(on(10, pk)):(sprintf('%.0f', $10)) \
-		with labels offset 0, 0.6 font ",8" notitle, \
+		with labels offset 0, 0.6 font ",7" notitle, \
 	     '' using (3 * $13 + 0.5):($12 == m && $14 == 0 ? 0 : NaN):(strcol(1)) \
 		with labels offset 0, -2.2 noenhanced font ",10" notitle
 }

@@ -40,9 +40,14 @@ int wm_caches_table(FILE *fp, const struct wm_run *runs, unsigned n,
 		"debug", "free slots", "slab tail", "waste", "waste %", "Loss",
 	};
 	struct md_table t;
+	unsigned have = 0;
 
-	if (!n)
+	for (unsigned i = 0; i < n; i++)
+		have += runs[i].cc != NULL;
+	if (!have) {
+		fputs("No run has a caches.csv (runs written by an older slabsim).\n\n", fp);
 		return 0;
+	}
 	init(&t, runs, "lrrrrrrrrrrr");
 	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
 		mdt_cell(&t, "%s", head[k]);
@@ -77,9 +82,14 @@ int wm_sites_table(FILE *fp, const struct wm_run *runs, unsigned n,
 	};
 	struct md_table t;
 	bool any = false;
+	unsigned have = 0;
 
-	if (!n)
+	for (unsigned i = 0; i < n; i++)
+		have += runs[i].ss != NULL;
+	if (!have) {
+		fputs("No run has a sites.csv (runs written by an older slabsim).\n\n", fp);
 		return 0;
+	}
 	init(&t, runs, "llrrrrrrrr");
 	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
 		mdt_cell(&t, "%s", head[k]);
