@@ -135,8 +135,16 @@ WORKLOAD ?= smack17k
 SEED ?= 1
 # A workload is a folder workloads/W/ holding its make fragment W.mk.
 WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
-DATA := datasets/$(WORKLOAD)
-REPORT := reports/$(WORKLOAD)
+# What-ifs (a parameter other than the workload's default) go to their
+# own directories, reports/W--name=value (mk/whatif.inc); REPORT=DIR and
+# DATA=DIR on the command line put them anywhere.
+REPORTS ?= reports
+DATASETS ?= datasets
+ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
+include mk/whatif.inc
+endif
+DATA := $(DATASETS)/$(WORKLOAD)$(WHATIF_DATA_SUFFIX)
+REPORT := $(REPORTS)/$(WORKLOAD)$(WHATIF_SUFFIX)
 # Loaded into gnuplot before each of the report's plot scripts: the title
 # names the workload, target, kernel era and CPUs (slabsim report writes
 # title.gp beside report.md).

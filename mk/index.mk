@@ -5,12 +5,13 @@
 #   make index      rewrite it now
 #
 # It is also kept up to date by `make sim` / `make report`, `make compare`
-# and `make sweep` when REPORT is the default reports/W (a redirected
-# REPORT, as the tests and the sweep's own sub-makes use, leaves it alone).
+# and `make sweep` when REPORT is the default reports/W or a what-if's
+# reports/W--... (a REPORT given on the command line, as the tests and the
+# sweep's own sub-makes use, leaves it alone).
 
 REPORTS_ROOT := $(patsubst %/,%,$(dir $(REPORT)))
 INDEX := $(REPORTS_ROOT)/index.html
-INDEX_AUTO := $(if $(SWEEP_POINT),,$(filter $(REPORTS_ROOT)/$(WORKLOAD),$(REPORT)))
+INDEX_AUTO := $(if $(SWEEP_POINT),,$(filter $(REPORTS_ROOT)/$(WORKLOAD) $(REPORTS_ROOT)/$(WORKLOAD)--%,$(REPORT)))
 
 .PHONY: index
 index: $(SLABSIM)
