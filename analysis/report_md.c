@@ -194,7 +194,14 @@ void rp_plot_title(const struct rp_results *res, const char *workload,
 
 int rp_write_title_gp(FILE *fp, const char *title)
 {
-	fputs("# title.gp - the plots' title head, loaded by make before each script\nworkload = '", fp);
+	fputs("# title.gp - the plots' title head, loaded by make before each script\n"
+	      "# (workload_plain for a title drawn noenhanced)\nworkload_plain = '", fp);
+	for (const char *c = title; *c; c++) {
+		if (*c == '\'')
+			fputc('\'', fp);
+		fputc(*c, fp);
+	}
+	fputs("'\nworkload = '", fp);
 	for (; *title; title++) {
 		if (*title == '\'') /* gnuplot: '' is a quote inside '...' */
 			fputc('\'', fp);

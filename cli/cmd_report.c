@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
 #include "commands.h"
@@ -285,16 +286,23 @@ static int load_waste(const char *dir, const struct rp_results *res,
 	for (size_t k = 0; k < rw->n; k++) {
 		const struct rp_run *run = &res->runs[k];
 
-		rw->w[k] = (struct wm_run){.variant = run->variant, .model = run->model,
-					   .cc = &rw->cc[k], .ss = &rw->ss[k]};
+		rw->w[k] = (struct wm_run){.variant = run->variant, .model = run->model};
+		/* runs written before sites.csv (or a caches.csv with the waste
+		 * columns) existed are left out of the ranking, not refused */
 		snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", dir,
 			 run->variant, run->model);
-		if (cmp_read_caches(path, &rw->cc[k], err))
-			return -1;
+		if (!access(path, F_OK)) {
+			if (cmp_read_caches(path, &rw->cc[k], err))
+				return -1;
+			rw->w[k].cc = &rw->cc[k];
+		}
 		snprintf(path, sizeof(path), "%s/runs/%s__%s/sites.csv", dir,
 			 run->variant, run->model);
-		if (cmp_read_sites(path, &rw->ss[k], err))
-			return -1;
+		if (!access(path, F_OK)) {
+			if (cmp_read_sites(path, &rw->ss[k], err))
+				return -1;
+			rw->w[k].ss = &rw->ss[k];
+		}
 	}
 	return 0;
 }

@@ -49,9 +49,10 @@ ifndef SWEEP_POINT
 SWEEP_VAR := $(SWEEP_VAR_$(PARAM))
 SWEEP_DIR := $(REPORT)/sweep-$(PARAM)
 SWEEP_POINTS := $(foreach v,$(VALUES),$(SWEEP_DIR)/$(v)/summary.csv)
-SWEEP_DATA := $(addprefix $(SWEEP_DIR)/,sweep.csv sweep.md $(addsuffix .dat,$(SWEEP_FIGURES)))
+SWEEP_DATA := $(addprefix $(SWEEP_DIR)/,sweep.csv sweep.md title.gp $(addsuffix .dat,$(SWEEP_FIGURES)))
 SWEEP_PLOTS := $(foreach f,$(SWEEP_FIGURES),$(SWEEP_DIR)/$(f).png $(SWEEP_DIR)/$(f).svg)
-SWEEP_COMMAND := make sweep WORKLOAD=$(WORKLOAD) $(filter-out WORKLOAD=%,$(MAKEOVERRIDES))
+SWEEP_COMMAND := make sweep WORKLOAD=$(WORKLOAD) \
+	$(filter-out WORKLOAD=% DEPS_OK=% SWEEP_POINT=% POINT_COMMAND=%,$(MAKEOVERRIDES))
 SWEEP_STAMP := values=$(strip $(VALUES)) variants=$(strip $(VARIANTS)) \
 	models=$(strip $(MODELS)) figures=$(strip $(SWEEP_FIGURES))
 
@@ -73,7 +74,8 @@ SWEEP_ERROR := $(strip \
 $(SWEEP_POINTS): $(SWEEP_DIR)/%/summary.csv: $(SLABSIM) FORCE
 	+@$(MAKE) --no-print-directory sweep-point WORKLOAD=$(WORKLOAD) $(SWEEP_VAR)=$* \
 		DATA=$(SWEEP_DIR)/$*/data REPORT=$(SWEEP_DIR)/$* \
-		SLABSIM=$(abspath $(SLABSIM)) SWEEP_POINT=1 DEPS_OK=$(DEPS_OK)
+		SLABSIM=$(abspath $(SLABSIM)) SWEEP_POINT=1 DEPS_OK=$(DEPS_OK) \
+		POINT_COMMAND=$(call sh_quote,$(strip $(SWEEP_COMMAND)) (point $(SWEEP_VAR)=$*))
 
 $(eval $(call param_stamp,$(SWEEP_DIR)/params,SWEEP_STAMP))
 
@@ -84,7 +86,7 @@ $(SWEEP_DATA) &: $(SWEEP_POINTS) $(SLABSIM) $(SWEEP_DIR)/params
 		--command $(call sh_quote,$(strip $(SWEEP_COMMAND)))
 
 # mk/plot.inc's rule, one figure at a time.
-$(foreach f,$(SWEEP_FIGURES),$(eval $(call gnuplot_rule,$(SWEEP_DIR)/$(f),$(SWEEP_DIR)/$(f).dat,analysis/sweep.gp,workload='$(WORKLOAD)')))
+$(foreach f,$(SWEEP_FIGURES),$(eval $(call gnuplot_rule,$(SWEEP_DIR)/$(f),$(SWEEP_DIR)/$(f).dat,analysis/sweep.gp,load '$(SWEEP_DIR)/title.gp',$(SWEEP_DIR)/title.gp)))
 
 .PHONY: sweep sweep-check
 sweep-check:
