@@ -11,6 +11,7 @@
 #include "audit_labels.h"
 #include "audit_profile.h"
 #include "audit_recipe.h"
+#include "compare_runs.h"
 #include "csv.h"
 #include "md_table.h"
 
@@ -438,6 +439,50 @@ static int sec_predictions(FILE *fp, const struct audit_data *d, const char *mod
 	return 0;
 }
 
+/* on-ctxcache against on-2.6.16 (model mi): when audit_ctx's stride is a
+ * kmalloc class the strings already used, the two hold the same slots per
+ * slab and take the same steps -- say so, with the sizes, where the
+ * figures are equal (the default: one context length). */
+static void ctxcache_note(FILE *fp, const struct audit_data *d, int mi)
+{
+	const struct times *a = at(d, d->v[AUDIT_ON_2616], mi);
+	const struct times *b = at(d, d->v[AUDIT_ON_CTXCACHE], mi);
+	struct cmp_caches ctx = {0}, base = {0};
+	struct ss_error err = {{0}};
+	char path[4400], kname[32];
+	const struct cmp_cache *c = NULL;
+	bool same_class = false;
+
+	if (!a || !b || a->footprint_kib != b->footprint_kib)
+		return;
+	snprintf(path, sizeof(path), "%s/runs/on-ctxcache__%s/caches.csv", d->in->dir,
+		 d->res->models.v[mi]);
+	if (cmp_read_caches(path, &ctx, &err))
+		return;
+	for (size_t k = 0; k < ctx.n; k++)
+		if (!strcmp(ctx.c[k].name, "audit_ctx"))
+			c = &ctx.c[k];
+	snprintf(path, sizeof(path), "%s/runs/on-2.6.16__%s/caches.csv", d->in->dir,
+		 d->res->models.v[mi]);
+	if (c && !cmp_read_caches(path, &base, &err)) {
+		snprintf(kname, sizeof(kname), "kmalloc-%llu",
+			 (unsigned long long)(c->objs_per_slab ? (c->space_bytes / c->slabs) / c->objs_per_slab : 0));
+		for (size_t k = 0; k < base.n; k++)
+			same_class |= !strcmp(base.c[k].name, kname);
+	}
+	if (c && same_class)
+		fprintf(fp, "on-ctxcache and on-2.6.16 are equal here, not by accident: with one "
+			"context length (the default; CONTEXTS=\"...\" gives several), `audit_ctx` "
+			"holds the %llu-byte strings %llu to an order-%llu slab, exactly as %s holds "
+			"them in on-2.6.16, and a kmem_cache_alloc() from a cache takes the same SLUB "
+			"steps as a kmalloc() from a class.  A dedicated cache saves memory only when "
+			"the strings' lengths would spread over kmalloc classes, or round up far.\n\n",
+			(unsigned long long)c->object_size, (unsigned long long)c->objs_per_slab,
+			(unsigned long long)c->order, kname);
+	cmp_caches_free(&ctx);
+	cmp_caches_free(&base);
+}
+
 static int sec_strategies(FILE *fp, const struct audit_data *d)
 {
 	static const enum audit_variant vs[] = {AUDIT_ON_2616, AUDIT_ON_CTXCACHE};
@@ -471,7 +516,10 @@ static int sec_strategies(FILE *fp, const struct audit_data *d)
 				mdt_cell(&t, "%+.1f", h);
 			mdt_cell(&t, "%.0f", x->footprint_kib);
 		}
-	return mdt_print(fp, &t);
+	if (mdt_print(fp, &t))
+		return -1;
+	ctxcache_note(fp, d, d->cm >= 0 ? d->cm : 0);
+	return 0;
 }
 
 /* Simulated seconds of the seed's loop: per-call time x its length. */
