@@ -48,7 +48,8 @@ endif
 ifndef SWEEP_POINT
 SWEEP_VAR := $(SWEEP_VAR_$(PARAM))
 SWEEP_DIR := $(REPORT)/sweep-$(PARAM)
-SWEEP_POINTS := $(foreach v,$(VALUES),$(SWEEP_DIR)/$(v)/summary.csv)
+# (sorted: a value listed twice is refused below, not a rule given twice)
+SWEEP_POINTS := $(foreach v,$(sort $(VALUES)),$(SWEEP_DIR)/$(v)/summary.csv)
 SWEEP_DATA := $(addprefix $(SWEEP_DIR)/,sweep.csv sweep.md title.gp $(addsuffix .dat,$(SWEEP_FIGURES)))
 SWEEP_PLOTS := $(foreach f,$(SWEEP_FIGURES),$(SWEEP_DIR)/$(f).png $(SWEEP_DIR)/$(f).svg)
 SWEEP_COMMAND := make sweep WORKLOAD=$(WORKLOAD) \
@@ -57,14 +58,15 @@ SWEEP_STAMP := values=$(strip $(VALUES)) variants=$(strip $(VARIANTS)) \
 	models=$(strip $(MODELS)) figures=$(strip $(SWEEP_FIGURES))
 
 # Why a sweep cannot run, or empty.
+# Each reason ends in "@@", which sweep-check prints as "; ".
 SWEEP_ERROR := $(strip \
-	$(if $(PARAM),,PARAM is not set) \
-	$(if $(PARAM),$(if $(SWEEP_VAR),,unknown PARAM '$(PARAM)'; known: $(SWEEP_PARAMS))) \
+	$(if $(PARAM),,PARAM is not set@@) \
+	$(if $(PARAM),$(if $(SWEEP_VAR),,unknown PARAM '$(PARAM)' (known: $(SWEEP_PARAMS))@@)) \
 	$(if $(SWEEP_VAR),$(if $(filter undefined,$(origin $(SWEEP_VAR))), \
 		$(if $(filter $(SWEEP_VAR),$(SWEEP_RUN_VARS)),, \
-		workload $(WORKLOAD) has no variable $(SWEEP_VAR) (PARAM=$(PARAM))))) \
-	$(if $(strip $(VALUES)),,VALUES is empty) \
-	$(if $(filter-out $(words $(VALUES)),$(words $(sort $(VALUES)))),VALUES lists a value twice))
+		workload $(WORKLOAD) has no variable $(SWEEP_VAR) (PARAM=$(PARAM))@@))) \
+	$(if $(strip $(VALUES)),,VALUES is empty@@) \
+	$(if $(filter-out $(words $(VALUES)),$(words $(sort $(VALUES)))),VALUES lists a value twice@@))
 
 # Every value's sub-make runs (it knows what is up to date); a value's
 # summary.csv changes only when its runs did, and only then is the sweep
@@ -90,7 +92,7 @@ $(foreach f,$(SWEEP_FIGURES),$(eval $(call gnuplot_rule,$(SWEEP_DIR)/$(f),$(SWEE
 
 .PHONY: sweep sweep-check
 sweep-check:
-	$(if $(SWEEP_ERROR),@echo "make sweep: $(SWEEP_ERROR)" >&2; \
+	$(if $(SWEEP_ERROR),@echo "make sweep: $(SWEEP_ERROR)" | sed 's/@@ */; /g; s/; $$//' >&2; \
 		echo "usage: make sweep WORKLOAD=W PARAM=P VALUES=\"V1 V2 ...\" [-jN]" >&2; exit 2)
 
 ifeq ($(SWEEP_ERROR),)

@@ -58,9 +58,10 @@ bad() { # bad "MESSAGE" MAKE-ARGS...
 	[ "$rc" = 2 ] || fail "make sweep $*: exit $rc, want 2"
 	grep -qF -- "$want" "$tmp/log3" || fail "make sweep $*: no '$want' in $(cat "$tmp/log3")"
 }
-bad "unknown PARAM 'nope'; known:" PARAM=nope VALUES="1 2"
-bad "unknown PARAM 'groups'; known: costs cpus labels rules seed target" PARAM=groups VALUES="1 2"
+bad "unknown PARAM 'nope' (known:" PARAM=nope VALUES="1 2"
+bad "unknown PARAM 'groups' (known: costs cpus labels rules seed target)" PARAM=groups VALUES="1 2"
 bad "VALUES is empty" PARAM=rules VALUES=
+bad "PARAM is not set; VALUES is empty" VALUES=
 bad "VALUES lists a value twice" PARAM=rules VALUES="100 100"
 
 # ---- slabsim sweep: values that are not numbers, bad input -------------------------------
