@@ -105,6 +105,38 @@ ASAN_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(TEST_SRC))
 .PHONY: all
 all: $(SLABSIM)
 
+# ---- make help ----------------------------------------------------------------
+.PHONY: help
+help:
+	@printf '%s\n' \
+	  'usage: make [TARGET] [VARIABLE=VALUE ...]' '' \
+	  'targets:' \
+	  '  all (default)     build build/slabsim' \
+	  '  sim               generate, replay every variant x model, plot, report: reports/W/' \
+	  '  report            report.md, summary.csv and plots from the runs there' \
+	  '  compare           models side by side: reports/W/compare/' \
+	  '  sweep             one parameter swept: reports/W/sweep-PARAM/ (PARAM=, VALUES=)' \
+	  '  index             reports/index.html and one HTML page per report' \
+	  '  validate          the geometry rules against this machine'"'"'s /sys/kernel/slab' \
+	  '  bench             replay speed and memory beside glibc malloc' \
+	  '  topo-plot         footprint and p99 against topology size: reports/topology/' \
+	  '  fuzz              the fuzz targets (clang libFuzzer; FUZZ_SECONDS=)' \
+	  '  test              unit + end-to-end tests, then again under ASan + UBSan' \
+	  '  unit, e2e         one of the two suites' \
+	  '  deps              install the Debian packages (as root)' \
+	  '  clean             remove builds and outputs' '' \
+	  'variables:' \
+	  '  WORKLOAD          $(WORKLOADS) (default smack17k)' \
+	  '  MODELS VARIANTS   which runs (slabsim list models)' \
+	  '  TARGET            a file in allocators/targets/ (slabsim list targets)' \
+	  '  CPUS, TOPOLOGY    per-CPU and per-node state: N, or host, synth:"...", xml:FILE (MAP=)' \
+	  '  COSTS SEED        a cost table; the generator seed' \
+	  '  REPORT DATA       where outputs and traces go (default: below)' '' \
+	  'A parameter given with a value other than the workload'"'"'s default is a what-if:' \
+	  'its results go to reports/W--name-value/ (and datasets/W--name-value/ when the' \
+	  'traces differ), never over the default ones (mk/whatif.inc).  Each workload'"'"'s' \
+	  'own parameters: docs/workloads/W.md.  The binary: build/slabsim --help.'
+
 # ---- tests ------------------------------------------------------------------
 .PHONY: test unit e2e asan-test
 test: deps-auto

@@ -53,6 +53,9 @@ static void usage(FILE *out)
 		"target era cpus object_size slab_size align inuse offset\n"
 		"red_left_pad order objs_per_slab slab_bytes min_partial cpu_partial\n"
 		"cpu_partial_slabs debug size_nodebug min_order min_objects flags.\n"
+		"flags: A SLAB_HWCACHE_ALIGN (slabinfo's letter), R SLAB_TYPESAFE_BY_RCU,\n"
+		"C a constructor, K a kmalloc cache, E an explicit free pointer offset\n"
+		"(slabinfo has no letter for these), - none; debug: the slub_debug letters.\n"
 		"\n");
 	ss_opt_help(out, &opt_set);
 	fprintf(out, "\nExit status: 0 ok, 1 bad target or impossible cache, 2 bad usage.\n");

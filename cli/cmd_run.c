@@ -13,6 +13,7 @@
 #include "replay.h"
 #include "results.h"
 #include "run.h"
+#include "slabtop.h"
 
 struct run_opts {
 	struct ss_run_spec spec; /* trace, model, target, costs, topology, ... */
@@ -20,12 +21,13 @@ struct run_opts {
 	uint64_t sample_every;
 	const char *events; /* docs/topology.md */
 	bool host_mode;	    /* docs/host-mode.md */
+	bool quiet;	    /* no summary on stdout */
 };
 
 enum {
 	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE,
 	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
-	O_OUT, O_HELP, NR_OPTS,
+	O_OUT, O_QUIET, O_HELP, NR_OPTS,
 };
 
 /* the help states the defaults as numbers: keep them in step */
@@ -71,6 +73,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_EVENTS] = {"events", NULL, "LIST",
 		"host mode counters via libpfm4 (default\n" SS_PMU_DEFAULT_EVENTS ")"},
 	[O_OUT] = {"out", NULL, "DIR", "output directory (created if missing)"},
+	[O_QUIET] = {"quiet", "-q", NULL,
+		"print nothing on success (default: a slabtop-style summary\n"
+		"on stdout: totals, the largest and the most wasteful caches)"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -86,7 +91,7 @@ static void run_usage(FILE *out)
 		"                   [--nodes N] [--no-merge] [--variant NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
-		"                   [--mode model|host] [--events LIST]\n\n"
+		"                   [--mode model|host] [--events LIST] [--quiet]\n\n"
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
 		"counters.csv (SLUB_STATS counters per cache), functions.csv (calls and cycles\n"
@@ -127,6 +132,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_MODEL: o->spec.model = v; return 0;
 	case O_TARGET: o->spec.target = v; return 0;
 	case O_OUT: o->out = v; return 0;
+	case O_QUIET: o->quiet = true; return 0;
 	case O_DEBUG: o->spec.slub_debug = v; return 0;
 	case O_COSTS: o->spec.costs = v; return 0;
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
@@ -141,7 +147,10 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_TOPO: o->spec.topology = v; return 0;
 	case O_MAP:
 		o->spec.map = v;
-		return ss_cpu_map_parse(v, &(enum ss_cpu_map){0}) ? SS_OPT_BAD_VALUE : 0;
+		if (ss_cpu_map_parse(v, &(enum ss_cpu_map){0}))
+			return ss_opt_usage_err(&opt_set, "bad value '%s' for --map (want identity, "
+						"compact or scatter)", v);
+		return 0;
 	case O_MODE:
 		o->host_mode = !strcmp(v, "host");
 		return strcmp(v, "model") && !o->host_mode ? SS_OPT_BAD_VALUE : 0;
@@ -169,6 +178,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 		return ss_opt_usage_err(&opt_set, "--events counts host-mode runs only (add --mode host)");
 	return 0;
 }
+
+/* caches in each table of the summary printed at the end */
+#define RUN_TOP 10
 
 /* ---- per-run outputs written during the replay ---- */
 
@@ -269,9 +281,12 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 		return -1;
 	/* summary last: make treats it as the run's completion mark, so a
 	 * summary.csv committed before summary.json failed must go too */
-	if (remember(io, "summary.csv", err) || remember(io, "summary.json", err))
+	if (remember(io, "summary.csv", err) || remember(io, "summary.json", err) ||
+	    ss_write_summary(io->dir, run, &lb, err))
 		return -1;
-	return ss_write_summary(io->dir, run, &lb, err);
+	if (!o->quiet && ss_print_slabtop(stdout, run, &lb, RUN_TOP))
+		return ss_errorf(err, "stdout: write failed");
+	return 0;
 }
 
 static int run_replay(const struct run_opts *o, struct ss_error *err)

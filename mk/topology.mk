@@ -66,7 +66,7 @@ define topo_point
 $(TOPO_W)/$(1)/summary.csv: $(SLABSIM)
 	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) CPUS=$(1) \
 		DATA=$(TOPO_W)/$(1)/data $(TOPO_W)/$(1)/data/$(TOPO_TRACE)
-	$(SLABSIM) run --trace $(TOPO_W)/$(1)/data/$(TOPO_TRACE) \
+	$(SLABSIM) run --quiet --trace $(TOPO_W)/$(1)/data/$(TOPO_TRACE) \
 		--model $(TOPO_MODEL) --target $(TOPO_TARGET) --topology 'synth:$(TOPO_SHAPE_$(1))' \
 		--map $(TOPO_MAP) --out $(TOPO_W)/$(1)
 	rm -rf $(TOPO_W)/$(1)/data

@@ -54,7 +54,7 @@ $(DATA)/sweep-r%.trace: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen audit --variant on-sid $(AUDIT_GEN_COMMON) --rules $* -o $@
 
 $(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/run-params
-	$(SLABSIM) run --trace $< --model traced $(RUN_PARAMS) --out $(@D)
+	$(SLABSIM) run --quiet --trace $< --model traced $(RUN_PARAMS) --out $(@D)
 
 .PHONY: audit-sweep
 audit-sweep: $(AUDIT_SWEEP_SUMMARIES)
@@ -96,7 +96,7 @@ audit-fit: $(SLABSIM)
 	$(SLABSIM) gen audit --variant on-2.6.16 $(GEN_PARAMS) --profile-scale-permille 0 -o $(DATA)/fit-on0.trace
 	$(SLABSIM) gen audit --variant on-2.6.16 $(GEN_PARAMS) --profile-scale-permille 1000 -o $(DATA)/fit-on1000.trace
 	@for t in off on0 on1000; do \
-		$(SLABSIM) run --trace $(DATA)/fit-$$t.trace --model traced $(RUN_PARAMS) \
+		$(SLABSIM) run --quiet --trace $(DATA)/fit-$$t.trace --model traced $(RUN_PARAMS) \
 			--out $(AUDIT_FIT_DIR)/$$t > /dev/null || exit 1; done
 	@awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($$i == "sim_time_ms") c = i; next } \
 		{ t[++n] = $$c } \

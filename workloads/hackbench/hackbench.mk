@@ -49,7 +49,7 @@ $(HB_TRACE): $(DATA)/gen-params $(SLABSIM) workloads/hackbench/hb_consts.h
 
 define hb_run_rule
 $(REPORT)/runs/$(1)__$(call hb_model,$(1))/summary.csv: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params
-	$(SLABSIM) run --trace $$< --model $(call hb_model,$(1)) --target $(call hb_target,$(1)) \
+	$(SLABSIM) run --quiet --trace $$< --model $(call hb_model,$(1)) --target $(call hb_target,$(1)) \
 		--variant $(1) $(HB_RUN_PARAMS) --out $$(@D)
 endef
 $(foreach v,$(VARIANTS),$(eval $(call hb_run_rule,$(v))))
