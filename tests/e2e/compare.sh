@@ -28,7 +28,7 @@ check_plot "$c/latency" "${head}Allocator latency CDF on one axis" \
 	"latency per operation (ns, log scale" "fraction of operations ≤ latency" \
 	kmem_cache traced+FZPU "free (dashed)"
 check_plot "$c/timeline" "${head}Slab footprint over the trace" \
-	"events replayed (trace position)" "slab footprint (KiB)" system load traced+FZPU
+	"events replayed (trace position" "slab footprint (KiB)" system load traced+FZPU
 
 # ---- figures against the runs they come from -------------------------------------
 t=$(col "$rep/runs/ref__traced/summary.csv" footprint_kib)
