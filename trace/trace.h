@@ -1,7 +1,7 @@
 /* trace.h - the slabsim trace: events, and streaming reader and writer.
  *
  * An event is what the kernel did (docs/trace-format.md):
- *   alloc  cpu id site api size   api = "kmalloc" or a declared cache name
+ *   alloc  cpu id site api size [gfp]   api = "kmalloc" or a declared cache
  *   free   cpu id
  *   work   cpu cycles label       non-allocator time (parsing, formatting)
  *   phase  name                   a marker; snapshots are taken there
@@ -42,8 +42,22 @@ struct ss_event {
 	uint32_t site;	/* alloc: site index; work: label index; phase: name index */
 	uint32_t api;	/* alloc: SS_API_KMALLOC or cache index */
 	uint64_t value; /* alloc: requested bytes; work: cycles */
+	uint32_t gfp;	/* alloc: SS_GFP_* (0 in traces written without them) */
 	unsigned long line; /* text line the event came from (0 for binary) */
 };
+
+/* Allocation flags that choose a kmalloc type (kmalloc_type() in
+ * include/linux/slab.h, 6.11-6.18: DMA wins over RECLAIMABLE over
+ * ACCOUNT).  Carried per alloc event; a model routes kmalloc requests on
+ * them, dedicated caches ignore them.  Text: `gfp=account,reclaimable,dma`. */
+#define SS_GFP_ACCOUNT 0x1u	/* __GFP_ACCOUNT (tracepoint: accounted=true) */
+#define SS_GFP_RECLAIMABLE 0x2u /* __GFP_RECLAIMABLE */
+#define SS_GFP_DMA 0x4u		/* GFP_DMA / __GFP_DMA */
+#define SS_GFP_ALL (SS_GFP_ACCOUNT | SS_GFP_RECLAIMABLE | SS_GFP_DMA)
+/* "account,reclaimable,dma" <-> SS_GFP_*; parse: 0, or -1 for an unknown
+ * or empty name. */
+int ss_gfp_parse(const char *s, uint32_t *out);
+void ss_gfp_str(uint32_t gfp, char *buf, size_t n);
 
 /* Cache creation flags (the SLAB_* flags that change layout): part of a
  * cache declaration in the trace, and what the geometry lays out. */
@@ -128,6 +142,10 @@ int ss_trace_write_cache(struct ss_trace_writer *w, const char *name,
 			 unsigned object_size, unsigned align, unsigned flags);
 int ss_trace_write_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
 			 const char *site, uint32_t api, uint64_t size);
+/* The same with allocation flags (SS_GFP_*; 0 writes what the above does). */
+int ss_trace_write_alloc_gfp(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
+			     const char *site, uint32_t api, uint64_t size,
+			     uint32_t gfp);
 int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label);

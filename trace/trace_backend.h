@@ -51,7 +51,7 @@ struct ss_trace_writer_ops {
 	int (*cache)(struct ss_trace_writer *w, const char *name,
 		     unsigned object_size, unsigned align, unsigned flags);
 	int (*alloc)(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
-		     const char *site, uint32_t api, uint64_t size);
+		     const char *site, uint32_t api, uint64_t size, uint32_t gfp);
 	int (*free_obj)(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
 	int (*work)(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
 		    const char *label);

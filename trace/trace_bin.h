@@ -23,6 +23,7 @@ enum ss_bin_kind {
 	SS_BIN_FREE = 2,  /* [cpu] id */
 	SS_BIN_WORK = 3,  /* [cpu] cycles label */
 	SS_BIN_PHASE = 4, /* name */
+	SS_BIN_ALLOC_GFP = 5, /* [cpu] id site api size gfp: an alloc with flags */
 };
 
 enum ss_bin_control {

@@ -89,15 +89,26 @@ static int decode_event(struct ss_trace_reader *r, struct cursor *c, uint8_t tag
 {
 	const struct ss_trace_tables *tb = &r->tb;
 
+	uint64_t gfp = 0;
+
 	ev->line = 0;
+	ev->gfp = 0;
 	switch (tag & 7) {
 	case SS_BIN_ALLOC:
+	case SS_BIN_ALLOC_GFP:
 		ev->kind = SS_EV_ALLOC;
-		return get_cpu(r, c, tag, ev, err) ||
-		       get(r, c, "object id", SS_TRACE_MAX_ID, &ev->id, err) ||
-		       get_index(r, c, "site", tb->names.nr, &ev->site, err) ||
-		       get_index(r, c, "cache", tb->cache_names.nr, &ev->api, err) ||
-		       get(r, c, "size", SS_TRACE_MAX_SIZE, &ev->value, err) ? -1 : 0;
+		if (get_cpu(r, c, tag, ev, err) ||
+		    get(r, c, "object id", SS_TRACE_MAX_ID, &ev->id, err) ||
+		    get_index(r, c, "site", tb->names.nr, &ev->site, err) ||
+		    get_index(r, c, "cache", tb->cache_names.nr, &ev->api, err) ||
+		    get(r, c, "size", SS_TRACE_MAX_SIZE, &ev->value, err))
+			return -1;
+		if ((tag & 7) == SS_BIN_ALLOC_GFP &&
+		    (get(r, c, "gfp flags", SS_GFP_ALL, &gfp, err) ||
+		     (!gfp && BAD(r, c->off, err, "alloc with flags: gfp 0"))))
+			return -1;
+		ev->gfp = (uint32_t)gfp;
+		return 0;
 	case SS_BIN_FREE:
 		ev->kind = SS_EV_FREE;
 		ev->site = ev->api = 0;

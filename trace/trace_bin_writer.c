@@ -133,19 +133,25 @@ static int bin_cache(struct ss_trace_writer *w, const char *name,
 	return 0;
 }
 
+/* An alloc without flags stays the short kind-1 record; with flags it is
+ * kind 5, one varint longer, so traces without flags are byte-identical
+ * to those written before the field existed. */
 static int bin_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
-		     const char *site, uint32_t api, uint64_t size)
+		     const char *site, uint32_t api, uint64_t size, uint32_t gfp)
 {
 	uint32_t idx;
 	uint8_t *p;
 
 	if (name_index(w, site, &idx) || !(p = reserve(w, SS_BIN_MAX_EVENT)))
 		return -1;
-	p = put_tag_cpu(p, SS_BIN_ALLOC, cpu);
+	p = put_tag_cpu(p, gfp ? SS_BIN_ALLOC_GFP : SS_BIN_ALLOC, cpu);
 	p = ss_bin_put_varint(p, id);
 	p = ss_bin_put_varint(p, idx);
 	p = ss_bin_put_varint(p, api);
-	commit(w, ss_bin_put_varint(p, size));
+	p = ss_bin_put_varint(p, size);
+	if (gfp)
+		p = ss_bin_put_varint(p, gfp);
+	commit(w, p);
 	w->events++;
 	return 0;
 }

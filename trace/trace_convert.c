@@ -69,8 +69,9 @@ static int copy_event(struct convert *c, const struct ss_event *ev)
 
 	switch (ev->kind) {
 	case SS_EV_ALLOC:
-		return ss_trace_write_alloc(c->w, ev->cpu, ev->id, ss_trace_name(tb, ev->site),
-					    ev->api, ev->value);
+		return ss_trace_write_alloc_gfp(c->w, ev->cpu, ev->id,
+						ss_trace_name(tb, ev->site), ev->api, ev->value,
+						ev->gfp);
 	case SS_EV_FREE:
 		return ss_trace_write_free(c->w, ev->cpu, ev->id);
 	case SS_EV_WORK:

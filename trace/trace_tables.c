@@ -6,14 +6,22 @@
 #include <string.h>
 
 
-static const struct {
+struct flag_name {
 	const char *name;
 	unsigned flag;
-} cache_flag_names[] = {
+};
+
+static const struct flag_name cache_flag_names[] = {
 	{"hwcache", SS_CF_HWCACHE}, {"rcu", SS_CF_RCU}, {"ctor", SS_CF_CTOR},
 	{"kmalloc", SS_CF_KMALLOC}, {"freeptr", SS_CF_FREEPTR},
 };
-#define NR_FLAG_NAMES (sizeof(cache_flag_names) / sizeof(cache_flag_names[0]))
+
+static const struct flag_name gfp_names[] = {
+	{"account", SS_GFP_ACCOUNT}, {"reclaimable", SS_GFP_RECLAIMABLE},
+	{"dma", SS_GFP_DMA},
+};
+
+#define NR_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 int ss_trace_tables_init(struct ss_trace_tables *tb)
 {
@@ -110,7 +118,9 @@ int ss_trace_name_ok(const char *s)
 	return n > 0 && n <= SS_MAX_NAME;
 }
 
-int ss_cache_flags_parse(const char *s, unsigned *out)
+/* "a,b,c" -> the OR of the named flags; -1 for an unknown or empty name. */
+static int flags_parse(const struct flag_name *names, size_t nr, const char *s,
+		       unsigned *out)
 {
 	char buf[256];
 	char *save = NULL;
@@ -123,28 +133,54 @@ int ss_cache_flags_parse(const char *s, unsigned *out)
 	     tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
-		for (i = 0; i < NR_FLAG_NAMES; i++)
-			if (!strcmp(tok, cache_flag_names[i].name))
+		for (i = 0; i < nr; i++)
+			if (!strcmp(tok, names[i].name))
 				break;
-		if (i == NR_FLAG_NAMES)
+		if (i == nr)
 			return -1;
-		*out |= cache_flag_names[i].flag;
+		*out |= names[i].flag;
 	}
 	return 0;
 }
 
-void ss_cache_flags_str(unsigned flags, char *buf, size_t n)
+static void flags_str(const struct flag_name *names, size_t nr, unsigned flags,
+		      char *buf, size_t n)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < NR_FLAG_NAMES; i++) {
-		if (!(flags & cache_flag_names[i].flag))
+	for (size_t i = 0; i < nr; i++) {
+		if (!(flags & names[i].flag))
 			continue;
 		int w = snprintf(buf + used, n - used, "%s%s", used ? "," : "",
-				 cache_flag_names[i].name);
+				 names[i].name);
 		if (w < 0 || (size_t)w >= n - used)
 			return;
 		used += (size_t)w;
 	}
+}
+
+int ss_cache_flags_parse(const char *s, unsigned *out)
+{
+	return flags_parse(cache_flag_names, NR_OF(cache_flag_names), s, out);
+}
+
+void ss_cache_flags_str(unsigned flags, char *buf, size_t n)
+{
+	flags_str(cache_flag_names, NR_OF(cache_flag_names), flags, buf, n);
+}
+
+int ss_gfp_parse(const char *s, uint32_t *out)
+{
+	unsigned v;
+
+	if (!*s || flags_parse(gfp_names, NR_OF(gfp_names), s, &v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void ss_gfp_str(uint32_t gfp, char *buf, size_t n)
+{
+	flags_str(gfp_names, NR_OF(gfp_names), gfp, buf, n);
 }

@@ -119,8 +119,11 @@ static int parse_alloc(struct ss_trace_reader *r, char **tok, int n,
 {
 	uint64_t v;
 
-	if (n != 6)
-		return BAD(r, err, "alloc: want 'a CPU ID SITE API SIZE', got %d fields", n);
+	if (n != 6 && n != 7)
+		return BAD(r, err, "alloc: want 'a CPU ID SITE API SIZE [gfp=FLAGS]', got %d fields", n);
+	if (n == 7 && (strncmp(tok[6], "gfp=", 4) || ss_gfp_parse(tok[6] + 4, &ev->gfp)))
+		return BAD(r, err, "alloc: bad '%.40s' (want gfp= and account,reclaimable,dma)",
+			   tok[6]);
 	if (parse_num(r, tok[1], "cpu", SS_TRACE_MAX_CPU, &v, err))
 		return -1;
 	ev->cpu = (uint32_t)v;

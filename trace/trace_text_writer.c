@@ -25,11 +25,17 @@ static int text_cache(struct ss_trace_writer *w, const char *name,
 		       align, fl[0] ? " flags=" : "", fl) < 0 ? -1 : 0;
 }
 
+/* The gfp= token only when a flag is set: traces without flags read the
+ * same as before they existed. */
 static int text_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
-		      const char *site, uint32_t api, uint64_t size)
+		      const char *site, uint32_t api, uint64_t size, uint32_t gfp)
 {
-	return fprintf(w->fp, "a %" PRIu32 " %" PRIu64 " %s %s %" PRIu64 "\n",
-		       cpu, id, site, w->tb.cache_names.strs[api], size) < 0 ? -1 : 0;
+	char fl[64];
+
+	ss_gfp_str(gfp, fl, sizeof(fl));
+	return fprintf(w->fp, "a %" PRIu32 " %" PRIu64 " %s %s %" PRIu64 "%s%s\n",
+		       cpu, id, site, w->tb.cache_names.strs[api], size,
+		       gfp ? " gfp=" : "", fl) < 0 ? -1 : 0;
 }
 
 static int text_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)

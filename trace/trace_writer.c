@@ -105,12 +105,19 @@ int ss_trace_write_cache(struct ss_trace_writer *w, const char *name,
 	return idx;
 }
 
+int ss_trace_write_alloc_gfp(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
+			     const char *site, uint32_t api, uint64_t size,
+			     uint32_t gfp)
+{
+	if (api >= w->tb.cache_names.nr || !ss_trace_name_ok(site) || (gfp & ~SS_GFP_ALL))
+		return -1;
+	return w->ops->alloc(w, cpu, id, site, api, size, gfp);
+}
+
 int ss_trace_write_alloc(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
 			 const char *site, uint32_t api, uint64_t size)
 {
-	if (api >= w->tb.cache_names.nr || !ss_trace_name_ok(site))
-		return -1;
-	return w->ops->alloc(w, cpu, id, site, api, size);
+	return ss_trace_write_alloc_gfp(w, cpu, id, site, api, size, 0);
 }
 
 int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)

@@ -272,6 +272,71 @@ static const char sample_old[] =
 	"  bash-1 [000] .... 10.000010: kmem_cache_alloc: call_site=c1200000 ptr=c4000000 bytes_req=200 bytes_alloc=224 gfp_flags=GFP_KERNEL\n"
 	"  bash-1 [000] .... 10.000011: kmem_cache_free: call_site=c1200100 ptr=c4000000\n";
 
+/* trace_marker lines: "slabsim-phase NAME" is a phase, other messages
+ * are other events, a marker without a name is an error. */
+static void test_line_marker(void **state)
+{
+	struct ss_kmem_rec rec;
+	const char *why = NULL;
+	(void)state;
+
+	assert_int_equal(parse("      capture.sh-31255   [001] ...1.  4221.983017: "
+			       "tracing_mark_write: slabsim-phase start", &rec, &why), SS_KL_PHASE);
+	assert_string_equal(rec.name, "start");
+	assert_int_equal(rec.cpu, 1);
+	assert_int_equal(parse("  bash-1 [000] ...1. 1.0: tracing_mark_write: slabsim-phase  "
+			       "link step 2 \r", &rec, &why), SS_KL_PHASE);
+	assert_string_equal(rec.name, "link step 2");
+	assert_int_equal(parse("  bash-1 [000] ...1. 1.0: tracing_mark_write: hello",
+			       &rec, &why), SS_KL_OTHER);
+	assert_int_equal(parse("  bash-1 [000] ...1. 1.0: tracing_mark_write: slabsim-phases x",
+			       &rec, &why), SS_KL_OTHER);
+	assert_int_equal(parse("  bash-1 [000] ...1. 1.0: tracing_mark_write: slabsim-phase ",
+			       &rec, &why), -1);
+	assert_string_equal(why, "slabsim-phase marker without a name");
+}
+
+/* Markers become phase events in place, names cleaned to trace names. */
+static void test_import_phases(void **state)
+{
+	char in[256], out[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	char seen[64] = "";
+	(void)state;
+
+	tu_path(in, sizeof(in), "phases.ftrace");
+	tu_path(out, sizeof(out), "phases.trace");
+	tu_write_text(in,
+		   " sh-1 [000] ...1. 1.0: tracing_mark_write: slabsim-phase start\n"
+		   " sh-1 [000] ..... 1.1: kmalloc: call_site=f ptr=a0 bytes_req=8 bytes_alloc=8\n"
+		   " sh-1 [000] ...1. 1.2: tracing_mark_write: slabsim-phase two words\n"
+		   " sh-1 [001] ..... 1.3: kfree: call_site=f ptr=a0\n"
+		   " sh-1 [000] ...1. 1.4: tracing_mark_write: not ours\n"
+		   " sh-1 [000] ...1. 1.5: tracing_mark_write: slabsim-phase end\n");
+	o.input = in;
+	o.output = out;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t.phases, 3);
+	assert_int_equal(t.other_events, 1);
+	assert_int_equal(t.events, 2);
+	assert_int_equal(ss_trace_open(&r, out, &err), 0);
+	while (ss_trace_next(r, &ev, &err) == 1) {
+		const char *k = ev.kind == SS_EV_ALLOC ? "a" : ev.kind == SS_EV_FREE ? "f" : "?";
+
+		if (ev.kind == SS_EV_PHASE)
+			k = ss_trace_name(ss_trace_tables(r), ev.site);
+		strncat(seen, k, sizeof(seen) - strlen(seen) - 2);
+		strcat(seen, " ");
+	}
+	assert_string_equal(seen, "start a two_words f end ");
+	ss_trace_close(r);
+}
+
 /* The whole import, totals worked by hand:
  *   requested 29 + 232 + 232 + 100 + 200 = 793
  *   allocated 32 + 256 + 256 + 128 + 224 = 896
@@ -361,10 +426,12 @@ int main(void)
 		cmocka_unit_test(test_line_ftrace_61),
 		cmocka_unit_test(test_line_ftrace_old),
 		cmocka_unit_test(test_line_tools),
+		cmocka_unit_test(test_line_marker),
 		cmocka_unit_test(test_format_file),
 		cmocka_unit_test(test_ptrmap),
 		cmocka_unit_test(test_infer_spec),
 		cmocka_unit_test(test_import_sample),
+		cmocka_unit_test(test_import_phases),
 		cmocka_unit_test(test_import_errors),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);

@@ -100,6 +100,10 @@ static void test_parse_errors(void **state)
 	expect_error("slabsim-trace 9\n", 1, "unsupported trace version");
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc\n", 2, "got 5 fields");
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc -5\n", 2, "bad size");
+	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 gfp=nowait\n", 2, "bad 'gfp=nowait'");
+	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 gfp=\n", 2, "bad 'gfp='");
+	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 account\n", 2, "bad 'account'");
+	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 gfp=dma x\n", 2, "got 8 fields");
 	expect_error("slabsim-trace 1\na x 1 s kmalloc 5\n", 2, "bad cpu");
 	expect_error("slabsim-trace 1\n# ok\n\na 0 99999999999999999999 s kmalloc 5\n", 4, "bad object id");
 	expect_error("slabsim-trace 1\na 0 1 s nosuchcache 5\n", 2, "was not declared");
@@ -112,6 +116,43 @@ static void test_parse_errors(void **state)
 	expect_error("slabsim-trace 1\ncache c size=8\ncache c size=16\n", 3, "declared again");
 	expect_error("meta a b\n", 1, "meta before");
 	expect_error("", 0, "empty file");
+}
+
+/* gfp= on alloc lines: written only when set, read in any order, and an
+ * alloc line without it reads as no flags (old traces). */
+static void test_gfp_text(void **state)
+{
+	char path[256];
+	struct ss_trace_writer *w;
+	struct ss_trace_reader *r;
+	struct ss_error err;
+	struct ss_event ev;
+	FILE *fp;
+	char line[128];
+	(void)state;
+
+	tu_path(path, sizeof(path), "gfp.trace");
+	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
+	assert_int_equal(ss_trace_write_alloc_gfp(w, 0, 1, "s", SS_API_KMALLOC, 8, 0), 0);
+	assert_int_equal(ss_trace_write_alloc_gfp(w, 0, 2, "s", SS_API_KMALLOC, 8, SS_GFP_ALL), 0);
+	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof(line), fp)); /* header */
+	assert_non_null(fgets(line, sizeof(line), fp));
+	assert_string_equal(line, "a 0 1 s kmalloc 8\n");
+	assert_non_null(fgets(line, sizeof(line), fp));
+	assert_string_equal(line, "a 0 2 s kmalloc 8 gfp=account,reclaimable,dma\n");
+	fclose(fp);
+
+	tu_write_text(path, "slabsim-trace 1\na 0 1 s kmalloc 8 gfp=dma,account\n"
+			    "a 0 2 s kmalloc 8\n");
+	assert_int_equal(ss_trace_open(&r, path, &err), 0);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.gfp, SS_GFP_DMA | SS_GFP_ACCOUNT);
+	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
+	assert_int_equal(ev.gfp, 0);
+	ss_trace_close(r);
 }
 
 static void test_missing_file(void **state)
@@ -193,6 +234,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_gfp_text),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_writer_abort),
 		cmocka_unit_test(test_line_edges),

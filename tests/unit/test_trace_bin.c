@@ -42,6 +42,9 @@ static void write_sample(const char *path, enum ss_trace_format fmt)
 	assert_int_equal(ss_trace_write_phase(w, "load"), 0);
 	assert_int_equal(ss_trace_write_alloc(w, 3, 7, "site_a", SS_API_KMALLOC, 448), 0);
 	assert_int_equal(ss_trace_write_alloc(w, 40, 300, "site_b", 1, 232), 0);
+	assert_int_equal(ss_trace_write_alloc_gfp(w, 1, 8, "site_a", SS_API_KMALLOC, 96,
+						  SS_GFP_ACCOUNT | SS_GFP_DMA), 0);
+	assert_int_equal(ss_trace_write_alloc_gfp(w, 1, 9, "site_a", SS_API_KMALLOC, 96, 8), -1);
 	assert_int_equal(ss_trace_write_comment(w, "a comment"), 0);
 	assert_int_equal(ss_trace_write_work(w, 3, 1234, "sscanf"), 0);
 	assert_int_equal(ss_trace_write_free(w, 2, 7), 0);
@@ -77,12 +80,19 @@ static void check_sample(const char *path, enum ss_trace_format fmt)
 	assert_int_equal(ev.id, 7);
 	assert_int_equal(ev.api, SS_API_KMALLOC);
 	assert_int_equal(ev.value, 448);
+	assert_int_equal(ev.gfp, 0);
 	assert_string_equal(ss_trace_name(tb, ev.site), "site_a");
 	next_ok(r, &ev);
 	assert_int_equal(ev.cpu, 40); /* above the inline-cpu range */
 	assert_int_equal(ev.id, 300);
 	assert_int_equal(ev.api, 1);
 	assert_int_equal(ev.value, 232);
+	assert_int_equal(ev.gfp, 0);
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_ALLOC);
+	assert_int_equal(ev.id, 8);
+	assert_int_equal(ev.value, 96);
+	assert_int_equal(ev.gfp, SS_GFP_ACCOUNT | SS_GFP_DMA);
 	assert_string_equal(ss_trace_cache_name(tb, 1), "skbuff_head_cache");
 	assert_int_equal(tb->caches[1].object_size, 232);
 	assert_int_equal(tb->caches[1].flags, SS_CF_HWCACHE);
@@ -133,7 +143,9 @@ static void test_binary_layout(void **state)
 		0x21, 0x05, 0x00, 0x00, 0xc0, 0x03,	     /* alloc cpu 3 id 5 site 0 api 0 size 448 */
 		0x12, 0x05,				     /* free cpu 1 id 5 */
 		0x02, 0x28, 0x80, 0x01,			     /* free cpu 40 (varint) id 128 */
-		0xf8, 0x03,				     /* END, 3 events */
+		0x2d, 0x06, 0x00, 0x00, 0x08, 0x03,	     /* alloc+gfp cpu 4 id 6 size 8 */
+							     /* gfp account|reclaimable */
+		0xf8, 0x04,				     /* END, 4 events */
 	};
 	uint8_t got[256];
 	char path[256];
@@ -147,6 +159,8 @@ static void test_binary_layout(void **state)
 	assert_int_equal(ss_trace_write_alloc(w, 3, 5, "s", SS_API_KMALLOC, 448), 0);
 	assert_int_equal(ss_trace_write_free(w, 1, 5), 0);
 	assert_int_equal(ss_trace_write_free(w, 40, 128), 0);
+	assert_int_equal(ss_trace_write_alloc_gfp(w, 4, 6, "s", SS_API_KMALLOC, 8,
+						  SS_GFP_ACCOUNT | SS_GFP_RECLAIMABLE), 0);
 	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
 	n = read_bytes(path, got, sizeof(got));
 	assert_int_equal(n, sizeof(want));
@@ -224,7 +238,12 @@ static void test_corrupt_binary(void **state)
 	/* bytes after the end */
 	expect_bin_error((const uint8_t[]){0xf8, 0, 0x12}, 3, "data after the end record");
 	/* unknown kinds and control records */
-	expect_bin_error((const uint8_t[]){0x05, 0xf8, 0}, 3, "unknown record tag 0x05");
+	expect_bin_error((const uint8_t[]){0x06, 0xf8, 0}, 3, "unknown record tag 0x06");
+	/* alloc with flags: flags 0 (that is kind 1) and unknown flag bits */
+	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x0d, 5, 0, 0, 8, 0, 0xf8, 1}, 11,
+			 "gfp 0");
+	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x0d, 5, 0, 0, 8, 8, 0xf8, 1}, 11,
+			 "gfp flags 8 out of range");
 	expect_bin_error((const uint8_t[]){0x50, 0xf8, 0}, 3, "unknown control record");
 	/* a name with a space, a name defined twice */
 	expect_bin_error((const uint8_t[]){0x08, 3, 'a', ' ', 'b', 0xf8, 0}, 7, "bad name");
@@ -301,9 +320,9 @@ static void test_convert(void **state)
 	tu_path(back, sizeof(back), "c-back.trace");
 	write_sample(src, SS_TRACE_TEXT);
 	assert_int_equal(ss_trace_convert(src, mid, SS_TRACE_BIN_ZSTD, &events, &err), 0);
-	assert_int_equal(events, 6);
+	assert_int_equal(events, 7);
 	assert_int_equal(ss_trace_convert(mid, back, SS_TRACE_TEXT, &events, &err), 0);
-	assert_int_equal(events, 6);
+	assert_int_equal(events, 7);
 	check_sample(back, SS_TRACE_TEXT);
 	/* a failed conversion leaves nothing */
 	tu_path(back, sizeof(back), "never.sbt");

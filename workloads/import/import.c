@@ -78,7 +78,8 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 	e->bytes_alloc = rec->bytes_alloc;
 	e->cpu = rec->cpu;
 	ss_import_clean_name(rec->call_site, site);
-	if (ss_trace_write_alloc(im->w, rec->cpu, e->id, site, (uint32_t)api, size))
+	if (ss_trace_write_alloc_gfp(im->w, rec->cpu, e->id, site, (uint32_t)api, size,
+				     rec->gfp))
 		return BAD(im, err, "write failed");
 	t->events++;
 	return 0;
@@ -105,6 +106,19 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 	return emit_free(im, e, rec->cpu) ? BAD(im, err, "write failed") : 0;
 }
 
+/* A phase marker: the replay takes its snapshots there. */
+static int do_phase(struct importer *im, const struct ss_kmem_rec *rec,
+		    struct ss_error *err)
+{
+	char name[SS_MAX_NAME + 1];
+
+	ss_import_clean_name(rec->name, name);
+	if (ss_trace_write_phase(im->w, name))
+		return BAD(im, err, "write failed");
+	im->t->phases++;
+	return 0;
+}
+
 static int do_line(struct importer *im, char *line, struct ss_error *err)
 {
 	struct ss_import_totals *t = im->t;
@@ -117,6 +131,7 @@ static int do_line(struct importer *im, char *line, struct ss_error *err)
 	case SS_KL_OTHER: t->other_events++; return 0;
 	case SS_KL_LOST: t->lost_events += rec.lost; return 0;
 	case SS_KL_HEADER: t->overwritten += rec.lost; return 0;
+	case SS_KL_PHASE: return do_phase(im, &rec, err);
 	case SS_KL_EVENT: break;
 	default: return BAD(im, err, "%s", why);
 	}
@@ -253,6 +268,7 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 		(unsigned long long)t->kmalloc_class_mismatch);
 	fprintf(out, "Caches whose traced stride the target's rules do not reproduce: %llu\n",
 		(unsigned long long)t->geometry_mismatch);
+	fprintf(out, "Phase markers (slabsim-phase): %llu\n", (unsigned long long)t->phases);
 	if (t->no_cpu_lines)
 		fprintf(out, "Events without a [CPU] column (put on CPU 0): %llu\n",
 			(unsigned long long)t->no_cpu_lines);
@@ -269,9 +285,9 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		      "internal_fragmentation_pct,cross_cpu_frees,unknown_frees,null_frees,"
 		      "realloc_live,failed_allocs,lost_events,overwritten_events,other_events,"
 		      "skipped_lines,live_at_end,peak_live,max_cpu,caches,"
-		      "kmalloc_class_mismatch,geometry_mismatch\n");
+		      "kmalloc_class_mismatch,geometry_mismatch,phases\n");
 	fprintf(f.fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu\n",
+		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu\n",
 		(unsigned long long)t->lines, (unsigned long long)t->events,
 		(unsigned long long)t->allocs, (unsigned long long)t->frees,
 		(unsigned long long)t->bytes_req, (unsigned long long)t->bytes_alloc,
@@ -283,6 +299,6 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		(unsigned long long)t->skipped_lines, (unsigned long long)t->live_at_end,
 		(unsigned long long)t->peak_live, t->max_cpu, (unsigned long long)t->caches,
 		(unsigned long long)t->kmalloc_class_mismatch,
-		(unsigned long long)t->geometry_mismatch);
+		(unsigned long long)t->geometry_mismatch, (unsigned long long)t->phases);
 	return ss_atomic_commit(&f, err);
 }

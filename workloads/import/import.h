@@ -35,6 +35,8 @@ enum ss_kmem_field {
 	SS_KF_BYTES_REQ,
 	SS_KF_BYTES_ALLOC,
 	SS_KF_NAME,
+	SS_KF_GFP,		/* gfp_flags: printed flag names (or a number) */
+	SS_KF_ACCOUNTED,	/* accounted=true|false, 6.0+ */
 	SS_KF_NR,
 };
 
@@ -65,6 +67,7 @@ enum ss_kmem_line {
 	SS_KL_LOST,	/* "[LOST N EVENTS]": rec.lost */
 	SS_KL_HEADER,	/* "# entries-in-buffer/entries-written: A/B": rec.lost = B-A */
 	SS_KL_EVENT,	/* one of ours: rec filled */
+	SS_KL_PHASE,	/* "tracing_mark_write: slabsim-phase NAME": rec.name */
 };
 
 struct ss_kmem_rec {
@@ -74,7 +77,8 @@ struct ss_kmem_rec {
 	uint64_t ptr;
 	uint64_t bytes_req, bytes_alloc;
 	const char *call_site;	/* points into the line; NUL-terminated */
-	const char *name;	/* cache name, NULL when not printed */
+	const char *name;	/* cache name, NULL when not printed; phase name */
+	uint32_t gfp;		/* allocs: SS_GFP_* from gfp_flags= and accounted= */
 	uint64_t lost;
 };
 
@@ -82,6 +86,10 @@ struct ss_kmem_rec {
  * -1 with *why set for a kmem event line that is malformed. */
 int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		       struct ss_kmem_rec *rec, const char **why);
+
+/* SS_GFP_* of an allocation from its gfp_flags= text (flag names joined
+ * by '|', or a number) and accounted= text; either may be NULL. */
+uint32_t ss_import_gfp(const char *gfp_flags, const char *accounted);
 
 /* ---- pointers -> dense ids ---- */
 
@@ -162,6 +170,7 @@ struct ss_import_totals {
 	uint64_t live_at_end, peak_live;
 	uint64_t kmalloc_class_mismatch; /* bytes_alloc differs from the target's class */
 	uint64_t geometry_mismatch, caches;
+	uint64_t phases;		   /* slabsim-phase markers -> phase events */
 	unsigned max_cpu;
 };
 

@@ -19,6 +19,8 @@ static const char *const field_names[SS_KF_NR] = {
 	[SS_KF_BYTES_REQ] = "bytes_req",
 	[SS_KF_BYTES_ALLOC] = "bytes_alloc",
 	[SS_KF_NAME] = "name",
+	[SS_KF_GFP] = "gfp_flags",
+	[SS_KF_ACCOUNTED] = "accounted",
 };
 
 #define MAX_CONV 32 /* conversions in one print fmt */

@@ -103,6 +103,30 @@ static int lost_line(const char *lost, struct ss_kmem_rec *rec)
 	return SS_KL_LOST;
 }
 
+/* A trace_marker write (ftrace prints it as the event
+ * "tracing_mark_write:"): "slabsim-phase NAME" is a phase marker of
+ * `make capture` or of the traced command (docs/capture.md); any other
+ * message is someone else's and is only counted. */
+static int marker(char *p, struct ss_kmem_rec *rec, const char **why)
+{
+	static const char tag[] = "slabsim-phase";
+	const size_t n = sizeof(tag) - 1;
+	char *end;
+
+	p += strspn(p, " \t");
+	if (strncmp(p, tag, n) || (p[n] && !isspace((unsigned char)p[n])))
+		return SS_KL_OTHER;
+	p += n;
+	p += strspn(p, " \t");
+	end = p + strlen(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	if (!*p)
+		return *why = "slabsim-phase marker without a name", -1;
+	rec->name = p;
+	return SS_KL_PHASE;
+}
+
 /* Read the label=value pairs after the event name. */
 static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *rec,
 		   const char **why)
@@ -135,6 +159,8 @@ static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *
 	rec->call_site = val[SS_KF_CALL_SITE] && *val[SS_KF_CALL_SITE]
 				 ? val[SS_KF_CALL_SITE] : "unknown";
 	rec->name = val[SS_KF_NAME] && *val[SS_KF_NAME] ? val[SS_KF_NAME] : NULL;
+	if (alloc)
+		rec->gfp = ss_import_gfp(val[SS_KF_GFP], val[SS_KF_ACCOUNTED]);
 	return SS_KL_EVENT;
 }
 
@@ -167,6 +193,9 @@ int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		if (tok[n - 1] != ':' || isdigit((unsigned char)tok[0]))
 			continue;
 		ev = event_named(tok, n - 1);
+		if (ev < 0 && saw_cpu && n - 1 == strlen("tracing_mark_write") &&
+		    !memcmp(tok, "tracing_mark_write", n - 1))
+			return marker(p, rec, why);
 		if (ev < 0) {
 			if (saw_cpu)
 				return SS_KL_OTHER;

@@ -1,0 +1,34 @@
+# mk/capture.mk - `make capture`: record the kernel's kmem tracepoints and
+# the slab state around a command of yours, for `slabsim import`
+# (docs/capture.md).  Root only.
+#
+#   make capture NAME=N CMD='...' [CAPTURE_DIR=datasets/captures]
+#                [BUFFER_KB=65536] [SETTLE=10] [TRACE_CLOCK=local]
+#                [RAW_PTR=1] [FORCE=1]
+#
+# Writes CAPTURE_DIR/N/: capture.ftrace.zst, slab-before.txt,
+# slab-after.txt, slabinfo-before, slabinfo-after, meta.  CMD runs under
+# `bash -c` in this directory; it may mark phases of its own with
+#   echo 'slabsim-phase NAME' > /sys/kernel/tracing/trace_marker
+# A lossy capture (ring buffer overrun) is kept, marked lossy=yes in meta,
+# and a warning is printed: raise BUFFER_KB.
+
+CAPTURE_DIR ?= datasets/captures
+BUFFER_KB ?= 65536
+SETTLE ?= 10
+TRACE_CLOCK ?= local
+
+# A make value as one single-quoted shell word.
+cap_sq = '$(subst ','\'',$(1))'
+
+# CMD reaches the script through the environment: a command of several
+# lines would not survive the recipe line, and $(value ...) keeps its
+# $VARS and $(...) for bash instead of expanding them in make.
+capture: export SLABSIM_CAPTURE_CMD = $(value CMD)
+
+.PHONY: capture
+capture:
+	@scripts/capture.sh -d $(call cap_sq,$(CAPTURE_DIR)) -b $(call cap_sq,$(BUFFER_KB)) \
+		-s $(call cap_sq,$(SETTLE)) -c $(call cap_sq,$(TRACE_CLOCK)) \
+		$(if $(filter 1,$(RAW_PTR)),-r) $(if $(filter 1,$(FORCE)),-f) \
+		-- $(call cap_sq,$(NAME)) "$$SLABSIM_CAPTURE_CMD"

@@ -1,0 +1,136 @@
+# shellcheck shell=bash
+# capture-tracefs.sh - tracefs for scripts/capture.sh (sourced, not run).
+#
+# The capture gets its own tracing instance (instances/slabsim-capture-PID):
+# its own ring buffer, event switches, buffer size, clock and trace_pipe.
+# The top-level tracer, which someone else may be using, is never touched,
+# and "restore the state we changed" is one rmdir.  Needs die() and the
+# globals below; sets TFS (tracefs root), TFS_MOUNTED and INST.
+
+TFS=/sys/kernel/tracing
+TFS_MOUNTED=0
+INST=""
+# The events we read (include/trace/events/kmem.h); the _node variants
+# exist before 6.1 only.
+KMEM_EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free"
+KMEM_EVENTS_OLD="kmalloc_node kmem_cache_alloc_node"
+KMEM_ENABLED=()
+
+# Write a value to a tracefs file; a refusal (ENOMEM for a large buffer,
+# EINVAL for an unknown clock) is fatal and says what was refused.
+tfs_write() {
+	{ printf '%s\n' "$1" > "$2"; } 2> /dev/null ||
+		die "cannot write '$1' to $2"
+}
+
+# Find tracefs, mounting it at /sys/kernel/tracing if nothing is there
+# (the debugfs location is where kernels before 4.1 put it).
+tfs_mount() {
+	if [ -e "$TFS/trace_marker" ]; then
+		return 0
+	fi
+	if [ -e /sys/kernel/debug/tracing/trace_marker ]; then
+		TFS=/sys/kernel/debug/tracing
+		return 0
+	fi
+	grep -qw tracefs /proc/filesystems ||
+		die "tracefs unavailable: this kernel has no tracefs (CONFIG_TRACING off?)"
+	[ -d "$TFS" ] || die "tracefs unavailable: no mount point $TFS"
+	mount -t tracefs nodev "$TFS" 2> /dev/null ||
+		die "tracefs unavailable: cannot mount it at $TFS"
+	TFS_MOUNTED=1
+	[ -e "$TFS/trace_marker" ] || die "tracefs unavailable: $TFS has no trace_marker after mounting"
+}
+
+# Create and configure the instance: stopped, BUFFER_KB per CPU, the kmem
+# events on.  $1 = per-CPU buffer KiB, $2 = trace clock, $3 = 1 to print
+# raw pointers instead of hashed ones.
+tfs_instance() {
+	local kb=$1 clock=$2 raw=$3 e
+	[ -d "$TFS/events/kmem/kmalloc" ] ||
+		die "tracefs unavailable: no kmem tracepoints in $TFS/events/kmem"
+	[ -d "$TFS/instances" ] || die "tracefs has no instances/ (kernel too old)"
+	INST=$TFS/instances/slabsim-capture-$$
+	mkdir "$INST" 2> /dev/null || { INST=""; die "cannot create tracing instance $TFS/instances/slabsim-capture-$$"; }
+	tfs_write 0 "$INST/tracing_on"
+	tfs_write "$kb" "$INST/buffer_size_kb"
+	tfs_write "$clock" "$INST/trace_clock"
+	# without it, writes to the top-level trace_marker (the user's own
+	# phase markers) do not reach an instance (the option is from 6.17)
+	if [ -e "$INST/options/copy_trace_marker" ]; then
+		tfs_write 1 "$INST/options/copy_trace_marker"
+	fi
+	if [ "$raw" = 1 ]; then
+		[ -e "$INST/options/hash-ptr" ] || die "RAW_PTR=1: this kernel has no hash-ptr trace option"
+		tfs_write 0 "$INST/options/hash-ptr"
+	fi
+	for e in $KMEM_EVENTS $KMEM_EVENTS_OLD; do
+		if [ -e "$INST/events/kmem/$e/enable" ]; then
+			tfs_write 1 "$INST/events/kmem/$e/enable"
+			KMEM_ENABLED+=("$e")
+		elif [[ " $KMEM_EVENTS " == *" $e "* ]]; then
+			die "tracefs has no kmem:$e tracepoint"
+		fi
+	done
+}
+
+# Remove the instance (its events and buffer go with it) and unmount
+# tracefs if we mounted it.  Safe to call twice and from a trap; the
+# reader must have closed trace_pipe first (rmdir says EBUSY otherwise).
+tfs_release() {
+	local e
+	if [ -n "$INST" ] && [ -d "$INST" ]; then
+		{ echo 0 > "$INST/tracing_on"; } 2> /dev/null || true
+		for e in "${KMEM_ENABLED[@]}"; do
+			{ echo 0 > "$INST/events/kmem/$e/enable"; } 2> /dev/null || true
+		done
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			rmdir "$INST" 2> /dev/null && break
+			sleep 0.2
+		done
+		[ -d "$INST" ] && echo "capture.sh: warning: could not remove $INST; rmdir it by hand" >&2
+	fi
+	INST=""
+	if [ "$TFS_MOUNTED" = 1 ]; then
+		umount "$TFS" 2> /dev/null || echo "capture.sh: warning: could not unmount $TFS" >&2
+		TFS_MOUNTED=0
+	fi
+}
+
+# Events written to the instance's buffer so far, all CPUs: read by the
+# reader + waiting in the buffer + overwritten + dropped.  Sets `written`.
+tfs_written() {
+	local f key val
+	written=0
+	for f in "$INST"/per_cpu/cpu*/stats; do
+		while IFS=: read -r key val; do
+			case $key in
+			entries | overrun | "dropped events" | "read events") written=$((written + val)) ;;
+			esac
+		done < "$f"
+	done
+}
+
+# Per-CPU loss and volume, as meta lines on stdout:
+#   cpuN_overrun, cpuN_commit_overrun, cpuN_dropped, cpuN_read, cpuN_unread
+# and the totals lost_total (overrun + commit overrun + dropped) and
+# unread_total (left in the buffer when the reader stopped).
+tfs_stats() {
+	local f cpu key val lost=0 unread=0
+	for f in "$INST"/per_cpu/cpu*/stats; do
+		cpu=${f%/stats}
+		cpu=${cpu##*/}
+		while IFS=: read -r key val; do
+			val=${val// /}
+			case $key in
+			overrun) echo "${cpu}_overrun=$val"; lost=$((lost + val)) ;;
+			"commit overrun") echo "${cpu}_commit_overrun=$val"; lost=$((lost + val)) ;;
+			"dropped events") echo "${cpu}_dropped=$val"; lost=$((lost + val)) ;;
+			"read events") echo "${cpu}_read=$val" ;;
+			entries) echo "${cpu}_unread=$val"; unread=$((unread + val)) ;;
+			esac
+		done < "$f"
+	done
+	echo "lost_total=$lost"
+	echo "unread_total=$unread"
+}

@@ -1,0 +1,274 @@
+#!/bin/bash
+# capture.sh - record what the kernel's slab allocator does while a command
+# runs: the kmem tracepoints streamed from trace_pipe, and the state of
+# every cache before and after (docs/capture.md).  Root only.
+#
+#   capture.sh [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r] [-f] NAME CMD
+#
+#   -d DIR      where captures go (default datasets/captures): DIR/NAME/
+#   -b KB       ring buffer per CPU in KiB (default 65536)
+#   -s SECONDS  settle limit after CMD (default 10)
+#   -c CLOCK    trace clock (default local)
+#   -r          raw kernel pointers instead of hashed ones (hash-ptr off)
+#   -f          replace an existing DIR/NAME
+#
+# Exit: 0 when the capture was written (even if CMD failed or events were
+# lost: meta says so and a warning is printed), 1 on an error or
+# interruption (nothing is left behind), 2 on bad usage.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+prog=capture.sh
+die() { echo "$prog: $*" >&2; exit 1; }
+usage() {
+	[ $# -eq 0 ] || echo "$prog: $*" >&2
+	echo "usage: $prog [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r] [-f] NAME CMD" >&2
+	exit 2
+}
+# shellcheck source=scripts/capture-tracefs.sh
+. "$here/capture-tracefs.sh"
+
+dir=datasets/captures buffer_kb=65536 settle=10 clock=local raw=0 force=0
+while getopts d:b:s:c:rf opt; do
+	case $opt in
+	d) dir=$OPTARG ;;
+	b) buffer_kb=$OPTARG ;;
+	s) settle=$OPTARG ;;
+	c) clock=$OPTARG ;;
+	r) raw=1 ;;
+	f) force=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || usage "NAME and CMD are required (make capture NAME=N CMD='...')"
+name=$1 cmd=$2
+
+# ---- checks: refuse before touching anything --------------------------------
+# NAME becomes a directory name: no slashes, no dot-files, no blanks.
+[ -n "$name" ] || usage "NAME is required (make capture NAME=N CMD='...')"
+[[ $name =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ ]] ||
+	usage "bad NAME '$name': 1-64 letters, digits, '.', '_' or '-', not starting with '.', '_' or '-'"
+[ -n "$cmd" ] || usage "CMD is required (make capture NAME=N CMD='...')"
+[[ $buffer_kb =~ ^[0-9]+$ ]] && [ "$buffer_kb" -ge 64 ] && [ "$buffer_kb" -le 16777216 ] ||
+	usage "bad BUFFER_KB '$buffer_kb': KiB per CPU, 64 to 16777216"
+[[ $settle =~ ^[0-9]+$ ]] && [ "$settle" -le 3600 ] ||
+	usage "bad SETTLE '$settle': whole seconds, 0 to 3600"
+[[ $clock =~ ^[a-z0-9_-]+$ ]] || usage "bad trace clock '$clock'"
+[ "$(id -u)" = 0 ] || die "must run as root (tracefs and /sys/kernel/slab are root-only)"
+command -v zstd > /dev/null || die "zstd not found (apt-get install zstd)"
+mkdir -p "$dir" || die "cannot create $dir"
+dir=$(cd "$dir" && pwd)
+dest=$dir/$name
+if [ -e "$dest" ] && [ "$force" != 1 ]; then
+	die "$dest exists (FORCE=1 to replace it)"
+fi
+
+# ---- clean-up: no half capture, no tracing left on --------------------------
+tmp="" reader_pid="" zstd_pid="" committed=0
+cleanup() {
+	local rc=$?
+	set +e
+	# both, by PID: zstd may still be waiting for the fifo's writer
+	[ -n "$reader_pid" ] && kill "$reader_pid" 2> /dev/null
+	[ -n "$zstd_pid" ] && kill "$zstd_pid" 2> /dev/null
+	[ -n "$reader_pid" ] && wait "$reader_pid" 2> /dev/null
+	[ -n "$zstd_pid" ] && wait "$zstd_pid" 2> /dev/null
+	tfs_release
+	if [ "$committed" != 1 ] && [ -n "$tmp" ]; then
+		rm -rf "$tmp"
+		echo "$prog: no capture written" >&2
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'echo "$prog: interrupted" >&2; exit 130' INT
+trap 'echo "$prog: terminated" >&2; exit 143' TERM HUP
+
+tmp=$(mktemp -d "$dir/.$name.tmp.XXXXXX")
+
+# ---- tracing instance and reader ----------------------------------------------
+tfs_mount
+tfs_instance "$buffer_kb" "$clock" "$raw"
+read -r buffer_kb_set _ < "$INST/buffer_size_kb"
+markers_copied=no
+[ -e "$INST/options/copy_trace_marker" ] && markers_copied=yes
+[ $markers_copied = yes ] ||
+	echo "$prog: warning: this kernel does not copy $TFS/trace_marker into instances; CMD must write its markers to \$SLABSIM_TRACE_MARKER" >&2
+
+# The reader streams trace_pipe (merged across CPUs in time order, so an
+# allocation precedes its free on another CPU) through zstd while CMD runs,
+# so the capture is not bounded by the ring buffer, only by how fast it is
+# drained: reader and compressor run at a higher priority than the
+# workload (a workload of many tasks would otherwise starve them and the
+# ring buffer overrun), and zstd at a fast level.  The reader blocks until
+# tracing starts, and gets end-of-file once tracing is off and the buffer
+# is empty.
+mkfifo "$tmp/.pipe"
+nice -n -10 zstd -q -1 -c < "$tmp/.pipe" > "$tmp/capture.ftrace.zst" &
+zstd_pid=$!
+nice -n -10 cat "$INST/trace_pipe" > "$tmp/.pipe" &
+reader_pid=$!
+
+# Both snapshots are taken with the instance (and its ring buffer's own
+# kmalloc'd pages) in place and tracing off, so what differs between them
+# is what the trace saw, plus the short gaps around the tracing window.
+"$here/slab-snapshot.sh" -p before "$tmp/slab-before.txt"
+cp /proc/slabinfo "$tmp/slabinfo-before"
+
+# ---- trace -----------------------------------------------------------------
+marker() { tfs_write "slabsim-phase $1" "$INST/trace_marker"; }
+now_us() { now=${EPOCHREALTIME/[.,]/}; } # the decimal mark is the locale's
+
+tfs_write 1 "$INST/tracing_on"
+# One second of what the machine does without CMD: the settle below waits
+# until the event rate is back near it.
+tfs_written; w0=$written
+sleep 1
+tfs_written; baseline=$((written - w0))
+
+marker start
+now_us; start_us=$now
+status=0
+SLABSIM_TRACE_MARKER=$INST/trace_marker bash -c "$cmd" || status=$?
+now_us; end_us=$now
+marker end
+
+# Frees that CMD caused but the kernel defers: RCU callbacks after a grace
+# period, kfree_rcu() batches drained after up to 5 s (KFREE_DRAIN_JIFFIES),
+# work items, writeback.  rcu_barrier() has no userspace entry, so wait at
+# least min(6 s, SETTLE) and then until a second passes with no more than
+# twice the baseline rate (+100), SETTLE at most.
+settle_min=$((settle < 6 ? settle : 6))
+quiet=$((2 * baseline + 100))
+settled=0 settle_end=limit last_rate=0
+tfs_written; prev=$written
+while [ $settled -lt "$settle" ]; do
+	sleep 1
+	settled=$((settled + 1))
+	tfs_written
+	last_rate=$((written - prev))
+	prev=$written
+	if [ $settled -ge $settle_min ] && [ $last_rate -le $quiet ]; then
+		settle_end=quiet
+		break
+	fi
+done
+marker settled
+tfs_write 0 "$INST/tracing_on"
+
+# The reader ends by itself once the buffer is drained; a kernel that does
+# not give trace_pipe readers end-of-file gets 30 s, then the reader is
+# stopped and whatever it had not read counts as lost.
+reader=clean
+for _ in $(seq 300); do
+	kill -0 "$reader_pid" 2> /dev/null || break
+	sleep 0.1
+done
+if kill -0 "$reader_pid" 2> /dev/null; then
+	kill "$reader_pid" 2> /dev/null || true
+	reader=stopped
+fi
+wait "$reader_pid" 2> /dev/null || true
+reader_pid=""
+wait "$zstd_pid" || die "compressing the capture failed (disk full?)"
+zstd_pid=""
+rm -f "$tmp/.pipe"
+tfs_stats > "$tmp/.stats"
+
+"$here/slab-snapshot.sh" -p after "$tmp/slab-after.txt"
+cp /proc/slabinfo "$tmp/slabinfo-after"
+tfs_release
+
+# ---- meta ------------------------------------------------------------------
+# Event counts by name, [LOST N EVENTS] totals and the phase markers in
+# order, from the capture itself.
+zstd -dc "$tmp/capture.ftrace.zst" | awk '
+	/\[LOST [0-9]+ EVENTS\]/ {
+		s = $0; sub(/.*\[LOST /, "", s); sub(/ .*/, "", s); lost += s; next }
+	match($0, /\] [^ ]+ +[0-9]+\.[0-9]+: [a-z_0-9]+: /) {
+		ev = substr($0, RSTART, RLENGTH); sub(/: $/, "", ev); sub(/.* /, "", ev)
+		n[ev]++; events++
+		# the name as slabsim import makes it: blanks become "_"
+		if (ev == "tracing_mark_write" && match($0, /tracing_mark_write: slabsim-phase +[^ ]/)) {
+			p = substr($0, RSTART + RLENGTH - 1)
+			sub(/[ \t\r]+$/, "", p); gsub(/[ \t]/, "_", p)
+			phases = phases (phases == "" ? "" : " ") p
+		}
+	}
+	END {
+		printf "lines=%d\nevents=%d\nlost_markers=%d\nphases=%s\n", NR, events, lost, phases
+		for (e in n) printf "events_%s=%d\n", e, n[e]
+	}' > "$tmp/.counts"
+
+esc() { # one line: backslash, newline and tab escaped
+	local s=${1//\\/\\\\}
+	s=${s//$'\n'/\\n}
+	esc_out=${s//$'\t'/\\t}
+}
+lost_total=$(sed -n 's/^lost_total=//p' "$tmp/.stats")
+unread_total=$(sed -n 's/^unread_total=//p' "$tmp/.stats")
+lost_markers=$(sed -n 's/^lost_markers=//p' "$tmp/.counts")
+lossy=no reasons=""
+[ "$lost_total" -gt 0 ] && reasons+=" ring buffer lost $lost_total events (overrun/dropped);"
+[ "$lost_markers" -gt 0 ] && reasons+=" trace_pipe reported $lost_markers lost events;"
+[ "$reader" = stopped ] && [ "$unread_total" -gt 0 ] && reasons+=" $unread_total events left unread;"
+[ -n "$reasons" ] && lossy=yes
+esc "$cmd"
+slab_params=""
+for p in $(< /proc/cmdline); do
+	case $p in slub_* | slab_* | slub=* | slab=* | init_on_* | kfence* | page_poison*) slab_params+=${slab_params:+ }$p ;; esac
+done
+{
+	echo "slabsim-capture 1"
+	echo "name=$name"
+	echo "kernel=$(uname -r)"
+	echo "kernel_version=$(uname -v)"
+	echo "machine=$(uname -m)"
+	echo "cpus_online=$(< /sys/devices/system/cpu/online)"
+	echo "cpus_possible=$(< /sys/devices/system/cpu/possible)"
+	echo "slab_boot_params=$slab_params"
+	echo "command=$esc_out"
+	echo "exit_status=$status"
+	printf 'start_time=%(%Y-%m-%dT%H:%M:%S%z)T\n' $((start_us / 1000000))
+	printf 'end_time=%(%Y-%m-%dT%H:%M:%S%z)T\n' $((end_us / 1000000))
+	echo "start_epoch_us=$start_us"
+	echo "end_epoch_us=$end_us"
+	echo "duration_us=$((end_us - start_us))"
+	echo "settle_limit_s=$settle"
+	echo "settle_s=$settled"
+	echo "settle_end=$settle_end"
+	echo "baseline_events_per_s=$baseline"
+	echo "last_settle_events_per_s=$last_rate"
+	echo "buffer_kb=$buffer_kb_set"
+	echo "trace_clock=$clock"
+	echo "hashed_pointers=$([ "$raw" = 1 ] && echo no || echo yes)"
+	echo "markers_copied=$markers_copied"
+	echo "kmem_events=${KMEM_ENABLED[*]}"
+	echo "reader=$reader"
+	cat "$tmp/.stats" "$tmp/.counts"
+	echo "capture_bytes=$(stat -c %s "$tmp/capture.ftrace.zst")"
+	echo "lossy=$lossy"
+	echo "lossy_reason=${reasons# }"
+} > "$tmp/meta"
+rm -f "$tmp/.stats" "$tmp/.counts"
+
+# ---- into place --------------------------------------------------------------
+old=""
+if [ -e "$dest" ]; then # FORCE=1: the old capture goes only once the new one is in place
+	old=$(mktemp -d "$dir/.$name.old.XXXXXX")
+	mv -T "$dest" "$old/$name"
+fi
+# mktemp made everything private; the capture is as readable as any file
+# of the user's, unless it holds raw kernel addresses (-r).
+if [ "$raw" = 1 ]; then chmod -R go-rwx "$tmp"; else chmod -R u+rwX,go+rX,go-w "$tmp"; fi
+mv -T "$tmp" "$dest"
+committed=1
+[ -z "$old" ] || rm -rf "$old"
+
+events=$(sed -n 's/^events=//p' "$dest/meta")
+echo "$prog: $dest: $events events, $(stat -c %s "$dest/capture.ftrace.zst") bytes compressed, CMD exit $status, settled ${settled}s ($settle_end)"
+[ "$status" = 0 ] || echo "$prog: warning: CMD exited with status $status" >&2
+if [ $lossy = yes ]; then
+	echo "$prog: WARNING: lossy capture:${reasons% ;} -- raise BUFFER_KB (now $buffer_kb_set KiB per CPU)" >&2
+fi

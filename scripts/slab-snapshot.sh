@@ -1,0 +1,113 @@
+#!/bin/bash
+# slab-snapshot.sh [-p PHASE] OUT - the state of every SLUB cache, one line
+# per cache, from /sys/kernel/slab and /proc/slabinfo (docs/capture.md):
+#
+#   slabsim-slab 1 phase=before time=1733040000.123456789 kernel=6.18.0 caches=230 aliases=191
+#   cache=:0000064 name=kmalloc-64 align=64 ... objects=2596,N0=2596 ... si_active_objs=2590 ...
+#   alias=kmalloc-64 target=:0000064
+#
+# Every readable attribute file of a cache becomes key=value, so a kernel
+# with new attributes (sheaf_capacity in 6.18) or CONFIG_SLUB_STATS is
+# recorded without a change here.  Files are read with bash builtins: a
+# fork per file would be slow and would itself allocate slab objects
+# (task_struct, mm, vma ...) while the caches are being read.
+set -euo pipefail
+
+SLAB_DIR=${SLAB_DIR:-/sys/kernel/slab}
+SLABINFO=${SLABINFO:-/proc/slabinfo}
+# Triggers (writing them acts on the cache, reading gives nothing) and
+# multi-line debug listings.
+SKIP=" validate shrink alloc_calls free_calls "
+
+usage() { echo "usage: slab-snapshot.sh [-p PHASE] OUT" >&2; exit 2; }
+die() { echo "slab-snapshot.sh: $*" >&2; exit 1; }
+
+phase=snapshot
+while getopts p: opt; do
+	case $opt in
+	p) phase=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || usage
+out=$1
+[[ $phase =~ ^[A-Za-z0-9_-]+$ ]] || die "bad phase '$phase' (letters, digits, _ and - only)"
+[ -d "$SLAB_DIR" ] || die "$SLAB_DIR missing: not a SLUB kernel, or sysfs not mounted"
+[ -r "$SLABINFO" ] || die "$SLABINFO not readable (needs root)"
+
+# A name as one token: % and blanks percent-encoded.  Sets `enc` (no
+# subshell: see above).
+enc_name() {
+	enc=${1//%/%25}
+	enc=${enc// /%20}
+	enc=${enc//$'\t'/%09}
+}
+# A file's first line as one token: % and , percent-encoded, then each run
+# of blanks -- the separator of the per-node "N0=5" and per-CPU "C1=3(1)"
+# parts -- becomes a comma.  Sets `enc`.
+enc_file() {
+	local -a parts=()
+	local i
+	read -r -a parts < "$1" 2> /dev/null || true
+	for i in "${!parts[@]}"; do
+		parts[i]=${parts[i]//%/%25}
+		parts[i]=${parts[i]//,/%2C}
+	done
+	local IFS=,
+	enc="${parts[*]}"
+}
+
+# /proc/slabinfo: the name each cache is listed under, and its counts.
+declare -A si
+{
+	read -r _ || true # "slabinfo - version: 2.1"
+	read -r _ || true # column header
+	while read -r name active num _objsize _perslab _pages _ _ _ _ _ _ _ aslabs nslabs _; do
+		si[$name]="si_active_objs=$active si_num_objs=$num si_active_slabs=$aslabs si_num_slabs=$nslabs"
+	done
+} < "$SLABINFO"
+
+# Aliases: every symlink, with its target (one find instead of a readlink
+# per link).  The target directory of a merged cache is a unique id such
+# as ":0000064" or ":A-0001280"; the alias that /proc/slabinfo lists is
+# the cache's own name.
+declare -A cname
+aliases=()
+while IFS= read -r -d '' link && IFS= read -r -d '' target; do
+	aliases+=("$link" "$target")
+	[ -n "${si[$link]+x}" ] && cname[$target]=$link
+done < <(find "$SLAB_DIR" -mindepth 1 -maxdepth 1 -type l -printf '%f\0%l\0')
+
+tmp=$(mktemp "$out.tmp.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+ncache=0
+{
+	body=""
+	for d in "$SLAB_DIR"/*; do
+		[ -d "$d" ] && [ ! -L "$d" ] || continue
+		dir=${d##*/}
+		name=${cname[$dir]:-$dir}
+		enc_name "$dir"; line="cache=$enc"
+		enc_name "$name"; line+=" name=$enc"
+		for f in "$d"/*; do
+			attr=${f##*/}
+			[ -f "$f" ] && [[ $SKIP != *" $attr "* ]] || continue
+			enc_file "$f"
+			line+=" $attr=$enc"
+		done
+		[ -n "${si[$name]+x}" ] && line+=" ${si[$name]}"
+		body+=$line$'\n'
+		ncache=$((ncache + 1))
+	done
+	for ((i = 0; i < ${#aliases[@]}; i += 2)); do
+		enc_name "${aliases[i]}"; line="alias=$enc"
+		enc_name "${aliases[i + 1]}"; body+="$line target=$enc"$'\n'
+	done
+	read -r kernel < /proc/sys/kernel/osrelease
+	printf 'slabsim-slab 1 phase=%s time=%s kernel=%s caches=%d aliases=%d\n' \
+		"$phase" "${EPOCHREALTIME/,/.}" "$kernel" "$ncache" $((${#aliases[@]} / 2))
+	printf '%s' "$body"
+} > "$tmp"
+mv -f "$tmp" "$out"
+trap - EXIT

@@ -1,0 +1,108 @@
+#!/bin/bash
+# capture.sh - `make capture` end to end on this machine's kernel: a tiny
+# command captured into a temporary directory, its files, meta and slab
+# snapshots checked, the capture imported (its phase markers become phase
+# events), refusals and the tracing state left as it was found.  Needs
+# root and tracefs: skipped (exit 0) otherwise.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/../.." && pwd)
+S=${SLABSIM:-$here/build/slabsim}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "capture.sh: skipped: $*"; exit 0; }
+
+[ "$(id -u)" = 0 ] || skip "not root"
+grep -qw tracefs /proc/filesystems || skip "no tracefs in this kernel"
+[ -d /sys/kernel/slab ] || skip "no /sys/kernel/slab (not SLUB)"
+command -v zstd > /dev/null || skip "no zstd command (apt-get install zstd)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+caps=$tmp/caps
+mounts_before=$(grep -c ' tracefs ' /proc/mounts || true)
+capture() { make -s --no-print-directory -C "$here" capture CAPTURE_DIR="$caps" SETTLE=1 "$@"; }
+meta() { sed -n "s/^$2=//p" "$caps/$1/meta"; }
+
+# A command that fails (its status is recorded, the capture kept) and
+# marks a phase of its own both ways: the top-level trace_marker (copied
+# into the capture's instance on 6.17+) and $SLABSIM_TRACE_MARKER.
+capture NAME=tiny CMD='ls -la /etc > /dev/null
+echo "slabsim-phase middle part" > $SLABSIM_TRACE_MARKER
+[ -e /sys/kernel/tracing/instances/slabsim-capture-*/options/copy_trace_marker ] &&
+	echo "slabsim-phase top" > /sys/kernel/tracing/trace_marker
+exit 3' > "$tmp/out" 2> "$tmp/err" || fail "make capture: $(cat "$tmp/err")"
+grep -q "CMD exited with status 3" "$tmp/err" || fail "no warning for CMD's status: $(cat "$tmp/err")"
+d=$caps/tiny
+for f in capture.ftrace.zst slab-before.txt slab-after.txt slabinfo-before slabinfo-after meta; do
+	[ -s "$d/$f" ] || fail "$f missing or empty"
+done
+[ -z "$(find "$caps" -mindepth 1 -maxdepth 1 -name '.*')" ] || fail "temporary files left in $caps"
+
+# meta
+[ "$(head -1 "$d/meta")" = "slabsim-capture 1" ] || fail "meta header"
+[ "$(meta tiny exit_status)" = 3 ] || fail "exit_status $(meta tiny exit_status)"
+[ "$(meta tiny kernel)" = "$(uname -r)" ] || fail "kernel"
+[ "$(meta tiny cpus_online)" = "$(cat /sys/devices/system/cpu/online)" ] || fail "cpus_online"
+grep -q '^command=ls -la /etc > /dev/null\\necho ' "$d/meta" || fail "command not recorded on one line"
+for k in start_time end_time settle_s buffer_kb cpu0_overrun cpu0_dropped lost_total lines capture_bytes; do
+	[ -n "$(meta tiny $k)" ] || fail "meta has no $k"
+done
+[ "$(meta tiny capture_bytes)" = "$(stat -c %s "$d/capture.ftrace.zst")" ] || fail "capture_bytes"
+lossy=$(meta tiny lossy) lost=$(meta tiny lost_total) lm=$(meta tiny lost_markers)
+case $lossy in
+no) [ "$lost" = 0 ] && [ "$lm" = 0 ] || fail "lossy=no with $lost lost, $lm [LOST] markers" ;;
+yes) [ "$lost" != 0 ] || [ "$lm" != 0 ] || [ "$(meta tiny reader)" = stopped ] || fail "lossy=yes without a loss"
+     echo "capture.sh: note: the tiny capture lost events (a busy machine?)" ;;
+*) fail "lossy=$lossy" ;;
+esac
+phases=$(meta tiny phases)
+[[ " $phases " == " start "*"middle_part "*"end settled " ]] || fail "phases '$phases'"
+
+# snapshots: one line per cache, aliases pointing at listed caches
+for s in before after; do
+	f=$d/slab-$s.txt
+	read -r magic version phase _ < "$f"
+	[ "$magic $version $phase" = "slabsim-slab 1 phase=$s" ] || fail "slab-$s.txt header"
+	want=$(head -1 "$f" | sed -n 's/.* caches=\([0-9]*\).*/\1/p')
+	[ "$(grep -c '^cache=' "$f")" = "$want" ] || fail "slab-$s.txt: caches= $want lines"
+	grep '^cache=' "$f" | grep -v ' object_size=[0-9]* ' && fail "slab-$s.txt: a cache without object_size"
+	for k in object_size slab_size objs_per_slab order align min_partial cpu_partial; do
+		grep -q "^cache=.* $k=[0-9]" "$f" || fail "slab-$s.txt: no $k"
+	done
+	grep -q ' hwcache_align=[01] ' "$f" || fail "slab-$s.txt: no flag files"
+	grep -q ' si_num_objs=[0-9]' "$f" || fail "slab-$s.txt: no /proc/slabinfo counts"
+	awk '/^cache=/ { split($1, c, "="); have[c[2]] = 1 }
+	     /^alias=/ { split($2, t, "="); if (!(t[2] in have)) { print "alias to " t[2]; bad = 1 } }
+	     END { exit bad }' "$f" || fail "slab-$s.txt: alias to an unknown cache"
+	head -1 "$d/slabinfo-$s" | grep -q '^slabinfo - version' || fail "slabinfo-$s"
+done
+
+# the importer reads it; the markers are phases
+cd "$tmp"
+"$S" import --totals t.csv -o t.trace "$d/capture.ftrace.zst" > import.out 2>&1 || fail "import: $(tail -3 import.out)"
+col() { awk -F, -v n="$1" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' t.csv; }
+[ "$(col allocs)" -gt 0 ] || fail "no allocations imported"
+[ "$(col phases)" = "$(wc -w <<< "$phases")" ] || fail "import phases $(col phases), meta '$phases'"
+grep -q '^p middle_part$' t.trace || fail "phase 'middle part' not in the trace"
+[ "$lossy" = yes ] || [ "$(col lost_events)" = 0 ] || fail "import found lost events in a clean capture"
+
+# refusals: an existing capture, a bad name, a non-root user
+rc=0; capture NAME=tiny CMD=true > /dev/null 2> err || rc=$?
+[ $rc != 0 ] && grep -q "exists (FORCE=1" err || fail "existing capture not refused: $(cat err)"
+rc=0; capture NAME=../x CMD=true > /dev/null 2> err || rc=$?
+[ $rc != 0 ] && grep -q "bad NAME" err || fail "bad NAME not refused: $(cat err)"
+rc=0; capture NAME=x > /dev/null 2> err || rc=$?
+[ $rc != 0 ] && grep -q "CMD is required" err || fail "missing CMD not refused"
+if command -v setpriv > /dev/null; then
+	rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups "$here/scripts/capture.sh" -d "$caps" x true 2> err || rc=$?
+	[ $rc != 0 ] && grep -q "must run as root" err || fail "non-root not refused: $(cat err)"
+fi
+[ -z "$(find "$caps" -mindepth 1 -maxdepth 1 ! -name tiny)" ] || fail "a refused capture left files"
+capture NAME=tiny CMD=true FORCE=1 > /dev/null 2>&1 || fail "FORCE=1 did not replace"
+[ "$(meta tiny exit_status)" = 0 ] || fail "FORCE=1: old capture still there"
+
+# the tracing state is as we found it
+[ "$(grep -c ' tracefs ' /proc/mounts || true)" = "$mounts_before" ] || fail "tracefs mount state changed"
+for i in /sys/kernel/tracing/instances/slabsim-capture-*; do
+	[ ! -e "$i" ] || fail "tracing instance $i left behind"
+done
+echo "capture.sh: ok"
