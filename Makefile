@@ -24,11 +24,12 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?=
 CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE
-# hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces).
-# Before `make deps` has run, pkg-config is absent: fall back to plain -l.
-PKG_LIBS := hwloc libzstd
+# hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces),
+# cmark (the reports' Markdown as HTML).  Before `make deps` has run,
+# pkg-config is absent: fall back to plain -l.
+PKG_LIBS := hwloc libzstd libcmark
 CFLAGS += $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
-LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd) -lpfm -lpthread -lm
+LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd -lcmark) -lpfm -lpthread -lm
 
 # ---- layers -----------------------------------------------------------------
 # Each layer sees only the headers of the layers below it (README.md, Layout):

@@ -1,11 +1,14 @@
 #!/bin/sh
-# deps.sh check|install [fuzz] - the Debian packages slabsim builds and runs
-# with (`fuzz`: clang and its libFuzzer runtime, for `make fuzz` only).
+# deps.sh check|install [fuzz|chromium] - the Debian packages slabsim builds
+# and runs with (`fuzz`: clang and its libFuzzer runtime, for `make fuzz`
+# only; `chromium`: the headless browser tests/e2e/html.sh opens
+# reports/index.html in, for that test only).
 # `check` exits 0 when everything is present; `install` runs apt-get as root,
 # or prints the exact command for a user who is not root.
 set -u
-PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev zstd"
+PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev zstd libcmark-dev"
 [ "${2:-}" = fuzz ] && PKGS="clang libclang-rt-14-dev"
+[ "${2:-}" = chromium ] && PKGS="chromium"
 
 missing() {
 	for p in $PKGS; do
@@ -32,7 +35,7 @@ install)
 	apt-get update -qq && apt-get install -y -qq $m
 	;;
 *)
-	echo "usage: $0 check|install" >&2
+	echo "usage: $0 check|install [fuzz|chromium]" >&2
 	exit 2
 	;;
 esac

@@ -64,11 +64,16 @@ check_plot "$rep/latency" "${head}Allocator latency CDF" \
 idx=$tmp/reports/index.html
 [ -s "$idx" ] || fail "index.html missing"
 check_html "$idx"
-grep -qF '<h3>smack17k: slab memory report</h3>' "$idx" || fail "index.html: no report section"
+grep -qF '<h3><a href="smack17k/report.html">smack17k: slab memory report</a></h3>' "$idx" ||
+	fail "index.html: no report card"
 grep -qF 'src="smack17k/waste.png"' "$idx" || fail "index.html: no waste plot"
-grep -qF '<h3>smack17k: models compared</h3>' "$idx" || fail "index.html: no compare section"
+grep -qF '<h3><a href="smack17k/compare/compare.html">smack17k: models compared</a></h3>' "$idx" ||
+	fail "index.html: no compare card"
 grep -qF 'src="smack17k/compare/timeline.png"' "$idx" || fail "index.html: no timeline plot"
 grep -qF 'href="smack17k/compare/timeline.svg"' "$idx" || fail "index.html: no SVG link"
+for page in smack17k/report.html smack17k/compare/compare.html; do
+	check_html "$tmp/reports/$page"
+done
 
 # ---- nothing to redo; a new model list redoes the comparison ----------------------
 make -C "$root" --no-print-directory compare "${args[@]}" MODELS="traced kmem_cache traced+FZPU" \
