@@ -3,8 +3,9 @@
 #   make topo-plot [TOPO_WORKLOADS="smack17k hackbench"] [TOPO_MODEL=traced]
 #                  [TOPO_MAP=scatter] [TOPO_SIZES="1 2 4 ... 256"]
 #       footprint and p99 latency against the number of PUs of a synthetic
-#       topology, one row of panels per workload:
-#       reports/topology/topology.png/.svg, data in reports/topology/W.dat
+#       topology, one row of panels per workload, the sizes where NUMA
+#       nodes begin marked: reports/topology/topology.png/.svg, data in
+#       reports/topology/W.dat
 #   make topologies
 #       rewrite datasets/topologies/*.xml from the synthetic descriptions
 #       below with hwloc's own exporter (lstopo)
@@ -58,27 +59,48 @@ TOPO_VARIANT ?= $(firstword $(VARIANTS))
 TOPO_TRACE = $(or $(TOPO_TRACE_$(WORKLOAD)),$(TOPO_VARIANT).trace)
 TOPO_TARGET = $(or $(TOPO_TARGET_$(WORKLOAD)),$(TARGET))
 TOPO_W := $(TOPO_DIR)/$(WORKLOAD)
+# Workloads whose generator spreads its tasks over CPUS get a trace per
+# size; the others' trace does not depend on it (smackctl is one process:
+# every event on CPU 0) and is generated once for every size.
+TOPO_PER_SIZE := hackbench audit
+TOPO_SHARED := $(TOPO_W)/data/$(TOPO_TRACE)
+# removed once every size replayed it (make does not remake it while the
+# points are up to date)
+.INTERMEDIATE: $(TOPO_SHARED)
+# (in the sub-make that generates it, DATA is that directory and the
+# workload's own rule makes it)
+ifneq ($(DATA),$(TOPO_W)/data)
+$(TOPO_SHARED): $(SLABSIM)
+	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) DATA=$(TOPO_W)/data $@
+endif
 
-# One point: the trace generated for N CPUs (a workload whose generator
-# ignores CPUS gets the same trace each time), replayed on N PUs; the
-# trace is removed afterwards (hackbench's is 200 MB).
+# One point: the trace (generated for N CPUs, or the shared one) replayed
+# on N PUs; a per-size trace is removed afterwards (hackbench's is 200 MB).
+# trace_cpus: the CPUs the trace's events run on.
 define topo_point
-$(TOPO_W)/$(1)/summary.csv: $(SLABSIM)
-	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) CPUS=$(1) \
-		DATA=$(TOPO_W)/$(1)/data $(TOPO_W)/$(1)/data/$(TOPO_TRACE)
-	$(SLABSIM) run --quiet --trace $(TOPO_W)/$(1)/data/$(TOPO_TRACE) \
+$(TOPO_W)/$(1)/summary.csv: $(SLABSIM) $(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),,$(TOPO_SHARED))
+	$(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),+@$(MAKE) --no-print-directory \
+		WORKLOAD=$(WORKLOAD) CPUS=$(1) DATA=$(TOPO_W)/$(1)/data $(TOPO_W)/$(1)/data/$(TOPO_TRACE))
+	$(SLABSIM) run --quiet --trace $(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),$(TOPO_W)/$(1)/data/$(TOPO_TRACE),$(TOPO_SHARED)) \
 		--model $(TOPO_MODEL) --target $(TOPO_TARGET) --topology 'synth:$(TOPO_SHAPE_$(1))' \
 		--map $(TOPO_MAP) --out $(TOPO_W)/$(1)
-	rm -rf $(TOPO_W)/$(1)/data
+	$(SLABSIM) convert --to text $(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),$(TOPO_W)/$(1)/data/$(TOPO_TRACE),$(TOPO_SHARED)) - | \
+		awk '$$$$1 == "a" || $$$$1 == "f" { c[$$$$2] = 1 } END { print length(c) }' > $(TOPO_W)/$(1)/trace_cpus
+	$(SLABSIM) topology --topology 'synth:$(TOPO_SHAPE_$(1))' | sed -n 's/^numa_nodes=//p' > $(TOPO_W)/$(1)/nodes
+	$(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),rm -rf $(TOPO_W)/$(1)/data)
 endef
 $(foreach n,$(TOPO_SIZES),$(eval $(call topo_point,$(n))))
 
-# W.dat: pus footprint_kib p99_ns, one row per size.
+# W.dat, one row per size: pus footprint_kib p99_ns nodes trace_cpus
+# node_start target, node_start = 1 on the first size with more NUMA nodes
+# than the size before (the plot marks it).
 $(TOPO_DIR)/$(WORKLOAD).dat: $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
 	@mkdir -p $(@D)
-	@{ echo "# pus footprint_kib p99_ns ($(WORKLOAD), trace $(TOPO_TRACE), target $(TOPO_TARGET), model $(TOPO_MODEL), map $(TOPO_MAP))"; \
-	  for f in $^; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
-		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"] }' $$f; done; } > $@.tmp
+	@{ echo "# pus footprint_kib p99_ns nodes trace_cpus node_start target ($(WORKLOAD), trace $(TOPO_TRACE), model $(TOPO_MODEL), map $(TOPO_MAP))"; \
+	  for f in $^; do d=$$(dirname $$f); awk -F, -v nodes=$$(cat $$d/nodes) -v tc=$$(cat $$d/trace_cpus) \
+		-v tgt=$(TOPO_TARGET) 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
+		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"], nodes, tc, 0, tgt }' $$f; done; } | \
+	awk '/^#/ { print; next } { $$6 = (n != "" && $$4 > n); n = $$4; print }' > $@.tmp
 	mv -f $@.tmp $@
 
 topo-series: $(TOPO_DIR)/$(WORKLOAD).dat
