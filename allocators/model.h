@@ -69,6 +69,10 @@ struct ss_cache_report {
 	uint64_t node_partial_free; /* free slots on node partial lists (slabinfo) */
 	const uint64_t *stats;		/* SS_NR_STEPS counters */
 	const struct ss_fn_stat *fns;	/* SS_NR_FNS functions, or NULL */
+	/* shared resources, one report row each (locks.csv), or nr_res 0 */
+	const struct ss_res_stat *res;
+	const char *const *res_names;
+	unsigned nr_res;
 };
 
 /* Allocations that bypass the slab caches (kmalloc_large). */

@@ -9,6 +9,9 @@
 
 /* ---- cache set-up ---- */
 
+const char *const ss_kres_names[SS_NR_KRES] = {"list_lock", "slab_lock",
+					       "cmpxchg_double"};
+
 int ss_kcache_init(struct ss_kcache *s, const char *name,
 		   const struct ss_cache_spec *spec, const struct ss_target *t,
 		   const struct ss_topology *topo, struct ss_error *err)
@@ -40,6 +43,8 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 		ss_kcache_release(s);
 		return ss_errorf(err, "%s: out of memory", name);
 	}
+	for (unsigned n = 0; n < topo->nr_nodes; n++)
+		ss_resource_init(&s->node[n].list_lock);
 	return 0;
 }
 
@@ -60,6 +65,10 @@ static struct ss_slab *pool_get(struct ss_slab_pool *p)
 	if (p->free) {
 		sl = p->free;
 		p->free = ss_slab_of(sl->link.next);
+		/* the operation that discarded it may have noted a use of its
+		 * lock or line afterwards (sim/contention.c keeps it then) */
+		ss_resource_release(&sl->lock);
+		ss_resource_release(&sl->freelist);
 	} else {
 		if (!ch || p->used_in_chunk == POOL_CHUNK) {
 			ch = malloc(sizeof(*ch));
@@ -84,12 +93,20 @@ static void pool_put(struct ss_slab_pool *p, struct ss_slab *sl)
 void ss_kcache_release(struct ss_kcache *s)
 {
 	struct pool_chunk *ch = s->pool.chunks, *next;
+	unsigned used = s->pool.used_in_chunk; /* the newest chunk's; the
+						 * older ones are full */
 
-	for (; ch; ch = next) {
+	for (; ch; ch = next, used = POOL_CHUNK) {
 		next = ch->next;
+		for (unsigned i = 0; i < used; i++) { /* freed ones too */
+			ss_resource_release(&ch->slabs[i].lock);
+			ss_resource_release(&ch->slabs[i].freelist);
+		}
 		free(ch);
 	}
 	memset(&s->pool, 0, sizeof(s->pool));
+	for (unsigned n = 0; s->node && n < s->topo->nr_nodes; n++)
+		ss_resource_release(&s->node[n].list_lock);
 	free(s->cpu);
 	free(s->node);
 	s->cpu = NULL;
@@ -153,6 +170,9 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 	sl->objects = s->geo.objs_per_slab;
 	sl->order = (uint8_t)s->geo.order;
 	sl->node = (uint16_t)node;
+	sl->line_cpu = SS_NO_LINE_CPU;
+	ss_resource_init(&sl->lock);
+	ss_resource_init(&sl->freelist);
 	bytes = (uint64_t)s->t->page_size << sl->order;
 	s->node[node].nr_slabs++;
 	s->node[node].total_objects += sl->objects;
@@ -188,6 +208,8 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 	s->nr_slabs--;
 	s->total_objects -= sl->objects;
 	s->slab_bytes -= (uint64_t)s->t->page_size << sl->order;
+	ss_resource_release(&sl->lock);
+	ss_resource_release(&sl->freelist);
 	pool_put(&s->pool, sl);
 	ss_fn_done(s->fns, SS_FN_DISCARD_SLAB, op, start);
 }
@@ -261,5 +283,8 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.node_partial_free = node_partial_free(s),
 		.stats = s->stats,
 		.fns = s->fns,
+		.res = s->res,
+		.res_names = ss_kres_names,
+		.nr_res = SS_NR_KRES,
 	};
 }

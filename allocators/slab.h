@@ -17,6 +17,7 @@
 #include "geometry.h"
 #include "list.h"
 #include "model.h"
+#include "resource.h"
 #include "steps.h"
 #include "target.h"
 #include "topology.h"
@@ -36,9 +37,15 @@ struct ss_slab {
 	uint32_t cpu_free;	     /* of those, free on the owner's c->freelist */
 	uint16_t node;		     /* slab_nid() */
 	uint16_t owner;		     /* CPU for ACTIVE / CPU_PARTIAL */
+	uint16_t line_cpu;	     /* last CPU to write slab->freelist and
+				      * counters (SS_NO_LINE_CPU: none yet) */
 	uint8_t order;
 	uint8_t where;		     /* enum ss_slab_where */
+	struct ss_resource lock;     /* slab_lock() */
+	struct ss_resource freelist; /* cmpxchg_double on freelist + counters */
 };
+
+#define SS_NO_LINE_CPU UINT16_MAX
 
 struct ss_kcache_cpu { /* struct kmem_cache_cpu */
 	struct ss_slab *slab;	    /* c->slab, the active slab */
@@ -60,7 +67,12 @@ struct ss_kcache_node { /* struct kmem_cache_node */
 	struct ss_list full;	    /* debug caches only */
 	uint64_t nr_slabs;	    /* slabs whose pages are on this node */
 	uint64_t total_objects;	    /* their object slots (inc_slabs_node) */
+	struct ss_resource list_lock; /* n->list_lock */
 };
+
+/* A cache's shared resources, one report row each (locks.csv). */
+enum ss_kres { SS_KRES_LIST_LOCK, SS_KRES_SLAB_LOCK, SS_KRES_CMPXCHG, SS_NR_KRES };
+extern const char *const ss_kres_names[SS_NR_KRES];
 
 struct ss_kcache {
 	char name[64];
@@ -86,12 +98,69 @@ struct ss_kcache {
 	uint64_t peak_slab_bytes;
 	uint64_t stats[SS_NR_STEPS];
 	struct ss_fn_stat fns[SS_NR_FNS]; /* calls and cycles per kernel function */
+	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };
 
 /* The slab of a list link (NULL for NULL): c->partial.head and the like. */
 static inline struct ss_slab *ss_slab_of(struct ss_link *l)
 {
 	return ss_list_entry(l, struct ss_slab, link);
+}
+
+/* ---- locks, cmpxchg and the slab's cache line (resource.h) ---- */
+
+/* spin_lock(&n->list_lock): the step prices the lock and unlock pair; the
+ * hold runs from here to ss_list_unlock(), so it spans the pair's price
+ * and every step priced under the lock. */
+static inline void ss_list_lock(struct ss_kcache *s, struct ss_kcache_node *n,
+				struct ss_op *op)
+{
+	ss_op_lock(op, &n->list_lock, &s->res[SS_KRES_LIST_LOCK]);
+	ss_step(op, SS_STEP_LIST_LOCK, 1);
+}
+
+static inline void ss_list_unlock(struct ss_kcache_node *n, struct ss_op *op)
+{
+	ss_op_unlock(op, &n->list_lock);
+}
+
+/* slab_lock(slab) ... slab_unlock(slab) around `nr` of step `step`, held
+ * back to back (the cmpxchg_double fallback, or the lock itself). */
+static inline void ss_slab_locked(struct ss_kcache *s, struct ss_slab *sl,
+				  enum ss_step step, uint64_t nr,
+				  struct ss_op *op)
+{
+	ss_op_lock(op, &sl->lock, &s->res[SS_KRES_SLAB_LOCK]);
+	ss_step(op, step, nr);
+	ss_op_unlock(op, &sl->lock);
+}
+
+/* The lock-free cmpxchg_double on slab->freelist and counters that the
+ * step just priced ended: its read came one cmpxchg_double (the price of
+ * alloc_refill, which is one) before, and a failed try loops again at the
+ * price of cmpxchg_retry (__slab_free, get_freelist: do { } while).  Only
+ * another CPU can make it fail: with one CPU it is not noted (the replay
+ * of one-CPU traces stays as cheap as it was). */
+static inline void ss_slab_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
+				   struct ss_op *op)
+{
+	if (s->topo->nr_cpus > 1)
+		ss_op_cmpxchg(op, &sl->freelist, &s->res[SS_KRES_CMPXCHG],
+			      op->cost[SS_STEP_ALLOC_REFILL],
+			      op->cost[SS_STEP_CMPXCHG_RETRY]);
+}
+
+/* cpu writes slab->freelist / counters: that line moves when another CPU
+ * wrote it last (slab_line_transfer).  Ownership follows the trace order,
+ * as a cache line does; it needs no clock. */
+static inline void ss_slab_touch(struct ss_slab *sl, unsigned cpu,
+				 struct ss_op *op)
+{
+	if (sl->line_cpu == cpu)
+		return;
+	if (sl->line_cpu != SS_NO_LINE_CPU)
+		ss_step(op, SS_STEP_SLAB_LINE, 1);
+	sl->line_cpu = (uint16_t)cpu;
 }
 
 int ss_kcache_init(struct ss_kcache *s, const char *name,

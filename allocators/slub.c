@@ -14,8 +14,9 @@
 /* Make sl the CPU's active slab and move its free objects to c->freelist
  * (acquire_slab / get_freelist). */
 static void activate(struct ss_kcache_cpu *c, struct ss_slab *sl,
-		     unsigned cpu)
+		     unsigned cpu, struct ss_op *op)
 {
+	ss_slab_touch(sl, cpu, op);
 	sl->cpu_free = sl->objects - sl->inuse;
 	sl->inuse = sl->objects;
 	sl->where = SS_SLAB_ACTIVE;
@@ -26,29 +27,42 @@ static void activate(struct ss_kcache_cpu *c, struct ss_slab *sl,
 /* ---- per-CPU partial lists ---- */
 
 /* unfreeze_partials() / __put_partials(): every slab of c->partial back to
- * its node's partial list, empty ones discarded beyond min_partial. */
+ * its node's partial list, empty ones discarded beyond min_partial.  The
+ * kernel (4.x-6.x) takes list_lock per node switch and discards the empty
+ * slabs after the last unlock ("discard_page" list): discarding does not
+ * change nr_partial, so the decisions are the same. */
 static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
-			      struct ss_op *op)
+			      unsigned cpu, struct ss_op *op)
 {
 	struct ss_slab *sl;
-	int locked_node = -1;
+	struct ss_list discard = {0};
+	struct ss_kcache_node *locked = NULL;
 	double start = op->cycles;
 
 	while ((sl = ss_slab_of(c->partial.head))) {
 		struct ss_kcache_node *n = &s->node[sl->node];
 
 		ss_list_del(&c->partial, &sl->link);
-		if (locked_node != sl->node) { /* lock taken per node switch */
-			ss_step(op, SS_STEP_LIST_LOCK, 1);
-			locked_node = sl->node;
+		if (locked != n) { /* lock taken per node switch */
+			if (locked)
+				ss_list_unlock(locked, op);
+			ss_list_lock(s, n, op);
+			locked = n;
 		}
+		ss_slab_touch(sl, cpu, op);
 		if (sl->inuse == 0 && ss_slab_should_discard(s, n)) {
 			ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
-			ss_slab_discard(s, sl, op);
+			ss_list_add(&discard, &sl->link, true);
 		} else {
 			ss_slab_add_partial(s, sl, true);
 			ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 		}
+	}
+	if (locked)
+		ss_list_unlock(locked, op);
+	while ((sl = ss_slab_of(discard.head))) {
+		ss_list_del(&discard, &sl->link);
+		ss_slab_discard(s, sl, op);
 	}
 	c->pobjects = 0;
 	ss_fn_done(s->fns, SS_FN_UNFREEZE, op, start);
@@ -68,7 +82,7 @@ static void put_cpu_partial(struct ss_kcache *s, unsigned cpu,
 	else
 		over = c->partial.nr >= s->geo.cpu_partial_slabs;
 	if (drain && c->partial.nr && over) {
-		unfreeze_partials(s, c, op);
+		unfreeze_partials(s, c, cpu, op);
 		ss_step(op, SS_STEP_CPU_PARTIAL_DRAIN, 1);
 	}
 	ss_list_add(&c->partial, &sl->link, false);
@@ -90,13 +104,13 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 
 	if (!n->partial.nr)
 		return NULL;
-	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	ss_list_lock(s, n, op);
 	while ((sl = ss_slab_of(n->partial.head))) {
 		available += sl->objects - sl->inuse;
 		ss_slab_remove_partial(s, sl);
 		if (!first) {
 			first = sl;
-			activate(&s->cpu[cpu], sl, cpu);
+			activate(&s->cpu[cpu], sl, cpu, op);
 			ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
 			if (!s->has_cpu_partial)
 				break;
@@ -109,6 +123,7 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 					    : partial_slabs > s->geo.cpu_partial_slabs / 2)
 			break;
 	}
+	ss_list_unlock(n, op);
 	return first;
 }
 
@@ -156,7 +171,7 @@ static struct ss_slab *get_any_partial(struct ss_kcache *s, unsigned cpu,
 /* deactivate_slab(): hand c->freelist back to the slab, then put the slab
  * where its fill level says. */
 static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
-			    struct ss_op *op)
+			    unsigned cpu, struct ss_op *op)
 {
 	struct ss_slab *sl = c->slab;
 	struct ss_kcache_node *n = &s->node[sl->node];
@@ -164,6 +179,7 @@ static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
 	double start = op->cycles;
 
 	c->slab = NULL;
+	ss_slab_touch(sl, cpu, op);
 	ss_step(op, SS_STEP_DEACTIVATE, 1);
 	ss_step(op, SS_STEP_DEACTIVATE_OBJECT, sl->cpu_free);
 	if (!s->cmpxchg_ok)
@@ -177,10 +193,11 @@ static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
 		ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
 		ss_slab_discard(s, sl, op);
 	} else if (sl->inuse < sl->objects) {
-		ss_step(op, SS_STEP_LIST_LOCK, 1);
+		ss_list_lock(s, n, op);
 		ss_slab_add_partial(s, sl, remote);
 		ss_step(op, remote ? SS_STEP_DEACTIVATE_TO_TAIL
 				   : SS_STEP_DEACTIVATE_TO_HEAD, 1);
+		ss_list_unlock(n, op);
 	} else {
 		ss_step(op, SS_STEP_DEACTIVATE_FULL, 1);
 	}
@@ -200,16 +217,18 @@ static struct ss_slab *slab_alloc_paths(struct ss_kcache *s, unsigned cpu,
 		if (sl->objects > sl->inuse) { /* get_freelist(): remote frees */
 			sl->cpu_free += sl->objects - sl->inuse;
 			sl->inuse = sl->objects;
+			ss_slab_touch(sl, cpu, op);
 			ss_step(op, SS_STEP_ALLOC_REFILL, 1);
+			ss_slab_cmpxchg(s, sl, op);
 			return sl;
 		}
-		deactivate_slab(s, c, op);
+		deactivate_slab(s, c, cpu, op);
 	}
 	while ((sl = ss_slab_of(c->partial.head))) { /* slub_percpu_partial() */
 		ss_list_del(&c->partial, &sl->link);
 		ss_step(op, SS_STEP_CPU_PARTIAL_ALLOC, 1);
 		if (sl->objects > sl->inuse) {
-			activate(c, sl, cpu);
+			activate(c, sl, cpu, op);
 			return sl;
 		}
 		/* a full slab cannot be on c->partial; keep the books anyway */
@@ -222,7 +241,7 @@ static struct ss_slab *slab_alloc_paths(struct ss_kcache *s, unsigned cpu,
 		return sl;
 	sl = ss_slab_new(s, node, op);
 	if (sl)
-		activate(c, sl, cpu);
+		activate(c, sl, cpu, op);
 	return sl;
 }
 
@@ -272,6 +291,9 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 	ss_step(op, SS_STEP_FREE_SLOWPATH, 1);
 	if (sl->node != s->topo->cpu_node[cpu])
 		ss_step(op, SS_STEP_NODE_REMOTE, 1);
+	ss_slab_touch(sl, cpu, op);
+	/* the cmpxchg_double loop (its price is in free_slowpath's) */
+	ss_slab_cmpxchg(s, sl, op);
 	sl->inuse--;
 	/* Active slab of another CPU, or on a CPU partial list: the object
 	 * joins slab->freelist and nothing moves.  (6.8+ no longer freezes
@@ -287,12 +309,14 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 	}
 	if (!was_full && sl->inuse) /* stays on n->partial: no lock */
 		return;
-	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	ss_list_lock(s, n, op);
 	if (!sl->inuse && ss_slab_should_discard(s, n)) {
 		if (!was_full) {
 			ss_slab_remove_partial(s, sl);
 			ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
 		}
+		/* slab_empty: spin_unlock_irqrestore, then discard_slab */
+		ss_list_unlock(n, op);
 		ss_slab_discard(s, sl, op);
 		return;
 	}
@@ -300,6 +324,7 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 		ss_slab_add_partial(s, sl, true);
 		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 	}
+	ss_list_unlock(n, op);
 }
 
 static void slab_free_slow(struct ss_kcache *s, unsigned cpu,

@@ -108,16 +108,19 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 	double deactivate_start;
 
 	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
-	if (sl) { /* get_partial_node() -> acquire_slab() */
-		ss_step(op, SS_STEP_LIST_LOCK, 1);
+	if (sl) { /* get_partial_node() -> acquire_slab(), under list_lock */
+		ss_list_lock(s, n, op);
 		ss_slab_remove_partial(s, sl);
 		ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
+		ss_slab_touch(sl, cpu, op);
 		if (!s->cmpxchg_ok)
-			ss_step(op, SS_STEP_CMPXCHG_LOCKED, 1);
+			ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
+		ss_list_unlock(n, op);
 	} else {
 		sl = ss_slab_new(s, s->topo->cpu_node[cpu], op);
 		if (!sl)
 			return NULL;
+		ss_slab_touch(sl, cpu, op);
 	}
 	alloc_debug_processing(s, op);
 	handed_back = sl->objects - sl->inuse - 1;
@@ -129,9 +132,13 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 	 * cmpxchgs, or one when nothing is handed back. */
 	ss_step(op, SS_STEP_DEACTIVATE, 1);
 	ss_step(op, SS_STEP_DEACTIVATE_OBJECT, handed_back);
+	/* The slab_lock holds of both stages as one (held back to back; the
+	 * list_lock of stage two is priced after them, as before). */
 	if (!s->cmpxchg_ok)
-		ss_step(op, SS_STEP_CMPXCHG_LOCKED, handed_back ? handed_back : 1);
-	ss_step(op, SS_STEP_LIST_LOCK, 1);
+		ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED,
+			       handed_back ? handed_back : 1, op);
+	n = &s->node[sl->node];
+	ss_list_lock(s, n, op);
 	if (sl->inuse == sl->objects) {
 		ss_step(op, SS_STEP_DEACTIVATE_FULL, 1);
 		if (keeps_full_list(s))
@@ -140,6 +147,7 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 		ss_slab_add_partial(s, sl, false);
 		ss_step(op, SS_STEP_DEACTIVATE_TO_HEAD, 1);
 	}
+	ss_list_unlock(n, op);
 	ss_fn_done(s->fns, SS_FN_DEACTIVATE, op, deactivate_start);
 	return sl;
 }
@@ -159,10 +167,16 @@ static struct ss_slab *debug_alloc_single(struct ss_kcache *s, unsigned cpu,
 	} else {
 		ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
 	}
-	ss_step(op, SS_STEP_LIST_LOCK, 1);
+	/* alloc_single_from_partial(): the checks and the poison under the
+	 * node's list_lock (from a new slab the kernel checks before taking
+	 * it; the hold here spans them too). */
+	n = &s->node[sl->node];
+	ss_list_lock(s, n, op);
+	ss_slab_touch(sl, cpu, op);
 	alloc_debug_processing(s, op);
 	sl->inuse++;
 	file_slab(s, sl, false);
+	ss_list_unlock(n, op);
 	return sl;
 }
 
@@ -178,15 +192,21 @@ struct ss_slab *ss_slub_debug_alloc(struct ss_kcache *s, unsigned cpu,
 	return sl;
 }
 
-/* Empty slab: discard beyond min_partial, else keep it on n->partial. */
+/* Empty slab: discard beyond min_partial, else keep it on n->partial.
+ * The list_lock held is released before discard_slab(). */
 static void release_if_empty(struct ss_kcache *s, struct ss_slab *sl,
 			     struct ss_op *op)
 {
-	if (sl->inuse || !ss_slab_should_discard(s, &s->node[sl->node]))
+	struct ss_kcache_node *n = &s->node[sl->node];
+
+	if (sl->inuse || !ss_slab_should_discard(s, n)) {
+		ss_list_unlock(n, op);
 		return;
+	}
 	if (sl->where == SS_SLAB_NODE_PARTIAL)
 		ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
 	leave_list(s, sl);
+	ss_list_unlock(n, op);
 	ss_slab_discard(s, sl, op);
 }
 
@@ -199,23 +219,34 @@ static void release_if_empty(struct ss_kcache *s, struct ss_slab *sl,
 void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
 			struct ss_slab *sl, struct ss_op *op)
 {
+	struct ss_kcache_node *n = &s->node[sl->node];
 	bool was_full = sl->inuse == sl->objects;
+	bool legacy = s->t->era < SS_ERA_6_1;
 	bool list_change;
 	double start = op->cycles;
 
 	ss_step(op, SS_STEP_FREE_SLOWPATH, 1);
 	if (sl->node != s->topo->cpu_node[cpu])
 		ss_step(op, SS_STEP_NODE_REMOTE, 1);
-	ss_step(op, SS_STEP_LIST_LOCK, 1);
-	if (s->t->era < SS_ERA_6_1)
+	ss_slab_touch(sl, cpu, op);
+	ss_list_lock(s, n, op);
+	if (legacy) {
+		ss_op_lock(op, &sl->lock, &s->res[SS_KRES_SLAB_LOCK]);
 		ss_step(op, SS_STEP_SLAB_LOCK, 1);
+	}
 	free_debug_processing(s, sl, op);
-	if (s->t->era < SS_ERA_6_1 && !s->cmpxchg_ok)
-		ss_step(op, SS_STEP_CMPXCHG_LOCKED, 1);
+	if (legacy) { /* both dropped before __slab_free's cmpxchg */
+		ss_op_unlock(op, &sl->lock);
+		ss_list_unlock(n, op);
+		if (!s->cmpxchg_ok)
+			ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
+		else
+			ss_slab_cmpxchg(s, sl, op);
+	}
 	sl->inuse--;
 	list_change = was_full || sl->inuse == 0;
-	if (list_change && s->t->era < SS_ERA_6_1)
-		ss_step(op, SS_STEP_LIST_LOCK, 1);
+	if (list_change && legacy)
+		ss_list_lock(s, n, op);
 	if (was_full) {
 		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 		file_slab(s, sl, true);

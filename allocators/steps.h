@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "resource.h"
+
 /* X(id, name, unit): unit is "op", "object", "byte", "slab" or "page". */
 #define SS_STEP_LIST(X)                                                        \
 	/* SLUB_STATS counters */                                              \
@@ -40,6 +42,9 @@
 	X(SLAB_LOCK, "slab_lock", "op")                                        \
 	X(CMPXCHG_LOCKED, "cmpxchg_locked", "op")                              \
 	X(REMOTE_FREE, "remote_free", "op")                                    \
+	X(SLAB_LINE, "slab_line_transfer", "line")                             \
+	X(CMPXCHG_RETRY, "cmpxchg_retry", "op")                                \
+	X(LOCK_WAIT, "lock_wait", "op")                                        \
 	X(NODE_REMOTE, "node_remote", "op")                                    \
 	X(DEACTIVATE, "deactivate_slab", "op")                                 \
 	X(DEACTIVATE_OBJECT, "deactivate_object", "object")                    \
@@ -101,17 +106,84 @@ struct ss_fn_stat {
 /* The kernel's name of a function ("deactivate_slab"). */
 const char *ss_fn_name(enum ss_fn f);
 
-/* Per-operation accumulator: the model adds steps, the cost table prices. */
+/* Per-operation accumulator: the model adds steps, the cost table prices,
+ * and the uses of shared resources (resource.h) are listed in the order
+ * they began, for the engine to place on the CPUs' clocks. */
 struct ss_op {
 	double cycles;
 	const double *cost; /* ss_costs.cycles */
 	uint64_t *stats;    /* the cache's counters, set by the cache code */
+	unsigned nr_uses;
+	unsigned uses_lost; /* uses beyond SS_OP_MAX_USES, not placed */
+	struct ss_use use[SS_OP_MAX_USES];
 };
+
+/* Only the fields read before written: an initializer would zero the
+ * whole use array once per replayed event. */
+static inline void ss_op_init(struct ss_op *op, const double *cost)
+{
+	op->cycles = 0;
+	op->cost = cost;
+	op->stats = 0;
+	op->nr_uses = 0;
+	op->uses_lost = 0;
+}
 
 static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)
 {
 	op->stats[s] += n;
 	op->cycles += op->cost[s] * (double)n;
+}
+
+static inline struct ss_use *ss_op_use(struct ss_op *op, struct ss_resource *r,
+				       struct ss_res_stat *st, enum ss_use_kind kind)
+{
+	struct ss_use *u;
+
+	if (op->nr_uses == SS_OP_MAX_USES) {
+		op->uses_lost++;
+		return 0;
+	}
+	u = &op->use[op->nr_uses++];
+	u->res = r;
+	u->stat = st;
+	u->at = op->cycles;
+	u->len = -1;
+	u->retry = 0;
+	u->kind = kind;
+	return u;
+}
+
+/* Take lock r now; the hold lasts until ss_op_unlock(op, r). */
+static inline void ss_op_lock(struct ss_op *op, struct ss_resource *r,
+			      struct ss_res_stat *st)
+{
+	ss_op_use(op, r, st, SS_USE_LOCK);
+}
+
+/* Release r: its latest open hold ends now. */
+static inline void ss_op_unlock(struct ss_op *op, struct ss_resource *r)
+{
+	for (unsigned i = op->nr_uses; i-- > 0;)
+		if (op->use[i].res == r && op->use[i].len < 0) {
+			op->use[i].len = op->cycles - op->use[i].at;
+			return;
+		}
+}
+
+/* A cmpxchg on r whose read came `window` cycles before now; one more
+ * round of its loop costs `retry` cycles. */
+static inline void ss_op_cmpxchg(struct ss_op *op, struct ss_resource *r,
+				 struct ss_res_stat *st, double window,
+				 double retry)
+{
+	struct ss_use *u = ss_op_use(op, r, st, SS_USE_CMPXCHG);
+
+	if (u) {
+		u->at = op->cycles - window;
+		u->len = window;
+		u->retry = retry;
+	}
 }
 
 /* Record a call of f that began when op->cycles was `start`. */

@@ -1,7 +1,8 @@
-# cmp_latency.gp - allocator latency CDFs of every model on one axis (all
-# variants pooled): alloc solid, free dashed, one colour per model, log-x ns.
-# Reads a compare directory's latency.dat (docs/outputs.md; the format of
-# report's latency.dat).
+# cmp_latency.gp - allocator latency CCDFs (1 - CDF, log y) of every run
+# compared: alloc on the left, free on the right, one curve per run (variant
+# and model, never pooled), one colour per run and one dash pattern per
+# model.  Reads a compare directory's latency.dat (docs/outputs.md; the
+# format of report's latency.dat, analysis/report_plot.h).
 #
 #   gnuplot -e "datafile='reports/W/compare/latency.dat'; outfile='reports/W/compare/latency.png'" analysis/cmp_latency.gp
 #
@@ -19,35 +20,65 @@ if (strlen(outfile) > 4 && outfile[strlen(outfile)-3:] eq '.svg') {
 }
 set output outfile
 
-# latency.dat: two blocks per model, index 2m = alloc, 2m+1 = free; each
-# block's first line is a "MODEL OP" column header.
+# index 1 = curves (block model variant op); index 2 on = one CCDF per run
 set datafile columnheaders
-stats datafile using 1 nooutput
-nm = int(STATS_blocks / 2)
+stats datafile index 1 using 1 nooutput
+nb = STATS_records
+# per operation: its curves' blocks, and each one's model and variant
+array blk[2 * nb + 2]
+array mi[2 * nb + 2]
+array vi[2 * nb + 2]
+array nop[2]
+nop[1] = 0; nop[2] = 0
+do for [k = 0:nb - 1] {
+	stats datafile index 1 every ::k::k \
+		using (b = column(1), m = column(2), v = column(3), o = column(4), 0) nooutput
+	nop[o + 1] = nop[o + 1] + 1
+	j = o * nb + nop[o + 1]
+	blk[j] = b; mi[j] = m; vi[j] = v
+}
+if (nb > 0) {
+	stats datafile index 2:nb + 1 using 1:($2 > 0 ? $2 : NaN) nooutput
+	xlo = STATS_min_x; xhi = STATS_max_x; ylo = STATS_min_y
+} else {
+	xlo = 1; xhi = 10; ylo = 0.1
+}
 
-set title sprintf('%s%sAllocator latency CDF on one axis (runs of a model on one kernel pooled)', \
-		  workload, strlen(workload) ? ': ' : '') font ",13"
-set logscale x 10
+set logscale xy 10
 set format x '10^{%T}'
+set format y '10^{%T}'
+# room on the right, past the slowest bucket, for the legend
+set xrange [xlo / 1.2 : xhi * 40]
+# (a curve's last row, 0: nothing slower, is drawn to below the axis)
+set yrange [ylo / 3 : 1.5]
 set xlabel 'latency per operation (ns, log scale; bucket upper bounds)'
-set ylabel 'fraction of operations ≤ latency'
-set yrange [0:1.02]
-set ytics 0.1 nomirror
+set ylabel 'fraction of operations slower (1 - CDF)'
 set xtics nomirror
+set ytics nomirror
 set mxtics 10
 set grid xtics ytics mxtics lc rgb 'gray85', lc rgb 'gray93'
-set key outside right top vertical noenhanced samplen 3
+set key center right noenhanced box opaque samplen 3
+# Okabe-Ito colours, one per run
+set linetype 1 lc rgb '#0072B2'
+set linetype 2 lc rgb '#D55E00'
+set linetype 3 lc rgb '#009E73'
+set linetype 4 lc rgb '#CC79A7'
+set linetype 5 lc rgb '#E69F00'
+set linetype 6 lc rgb '#56B4E9'
+set linetype 7 lc rgb '#000000'
+set linetype 8 lc rgb '#999999'
+set linetype cycle 8
 
-# Steps rising at each bucket's upper bound, plus the rise from 0 at the
-# first bucket (an impulse at its first point).  The model's colour is in
-# the legend once (its alloc curve); the two NaN lines explain the dashes.
-plot for [m = 0:nm - 1] datafile index 2 * m using 1:2 \
-	with steps lw 2 dt 1 lc m + 1 title columnheader(1), \
-     for [m = 0:nm - 1] datafile index 2 * m every ::0::0 using 1:2 \
-	with impulses lw 2 dt 1 lc m + 1 notitle, \
-     for [m = 0:nm - 1] datafile index 2 * m + 1 using 1:2 \
-	with steps lw 2 dt 2 lc m + 1 notitle, \
-     for [m = 0:nm - 1] datafile index 2 * m + 1 every ::0::0 using 1:2 \
-	with impulses lw 2 dt 2 lc m + 1 notitle, \
-     NaN with lines lw 2 dt 1 lc rgb 'black' title 'alloc (solid)', \
-     NaN with lines lw 2 dt 2 lc rgb 'black' title 'free (dashed)'
+set multiplot layout 1, 2 \
+	title sprintf('%s%sAllocator latency CCDF of every run (dashes: model)', \
+		      workload, strlen(workload) ? ': ' : '') font ",13"
+do for [o = 0:1] {
+	set title o == 0 ? 'alloc' : 'free'
+	if (nop[o + 1] > 0) {
+		plot for [j = o * nb + 1:o * nb + nop[o + 1]] datafile index (blk[j]) using 1:($2 > 0 ? $2 : ylo / 30) \
+			with fsteps lw 2 lc (j - o * nb) dt 1 + int(mi[j]) % 5 title columnheader(1)
+	} else {
+		plot NaN title sprintf('no %s operations', o == 0 ? 'alloc' : 'free')
+	}
+}
+unset multiplot

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention_table.h"
 #include "latency_table.h"
 #include "md_table.h"
 #include "report_md.h"
@@ -43,7 +44,7 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 	join(fp, &res->variants);
 	fputs("\n- Plots beside this file (PNG, and SVG under the same name): "
 	      "waste.png (where the bytes go at the end and at the peak, models side by side), "
-	      "latency.png (latency CDFs on one axis), timeline.png (footprint over the trace, "
+	      "latency.png (latency CCDFs, alloc and free, one curve per run), timeline.png (footprint over the trace, "
 	      "phase markers)\n\n", fp);
 }
 
@@ -155,10 +156,12 @@ static void time_cell(struct md_table *t, const struct rp_results *res,
 static int sec_latency(FILE *fp, const struct cmp_in *in)
 {
 	fputs("## 3. Latency and time\n\n"
-	      "Allocator latency per model, the variants run on one kernel target pooled (ns; a\n"
-	      "percentile is the upper bound of its latency.csv bucket; latency.png draws the whole\n"
-	      "CDFs):\n\n", fp);
+	      "Allocator latency per run (ns; a quantile is the upper bound of its latency.csv bucket,\n"
+	      "at most 1/64 above; latency.png draws every run's CCDF):\n\n", fp);
 	if (rp_latency_table(fp, in->res))
+		return -1;
+	fputs("Contention on the simulated clocks (summary.csv, locks.csv; docs/cost-model.md):\n\n", fp);
+	if (rp_contention_table(fp, in->res))
 		return -1;
 	fputs("Simulated time (summary.csv `sim_time_ms`: the busiest CPU's allocator steps and work):\n\n", fp);
 	return variant_model_table(fp, in->res, time_cell, "sim_time_ms");

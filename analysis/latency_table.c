@@ -1,11 +1,14 @@
-/* latency_table.c - the pooled latency table (latency_table.h). */
+/* latency_table.c - the per-run latency table (latency_table.h). */
 #include "latency_table.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 #include "md_table.h"
 #include "report_plot.h"
+
+static const double quantiles[] = {0.50, 0.90, 0.99, 0.999};
+static const char *const qnames[] = {"p50", "p90", "p99", "p99.9"};
+#define NQ (sizeof(quantiles) / sizeof(quantiles[0]))
 
 static void quantile_cell(struct md_table *t, const struct rp_hist *h, double q)
 {
@@ -14,44 +17,35 @@ static void quantile_cell(struct md_table *t, const struct rp_hist *h, double q)
 	if (isnan(v))
 		mdt_cell(t, "n/a");
 	else
-		mdt_cell(t, "≤ %.0f", v);
+		mdt_cell(t, "≤ %.*f", v < 100 && v != rint(v) ? 1 : 0, v);
 }
 
 int rp_latency_table(FILE *fp, const struct rp_results *res)
 {
+	static const char *const ops[RP_NR_OPS] = {"alloc", "free"};
 	struct md_table t;
-	struct rp_series *sv = NULL;
-	unsigned ns = 0;
 
-	mdt_init(&t, "lrrrrrr");
-	if (rp_lat_series(res, &sv, &ns))
-		t.oom = true;
-	/* a run's own row when the runs of a model are on several targets */
-	mdt_cell(&t, "%s", ns == res->models.n ? "model" : "run");
-	mdt_cell(&t, "alloc p50");
-	mdt_cell(&t, "alloc p99");
-	mdt_cell(&t, "free p50");
-	mdt_cell(&t, "free p99");
+	mdt_init(&t, "llrrrrrrrrrr");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "model");
+	for (int op = 0; op < RP_NR_OPS; op++)
+		for (unsigned q = 0; q < NQ; q++)
+			mdt_cell(&t, "%s %s", ops[op], qnames[q]);
 	mdt_cell(&t, "allocs");
 	mdt_cell(&t, "frees");
-	for (unsigned si = 0; si < ns; si++) {
-		struct rp_hist h[RP_NR_OPS];
+	for (unsigned v = 0; v < res->variants.n; v++)
+		for (unsigned m = 0; m < res->models.n; m++) {
+			const struct rp_run *run = rp_find(res, v, m);
 
-		/* A histogram that could not be pooled is empty: the table
-		 * is still filled, then refused by mdt_print. */
-		for (int op = 0; op < RP_NR_OPS; op++)
-			if (rp_pool_series(res, &sv[si], (enum rp_op)op, &h[op]))
-				t.oom = true;
-		mdt_cell(&t, "%s", sv[si].title);
-		for (int op = 0; op < RP_NR_OPS; op++) {
-			quantile_cell(&t, &h[op], 0.50);
-			quantile_cell(&t, &h[op], 0.99);
+			if (!run)
+				continue;
+			mdt_cell(&t, "%s", run->variant);
+			mdt_cell(&t, "%s", run->model);
+			for (int op = 0; op < RP_NR_OPS; op++)
+				for (unsigned q = 0; q < NQ; q++)
+					quantile_cell(&t, &run->lat[op], quantiles[q]);
+			for (int op = 0; op < RP_NR_OPS; op++)
+				mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&run->lat[op]));
 		}
-		for (int op = 0; op < RP_NR_OPS; op++) {
-			mdt_cell(&t, "%llu", (unsigned long long)rp_hist_total(&h[op]));
-			free(h[op].b);
-		}
-	}
-	free(sv);
 	return mdt_print(fp, &t);
 }

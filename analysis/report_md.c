@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention_table.h"
 #include "latency_table.h"
 #include "md_table.h"
 
@@ -642,37 +643,13 @@ static int sec_waste(FILE *fp, const struct rp_report_in *in)
 static int sec_latency(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
-	struct md_table t;
 
-	rp_heading(fp, in, "Latency (ns)");
-	md_wrap(fp, "", "", true, "%s", "Per model, the variants run on one kernel target pooled "
-		"(latency.csv histograms; a percentile is the upper bound of its bucket):");
+	rp_heading(fp, in, "Latency and contention");
+	md_wrap(fp, "", "", true, "%s", "Latency per run in ns (latency.csv; a quantile is the upper bound of its bucket, at most 1/64 above the operation's time; latency.png draws each run's CCDF):");
 	if (rp_latency_table(fp, res))
 		return -1;
-	fprintf(fp, "Per run (summary.csv):\n\n");
-	mdt_init(&t, "llrrrrr");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "alloc p50");
-	mdt_cell(&t, "alloc p99");
-	mdt_cell(&t, "free p50");
-	mdt_cell(&t, "free p99");
-	mdt_cell(&t, "fast path %%");
-	for (unsigned m = 0; m < res->models.n; m++)
-		for (unsigned v = 0; v < res->variants.n; v++) {
-			const struct rp_run *run = rp_find(res, v, m);
-
-			if (!run)
-				continue;
-			mdt_cell(&t, "%s", run->model);
-			mdt_cell(&t, "%s", run->variant);
-			mdt_cell(&t, "%.0f", run->s.alloc_p50_ns);
-			mdt_cell(&t, "%.0f", run->s.alloc_p99_ns);
-			mdt_cell(&t, "%.0f", run->s.free_p50_ns);
-			mdt_cell(&t, "%.0f", run->s.free_p99_ns);
-			mdt_cell(&t, "%.1f", run->s.fastpath_pct);
-		}
-	return mdt_print(fp, &t);
+	md_wrap(fp, "", "", true, "%s", "Contention on the simulated clocks (summary.csv, locks.csv; docs/cost-model.md): time waited for list_lock and slab_lock summed over the CPUs, its share of the allocator time, cmpxchg_double retries, and cache lines moved between CPUs (object and slab lines of remote frees):");
+	return rp_contention_table(fp, res);
 }
 
 /* ---- strategies compared ---------------------------------------------- */

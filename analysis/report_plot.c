@@ -7,13 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_bucket(const void *a, const void *b)
-{
-	const struct rp_bucket *x = a, *y = b;
-
-	return x->ns < y->ns ? -1 : x->ns > y->ns;
-}
-
 uint64_t rp_hist_total(const struct rp_hist *h)
 {
 	uint64_t t = 0;
@@ -102,150 +95,80 @@ int rp_write_waste_dat(FILE *fp, const struct rp_results *res)
 	return ferror(fp) ? -1 : 0;
 }
 
-/* ---- latency series ---------------------------------------------------- */
-
-/* Runs pool into one series when they share the model and the kernel
- * (summary.csv target): the variants of one kernel exercise the same
- * allocator paths, those of different kernels (hackbench's 4.5, 4.6, 6.1)
- * are the comparison itself and are never pooled. */
-static int target_col(const struct rp_results *res)
-{
-	for (unsigned i = 0; i < res->ncols; i++)
-		if (!strcmp(res->header[i], "target"))
-			return (int)i;
-	return -1;
-}
-
-static bool same_series(int tc,
-			const struct rp_run *a, const struct rp_run *b)
-{
-	return a->mi == b->mi &&
-	       (tc < 0 || !strcmp(a->row[tc], b->row[tc]));
-}
-
-int rp_lat_series(const struct rp_results *res, struct rp_series **out,
-		  unsigned *n)
-{
-	int tc = target_col(res);
-	struct rp_series *sv = calloc(res->nruns ? res->nruns : 1, sizeof(*sv));
-	unsigned ns = 0;
-
-	*out = sv;
-	*n = 0;
-	if (!sv)
-		return -1;
-	/* model order first, then the order of the runs (variant order) */
-	for (unsigned mi = 0; mi < res->models.n; mi++)
-		for (size_t k = 0; k < res->nruns; k++) {
-			const struct rp_run *r = &res->runs[k];
-			unsigned s = 0;
-
-			if (r->mi != mi)
-				continue;
-			while (s < ns && !same_series(tc, &res->runs[sv[s].first], r))
-				s++;
-			if (s == ns)
-				sv[ns++].first = k;
-			sv[s].nruns++;
-		}
-	for (unsigned s = 0; s < ns; s++) {
-		const struct rp_run *r = &res->runs[sv[s].first];
-
-		sv[s].mi = r->mi;
-		if (ns == res->models.n) /* one series per model */
-			snprintf(sv[s].title, sizeof(sv[s].title), "%s", r->model);
-		else if (sv[s].nruns == 1)
-			snprintf(sv[s].title, sizeof(sv[s].title), "%s %s", r->variant, r->model);
-		else
-			snprintf(sv[s].title, sizeof(sv[s].title), "%s on %s", r->model, r->row[tc]);
-	}
-	*n = ns;
-	return 0;
-}
-
-bool rp_series_has(const struct rp_results *res, const struct rp_series *s,
-		   const struct rp_run *r)
-{
-	return same_series(target_col(res), &res->runs[s->first], r);
-}
-
-int rp_pool_series(const struct rp_results *res, const struct rp_series *s,
-		   enum rp_op op, struct rp_hist *out)
-{
-	size_t n = 0, k = 0;
-
-	memset(out, 0, sizeof(*out));
-	for (size_t r = 0; r < res->nruns; r++)
-		if (rp_series_has(res, s, &res->runs[r]))
-			n += res->runs[r].lat[op].n;
-	if (!n)
-		return 0;
-	out->b = malloc(n * sizeof(*out->b));
-	if (!out->b)
-		return -1;
-	for (size_t r = 0; r < res->nruns; r++) {
-		const struct rp_hist *h = &res->runs[r].lat[op];
-
-		if (!rp_series_has(res, s, &res->runs[r]))
-			continue;
-		memcpy(out->b + k, h->b, h->n * sizeof(*h->b));
-		k += h->n;
-	}
-	qsort(out->b, n, sizeof(*out->b), cmp_bucket);
-	/* Merge equal upper bounds. */
-	for (size_t i = 0; i < n; i++) {
-		if (out->n && out->b[out->n - 1].ns == out->b[i].ns)
-			out->b[out->n - 1].count += out->b[i].count;
-		else
-			out->b[out->n++] = out->b[i];
-	}
-	return 0;
-}
-
 static const char *const op_names[RP_NR_OPS] = {"alloc", "free"};
 
-static int write_block(FILE *fp, const struct rp_results *res,
-		       const struct rp_series *sr, enum rp_op op)
+/* The run of (variant vi, model mi) if it has operations of kind op. */
+static const struct rp_run *curve_run(const struct rp_results *res,
+				      unsigned vi, unsigned mi, enum rp_op op)
 {
-	struct rp_hist h;
-	uint64_t total, cum = 0;
+	const struct rp_run *run = rp_find(res, vi, mi);
 
-	if (rp_pool_series(res, sr, op, &h))
-		return -1;
-	total = rp_hist_total(&h);
-	if (!total) {
-		fprintf(fp, "\"%s (no data)\" %s\nNaN NaN 0\n", sr->title, op_names[op]);
-	} else {
-		fprintf(fp, "\"%s\" %s\n", sr->title, op_names[op]);
-		for (size_t i = 0; i < h.n; i++) {
-			cum += h.b[i].count;
-			fprintf(fp, "%.6g %.6f %llu\n", h.b[i].ns,
-				(double)cum / (double)total,
-				(unsigned long long)h.b[i].count);
-		}
+	return run && rp_hist_total(&run->lat[op]) ? run : NULL;
+}
+
+/* One run's CCDF: each bucket's upper bound and the fraction of the
+ * run's operations in it or a slower one (1 at the first bucket), then
+ * the last bound again with 0: nothing is slower (the curve's last drop,
+ * drawn even for a run whose operations all fall in one bucket). */
+static void write_ccdf(FILE *fp, const struct rp_run *run, enum rp_op op)
+{
+	const struct rp_hist *h = &run->lat[op];
+	uint64_t total = rp_hist_total(h), before = 0;
+
+	fprintf(fp, "\n\n\"%s %s\" %s %s %s\n", run->variant, run->model,
+		run->variant, run->model, op_names[op]);
+	for (size_t i = 0; i < h->n; i++) {
+		fprintf(fp, "%.6g %.9g %llu\n", h->b[i].ns,
+			(double)(total - before) / (double)total,
+			(unsigned long long)h->b[i].count);
+		before += h->b[i].count;
 	}
-	free(h.b);
-	return 0;
+	fprintf(fp, "%.6g 0 0\n", h->b[h->n - 1].ns);
+}
+
+/* The curves in block order: panel (model, op) after panel, variants in
+ * order within one.  `what` 0 writes the panel table, 1 the block table,
+ * 2 the curves. */
+static void write_blocks(FILE *fp, const struct rp_results *res, int what)
+{
+	unsigned block = 2;
+
+	for (unsigned mi = 0; mi < res->models.n; mi++)
+		for (int op = 0; op < RP_NR_OPS; op++) {
+			unsigned first = block;
+
+			for (unsigned vi = 0; vi < res->variants.n; vi++) {
+				const struct rp_run *run = curve_run(res, vi, mi, (enum rp_op)op);
+
+				if (!run)
+					continue;
+				if (what == 1)
+					fprintf(fp, "%u %u %u %d \"%s\"\n", block, mi, vi,
+						op, run->variant);
+				else if (what == 2)
+					write_ccdf(fp, run, (enum rp_op)op);
+				block++;
+			}
+			if (what == 0)
+				fprintf(fp, "%u %d %u %u \"%s\"\n", mi, op, first,
+					block - first, res->models.v[mi]);
+		}
 }
 
 int rp_write_latency_dat(FILE *fp, const struct rp_results *res)
 {
-	struct rp_series *sv;
-	unsigned ns;
-
-	if (rp_lat_series(res, &sv, &ns))
-		return -1;
-	fprintf(fp, "# latency.dat - latency CDFs per series: a model's runs on one kernel target pooled; slabsim report\n"
-		    "# blocks: index 2s = series s alloc, 2s+1 = series s free; each opens with a \"SERIES\" OP header line\n"
-		    "# ns cum_fraction count\n");
-	for (unsigned s = 0; s < ns; s++)
-		for (int op = 0; op < RP_NR_OPS; op++) {
-			fputs("\n\n", fp);
-			if (write_block(fp, res, &sv[s], (enum rp_op)op)) {
-				free(sv);
-				return -1;
-			}
-		}
-	free(sv);
+	fprintf(fp, "# latency.dat - latency CCDFs (1 - CDF), one curve per run (variant and\n"
+		    "# model, never pooled); slabsim report.  Blocks (gnuplot index):\n"
+		    "#   0: one row per panel (model, op): model op first_block blocks name\n"
+		    "#   1: one row per curve block: block model variant op (indexes) name\n"
+		    "#   2 on: the curves, panel after panel; header \"VARIANT MODEL\" VARIANT\n"
+		    "#      MODEL OP, then rows: ns above count = bucket upper bound, fraction\n"
+		    "#      of the run's operations in this bucket or a slower one, operations\n"
+		    "#      in the bucket\n"
+		    "model op first_block blocks name\n");
+	write_blocks(fp, res, 0);
+	fprintf(fp, "\n\nblock model variant op name\n");
+	write_blocks(fp, res, 1);
+	write_blocks(fp, res, 2);
 	return ferror(fp) ? -1 : 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "csv.h"
 
@@ -65,6 +66,11 @@ static const struct num_col num_cols[] = {
 	NUM(p50_ns), NUM(p99_ns), NUM(alloc_p50_ns), NUM(alloc_p99_ns),
 	NUM(free_p50_ns), NUM(free_p99_ns), NUM(fastpath_pct),
 };
+/* Columns some runs lack (a workload's own, or older runs'): -1 then. */
+static const struct num_col opt_cols[] = {
+	NUM(rules), NUM(labels), NUM(lock_wait_ms), NUM(lock_waits),
+	NUM(cmpxchg_retries), NUM(remote_line_transfers),
+};
 /* Present all together or not at all (runs written before they existed). */
 static const struct num_col peak_cols[] = {
 	NUM(peak_footprint_kib), NUM(peak_requested_bytes), NUM(peak_rounding_bytes),
@@ -73,6 +79,7 @@ static const struct num_col peak_cols[] = {
 };
 #undef NUM
 #define NR_NUM_COLS (sizeof(num_cols) / sizeof(num_cols[0]))
+#define NR_OPT_COLS (sizeof(opt_cols) / sizeof(opt_cols[0]))
 #define NR_PEAK_COLS (sizeof(peak_cols) / sizeof(peak_cols[0]))
 
 /* The text columns that must be present. */
@@ -135,6 +142,9 @@ static void run_free(struct rp_run *run, unsigned ncols)
 		run->lat[op].b = NULL;
 		run->lat[op].n = 0;
 	}
+	free(run->locks);
+	run->locks = NULL;
+	run->nlocks = 0;
 }
 
 /* The first run fixes the header; the others must repeat it exactly. */
@@ -208,13 +218,14 @@ static int read_numbers(const struct ss_csv *c, struct rp_summary *s,
 	if (ss_csv_col(c, peak_cols[0].name) >= 0 &&
 	    read_cols(c, peak_cols, NR_PEAK_COLS, s, err))
 		return -1;
-	s->rules = s->labels = -1;
-	if ((opt = ss_csv_col(c, "rules")) >= 0 &&
-	    ss_csv_num(c, (unsigned)opt, &s->rules, err))
-		return -1;
-	if ((opt = ss_csv_col(c, "labels")) >= 0 &&
-	    ss_csv_num(c, (unsigned)opt, &s->labels, err))
-		return -1;
+	for (size_t i = 0; i < NR_OPT_COLS; i++) {
+		double *v = (double *)((char *)s + opt_cols[i].off);
+
+		*v = -1;
+		if ((opt = ss_csv_col(c, opt_cols[i].name)) >= 0 &&
+		    ss_csv_num(c, (unsigned)opt, v, err))
+			return -1;
+	}
 	return 0;
 }
 
@@ -406,7 +417,12 @@ int rp_load_run(const char *rundir, const char *vdir, const char *workload,
 	if (load_summary(path, workload, res, run, err))
 		return -1;
 	snprintf(path, sizeof(path), "%s/latency.csv", rundir);
-	return rp_load_latency(path, run, err);
+	if (rp_load_latency(path, run, err))
+		return -1;
+	snprintf(path, sizeof(path), "%s/locks.csv", rundir);
+	if (access(path, F_OK)) /* runs from before locks.csv */
+		return 0;
+	return rp_load_locks(path, run, err);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -43,11 +43,19 @@ struct rp_summary {
 	double p50_ns, p99_ns, alloc_p50_ns, alloc_p99_ns;
 	double free_p50_ns, free_p99_ns, fastpath_pct;
 	double rules, labels; /* optional columns; < 0 when absent */
+	/* contention on the simulated clocks (optional; < 0 when absent) */
+	double lock_wait_ms, lock_waits, cmpxchg_retries, remote_line_transfers;
 	/* The footprint at its peak and its parts then (optional as a
 	 * group: NaN when a summary.csv predates them). */
 	double peak_footprint_kib, peak_requested_bytes, peak_rounding_bytes;
 	double peak_align_bytes, peak_debug_bytes, peak_free_slot_bytes;
 	double peak_slab_tail_bytes, peak_event;
+};
+
+/* One locks.csv row: a shared resource of one cache. */
+struct rp_lock {
+	char name[2 * RP_NAME_MAX + 2]; /* "cache resource" */
+	double uses, waits, retries, wait_ms, hold_ms;
 };
 
 struct rp_run {
@@ -56,6 +64,8 @@ struct rp_run {
 	char **row;		/* summary.csv fields, in header order */
 	struct rp_summary s;
 	struct rp_hist lat[RP_NR_OPS];
+	struct rp_lock *locks;	/* locks.csv, when the run has one */
+	size_t nlocks;
 	unsigned vi, mi;	/* indexes into rp_results variants / models */
 };
 
@@ -97,6 +107,8 @@ int rp_load_run(const char *rundir, const char *vdir, const char *workload,
 		struct ss_error *err);
 /* Read a latency.csv into run->lat. */
 int rp_load_latency(const char *path, struct rp_run *run, struct ss_error *err);
+/* Read a locks.csv into run->locks (analysis/contention_table.c). */
+int rp_load_locks(const char *path, struct rp_run *run, struct ss_error *err);
 
 /* Fix the output order.  Variants: `order` first (when `only`, runs of
  * other variants are dropped and every listed name is kept even without

@@ -95,7 +95,8 @@ static void run_usage(FILE *out)
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
 		"counters.csv (SLUB_STATS counters per cache), functions.csv (calls and cycles\n"
-		"per kernel function and cache), latency.csv (alloc/free latency histogram),\n"
+		"per kernel function and cache), locks.csv (lock waits and cmpxchg retries\n"
+		"per cache on the simulated clocks), latency.csv (alloc/free latency histogram),\n"
 		"work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end),\n"
 		"slabinfo.K-PHASE (at each phase marker) and timeline.csv (footprint over the\n"
 		"trace).  See docs/outputs.md.\n\n");
@@ -276,6 +277,7 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	    ss_write_counters(io->dir, run, err) || remember(io, "counters.csv", err) ||
 	    ss_write_sites(io->dir, run, err) || remember(io, "sites.csv", err) ||
 	    ss_write_functions(io->dir, run, err) || remember(io, "functions.csv", err) ||
+	    ss_write_locks(io->dir, run, err) || remember(io, "locks.csv", err) ||
 	    ss_write_latency(io->dir, run, err) || remember(io, "latency.csv", err) ||
 	    ss_write_work(io->dir, run, err) || remember(io, "work.csv", err))
 		return -1;

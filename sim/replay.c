@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bad_free.h"
+#include "contention.h"
 
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
@@ -15,6 +16,7 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
+	ss_contention_init(&run->cont, run->cpu_cycles, run->topo->nr_cpus);
 	run->phase = "start";
 	return 0;
 }
@@ -66,7 +68,9 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 		    const struct ss_event *ev, struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj)
 		return BAD(r, ev, err, "object id %llu is beyond the live-object cap of %llu (ids must be reused after free; raise --max-objects)",
@@ -103,6 +107,8 @@ static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
 	run->alloc_ops++;
 	run->zero_allocs += obj->state == SS_OBJ_ZERO;
 	run->large_allocs += obj->state == SS_OBJ_LARGE;
+	if (ss_contend_op(&run->cont, ev->cpu, &op)) /* locks, cmpxchgs */
+		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	ss_hist_add(&run->alloc_hist, round_cycles(op.cycles));
@@ -113,7 +119,9 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 		   const struct ss_event *ev, struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_find(&run->objs, ev->id);
-	struct ss_op op = {.cost = run->costs->cycles};
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj || obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, ss_trace_path(r), ev->line, ev->id, obj, err);
@@ -128,6 +136,8 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	obj->slab = NULL;
 	run->objs.live--;
 	run->free_ops++;
+	if (ss_contend_op(&run->cont, ev->cpu, &op))
+		return ss_errorf(err, "out of memory");
 	run->free_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
 	ss_hist_add(&run->free_hist, round_cycles(op.cycles));

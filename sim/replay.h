@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "account.h"
+#include "contention.h"
 #include "costs.h"
 #include "histogram.h"
 #include "memcap.h"
@@ -45,6 +46,7 @@ struct ss_run {
 			       * before ss_run_init; 0 = the default cap) */
 	struct ss_account acct; /* live bytes, the peak, per-site counts */
 	double *cpu_cycles; /* simulated clock of each CPU */
+	struct ss_contention cont; /* waits and retries (sim/contention.h) */
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
 	double alloc_cycles, free_cycles, work_cycles;

@@ -23,7 +23,8 @@ static const char *const summary_cols =
 	"debug_bytes,free_slot_bytes,slab_tail_bytes,large_bytes,slab_pages,"
 	"live_objects,caches,alloc_ops,free_ops,sim_time_ms,alloc_time_ms,"
 	"work_time_ms,p50_ns,p99_ns,alloc_p50_ns,alloc_p99_ns,free_p50_ns,"
-	"free_p99_ns,fastpath_pct,peak_footprint_kib,peak_requested_bytes,"
+	"free_p99_ns,fastpath_pct,lock_wait_ms,lock_waits,cmpxchg_retries,"
+	"remote_line_transfers,peak_footprint_kib,peak_requested_bytes,"
 	"peak_padding_bytes,peak_rounding_bytes,peak_align_bytes,peak_debug_bytes,"
 	"peak_free_slot_bytes,peak_slab_tail_bytes,peak_event";
 
@@ -39,7 +40,8 @@ struct summary {
 	struct ss_totals tot;
 	struct peak peak;
 	char era[16];
-	double sim_ms, alloc_ms, work_ms, fastpath_pct;
+	double sim_ms, alloc_ms, work_ms, fastpath_pct, wait_ms;
+	uint64_t line_transfers; /* object lines (remote_free) + slab lines */
 	double p50, p99, a50, a99, f50, f99; /* ns */
 };
 
@@ -73,6 +75,9 @@ static void compute_summary(const struct ss_run *run, struct summary *s)
 	s->fastpath_pct = ops > 0 ? 100.0 * (double)(s->tot.stats[SS_STEP_ALLOC_FASTPATH] +
 						     s->tot.stats[SS_STEP_FREE_FASTPATH]) / ops
 				  : 0;
+	s->wait_ms = ss_run_ns(run, run->cont.wait_cycles) / 1e6;
+	s->line_transfers = s->tot.stats[SS_STEP_REMOTE_FREE] +
+			    s->tot.stats[SS_STEP_SLAB_LINE];
 	s->p50 = ss_run_ns(run, (double)ss_hist_percentile(&all, 0.50));
 	s->p99 = ss_run_ns(run, (double)ss_hist_percentile(&all, 0.99));
 	s->a50 = ss_run_ns(run, (double)ss_hist_percentile(&run->alloc_hist, 0.50));
@@ -102,6 +107,10 @@ static void summary_csv(FILE *fp, const struct ss_run *run,
 		(unsigned long long)run->alloc_ops, (unsigned long long)run->free_ops,
 		s->sim_ms, s->alloc_ms, s->work_ms, s->p50, s->p99, s->a50, s->a99,
 		s->f50, s->f99, s->fastpath_pct);
+	fprintf(fp, "%.3f,%llu,%llu,%llu,", s->wait_ms,
+		(unsigned long long)run->cont.waits,
+		(unsigned long long)run->cont.retries,
+		(unsigned long long)s->line_transfers);
 	fprintf(fp, "%.2f,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%llu\n", s->peak.kib,
 		(long long)s->peak.requested,
 		(long long)(s->peak.rounding + s->peak.align),
@@ -146,6 +155,16 @@ static void summary_json(FILE *fp, const struct ss_run *run,
 		(unsigned long long)run->free_ops, (unsigned long long)run->zero_allocs,
 		(unsigned long long)run->large_allocs, s->sim_ms, s->alloc_ms,
 		s->work_ms, s->p50, s->p99, s->fastpath_pct);
+	fprintf(fp, "  \"lock_wait_ms\": %.3f,\n  \"lock_waits\": %llu,\n"
+		    "  \"cmpxchg_retries\": %llu,\n  \"cmpxchg_retry_ms\": %.3f,\n"
+		    "  \"remote_line_transfers\": %llu,\n"
+		    "  \"resource_uses\": %llu,\n  \"resource_uses_unplaced\": %llu,\n",
+		s->wait_ms, (unsigned long long)run->cont.waits,
+		(unsigned long long)run->cont.retries,
+		ss_run_ns(run, run->cont.retry_cycles) / 1e6,
+		(unsigned long long)s->line_transfers,
+		(unsigned long long)run->cont.uses,
+		(unsigned long long)run->cont.lost);
 	fprintf(fp, "  \"peak_footprint_kib\": %.2f,\n  \"peak_requested_bytes\": %lld,\n"
 		    "  \"peak_rounding_bytes\": %lld,\n  \"peak_align_bytes\": %lld,\n"
 		    "  \"peak_debug_bytes\": %lld,\n  \"peak_free_slot_bytes\": %lld,\n"
@@ -324,6 +343,34 @@ int ss_write_counters(const char *dir, const struct ss_run *run,
 			if (r.stats[s])
 				fprintf(f.fp, "%s,%s,%s,%llu\n", r.name, ss_step_name(s),
 					ss_step_unit(s), (unsigned long long)r.stats[s]);
+	}
+	return ss_atomic_commit(&f, err);
+}
+
+int ss_write_locks(const char *dir, const struct ss_run *run,
+		   struct ss_error *err)
+{
+	unsigned n = run->desc->ops->nr_caches(run->model);
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, "locks.csv", err))
+		return -1;
+	fprintf(f.fp, "cache,resource,uses,waits,retries,wait_ms,hold_ms\n");
+	for (unsigned i = 0; i < n; i++) {
+		struct ss_cache_report r;
+
+		run->desc->ops->cache_report(run->model, i, &r);
+		for (unsigned k = 0; k < r.nr_res; k++) {
+			const struct ss_res_stat *st = &r.res[k];
+
+			if (st->uses)
+				fprintf(f.fp, "%s,%s,%llu,%llu,%llu,%.6f,%.6f\n", r.name,
+					r.res_names[k], (unsigned long long)st->uses,
+					(unsigned long long)st->waits,
+					(unsigned long long)st->retries,
+					ss_run_ns(run, st->wait_cycles) / 1e6,
+					ss_run_ns(run, st->hold_cycles) / 1e6);
+		}
 	}
 	return ss_atomic_commit(&f, err);
 }

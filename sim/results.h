@@ -22,6 +22,11 @@ int ss_write_sites(const char *dir, const struct ss_run *run,
 		   struct ss_error *err);
 int ss_write_counters(const char *dir, const struct ss_run *run,
 		      struct ss_error *err);
+/* locks.csv: per cache and shared resource (list_lock, slab_lock,
+ * cmpxchg_double), its uses, the waits and retries they met on the
+ * simulated clocks (sim/contention.h), and the time waited and held. */
+int ss_write_locks(const char *dir, const struct ss_run *run,
+		   struct ss_error *err);
 /* functions.csv: calls and inclusive cycles per cache and kernel function
  * (the model's own record, so reports need not price steps again). */
 int ss_write_functions(const char *dir, const struct ss_run *run,

@@ -24,9 +24,9 @@ head="smack17k, arm32-3.10, 2 CPUs: "
 check_plot "$c/waste" "${head}Where the slab bytes go (KiB)" "slab memory (KiB)" \
 	"model: end of trace, peak (bars); variant (top axis)" requested "rounding padding" \
 	"debug metadata" "slab tail" ref patch4 traced+FZPU peak
-check_plot "$c/latency" "${head}Allocator latency CDF on one axis" \
-	"latency per operation (ns, log scale" "fraction of operations ≤ latency" \
-	kmem_cache traced+FZPU "free (dashed)"
+check_plot "$c/latency" "${head}Allocator latency CCDF of every run" \
+	"latency per operation (ns, log scale" "fraction of operations slower (1 - CDF)" \
+	"ref kmem_cache" "patch4 traced+FZPU" alloc free
 check_plot "$c/timeline" "${head}Slab footprint over the trace" \
 	"events replayed (trace position" "slab footprint (KiB)" system load traced+FZPU
 
@@ -59,8 +59,9 @@ make -C "$root" --no-print-directory report "${args[@]}" MODELS="traced kmem_cac
 	>"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make report"; }
 check_plot "$rep/waste" "${head}Where the slab bytes go (KiB), end of trace and peak" \
 	KiB requested "slab tail" traced+FZPU end peak ref patch4
-check_plot "$rep/latency" "${head}Allocator latency CDF" \
-	"latency (ns, log scale" "fraction of operations ≤ latency" kmem_cache
+check_plot "$rep/latency" "${head}Allocator latency CCDF, one curve per variant and model" \
+	"latency (ns)" "fraction of allocs slower" "fraction of frees slower" \
+	"kmem_cache: alloc" "traced+FZPU: free" ref patch4
 idx=$tmp/reports/index.html
 [ -s "$idx" ] || fail "index.html missing"
 check_html "$idx"

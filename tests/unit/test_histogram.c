@@ -28,6 +28,60 @@ static void test_buckets(void **state)
 	}
 }
 
+/* Every bucket, walked by its bounds: contiguous from 0 up, and at most
+ * 1/64 wide relative to its smallest value (well inside the 5% the
+ * reports need), exact (one value) below 128. */
+static void test_bucket_widths(void **state)
+{
+	uint64_t lo = 0;
+	(void)state;
+
+	for (unsigned i = 0; i < SS_HIST_BUCKETS; i++) {
+		uint64_t hi = ss_hist_bucket_max(i);
+
+		assert_true(hi >= lo);
+		assert_int_equal(ss_hist_bucket(lo), i);
+		assert_int_equal(ss_hist_bucket(hi), i);
+		if (lo < 128)
+			assert_true(hi == lo);
+		else
+			assert_true((double)(hi - lo + 1) <= (double)lo / 64.0);
+		assert_true((double)(hi - lo + 1) <= 0.05 * (double)lo || hi == lo);
+		if (hi == UINT64_MAX)
+			break;
+		lo = hi + 1;
+	}
+}
+
+/* Paths that differ give quantiles that differ: 90% at 21 cycles (a fast
+ * path), 9% at 300 (a slow one), 0.9% at 1000, 0.1% at 40000 (a wait).
+ * Ranks 9000, 9900 and 9990 are the last of the first three paths, so
+ * just above p90, p99 and p99.9 the quantile is the next path's bucket,
+ * within 1/64 above its value. */
+static void test_quantiles_differ(void **state)
+{
+	static struct ss_hist h;
+	static const uint64_t v[] = {21, 300, 1000, 40000};
+	static const double q[] = {0.50, 0.90, 0.99, 0.999};
+	static const unsigned n[] = {9000, 900, 90, 10};
+	(void)state;
+
+	memset(&h, 0, sizeof(h));
+	for (int k = 0; k < 4; k++)
+		for (unsigned i = 0; i < n[k]; i++)
+			ss_hist_add(&h, v[k]);
+	/* p90: rank 9000 is the last fast one; p99 rank 9900 the last 300;
+	 * p99.9 rank 9990 the last 1000 */
+	assert_int_equal(ss_hist_percentile(&h, 0.50), 21);
+	assert_int_equal(ss_hist_percentile(&h, 0.90), 21);
+	assert_int_equal(ss_hist_percentile(&h, 0.9001), ss_hist_bucket_max(ss_hist_bucket(300)));
+	for (int k = 1; k < 4; k++) {
+		uint64_t p = ss_hist_percentile(&h, q[k] + 0.0001);
+
+		assert_true(p >= v[k] && (double)(p - v[k]) <= (double)v[k] / 64.0);
+	}
+}
+
 static void test_percentiles(void **state)
 {
 	static struct ss_hist h;
@@ -50,6 +104,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_bucket_widths),
+		cmocka_unit_test(test_quantiles_differ),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -234,64 +234,6 @@ static void test_quantiles(void **state)
 	assert_true(isnan(rp_hist_quantile(&empty, 0.5)));
 }
 
-/* Runs pool by model and kernel target: variants of one kernel together,
- * runs on different targets never (hackbench's 4.5, 4.6, 6.1). */
-static void test_pool(void **state)
-{
-	struct rp_bucket a[] = {{16, 1}, {32, 3}}, b[] = {{32, 5}, {64, 1}};
-	static char *hdr[] = {"variant", "target"};
-	static char *r0[] = {"v0", "t-4.5"}, *r1[] = {"v1", "t-4.5"};
-	static char *r2[] = {"v0", "t-4.5"}, *r3[] = {"v2", "t-6.1"};
-	static char *mnames[] = {"traced", "traced+P"};
-	struct rp_run runs[4] = {0};
-	struct rp_results res = {0};
-	struct rp_series *sv;
-	struct rp_hist h;
-	unsigned ns;
-
-	(void)state;
-	runs[0].lat[RP_OP_ALLOC] = (struct rp_hist){a, 2};
-	runs[1].lat[RP_OP_ALLOC] = (struct rp_hist){b, 2};
-	runs[2].lat[RP_OP_ALLOC] = (struct rp_hist){b, 2};
-	runs[3].lat[RP_OP_ALLOC] = (struct rp_hist){b, 2};
-	runs[0].row = r0;
-	runs[1].row = r1;
-	runs[2].row = r2;
-	runs[3].row = r3;
-	runs[2].mi = 1; /* another model: not pooled */
-	strcpy(runs[0].variant, "v0");
-	strcpy(runs[1].variant, "v1");
-	strcpy(runs[2].variant, "v0");
-	strcpy(runs[3].variant, "v2");
-	strcpy(runs[0].model, "traced");
-	strcpy(runs[1].model, "traced");
-	strcpy(runs[2].model, "traced+P");
-	strcpy(runs[3].model, "traced");
-	res.runs = runs;
-	res.nruns = 4;
-	res.header = hdr;
-	res.ncols = 2;
-	res.models = (struct rp_names){mnames, 2};
-	assert_int_equal(rp_lat_series(&res, &sv, &ns), 0);
-	assert_int_equal(ns, 3);
-	assert_string_equal(sv[0].title, "traced on t-4.5");
-	assert_int_equal(sv[0].nruns, 2);
-	assert_string_equal(sv[1].title, "v2 traced");
-	assert_string_equal(sv[2].title, "v0 traced+P");
-	assert_int_equal(rp_pool_series(&res, &sv[0], RP_OP_ALLOC, &h), 0);
-	assert_int_equal(h.n, 3);
-	assert_true(h.b[0].ns == 16 && h.b[0].count == 1);
-	assert_true(h.b[1].ns == 32 && h.b[1].count == 8);
-	assert_true(h.b[2].ns == 64 && h.b[2].count == 1);
-	free(h.b);
-	assert_int_equal(rp_pool_series(&res, &sv[1], RP_OP_ALLOC, &h), 0);
-	assert_int_equal(h.n, 2); /* run 3 alone */
-	free(h.b);
-	assert_int_equal(rp_pool_series(&res, &sv[0], RP_OP_FREE, &h), 0);
-	assert_int_equal(h.n, 0);
-	free(sv);
-}
-
 /* ---- seed table ---------------------------------------------------------- */
 
 static void test_seed_table(void **state)
@@ -405,8 +347,15 @@ static void test_report_seed_section(void **state)
 	assert_has(md, "| ref | traced | end | 849.6 | 822.3 | 0.0 | 0.0 | 231.4 | 0.8 | 1904.0 | 1904 | 43.2 |");
 	/* runs without caches.csv and sites.csv (older ones): said so */
 	assert_has(md, "No run has a caches.csv");
-	/* pooled latency of traced: 0.55 of 500500 allocs at <= 32 ns */
-	assert_has(md, "| traced | ≤ 32 | ≤ 512 | ≤ 32 | ≤ 256 | 500500 | 306000 |");
+	/* latency per run, never pooled: ref/traced's 154500 allocs are
+	 * 84975 at <= 32 ns, cum 131325 at 64, 146775 at 128, 152955 at 512,
+	 * all at 2048: p50 = 32 (rank 77250), p90 = 128 (139050), p99 = 512
+	 * (152955), p99.9 = 2048 (154346); its 102000 frees 61200 at 32, cum
+	 * 91800 at 64, 100980 at 256, all at 1024 */
+	assert_has(md, "| ref | traced | ≤ 32 | ≤ 128 | ≤ 512 | ≤ 2048 | ≤ 32 | ≤ 64 | ≤ 256 | ≤ 1024 | 154500 | 102000 |");
+	/* runs from before the contention columns (2 CPUs): n/a */
+	assert_has(md, "| ref | traced | 2 | 88.5 | n/a | n/a | n/a | n/a | n/a | n/a |");
+	assert_null(strstr(md, "Every run here had one CPU"));
 	free(md);
 	tu_remove_tree(dir);
 }
@@ -506,11 +455,21 @@ static void test_plot_data(void **state)
 	snprintf(path, sizeof(path), "%s/latency.dat", dir);
 	s = slurp(path);
 	assert_non_null(s);
-	/* traced allocs pooled: 500500, 55% at <= 32 ns, 85% at <= 64 */
-	assert_has(s, "\n\n\n\"traced\" alloc\n32 0.550000 275275\n64 0.850000 150150\n");
-	assert_has(s, "\n\n\n\"traced+FZPU\" free\n");
-	/* block order: model-major (traced first), alloc before free */
-	assert_true(strstr(s, "\"traced\" free") < strstr(s, "\"kmem_cache\" alloc"));
+	/* panels (model, op), traced first then the models sorted, 5
+	 * variants but 4 for traced+FZPU (no patch2 run); curves from block 2 on */
+	assert_has(s, "\nmodel op first_block blocks name\n0 0 2 5 \"traced\"\n"
+		      "0 1 7 5 \"traced\"\n1 0 12 5 \"kmem_cache\"\n1 1 17 5 \"kmem_cache\"\n"
+		      "2 0 22 4 \"traced+FZPU\"\n2 1 26 4 \"traced+FZPU\"\n");
+	/* curves in seed variant order: ref is block 2 of traced alloc */
+	assert_has(s, "\n2 0 0 0 \"ref\"\n3 0 1 0 \"memfix\"\n");
+	assert_null(strstr(s, "\"patch2 traced+FZPU\""));
+	/* ref/traced allocs: 1 - CDF below each bucket, 154500 in all:
+	 * 1, 1 - 84975/154500 = 0.45, 0.15, 0.05, 0.01 */
+	assert_has(s, "\n\n\n\"ref traced\" ref traced alloc\n32 1 84975\n64 0.45 46350\n"
+		      "128 0.15 15450\n512 0.05 6180\n2048 0.01 1545\n2048 0 0\n\n");
+	/* block order: panel after panel */
+	assert_true(strstr(s, "\"patch4 traced\" patch4 traced free") <
+		    strstr(s, "\"ref kmem_cache\" ref kmem_cache alloc"));
 	free(s);
 	tu_remove_tree(dir);
 }
@@ -608,16 +567,55 @@ static void test_malformed(void **state)
 	"smk_rule,smack_rule,2048,0,40960,40960,0.00,0,2048,2048,40960,0,8192,0\n"
 
 static void test_optional_columns(void **state)
+/* A fixture copy in dir with only ref__traced's run; its summary.csv's
+ * path in path. */
+static void only_ref_traced(char *dir, size_t dn, char *path, size_t pn)
 {
-	char dir[64], path[160], cmd[320], *md;
+	char cmd[320];
 
-	(void)state;
-	workdir(dir, sizeof(dir));
-	/* keep only ref__traced */
+	workdir(dir, dn);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/runs/[mp]* %s/runs/*+FZPU %s/runs/ref__kmem_cache",
 		 dir, dir, dir);
 	assert_int_equal(system(cmd), 0);
-	snprintf(path, sizeof(path), "%s/runs/ref__traced/summary.csv", dir);
+	snprintf(path, pn, "%s/runs/ref__traced/summary.csv", dir);
+}
+
+/* A run with the contention columns and a locks.csv: how much it waited,
+ * which share of its allocator time (1.749 of 6.996 ms = 25.0%), and the
+ * two locks waited for most, largest first. */
+static void test_contention_table(void **state)
+{
+	char dir[64], path[160], *md;
+
+	(void)state;
+	only_ref_traced(dir, sizeof(dir), path, sizeof(path));
+	patch_file(path, ",fastpath_pct\n", ",fastpath_pct,lock_wait_ms,lock_waits,"
+		   "cmpxchg_retries,remote_line_transfers\n");
+	patch_file(path, ",88.5\n", ",88.5,1.749,120,7,9000\n");
+	snprintf(path, sizeof(path), "%s/runs/ref__traced/locks.csv", dir);
+	tu_write_text(path, "cache,resource,uses,waits,retries,wait_ms,hold_ms\n"
+			    "kmalloc-32,list_lock,900,20,0,0.249000,1.000000\n"
+			    "kmalloc-32,cmpxchg_double,5000,0,7,0.000000,0.000000\n"
+			    "smack_rule,list_lock,800,90,0,1.200000,2.000000\n"
+			    "smack_rule,slab_lock,100,10,0,0.300000,0.100000\n");
+	assert_int_equal(report(dir, NULL), 0);
+	md = report_md(dir);
+	assert_has(md, "| ref | traced | 2 | 88.5 | 1.749 | 25.0 | 120 | 7 | 9000 | "
+		       "smack_rule list_lock 1.200, smack_rule slab_lock 0.300 |");
+	free(md);
+	/* a malformed locks.csv is an error naming it */
+	tu_write_text(path, "cache,resource,uses,waits,retries,wait_ms,hold_ms\n"
+			    "kmalloc-32,list_lock,900,20,0,-1,1\n");
+	assert_int_equal(report(dir, NULL), 1);
+	tu_remove_tree(dir);
+}
+
+static void test_optional_columns(void **state)
+{
+	char dir[64], path[160], *md;
+
+	(void)state;
+	only_ref_traced(dir, sizeof(dir), path, sizeof(path));
 	patch_file(path, ",fastpath_pct\n", ",fastpath_pct,rules,labels\n");
 	patch_file(path, ",88.5\n", ",88.5,17000,500\n");
 	assert_int_equal(report(dir, "--command", "make sim WORKLOAD=smack17k SEED=7", NULL), 0);
@@ -707,7 +705,6 @@ int main(void)
 		cmocka_unit_test(test_check_saving),
 		cmocka_unit_test(test_explanations),
 		cmocka_unit_test(test_quantiles),
-		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_seed_table),
 		cmocka_unit_test(test_seed_errors),
 		cmocka_unit_test(test_report_seed_section),
@@ -716,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_plot_data),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_optional_columns),
+		cmocka_unit_test(test_contention_table),
 		cmocka_unit_test(test_bad_options),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,18 +97,25 @@ void tu_write_text(const char *path, const char *text)
 	tu_write_bytes(path, text, strlen(text));
 }
 
-void tu_kcache_512(struct ss_kcache *s, struct ss_target *t,
-		   struct ss_topology *topo, int era, unsigned debug)
+void tu_kcache_512_cpus(struct ss_kcache *s, struct ss_target *t,
+			struct ss_topology *topo, int era, unsigned debug,
+			unsigned cpus)
 {
 	struct ss_error err;
 	struct ss_cache_spec spec = {.object_size = 512, .align = 8, .debug = debug};
 
 	ss_target_defaults(t);
 	t->era = era;
-	t->cpus = 1;
-	if (ss_topology_flat(topo, 1, 1, &err) ||
+	t->cpus = cpus;
+	if (ss_topology_flat(topo, cpus, 1, &err) ||
 	    ss_kcache_init(s, "kmalloc-512", &spec, t, topo, &err))
 		fail_msg("%s", err.msg);
+}
+
+void tu_kcache_512(struct ss_kcache *s, struct ss_target *t,
+		   struct ss_topology *topo, int era, unsigned debug)
+{
+	tu_kcache_512_cpus(s, t, topo, era, debug, 1);
 }
 
 struct ss_target tu_target(const char *name)

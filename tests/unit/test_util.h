@@ -46,5 +46,9 @@ struct ss_target tu_target(const char *name);
  * Released with ss_kcache_release() and ss_topology_release(). */
 void tu_kcache_512(struct ss_kcache *s, struct ss_target *t,
 		   struct ss_topology *topo, int era, unsigned debug);
+/* The same on `cpus` CPUs (one node). */
+void tu_kcache_512_cpus(struct ss_kcache *s, struct ss_target *t,
+			struct ss_topology *topo, int era, unsigned debug,
+			unsigned cpus);
 
 #endif
