@@ -83,6 +83,66 @@ static bool dir_name_ok(const char *s)
 	return true;
 }
 
+/* Write a page that was built in memory, unless the file already holds
+ * exactly that: `make index` after a what-if leaves every other report's
+ * page (and its time) alone. */
+static int put_page(const char *path, const char *buf, size_t n,
+		    struct ss_error *err)
+{
+	FILE *old = fopen(path, "r");
+	struct ss_atomic_file f;
+	bool same = false;
+
+	if (old) {
+		char chunk[65536];
+		size_t got, at = 0;
+
+		same = true;
+		while (same && (got = fread(chunk, 1, sizeof(chunk), old)) > 0) {
+			same = at + got <= n && !memcmp(chunk, buf + at, got);
+			at += got;
+		}
+		same = same && at == n && !ferror(old);
+		fclose(old);
+	}
+	if (same)
+		return 0;
+	if (ss_atomic_open(&f, path, err))
+		return -1;
+	fwrite(buf, 1, n, f.fp);
+	return ss_atomic_commit(&f, err);
+}
+
+/* A page being written: in memory until put_page(). */
+struct page {
+	FILE *fp;
+	char *buf;
+	size_t n;
+};
+
+static int page_open(struct page *pg, struct ss_error *err)
+{
+	pg->buf = NULL;
+	pg->n = 0;
+	pg->fp = open_memstream(&pg->buf, &pg->n);
+	return pg->fp ? 0 : ss_errorf(err, "out of memory");
+}
+
+/* Close and write it (ok) or drop it. */
+static int page_close(struct page *pg, const char *path, bool ok,
+		      struct ss_error *err)
+{
+	int bad = ferror(pg->fp);
+	int rc = -1;
+
+	if (fclose(pg->fp) || bad)
+		ok = ok && !ss_errorf(err, "out of memory");
+	if (ok)
+		rc = put_page(path, pg->buf, pg->n, err);
+	free(pg->buf);
+	return rc;
+}
+
 static const char *const style =
 	"<style>\n"
 	"body { font-family: system-ui, sans-serif; max-width: 1250px; margin: 1em auto; padding: 0 1em; line-height: 1.4; color: #222; }\n"
@@ -181,34 +241,32 @@ static void md_title(const char *path, char *buf, size_t n)
 static int part_page(const char *root, const char *w, const struct part *p,
 		     struct ss_error *err)
 {
-	char dir[4400], path[4600], title[512], up[64] = "../";
+	char dir[4400], path[4600], md[4600], title[512], up[64] = "../";
 	struct md_html_opts o = {.heading_shift = 0, .link_base = "", .skip_title = true};
-	struct ss_atomic_file f;
+	struct page pg;
+	bool ok;
 
-	if (TOO_LONG(dir, "%s/%s/%s", root, w, p->sub) || TOO_LONG(path, "%s%s", dir, p->md))
+	if (TOO_LONG(dir, "%s/%s/%s", root, w, p->sub) || TOO_LONG(md, "%s%s", dir, p->md) ||
+	    TOO_LONG(path, "%s%s", dir, p->page))
 		return ss_errorf(err, "%s/%s: path too long", root, w);
-	md_title(path, title, sizeof(title));
+	md_title(md, title, sizeof(title));
 	if (p->sub[0]) /* one level more: compare/, sweep-P/ */
 		strcat(up, "../");
-	if (TOO_LONG(path, "%s%s", dir, p->page) || ss_atomic_open(&f, path, err))
-		return err->msg[0] ? -1 : ss_errorf(err, "%s: path too long", dir);
-	head(f.fp, title);
-	fputs("<nav>", f.fp);
-	link(f.fp, up, "index.html", "all reports");
-	fputs(" · ", f.fp);
-	link(f.fp, "", p->md, p->md);
-	fputs("</nav>\n<h1>", f.fp);
-	html_escape(f.fp, title);
-	fputs("</h1>\n", f.fp);
-	snprintf(path, sizeof(path), "%s%s", dir, p->md);
-	if (figures(f.fp, dir, "", "plots") || md_html_file(f.fp, path, &o, err)) {
-		if (!err->msg[0])
-			ss_errorf(err, "out of memory");
-		ss_atomic_abort(&f);
+	if (page_open(&pg, err))
 		return -1;
-	}
-	fputs("</body>\n</html>\n", f.fp);
-	return ss_atomic_commit(&f, err);
+	head(pg.fp, title);
+	fputs("<nav>", pg.fp);
+	link(pg.fp, up, "index.html", "all reports");
+	fputs(" · ", pg.fp);
+	link(pg.fp, "", p->md, p->md);
+	fputs("</nav>\n<h1>", pg.fp);
+	html_escape(pg.fp, title);
+	fputs("</h1>\n", pg.fp);
+	ok = !figures(pg.fp, dir, "", "plots") && !md_html_file(pg.fp, md, &o, err);
+	if (!ok && !err->msg[0])
+		ss_errorf(err, "out of memory");
+	fputs("</body>\n</html>\n", pg.fp);
+	return page_close(&pg, path, ok, err);
 }
 
 /* ---- the cards of index.html --------------------------------------------- */
@@ -456,9 +514,9 @@ static bool has_report(const char *root, const char *w)
 int ix_write_all(const char *root, struct ss_error *err)
 {
 	struct rp_names dirs, wl = {0};
-	struct ss_atomic_file f;
+	struct page pg;
 	char path[4200];
-	bool topo;
+	bool topo, ok = true;
 	int rc = -1;
 
 	if (list_dir(root, "", NULL, &dirs))
@@ -471,34 +529,24 @@ int ix_write_all(const char *root, struct ss_error *err)
 	snprintf(path, sizeof(path), "%s/topology/topology.png", root);
 	topo = is_file(path);
 	snprintf(path, sizeof(path), "%s/index.html", root);
-	if (ss_mkdirs(root, err) || ss_atomic_open(&f, path, err))
+	if (ss_mkdirs(root, err) || page_open(&pg, err))
 		goto out;
-	head(f.fp, "slabsim reports");
+	head(pg.fp, "slabsim reports");
 	fputs("<h1>slabsim reports</h1>\n<p>Written by <code>slabsim index</code> from the "
 	      "reports beside this page: a card per report with its headline figures and plots "
 	      "(click one for its full size, SVG beside it), its own page with the whole report, "
 	      "and its files.  Every column and plot is described in docs/outputs.md; a "
-	      "directory <code>W--name-value</code> is a what-if of workload W.</p>\n", f.fp);
+	      "directory <code>W--name-value</code> is a what-if of workload W.</p>\n", pg.fp);
 	if (!wl.n && !topo)
-		fputs("<p>No reports yet: run <code>make sim WORKLOAD=W</code>.</p>\n", f.fp);
-	else if (contents(f.fp, root, &wl, topo))
-		goto oom;
-	for (unsigned i = 0; i < wl.n; i++)
-		if (workload_section(f.fp, root, wl.v[i], err))
-			goto fail;
-	if (topo && topology_section(f.fp, root))
-		goto oom;
-	fputs("</body>\n</html>\n", f.fp);
-	if (ferror(f.fp)) {
-		ss_errorf(err, "%s: write error", path);
-		goto fail;
-	}
-	rc = ss_atomic_commit(&f, err);
-	goto out;
-oom:
-	ss_errorf(err, "out of memory");
-fail:
-	ss_atomic_abort(&f);
+		fputs("<p>No reports yet: run <code>make sim WORKLOAD=W</code>.</p>\n", pg.fp);
+	else if (contents(pg.fp, root, &wl, topo))
+		ok = !ss_errorf(err, "out of memory");
+	for (unsigned i = 0; ok && i < wl.n; i++)
+		ok = !workload_section(pg.fp, root, wl.v[i], err);
+	if (ok && topo && topology_section(pg.fp, root))
+		ok = !ss_errorf(err, "out of memory");
+	fputs("</body>\n</html>\n", pg.fp);
+	rc = page_close(&pg, path, ok, err);
 out:
 	rp_names_free(&dirs);
 	rp_names_free(&wl);

@@ -82,7 +82,7 @@ case "$(ls "$tmp/datasets")" in
 *target*) fail "a target what-if generated its own traces: $(ls "$tmp/datasets")" ;;
 esac
 snapshot >"$tmp/after"
-cmp -s "$tmp/before" "$tmp/after" || fail "a what-if touched the default results"
+cmp -s "$tmp/before" "$tmp/after" || fail "a what-if touched the default results: $(diff "$tmp/before" "$tmp/after")"
 # the same value as the default is no what-if; REPORT= puts it anywhere
 make -C "$root" --no-print-directory sim "${w[@]}" TARGET=arm32-3.10 >"$tmp/wlog" 2>&1 || fail "TARGET=default"
 if grep -E 'slabsim (gen|run|report)' "$tmp/wlog"; then fail "TARGET=its default redid work"; fi

@@ -566,7 +566,6 @@ static void test_malformed(void **state)
 	"smk_set_access,kmalloc-32,40000,7232,655360,1280000,48.80,0,32768,32768,536576,512000,0,0\n" \
 	"smk_rule,smack_rule,2048,0,40960,40960,0.00,0,2048,2048,40960,0,8192,0\n"
 
-static void test_optional_columns(void **state)
 /* A fixture copy in dir with only ref__traced's run; its summary.csv's
  * path in path. */
 static void only_ref_traced(char *dir, size_t dn, char *path, size_t pn)
