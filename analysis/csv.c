@@ -298,18 +298,3 @@ int ss_csv_num(const struct ss_csv *c, unsigned idx, double *out,
 				   c->hdr[idx], s);
 	return 0;
 }
-
-void ss_csv_put(FILE *fp, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n") && s[0] != '#') {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s, fp);
-	}
-	fputc('"', fp);
-}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "csv_put.h"
 #include "error.h"
 
 /* Called for each comment line with the text after '#'; non-zero stops the
@@ -65,8 +66,6 @@ int ss_csv_num(const struct ss_csv *c, unsigned idx, double *out,
 /* Strict decimal parse used by ss_csv_num; 0 on success. */
 int ss_parse_decimal(const char *s, double *out);
 
-/* Write one field, quoted when it holds ',', '"', a line break, or would
- * read back as a comment ('#' first). */
-void ss_csv_put(FILE *fp, const char *s);
+/* ss_csv_put(): one field written (base/csv_put.h). */
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "csv_put.h"
 #include "geometry.h"
 
 static int open_in(struct ss_atomic_file *f, const char *dir, const char *name,
@@ -264,23 +265,6 @@ int ss_write_caches(const char *dir, const struct ss_run *run,
 	return ss_atomic_commit(&f, err);
 }
 
-/* A name as one CSV field: quoted when it holds ',' or '"' or begins
- * with '#' (trace names are printable, without spaces). */
-static void name_field(FILE *fp, const char *s)
-{
-	if (!strpbrk(s, ",\"") && s[0] != '#') {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
 /* perf kmem's Frag: the share of allocated bytes not requested. */
 static double frag_pct(const struct ss_acct_site *s)
 {
@@ -308,9 +292,9 @@ int ss_write_sites(const char *dir, const struct ss_run *run,
 		const struct ss_acct_cache *k = ss_account_geo(a, s->cache);
 		uint64_t live = s->allocs - s->frees;
 
-		name_field(f.fp, ss_trace_name(run->tables, s->site));
+		ss_csv_put(f.fp, ss_trace_name(run->tables, s->site));
 		fputc(',', f.fp);
-		name_field(f.fp, ss_account_cache_name(a, s));
+		ss_csv_put(f.fp, ss_account_cache_name(a, s));
 		fprintf(f.fp, ",%llu,%llu,%llu,%llu,%.2f,%llu,%llu,%llu,%llu,%lld,%llu,%llu\n",
 			(unsigned long long)s->allocs, (unsigned long long)s->frees,
 			(unsigned long long)s->requested, (unsigned long long)s->allocated,
