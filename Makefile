@@ -2,8 +2,10 @@
 #
 #   make sim WORKLOAD=smack17k   generate, replay every variant x model, plot, report
 #                                (WORKLOAD=smack17k | audit | hackbench)
+#   make sim TRACE=PATH          your own capture or trace (docs/own-trace.md)
 #   make test                    unit + end-to-end tests, then again under ASan+UBSan
 #   make compare | sweep | index reports across models, parameters, workloads (mk/)
+#   make sensitivity             every estimated cost at both ends of its range: intervals (mk/)
 #   make validate                check the geometry rules against this machine's /sys/kernel/slab
 #   make bench | topo-plot | fuzz  replay speed, topology sizes, fuzzing (mk/)
 #   make deps                    install the Debian packages (apt-get, as root)
@@ -27,9 +29,12 @@ CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE
 # hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces),
 # cmark (the reports' Markdown as HTML).  Before `make deps` has run,
 # pkg-config is absent: fall back to plain -l.
-PKG_LIBS := hwloc libzstd libcmark
-CFLAGS += $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
-LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd -lcmark) -lpfm -lpthread -lm
+# libtracecmd and libtraceevent read trace-cmd's trace.dat (slabsim import).
+PKG_LIBS := hwloc libzstd libcmark libtracecmd libtraceevent
+CFLAGS += $(or $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null),\
+	-I/usr/include/trace-cmd -I/usr/include/tracefs -I/usr/include/traceevent)
+LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd -lcmark \
+	-ltracecmd -ltracefs -ltraceevent) -lpfm -lpthread -lm
 
 # ---- layers -----------------------------------------------------------------
 # Each layer sees only the headers of the layers below it (README.md, Layout):
@@ -94,6 +99,12 @@ $(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsi
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
+# The block checksum's AVX2 build (trace/trace_hash.h): one file, chosen at
+# run time only on a CPU that has AVX2.
+ifeq ($(shell uname -m),x86_64)
+$(BUILD)/obj/trace/trace_hash_avx2.o $(BUILD)/asan/obj/trace/trace_hash_avx2.o: CFLAGS += -mavx2
+$(BUILD)/obj/trace/trace_hash.o $(BUILD)/asan/obj/trace/trace_hash.o: CFLAGS += -DSS_HAVE_AVX2_BUILD
+endif
 OPTFLAGS_$(BUILD) := $(OPT)
 OPTFLAGS_$(BUILD)/asan := -O1
 $(eval $(call flavour,$(BUILD),))
@@ -151,6 +162,13 @@ unit: $(UNIT_TESTS)
 e2e: $(SLABSIM)
 	@SLABSIM=$(abspath $(SLABSIM)) scripts/run-tests.sh e2e $(sort $(wildcard tests/e2e/*.sh))
 
+# Opt-in: ENGINE=slurm on a one-node Slurm cluster the test starts on
+# localhost (root, Debian slurm-wlm; docs/distributed.md).
+.PHONY: test-slurm
+test-slurm: $(SLABSIM)
+	@scripts/deps.sh check slurm >/dev/null 2>&1 || scripts/deps.sh install slurm
+	@SLABSIM=$(abspath $(SLABSIM)) bash tests/slurm/test-slurm.sh
+
 asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  scripts/run-tests.sh unit-asan $(ASAN_TESTS)
@@ -166,6 +184,14 @@ include mk/stamp.inc
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k
 SEED ?= 1
+# `make sim TRACE=PATH [NAME=N]`: a trace or capture of your own is the
+# workload `import` (workloads/import/import.mk, docs/own-trace.md).
+ifneq ($(strip $(TRACE)),)
+override WORKLOAD := import
+endif
+# How a command shown in a report names its workload; import.mk says
+# TRACE=... instead (it is among the command-line variables).
+WORKLOAD_ARG = WORKLOAD=$(WORKLOAD)
 # A workload is a folder workloads/W/ holding its make fragment W.mk.
 WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
 # What-ifs (a parameter other than the workload's default) go to their
@@ -198,6 +224,14 @@ include $(sort $(wildcard mk/*.mk))
 validate: $(SLABSIM)
 	$(SLABSIM) validate
 
+# Everything make and slabsim made: the build, the reports, each
+# workload's generated inputs (text and binary traces, rule files, the
+# parameter stamps), and what a killed process left (*.tmp.PID files and
+# staging directories, make's own temporary objects included).  The
+# topologies under datasets/topologies/ are sources.
 .PHONY: clean
 clean:
-	rm -rf $(BUILD) reports datasets/*/*.trace datasets/*/rules.txt datasets/*/params
+	rm -rf $(BUILD) reports
+	rm -f datasets/*/*.trace datasets/*/*.sbt datasets/*/*.zst \
+	  datasets/*/rules.txt datasets/*/*-params datasets/*/params
+	find . -path ./.git -prune -o -name '*.tmp.*' -prune -exec rm -rf {} +

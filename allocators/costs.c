@@ -35,9 +35,9 @@ int ss_costs_parse_file(struct ss_costs *c, const char *path, char origin,
 		return ss_errorf(err, "%s: cannot open cost table: %s", path,
 				 strerror(errno));
 	while (!rc && (len = getline(&line, &cap, fp)) >= 0) {
-		char *tok[3];
+		char *tok[5];
 		int n, step;
-		double v;
+		double v, lo, hi;
 
 		lineno++;
 		if (strlen(line) != (size_t)len) { /* the rest would be ignored */
@@ -45,11 +45,11 @@ int ss_costs_parse_file(struct ss_costs *c, const char *path, char origin,
 			break;
 		}
 		line[strcspn(line, "#")] = '\0';
-		n = ss_split(line, tok, 3);
+		n = ss_split(line, tok, 5);
 		if (n == 0)
 			continue;
-		if (n != 2) {
-			rc = ss_error_at(err, path, lineno, "want 'STEP CYCLES'");
+		if (n != 2 && n != 4) {
+			rc = ss_error_at(err, path, lineno, "want 'STEP CYCLES [LOW HIGH]'");
 			break;
 		}
 		step = ss_step_find(tok[0]);
@@ -57,8 +57,17 @@ int ss_costs_parse_file(struct ss_costs *c, const char *path, char origin,
 			rc = ss_error_at(err, path, lineno, "unknown step '%.40s' (`slabsim list steps` lists them; docs/cost-model.md)", tok[0]);
 		else if (parse_cycles(tok[1], &v))
 			rc = ss_error_at(err, path, lineno, "bad cycles '%.40s' (want a number >= 0)", tok[1]);
+		else if (n == 4 && parse_cycles(tok[2], &lo))
+			rc = ss_error_at(err, path, lineno, "bad low '%.40s' (want a number >= 0)", tok[2]);
+		else if (n == 4 && parse_cycles(tok[3], &hi))
+			rc = ss_error_at(err, path, lineno, "bad high '%.40s' (want a number >= 0)", tok[3]);
+		else if (n == 4 && !(lo <= v && v <= hi))
+			rc = ss_error_at(err, path, lineno, "range %s..%s does not hold %s (want LOW <= CYCLES <= HIGH)",
+					 tok[2], tok[3], tok[1]);
 		else {
 			c->cycles[step] = v;
+			c->low[step] = n == 4 ? lo : v;
+			c->high[step] = n == 4 ? hi : v;
 			c->origin[step] = origin;
 		}
 	}

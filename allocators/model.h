@@ -14,6 +14,7 @@
 
 #include "costs.h"
 #include "error.h"
+#include "slabsnap.h"
 #include "steps.h"
 #include "target.h"
 #include "topology.h"
@@ -51,6 +52,13 @@ struct ss_model_config {
 	unsigned debug;		     /* slub_debug flags (SS_DBG_*) */
 	char debug_caches[512];	     /* ",a,b," names the flags apply to; "" all */
 	bool merge;		     /* SLUB cache merging for new caches */
+	/* the trace's declared caches are a kernel's own (an imported trace):
+	 * never merged, whatever `merge` says for the model's other caches */
+	bool kernel_caches;
+	/* the kernel's caches when the trace began (--initial-state): a
+	 * cache created under a name it lists starts with its geometry,
+	 * slabs and objects (allocators/slab_prior.h); NULL: empty */
+	const struct ss_snap *initial;
 	const struct ss_trace_tables *tables; /* the trace's declared caches */
 	const struct ss_site_sizes *sites;    /* when the model needs them */
 };
@@ -67,6 +75,10 @@ struct ss_cache_report {
 	uint64_t live, requested_live, nr_slabs, total_objects, slab_bytes;
 	uint64_t partial_slabs, cpu_slabs, peak_slab_bytes;
 	uint64_t node_partial_free; /* free slots on node partial lists (slabinfo) */
+	/* objects of the initial state: still allocated, freed by prior
+	 * frees, and prior frees that found none left */
+	uint64_t prior_live, prior_freed, prior_missing;
+	bool from_snapshot;	/* geometry taken from the kernel's snapshot */
 	const uint64_t *stats;		/* SS_NR_STEPS counters */
 	const struct ss_fn_stat *fns;	/* SS_NR_FNS functions, or NULL */
 	/* shared resources, one report row each (locks.csv), or nr_res 0 */
@@ -90,6 +102,14 @@ struct ss_model_ops {
 		     struct ss_obj *obj, struct ss_op *op, struct ss_error *err);
 	void (*free)(struct ss_model *m, unsigned cpu, struct ss_obj *obj,
 		     struct ss_op *op);
+	/* A free of an object allocated before the trace (SS_EV_FREE_PRIOR):
+	 * one object of the initial state leaves the cache the model would
+	 * have put the allocation in.  1 done (*cache: that cache), 0 the
+	 * cache has none left (or no initial state), -1 with err.  NULL: 0.
+	 * op->resync when the cache gained the kernel's objects or grew its
+	 * object_size on the way (*cache is then set even with 0). */
+	int (*free_prior)(struct ss_model *m, const struct ss_event *ev,
+			  struct ss_op *op, uint32_t *cache, struct ss_error *err);
 	unsigned (*nr_caches)(const struct ss_model *m);
 	void (*cache_report)(const struct ss_model *m, unsigned i,
 			     struct ss_cache_report *r);

@@ -66,4 +66,5 @@ static int route_kmem_cache(struct ss_slub_model *m, const struct ss_event *ev,
 	return c;
 }
 
-const struct ss_placement ss_placement_kmem_cache = {.route = route_kmem_cache};
+const struct ss_placement ss_placement_kmem_cache = {.route = route_kmem_cache,
+						     .kmalloc_by_site = true};

@@ -19,7 +19,11 @@ int ss_place_declared_cache(struct ss_slub_model *m, uint32_t api,
 
 	if (c >= 0)
 		return c;
-	c = ss_slub_model_named_cache(m, ss_trace_cache_name(tb, api), &spec, err);
+	/* a kernel's own cache (imported trace) is already what merging
+	 * made it: its allocations never move into another */
+	c = ss_slub_model_cache(m, ss_trace_cache_name(tb, api), &spec,
+				ss_slub_model_config(m)->merge &&
+				!ss_slub_model_config(m)->kernel_caches, err);
 	if (c >= 0 && ss_route_memo_set(memo, api, c))
 		return ss_errorf(err, "out of memory");
 	return c;

@@ -29,12 +29,23 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 	/* <= 4.5 every debug cache runs the checks; 4.6+ only with F. */
 	s->debug_checks = s->debug_paths &&
 			  (t->era < SS_ERA_4_6 || (s->geo.debug & SS_DBG_F));
-	/* <= 4.5: SLAB_DEBUG_FLAGS disable cmpxchg_double; 4.6+:
-	 * SLAB_NO_CMPXCHG = F | U | T (kmem_cache_open / __CMPXCHG_DOUBLE). */
-	if (t->era < SS_ERA_4_6)
+	/* kmem_cache_open() sets __CMPXCHG_DOUBLE only where the arch has
+	 * it (system_has_cmpxchg_double(), never on 32-bit ARM: it selects
+	 * neither HAVE_CMPXCHG_DOUBLE nor HAVE_ALIGNED_STRUCT_PAGE), and
+	 * <= 4.5 only without SLAB_DEBUG_FLAGS; 4.6+ (149daaf3a02c "slub:
+	 * Relax CMPXCHG consistency restrictions") only without
+	 * SLAB_NO_CMPXCHG = F | U | T. */
+	if (!t->cmpxchg_double)
+		s->cmpxchg_ok = false;
+	else if (t->era < SS_ERA_4_6)
 		s->cmpxchg_ok = !s->debug_paths;
 	else
 		s->cmpxchg_ok = !(s->geo.debug & (SS_DBG_F | SS_DBG_U | SS_DBG_T));
+	/* calculate_sizes(), 3.10 - 6.18: __OBJECT_POISON only for
+	 * SLAB_POISON without SLAB_TYPESAFE_BY_RCU (DESTROY_BY_RCU) and
+	 * without a constructor. */
+	s->poisons_object = (s->geo.debug & SS_DBG_P) &&
+			    !(spec->flags & (SS_CF_RCU | SS_CF_CTOR));
 	s->has_cpu_partial = !s->debug_paths && s->geo.cpu_partial > 0;
 	s->remote_node_defrag_ratio = 1000;
 	s->cpu = calloc(topo->nr_cpus, sizeof(*s->cpu));
@@ -50,11 +61,17 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 
 /* ---- slab descriptor pool ---- */
 
-#define POOL_CHUNK 1024 /* descriptors per chunk */
+/* Descriptors per chunk: 8 in a cache's first chunk, doubling up to
+ * 1024, so a cache that never holds more than a slab or two (one per
+ * site under kmem_cache --no-merge: 2M of them) costs 320 bytes of pool,
+ * not 40 KiB. */
+#define POOL_FIRST 8
+#define POOL_CHUNK 1024
 
 struct pool_chunk {
 	struct pool_chunk *next;
-	struct ss_slab slabs[POOL_CHUNK];
+	unsigned cap;
+	struct ss_slab slabs[];
 };
 
 static struct ss_slab *pool_get(struct ss_slab_pool *p)
@@ -70,10 +87,13 @@ static struct ss_slab *pool_get(struct ss_slab_pool *p)
 		ss_resource_release(&sl->lock);
 		ss_resource_release(&sl->freelist);
 	} else {
-		if (!ch || p->used_in_chunk == POOL_CHUNK) {
-			ch = malloc(sizeof(*ch));
+		if (!ch || p->used_in_chunk == ch->cap) {
+			unsigned cap = !ch ? POOL_FIRST : ch->cap < POOL_CHUNK ? 2 * ch->cap : POOL_CHUNK;
+
+			ch = malloc(sizeof(*ch) + cap * sizeof(ch->slabs[0]));
 			if (!ch)
 				return NULL;
+			ch->cap = cap;
 			ch->next = p->chunks;
 			p->chunks = ch;
 			p->used_in_chunk = 0;
@@ -96,8 +116,10 @@ void ss_kcache_release(struct ss_kcache *s)
 	unsigned used = s->pool.used_in_chunk; /* the newest chunk's; the
 						 * older ones are full */
 
-	for (; ch; ch = next, used = POOL_CHUNK) {
+	for (; ch; ch = next) {
 		next = ch->next;
+		if (ch != s->pool.chunks) /* an older chunk: full, whatever its size */
+			used = ch->cap;
 		for (unsigned i = 0; i < used; i++) { /* freed ones too */
 			ss_resource_release(&ch->slabs[i].lock);
 			ss_resource_release(&ch->slabs[i].freelist);
@@ -105,6 +127,12 @@ void ss_kcache_release(struct ss_kcache *s)
 		free(ch);
 	}
 	memset(&s->pool, 0, sizeof(s->pool));
+	free(s->prior_slabs);
+	free(s->prior_tree);
+	free(s->kslab);
+	s->prior_slabs = NULL;
+	s->prior_tree = s->kslab = NULL;
+	s->nr_prior_slabs = s->cap_prior_slabs = s->nr_kslab = 0;
 	for (unsigned n = 0; s->node && n < s->topo->nr_nodes; n++)
 		ss_resource_release(&s->node[n].list_lock);
 	free(s->cpu);
@@ -135,24 +163,45 @@ uint64_t ss_kcache_cpu_slabs(const struct ss_kcache *s)
 
 /* ---- slabs ---- */
 
-/* Pages of one slab, poisoned and initialised as setup_object() /
- * setup_object_debug() would for a debug cache. */
+/* Pages of one slab, poisoned and initialised as allocate_slab() and
+ * setup_object_debug() do for a debug cache: with SLAB_POISON the whole
+ * slab is filled with POISON_INUSE (3.10 - 4.5 allocate_slab(), 6.x
+ * setup_slab_debug()), ctor or RCU or not; then init_object() per object
+ * writes the free poison only with __OBJECT_POISON, the red zone with Z. */
 static void charge_new_slab_debug(struct ss_kcache *s, struct ss_slab *sl,
 				  struct ss_op *op)
 {
 	unsigned dbg = s->geo.debug;
 
-	if (dbg & SS_DBG_P) { /* memset(POISON_INUSE) over the whole slab */
+	if (dbg & SS_DBG_P) {
 		ss_step(op, SS_STEP_POISON_WRITE, 1);
 		ss_step(op, SS_STEP_POISON_WRITE_BYTES,
 			(uint64_t)s->t->page_size << sl->order);
-		/* init_object(SLUB_RED_INACTIVE) per object */
+	}
+	if (s->poisons_object) {
 		ss_step(op, SS_STEP_POISON_WRITE, sl->objects);
 		ss_step(op, SS_STEP_POISON_WRITE_BYTES,
 			(uint64_t)sl->objects * s->geo.object_size);
 	}
 	if (dbg & SS_DBG_Z)
 		ss_step(op, SS_STEP_REDZONE_WRITE, sl->objects);
+}
+
+static void account_slab(struct ss_kcache *s, struct ss_slab *sl, unsigned node)
+{
+	sl->objects = s->geo.objs_per_slab;
+	sl->order = (uint8_t)s->geo.order;
+	sl->node = (uint16_t)node;
+	sl->line_cpu = SS_NO_LINE_CPU;
+	ss_resource_init(&sl->lock);
+	ss_resource_init(&sl->freelist);
+	s->node[node].nr_slabs++;
+	s->node[node].total_objects += sl->objects;
+	s->nr_slabs++;
+	s->total_objects += sl->objects;
+	s->slab_bytes += (uint64_t)s->t->page_size << sl->order;
+	if (s->slab_bytes > s->peak_slab_bytes)
+		s->peak_slab_bytes = s->slab_bytes;
 }
 
 /* allocate_slab(): try the cache's order, fall back to the minimum order
@@ -163,26 +212,13 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 {
 	struct ss_slab *sl = pool_get(&s->pool);
 	double start = op->cycles;
-	uint64_t bytes;
 
 	if (!sl)
 		return NULL;
-	sl->objects = s->geo.objs_per_slab;
-	sl->order = (uint8_t)s->geo.order;
-	sl->node = (uint16_t)node;
-	sl->line_cpu = SS_NO_LINE_CPU;
-	ss_resource_init(&sl->lock);
-	ss_resource_init(&sl->freelist);
-	bytes = (uint64_t)s->t->page_size << sl->order;
-	s->node[node].nr_slabs++;
-	s->node[node].total_objects += sl->objects;
-	s->nr_slabs++;
-	s->total_objects += sl->objects;
-	s->slab_bytes += bytes;
-	if (s->slab_bytes > s->peak_slab_bytes)
-		s->peak_slab_bytes = s->slab_bytes;
+	account_slab(s, sl, node);
 	ss_step(op, SS_STEP_ALLOC_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_ALLOC, 1ull << sl->order);
+	op->slab_pages = true;
 	ss_step(op, SS_STEP_SLAB_INIT_OBJECT, sl->objects);
 	if (s->debug_paths)
 		charge_new_slab_debug(s, sl, op);
@@ -190,19 +226,31 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 	return sl;
 }
 
-/* discard_slab() -> free_slab(); with checks, free_slab() runs
- * slab_pad_check() and check_object() on every object first. */
+struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node)
+{
+	struct ss_slab *sl = pool_get(&s->pool);
+
+	if (sl)
+		account_slab(s, sl, node);
+	return sl;
+}
+
+/* discard_slab() -> free_slab(); with checks (any debug flag up to 4.5,
+ * SLAB_CONSISTENCY_CHECKS from 4.6), __free_slab() runs slab_pad_check()
+ * and check_object(SLUB_RED_INACTIVE) on every object first. */
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 			  struct ss_op *op)
 {
 	double start = op->cycles;
 
 	if (s->debug_checks) {
-		ss_step(op, SS_STEP_CHECK_SLAB, 1);
-		ss_step(op, SS_STEP_CHECK_OBJECT, sl->objects);
+		ss_slab_pad_check(s, op);
+		for (uint32_t i = 0; i < sl->objects; i++)
+			ss_check_object(s, false, op);
 	}
 	ss_step(op, SS_STEP_FREE_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_FREE, 1ull << sl->order);
+	op->slab_pages = true;
 	s->node[sl->node].nr_slabs--;
 	s->node[sl->node].total_objects -= sl->objects;
 	s->nr_slabs--;
@@ -212,6 +260,76 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 	ss_resource_release(&sl->freelist);
 	pool_put(&s->pool, sl);
 	ss_fn_done(s->fns, SS_FN_DISCARD_SLAB, op, start);
+}
+
+/* ---- the debug checks shared by the alloc, free and discard paths ---- */
+
+void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
+			    struct ss_op *op, uint64_t n)
+{
+	if (!s->cmpxchg_ok) { /* slab_lock held over the n stores */
+		ss_slab_locked(s, sl, SS_STEP_SLAB_LOCK, n, op);
+		return;
+	}
+	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, n);
+	ss_slab_cmpxchg(s, sl, op); /* the last of them, as one use */
+}
+
+/* One memchr_inv() of n bytes (check_bytes_and_report()); none for 0. */
+static void poison_check(struct ss_op *op, uint64_t n)
+{
+	if (!n)
+		return;
+	ss_step(op, SS_STEP_POISON_CHECK, 1);
+	ss_step(op, SS_STEP_POISON_CHECK_BYTES, n);
+}
+
+/* slab_pad_check(), 3.10 - 6.x: with SLAB_POISON, memchr_inv() over the
+ * slab's leftover, (PAGE_SIZE << order) % s->size bytes (none if 0). */
+void ss_slab_pad_check(const struct ss_kcache *s, struct ss_op *op)
+{
+	uint64_t slab = (uint64_t)s->t->page_size << s->geo.order;
+
+	if (s->geo.debug & SS_DBG_P)
+		poison_check(op, slab % s->geo.size);
+}
+
+/* The bytes check_pad_bytes() compares: from the end of the metadata
+ * (inuse, the free pointer when it sits after the object, the two tracks
+ * with U, a kmalloc cache's orig_size with U from 6.1) to the end of the stride less the left red zone
+ * (size_from_object()). */
+static unsigned pad_bytes(const struct ss_kcache *s)
+{
+	const struct ss_geometry *g = &s->geo;
+	unsigned off = g->inuse, end = g->size - g->red_left_pad;
+
+	if (g->offset >= g->inuse)
+		off += s->t->ptr_size;
+	if (g->debug & SS_DBG_U) {
+		off += 2 * s->t->track_size;
+		if (s->t->era >= SS_ERA_6_1 && (s->spec.flags & SS_CF_KMALLOC))
+			off += 4; /* orig_size, an unsigned int (geometry.c) */
+	}
+	return end > off ? end - off : 0;
+}
+
+/* check_object() with SLAB_POISON, 3.10 - 6.x: the poison is verified only
+ * for a free object (val != SLUB_RED_ACTIVE) with __OBJECT_POISON; without
+ * a red zone the alignment padding after the object ("Alignment padding",
+ * inuse - object_size bytes) is checked; then check_pad_bytes().  The rest
+ * of the function (red zone, free pointer) is the flat check_object step. */
+void ss_check_object(const struct ss_kcache *s, bool active, struct ss_op *op)
+{
+	const struct ss_geometry *g = &s->geo;
+
+	ss_step(op, SS_STEP_CHECK_OBJECT, 1);
+	if (!(g->debug & SS_DBG_P))
+		return;
+	if (!active && s->poisons_object)
+		poison_check(op, g->object_size);
+	if (!(g->debug & SS_DBG_Z))
+		poison_check(op, g->inuse - g->object_size);
+	poison_check(op, pad_bytes(s));
 }
 
 /* The test before discarding an empty slab (deactivate_slab, __slab_free,
@@ -281,6 +399,10 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.cpu_slabs = ss_kcache_cpu_slabs(s),
 		.peak_slab_bytes = s->peak_slab_bytes,
 		.node_partial_free = node_partial_free(s),
+		.prior_live = s->prior_live,
+		.prior_freed = s->prior_freed,
+		.prior_missing = s->prior_missing,
+		.from_snapshot = s->from_snapshot,
 		.stats = s->stats,
 		.fns = s->fns,
 		.res = s->res,

@@ -41,6 +41,8 @@ struct ss_slab {
 				      * counters (SS_NO_LINE_CPU: none yet) */
 	uint8_t order;
 	uint8_t where;		     /* enum ss_slab_where */
+	uint32_t prior;		     /* of the in-use objects, those from the
+				      * initial state (slab_prior.h) */
 	struct ss_resource lock;     /* slab_lock() */
 	struct ss_resource freelist; /* cmpxchg_double on freelist + counters */
 };
@@ -83,6 +85,7 @@ struct ss_kcache {
 	bool debug_paths;     /* kmem_cache_debug(s): debug alloc/free paths */
 	bool debug_checks;    /* consistency checks run (era and F) */
 	bool cmpxchg_ok;      /* lock-free cmpxchg_double allowed */
+	bool poisons_object;  /* __OBJECT_POISON: P, no RCU, no ctor */
 	bool has_cpu_partial; /* kmem_cache_has_cpu_partial(s) */
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
@@ -98,6 +101,19 @@ struct ss_kcache {
 	uint64_t peak_slab_bytes;
 	uint64_t stats[SS_NR_STEPS];
 	struct ss_fn_stat fns[SS_NR_FNS]; /* calls and cycles per kernel function */
+	/* the initial state (slab_prior.h): the slabs it filled, a Fenwick
+	 * tree over their prior counts for picking one object at random,
+	 * and the kernel slabs (slab= of prior frees) mapped onto them */
+	struct ss_slab **prior_slabs;
+	uint32_t *prior_tree;
+	uint32_t nr_prior_slabs, cap_prior_slabs;
+	uint32_t *kslab;	  /* kernel slab id -> prior slab index + 1 */
+	uint32_t nr_kslab;
+	uint64_t prior_rng;	  /* the pick's random state */
+	uint64_t prior_live;	  /* such objects still allocated */
+	uint64_t prior_freed;	  /* prior frees applied */
+	uint64_t prior_missing;	  /* prior frees with no such object left */
+	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };
 
@@ -137,7 +153,7 @@ static inline void ss_slab_locked(struct ss_kcache *s, struct ss_slab *sl,
 
 /* The lock-free cmpxchg_double on slab->freelist and counters that the
  * step just priced ended: its read came one cmpxchg_double (the price of
- * alloc_refill, which is one) before, and a failed try loops again at the
+ * the cmpxchg_double step) before, and a failed try loops again at the
  * price of cmpxchg_retry (__slab_free, get_freelist: do { } while).  Only
  * another CPU can make it fail: with one CPU it is not noted (the replay
  * of one-CPU traces stays as cheap as it was). */
@@ -146,7 +162,7 @@ static inline void ss_slab_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
 {
 	if (s->topo->nr_cpus > 1)
 		ss_op_cmpxchg(op, &sl->freelist, &s->res[SS_KRES_CMPXCHG],
-			      op->cost[SS_STEP_ALLOC_REFILL],
+			      op->cost[SS_STEP_CMPXCHG_DOUBLE],
 			      op->cost[SS_STEP_CMPXCHG_RETRY]);
 }
 
@@ -178,9 +194,24 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r);
 
 /* allocate_slab() / discard_slab(), with their accounting and steps. */
 struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node, struct ss_op *op);
+/* A slab the cache already held when the run began: accounted, no steps. */
+struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node);
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl, struct ss_op *op);
 /* The test before discarding an empty slab (nr_partial against min_partial). */
 bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n);
+/* n updates of a slab's freelist and counters with interrupts already
+ * off (__cmpxchg_double_slab() / __slab_update_freelist(): acquire_slab,
+ * deactivate_slab, get_freelist, unfreeze_partials, freeze_slab):
+ * lock-free cmpxchg_double (the contention engine sees the last as one
+ * use), or, without it, the slab_lock fallback -- no irq save of its own,
+ * so priced as the slab_lock pair, held over the n stores. */
+void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
+			    struct ss_op *op, uint64_t n);
+/* The debug checks: slab_pad_check() (within check_slab() and before a
+ * debug slab is freed) and check_object() of a free (!active) or
+ * allocated (active) object. */
+void ss_slab_pad_check(const struct ss_kcache *s, struct ss_op *op);
+void ss_check_object(const struct ss_kcache *s, bool active, struct ss_op *op);
 /* add_partial() / remove_partial(): the slab's node partial list. */
 void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail);
 void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl);

@@ -294,10 +294,12 @@ int ss_oracle_check(const struct ss_target *t, const struct ss_oracle_cache *c,
 	}
 	r->verdict = SS_VERDICT_MISMATCH;
 	snprintf(r->reason, sizeof(r->reason), "%s", why);
-	/* An RCU or ctor cache created with an explicit freeptr_offset (6.12+)
-	 * keeps its free pointer inside the object; sysfs does not show the
-	 * offset, so try that layout (any valid offset gives the same size). */
-	if (!(spec.flags & (SS_CF_RCU | SS_CF_CTOR)) || (spec.debug & SS_DBG_P))
+	/* An RCU cache created with an explicit freeptr_offset (6.12+) keeps
+	 * its free pointer inside the object unless it also has a ctor; sysfs
+	 * does not show the offset, so try that layout (any valid offset
+	 * gives the same size). */
+	if (!(spec.flags & SS_CF_RCU) || (spec.flags & SS_CF_CTOR) ||
+	    (spec.debug & SS_DBG_P))
 		return 0;
 	spec.flags |= SS_CF_FREEPTR;
 	spec.freeptr_offset = 0;

@@ -7,7 +7,8 @@
  *    min_objects once, waste 1/16 .. 1/2 from there, then get_order(size).
  *
  * The CPU count feeding min_objects is nr_cpu_ids up to 5.10 and
- * num_present_cpus() from 5.11; a target has one CPU count for both.
+ * num_present_cpus() from 5.11 (nr_cpu_ids when that is <= 1); a target
+ * gives both (cpus, nr_cpu_ids).
  */
 #include "slab_order.h"
 
@@ -35,11 +36,16 @@ unsigned ss_order_objects(const struct ss_target *t, unsigned order,
 	return (unsigned)(((unsigned long)t->page_size << order) / size);
 }
 
-/* The CPU count calculate_order() scales min_objects with: nr_cpu_ids
- * before 5.11, num_present_cpus() after (falling back to nr_cpu_ids when
- * that is <= 1).  The model's CPUs are all present, so both are t->cpus. */
+/* The CPU count calculate_order() scales min_objects with.  Up to 5.10
+ * `4 * (fls(nr_cpu_ids) + 1)`; from 5.11 ("mm, slub: better heuristic for
+ * number of cpus when calculating slab order", after 045ab8c9487b tried
+ * num_online_cpus() in 5.11-rc) `nr_cpus = num_present_cpus(); if
+ * (nr_cpus <= 1) nr_cpus = nr_cpu_ids;`, unchanged by the 6.7 rewrite.
+ * The target's cpus are the present CPUs. */
 static unsigned order_cpus(const struct ss_target *t)
 {
+	if (t->era < SS_ERA_5_11 || t->cpus <= 1)
+		return ss_target_nr_cpu_ids(t);
 	return t->cpus;
 }
 

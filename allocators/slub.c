@@ -1,7 +1,13 @@
 /* slub.c - SLUB per-CPU and per-node dynamics for non-debug caches
- * (mm/slub.c: slab_alloc_node, ___slab_alloc, get_partial_node,
- * deactivate_slab, __slab_free, put_cpu_partial, unfreeze_partials).
+ * (mm/slub.c: slab_alloc_node, ___slab_alloc, get_freelist,
+ * get_partial_node, __slab_free, put_cpu_partial, unfreeze_partials).
  * Debug caches take the paths in slub_debug.c.
+ *
+ * deactivate_slab() is never reached here: a CPU slab that runs out is
+ * dropped by get_freelist() (DEACTIVATE_BYPASS), and the kernel's other
+ * callers -- a NUMA node or pfmemalloc mismatch, flush_slab() on a race
+ * or a cache flush -- do not occur in a replay (no node-bound allocation,
+ * no preemption inside the allocator, no shrink).
  */
 #include "slub.h"
 
@@ -30,7 +36,9 @@ static void activate(struct ss_kcache_cpu *c, struct ss_slab *sl,
  * its node's partial list, empty ones discarded beyond min_partial.  The
  * kernel (4.x-6.x) takes list_lock per node switch and discards the empty
  * slabs after the last unlock ("discard_page" list): discarding does not
- * change nr_partial, so the decisions are the same. */
+ * change nr_partial, so the decisions are the same.  Up to 6.7 each slab
+ * is unfrozen with one __cmpxchg_double_slab(); from 6.8 (delayed
+ * freezing) CPU-partial slabs are not frozen and take none. */
 static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
 			      unsigned cpu, struct ss_op *op)
 {
@@ -50,6 +58,8 @@ static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
 			locked = n;
 		}
 		ss_slab_touch(sl, cpu, op);
+		if (s->t->era < SS_ERA_6_8)
+			ss_slab_cmpxchg_irqoff(s, sl, op, 1);
 		if (sl->inuse == 0 && ss_slab_should_discard(s, n)) {
 			ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
 			ss_list_add(&discard, &sl->link, true);
@@ -94,7 +104,10 @@ static void put_cpu_partial(struct ss_kcache *s, unsigned cpu,
 /* ---- allocation ---- */
 
 /* get_partial_node(): under list_lock, the first slab becomes the active
- * one; more go to the CPU partial list until half its limit is reached. */
+ * one; more go to the CPU partial list until half its limit is reached.
+ * Up to 6.7 acquire_slab() freezes every slab taken with one
+ * __cmpxchg_double_slab(); from 6.8 only the one that becomes active is
+ * frozen (freeze_slab(), one update), the others are just removed. */
 static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 					struct ss_kcache_node *n,
 					struct ss_op *op)
@@ -108,6 +121,8 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 	while ((sl = ss_slab_of(n->partial.head))) {
 		available += sl->objects - sl->inuse;
 		ss_slab_remove_partial(s, sl);
+		if (s->t->era < SS_ERA_6_8)
+			ss_slab_cmpxchg_irqoff(s, sl, op, 1);
 		if (!first) {
 			first = sl;
 			activate(&s->cpu[cpu], sl, cpu, op);
@@ -124,6 +139,8 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 			break;
 	}
 	ss_list_unlock(n, op);
+	if (s->t->era >= SS_ERA_6_8) /* freeze_slab(), after the unlock */
+		ss_slab_cmpxchg_irqoff(s, first, op, 1);
 	return first;
 }
 
@@ -168,43 +185,24 @@ static struct ss_slab *get_any_partial(struct ss_kcache *s, unsigned cpu,
 	return NULL;
 }
 
-/* deactivate_slab(): hand c->freelist back to the slab, then put the slab
- * where its fill level says. */
-static void deactivate_slab(struct ss_kcache *s, struct ss_kcache_cpu *c,
-			    unsigned cpu, struct ss_op *op)
+/* get_freelist(): one update takes the slab's freelist (remote frees)
+ * for the CPU; with none left the slab is unfrozen there and then, full
+ * and on no list. */
+static bool get_freelist(struct ss_kcache *s, struct ss_slab *sl,
+			 unsigned cpu, struct ss_op *op)
 {
-	struct ss_slab *sl = c->slab;
-	struct ss_kcache_node *n = &s->node[sl->node];
-	bool remote = sl->objects > sl->inuse; /* slab->freelist not empty */
-	double start = op->cycles;
-
-	c->slab = NULL;
 	ss_slab_touch(sl, cpu, op);
-	ss_step(op, SS_STEP_DEACTIVATE, 1);
-	ss_step(op, SS_STEP_DEACTIVATE_OBJECT, sl->cpu_free);
-	if (!s->cmpxchg_ok)
-		ss_step(op, SS_STEP_CMPXCHG_LOCKED, sl->cpu_free + 1);
-	if (remote)
-		ss_step(op, SS_STEP_DEACTIVATE_REMOTE_FREES, 1);
-	sl->inuse -= sl->cpu_free;
-	sl->cpu_free = 0;
-	sl->where = SS_SLAB_NONE;
-	if (sl->inuse == 0 && ss_slab_should_discard(s, n)) {
-		ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
-		ss_slab_discard(s, sl, op);
-	} else if (sl->inuse < sl->objects) {
-		ss_list_lock(s, n, op);
-		ss_slab_add_partial(s, sl, remote);
-		ss_step(op, remote ? SS_STEP_DEACTIVATE_TO_TAIL
-				   : SS_STEP_DEACTIVATE_TO_HEAD, 1);
-		ss_list_unlock(n, op);
-	} else {
-		ss_step(op, SS_STEP_DEACTIVATE_FULL, 1);
+	ss_slab_cmpxchg_irqoff(s, sl, op, 1);
+	if (sl->objects == sl->inuse) {
+		sl->where = SS_SLAB_NONE;
+		return false;
 	}
-	ss_fn_done(s->fns, SS_FN_DEACTIVATE, op, start);
+	sl->cpu_free += sl->objects - sl->inuse;
+	sl->inuse = sl->objects;
+	return true;
 }
 
-/* ___slab_alloc(): the slow path. */
+/* ___slab_alloc(): the slow path (3.10 - 6.x). */
 static struct ss_slab *slab_alloc_paths(struct ss_kcache *s, unsigned cpu,
 					struct ss_op *op)
 {
@@ -214,25 +212,31 @@ static struct ss_slab *slab_alloc_paths(struct ss_kcache *s, unsigned cpu,
 
 	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
 	if (sl) {
-		if (sl->objects > sl->inuse) { /* get_freelist(): remote frees */
-			sl->cpu_free += sl->objects - sl->inuse;
-			sl->inuse = sl->objects;
-			ss_slab_touch(sl, cpu, op);
+		if (get_freelist(s, sl, cpu, op)) { /* remote frees came back */
 			ss_step(op, SS_STEP_ALLOC_REFILL, 1);
-			ss_slab_cmpxchg(s, sl, op);
 			return sl;
 		}
-		deactivate_slab(s, c, cpu, op);
+		/* "c->slab = NULL; stat(s, DEACTIVATE_BYPASS); goto
+		 * new_slab": no deactivate_slab() */
+		c->slab = NULL;
+		ss_step(op, SS_STEP_DEACTIVATE_BYPASS, 1);
 	}
 	while ((sl = ss_slab_of(c->partial.head))) { /* slub_percpu_partial() */
 		ss_list_del(&c->partial, &sl->link);
 		ss_step(op, SS_STEP_CPU_PARTIAL_ALLOC, 1);
-		if (sl->objects > sl->inuse) {
-			activate(c, sl, cpu, op);
+		/* The slab becomes c->slab and get_freelist() takes its
+		 * objects: up to 6.7 by `goto redo`, which counts
+		 * ALLOC_REFILL; from 6.8 directly, which does not. */
+		sl->owner = (uint16_t)cpu;
+		c->slab = sl;
+		sl->where = SS_SLAB_ACTIVE;
+		if (get_freelist(s, sl, cpu, op)) {
+			if (s->t->era < SS_ERA_6_8)
+				ss_step(op, SS_STEP_ALLOC_REFILL, 1);
 			return sl;
 		}
 		/* a full slab cannot be on c->partial; keep the books anyway */
-		sl->where = SS_SLAB_NONE;
+		c->slab = NULL;
 	}
 	sl = get_partial_node(s, cpu, &s->node[node], op);
 	if (!sl)
@@ -255,8 +259,10 @@ static struct ss_slab *slab_alloc_slow(struct ss_kcache *s, unsigned cpu,
 	return sl;
 }
 
-struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
-				struct ss_op *op)
+/* A debug cache, or no object on the CPU's freelist (the fast path is
+ * in slub.h). */
+struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
+				     struct ss_op *op)
 {
 	struct ss_slab *sl;
 
@@ -264,14 +270,9 @@ struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
 	if (s->debug_paths) {
 		sl = ss_slub_debug_alloc(s, cpu, op);
 	} else {
-		sl = s->cpu[cpu].slab;
-		if (sl && sl->cpu_free) {
-			ss_step(op, SS_STEP_ALLOC_FASTPATH, 1);
-		} else {
-			sl = slab_alloc_slow(s, cpu, op);
-			if (!sl)
-				return NULL;
-		}
+		sl = slab_alloc_slow(s, cpu, op);
+		if (!sl)
+			return NULL;
 		sl->cpu_free--;
 	}
 	if (sl)
@@ -281,7 +282,10 @@ struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
 
 /* ---- free ---- */
 
-/* __slab_free(): the object is not on this CPU's active slab. */
+/* __slab_free(): the object is not on this CPU's active slab.  Its one
+ * freelist update is cmpxchg_double_slab(), inside free_slowpath's price;
+ * without cmpxchg_double its fallback saves irqs and takes slab_lock
+ * (cmpxchg_locked). */
 static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 			    struct ss_slab *sl, struct ss_op *op)
 {
@@ -292,14 +296,32 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 	if (sl->node != s->topo->cpu_node[cpu])
 		ss_step(op, SS_STEP_NODE_REMOTE, 1);
 	ss_slab_touch(sl, cpu, op);
-	/* the cmpxchg_double loop (its price is in free_slowpath's) */
-	ss_slab_cmpxchg(s, sl, op);
+	/* the cmpxchg_double loop (its price is in free_slowpath's), or
+	 * without cmpxchg_double its irq-saving slab_lock fallback */
+	if (!s->cmpxchg_ok)
+		ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
+	else
+		ss_slab_cmpxchg(s, sl, op);
 	sl->inuse--;
-	/* Active slab of another CPU, or on a CPU partial list: the object
-	 * joins slab->freelist and nothing moves.  (6.8+ no longer freezes
-	 * CPU-partial slabs, but it moves them no more than this either.) */
-	if (sl->where == SS_SLAB_ACTIVE || sl->where == SS_SLAB_CPU_PARTIAL) {
+	/* Active slab of another CPU (frozen in every era): the object joins
+	 * slab->freelist and nothing moves. */
+	if (sl->where == SS_SLAB_ACTIVE) {
 		ss_step(op, SS_STEP_FREE_FROZEN, 1);
+		return;
+	}
+	if (sl->where == SS_SLAB_CPU_PARTIAL) {
+		/* Up to 6.7 CPU-partial slabs are frozen too.  From 6.8
+		 * ("slub: Delay freezing of CPU partial slabs") they are not:
+		 * no stat at all, and the free that empties one takes
+		 * list_lock, finds it off the node list (prior &&
+		 * !on_node_partial) and drops it again; the empty slab stays
+		 * on the CPU partial list. */
+		if (s->t->era < SS_ERA_6_8) {
+			ss_step(op, SS_STEP_FREE_FROZEN, 1);
+		} else if (!sl->inuse) {
+			ss_list_lock(s, n, op);
+			ss_list_unlock(n, op);
+		}
 		return;
 	}
 	if (was_full && s->has_cpu_partial) {
@@ -336,19 +358,15 @@ static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
 	ss_fn_done(s->fns, SS_FN_SLAB_FREE, op, start);
 }
 
-void ss_kcache_free(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
-		    struct ss_op *op)
+/* A debug cache, or an object whose slab is not the CPU's active one
+ * (do_slab_free()'s fast path is in slub.h). */
+void ss_kcache_free_slow(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+			 struct ss_op *op)
 {
 	op->stats = s->stats;
 	s->live--;
-	if (s->debug_paths) {
+	if (s->debug_paths)
 		ss_slub_debug_free(s, cpu, sl, op);
-		return;
-	}
-	if (sl == s->cpu[cpu].slab) { /* do_slab_free() fast path */
-		sl->cpu_free++;
-		ss_step(op, SS_STEP_FREE_FASTPATH, 1);
-		return;
-	}
-	slab_free_slow(s, cpu, sl, op);
+	else
+		slab_free_slow(s, cpu, sl, op);
 }

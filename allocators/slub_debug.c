@@ -5,15 +5,17 @@
  *             list_lock + slab_lock, then __slab_free (list_lock again on
  *             a list change); checks for any flag; no cmpxchg_double.
  *   4.6-6.0   the same paths; checks only with F; cmpxchg kept for P/Z.
+ *             From 5.12 deactivate_slab splices the freelist back whole.
  *   6.1+      single objects from the node partial list under list_lock
  *             (alloc_single_from_partial / _new_slab, free_to_partial_list).
  */
 #include "slub_debug.h"
 
-/* init_object(): poison (P) and red zone (Z) of one object. */
+/* init_object(): the free poison with __OBJECT_POISON (not for RCU or
+ * ctor caches: calculate_sizes()), the red zone with Z. */
 static void init_object(struct ss_kcache *s, struct ss_op *op)
 {
-	if (s->geo.debug & SS_DBG_P) {
+	if (s->poisons_object) {
 		ss_step(op, SS_STEP_POISON_WRITE, 1);
 		ss_step(op, SS_STEP_POISON_WRITE_BYTES, s->geo.object_size);
 	}
@@ -21,20 +23,27 @@ static void init_object(struct ss_kcache *s, struct ss_op *op)
 		ss_step(op, SS_STEP_REDZONE_WRITE, 1);
 }
 
-/* alloc_debug_processing(): check_slab + check_object (which verifies the
- * free poison when P) if checks run, set_track with U, init_object. */
+/* check_slab(): the slab's fields, then slab_pad_check(). */
+static void check_slab(struct ss_kcache *s, struct ss_op *op)
+{
+	ss_step(op, SS_STEP_CHECK_SLAB, 1);
+	ss_slab_pad_check(s, op);
+}
+
+/* alloc_debug_processing(): if checks run (3.10 - 4.5 any flag, then F:
+ * alloc_consistency_checks()), check_slab, check_valid_pointer (whose
+ * `(object - base) % s->size` is a 64-bit division) and
+ * check_object(SLUB_RED_INACTIVE), which verifies the free poison; then
+ * set_track with U, init_object. */
 static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
 {
 	double start = op->cycles;
 
 	ss_step(op, SS_STEP_DEBUG_ALLOC, 1);
 	if (s->debug_checks) {
-		ss_step(op, SS_STEP_CHECK_SLAB, 1);
-		ss_step(op, SS_STEP_CHECK_OBJECT, 1);
-		if (s->geo.debug & SS_DBG_P) {
-			ss_step(op, SS_STEP_POISON_CHECK, 1);
-			ss_step(op, SS_STEP_POISON_CHECK_BYTES, s->geo.object_size);
-		}
+		check_slab(s, op);
+		ss_step(op, SS_STEP_CHECK_VALID_POINTER, 1);
+		ss_check_object(s, false, op);
 	}
 	if (s->geo.debug & SS_DBG_U)
 		ss_step(op, SS_STEP_SET_TRACK, 1);
@@ -42,9 +51,11 @@ static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
 	ss_fn_done(s->fns, SS_FN_ALLOC_DEBUG, op, start);
 }
 
-/* free_debug_processing(): check_slab, on_freelist (walks the slab's free
- * objects looking for a double free), check_object, set_track, then
- * init_object poisons the freed object. */
+/* free_debug_processing(): if checks run, check_slab, check_valid_pointer,
+ * on_freelist (walks the slab's free objects looking for a double free,
+ * check_valid_pointer on each), check_object(SLUB_RED_ACTIVE) (no poison
+ * verify: the object is in use); then set_track with U, and init_object
+ * poisons the freed object. */
 static void free_debug_processing(struct ss_kcache *s, struct ss_slab *sl,
 				  struct ss_op *op)
 {
@@ -52,9 +63,10 @@ static void free_debug_processing(struct ss_kcache *s, struct ss_slab *sl,
 
 	ss_step(op, SS_STEP_DEBUG_FREE, 1);
 	if (s->debug_checks) {
-		ss_step(op, SS_STEP_CHECK_SLAB, 1);
+		check_slab(s, op);
+		ss_step(op, SS_STEP_CHECK_VALID_POINTER, 1 + sl->objects - sl->inuse);
 		ss_step(op, SS_STEP_FREELIST_WALK, sl->objects - sl->inuse);
-		ss_step(op, SS_STEP_CHECK_OBJECT, 1);
+		ss_check_object(s, true, op);
 	}
 	if (s->geo.debug & SS_DBG_U)
 		ss_step(op, SS_STEP_SET_TRACK, 1);
@@ -96,9 +108,26 @@ static void file_slab(struct ss_kcache *s, struct ss_slab *sl, bool tail)
 	}
 }
 
+/* deactivate_slab() handing the h objects left on the CPU freelist back.
+ * Up to 5.11 stage one moves every object but the last with its own
+ * __cmpxchg_double_slab() and stage two unfreezes the slab with one more
+ * carrying the last: max(h, 1) updates.  From 5.12 ("mm, slub: splice cpu
+ * and page freelists in deactivate_slab()") stage one only walks the list
+ * to count it and stage two splices it whole: 1 update.  Each object is a
+ * deactivate_object step either way (get_freepointer(), and up to 5.11
+ * set_freepointer() into the slab's freelist). */
+static void deactivate_freelist(struct ss_kcache *s, struct ss_slab *sl,
+				uint64_t h, struct ss_op *op)
+{
+	ss_step(op, SS_STEP_DEACTIVATE_OBJECT, h);
+	ss_slab_cmpxchg_irqoff(s, sl, op, s->t->era < SS_ERA_5_12 && h > 1 ? h : 1);
+}
+
 /* 3.10-6.0: ___slab_alloc() for a debug cache.  The slab is taken whole
  * (its freelist becomes the CPU's), one object is checked and handed out,
- * and deactivate_slab() returns the rest one object at a time. */
+ * and deactivate_slab() returns the rest.  Every freelist update runs with
+ * interrupts off (__slab_alloc's local_irq_save): lock-free cmpxchg_double
+ * or the slab_lock fallback, never cmpxchg_locked's irq save. */
 static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 					  struct ss_op *op)
 {
@@ -108,15 +137,15 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 	double deactivate_start;
 
 	ss_step(op, SS_STEP_ALLOC_SLOWPATH, 1);
-	if (sl) { /* get_partial_node() -> acquire_slab(), under list_lock */
+	if (sl) { /* get_partial_node() -> acquire_slab(), under list_lock:
+		   * one update */
 		ss_list_lock(s, n, op);
 		ss_slab_remove_partial(s, sl);
 		ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
 		ss_slab_touch(sl, cpu, op);
-		if (!s->cmpxchg_ok)
-			ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
+		ss_slab_cmpxchg_irqoff(s, sl, op, 1);
 		ss_list_unlock(n, op);
-	} else {
+	} else { /* new_slab_objects(): no other reference, no cmpxchg */
 		sl = ss_slab_new(s, s->topo->cpu_node[cpu], op);
 		if (!sl)
 			return NULL;
@@ -126,17 +155,12 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 	handed_back = sl->objects - sl->inuse - 1;
 	sl->inuse++;
 	deactivate_start = op->cycles;
-	/* deactivate_slab(): the per-CPU freelist goes back object by object
-	 * (stage one: one cmpxchg per object but the last), then one cmpxchg
-	 * unfreezes the slab with the last object (stage two): handed_back
-	 * cmpxchgs, or one when nothing is handed back. */
 	ss_step(op, SS_STEP_DEACTIVATE, 1);
-	ss_step(op, SS_STEP_DEACTIVATE_OBJECT, handed_back);
-	/* The slab_lock holds of both stages as one (held back to back; the
-	 * list_lock of stage two is priced after them, as before). */
-	if (!s->cmpxchg_ok)
-		ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED,
-			       handed_back ? handed_back : 1, op);
+	/* The updates of both stages as one use (a slab_lock held back to
+	 * back without cmpxchg_double); then stage two's list_lock, for
+	 * M_PARTIAL and for M_FULL of a debug cache ("if
+	 * (kmem_cache_debug(s) && !lock)"). */
+	deactivate_freelist(s, sl, handed_back, op);
 	n = &s->node[sl->node];
 	ss_list_lock(s, n, op);
 	if (sl->inuse == sl->objects) {

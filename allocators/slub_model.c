@@ -2,30 +2,16 @@
  * created on first use, dedicated caches (with SLUB merging), zero-size
  * requests (ZERO_SIZE_PTR) and kmalloc_large, and a placement policy that
  * picks the cache. */
-#include "slub_model.h"
+#include "slub_model_fast.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kmalloc.h"
+#include "slab_prior.h"
 #include "slub.h"
-
-#define SIZE_MEMO_MAX 8192
-
-struct ss_slub_model {
-	struct ss_model_config cfg;
-	const struct ss_placement *policy;
-	struct ss_kcache **caches;
-	unsigned nr_caches, cap_caches;
-	int32_t *kmalloc_cache; /* class index -> cache index, -1 none yet */
-	/* (size - 1) >> 3 -> cache index + 1 (0 unknown), for sizes up to
-	 * SIZE_MEMO_MAX: every kmalloc class boundary is a multiple of 8, so
-	 * one slot per 8 bytes is exact.  Saves the class lookup per alloc. */
-	int32_t size_memo[SIZE_MEMO_MAX / 8];
-	struct ss_route_memo memo; /* the placement's memo */
-	struct ss_large_report large;
-};
+#include "strtab.h"
 
 /* ---- route memo ---- */
 
@@ -82,6 +68,44 @@ static unsigned debug_for(const struct ss_slub_model *m, const char *name)
 	return strstr(m->cfg.debug_caches, key) ? m->cfg.debug : 0;
 }
 
+/* Remember the first cache called name.  -1: out of memory. */
+static int index_name(struct ss_slub_model *m, const char *name, int cache)
+{
+	uint32_t nr = m->names.nr;
+	uint32_t idx = ss_strtab_intern(&m->names, name);
+
+	if (idx == UINT32_MAX)
+		return -1;
+	if (idx < nr) /* a second cache of that name: lookups keep the first */
+		return 0;
+	if ((idx & (idx - 1)) == 0) { /* 0, 1, 2, 4, ...: double */
+		int32_t *nc = realloc(m->name_cache, 2 * ((size_t)idx + 1) * sizeof(*nc));
+
+		if (!nc)
+			return -1;
+		m->name_cache = nc;
+	}
+	m->name_cache[idx] = cache;
+	return 0;
+}
+
+/* A cache the initial-state snapshot lists starts with the kernel's
+ * geometry, slabs and objects (slab_prior.h). */
+static int start_as_kernel(struct ss_slub_model *m, struct ss_kcache *s,
+			   struct ss_error *err)
+{
+	const struct ss_snap_cache *c;
+
+	if (!m->cfg.initial || !(c = ss_snap_find(m->cfg.initial, s->name)))
+		return 0;
+	if (ss_kcache_take_geometry(s, c, err) < 0)
+		return -1;
+	/* the replay's memory total reads a cache on the operations that
+	 * move pages only: the next one must say these slabs came */
+	m->resync_pending = true;
+	return ss_kcache_populate(s, c, err);
+}
+
 static int add_cache(struct ss_slub_model *m, const char *name,
 		     const struct ss_cache_spec *spec, struct ss_error *err)
 {
@@ -99,9 +123,16 @@ static int add_cache(struct ss_slub_model *m, const char *name,
 	s = malloc(sizeof(*s));
 	if (!s)
 		return ss_errorf(err, "out of memory");
-	if (ss_kcache_init(s, name, spec, m->cfg.target, m->cfg.topo, err)) {
+	if (ss_kcache_init(s, name, spec, m->cfg.target, m->cfg.topo, err) ||
+	    start_as_kernel(m, s, err)) {
+		ss_kcache_release(s);
 		free(s);
 		return -1;
+	}
+	if (index_name(m, s->name, (int)m->nr_caches)) {
+		ss_kcache_release(s);
+		free(s);
+		return ss_errorf(err, "out of memory");
 	}
 	m->caches[m->nr_caches] = s;
 	return (int)m->nr_caches++;
@@ -163,21 +194,44 @@ int ss_slub_model_named_cache(struct ss_slub_model *m, const char *name,
 			      const struct ss_cache_spec *spec_in,
 			      struct ss_error *err)
 {
+	return ss_slub_model_cache(m, name, spec_in, m->cfg.merge, err);
+}
+
+int ss_slub_model_cache(struct ss_slub_model *m, const char *name,
+			const struct ss_cache_spec *spec_in, bool merge,
+			struct ss_error *err)
+{
 	struct ss_cache_spec spec = *spec_in;
 	struct ss_geometry g;
 
-	for (unsigned i = 0; i < m->nr_caches; i++)
-		if (!strcmp(m->caches[i]->name, name))
-			return (int)i;
+	uint32_t idx = ss_strtab_find(&m->names, name);
+
+	if (idx != UINT32_MAX)
+		return m->name_cache[idx];
 	spec.debug = debug_for(m, name);
-	if (m->cfg.merge) {
+	if (merge) {
 		int c;
 
 		if (ss_geometry_compute(m->cfg.target, &spec, &g, err))
 			return -1;
 		c = find_mergeable(m, &spec, g.size_nodebug);
-		if (c >= 0)
+		if (c >= 0) {
+			/* __kmem_cache_alias() (mm/slub.c, 3.x-6.18): the
+			 * merged cache's object_size and inuse grow to the
+			 * new cache's size, so a 192-byte dentry merged into
+			 * 184-byte filp objects is a 192-byte object */
+			struct ss_kcache *s = m->caches[c];
+			unsigned w = m->cfg.target->ptr_size;
+
+			if (spec.object_size > s->geo.object_size)
+				s->geo.object_size = spec.object_size;
+			if ((spec.object_size + w - 1) / w * w > s->geo.inuse)
+				s->geo.inuse = (spec.object_size + w - 1) / w * w;
+			/* the replay's running byte totals read the
+			 * cache's geometry again (op->resync) */
+			m->resync_pending = true;
 			return c;
+		}
 	}
 	return add_cache(m, name, &spec, err);
 }
@@ -227,7 +281,7 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
 	int32_t *slot;
 	int c;
 
-	if (size > SIZE_MEMO_MAX)
+	if (size > SS_SIZE_MEMO_MAX)
 		return ss_slub_model_kmalloc_cache(m, size, err);
 	slot = &m->size_memo[(size - 1) >> 3];
 	if (*slot)
@@ -238,34 +292,87 @@ static int kmalloc_cache_memo(struct ss_slub_model *m, uint64_t size,
 	return c;
 }
 
-static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
+/* With an initial state, a declared cache the placement puts into a cache
+ * of another name (kmalloc-buckets: dentry into kmalloc-192) brings the
+ * kernel's objects of that cache along, on its first route: the what-if
+ * starts with the same objects, placed its way. */
+static int place_prior(struct ss_slub_model *m, uint32_t api, int c, struct ss_op *op,
+		       struct ss_error *err)
+{
+	const struct ss_snap_cache *k;
+	const char *name;
+
+	if (!m->cfg.initial || api == SS_API_KMALLOC || c < 0)
+		return 0;
+	if (api >= m->nr_prior_placed) {
+		uint32_t nr = m->nr_prior_placed ? 2 * m->nr_prior_placed : 64;
+		uint8_t *p;
+
+		while (nr <= api)
+			nr *= 2;
+		p = realloc(m->prior_placed, nr);
+		if (!p)
+			return ss_errorf(err, "out of memory");
+		memset(p + m->nr_prior_placed, 0, nr - m->nr_prior_placed);
+		m->prior_placed = p;
+		m->nr_prior_placed = nr;
+	}
+	if (m->prior_placed[api])
+		return 0;
+	m->prior_placed[api] = 1;
+	name = ss_trace_cache_name(m->cfg.tables, api);
+	if (!strcmp(name, m->caches[c]->name) || !(k = ss_snap_find(m->cfg.initial, name)))
+		return 0;
+	op->resync = true;
+	return ss_kcache_add_prior(m->caches[c], k, err);
+}
+
+/* The placement's answer, and what the model does with SS_ROUTE_KMALLOC:
+ * -1 error, -2 no object needed (zero size, kmalloc_large), else the
+ * cache. */
+static int route_slow(struct ss_slub_model *m, const struct ss_event *ev,
 		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
-	struct ss_slub_model *m = (struct ss_slub_model *)mm;
 	int c = m->policy->route(m, ev, err);
-	struct ss_kcache *s;
 
 	if (c == SS_ROUTE_KMALLOC) {
 		if (ev->value == 0) { /* ZERO_SIZE_PTR: no object */
 			obj->state = SS_OBJ_ZERO;
-			return 0;
+			return -2;
 		}
 		if (ev->value > ss_kmalloc_max_cache_size(m->cfg.target)) {
 			alloc_large(m, obj, op);
-			return 0;
+			return -2;
 		}
 		c = kmalloc_cache_memo(m, ev->value, err);
+		return c < 0 || place_prior(m, ev->api, c, op, err) ? -1 : c;
 	}
-	if (c < 0)
+	/* first route of a declared cache (api_memo is set below) */
+	if (c < 0 || place_prior(m, ev->api, c, op, err))
 		return -1;
-	s = m->caches[c];
-	obj->slab = ss_kcache_alloc(s, ev->cpu, op);
-	if (!obj->slab)
-		return ss_errorf(err, "out of memory for slab descriptors");
-	obj->cache = (uint32_t)c;
-	obj->state = SS_OBJ_LIVE;
-	s->requested_live += obj->size;
-	return 0;
+	if (ev->api != SS_API_KMALLOC && ss_route_memo_set(&m->api_memo, ev->api, c))
+		return ss_errorf(err, "out of memory");
+	return c;
+}
+
+static int slub_alloc(struct ss_model *mm, const struct ss_event *ev,
+		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+{
+	struct ss_slub_model *m = (struct ss_slub_model *)mm;
+	int c = ss_slub_memo_route(m, ev);
+
+	if (c < 0) {
+		c = route_slow(m, ev, obj, op, err);
+		if (c == -2)
+			return 0;
+		if (c < 0)
+			return -1;
+		if (m->resync_pending) { /* the route made a cache as the kernel had it */
+			op->resync = true;
+			m->resync_pending = false;
+		}
+	}
+	return ss_slub_alloc_in(m, c, ev, obj, op, err);
 }
 
 static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
@@ -273,7 +380,6 @@ static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 {
 	struct ss_slub_model *m = (struct ss_slub_model *)mm;
 	const struct ss_target *t = m->cfg.target;
-	struct ss_kcache *s;
 
 	if (obj->state == SS_OBJ_LARGE) {
 		m->large.live--;
@@ -284,13 +390,50 @@ static void slub_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	}
 	if (obj->state != SS_OBJ_LIVE)
 		return; /* kfree(ZERO_SIZE_PTR) is a no-op */
-	s = m->caches[obj->cache];
-	s->requested_live -= obj->size;
-	if (obj->cpu != cpu) { /* perf kmem's "ping-pong": a cache line moves */
-		op->stats = s->stats;
-		ss_step(op, SS_STEP_REMOTE_FREE, 1);
+	ss_slub_free_live(m, cpu, obj, op);
+}
+
+/* The cache a prior free's object was in: kmalloc objects in the class
+ * of their size (the site of a free says nothing of the allocation's
+ * site), a declared cache wherever the placement puts its allocations. */
+static int slub_free_prior(struct ss_model *mm, const struct ss_event *ev,
+			   struct ss_op *op, uint32_t *cache, struct ss_error *err)
+{
+	struct ss_slub_model *m = (struct ss_slub_model *)mm;
+	struct ss_kcache *s;
+	struct ss_slab *sl;
+	int c;
+
+	if (ev->api == SS_API_KMALLOC) {
+		if (!ev->value || ev->value > ss_kmalloc_max_cache_size(m->cfg.target))
+			return 0; /* ZERO_SIZE_PTR or kmalloc_large: no slab object */
+		c = kmalloc_cache_memo(m, ev->value, err);
+	} else {
+		c = m->policy->route(m, ev, err);
+		if (c == SS_ROUTE_KMALLOC)
+			c = kmalloc_cache_memo(m, ev->value, err);
+		if (place_prior(m, ev->api, c, op, err))
+			return -1;
 	}
-	ss_kcache_free(s, cpu, obj->slab, op);
+	if (c < 0)
+		return -1;
+	if (m->resync_pending) { /* the route made or grew a cache: as slub_alloc */
+		op->resync = true;
+		m->resync_pending = false;
+	}
+	/* set even when none is left: with op->resync the replay reads the
+	 * cache again (place_prior may have given it the kernel's objects) */
+	*cache = (uint32_t)c;
+	s = m->caches[c];
+	sl = ss_kcache_take_prior(s, ev->id ? (uint32_t)ev->id : 0);
+	if (!sl) {
+		s->prior_missing++;
+		return 0;
+	}
+	s->prior_freed++;
+	s->requested_live -= s->geo.object_size;
+	ss_kcache_free(s, ev->cpu, sl, op);
+	return 1;
 }
 
 static unsigned slub_nr_caches(const struct ss_model *mm)
@@ -322,7 +465,11 @@ static void slub_destroy(struct ss_model *mm)
 	}
 	free(m->caches);
 	free(m->kmalloc_cache);
+	free(m->prior_placed);
 	ss_route_memo_release(&m->memo);
+	ss_strtab_release(&m->names);
+	free(m->name_cache);
+	ss_route_memo_release(&m->api_memo);
 	free(m);
 }
 
@@ -330,6 +477,7 @@ const struct ss_model_ops ss_slub_model_ops = {
 	.create = slub_create,
 	.alloc = slub_alloc,
 	.free = slub_free,
+	.free_prior = slub_free_prior,
 	.nr_caches = slub_nr_caches,
 	.cache_report = slub_cache_report,
 	.large_report = slub_large_report,

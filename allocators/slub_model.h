@@ -15,6 +15,9 @@ struct ss_slub_model;
 struct ss_placement {
 	int (*route)(struct ss_slub_model *m, const struct ss_event *ev,
 		     struct ss_error *err);
+	/* a kmalloc's cache depends on its site, not on its size alone
+	 * (the model's size-class memo does not apply) */
+	bool kmalloc_by_site;
 };
 
 const struct ss_model_config *ss_slub_model_config(const struct ss_slub_model *m);
@@ -22,10 +25,15 @@ const struct ss_model_config *ss_slub_model_config(const struct ss_slub_model *m
  * for sizes that have no class (0 and large are handled by the model). */
 int ss_slub_model_kmalloc_cache(struct ss_slub_model *m, uint64_t size,
 				struct ss_error *err);
-/* Find or create a dedicated cache (kmem_cache_create). */
+/* Find or create a dedicated cache (kmem_cache_create), merged into an
+ * existing one when the model's configuration merges. */
 int ss_slub_model_named_cache(struct ss_slub_model *m, const char *name,
 			      const struct ss_cache_spec *spec,
 			      struct ss_error *err);
+/* The same with merging decided by the caller. */
+int ss_slub_model_cache(struct ss_slub_model *m, const char *name,
+			const struct ss_cache_spec *spec, bool merge,
+			struct ss_error *err);
 
 /* Per-key memo for routes: slot i holds cache index + 1 (0 = unknown). */
 struct ss_route_memo {

@@ -9,6 +9,7 @@
 #ifndef SS_STEPS_H
 #define SS_STEPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "resource.h"
@@ -36,10 +37,12 @@
 	X(DEACTIVATE_TO_HEAD, "deactivate_to_head", "op")                      \
 	X(DEACTIVATE_TO_TAIL, "deactivate_to_tail", "op")                      \
 	X(DEACTIVATE_REMOTE_FREES, "deactivate_remote_frees", "op")            \
+	X(DEACTIVATE_BYPASS, "deactivate_bypass", "op")                        \
 	X(ORDER_FALLBACK, "order_fallback", "slab")                            \
 	/* priced steps */                                                     \
 	X(LIST_LOCK, "list_lock", "op")                                        \
 	X(SLAB_LOCK, "slab_lock", "op")                                        \
+	X(CMPXCHG_DOUBLE, "cmpxchg_double", "op")                              \
 	X(CMPXCHG_LOCKED, "cmpxchg_locked", "op")                              \
 	X(REMOTE_FREE, "remote_free", "op")                                    \
 	X(SLAB_LINE, "slab_line_transfer", "line")                             \
@@ -58,6 +61,7 @@
 	X(CHECK_SLAB, "check_slab", "op")                                      \
 	X(CHECK_OBJECT, "check_object", "op")                                  \
 	X(FREELIST_WALK, "on_freelist_object", "object")                       \
+	X(CHECK_VALID_POINTER, "check_valid_pointer", "op")                    \
 	X(POISON_WRITE, "poison_write", "op")                                  \
 	X(POISON_WRITE_BYTES, "poison_write_byte", "byte")                     \
 	X(POISON_CHECK, "poison_check", "op")                                  \
@@ -113,8 +117,14 @@ struct ss_op {
 	double cycles;
 	const double *cost; /* ss_costs.cycles */
 	uint64_t *stats;    /* the cache's counters, set by the cache code */
+	bool slab_pages;    /* a slab was allocated or discarded (slab.c):
+			     * the replay's memory total must look */
 	unsigned nr_uses;
 	unsigned uses_lost; /* uses beyond SS_OP_MAX_USES, not placed */
+	/* the cache gained slabs outside its steps (an initial state added
+	 * to it, slab_prior.h): whoever follows pages by the counters
+	 * (sim/memcap.h) reads the cache again */
+	bool resync;
 	struct ss_use use[SS_OP_MAX_USES];
 };
 
@@ -127,6 +137,8 @@ static inline void ss_op_init(struct ss_op *op, const double *cost)
 	op->stats = 0;
 	op->nr_uses = 0;
 	op->uses_lost = 0;
+	op->slab_pages = false;
+	op->resync = false;
 }
 
 static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)

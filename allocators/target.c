@@ -30,6 +30,12 @@ void ss_target_defaults(struct ss_target *t)
 	t->slub_max_order = 3; /* PAGE_ALLOC_COSTLY_ORDER */
 	t->slub_min_objects = 0;
 	t->large_in_slab_stat = true;
+	t->cmpxchg_double = true;
+}
+
+unsigned ss_target_nr_cpu_ids(const struct ss_target *t)
+{
+	return t->nr_cpu_ids > t->cpus ? t->nr_cpu_ids : t->cpus;
 }
 
 void ss_era_str(int era, char *buf, unsigned long n)
@@ -93,6 +99,22 @@ static int parse_uint_key(const struct key_ctx *c, const char *key,
 	return 0;
 }
 
+/* "LOW HIGH": two clock values, LOW <= HIGH. */
+static int parse_range_key(const struct key_ctx *c, const char *key,
+			   const char *val, unsigned *lo, unsigned *hi)
+{
+	char buf[64], *tok[3];
+
+	snprintf(buf, sizeof(buf), "%s", val);
+	if (strlen(val) >= sizeof(buf) || ss_split(buf, tok, 3) != 2 ||
+	    ss_parse_uint(tok[0], 100000, lo) || ss_parse_uint(tok[1], 100000, hi) ||
+	    !*lo || *lo > *hi)
+		return ss_error_at(c->err, c->path, c->line,
+				   "%s: bad value '%s' (want LOW HIGH, 1 <= LOW <= HIGH <= 100000)",
+				   key, val);
+	return 0;
+}
+
 static int parse_pow2_key(const struct key_ctx *c, const char *key,
 			  const char *val, unsigned min, unsigned max,
 			  unsigned *out)
@@ -135,6 +157,7 @@ enum {
 	K_NAME, K_PTR_SIZE, K_PAGE_SIZE, K_CACHE_LINE, K_DMA_MINALIGN,
 	K_SLAB_MINALIGN, K_CPUS, K_NODES, K_ERA, K_CLOCK_MHZ, K_TRACK_SIZE,
 	K_MIN_ORDER, K_MAX_ORDER, K_MIN_OBJECTS, K_LARGE_IN_SLAB,
+	K_NR_CPU_IDS, K_CMPXCHG_DOUBLE, K_CLOCK_RANGE,
 };
 
 static const char *const keys[] = {
@@ -142,7 +165,9 @@ static const char *const keys[] = {
 	"dma_minalign",	  "slab_minalign",  "cpus",		"nodes",
 	"era",		  "clock_mhz",	    "track_size",	"slub_min_order",
 	"slub_max_order", "slub_min_objects", "large_in_slab_stat",
+	"nr_cpu_ids",	  "cmpxchg_double",   "clock_mhz_range",
 };
+#define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 
 static int set_key(const struct key_ctx *c, int k, const char *val,
 		   struct ss_target *t)
@@ -195,6 +220,13 @@ static int set_key(const struct key_ctx *c, int k, const char *val,
 		return parse_uint_key(c, key, val, 0, 32767, &t->slub_min_objects);
 	case K_LARGE_IN_SLAB:
 		return parse_bool_key(c, key, val, &t->large_in_slab_stat);
+	case K_NR_CPU_IDS:
+		return parse_uint_key(c, key, val, 1, 8192, &t->nr_cpu_ids);
+	case K_CMPXCHG_DOUBLE:
+		return parse_bool_key(c, key, val, &t->cmpxchg_double);
+	case K_CLOCK_RANGE:
+		return parse_range_key(c, key, val, &t->clock_mhz_low,
+				       &t->clock_mhz_high);
 	}
 	return ss_error_at(c->err, c->path, c->line, "internal: key %d", k);
 }
@@ -209,6 +241,40 @@ static char *trim(char *s)
 	while (e > s && isspace((unsigned char)e[-1]))
 		*--e = '\0';
 	return s;
+}
+
+#define INFERRED_PREFIX "inferred."
+
+/* "inferred.KEY = evidence": KEY must be a target key (not name), given
+ * once; the evidence is free text. */
+static int set_inferred(const struct key_ctx *c, const char *key,
+			const char *val, struct ss_target *t)
+{
+	const char *k = key + strlen(INFERRED_PREFIX);
+	struct ss_target_inferred *in;
+	unsigned i;
+
+	for (i = 1; i < NR_KEYS && strcmp(k, keys[i]); i++)
+		;
+	if (i == NR_KEYS)
+		return ss_error_at(c->err, c->path, c->line,
+				   "%s: '%s' is not a target key", key, k);
+	for (i = 0; i < t->ninferred; i++)
+		if (!strcmp(t->inferred[i].key, k))
+			return ss_error_at(c->err, c->path, c->line,
+					   "%s: duplicate key", key);
+	if (t->ninferred == SS_TARGET_MAX_INFERRED)
+		return ss_error_at(c->err, c->path, c->line,
+				   "%s: more than %d inferred keys", key,
+				   SS_TARGET_MAX_INFERRED);
+	if (strlen(val) >= sizeof(in->evidence))
+		return ss_error_at(c->err, c->path, c->line,
+				   "%s: evidence longer than %zu characters",
+				   key, sizeof(in->evidence) - 1);
+	in = &t->inferred[t->ninferred++];
+	snprintf(in->key, sizeof(in->key), "%s", k);
+	snprintf(in->evidence, sizeof(in->evidence), "%s", val);
+	return 0;
 }
 
 /* Parse one non-empty, comment-stripped line. */
@@ -227,7 +293,9 @@ static int parse_line(const struct key_ctx *c, char *line, unsigned *seen,
 	if (!*val)
 		return ss_error_at(c->err, c->path, c->line,
 				   "%s: missing value", key);
-	for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+	if (!strncmp(key, INFERRED_PREFIX, strlen(INFERRED_PREFIX)))
+		return set_inferred(c, key, val, t);
+	for (unsigned k = 0; k < NR_KEYS; k++) {
 		if (strcmp(key, keys[k]))
 			continue;
 		if (*seen & (1u << k))
@@ -267,6 +335,15 @@ static int check_target(const char *path, const struct ss_target *t,
 		return ss_error_at(err, path, 0,
 				   "track_size %u is not a multiple of ptr_size %u",
 				   t->track_size, t->ptr_size);
+	if (t->clock_mhz_low &&
+	    (t->clock_mhz < t->clock_mhz_low || t->clock_mhz > t->clock_mhz_high))
+		return ss_error_at(err, path, 0,
+				   "clock_mhz %u is outside clock_mhz_range %u %u",
+				   t->clock_mhz, t->clock_mhz_low, t->clock_mhz_high);
+	if (t->nr_cpu_ids && t->nr_cpu_ids < t->cpus)
+		return ss_error_at(err, path, 0,
+				   "nr_cpu_ids %u < cpus %u (present CPUs are possible ones)",
+				   t->nr_cpu_ids, t->cpus);
 	return 0;
 }
 
@@ -450,4 +527,43 @@ int ss_target_load(const char *name_or_path, struct ss_target *t,
 			 "target '%s': no %s.target under $SLABSIM_HOME, the "
 			 "executable's tree or ./allocators/targets (known: %s)",
 			 name_or_path, name_or_path, known[0] ? known : "none found");
+}
+
+int ss_target_key_value(const struct ss_target *t, const char *key,
+			char *buf, unsigned long n)
+{
+	const unsigned *u = NULL;
+	const bool *b = NULL;
+	unsigned k;
+
+	for (k = 0; k < NR_KEYS && strcmp(key, keys[k]); k++)
+		;
+	switch (k) {
+	case K_NAME: snprintf(buf, n, "%s", t->name); return 0;
+	case K_PTR_SIZE: u = &t->ptr_size; break;
+	case K_PAGE_SIZE: u = &t->page_size; break;
+	case K_CACHE_LINE: u = &t->cache_line; break;
+	case K_DMA_MINALIGN: u = &t->dma_minalign; break;
+	case K_SLAB_MINALIGN: u = &t->slab_minalign; break;
+	case K_CPUS: u = &t->cpus; break;
+	case K_NODES: u = &t->nodes; break;
+	case K_ERA: ss_era_str(t->era, buf, n); return 0;
+	case K_CLOCK_MHZ: u = &t->clock_mhz; break;
+	case K_TRACK_SIZE: u = &t->track_size; break;
+	case K_MIN_ORDER: u = &t->slub_min_order; break;
+	case K_MAX_ORDER: u = &t->slub_max_order; break;
+	case K_MIN_OBJECTS: u = &t->slub_min_objects; break;
+	case K_LARGE_IN_SLAB: b = &t->large_in_slab_stat; break;
+	case K_NR_CPU_IDS: snprintf(buf, n, "%u", ss_target_nr_cpu_ids(t)); return 0;
+	case K_CMPXCHG_DOUBLE: b = &t->cmpxchg_double; break;
+	case K_CLOCK_RANGE:
+		snprintf(buf, n, "%u %u", t->clock_mhz_low, t->clock_mhz_high);
+		return 0;
+	default: return -1;
+	}
+	if (u)
+		snprintf(buf, n, "%u", *u);
+	else
+		snprintf(buf, n, "%s", *b ? "yes" : "no");
+	return 0;
 }

@@ -20,8 +20,10 @@
  *  >= 511 : calculate_order() counts num_present_cpus() (the single
  *            fraction loop came in 6.7: see slab_order.h for the finer
  *            thresholds the geometry uses)
+ *  >= 512 : deactivate_slab() splices the CPU freelist with one cmpxchg
  *  >= 516 : per-CPU partial lists bounded in slabs (cpu_partial_slabs)
  *  >= 601 : debug caches allocate single objects from node partial list
+ *  >= 608 : CPU-partial slabs are not frozen (delayed freezing)
  *  >= 611 : kmalloc align = largest power of two dividing size
  */
 #define SS_ERA_3_10 310
@@ -29,9 +31,21 @@
 #define SS_ERA_4_6 406
 #define SS_ERA_5_7 507
 #define SS_ERA_5_11 511
+#define SS_ERA_5_12 512
 #define SS_ERA_5_16 516
 #define SS_ERA_6_1 601
+#define SS_ERA_6_8 608
 #define SS_ERA_6_11 611
+
+/* Target parameters declared as inferred (`inferred.KEY = evidence`):
+ * values not known from the machine but deduced, e.g. from a seed's own
+ * figures, so that a report can list them beside the fitted constants. */
+#define SS_TARGET_MAX_INFERRED 4
+
+struct ss_target_inferred {
+	char key[32];	    /* a target key, e.g. "cache_line" */
+	char evidence[512]; /* why the value is what it is */
+};
 
 struct ss_target {
 	char name[64];
@@ -40,16 +54,25 @@ struct ss_target {
 	unsigned cache_line;	 /* cache_line_size(), for SLAB_HWCACHE_ALIGN */
 	unsigned dma_minalign;	 /* ARCH_DMA_MINALIGN (sets KMALLOC_MIN_SIZE) */
 	unsigned slab_minalign;	 /* ARCH_SLAB_MINALIGN */
-	unsigned cpus;		 /* nr_cpu_ids == num_present_cpus() */
+	unsigned cpus;		 /* num_present_cpus(): the CPUs that run */
+	unsigned nr_cpu_ids;	 /* possible CPUs; 0 = the same as cpus */
 	unsigned nodes;		 /* NUMA nodes (1 unless a topology says more) */
 	int era;		 /* see SS_ERA_* */
 	unsigned clock_mhz;	 /* converts model cycles to ns */
+	unsigned clock_mhz_low;	 /* the range the clock, an estimate, may */
+	unsigned clock_mhz_high; /* take (0 0: none given) */
 	unsigned track_size;	 /* sizeof(struct track) for SLAB_STORE_USER */
 	unsigned slub_min_order; /* slub_min_order= (default 0) */
 	unsigned slub_max_order; /* slub_max_order= (default 3) */
 	unsigned slub_min_objects; /* slub_min_objects= (0 = computed) */
 	bool large_in_slab_stat; /* kmalloc_large pages count as SUnreclaim */
+	bool cmpxchg_double;	 /* CONFIG_HAVE_CMPXCHG_DOUBLE && ALIGNED_STRUCT_PAGE */
+	unsigned ninferred;
+	struct ss_target_inferred inferred[SS_TARGET_MAX_INFERRED];
 };
+
+/* nr_cpu_ids: the possible CPUs (never fewer than the present ones). */
+unsigned ss_target_nr_cpu_ids(const struct ss_target *t);
 
 /* Fill *t with the documented defaults (x86_64, 6.x) before parsing. */
 void ss_target_defaults(struct ss_target *t);
@@ -69,6 +92,11 @@ void ss_target_names(char *buf, size_t n);
 
 int ss_target_parse_file(const char *path, struct ss_target *t,
 			 struct ss_error *err);
+
+/* The value of target key `key` as a target file would write it; -1 for
+ * an unknown key. */
+int ss_target_key_value(const struct ss_target *t, const char *key,
+			char *buf, unsigned long n);
 
 /* Era as printed in outputs, e.g. "3.10", "6.11". */
 void ss_era_str(int era, char *buf, unsigned long n);

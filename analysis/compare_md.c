@@ -309,7 +309,9 @@ static int sec_waste(FILE *fp, const struct cmp_in *in, bool sites)
 		fprintf(fp, "## 6. Top allocation sites by waste\n\n"
 			    "Per run the %u sites whose objects live at the end carry the most rounding, align and\n"
 			    "debug bytes (KiB, sites.csv); live (peak) = objects live at the end (the most at once);\n"
-			    "Frag %% = `perf kmem stat --caller`'s, over every allocation of the site.\n\n",
+			    "rounding %% = 100 − requested × 100 / (allocations × object_size), over every\n"
+			    "allocation of the site (sites.csv's frag_pct; perf kmem's Frag divides by the stride\n"
+			    "s->size instead, alignment and debug bytes included).\n\n",
 			in->top);
 	for (unsigned vi = 0; vi < in->res->variants.n && !r; vi++) {
 		unsigned n = variant_runs(in, vi, w);

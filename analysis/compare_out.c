@@ -108,9 +108,14 @@ int cmp_write_phases_dat(FILE *fp, const struct cmp_in *in)
 		fprintf(fp, "\n\n");
 		if (!s || !s->tl.nph)
 			fprintf(fp, "%s NaN \"\"\n", res->variants.v[vi]);
-		for (size_t k = 0; s && k < s->tl.nph; k++)
-			fprintf(fp, "%s %.0f \"%s\"\n", res->variants.v[vi],
-				s->tl.ph[k].events, s->tl.ph[k].name);
+		for (size_t k = 0; s && k < s->tl.nph; k++) {
+			fprintf(fp, "%s %.0f \"", res->variants.v[vi], s->tl.ph[k].events);
+			/* a plot label: gnuplot's data files have no escape for
+			 * '"' inside a quoted string, so it is shown as '\'' */
+			for (const char *p = s->tl.ph[k].name; *p; p++)
+				fputc(*p == '"' ? '\'' : *p, fp);
+			fputs("\"\n", fp);
+		}
 	}
 	return ferror(fp) ? -1 : 0;
 }
@@ -151,8 +156,10 @@ int cmp_write_top_caches(FILE *fp, const struct cmp_in *in,
 					 res->models.v[i % res->models.n]);
 		}
 		for (size_t r = 0; r < s->cc.n && r < in->top; r++) {
-			fprintf(fp, "%s,%s,%zu", res->variants.v[i / res->models.n],
-				res->models.v[i % res->models.n], r + 1);
+			ss_csv_put(fp, res->variants.v[i / res->models.n]);
+			fputc(',', fp);
+			ss_csv_put(fp, res->models.v[i % res->models.n]);
+			fprintf(fp, ",%zu", r + 1);
 			for (unsigned k = 0; k < s->cc.ncols; k++) {
 				fputc(',', fp);
 				ss_csv_put(fp, s->cc.c[r].row[k]);

@@ -253,7 +253,8 @@ out:
 		return -1;
 	}
 	drop_empty(cc, cc->ncols);
-	qsort(cc->c, cc->n, sizeof(*cc->c), cmp_waste);
+	if (cc->n) /* no caches: c is NULL, which qsort() may not take */
+		qsort(cc->c, cc->n, sizeof(*cc->c), cmp_waste);
 	return 0;
 }
 

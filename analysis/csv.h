@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "csv_put.h"
 #include "error.h"
+#include "escape.h"
 
 /* Called for each comment line with the text after '#'; non-zero stops the
  * reader with that error. */
@@ -66,6 +66,6 @@ int ss_csv_num(const struct ss_csv *c, unsigned idx, double *out,
 /* Strict decimal parse used by ss_csv_num; 0 on success. */
 int ss_parse_decimal(const char *s, double *out);
 
-/* ss_csv_put(): one field written (base/csv_put.h). */
+/* The writer's side, ss_csv_put(): base/escape.h. */
 
 #endif

@@ -37,7 +37,10 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Sorted names in dir ending in suffix (files), or starting with prefix
- * (directories, suffix NULL).  -1 out of memory; a missing dir is empty. */
+ * (directories, suffix NULL).  -1 out of memory; a missing dir is empty.
+ * A name holding ".tmp." is skipped: mk/plot.inc and the atomic writers
+ * build NAME.tmp.PID.png beside NAME.png and rename it, so a page listing
+ * one would point at a file gone a moment later. */
 static int list_dir(const char *dir, const char *prefix, const char *suffix,
 		    struct rp_names *out)
 {
@@ -52,7 +55,8 @@ static int list_dir(const char *dir, const char *prefix, const char *suffix,
 	while ((de = readdir(d))) {
 		size_t n = strlen(de->d_name), s = suffix ? strlen(suffix) : 0;
 
-		if (de->d_name[0] == '.' || strncmp(de->d_name, prefix, strlen(prefix)))
+		if (de->d_name[0] == '.' || strncmp(de->d_name, prefix, strlen(prefix)) ||
+		    strstr(de->d_name, ".tmp."))
 			continue;
 		if (suffix && (n <= s || strcmp(de->d_name + n - s, suffix)))
 			continue;
@@ -173,7 +177,7 @@ static void head(FILE *fp, const char *title)
 }
 
 /* <a href="BASE NAME">TEXT</a> */
-static void link(FILE *fp, const char *base, const char *name, const char *text)
+static void a_href(FILE *fp, const char *base, const char *name, const char *text)
 {
 	fputs("<a href=\"", fp);
 	html_escape(fp, base);
@@ -203,12 +207,12 @@ static int figures(FILE *fp, const char *dir, const char *base, const char *cls)
 		fputs("\" alt=\"", fp);
 		html_escape(fp, png.v[i]);
 		fputs("\" width=\"1200\" height=\"700\" loading=\"lazy\"></a>\n<figcaption>", fp);
-		link(fp, base, png.v[i], png.v[i]);
+		a_href(fp, base, png.v[i], png.v[i]);
 		snprintf(svg, sizeof(svg), "%s/%.*s.svg", dir, (int)strlen(png.v[i]) - 4, png.v[i]);
 		snprintf(name, sizeof(name), "%.*s.svg", (int)strlen(png.v[i]) - 4, png.v[i]);
 		if (is_file(svg)) {
 			fputs(" (", fp);
-			link(fp, base, name, "SVG");
+			a_href(fp, base, name, "SVG");
 			fputs(")", fp);
 		}
 		fputs("</figcaption></figure>\n", fp);
@@ -256,9 +260,9 @@ static int part_page(const char *root, const char *w, const struct part *p,
 		return -1;
 	head(pg.fp, title);
 	fputs("<nav>", pg.fp);
-	link(pg.fp, up, "index.html", "all reports");
+	a_href(pg.fp, up, "index.html", "all reports");
 	fputs(" · ", pg.fp);
-	link(pg.fp, "", p->md, p->md);
+	a_href(pg.fp, "", p->md, p->md);
 	fputs("</nav>\n<h1>", pg.fp);
 	html_escape(pg.fp, title);
 	fputs("</h1>\n", pg.fp);
@@ -346,14 +350,14 @@ static int file_links(FILE *fp, const char *dir, const char *base, const struct 
 	struct rp_names csv;
 
 	fputs("<p class=\"files\">", fp);
-	link(fp, base, p->page, "page");
+	a_href(fp, base, p->page, "page");
 	fputs(" · ", fp);
-	link(fp, base, p->md, p->md);
+	a_href(fp, base, p->md, p->md);
 	if (list_dir(dir, "", ".csv", &csv))
 		return -1;
 	for (unsigned i = 0; i < csv.n; i++) {
 		fputs(" · ", fp);
-		link(fp, base, csv.v[i], csv.v[i]);
+		a_href(fp, base, csv.v[i], csv.v[i]);
 	}
 	rp_names_free(&csv);
 	fputs("</p>\n", fp);
@@ -381,7 +385,7 @@ static int card(FILE *fp, const char *root, const char *w, const struct part *p)
 	fputs("<article class=\"card\" id=\"", fp);
 	card_id(fp, w, p);
 	fputs("\">\n<h3>", fp);
-	link(fp, base, p->page, title);
+	a_href(fp, base, p->page, title);
 	fputs("</h3>\n<div class=\"headline\">\n", fp);
 	if (!strcmp(p->kind, "report")) {
 		footprint_line(dir, fl, sizeof(fl));

@@ -49,11 +49,13 @@ static int adjust(cmark_node *doc, const struct md_html_opts *o)
 		} else if ((t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) &&
 			   o->link_base && *o->link_base) {
 			const char *url = cmark_node_get_url(n);
-			size_t len = url ? strlen(url) + strlen(o->link_base) + 1 : 0;
-			char *full = len ? malloc(len) : NULL;
+			size_t len;
+			char *full;
 
 			if (!url || !relative(url))
 				continue;
+			len = strlen(url) + strlen(o->link_base) + 1;
+			full = malloc(len);
 			if (!full) {
 				rc = -1;
 				break;

@@ -117,3 +117,47 @@ int mdt_print(FILE *fp, struct md_table *t)
 	mdt_free(t);
 	return 0;
 }
+
+/* ---- prose ---- */
+
+/* Words that would turn a continuation line into a list item, quote or
+ * heading if a line began with them. */
+static bool bad_line_start(const char *w)
+{
+	size_t d = strspn(w, "0123456789");
+
+	return (strchr("+-*>=", w[0]) && (w[1] == '\0' || w[1] == ' ')) ||
+	       w[0] == '#' || (d && (w[d] == '.' || w[d] == ')'));
+}
+
+void mdt_wrap(FILE *fp, const char *first, const char *cont, bool para,
+		    const char *fmt, ...)
+{
+	char text[4096], *save = NULL;
+	size_t col = mdt_width(first);
+	bool start = true;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fputs(first, fp);
+	for (char *w = strtok_r(text, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		size_t ww = mdt_width(w);
+
+		if (!start && col + 1 + ww > MDT_WRAP && !bad_line_start(w)) {
+			fprintf(fp, "\n%s", cont);
+			col = mdt_width(cont);
+			start = true;
+		}
+		if (!start) {
+			fputc(' ', fp);
+			col++;
+		}
+		fputs(w, fp);
+		col += ww;
+		start = false;
+	}
+	fputs(para ? "\n\n" : "\n", fp);
+}

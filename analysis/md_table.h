@@ -34,4 +34,12 @@ void mdt_free(struct md_table *t);
 /* Terminal columns of a UTF-8 string. */
 size_t mdt_width(const char *s);
 
+#define MDT_WRAP 96 /* text columns of prose lines */
+/* Print formatted prose wrapped at MDT_WRAP columns: the first line starts
+ * with `first`, the others with `cont`; a blank line follows when `para`.
+ * A continuation line never starts with a word markdown would read as a
+ * list item, quote or heading. */
+void mdt_wrap(FILE *fp, const char *first, const char *cont, bool para,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 #endif

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "report_figures.h"
 #include "report_md.h"
 
 #define RP_MAX_EXTRA_DAT 8
@@ -18,6 +19,9 @@ struct rp_extra {
 	 * written atomically with the others by write_dat(k, ...). */
 	const char *dat_names[RP_MAX_EXTRA_DAT];
 	int (*write_dat)(unsigned k, FILE *fp, const struct rp_report_in *in);
+	/* The workload's headline figures (report_figures.h), added to the
+	 * generic ones; NULL: none.  0 or -1. */
+	int (*figures)(const struct rp_report_in *in, struct rp_figures *out);
 };
 
 #endif

@@ -10,56 +10,8 @@
 #include "contention_table.h"
 #include "latency_table.h"
 #include "md_table.h"
-
-/* ---- prose -------------------------------------------------------------- */
-
-#define MD_WRAP 96 /* text columns of prose lines */
-
-/* Words that would turn a continuation line into a list item, quote or
- * heading if a line began with them. */
-static bool md_bad_line_start(const char *w)
-{
-	size_t d = strspn(w, "0123456789");
-
-	return (strchr("+-*>=", w[0]) && (w[1] == '\0' || w[1] == ' ')) ||
-	       w[0] == '#' || (d && (w[d] == '.' || w[d] == ')'));
-}
-
-/* Print formatted prose wrapped at MD_WRAP columns: the first line starts
- * with `first`, the others with `cont`; a blank line follows when `para`. */
-static void md_wrap(FILE *fp, const char *first, const char *cont, bool para,
-		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void md_wrap(FILE *fp, const char *first, const char *cont, bool para,
-		    const char *fmt, ...)
-{
-	char text[4096], *save = NULL;
-	size_t col = mdt_width(first);
-	bool start = true;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	fputs(first, fp);
-	for (char *w = strtok_r(text, " ", &save); w;
-	     w = strtok_r(NULL, " ", &save)) {
-		size_t ww = mdt_width(w);
-
-		if (!start && col + 1 + ww > MD_WRAP && !md_bad_line_start(w)) {
-			fprintf(fp, "\n%s", cont);
-			col = mdt_width(cont);
-			start = true;
-		}
-		if (!start) {
-			fputc(' ', fp);
-			col++;
-		}
-		fputs(w, fp);
-		col += ww;
-		start = false;
-	}
-	fputs(para ? "\n\n" : "\n", fp);
-}
+#include "report_figures.h"
+#include "report_seed_md.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -120,16 +72,6 @@ static void value_range(const struct rp_results *res, size_t off, char *buf,
 		snprintf(buf, n, "%.0f", lo);
 	else
 		snprintf(buf, n, "%.0f–%.0f", lo, hi);
-}
-
-static const struct rp_run *run_of(const struct rp_results *res,
-				   const char *variant, int mi)
-{
-	int vi = rp_names_find(&res->variants, variant);
-
-	if (vi < 0 || mi < 0)
-		return NULL;
-	return rp_find(res, (unsigned)vi, (unsigned)mi);
 }
 
 void rp_heading(FILE *fp, const struct rp_report_in *in, const char *fmt, ...)
@@ -278,270 +220,46 @@ static void sec_run(FILE *fp, const struct rp_report_in *in)
 		in->plots ? in->plots : "waste.png, latency.png");
 }
 
-/* ---- 2. seed vs simulator ---------------------------------------------- */
+/* ---- fitted and inferred parameters ----------------------------------- */
 
-/* The last four columns of the footprint and savings tables: the model's
- * figure, its difference from the seed's, and the verdict against the
- * tolerance tol (percent). */
-static void check_head(struct md_table *t, double tol)
-{
-	mdt_cell(t, "model KiB");
-	mdt_cell(t, "diff KiB");
-	mdt_cell(t, "diff %%");
-	mdt_cell(t, "±%.0f%%", tol);
-}
-
-/* Those four cells for check c, or "n/a" in each without runs (c NULL). */
-static void check_cells(struct md_table *t, const struct rp_check *c)
-{
-	if (!c) {
-		for (int k = 0; k < 4; k++)
-			mdt_cell(t, "n/a");
-		return;
-	}
-	mdt_cell(t, "%.0f", c->model);
-	mdt_cell(t, "%+.0f", c->diff);
-	mdt_cell(t, "%+.1f%%", c->pct);
-	mdt_cell(t, "%s", c->pass ? "pass" : "FAIL");
-}
-
-static int seed_footprints(FILE *fp, const struct rp_report_in *in, int mi)
-{
-	const struct rp_seed *seed = in->seed;
-	char why[1024];
-	struct md_table t;
-
-	mdt_init(&t, "lrrrrrl");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "seed avg KiB");
-	mdt_cell(&t, "seed min–max");
-	check_head(&t, RP_FOOTPRINT_TOL_PCT);
-	for (unsigned i = 0; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(in->res, s->variant, mi);
-		struct rp_check c;
-
-		mdt_cell(&t, "%s", s->variant);
-		mdt_cell(&t, "%.0f", s->avg);
-		mdt_cell(&t, "%.0f–%.0f", s->min, s->max);
-		if (run)
-			rp_check_footprint(s, run->s.footprint_kib, &c);
-		check_cells(&t, run ? &c : NULL);
-	}
-	if (mdt_print(fp, &t))
-		return -1;
-	for (unsigned i = 0; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(in->res, s->variant, mi);
-		struct rp_check c;
-
-		if (!run) {
-			fprintf(fp, "- %s: no run of model `%s`.\n", s->variant,
-				in->compare_model);
-			continue;
-		}
-		rp_check_footprint(s, run->s.footprint_kib, &c);
-		rp_explain_footprint(&c, seed, why, sizeof(why));
-		md_wrap(fp, "- ", "  ", false, "%s: %s", s->variant, why);
-	}
-	fprintf(fp, "\n");
-	return 0;
-}
-
-static int seed_savings(FILE *fp, const struct rp_report_in *in, int mi)
-{
-	const struct rp_seed *seed = in->seed;
-	char why[1024];
-	struct md_table t;
-
-	if (!seed->nsavings)
-		return 0;
-	md_wrap(fp, "", "", true, "Savings (FROM footprint − TO footprint); pass = model within ±%.0f%% of the seed's saving:",
-		RP_SAVING_TOL_PCT);
-	mdt_init(&t, "lrrrrrl");
-	mdt_cell(&t, "saving");
-	mdt_cell(&t, "seed KiB");
-	mdt_cell(&t, "seed range");
-	check_head(&t, RP_SAVING_TOL_PCT);
-	for (unsigned i = 0; i < seed->nsavings; i++) {
-		const struct rp_saving *sv = &seed->savings[i];
-		const struct rp_run *a = run_of(in->res, sv->from, mi);
-		const struct rp_run *b = run_of(in->res, sv->to, mi);
-		struct rp_check c;
-
-		rp_check_saving(rp_seed_find(seed, sv->from),
-				rp_seed_find(seed, sv->to),
-				a ? a->s.footprint_kib : 0,
-				b ? b->s.footprint_kib : 0, &c);
-		mdt_cell(&t, "%s → %s", sv->from, sv->to);
-		mdt_cell(&t, "%.0f", c.seed);
-		mdt_cell(&t, "%.0f–%.0f", c.lo, c.hi);
-		check_cells(&t, a && b ? &c : NULL);
-	}
-	if (mdt_print(fp, &t))
-		return -1;
-	for (unsigned i = 0; i < seed->nsavings; i++) {
-		const struct rp_saving *sv = &seed->savings[i];
-		const struct rp_run *a = run_of(in->res, sv->from, mi);
-		const struct rp_run *b = run_of(in->res, sv->to, mi);
-		struct rp_check c;
-
-		if (!a || !b) {
-			fprintf(fp, "- %s → %s: no run of model `%s` for both variants.\n",
-				sv->from, sv->to, in->compare_model);
-			continue;
-		}
-		rp_check_saving(rp_seed_find(seed, sv->from),
-				rp_seed_find(seed, sv->to), a->s.footprint_kib,
-				b->s.footprint_kib, &c);
-		rp_explain_saving(&c, seed, sv->estimate, why, sizeof(why));
-		md_wrap(fp, "- ", "  ", false, "%s → %s: %s", sv->from, sv->to,
-			why);
-	}
-	fprintf(fp, "\n");
-	return 0;
-}
-
-/* One sentence per step of the time table: the seed's change, the model's,
- * and what the model leaves out, measured against the seed's time noise. */
-static int explain_times(FILE *fp, const struct rp_report_in *in, int mi)
-{
-	const struct rp_seed *seed = in->seed;
-
-	for (unsigned i = 1; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(in->res, s->variant, mi);
-		const struct rp_run *prev = run_of(in->res, s[-1].variant, mi);
-		double sd, md, rest;
-		char noise[256] = "";
-
-		if (!run || !prev)
-			continue;
-		sd = (s->time_s - s[-1].time_s) * 1000;
-		md = run->s.sim_time_ms - prev->s.sim_time_ms;
-		rest = sd - md;
-		if (seed->time_noise_ms > 0)
-			snprintf(noise, sizeof(noise), fabs(sd) <= seed->time_noise_ms
-				 ? "; the seed's change is within the ±%.0f ms noise of %s"
-				 : "; the seed's change exceeds the ±%.0f ms noise of %s",
-				 seed->time_noise_ms, seed->time_noise_what);
-		md_wrap(fp, "- ", "  ", false,
-			"%s: the seed's load time changed by %+.0f ms, the model's by %+.1f ms "
-			"(the allocations and work events this variant adds or removes); "
-			"%.0f ms of the seed's change is outside the model%s.",
-			s->variant, sd, md, rest, noise);
-	}
-	fprintf(fp, "\n");
-	return 0;
-}
-
-/* The seed's load time beside the simulated one; Δ = change from the
- * previous row of the seed table, as the seed states its speed-ups. */
-static int seed_times(FILE *fp, const struct rp_report_in *in, int mi)
-{
-	const struct rp_seed *seed = in->seed;
-	const struct rp_run *prev = NULL;
-	struct md_table t;
-
-	md_wrap(fp, "", "", true, "%s", "Load time: the seed's Time column beside the simulated sim_time_ms (Δ = change from the row above):");
-	mdt_init(&t, "lrrrr");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "seed s");
-	mdt_cell(&t, "seed Δ ms");
-	mdt_cell(&t, "sim ms");
-	mdt_cell(&t, "sim Δ ms");
-	for (unsigned i = 0; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(in->res, s->variant, mi);
-
-		mdt_cell(&t, "%s", s->variant);
-		mdt_cell(&t, "%.3f", s->time_s);
-		if (i)
-			mdt_cell(&t, "%+.0f", (s->time_s - s[-1].time_s) * 1000);
-		else
-			mdt_cell(&t, "%s", "");
-		if (run)
-			mdt_cell(&t, "%.3f", run->s.sim_time_ms);
-		else
-			mdt_cell(&t, "n/a");
-		if (run && prev)
-			mdt_cell(&t, "%+.3f", run->s.sim_time_ms - prev->s.sim_time_ms);
-		else
-			mdt_cell(&t, "%s", "");
-		prev = run;
-	}
-	if (mdt_print(fp, &t))
-		return -1;
-	return explain_times(fp, in, mi);
-}
-
-/* Counts of passing and failing checks, for the verdict line. */
-static void count_checks(const struct rp_report_in *in, int mi,
-			 unsigned cnt[4])
-{
-	const struct rp_seed *seed = in->seed;
-	struct rp_check c;
-
-	for (unsigned i = 0; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(in->res, s->variant, mi);
-
-		if (!run)
-			continue;
-		rp_check_footprint(s, run->s.footprint_kib, &c);
-		cnt[c.pass ? 0 : 1]++;
-	}
-	for (unsigned i = 0; i < seed->nsavings; i++) {
-		const struct rp_saving *sv = &seed->savings[i];
-		const struct rp_run *a = run_of(in->res, sv->from, mi);
-		const struct rp_run *b = run_of(in->res, sv->to, mi);
-
-		if (!a || !b)
-			continue;
-		rp_check_saving(rp_seed_find(seed, sv->from),
-				rp_seed_find(seed, sv->to), a->s.footprint_kib,
-				b->s.footprint_kib, &c);
-		cnt[c.pass ? 2 : 3]++;
-	}
-}
-
-static int sec_seed(FILE *fp, const struct rp_report_in *in)
-{
-	int mi = rp_names_find(&in->res->models, in->compare_model);
-	unsigned cnt[4] = {0};
-
-	rp_heading(fp, in, "Seed vs simulator (model `%s`)", in->compare_model);
-	count_checks(in, mi, cnt);
-	fprintf(fp, "Verdict: footprint %u pass, %u fail; savings %u pass, %u fail.\n\n",
-		cnt[0], cnt[1], cnt[2], cnt[3]);
-	if (in->ncalib)
-		fprintf(fp, "Fitted constants passed by make are listed in the next section.\n\n");
-	md_wrap(fp, "", "", true, "Footprint: the seed's Diff (SUnreclaim after − before, mean of its runs) against the model's footprint_kib; pass = within ±%.0f%% of the seed's mean:",
-		RP_FOOTPRINT_TOL_PCT);
-	if (seed_footprints(fp, in, mi) || seed_savings(fp, in, mi) ||
-	    seed_times(fp, in, mi))
-		return -1;
-	return 0;
-}
-
-/* ---- 3. fitted constants ------------------------------------------------ */
-
+/* Every figure that was fitted to or inferred from a seed rather than
+ * known: the constants make passes (CALIBRATION) and the target keys
+ * declared `inferred.KEY` in a target file. */
 static int sec_calib(FILE *fp, const struct rp_report_in *in)
 {
 	struct md_table t;
 
-	rp_heading(fp, in, "Fitted constants");
-	if (!in->ncalib) {
-		fprintf(fp, "None were passed (make's CALIBRATION is empty).\n\n");
+	rp_heading(fp, in, "Fitted and inferred parameters");
+	if (!in->ncalib && !in->ninferred) {
+		fprintf(fp, "None: make passed no fitted constant (CALIBRATION is empty) and "
+			    "no target declares an inferred parameter.\n\n");
 		return 0;
 	}
-	fprintf(fp, "Passed by make (CALIBRATION), as NAME = VALUE:\n\n");
-	mdt_init(&t, "ll");
-	mdt_cell(&t, "constant");
+	mdt_wrap(fp, "", "", true, "%s",
+		 "Fitted: a constant fitted once on a seed figure (docs/cost-model.md, "
+		 "section \"Calibration constants\"; passed by make as CALIBRATION).  Inferred: a "
+		 "target parameter the machine does not document, deduced from the seed's "
+		 "own figures (the target file's inferred.KEY line; docs/targets.md).  "
+		 "Either acts as a parameter fitted to the seed: a figure that depends on "
+		 "it is not an independent check.");
+	mdt_init(&t, "llll");
+	mdt_cell(&t, "parameter");
 	mdt_cell(&t, "value");
+	mdt_cell(&t, "kind");
+	mdt_cell(&t, "evidence");
 	for (unsigned i = 0; i < in->ncalib; i++) {
 		mdt_cell(&t, "%s", in->calib[i].name);
 		mdt_cell(&t, "%s", in->calib[i].value);
+		mdt_cell(&t, "fitted");
+		mdt_cell(&t, "docs/cost-model.md");
+	}
+	for (unsigned i = 0; i < in->ninferred; i++) {
+		const struct rp_inferred *f = &in->inferred[i];
+
+		mdt_cell(&t, "%s: %s", f->target, f->key);
+		mdt_cell(&t, "%s", f->value);
+		mdt_cell(&t, "inferred");
+		mdt_cell(&t, "%s", f->evidence);
 	}
 	return mdt_print(fp, &t);
 }
@@ -585,7 +303,7 @@ static int sec_bytes(FILE *fp, const struct rp_report_in *in)
 	for (size_t k = 0; k < res->nruns; k++)
 		any_peak |= rp_has_peak(&res->runs[k].s);
 	rp_heading(fp, in, "Where the bytes go (KiB)%s", any_peak ? ": at the end and at the peak" : "");
-	md_wrap(fp, "", "", true, "%s%s",
+	mdt_wrap(fp, "", "", true, "%s%s",
 		"requested = bytes the callers asked for; rounding = up to the kmalloc class or cache size; "
 		"align = up to the cache's alignment; debug = slub_debug metadata; free slots = unused objects "
 		"in the slabs held; slab tail = leftover at the end of each slab (slabinfo's Lpadd); "
@@ -623,18 +341,21 @@ static int sec_waste(FILE *fp, const struct rp_report_in *in)
 	if (!in->waste)
 		return 0;
 	rp_heading(fp, in, "Where the waste is: top caches and sites");
-	md_wrap(fp, "", "", true,
+	mdt_wrap(fp, "", "", true,
 		"Per run, the %d caches holding the most bytes no caller asked for at the end of the trace: "
 		"waste = Space − requested = rounding + align + debug + free slots + slab tail (KiB; "
 		"caches.csv), beside slabinfo's Loss = Space − Objects × Objsize, which leaves the "
 		"rounding up to the kmalloc class out.", REPORT_TOP);
 	if (wm_caches_table(fp, in->waste, (unsigned)in->res->nruns, REPORT_TOP))
 		return -1;
-	md_wrap(fp, "", "", true,
+	mdt_wrap(fp, "", "", true,
 		"Per run, the %d allocation sites whose objects live at the end carry the most padding "
 		"and debug bytes (sites.csv): waste = rounding + align + debug of those objects (KiB); "
-		"live (peak) = objects live at the end (the most at once); Frag %% = perf kmem's, "
-		"100 − requested × 100 / allocated over every allocation of the site.", REPORT_TOP);
+		"live (peak) = objects live at the end (the most at once); rounding %% = 100 − "
+		"requested × 100 / (allocations × object_size) over every allocation of the site "
+		"(sites.csv's frag_pct).  Not perf kmem's Frag: perf divides by bytes_alloc = "
+		"s->size, the stride with the cache's alignment and slub_debug metadata, so a cache "
+		"with either reads higher there; those bytes are the align and debug columns.", REPORT_TOP);
 	return wm_sites_table(fp, in->waste, (unsigned)in->res->nruns, REPORT_TOP);
 }
 
@@ -645,10 +366,10 @@ static int sec_latency(FILE *fp, const struct rp_report_in *in)
 	const struct rp_results *res = in->res;
 
 	rp_heading(fp, in, "Latency and contention");
-	md_wrap(fp, "", "", true, "%s", "Latency per run in ns (latency.csv; a quantile is the upper bound of its bucket, at most 1/64 above the operation's time; latency.png draws each run's CCDF):");
+	mdt_wrap(fp, "", "", true, "%s", "Latency per run in ns (latency.csv; a quantile is the upper bound of its bucket, at most 1/64 above the operation's time; latency.png draws each run's CCDF):");
 	if (rp_latency_table(fp, res))
 		return -1;
-	md_wrap(fp, "", "", true, "%s", "Contention on the simulated clocks (summary.csv, locks.csv; docs/cost-model.md): time waited for list_lock and slab_lock summed over the CPUs, its share of the allocator time, cmpxchg_double retries, and cache lines moved between CPUs (object and slab lines of remote frees):");
+	mdt_wrap(fp, "", "", true, "%s", "Contention on the simulated clocks (summary.csv, locks.csv; docs/cost-model.md): time waited for list_lock and slab_lock summed over the CPUs, its share of the allocator time, cmpxchg_double retries, and cache lines moved between CPUs (object and slab lines of remote frees):");
 	return rp_contention_table(fp, res);
 }
 
@@ -694,6 +415,71 @@ static int strategy_grid(FILE *fp, const struct rp_report_in *in, bool peak)
 	return mdt_print(fp, &t);
 }
 
+/* ---- headline figures and their intervals ------------------------------ */
+
+static int sec_figures(FILE *fp, const struct rp_report_in *in)
+{
+	struct md_table t;
+
+	fprintf(fp, "## Headline figures and their intervals\n\n");
+	if (!in->figs || !in->figs->n) {
+		fprintf(fp, "This workload names no headline time figure.\n\n");
+		return 0;
+	}
+	if (in->sens)
+		mdt_wrap(fp, "", "", true, "Each figure with the lowest and highest value it took when "
+			 "every estimated cost of the cost table, the target's clock and the "
+			 "workload's own estimated parameters were moved over their ranges "
+			 "(docs/cost-model.md), one at a time and all together (`make "
+			 "sensitivity WORKLOAD=%s`, sensitivity.csv, tornado.png); then the "
+			 "three steps it depends on most: each step's range, and the figure at "
+			 "its low and high ends.  Fitted constants (\"Fitted and inferred "
+			 "parameters\" below) are held at their values.", in->workload);
+	else
+		mdt_wrap(fp, "", "", true, "No sensitivity.csv beside this report: `make "
+			 "sensitivity WORKLOAD=%s` gives every figure below its interval and "
+			 "the steps it depends on most.", in->workload);
+	mdt_init(&t, in->sens ? "lrrl" : "lrl");
+	mdt_cell(&t, "figure");
+	mdt_cell(&t, "value");
+	if (in->sens) {
+		mdt_cell(&t, "interval");
+		mdt_cell(&t, "depends most on: step low–high (figure at low–high)");
+	} else {
+		mdt_cell(&t, "what");
+	}
+	for (size_t i = 0; i < in->figs->n; i++) {
+		const struct rp_figure *f = &in->figs->v[i];
+		struct rp_interval iv;
+		char a[64], b[512];
+
+		mdt_cell(&t, "%s (%s)", f->name, f->unit);
+		mdt_cell(&t, "%.4g", f->value);
+		if (!in->sens) {
+			mdt_cell(&t, "%s", f->what);
+			continue;
+		}
+		if (rp_sens_interval(in->sens, f->name, 3, &iv)) {
+			mdt_cell(&t, "n/a");
+			mdt_cell(&t, "not in sensitivity.csv");
+			continue;
+		}
+		rp_interval_str(&iv, a, sizeof(a));
+		rp_top_steps_str(&iv, 3, b, sizeof(b));
+		if (fabs(iv.base - f->value) > 1e-3 * fabs(f->value) + 1e-9)
+			mdt_cell(&t, "%s (stale: base %.4g)", a, iv.base);
+		else
+			mdt_cell(&t, "%s", a);
+		mdt_cell(&t, "%s", b);
+	}
+	if (mdt_print(fp, &t))
+		return -1;
+	mdt_wrap(fp, "", "", true, "%s", "Memory figures (footprints, the bytes by cause, the "
+		 "seed's KiB) do not depend on the cost table, the clock or any "
+		 "timing parameter: they have no interval.");
+	return 0;
+}
+
 /* Not every pair ran (hackbench: one model per variant): one row per run
  * instead of a grid of n/a. */
 static int strategy_rows(FILE *fp, const struct rp_report_in *in)
@@ -737,7 +523,7 @@ static int sec_strategies(FILE *fp, const struct rp_report_in *in)
 		any_peak |= rp_has_peak(&res->runs[k].s);
 	rp_heading(fp, in, "Strategies compared: footprint (KiB)");
 	if (rp_sparse(res)) {
-		md_wrap(fp, "", "", true, "%s", "Each run's footprint at the end of the trace and at its peak "
+		mdt_wrap(fp, "", "", true, "%s", "Each run's footprint at the end of the trace and at its peak "
 			"(most variants ran one model only, so one row per run):");
 		return strategy_rows(fp, in);
 	}
@@ -758,9 +544,11 @@ int rp_write_report(FILE *fp, const struct rp_report_in *in_)
 	if (!in->secno) /* a caller that numbers nothing after this */
 		in->secno = &secno;
 	fprintf(fp, "# %s: slab memory report\n\n", in->workload);
-	md_wrap(fp, "", "", true, "%s", "Built by `slabsim report` from the per-run results; every column is defined in docs/outputs.md.");
+	mdt_wrap(fp, "", "", true, "%s", "Built by `slabsim report` from the per-run results; every column is defined in docs/outputs.md.");
 	sec_run(fp, in);
-	if (in->seed && sec_seed(fp, in))
+	if (sec_figures(fp, in))
+		return -1;
+	if (in->seed && rp_write_seed_section(fp, in))
 		return -1;
 	if (sec_calib(fp, in) || sec_bytes(fp, in) || sec_waste(fp, in) ||
 	    sec_latency(fp, in) || sec_strategies(fp, in))

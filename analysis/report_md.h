@@ -1,9 +1,11 @@
 /* report_md.h - report.md: a markdown report readable in a terminal.
  *
  * Sections, numbered as written: what was run, seed vs simulator (with a
- * seed table), fitted constants, where the bytes go (end and peak), where
- * the waste is (caches and sites), latency, strategies compared; then the
- * workload's own.  Tables are padded so their columns line up in plain text.
+ * seed table), fitted and inferred parameters, where the bytes go (end
+ * and peak), where the waste is (caches and sites), latency, strategies
+ * compared; then the workload's own.  The headline figures with their
+ * intervals (report_figures.h) follow "What was run", unnumbered.  Tables
+ * are padded so their columns line up in plain text.
  * Every explanation sentence is generated from the numbers it explains.
  */
 #ifndef SS_REPORT_MD_H
@@ -21,6 +23,17 @@ struct rp_calib {
 	char value[128];
 };
 
+/* A target parameter whose value was inferred, not known. */
+struct rp_inferred {
+	char target[64];
+	char key[32];
+	char value[32];
+	char evidence[512];
+};
+
+struct rp_figures;
+struct rp_sensitivity;
+
 struct rp_report_in {
 	const char *workload;
 	const char *command;	  /* the make command that produced the runs */
@@ -35,6 +48,19 @@ struct rp_report_in {
 	const char *plots;	  /* the plots beside report.md, ", "-separated */
 	const struct wm_run *waste; /* per run (res->runs order): caches, sites */
 	unsigned *secno;	  /* sections written so far (rp_heading) */
+	/* The same seed table under other targets: runs of each directory
+	 * (DIR/runs/...), compared like in->res (report_seed_md.h). */
+	const struct rp_results *alt;
+	const char *const *alt_dirs;
+	unsigned nalt;
+	/* Target parameters declared inferred (target files' inferred.KEY),
+	 * listed in §3 beside the fitted constants. */
+	const struct rp_inferred *inferred;
+	unsigned ninferred;
+	/* The headline figures (report_figures.h) and, when make passed
+	 * sensitivity.csv, their intervals (else NULL). */
+	const struct rp_figures *figs;
+	const struct rp_sensitivity *sens;
 };
 
 /* "## N. TITLE" with the next section number: sections are numbered as

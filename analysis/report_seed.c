@@ -209,16 +209,13 @@ const struct rp_seed_row *rp_seed_find(const struct rp_seed *seed,
 	return NULL;
 }
 
-static void finish_check(struct rp_check *c, double tol)
+static void finish_check(struct rp_check *c)
 {
 	c->diff = c->model - c->seed;
-	c->tol_pct = tol;
 	if (c->seed != 0)
 		c->pct = c->diff * 100 / fabs(c->seed);
 	else
 		c->pct = c->diff == 0 ? 0 : INFINITY;
-	/* A hair of slack so a value printed as exactly 15.0% passes. */
-	c->pass = fabs(c->pct) <= tol + 1e-9;
 }
 
 void rp_check_footprint(const struct rp_seed_row *s, double model_kib,
@@ -229,7 +226,7 @@ void rp_check_footprint(const struct rp_seed_row *s, double model_kib,
 	c->lo = s->min;
 	c->hi = s->max;
 	c->model = model_kib;
-	finish_check(c, RP_FOOTPRINT_TOL_PCT);
+	finish_check(c);
 }
 
 /* The seed's saving range pairs the extreme runs: the smallest saving is
@@ -243,7 +240,7 @@ void rp_check_saving(const struct rp_seed_row *from,
 	c->lo = from->min - to->max;
 	c->hi = from->max - to->min;
 	c->model = model_from_kib - model_to_kib;
-	finish_check(c, RP_SAVING_TOL_PCT);
+	finish_check(c);
 }
 
 /* Append to a sentence buffer, never overflowing. */
@@ -296,12 +293,6 @@ static void explain_noise(struct sbuf *b, const struct rp_check *c,
 		       fabs(c->diff) / noise, noise, what);
 }
 
-static void explain_verdict(struct sbuf *b, const struct rp_check *c)
-{
-	sb_add(b, "; %s the ±%.0f%% tolerance",
-	       c->pass ? "within" : "OUTSIDE", c->tol_pct);
-}
-
 void rp_explain_footprint(const struct rp_check *c, const struct rp_seed *seed,
 			  char *buf, size_t n)
 {
@@ -315,7 +306,6 @@ void rp_explain_footprint(const struct rp_check *c, const struct rp_seed *seed,
 		       c->diff > 0 ? "higher" : "lower", fabs(c->diff), c->pct);
 	explain_range(&b, c);
 	explain_noise(&b, c, seed->noise_kib, seed->noise_what);
-	explain_verdict(&b, c);
 	sb_add(&b, ".");
 }
 
@@ -348,6 +338,5 @@ void rp_explain_saving(const struct rp_check *c, const struct rp_seed *seed,
 		sb_add(&b, "; the author's own estimate is %.0f KiB, the model %.0f KiB %s it",
 		       estimate, fabs(c->model - estimate),
 		       c->model > estimate ? "above" : "below");
-	explain_verdict(&b, c);
 	sb_add(&b, ".");
 }

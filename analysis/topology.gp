@@ -15,7 +15,7 @@ if (!exists("dir")) dir = 'reports/topology'
 if (!exists("workloads")) workloads = 'smack17k'
 if (!exists("outfile")) outfile = 'topology.png'
 if (!exists("model")) model = 'traced'
-if (!exists("map")) map = 'scatter'
+if (!exists("map")) map = 'fold'
 
 n = words(workloads)
 height = 120 + 330 * n
@@ -36,6 +36,8 @@ set key off
 set xlabel 'PUs (hardware threads)'
 set y2range [0:1]
 unset y2tics
+# the flat note's box hides the node markers behind it
+set style textbox opaque noborder
 
 top = 0.93
 rowh = top / n
@@ -73,16 +75,19 @@ do for [i = 1:n] {
 			set label 1 sprintf("%s: the trace runs on %d CPU%s, so the PUs beyond %s hold no objects%s", \
 				hi == lo ? 'flat' : 'within 1%', tcpus, tcpus == 1 ? '' : 's', \
 				tcpus == 1 ? 'it' : 'them', hi == lo ? '' : ";\nwhat moves is the slab order calculate_order() picks for more CPUs") \
-				at graph 0.5, 0.3 center font ",10" tc rgb '#555555' noenhanced
+				at graph 0.5, 0.3 center font ",10" tc rgb '#555555' noenhanced front boxed
 		}
 		set size 0.5, rowh
 		set origin (c - 2) * 0.5, top - i * rowh
 		set title sprintf('%s (%s): %s', w, tgt, c == 2 ? 'slab footprint' : 'p99 latency of alloc + free') noenhanced
 		set ylabel (c == 2 ? 'KiB' : 'ns').((lo > 0 && hi / lo >= 20) ? ', log scale' : '')
-		k = 0 # node starts so far: their labels alternate in height
+		# A node start's label ends at its line; the starts one doubling
+		# apart (4 nodes at 128, 8 at 256) are closer than a label is
+		# wide, so the height alternates with log2(nodes): no counter
+		# (gnuplot may evaluate a using spec more than once).
 		plot f using 1:c with linespoints lw 2 pt 7 lc rgb (c == 2 ? '#1f77b4' : '#d62728'), \
 		     f using ($6 > 0 ? $1 : NaN):(1) axes x1y2 with impulses dt 2 lw 1.5 lc rgb 'gray40', \
-		     f using ($6 > 0 ? (k = k + 1, $1) : NaN):(0.93 - 0.08 * (k % 2)):(sprintf('%d NUMA nodes', $4)) axes x1y2 \
+		     f using ($6 > 0 ? $1 : NaN):(0.94 - 0.11 * (int(log($4) / log(2) + 0.5) % 2)):(sprintf('%d NUMA nodes', $4)) axes x1y2 \
 			with labels right offset -0.4, 0 font ",9" tc rgb 'gray30'
 	}
 }

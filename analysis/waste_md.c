@@ -78,7 +78,7 @@ int wm_sites_table(FILE *fp, const struct wm_run *runs, unsigned n,
 {
 	static const char *const head[] = {
 		"site", "cache", "live (peak)", "allocs", "live requested",
-		"rounding", "align", "debug", "waste", "Frag %",
+		"rounding", "align", "debug", "waste", "rounding %",
 	};
 	struct md_table t;
 	bool any = false;

@@ -6,6 +6,8 @@
 #include "atomic_file.h"
 #include "bench.h"
 #include "commands.h"
+#include "escape.h"
+#include "report_runs.h"
 #include "model.h"
 #include "objtable.h"
 #include "opts.h"
@@ -82,6 +84,10 @@ static int add_trace(struct bench_opts *o, const char *arg)
 	if (!eq || eq == arg || !eq[1] || o->nr_traces == MAX_TRACES)
 		return ss_opt_usage_err(&opt_set, "want WORKLOAD=TRACE, got '%s'", arg);
 	*eq = '\0';
+	/* the name is a bench.csv field that scripts/bench-check.sh splits
+	 * at commas: the same names report and compare take */
+	if (!rp_name_ok(arg))
+		return ss_opt_usage_err(&opt_set, "workload name '%s' is not [A-Za-z0-9._+-]+", arg);
 	o->workload[o->nr_traces] = (char *)arg;
 	o->trace[o->nr_traces++] = eq + 1;
 	return 0;
@@ -163,7 +169,10 @@ static void print_row(FILE *fp, const char *model, const char *workload,
 	double grown = r->peak_rss_kib > r->start_rss_kib
 			       ? (double)(r->peak_rss_kib - r->start_rss_kib) * 1024.0 : 0;
 
-	fprintf(fp, "%s,%s,%llu,%.0f,%.0f,%.2f,%llu,%.1f,%.3f,%.3f,%llu\n", model, workload,
+	ss_csv_put(fp, model);
+	fputc(',', fp);
+	ss_csv_put(fp, workload); /* WORKLOAD=TRACE: any name */
+	fprintf(fp, ",%llu,%.0f,%.0f,%.2f,%llu,%.1f,%.3f,%.3f,%llu\n",
 		(unsigned long long)r->events, rate(r), rate(base),
 		rate(base) > 0 ? rate(r) / rate(base) : 0,
 		(unsigned long long)r->peak_rss_kib,

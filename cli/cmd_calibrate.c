@@ -2,6 +2,7 @@
  * steps on this host and write them as a cost table labelled measured,
  * for `slabsim run --costs FILE` (docs/cost-model.md). */
 #include <hwloc.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -35,12 +36,15 @@ static void calibrate_usage(FILE *out)
 	fprintf(out,
 		"usage: slabsim calibrate -o FILE [--quick]\n\n"
 		"Measure the cost-table steps on this host and write a cost table that\n"
-		"`slabsim run --costs FILE` uses: poison write and check (per operation\n"
-		"and per byte), an uncontended list_lock and slab_lock, a lock bounced\n"
+		"`slabsim run --costs FILE` uses: poison memset and memchr_inv (per\n"
+		"operation and per byte), a spin lock pair (list_lock), a locked cmpxchg\n"
+		"pair (slab_lock), cmpxchg16b (cmpxchg_double, x86_64), a lock bounced\n"
 		"between two PUs (remote_free), and the host-mode allocator's fast and\n"
-		"slow paths.  Figures are ticks of the host cycle counter; the file's\n"
-		"header says which host, when, and how each step was measured.  Steps\n"
-		"not measured keep the defaults.  See docs/cost-model.md.\n\n");
+		"slow paths.  Each line is `STEP MEDIAN P10 P90`: the range is the\n"
+		"measured spread, which `make sensitivity` varies over.  Figures are\n"
+		"ticks of the host cycle counter; the file's header says which host,\n"
+		"when, and how each step was measured.  Steps not measured keep the\n"
+		"defaults.  See docs/cost-model.md.\n\n");
 	ss_opt_help(out, &opt_set);
 }
 
@@ -61,15 +65,19 @@ static void header(FILE *fp, hwloc_topology_t host, double tpn, unsigned reps,
 		"# host: %s; Linux %s\n"
 		"# date: %s\n"
 		"# clock: %s, %.1f ticks per microsecond; every figure below is in ticks\n"
-		"#   of that clock, the median of %u samples, less the timer's own\n"
-		"#   overhead (%.1f ticks for an empty measurement)\n"
+		"#   of that clock: STEP MEDIAN P10 P90 over %u samples, less the timer's\n"
+		"#   own overhead (%.1f ticks for an empty measurement); P10..P90 is the\n"
+		"#   measured spread\n"
 		"# method per step:\n"
 		"#   poison_write, poison_write_byte: memset() of 32..4096 bytes in L1,\n"
 		"#     batches of 16, least-squares line a + b*bytes (a per call, b per byte)\n"
+		"#     through the medians (P10, P90: lines through those of each size)\n"
 		"#   poison_check, poison_check_byte: the word-wise memchr_inv() host mode\n"
 		"#     checks poison with, same sizes and fit\n"
 		"#   list_lock: pthread spin lock + unlock, uncontended (host mode's list_lock)\n"
-		"#   slab_lock: bit spin lock + unlock, uncontended (host mode's slab lock)\n"
+		"#   slab_lock: lock cmpxchg to take a word + release store to drop it,\n"
+		"#     uncontended: what bit_spin_lock() / __bit_spin_unlock() do on x86\n"
+		"#   cmpxchg_double: one lock cmpxchg16b that succeeds, line in L1 (x86_64)\n"
 		"#   remote_free: one hand-off of a spin lock between threads pinned to host\n"
 		"#     PUs 0 and 1 (the lock's cache line moves each time)%s\n"
 		"#   alloc_fastpath, free_fastpath: host-mode allocator, c->freelist pop and\n"
@@ -79,34 +87,57 @@ static void header(FILE *fp, hwloc_topology_t host, double tpn, unsigned reps,
 		"#   alloc_slowpath: host-mode ___slab_alloc taking a remote free back\n"
 		"#     (get_freelist): 16 x (a slow free + that allocation), less the\n"
 		"#     slow free; the model prices that path alloc_slowpath +\n"
-		"#     alloc_refill, so alloc_refill is 0 here\n"
+		"#     cmpxchg_double (get_freelist), so the refill's cmpxchg_double is\n"
+		"#     counted twice when both come from this file\n"
 		"# Steps not listed keep allocators/costs/default.costs.\n",
 		desc, u.release, date, HOST_CLOCK_NAME, tpn * 1000.0, reps, r->timer,
-		r->bounce < 0 ? "; NOT measured: this host\n#     has one PU, the default stays" : "");
+		r->bounce.v < 0 ? "; NOT measured: this host\n#     has one PU, the default stays" : "");
 }
 
 /* A step not measured (v < 0) keeps its default, and the file says so. */
-static void line(FILE *fp, const char *step, double v, const char *what)
+static void line(FILE *fp, const char *step, struct calib_value c, const char *what)
 {
-	if (v < 0)
+	if (c.v < 0) {
 		fprintf(fp, "# %s: not measured on this host (default kept)\n", step);
-	else
-		fprintf(fp, "%-20s %.3f   # measured: %s\n", step, v, what);
+		return;
+	}
+	if (c.lo > c.v) /* a fit's ends need not straddle the median's */
+		c.lo = c.v;
+	if (c.hi < c.v)
+		c.hi = c.v;
+	fprintf(fp, "%-20s %.3f %.3f %.3f   # measured: %s\n", step, c.v, c.lo, c.hi, what);
+}
+
+/* Part a (fixed) or b (per byte) of a fit, never negative. */
+static struct calib_value fit_part(const struct calib_fits *f, bool per_byte)
+{
+	struct calib_value c = {per_byte ? f->med.b : f->med.a,
+				per_byte ? f->lo.b : f->lo.a,
+				per_byte ? f->hi.b : f->hi.a};
+
+	c.v = c.v > 0 ? c.v : 0;
+	c.lo = c.lo > 0 ? c.lo : 0;
+	c.hi = c.hi > 0 ? c.hi : 0;
+	return c;
 }
 
 static void body(FILE *fp, const struct calib_result *r)
 {
-	line(fp, "poison_write", r->poison_write.a > 0 ? r->poison_write.a : 0, "memset, fixed part");
-	line(fp, "poison_write_byte", r->poison_write.b > 0 ? r->poison_write.b : 0, "memset, per byte");
-	line(fp, "poison_check", r->poison_check.a > 0 ? r->poison_check.a : 0, "memchr_inv, fixed part");
-	line(fp, "poison_check_byte", r->poison_check.b > 0 ? r->poison_check.b : 0, "memchr_inv, per byte");
+	const struct calib_value zero = {0, 0, 0};
+
+	line(fp, "poison_write", fit_part(&r->poison_write, false), "memset, fixed part");
+	line(fp, "poison_write_byte", fit_part(&r->poison_write, true), "memset, per byte");
+	line(fp, "poison_check", fit_part(&r->poison_check, false), "memchr_inv, fixed part");
+	line(fp, "poison_check_byte", fit_part(&r->poison_check, true), "memchr_inv, per byte");
 	line(fp, "list_lock", r->list_lock, "spin lock + unlock");
-	line(fp, "slab_lock", r->slab_lock, "bit lock + unlock");
+	line(fp, "slab_lock", r->slab_lock, "lock cmpxchg + release store");
+	line(fp, "cmpxchg_double", r->cmpxchg16b, "lock cmpxchg16b");
 	line(fp, "remote_free", r->bounce, "lock hand-off between PUs 0 and 1");
 	line(fp, "alloc_fastpath", r->alloc_fast, "host replay fast alloc");
 	line(fp, "free_fastpath", r->free_fast, "host replay fast free");
 	line(fp, "alloc_slowpath", r->alloc_slow, "host replay refill alloc");
-	line(fp, "alloc_refill", r->alloc_slow < 0 ? -1 : 0, "inside alloc_slowpath above");
+	line(fp, "alloc_refill", r->alloc_slow.v < 0 ? r->alloc_slow : zero,
+	     "inside alloc_slowpath above");
 	line(fp, "free_slowpath", r->free_slow, "host replay slow free");
 }
 

@@ -26,7 +26,7 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_RCU] = {"rcu", NULL, NULL, "SLAB_TYPESAFE_BY_RCU (SLAB_DESTROY_BY_RCU)"},
 	[O_CTOR] = {"ctor", NULL, NULL, "the cache has a constructor"},
 	[O_FREEPTR] = {"freeptr", NULL, "OFF", "explicit free pointer offset (kmem_cache_args\n"
-		".freeptr_offset, 6.12+); needs --rcu or --ctor"},
+		".freeptr_offset, 6.12+); needs --rcu"},
 	[O_KMALLOC] = {"kmalloc", NULL, NULL, "use the kmalloc cache a request of --size bytes\n"
 		"goes to; also prints request= and cache= (cache=zero\n"
 		"for 0; above KMALLOC_MAX_CACHE_SIZE cache=kmalloc_large,\n"

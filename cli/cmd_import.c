@@ -4,13 +4,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "commands.h"
 #include "import/import.h"
 #include "opts.h"
 
 #define DEFAULT_TARGET "x86_64-6.x"
 
-enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_INPUT, O_HELP, NR_OPTS };
+enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_CPUS, O_INPUT, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_OUTPUT] = {"output", "-o", "TRACE",
@@ -22,7 +23,15 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"a tracefs events/kmem/EVENT/format file: find the fields\n"
 		"by name in its print fmt (repeat per event)"},
 	[O_TOTALS] = {"totals", NULL, "CSV", "also write the totals as a one-row CSV"},
-	[O_INPUT] = {NULL, NULL, "INPUT", "the capture; - for stdin"},
+	[O_SNAPSHOT] = {"snapshot", NULL, "SNAPSHOT",
+		"the kernel's caches (a capture's slab-before.txt or its\n"
+		"directory, a copied /sys/kernel/slab, /proc/slabinfo):\n"
+		"declare the caches it lists with their own size, align\n"
+		"and flags, and those a free names before any allocation"},
+	[O_CPUS] = {"cpus", NULL, "N",
+		"the capture's CPUs (meta cpus up front; default: the\n"
+		"trace file's #P: header, else the highest CPU + 1)"},
+	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -34,13 +43,16 @@ static void import_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: slabsim import [--target TARGET] [--format-file FILE]... [--totals CSV]\n"
-		"                      -o TRACE INPUT\n\n"
+		"                      [--snapshot SNAPSHOT] [--cpus N] -o TRACE INPUT\n\n"
 		"Turn a capture of the kmem tracepoints (kmalloc, kmalloc_node, kmem_cache_alloc,\n"
 		"kmem_cache_alloc_node, kfree, kmem_cache_free) into a slabsim trace: ftrace\n"
-		"text (tracefs trace or trace_pipe), trace-cmd report or perf script output,\n"
-		"pre-6.1 or 6.1+ formats, plain or zstd-compressed.  Pointers become dense\n"
-		"object ids; frees of pointers never seen allocated and allocations of live\n"
-		"pointers (lost events) are counted, not fatal.  Prints perf kmem stat's\n"
+		"text (tracefs trace or trace_pipe), trace-cmd report or perf script output\n"
+		"of any kernel since 3.x, plain or zstd-compressed, or a trace-cmd trace.dat\n"
+		"(fields found by name in the formats it carries).  Pointers become dense\n"
+		"object ids; gfp_flags= and accounted= become the allocation flags.  A free\n"
+		"of a pointer never seen allocated becomes a prior free (u) of the cache the\n"
+		"event names, or that its call site's other frees went to; an allocation of\n"
+		"a live pointer (lost free) frees the old object first.  Prints perf kmem stat's\n"
 		"summary (bytes requested, allocated, internal fragmentation) and what the\n"
 		"import repaired.  See docs/import.md.\n\n");
 	ss_opt_help(out, &opt_set);
@@ -66,6 +78,8 @@ static int take_import_opt(void *ctx, int id, const char *v)
 		o->formats[o->nr_formats++] = v;
 		return 0;
 	case O_TOTALS: c->totals = v; return 0;
+	case O_SNAPSHOT: o->snapshot = v; return 0;
+	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->cpus);
 	default: /* O_INPUT */
 		o->input = v;
 		c->nr_inputs++;
@@ -83,6 +97,19 @@ static int parse_import_opts(int argc, char **argv, struct import_cmd *c)
 		return rc;
 	if (c->nr_inputs != 1 || !c->o.output)
 		return ss_opt_usage_err(&opt_set, "want -o TRACE and one INPUT");
+	/* the outputs replace files whole: never the capture or each other */
+	for (unsigned i = 0; i <= c->o.nr_formats; i++) {
+		const char *in = i < c->o.nr_formats ? c->o.formats[i] : c->o.input;
+
+		if (ss_same_file(c->o.output, in))
+			return ss_opt_usage_err(&opt_set, "-o %s is the input %s: refusing to overwrite it",
+						c->o.output, in);
+		if (c->totals && ss_same_file(c->totals, in))
+			return ss_opt_usage_err(&opt_set, "--totals %s is the input %s: refusing to overwrite it",
+						c->totals, in);
+	}
+	if (c->totals && ss_same_file(c->totals, c->o.output))
+		return ss_opt_usage_err(&opt_set, "-o and --totals name the same file");
 	return 0;
 }
 

@@ -13,18 +13,26 @@
 #include "opts.h"
 #include "parse.h"
 #include "report_extras.h"
+#include "report_kernel.h"
 #include "workload.h"
 #include "report_md.h"
 #include "report_plot.h"
 #include "report_runs.h"
 #include "report_seed.h"
 #include "compare_runs.h"
+#include "report_seed_md.h"
+#include "report_targets.h"
 
 #define MAX_CALIB 64
+#define MAX_ALT 4
 
 struct report_opts {
 	const char *workload, *dir, *seed_path, *command, *compare_model;
 	const char *baseline; /* --baseline: overhead_pct against this variant */
+	const char *sens_path; /* --sensitivity */
+	const char *alt[MAX_ALT]; /* --alt-runs */
+	unsigned nalt;
+	const char *kernel_before, *kernel_after; /* slab snapshots of a capture */
 	struct rp_names variants, models; /* empty = not given */
 	struct rp_calib calib[MAX_CALIB];
 	unsigned ncalib;
@@ -33,7 +41,8 @@ struct report_opts {
 };
 
 enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
-       O_COMPARE_MODEL, O_BASELINE, O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
+       O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_KBEFORE, O_KAFTER,
+       O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_WORKLOAD] = {"workload", NULL, "W", "the workload every summary row must name"},
@@ -57,6 +66,20 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_BASELINE] = {"baseline", NULL, "VARIANT",
 		"add summary.csv column overhead_pct: sim_time_ms\n"
 		"against VARIANT's run of the same model, in %"},
+	[O_ALT] = {"alt-runs", NULL, "DIR",
+		"the seed table again for the runs in DIR/runs/ (the\n"
+		"same variants on another target); repeatable, at most "
+		SS_OPT_STR(MAX_ALT)},
+	[O_SENS] = {"sensitivity", NULL, "FILE",
+		"sensitivity.csv of `make sensitivity`: every headline\n"
+		"figure with its interval and top three steps"},
+	[O_KBEFORE] = {"kernel-before", NULL, "SNAPSHOT",
+		"the kernel's caches before the capture (with\n"
+		"--kernel-after)"},
+	[O_KAFTER] = {"kernel-after", NULL, "SNAPSHOT",
+		"the kernel's caches after it: adds the section \"The live\n"
+		"kernel and the simulator\" for the compare model's run of\n"
+		"the first variant, and kernel.csv"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
 		"write only the plot data (waste.dat, latency.dat,\n"
 		"title.gp and the workload's own)"},
@@ -73,11 +96,15 @@ static void usage(FILE *out)
 		"usage: slabsim report --workload W --dir DIR [--seed-table FILE]\n"
 		"                      [--variants \"V1 V2 ...\"] [--models \"M1 M2 ...\"]\n"
 		"                      [--calibration \"NAME=VALUE ...\"]... [--command \"make ...\"]\n"
-		"                      [--compare-model M] [--baseline VARIANT] [--plot-data-only]\n\n"
+		"                      [--compare-model M] [--baseline VARIANT] [--alt-runs DIR]...\n"
+		"                      [--sensitivity FILE] [--plot-data-only]\n"
+		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
-		"title) and DIR/report.md (only the plot data with --plot-data-only).  All\n"
-		"or nothing.\n\n");
+		"title), DIR/figures.csv (the headline figures) and DIR/report.md (only\n"
+		"the plot data with --plot-data-only).  All or nothing.  Target\n"
+		"parameters declared inferred in the runs' target files are listed in\n"
+		"the section \"Fitted and inferred parameters\".\n\n");
 	ss_opt_help(out, &opt_set);
 	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
@@ -130,6 +157,14 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_COMMAND: o->command = v; return 0;
 	case O_COMPARE_MODEL: o->compare_model = v; return 0;
 	case O_BASELINE: o->baseline = v; return 0;
+	case O_SENS: o->sens_path = v; return 0;
+	case O_ALT:
+		if (o->nalt == MAX_ALT)
+			return ss_opt_usage_err(&opt_set, "--alt-runs: at most %d", MAX_ALT);
+		o->alt[o->nalt++] = v;
+		return 0;
+	case O_KBEFORE: o->kernel_before = v; return 0;
+	case O_KAFTER: o->kernel_after = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
 	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
@@ -149,6 +184,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 	if (!rp_name_ok(o->workload))
 		return ss_opt_usage_err(&opt_set, "--workload: '%s' is not [A-Za-z0-9._+-]+",
 					o->workload);
+	if (!o->kernel_before != !o->kernel_after)
+		return ss_opt_usage_err(&opt_set, "--kernel-before and --kernel-after go together");
 	if (!o->compare_model)
 		o->compare_model = "traced";
 	if (!o->command) {
@@ -161,14 +198,20 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 /* The outputs, written to temporary files and renamed together: the four
  * generic ones, then the workload's extra plot-data files. */
-enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_REPORT, NR_OUT };
+enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL, NR_OUT };
 #define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
-	"summary.csv", "waste.dat", "latency.dat", "title.gp", "report.md",
+	"summary.csv", "waste.dat", "latency.dat", "title.gp", "figures.csv", "report.md",
+	"kernel.csv",
 };
+
+/* The comparison with the live kernel, when asked for (NULL if not). */
+static const struct rp_kernel *kernel_cmp;
 
 static const char *out_name(const struct rp_extra *ex, int k)
 {
+	if (k == OUT_KERNEL)
+		return kernel_cmp ? out_names[k] : NULL;
 	if (k < NR_OUT)
 		return out_names[k];
 	return ex ? ex->dat_names[k - NR_OUT] : NULL;
@@ -187,10 +230,12 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 		rp_plot_title(in->res, in->workload, title, sizeof(title));
 		return rp_write_title_gp(fp, title);
 	}
+	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
 	case OUT_REPORT:
-		if (rp_write_report(fp, in))
+		if (rp_write_report(fp, in) || (kernel_cmp && rp_kernel_write_md(fp, kernel_cmp)))
 			return -1;
 		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
+	case OUT_KERNEL: return rp_kernel_write_csv(fp, kernel_cmp);
 	default: return ex->write_dat((unsigned)(k - NR_OUT), fp, in);
 	}
 }
@@ -208,7 +253,7 @@ static int write_outputs(const struct report_opts *o,
 	for (k = 0; k < MAX_OUT; k++)
 		want[k] = out_name(ex, k) &&
 			  (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY ||
-			   k == OUT_TITLE || k >= NR_OUT);
+			   k == OUT_TITLE || k > OUT_KERNEL);
 	for (k = 0; k < MAX_OUT; k++) {
 		if (!want[k])
 			continue;
@@ -336,41 +381,120 @@ static void plot_list(const struct rp_extra *ex, char *buf, size_t n)
 	}
 }
 
+/* The headline figures: the seed's, then the workload's own. */
+static int collect_figures(const struct rp_report_in *in, struct rp_figures *f,
+			   struct ss_error *err)
+{
+	const struct ss_workload *wl = ss_workload_find(in->workload);
+	const struct rp_extra *ex = wl ? wl->report : NULL;
+
+	if (rp_seed_figures(in, f) || (ex && ex->figures && ex->figures(in, f)))
+		return ss_errorf(err, "headline figures: out of memory or a bad name");
+	return 0;
+}
+
+/* Everything a report reads besides the runs themselves. */
+struct report_data {
+	struct rp_results res, alt[MAX_ALT];
+	struct rp_seed seed;
+	bool have_seed;
+	struct rp_figures figs;
+	struct rp_sensitivity sens;
+	bool have_sens;
+	struct rp_inferred *inferred;
+	unsigned ninferred;
+};
+
+static int load_data(const struct report_opts *o, struct report_data *d,
+		     struct ss_error *err)
+{
+	if (o->seed_path) {
+		if (rp_seed_load(o->seed_path, &d->seed, err))
+			return -1;
+		d->have_seed = true;
+	}
+	if (rp_load_results(o->dir, o->workload, &d->res, err) ||
+	    arrange(o, d->have_seed ? &d->seed : NULL, &d->res, err))
+		return -1;
+	for (unsigned k = 0; k < o->nalt; k++)
+		if (rp_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
+		    arrange(o, d->have_seed ? &d->seed : NULL, &d->alt[k], err))
+			return -1;
+	if (o->sens_path) {
+		if (rp_sensitivity_load(o->sens_path, &d->sens, err))
+			return -1;
+		d->have_sens = true;
+	}
+	if (report_inferred(&d->res, &d->inferred, &d->ninferred, err))
+		return -1;
+	for (unsigned k = 0; k < o->nalt; k++)
+		if (report_inferred(&d->alt[k], &d->inferred, &d->ninferred, err))
+			return -1;
+	return 0;
+}
+
+static void free_data(const struct report_opts *o, struct report_data *d)
+{
+	rp_results_free(&d->res);
+	for (unsigned k = 0; k < o->nalt; k++)
+		rp_results_free(&d->alt[k]);
+	if (d->have_seed)
+		rp_seed_free(&d->seed);
+	if (d->have_sens)
+		rp_sensitivity_free(&d->sens);
+	rp_figures_free(&d->figs);
+	free(d->inferred);
+}
+
 /* Read everything, then write everything: exit code 0 or 1. */
 static int run_report(const struct report_opts *o)
 {
 	const struct ss_workload *wl = ss_workload_find(o->workload);
-	struct rp_results res;
-	struct rp_seed seed;
+	struct report_data *d = calloc(1, sizeof(*d));
 	struct ss_error err = {{0}};
 	struct rp_report_in in;
 	struct run_waste rw = {0};
-	bool have_seed = false;
 	char plots[512];
 	unsigned secno = 0;
+	struct rp_kernel kernel = {0};
 	int rc = 1;
 
-	memset(&res, 0, sizeof(res));
-	if (o->seed_path) {
-		if (rp_seed_load(o->seed_path, &seed, &err))
-			goto fail;
-		have_seed = true;
+	if (!d) {
+		fprintf(stderr, "slabsim report: out of memory\n");
+		return 1;
 	}
-	if (rp_load_results(o->dir, o->workload, &res, &err) ||
-	    arrange(o, have_seed ? &seed : NULL, &res, &err))
+	if (load_data(o, d, &err))
 		goto fail;
-	if (!o->plot_data_only && load_waste(o->dir, &res, &rw, &err))
+	if (!o->plot_data_only && load_waste(o->dir, &d->res, &rw, &err))
 		goto fail;
 	plot_list(wl ? wl->report : NULL, plots, sizeof(plots));
+	if (o->kernel_after) {
+		char run[4200];
+
+		if (!d->res.variants.n || rp_names_find(&d->res.models, o->compare_model) < 0) {
+			ss_errorf(&err, "--kernel-after: no run of model '%s' in %s/runs",
+				  o->compare_model, o->dir);
+			goto fail;
+		}
+		snprintf(run, sizeof(run), "%s/runs/%s__%s", o->dir, d->res.variants.v[0],
+			 o->compare_model);
+		if (rp_kernel_load(&kernel, o->kernel_before, o->kernel_after, run,
+				   o->compare_model, &err))
+			goto fail;
+		kernel_cmp = &kernel;
+	}
 	in = (struct rp_report_in){
 		.workload = o->workload, .command = o->command, .dir = o->dir,
-		.res = &res, .seed = have_seed ? &seed : NULL,
+		.res = &d->res, .seed = d->have_seed ? &d->seed : NULL,
 		.seed_path = o->seed_path, .compare_model = o->compare_model,
 		.baseline = o->baseline,
 		.calib = o->calib, .ncalib = o->ncalib,
 		.plots = plots, .waste = rw.w, .secno = &secno,
+		.alt = d->alt, .alt_dirs = o->alt, .nalt = o->nalt,
+		.inferred = d->inferred, .ninferred = d->ninferred,
+		.figs = &d->figs, .sens = d->have_sens ? &d->sens : NULL,
 	};
-	if (write_outputs(o, &in, &err))
+	if (collect_figures(&in, &d->figs, &err) || write_outputs(o, &in, &err))
 		goto fail;
 	rc = 0;
 	goto out;
@@ -378,9 +502,10 @@ fail:
 	fprintf(stderr, "slabsim report: %s\n", err.msg);
 out:
 	free_waste(&rw);
-	rp_results_free(&res);
-	if (have_seed)
-		rp_seed_free(&seed);
+	rp_kernel_free(&kernel);
+	kernel_cmp = NULL;
+	free_data(o, d);
+	free(d);
 	return rc;
 }
 

@@ -13,7 +13,7 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"host (this machine), synth:\"DESCRIPTION\" (hwloc synthetic,\n"
 		"e.g. synth:\"pack:2 numa:2 core:16 pu:2\") or xml:FILE"},
 	[O_MAP] = {"map", NULL, "POLICY",
-		"identity (default), compact or scatter: how trace CPUs\n"
+		"identity (default), compact, scatter or fold: how trace CPUs\n"
 		"are placed on PUs"},
 	[O_PUS] = {"pus", NULL, NULL,
 		"also one line per PU: pu=L os=N package=P node=K, and\n"
@@ -66,7 +66,7 @@ int cmd_topology(int argc, char **argv)
 		return ss_opt_exit(ss_opt_usage_err(&opt_set, "--topology SPEC is required"));
 	if (val[O_MAP] && ss_cpu_map_parse(val[O_MAP], &map))
 		return ss_opt_exit(ss_opt_usage_err(&opt_set,
-			"bad value '%s' for --map (identity, compact, scatter)", val[O_MAP]));
+			"bad value '%s' for --map (identity, compact, scatter, fold)", val[O_MAP]));
 	if (ss_topology_load(&t, val[O_TOPO], &err) || ss_topology_set_map(&t, map, &err)) {
 		fprintf(stderr, "slabsim %s\n", err.msg);
 		return 1;

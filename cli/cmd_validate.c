@@ -56,7 +56,7 @@ static void usage(FILE *out)
 		"none for these, so they are slabsim's: R SLAB_TYPESAFE_BY_RCU, C a\n"
 		"constructor, K a kmalloc-* cache; - for none.\n"
 		"\n"
-		"Verdicts: match; mismatch; freeptr (an RCU/ctor cache that matches only\n"
+		"Verdicts: match; mismatch; freeptr (an RCU cache that matches only\n"
 		"with its free pointer inside the object: created with an explicit\n"
 		"freeptr_offset, 6.12+).  Last line:\n"
 		"  validate: N caches, M match, K mismatch, E explicit-freeptr\n"

@@ -19,5 +19,7 @@ int cmd_topology(int argc, char **argv); /* cli/cmd_topology.c */
 int cmd_calibrate(int argc, char **argv); /* cli/cmd_calibrate.c */
 int cmd_diff(int argc, char **argv);	 /* cli/cmd_diff.c */
 int cmd_list(int argc, char **argv);	 /* cli/cmd_list.c */
+int cmd_costs(int argc, char **argv);	 /* cli/cmd_costs.c */
+int cmd_sensitivity(int argc, char **argv); /* cli/cmd_sensitivity.c */
 
 #endif

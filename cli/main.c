@@ -1,9 +1,11 @@
 /* main.c - `slabsim COMMAND ...`: dispatch to the subcommands. */
 #include <hwloc.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <zstd.h>
 
+#include "atomic_file.h"
 #include "commands.h"
 #include "trace.h"
 #include "trace_bin.h"
@@ -33,6 +35,8 @@ static const struct command commands[] = {
 	{"bench", cmd_bench, "replay speed and memory of each model beside glibc malloc"},
 	{"topology", cmd_topology, "print the packages, NUMA nodes, cores and PUs of a topology"},
 	{"calibrate", cmd_calibrate, "measure the cost-table steps on this host, write a cost table"},
+	{"costs", cmd_costs, "list the cost table's ranges, or write it with steps moved to an end"},
+	{"sensitivity", cmd_sensitivity, "gather make sensitivity's settings: sensitivity.csv, tornado.dat"},
 };
 
 /* What --version says: the program, the trace formats it reads and
@@ -51,12 +55,41 @@ static void usage(FILE *out)
 		     "Trace-driven simulator of Linux kernel slab allocator models.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n`slabsim COMMAND --help` describes each command.\n");
+}
+
+/* What went to standard output reached it, or the exit status says so:
+ * `slabsim geometry ... > /dev/full` must not exit 0 with its output lost.
+ * Small outputs are still in stdio's buffer here, so the flush is where
+ * the write fails; fclose() reports what only the close does (NFS). */
+static int close_stdout(const char *cmd, int rc)
+{
+	int bad = ferror(stdout), e = 0;
+
+	errno = 0;
+	if (fflush(stdout)) {
+		bad = 1;
+		e = errno;
+	}
+	if (fclose(stdout) && !e) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad)
+		return rc;
+	if (rc) /* the command failed and said why (a trace to "-" names stdout) */
+		return rc;
+	fprintf(stderr, "slabsim%s%s: standard output: write failed: %s\n",
+		cmd ? " " : "", cmd ? cmd : "", strerror(e ? e : EIO));
+	return rc ? rc : 1;
 }
 
 int main(int argc, char **argv)
 {
+	/* Ctrl-C, kill or a closed terminal: no *.tmp.PID file or staging
+	 * directory outlives the process (base/atomic_file.h) */
+	ss_cleanup_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -64,7 +97,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return close_stdout(NULL, 0);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		version();
@@ -72,7 +105,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return close_stdout(argv[1], commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "slabsim: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

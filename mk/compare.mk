@@ -19,8 +19,8 @@ COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
 	timeline.dat phases.dat top_caches.csv title.gp)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
 
-COMPARE_COMMAND := make compare WORKLOAD=$(WORKLOAD) \
-	$(filter-out WORKLOAD=% DEPS_OK=% SWEEP_POINT=% POINT_COMMAND=%,$(MAKEOVERRIDES))
+COMPARE_COMMAND := make compare $(WORKLOAD_ARG) \
+	$(filter-out WORKLOAD=% TRACE=% DEPS_OK=% SWEEP_POINT=% SWEEP_POINT_COMMAND=%,$(MAKEOVERRIDES))
 # What the outputs depend on besides the runs: a new model list or top-N
 # redoes them even when every run already exists.
 COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(MODELS)) top=$(COMPARE_TOP)

@@ -19,7 +19,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_OUT := $(BUILD)/fuzz
 FUZZ_ALL := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_TARGETS ?= $(FUZZ_ALL)
-FUZZ_SUPPORT := tests/fuzz/util.c
+# util.c: what every harness shares; strict.c: the strict readers of the
+# output formats (fuzz_roundtrip, and check_outputs for the e2e tests)
+FUZZ_SUPPORT := tests/fuzz/util.c tests/fuzz/strict.c
 # -Werror off for clang: a clang-only warning in someone's file must not
 # stop a fuzz run (the gcc build keeps the tree warning-free).
 FUZZ_CFLAGS := $(filter-out -Werror,$(CFLAGS)) $(INC_tests) -Itests/fuzz -O1 -g \
@@ -78,18 +80,29 @@ $(patsubst %,fuzz-run-%,$(FUZZ_ALL)): fuzz-run-%: $(FUZZ_OUT)/fuzz_%
 
 # ---- plain replay builds (gcc, through the flavour pattern rules) -----------
 $(BUILD)/tests/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/driver.o \
-		$(BUILD)/obj/tests/fuzz/util.o $(BUILD)/libslabsim.a
+		$(BUILD)/obj/tests/fuzz/util.o $(BUILD)/obj/tests/fuzz/strict.o $(BUILD)/libslabsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/asan/tests/fuzz_%: $(BUILD)/asan/obj/tests/fuzz/fuzz_%.o \
 		$(BUILD)/asan/obj/tests/fuzz/driver.o $(BUILD)/asan/obj/tests/fuzz/util.o \
-		$(BUILD)/asan/libslabsim.a
+		$(BUILD)/asan/obj/tests/fuzz/strict.o $(BUILD)/asan/libslabsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
+# check_outputs DIR|FILE...: the strict readers on result files, for the
+# e2e tests (tests/e2e/bad_input.sh: escaped names, wrapped figures).
+$(BUILD)/tests/check_outputs: $(BUILD)/obj/tests/fuzz/check_outputs.o \
+		$(BUILD)/obj/tests/fuzz/strict.o $(BUILD)/libslabsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/asan/tests/check_outputs: $(BUILD)/asan/obj/tests/fuzz/check_outputs.o \
+		$(BUILD)/asan/obj/tests/fuzz/strict.o $(BUILD)/asan/libslabsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 # make test: tests/e2e/fuzz_regressions.sh runs these next to $(SLABSIM).
-e2e: $(FUZZ_REPLAY)
-asan-test: $(FUZZ_REPLAY_ASAN)
+e2e: $(FUZZ_REPLAY) $(BUILD)/tests/check_outputs
+asan-test: $(FUZZ_REPLAY_ASAN) $(BUILD)/asan/tests/check_outputs
 
 .PHONY: fuzz-replay
 fuzz-replay: $(FUZZ_REPLAY) $(FUZZ_REPLAY_ASAN) $(SLABSIM) $(BUILD)/asan/slabsim

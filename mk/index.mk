@@ -20,14 +20,17 @@ index: $(SLABSIM)
 $(INDEX): $(SLABSIM)
 	$(SLABSIM) index --dir $(REPORTS_ROOT)
 
-# After the report's own files.  Only the files this make writes are
+# After the report's own files, the workload's own plots included (the
+# index lists every PNG of the directory: one made after it would be
+# missing, one being drawn would be listed under its temporary name).
+# Only the files this make writes are
 # prerequisites: listing every report's files would make `make sim`
 # rebuild other goals' outputs (a comparison of other models) through
 # their rules.  `make compare` and `make sweep` run `make index` at their
 # end; `make index` after deleting a report.
 ifneq ($(INDEX_AUTO),)
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
-$(INDEX): $(REPORT_DATA) $(REPORT_PLOTS)
+$(INDEX): $(REPORT_DATA) $(REPORT_PLOTS) $(WORKLOAD_PLOTS)
 report: $(INDEX)
 endif
 endif

@@ -14,6 +14,19 @@
 # gnuplot draws FIGURE.png/.svg for each of SWEEP_FIGURES against the
 # parameter: one panel per variant, one line per model (analysis/sweep.gp).
 # `make clean` removes it all (it is under reports/).
+#
+# ENGINE= says who runs the points (docs/distributed.md); the results are
+# the same files, byte for byte:
+#   make       (default) sub-makes, in parallel with -jN
+#   parallel   GNU parallel: locally, or over ssh on the hosts of
+#              SSHLOGINFILE=F (one sshlogin a line, as `parallel -S`);
+#              each point gets a kit (the tree and build/slabsim), makes
+#              the point and sends its directory back.  SWEEP_JOBS=N per
+#              host (default: one per CPU there).
+#   slurm      an `sbatch --array` job, one point per task, on a shared
+#              filesystem; make waits for the array (SLURM_WAIT=0: submit
+#              and return, then `make sweep-collect` with the same
+#              arguments gathers).  SLURM_OPTS="..." go to sbatch.
 
 # ---- PARAM -> the make variable a value is passed in, one line each --------
 # Extend with a line here, or in workloads/W/W.mk (SWEEP_VAR_<param> := VAR,
@@ -52,8 +65,15 @@ SWEEP_DIR := $(REPORT)/sweep-$(PARAM)
 SWEEP_POINTS := $(foreach v,$(sort $(VALUES)),$(SWEEP_DIR)/$(v)/summary.csv)
 SWEEP_DATA := $(addprefix $(SWEEP_DIR)/,sweep.csv sweep.md title.gp $(addsuffix .dat,$(SWEEP_FIGURES)))
 SWEEP_PLOTS := $(foreach f,$(SWEEP_FIGURES),$(SWEEP_DIR)/$(f).png $(SWEEP_DIR)/$(f).svg)
+# Who ran the points is not part of the result, and the command line is
+# written in one order (the variables sorted, spaces as \ ), whichever
+# make wrote it (sweep-collect runs a sub-make).
+SWEEP_ENGINE_VARS := ENGINE SSHLOGINFILE SWEEP_JOBS SLURM_WAIT SLURM_OPTS
+SWEEP_CMDLINE_VARS := $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+sweep_space := $(subst ,, )
+sweep_var_word = $(1)=$(subst $(sweep_space),\$(sweep_space),$($(1)))
 SWEEP_COMMAND := make sweep WORKLOAD=$(WORKLOAD) \
-	$(filter-out WORKLOAD=% DEPS_OK=% SWEEP_POINT=% POINT_COMMAND=%,$(MAKEOVERRIDES))
+	$(foreach v,$(filter-out WORKLOAD $(SWEEP_ENGINE_VARS),$(SWEEP_CMDLINE_VARS)),$(call sweep_var_word,$(v)))
 SWEEP_STAMP := values=$(strip $(VALUES)) variants=$(strip $(VARIANTS)) \
 	models=$(strip $(MODELS)) figures=$(strip $(SWEEP_FIGURES))
 
@@ -68,6 +88,24 @@ SWEEP_ERROR := $(strip \
 	$(if $(strip $(VALUES)),,VALUES is empty@@) \
 	$(if $(filter-out $(words $(VALUES)),$(words $(sort $(VALUES)))),VALUES lists a value twice@@))
 
+# A point's make arguments: the workload, the value, and every variable
+# given on the command line but those that place the sweep or say who runs
+# it.  sweep-point is made with these by every engine, and its report.md
+# records `make sweep-point` with them (no paths of the host it ran on).
+SWEEP_NOT_POINT := $(SWEEP_ENGINE_VARS) WORKLOAD DATA REPORT PARAM VALUES SLABSIM \
+	DEPS_OK SWEEP_POINT SWEEP_POINT_COMMAND SWEEP_FIGURES SWEEP_KEEP_TRACES $(SWEEP_VAR)
+SWEEP_POINT_VARS := $(filter-out $(SWEEP_NOT_POINT),$(SWEEP_CMDLINE_VARS))
+sweep_common_args = $(call sh_quote,WORKLOAD=$(WORKLOAD)) \
+	$(foreach v,$(SWEEP_POINT_VARS),$(call sh_quote,$(v)=$($(v)))) \
+	$(if $(SWEEP_KEEP_TRACES),$(call sh_quote,SWEEP_KEEP_TRACES=$(SWEEP_KEEP_TRACES)))
+sweep_point_cmd = make sweep-point WORKLOAD=$(WORKLOAD) $(SWEEP_VAR)=$(1) \
+	$(foreach v,$(SWEEP_POINT_VARS),$(call sweep_var_word,$(v)))
+
+ENGINE ?= make
+SWEEP_ERROR += $(if $(filter-out make parallel slurm collected,$(ENGINE)),unknown ENGINE '$(ENGINE)' (make, parallel, slurm))
+SWEEP_ERROR := $(strip $(SWEEP_ERROR))
+
+ifeq ($(ENGINE),make)
 # Every value's sub-make runs (it knows what is up to date); a value's
 # summary.csv changes only when its runs did, and only then is the sweep
 # gathered again.  The binary is passed by absolute path so that parallel
@@ -77,7 +115,19 @@ $(SWEEP_POINTS): $(SWEEP_DIR)/%/summary.csv: $(SLABSIM) FORCE
 	+@$(MAKE) --no-print-directory sweep-point WORKLOAD=$(WORKLOAD) $(SWEEP_VAR)=$* \
 		DATA=$(SWEEP_DIR)/$*/data REPORT=$(SWEEP_DIR)/$* \
 		SLABSIM=$(abspath $(SLABSIM)) SWEEP_POINT=1 DEPS_OK=$(DEPS_OK) \
-		POINT_COMMAND=$(call sh_quote,$(strip $(SWEEP_COMMAND)) (point $(SWEEP_VAR)=$*))
+		SWEEP_POINT_COMMAND=$(call sh_quote,$(call sweep_point_cmd,$*))
+else ifneq ($(ENGINE),collected)
+# The other engines run every point again (each point is one job) and
+# write the same directories; scripts/sweep-engine.sh does the work.
+SWEEP_ENGINE_ARGS = --engine $(ENGINE) --dir $(SWEEP_DIR) --slabsim $(abspath $(SLABSIM)) \
+	--var $(SWEEP_VAR) --sshloginfile $(call sh_quote,$(SSHLOGINFILE)) \
+	--jobs $(call sh_quote,$(SWEEP_JOBS)) --slurm-wait $(or $(SLURM_WAIT),1) \
+	--slurm-opts $(call sh_quote,$(SLURM_OPTS)) \
+	$(foreach v,$(VALUES),--point $(call sh_quote,$(v)) $(call sh_quote,$(call sweep_point_cmd,$(v)))) \
+	-- $(sweep_common_args)
+$(SWEEP_POINTS) &: $(SLABSIM) FORCE
+	scripts/sweep-engine.sh $(SWEEP_ENGINE_ARGS)
+endif
 
 $(eval $(call param_stamp,$(SWEEP_DIR)/params,SWEEP_STAMP))
 
@@ -90,17 +140,32 @@ $(SWEEP_DATA) &: $(SWEEP_POINTS) $(SLABSIM) $(SWEEP_DIR)/params
 # mk/plot.inc's rule, one figure at a time.
 $(foreach f,$(SWEEP_FIGURES),$(eval $(call gnuplot_rule,$(SWEEP_DIR)/$(f),$(SWEEP_DIR)/$(f).dat,analysis/sweep.gp,load '$(SWEEP_DIR)/title.gp',$(SWEEP_DIR)/title.gp)))
 
+# After `make sweep ENGINE=slurm SLURM_WAIT=0`: gather the array's points
+# (every summary.csv must be there) and plot.
+.PHONY: sweep-collect
+sweep-collect:
+	$(if $(SWEEP_ERROR),@echo "make sweep-collect: $(SWEEP_ERROR)" >&2; exit 2)
+	@missing=; for p in $(SWEEP_POINTS); do [ -s "$$p" ] || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "make sweep-collect: not done yet:$$missing" >&2; \
+		[ -f $(SWEEP_DIR)/.slurm/job-id ] && echo "  (slurm job $$(cat $(SWEEP_DIR)/.slurm/job-id): squeue -j $$(cat $(SWEEP_DIR)/.slurm/job-id))" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory sweep ENGINE=collected
+	rm -rf $(SWEEP_DIR)/.slurm
+
 .PHONY: sweep sweep-check
 sweep-check:
 	$(if $(SWEEP_ERROR),@echo "make sweep: $(SWEEP_ERROR)" | sed 's/@@ */; /g; s/; $$//' >&2; \
 		echo "usage: make sweep WORKLOAD=W PARAM=P VALUES=\"V1 V2 ...\" [-jN]" >&2; exit 2)
 
-ifeq ($(SWEEP_ERROR),)
+ifneq ($(SWEEP_ERROR),)
+sweep: sweep-check
+else ifeq ($(ENGINE)$(SLURM_WAIT),slurm0)
+# submit the array and return; `make sweep-collect` gathers
+sweep: deps-auto $(SLABSIM)
+	scripts/sweep-engine.sh $(SWEEP_ENGINE_ARGS)
+else
 sweep: deps-auto $(SWEEP_DATA) $(SWEEP_PLOTS)
 	$(if $(INDEX_AUTO),$(SLABSIM) index --dir $(REPORTS_ROOT))
 	@echo "slabsim: $(SWEEP_DIR)/sweep.md, sweep.csv, $(addsuffix .png,$(SWEEP_FIGURES)) written"
-else
-sweep: sweep-check
 endif
 endif # SWEEP_POINT
 

@@ -1,7 +1,7 @@
 # mk/topology.mk - topologies (docs/topology.md).
 #
 #   make topo-plot [TOPO_WORKLOADS="smack17k hackbench"] [TOPO_MODEL=traced]
-#                  [TOPO_MAP=scatter] [TOPO_SIZES="1 2 4 ... 256"]
+#                  [TOPO_MAP=fold] [TOPO_SIZES="1 2 4 ... 256"]
 #       footprint and p99 latency against the number of PUs of a synthetic
 #       topology, one row of panels per workload, the sizes where NUMA
 #       nodes begin marked: reports/topology/topology.png/.svg, data in
@@ -16,7 +16,7 @@
 TOPO_DIR := reports/topology
 TOPO_SIZES ?= 1 2 4 8 16 32 64 128 256
 TOPO_MODEL ?= traced
-TOPO_MAP ?= scatter
+TOPO_MAP ?= fold
 # The workloads that exist among the two the plot is for.
 TOPO_WORKLOADS ?= $(filter smack17k hackbench,$(WORKLOADS))
 
@@ -59,37 +59,25 @@ TOPO_VARIANT ?= $(firstword $(VARIANTS))
 TOPO_TRACE = $(or $(TOPO_TRACE_$(WORKLOAD)),$(TOPO_VARIANT).trace)
 TOPO_TARGET = $(or $(TOPO_TARGET_$(WORKLOAD)),$(TARGET))
 TOPO_W := $(TOPO_DIR)/$(WORKLOAD)
-# Workloads whose generator spreads its tasks over CPUS get a trace per
-# size; the others' trace does not depend on it (smackctl is one process:
-# every event on CPU 0) and is generated once for every size.
-TOPO_PER_SIZE := hackbench audit
-TOPO_SHARED := $(TOPO_W)/data/$(TOPO_TRACE)
-# removed once every size replayed it (make does not remake it while the
-# points are up to date)
-.INTERMEDIATE: $(TOPO_SHARED)
-# (in the sub-make that generates it, DATA is that directory and the
-# workload's own rule makes it)
-ifneq ($(DATA),$(TOPO_W)/data)
-$(TOPO_SHARED): $(SLABSIM)
-	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) DATA=$(TOPO_W)/data $@
-endif
-
-# One point: the trace (generated for N CPUs, or the shared one) replayed
-# on N PUs; a per-size trace is removed afterwards (hackbench's is 200 MB).
-# trace_cpus: the CPUs the trace's events run on.
-define topo_point
-$(TOPO_W)/$(1)/summary.csv: $(SLABSIM) $(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),,$(TOPO_SHARED))
-	$(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),+@$(MAKE) --no-print-directory \
-		WORKLOAD=$(WORKLOAD) CPUS=$(1) DATA=$(TOPO_W)/$(1)/data $(TOPO_W)/$(1)/data/$(TOPO_TRACE))
-	$(SLABSIM) run --quiet --trace $(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),$(TOPO_W)/$(1)/data/$(TOPO_TRACE),$(TOPO_SHARED)) \
-		--model $(TOPO_MODEL) --target $(TOPO_TARGET) --topology 'synth:$(TOPO_SHAPE_$(1))' \
-		--map $(TOPO_MAP) --out $(TOPO_W)/$(1)
-	$(SLABSIM) convert --to text $(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),$(TOPO_W)/$(1)/data/$(TOPO_TRACE),$(TOPO_SHARED)) - | \
-		awk '$$$$1 == "a" || $$$$1 == "f" { c[$$$$2] = 1 } END { print length(c) }' > $(TOPO_W)/$(1)/trace_cpus
-	$(SLABSIM) topology --topology 'synth:$(TOPO_SHAPE_$(1))' | sed -n 's/^numa_nodes=//p' > $(TOPO_W)/$(1)/nodes
-	$(if $(filter $(WORKLOAD),$(TOPO_PER_SIZE)),rm -rf $(TOPO_W)/$(1)/data)
-endef
-$(foreach n,$(TOPO_SIZES),$(eval $(call topo_point,$(n))))
+# One trace per workload, generated for the largest size, replayed on
+# every size from one pass over it (`slabsim run --runs`; the map folds
+# its CPUs onto fewer PUs); the trace is removed afterwards (hackbench's
+# is 200 MB).  trace_cpus: the CPUs its events run on; N/nodes: the
+# NUMA nodes of size N.
+TOPO_MAX := $(shell echo $(TOPO_SIZES) | tr ' ' '\n' | sort -n | tail -1)
+TOPO_POINTS := $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
+$(TOPO_POINTS) &: $(SLABSIM)
+	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) CPUS=$(TOPO_MAX) \
+		DATA=$(TOPO_W)/data $(TOPO_W)/data/$(TOPO_TRACE)
+	printf '%s\n' $(foreach n,$(TOPO_SIZES),"--topology 'synth:$(TOPO_SHAPE_$(n))' --out $(TOPO_W)/$(n)") \
+		> $(TOPO_W)/runs.list
+	$(SLABSIM) run --quiet --trace $(TOPO_W)/data/$(TOPO_TRACE) --model $(TOPO_MODEL) \
+		--target $(TOPO_TARGET) --map $(TOPO_MAP) --runs $(TOPO_W)/runs.list
+	$(SLABSIM) convert --to text $(TOPO_W)/data/$(TOPO_TRACE) - | \
+		awk '$$1 == "a" || $$1 == "f" { c[$$2] = 1 } END { print length(c) }' > $(TOPO_W)/trace_cpus
+	$(foreach n,$(TOPO_SIZES),$(SLABSIM) topology --topology 'synth:$(TOPO_SHAPE_$(n))' | \
+		sed -n 's/^numa_nodes=//p' > $(TOPO_W)/$(n)/nodes &&) true
+	rm -rf $(TOPO_W)/data
 
 # W.dat, one row per size: pus footprint_kib p99_ns nodes trace_cpus
 # node_start target, node_start = 1 on the first size with more NUMA nodes
@@ -97,11 +85,11 @@ $(foreach n,$(TOPO_SIZES),$(eval $(call topo_point,$(n))))
 $(TOPO_DIR)/$(WORKLOAD).dat: $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
 	@mkdir -p $(@D)
 	@{ echo "# pus footprint_kib p99_ns nodes trace_cpus node_start target ($(WORKLOAD), trace $(TOPO_TRACE), model $(TOPO_MODEL), map $(TOPO_MAP))"; \
-	  for f in $^; do d=$$(dirname $$f); awk -F, -v nodes=$$(cat $$d/nodes) -v tc=$$(cat $$d/trace_cpus) \
+	  for f in $^; do d=$$(dirname $$f); awk -F, -v nodes=$$(cat $$d/nodes) -v tc=$$(cat $(TOPO_W)/trace_cpus) \
 		-v tgt=$(TOPO_TARGET) 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
 		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"], nodes, tc, 0, tgt }' $$f; done; } | \
-	awk '/^#/ { print; next } { $$6 = (n != "" && $$4 > n); n = $$4; print }' > $@.tmp
-	mv -f $@.tmp $@
+	awk '/^#/ { print; next } { $$6 = (n != "" && $$4 > n); n = $$4; print }' > $@.tmp.$$$$ && \
+	  mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
 topo-series: $(TOPO_DIR)/$(WORKLOAD).dat
 

@@ -44,7 +44,39 @@ static int grow(void **arr, uint32_t *n, uint32_t idx, size_t sz)
 	return 0;
 }
 
-/* The geometry of cache c, read once from the model's report. */
+static struct ss_acct_site *site_of(struct ss_account *a, uint32_t site,
+				    uint32_t cache);
+
+/* Cache c's initial-state objects as the model's report r counts them:
+ * its SS_ACCT_PRIOR pair holds every object the kernel's state put there
+ * (prior_live + prior_freed) and the prior frees applied; the running
+ * totals move by the live ones' change since last counted.  Each such
+ * object is requested and allocated at object_size (the kernel's slabs do
+ * not say what was asked for; slab_prior.c counts it so). */
+static int prior_set(struct ss_account *a, struct ss_acct_cache *k, uint32_t c,
+		     const struct ss_cache_report *r)
+{
+	struct ss_acct_site *s = site_of(a, SS_ACCT_PRIOR, c);
+	uint64_t d = r->prior_live - k->prior; /* modulo 2^64: a fall wraps back */
+
+	if (!s)
+		return -1;
+	a->requested += d * k->object_size;
+	a->allocated += d * k->object_size;
+	a->align += d * k->align_each;
+	a->debug += d * k->debug_each;
+	k->prior = r->prior_live;
+	s->allocs = r->prior_live + r->prior_freed;
+	s->frees = r->prior_freed;
+	s->requested = s->allocated = s->allocs * k->object_size;
+	s->freed_requested = s->freed_allocated = s->frees * k->object_size;
+	if (r->prior_live > s->peak_live)
+		s->peak_live = r->prior_live;
+	return 0;
+}
+
+/* The geometry of cache c, read once from the model's report (with the
+ * initial-state objects it already holds). */
 static struct ss_acct_cache *cache_of(struct ss_account *a, uint32_t c)
 {
 	struct ss_acct_cache *k;
@@ -65,6 +97,8 @@ static struct ss_acct_cache *cache_of(struct ss_account *a, uint32_t c)
 	k->debug_each = r.slab_size - r.size_nodebug;
 	k->lpadd = (a->page_size << r.order) - (uint64_t)r.objs_per_slab * r.slab_size;
 	k->known = true;
+	if ((r.prior_live || r.prior_freed) && prior_set(a, k, c, &r))
+		return NULL;
 	return k;
 }
 
@@ -75,18 +109,23 @@ static struct ss_acct_site *site_of(struct ss_account *a, uint32_t site,
 				    uint32_t cache)
 {
 	struct ss_acct_site *s;
-	uint32_t *link, found;
+	uint32_t *link, found, *head = &a->prior_head;
 
-	if (site >= a->nr_heads &&
-	    grow((void **)&a->site_head, &a->nr_heads, site, sizeof(*a->site_head)))
+	if (site != SS_ACCT_PRIOR) {
+		if (site >= a->nr_heads &&
+		    grow((void **)&a->site_head, &a->nr_heads, site, sizeof(*a->site_head)))
+			return NULL;
+		head = &a->site_head[site];
+	}
+	/* room for a new pair first: link may point into a->site, which
+	 * growing moves */
+	if (a->nr_sites == a->cap_sites &&
+	    grow((void **)&a->site, &a->cap_sites, a->nr_sites, sizeof(*a->site)))
 		return NULL;
-	for (link = &a->site_head[site]; *link; link = &a->site[*link - 1].next)
+	for (link = head; *link; link = &a->site[*link - 1].next)
 		if (a->site[*link - 1].cache == cache)
 			break;
 	if (!*link) {
-		if (a->nr_sites == a->cap_sites &&
-		    grow((void **)&a->site, &a->cap_sites, a->nr_sites, sizeof(*a->site)))
-			return NULL;
 		s = &a->site[a->nr_sites++];
 		s->site = site;
 		s->cache = cache;
@@ -94,10 +133,10 @@ static struct ss_acct_site *site_of(struct ss_account *a, uint32_t site,
 	}
 	found = *link;
 	s = &a->site[found - 1];
-	if (link != &a->site_head[site]) { /* unlink, put first */
+	if (link != head) { /* unlink, put first */
 		*link = s->next;
-		s->next = a->site_head[site];
-		a->site_head[site] = found;
+		s->next = *head;
+		*head = found;
 	}
 	return s;
 }
@@ -127,12 +166,14 @@ static void note_peak(struct ss_account *a, uint64_t events)
 	a->peak.events = events;
 }
 
-/* Slab pages changed (memcap saw the object's cache's page counters move):
+/* Slab pages changed (memcap saw the object's cache's pages move):
  * slab pages and tails follow, one slab = 2^order pages of the cache. */
 static void note_pages(struct ss_account *a, const struct ss_memcap *mem,
 		       struct ss_acct_cache *k, uint32_t c)
 {
-	uint64_t pages = c < mem->nr_caches ? mem->cache_pages[c] : 0;
+	/* held, not the page counters: an initial state's slabs are in the
+	 * cache but were never counted as allocated (memcap.h) */
+	uint64_t pages = c < mem->nr_caches ? mem->held[c] : 0;
 
 	/* modulo 2^64: a fall adds the two's complement */
 	a->slab_pages += pages - k->pages;
@@ -153,6 +194,58 @@ static uint64_t note_large(struct ss_account *a)
 	return lr.page_bytes > before ? lr.page_bytes - before : before - lr.page_bytes;
 }
 
+/* __kmem_cache_alias() grew a merged cache's object_size (and with it
+ * what its stride holds as alignment): every object live in it moves
+ * bytes from align to allocated, as the model's report counts them. */
+static void regeometry(struct ss_account *a, struct ss_acct_cache *k,
+		       const struct ss_cache_report *r)
+{
+	uint64_t n = k->live + k->prior;
+	uint32_t align = r->size_nodebug - r->object_size;
+	uint32_t debug = r->slab_size - r->size_nodebug;
+
+	/* modulo 2^64: a smaller figure adds the two's complement */
+	a->allocated += n * ((uint64_t)r->object_size - k->object_size);
+	a->align += n * ((uint64_t)align - k->align_each);
+	a->debug += n * ((uint64_t)debug - k->debug_each);
+	/* the initial-state pairs count object_size per object */
+	k->object_size = r->object_size;
+	k->size_nodebug = r->size_nodebug;
+	k->slab_size = r->slab_size;
+	k->align_each = align;
+	k->debug_each = debug;
+}
+
+int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
+		     uint32_t c, int one, uint64_t events)
+{
+	bool seen = ss_account_geo(a, c) != NULL;
+	struct ss_acct_cache *k = cache_of(a, c); /* first sight: counted */
+	struct ss_cache_report r;
+
+	if (!k)
+		return -1;
+	if (seen) {
+		if (one) { /* a prior free: one object out, no walk of the lists */
+			struct ss_acct_site *s = site_of(a, SS_ACCT_PRIOR, c);
+
+			if (!s)
+				return -1;
+			r.prior_live = k->prior - 1;
+			r.prior_freed = s->frees + 1;
+		} else {
+			a->desc->ops->cache_report(a->model, c, &r);
+			regeometry(a, k, &r);
+		}
+		if (prior_set(a, k, c, &r))
+			return -1;
+	}
+	if (mem->slab_pages != a->slab_pages)
+		note_pages(a, mem, k, c);
+	note_peak(a, events);
+	return 0;
+}
+
 int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 		    const struct ss_obj *obj, int dir, unsigned free_cpu,
 		    uint64_t events)
@@ -169,6 +262,7 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 		return -1;
 	if (k) {
 		bytes = k->object_size;
+		k->live += (uint64_t)(int64_t)dir;
 		if (dir > 0) {
 			a->requested += obj->size;
 			a->allocated += bytes;
@@ -201,6 +295,12 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 	return 0;
 }
 
+const char *ss_account_site_name(const struct ss_acct_site *s,
+				 const struct ss_trace_tables *tables)
+{
+	return s->site == SS_ACCT_PRIOR ? SS_ACCT_PRIOR_NAME : ss_trace_name(tables, s->site);
+}
+
 const char *ss_account_cache_name(const struct ss_account *a,
 				  const struct ss_acct_site *s)
 {
@@ -223,8 +323,8 @@ static int cmp_pair(const void *x, const void *y)
 {
 	const struct ss_acct_site *p = &sort_acct->site[*(const uint32_t *)x];
 	const struct ss_acct_site *q = &sort_acct->site[*(const uint32_t *)y];
-	int c = strcmp(ss_trace_name(sort_tables, p->site),
-		       ss_trace_name(sort_tables, q->site));
+	int c = strcmp(ss_account_site_name(p, sort_tables),
+		       ss_account_site_name(q, sort_tables));
 
 	if (c)
 		return c;

@@ -42,15 +42,17 @@ static int slab_double_free(const struct ss_run *run, const char *where,
 			 rep.name, (unsigned long long)id);
 }
 
-int ss_bad_free(const struct ss_run *run, const char *path, unsigned long line,
-		uint64_t id, const struct ss_obj *obj, struct ss_error *err)
+int ss_bad_free(const struct ss_run *run, const struct ss_trace_reader *r,
+		unsigned long line, uint64_t id, const struct ss_obj *obj,
+		struct ss_error *err)
 {
 	char where[4200], tr[640];
+	size_t n;
 
-	if (line)
-		snprintf(where, sizeof(where), "%s:%lu:", path, line);
-	else
-		snprintf(where, sizeof(where), "%s:", path);
+	ss_trace_where(r, line, where, sizeof(where) - 1);
+	n = strlen(where);
+	where[n] = ':';
+	where[n + 1] = '\0';
 	if (!obj || obj->freed == SS_OBJ_FREE)
 		return ss_errorf(err, "%s free of object id %llu, which was never allocated (no alloc gave it out)",
 				 where, (unsigned long long)id);

@@ -16,9 +16,11 @@
 
 #include "replay.h"
 
-/* Fill err with the report for a free of id at path:line, where obj is the
- * id's record (NULL: beyond the table) and not live.  Returns -1. */
-int ss_bad_free(const struct ss_run *run, const char *path, unsigned long line,
-		uint64_t id, const struct ss_obj *obj, struct ss_error *err);
+/* Fill err with the report for a free of id at event `line` of r
+ * (ss_trace_where), where obj is the id's record (NULL: beyond the
+ * table) and not live.  Returns -1. */
+int ss_bad_free(const struct ss_run *run, const struct ss_trace_reader *r,
+		unsigned long line, uint64_t id, const struct ss_obj *obj,
+		struct ss_error *err);
 
 #endif

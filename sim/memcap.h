@@ -22,7 +22,10 @@
 struct ss_memcap {
 	uint64_t max_bytes;	/* the cap; 0 until ss_memcap_init */
 	uint64_t page_size;
-	uint64_t *cache_pages;	/* pages held, per model cache index */
+	uint64_t *cache_pages;	/* the cache's page counter (allocated -
+				 * freed pages, modulo 2^64), per model cache */
+	uint8_t *seen;		/* the cache was counted in slab_pages */
+	uint64_t *held;		/* pages counted for the cache in slab_pages */
 	uint32_t nr_caches;
 	uint64_t slab_pages, large_bytes;
 };
@@ -46,10 +49,12 @@ static inline int ss_memcap_note(struct ss_memcap *m,
 {
 	uint64_t pages;
 
-	if (obj->state != SS_OBJ_LIVE || !op->stats || obj->cache >= m->nr_caches)
+	if (obj->state != SS_OBJ_LIVE || !op->stats || obj->cache >= m->nr_caches ||
+	    !m->seen[obj->cache] || op->resync)
 		return ss_memcap_note_slow(m, desc, model, obj, op);
 	pages = op->stats[SS_STEP_PAGE_ALLOC] - op->stats[SS_STEP_PAGE_FREE];
 	m->slab_pages += pages - m->cache_pages[obj->cache];
+	m->held[obj->cache] += pages - m->cache_pages[obj->cache];
 	m->cache_pages[obj->cache] = pages;
 	return 0;
 }

@@ -1,4 +1,7 @@
-/* replay.c - the hot loop: read an event, hand it to the model, account. */
+/* replay.c - the hot loop: events in batches, each handed to the model,
+ * accounted.  Costs are per event here, so the common alloc and free take
+ * no call the model does not need and touch nothing they need not
+ * (callgrind figures in docs/bench.md). */
 #include "replay.h"
 
 #include <math.h>
@@ -7,6 +10,33 @@
 
 #include "bad_free.h"
 #include "contention.h"
+#include "slub_model_fast.h"
+
+/* Caches the model holds before the first event (an initial state, run
+ * --initial-state: kmalloc caches the trace may never touch among them):
+ * the memory total and the running byte totals start with them, so that
+ * both end where the model's reports do. */
+static int start_from_model(struct ss_run *run)
+{
+	unsigned n = run->desc->ops->nr_caches ? run->desc->ops->nr_caches(run->model) : 0;
+
+	for (unsigned c = 0; c < n; c++) {
+		struct ss_cache_report r;
+		struct ss_obj obj = {.state = SS_OBJ_LIVE, .cache = c};
+		struct ss_op op;
+
+		run->desc->ops->cache_report(run->model, c, &r);
+		if (!r.slab_bytes && !r.prior_live && !r.prior_freed)
+			continue;
+		ss_op_init(&op, run->costs->cycles);
+		op.stats = (uint64_t *)r.stats; /* memcap only reads them */
+		op.resync = true; /* slabs outside the page counters */
+		if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op) ||
+		    ss_account_prior(&run->acct, &run->mem, c, 0, 0))
+			return -1;
+	}
+	return 0;
+}
 
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
@@ -16,8 +46,18 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
+	if (start_from_model(run))
+		return ss_errorf(err, "out of memory");
 	ss_contention_init(&run->cont, run->cpu_cycles, run->topo->nr_cpus);
 	run->phase = "start";
+	run->hist_memo_c[0] = run->hist_memo_c[1] = -1; /* no operation costs that */
+	/* a SLUB model's common alloc and free are inlined here */
+	run->slub = run->desc->ops == &ss_slub_model_ops ? (struct ss_slub_model *)run->model
+							  : NULL;
+	/* most maps send trace CPU c to PU c: those need no copy of the event */
+	while (run->same_cpus < run->topo->nr_map &&
+	       run->topo->cpu_map[run->same_cpus] == run->same_cpus)
+		run->same_cpus++;
 	return 0;
 }
 
@@ -32,6 +72,18 @@ void ss_run_release(struct ss_run *run)
 	ss_account_release(&run->acct);
 	free(run->cpu_cycles);
 	run->cpu_cycles = NULL;
+}
+
+uint64_t ss_run_footprint_bytes(const struct ss_run *run)
+{
+	return run->mem.slab_pages * run->mem.page_size +
+	       (run->target->large_in_slab_stat ? run->mem.large_bytes : 0);
+}
+
+uint64_t ss_run_live_objects(const struct ss_run *run)
+{
+	return run->objs.live - run->zero_live -
+	       (run->target->large_in_slab_stat ? 0 : run->large_live);
 }
 
 double ss_run_sim_cycles(const struct ss_run *run)
@@ -50,73 +102,143 @@ double ss_run_ns(const struct ss_run *run, double cycles)
 }
 
 /* llround() of an operation's (non-negative) cycles without the libm
- * call, exact below 2^53: the replay rounds once per alloc and per free. */
+ * call, exact below 2^53: the replay rounds once per alloc and per free.
+ * With whole-number prices (most steps) the cycles are an integer
+ * already, and one conversion back says so. */
 static inline uint64_t round_cycles(double c)
 {
-	uint64_t whole;
+	int64_t whole = (int64_t)c; /* one instruction, unlike a uint64_t */
 
+	if ((double)whole == c)
+		return (uint64_t)whole;
 	if (!(c >= 0.5))
 		return 0;
-	whole = (uint64_t)c;
-	return whole + (c - (double)whole >= 0.5);
+	return (uint64_t)whole + (c - (double)whole >= 0.5);
 }
 
-#define BAD(r, ev, err, ...) \
-	ss_error_at(err, ss_trace_path(r), (ev)->line, __VA_ARGS__)
+/* Add an operation's cycles to h: most operations of a run cost what the
+ * one before did, so the bucket of the last value is kept (memo[0] the
+ * cycles, memo[1] the bucket) and the rounding and bucket search skipped. */
+static inline void hist_add_cycles(struct ss_hist *h, double memo_c[1],
+				   unsigned memo_b[1], double c)
+{
+	if (c != memo_c[0]) {
+		memo_c[0] = c;
+		memo_b[0] = ss_hist_bucket(round_cycles(c));
+	}
+	h->count[memo_b[0]]++;
+	h->total++;
+}
 
-static int do_alloc(struct ss_run *run, struct ss_trace_reader *r,
-		    const struct ss_event *ev, struct ss_error *err)
+/* FILE:LINE for a text trace, FILE: event N for a binary one */
+#define BAD(run, ev, err, ...) \
+	ss_trace_error_at(err, (run)->trace, (ev)->line, __VA_ARGS__)
+
+/* The rare outcomes of an alloc, after the model: a zero-size or
+ * kmalloc_large object, or the memory cap. */
+static __attribute__((noinline)) int alloc_rare(struct ss_run *run, const struct ss_event *ev,
+		      const struct ss_obj *obj, const struct ss_op *op,
+		      struct ss_error *err)
+{
+	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, op))
+		return ss_errorf(err, "out of memory");
+	if (ss_memcap_over(&run->mem))
+		return BAD(run, ev, err, "simulated memory reached %llu bytes (slab and kmalloc_large pages), over the cap of %llu (raise --max-memory)",
+			   (unsigned long long)ss_memcap_bytes(&run->mem),
+			   (unsigned long long)run->mem.max_bytes);
+	/* the model gave the cache the kernel's objects: the running totals
+	 * count them from here (account.h) */
+	if (op->resync && obj->state == SS_OBJ_LIVE &&
+	    ss_account_prior(&run->acct, &run->mem, obj->cache, 0, run->events))
+		return ss_errorf(err, "out of memory");
+	run->zero_allocs += obj->state == SS_OBJ_ZERO;
+	run->large_allocs += obj->state == SS_OBJ_LARGE;
+	run->zero_live += obj->state == SS_OBJ_ZERO;
+	run->large_live += obj->state == SS_OBJ_LARGE;
+	return 0;
+}
+
+static __attribute__((noinline)) int alloc_bad(struct ss_run *run, const struct ss_event *ev,
+		     const struct ss_obj *obj, struct ss_error *err)
+{
+	if (!obj)
+		return BAD(run, ev, err, "object id %llu is beyond the live-object cap of %llu (ids must be reused after free; raise --max-objects)",
+			   (unsigned long long)ev->id, (unsigned long long)run->objs.cap);
+	if (obj->state != SS_OBJ_FREE)
+		return BAD(run, ev, err, "object id %llu allocated again while live (no free since its allocation)",
+			   (unsigned long long)ev->id);
+	return BAD(run, ev, err, "alloc of %llu bytes from cache %s, whose objects are %u bytes (kmem_cache_alloc() cannot ask for more)",
+		   (unsigned long long)ev->value,
+		   ss_trace_cache_name(run->tables, ev->api),
+		   run->tables->caches[ev->api].object_size);
+}
+
+/* The model's error, prefixed with the event's position. */
+static __attribute__((noinline)) int alloc_failed(struct ss_run *run,
+						 const struct ss_event *ev,
+						 struct ss_error *err)
+{
+	char why[sizeof(err->msg)];
+
+	memcpy(why, err->msg, sizeof(why));
+	return BAD(run, ev, err, "%s", why);
+}
+
+static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, const struct ss_event *ev,
+			   struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
 	struct ss_op op;
+	int c;
 
 	ss_op_init(&op, run->costs->cycles);
 
-	if (!obj)
-		return BAD(r, ev, err, "object id %llu is beyond the live-object cap of %llu (ids must be reused after free; raise --max-objects)",
-			   (unsigned long long)ev->id, (unsigned long long)run->objs.cap);
-	if (obj->state != SS_OBJ_FREE)
-		return BAD(r, ev, err, "object id %llu allocated again while live (no free since its allocation)",
-			   (unsigned long long)ev->id);
-	if (ev->api != SS_API_KMALLOC &&
-	    ev->value > run->tables->caches[ev->api].object_size)
-		return BAD(r, ev, err, "alloc of %llu bytes from cache %s, whose objects are %u bytes (kmem_cache_alloc() cannot ask for more)",
-			   (unsigned long long)ev->value,
-			   ss_trace_cache_name(run->tables, ev->api),
-			   run->tables->caches[ev->api].object_size);
+	if (!obj || obj->state != SS_OBJ_FREE ||
+	    (ev->api != SS_API_KMALLOC &&
+	     ev->value > run->tables->caches[ev->api].object_size))
+		return alloc_bad(run, ev, obj, err);
 	obj->size = ev->value;
 	obj->cpu = (uint16_t)ev->cpu;
 	obj->site = ev->site;
-	if (run->desc->ops->alloc(run->model, ev, obj, &op, err)) {
-		char why[sizeof(err->msg)];
-
-		memcpy(why, err->msg, sizeof(why));
-		return BAD(r, ev, err, "%s", why);
+	if (run->slub && (c = ss_slub_memo_route(run->slub, ev)) >= 0) {
+		if (ss_slub_alloc_in(run->slub, c, ev, obj, &op, err))
+			return alloc_failed(run, ev, err);
+	} else if (run->desc->ops->alloc(run->model, ev, obj, &op, err)) {
+		return alloc_failed(run, ev, err);
 	}
-	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
-		return ss_errorf(err, "out of memory");
-	if (ss_memcap_over(&run->mem))
-		return BAD(r, ev, err, "simulated memory reached %llu bytes (slab and kmalloc_large pages), over the cap of %llu (raise --max-memory)",
-			   (unsigned long long)ss_memcap_bytes(&run->mem),
-			   (unsigned long long)run->mem.max_bytes);
+	/* the memory total moves only with slabs and kmalloc_large */
+	if (obj->state != SS_OBJ_LIVE || op.slab_pages || op.resync) {
+		if (alloc_rare(run, ev, obj, &op, err))
+			return -1;
+	}
 	if (ss_account_alloc(&run->acct, &run->mem, obj, run->events))
 		return ss_errorf(err, "out of memory");
-	run->objs.live++;
-	if (run->objs.live > run->objs.peak_live)
+	if (++run->objs.live > run->objs.peak_live)
 		run->objs.peak_live = run->objs.live;
 	run->alloc_ops++;
-	run->zero_allocs += obj->state == SS_OBJ_ZERO;
-	run->large_allocs += obj->state == SS_OBJ_LARGE;
 	if (ss_contend_op(&run->cont, ev->cpu, &op)) /* locks, cmpxchgs */
 		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
-	ss_hist_add(&run->alloc_hist, round_cycles(op.cycles));
+	hist_add_cycles(&run->alloc_hist, &run->hist_memo_c[0], &run->hist_memo_b[0], op.cycles);
 	return 0;
 }
 
-static int do_free(struct ss_run *run, struct ss_trace_reader *r,
-		   const struct ss_event *ev, struct ss_error *err)
+/* A free's time and count, for a trace object's and a prior one alike. */
+static inline __attribute__((always_inline)) int count_free(struct ss_run *run,
+		const struct ss_event *ev, struct ss_op *op, struct ss_error *err)
+{
+	run->free_ops++;
+	if (ss_contend_op(&run->cont, ev->cpu, op))
+		return ss_errorf(err, "out of memory");
+	run->free_cycles += op->cycles;
+	run->cpu_cycles[ev->cpu] += op->cycles;
+	hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1], op->cycles);
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int do_free(struct ss_run *run, const struct ss_event *ev,
+			  struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_find(&run->objs, ev->id);
 	struct ss_op op;
@@ -124,10 +246,17 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj || obj->state == SS_OBJ_FREE)
-		return ss_bad_free(run, ss_trace_path(r), ev->line, ev->id, obj, err);
-	run->desc->ops->free(run->model, ev->cpu, obj, &op);
-	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
-		return ss_errorf(err, "out of memory");
+		return ss_bad_free(run, run->trace, ev->line, ev->id, obj, err);
+	if (run->slub && obj->state == SS_OBJ_LIVE)
+		ss_slub_free_live(run->slub, ev->cpu, obj, &op);
+	else
+		run->desc->ops->free(run->model, ev->cpu, obj, &op);
+	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {
+		if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
+			return ss_errorf(err, "out of memory");
+		run->zero_live -= obj->state == SS_OBJ_ZERO;
+		run->large_live -= obj->state == SS_OBJ_LARGE;
+	}
 	if (ss_account_free(&run->acct, &run->mem, obj, ev->cpu))
 		return ss_errorf(err, "out of memory");
 	obj->freed = obj->state;
@@ -135,13 +264,47 @@ static int do_free(struct ss_run *run, struct ss_trace_reader *r,
 	obj->state = SS_OBJ_FREE;
 	obj->slab = NULL;
 	run->objs.live--;
-	run->free_ops++;
-	if (ss_contend_op(&run->cont, ev->cpu, &op))
+	return count_free(run, ev, &op, err);
+}
+
+/* A free of an object the trace never allocated: the model takes one out
+ * of the cache's initial state, if it has one left. */
+static __attribute__((noinline)) int do_free_prior(struct ss_run *run,
+						  const struct ss_event *ev,
+						  struct ss_error *err)
+{
+	struct ss_op op;
+	struct ss_obj obj = {.state = SS_OBJ_LIVE};
+	int rc = 0;
+
+	ss_op_init(&op, run->costs->cycles);
+	if (run->desc->ops->free_prior)
+		rc = run->desc->ops->free_prior(run->model, ev, &op, &obj.cache, err);
+	if (rc < 0) {
+		char why[sizeof(err->msg)];
+
+		memcpy(why, err->msg, sizeof(why));
+		return BAD(run, ev, err, "%s", why);
+	}
+	/* the route may have given the cache the kernel's objects or grown
+	 * its objects (op.resync): then the cache is read again, else one
+	 * prior object is out */
+	if (!rc && op.resync && !op.stats) { /* no free ran: the cache's counters */
+		struct ss_cache_report r;
+
+		run->desc->ops->cache_report(run->model, obj.cache, &r);
+		op.stats = (uint64_t *)r.stats; /* memcap only reads them */
+	}
+	if ((rc || op.resync) &&
+	    (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op) ||
+	     ss_account_prior(&run->acct, &run->mem, obj.cache, rc && !op.resync, run->events)))
 		return ss_errorf(err, "out of memory");
-	run->free_cycles += op.cycles;
-	run->cpu_cycles[ev->cpu] += op.cycles;
-	ss_hist_add(&run->free_hist, round_cycles(op.cycles));
-	return 0;
+	if (!rc) {
+		run->prior_missing++;
+		return 0;
+	}
+	run->prior_frees++;
+	return count_free(run, ev, &op, err);
 }
 
 /* Work time per label: arrays indexed by the label's name index. */
@@ -174,88 +337,115 @@ static int do_work(struct ss_run *run, const struct ss_event *ev,
 	return 0;
 }
 
-/* Events are read a few ahead of the one replayed, and the object-table
- * slot each will use is prefetched: with many live objects the slot is
- * otherwise a cache miss per event (docs/bench.md: +10-30% events/s on the
- * hackbench trace).  A read error is returned once the events read before
- * it are replayed. */
-#define LOOKAHEAD 8
-struct lookahead {
-	struct ss_event ev[LOOKAHEAD];
-	unsigned head, n;
-	int rc; /* the reader's last answer: 1 more, 0 end, -1 error */
-};
-
-/* The next event, in place in the ring (valid until the next call), or
- * NULL at the end or on a read error (la->rc says which). */
-static struct ss_event *next_event(struct ss_run *run, struct ss_trace_reader *r,
-				   struct lookahead *la, struct ss_error *err)
+static int do_phase(struct ss_run *run, const struct ss_event *ev,
+		    struct ss_error *err)
 {
-	struct ss_event *ev;
+	run->phase = ss_trace_name(run->tables, ev->site);
+	run->phase_index++;
+	return run->on_phase ? run->on_phase(run, run->phase, err) : 0;
+}
 
-	while (la->n < LOOKAHEAD && la->rc == 1) {
-		struct ss_event *e = &la->ev[(la->head + la->n) % LOOKAHEAD];
+static __attribute__((noinline)) int cpu_outside(struct ss_run *run,
+						const struct ss_event *ev,
+						struct ss_error *err)
+{
+	return BAD(run, ev, err, "cpu %u is outside the topology (%u PUs, map %s; set --cpus or --topology)",
+		   ev->cpu, run->topo->nr_cpus, ss_cpu_map_name(run->topo->map));
+}
 
-		la->rc = ss_trace_next(r, e, err);
-		if (la->rc != 1)
-			break;
-		if (e->id < run->objs.nr)
-			__builtin_prefetch(&run->objs.objs[e->id]);
-		la->n++;
+/* An event whose trace CPU is another PU (or none): the batch is shared,
+ * so the mapping goes into a copy (trace CPU -> PU, topology.h). */
+static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
+						  const struct ss_event *ev,
+						  struct ss_error *err)
+{
+	struct ss_event mapped = *ev;
+
+	if (ev->cpu >= run->topo->nr_map || run->topo->cpu_map[ev->cpu] == SS_NO_PU)
+		return cpu_outside(run, ev, err);
+	mapped.cpu = run->topo->cpu_map[ev->cpu];
+	switch (ev->kind) {
+	case SS_EV_ALLOC:
+		return do_alloc(run, &mapped, err);
+	case SS_EV_FREE:
+		return do_free(run, &mapped, err);
+	case SS_EV_FREE_PRIOR:
+		return do_free_prior(run, &mapped, err);
+	default:
+		return do_work(run, &mapped, err);
 	}
-	if (!la->n)
-		return NULL;
-	ev = &la->ev[la->head];
-	la->head = (la->head + 1) % LOOKAHEAD;
-	la->n--;
-	return ev;
+}
+
+static inline __attribute__((always_inline)) int replay_event(struct ss_run *run, const struct ss_event *ev,
+			       struct ss_error *err)
+{
+	_Static_assert(SS_EV_ALLOC == 0 && SS_EV_FREE == 1, "one test for both");
+
+	if (__builtin_expect((unsigned)ev->kind <= SS_EV_FREE && ev->cpu < run->same_cpus, 1))
+		return ev->kind == SS_EV_ALLOC ? do_alloc(run, ev, err) : do_free(run, ev, err);
+	if (ev->kind == SS_EV_PHASE)
+		return do_phase(run, ev, err);
+	if (ev->cpu >= run->same_cpus)
+		return replay_mapped(run, ev, err);
+	if (ev->kind == SS_EV_FREE_PRIOR)
+		return do_free_prior(run, ev, err);
+	return do_work(run, ev, err);
+}
+
+void ss_replay_start(struct ss_run *run, const struct ss_trace_reader *r)
+{
+	run->trace = r;
+	run->until_sample = run->sample_every;
+}
+
+/* Object-table slots this many events ahead are prefetched: with many live
+ * objects the slot is otherwise a cache miss per event (docs/bench.md). */
+#define PREFETCH_AHEAD SS_REPLAY_PAD
+
+int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
+		    struct ss_error *err)
+{
+	const struct ss_event *e = ev, *last = ev + n;
+
+	while (e < last) {
+		/* up to the next timeline sample: no countdown per event */
+		const struct ss_event *stop = run->on_sample && run->until_sample < (uint64_t)(last - e)
+						      ? e + run->until_sample : last;
+		uint64_t done = (uint64_t)(stop - e);
+
+		for (; e < stop; e++) {
+			/* integer arithmetic: the id may be past the table */
+			__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
+							  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
+			if (replay_event(run, e, err))
+				return -1;
+			run->events++;
+		}
+		if (run->on_sample && (run->until_sample -= done) == 0) {
+			run->until_sample = run->sample_every;
+			if (run->on_sample(run, err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int ss_replay_finish(struct ss_run *run, struct ss_error *err)
+{
+	return run->on_phase ? run->on_phase(run, NULL, err) : 0;
 }
 
 int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	      struct ss_error *err)
 {
-	struct lookahead la = {.rc = 1};
-	struct ss_event *ev;
-	/* a countdown, not events % sample_every: no division per event */
-	uint64_t until_sample = run->sample_every;
-	int rc;
+	struct ss_event ev[SS_REPLAY_BATCH + SS_REPLAY_PAD] = {{0}};
+	int n;
 
-	while ((ev = next_event(run, r, &la, err))) {
-		if (ev->kind != SS_EV_PHASE) { /* trace CPU -> PU (topology.h) */
-			if (ev->cpu >= run->topo->nr_map ||
-			    run->topo->cpu_map[ev->cpu] == SS_NO_PU)
-				return BAD(r, ev, err, "cpu %u is outside the topology (%u PUs, map %s; set --cpus or --topology)",
-					   ev->cpu, run->topo->nr_cpus,
-					   ss_cpu_map_name(run->topo->map));
-			ev->cpu = run->topo->cpu_map[ev->cpu];
-		}
-		switch (ev->kind) {
-		case SS_EV_ALLOC:
-			rc = do_alloc(run, r, ev, err);
-			break;
-		case SS_EV_FREE:
-			rc = do_free(run, r, ev, err);
-			break;
-		case SS_EV_WORK:
-			rc = do_work(run, ev, err);
-			break;
-		case SS_EV_PHASE:
-		default:
-			run->phase = ss_trace_name(run->tables, ev->site);
-			run->phase_index++;
-			rc = run->on_phase ? run->on_phase(run, run->phase, err) : 0;
-			break;
-		}
-		if (rc)
+	ss_replay_start(run, r);
+	while ((n = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0)
+		if (ss_replay_batch(run, ev, (unsigned)n, err))
 			return -1;
-		run->events++;
-		if (run->on_sample && --until_sample == 0) {
-			until_sample = run->sample_every;
-			if (run->on_sample(run, err))
-				return -1;
-		}
-	}
-	if (la.rc < 0)
+	if (n < 0)
 		return -1;
-	return run->on_phase ? run->on_phase(run, NULL, err) : 0;
+	return ss_replay_finish(run, err);
 }

@@ -7,6 +7,7 @@
 #ifndef SS_REPLAY_H
 #define SS_REPLAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "account.h"
@@ -49,13 +50,32 @@ struct ss_run {
 	struct ss_contention cont; /* waits and retries (sim/contention.h) */
 	struct ss_hist alloc_hist, free_hist;
 	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
+	uint64_t zero_live, large_live; /* live objects of those two kinds */
+	/* frees of objects allocated before the trace (SS_EV_FREE_PRIOR):
+	 * applied to the initial state, and with no such object left */
+	uint64_t prior_frees, prior_missing;
 	double alloc_cycles, free_cycles, work_cycles;
 	double *label_cycles;	 /* work cycles per label (trace name index) */
 	uint64_t *label_events;	 /* work events per label */
 	uint32_t nr_labels;	 /* slots in the two arrays above */
 	const char *phase; /* current phase name */
 	uint64_t phase_index;
+	/* set by ss_run_init / ss_replay_start (replay.c) */
+	const struct ss_trace_reader *trace; /* errors name its file and position */
+	uint64_t until_sample;	 /* events left before the next on_sample */
+	uint32_t same_cpus;	 /* trace CPUs below this are their own PU */
+	struct ss_slub_model *slub; /* the model, when a SLUB one: called inline */
+	double hist_memo_c[2];	 /* alloc, free: the last cycles added ... */
+	unsigned hist_memo_b[2]; /* ... and their histogram bucket */
 };
+
+/* Footprint and live objects as ss_totals_compute() counts them, in O(1)
+ * from what the replay keeps up to date (the memory cap's page counts,
+ * the live counters): the timeline samples them every few thousand events,
+ * and a pass over every cache there would make a run's cost grow with the
+ * number of caches (2M under kmem_cache --no-merge). */
+uint64_t ss_run_footprint_bytes(const struct ss_run *run);
+uint64_t ss_run_live_objects(const struct ss_run *run);
 
 /* Set up run state for a model already created in run->model. */
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err);
@@ -64,6 +84,22 @@ void ss_run_release(struct ss_run *run);
 /* Replay every event of r.  Trace errors name file:line. */
 int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	      struct ss_error *err);
+
+/* The same in steps, for a driver that feeds one decoded batch to several
+ * runs (sim/multi.c): start once (path names the trace in errors), then
+ * every batch in order, then finish (the closing on_phase call).  The
+ * batch is only read: runs can share it. */
+void ss_replay_start(struct ss_run *run, const struct ss_trace_reader *r);
+int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
+		    struct ss_error *err);
+int ss_replay_finish(struct ss_run *run, struct ss_error *err);
+
+/* Events per ss_trace_next_batch() call of the replays.  A batch array
+ * holds SS_REPLAY_PAD more initialised events after the last one passed
+ * to ss_replay_batch (read, never used: the object-table prefetch looks
+ * that far ahead without a bounds check). */
+#define SS_REPLAY_BATCH 512
+#define SS_REPLAY_PAD 8
 
 /* Simulated run time: the busiest CPU's clock, in cycles. */
 double ss_run_sim_cycles(const struct ss_run *run);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
-#include "csv_put.h"
+#include "escape.h"
 #include "geometry.h"
 
 static int open_in(struct ss_atomic_file *f, const char *dir, const char *name,
@@ -92,10 +92,15 @@ static void summary_csv(FILE *fp, const struct ss_run *run,
 {
 	const struct ss_totals *t = &s->tot;
 
+	const char *labels[] = {lb->workload, lb->variant, lb->model, lb->slub_debug,
+				run->target->name, s->era};
+
 	fprintf(fp, "%s\n", summary_cols);
-	fprintf(fp, "%s,%s,%s,%s,%s,%s,%u,%.2f,", lb->workload, lb->variant,
-		lb->model, lb->slub_debug, run->target->name, s->era,
-		run->topo->nr_cpus, (double)t->footprint_bytes / 1024.0);
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		ss_csv_put(fp, labels[i]); /* names may hold ',' '"' '#' */
+		fputc(',', fp);
+	}
+	fprintf(fp, "%u,%.2f,", run->topo->nr_cpus, (double)t->footprint_bytes / 1024.0);
 	fprintf(fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,",
 		(unsigned long long)t->requested, (unsigned long long)t->allocated,
 		(unsigned long long)(t->rounding + t->align),
@@ -126,14 +131,18 @@ static void summary_json(FILE *fp, const struct ss_run *run,
 {
 	const struct ss_totals *t = &s->tot;
 
-	fprintf(fp, "{\n  \"workload\": \"%s\",\n  \"variant\": \"%s\",\n"
-		    "  \"model\": \"%s\",\n  \"slub_debug\": \"%s\",\n"
-		    "  \"target\": \"%s\",\n  \"era\": \"%s\",\n"
-		    "  \"topology\": \"%s\",\n  \"cost_table\": \"%s\",\n"
-		    "  \"clock_mhz\": %u,\n",
-		lb->workload, lb->variant, lb->model, lb->slub_debug,
-		run->target->name, s->era, run->topo->desc, lb->costs,
-		run->target->clock_mhz);
+	const char *keys[] = {"workload", "variant", "model", "slub_debug", "target",
+			      "era", "topology", "cost_table"};
+	const char *vals[] = {lb->workload, lb->variant, lb->model, lb->slub_debug,
+			      run->target->name, s->era, run->topo->desc, lb->costs};
+
+	fprintf(fp, "{\n");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		fprintf(fp, "  \"%s\": ", keys[i]);
+		ss_json_put(fp, vals[i]); /* escaped: names may hold '"' '\\' */
+		fprintf(fp, ",\n");
+	}
+	fprintf(fp, "  \"clock_mhz\": %u,\n", run->target->clock_mhz);
 	fprintf(fp, "  \"footprint_kib\": %.2f,\n  \"requested_bytes\": %llu,\n"
 		    "  \"rounding_bytes\": %llu,\n  \"align_bytes\": %llu,\n"
 		    "  \"debug_bytes\": %llu,\n  \"free_slot_bytes\": %llu,\n"
@@ -210,6 +219,8 @@ int ss_write_summary(const char *dir, const struct ss_run *run,
 	struct summary s;
 
 	compute_summary(run, &s);
+	if (ss_totals_check(&s.tot, err))
+		return -1;
 	if (check_account(run, &s.tot, err))
 		return -1;
 	if (open_in(&f, dir, "summary.csv", err))
@@ -244,8 +255,9 @@ int ss_write_caches(const char *dir, const struct ss_run *run,
 		slab_bytes_each = (uint64_t)run->target->page_size << r.order;
 		lpadd = (slab_bytes_each - (uint64_t)r.objs_per_slab * r.slab_size) * r.nr_slabs;
 		ss_debug_str(r.debug, dbg, sizeof(dbg));
-		fprintf(f.fp, "%s,%u,%u,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%s,",
-			r.name, r.object_size, r.slab_size, r.objs_per_slab, r.order,
+		ss_csv_put(f.fp, r.name);
+		fprintf(f.fp, ",%u,%u,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%s,",
+			r.object_size, r.slab_size, r.objs_per_slab, r.order,
 			(unsigned long long)r.live, (unsigned long long)r.total_objects,
 			(unsigned long long)r.nr_slabs, (unsigned long long)r.partial_slabs,
 			(unsigned long long)r.cpu_slabs, (unsigned long long)r.slab_bytes,
@@ -265,7 +277,10 @@ int ss_write_caches(const char *dir, const struct ss_run *run,
 	return ss_atomic_commit(&f, err);
 }
 
-/* perf kmem's Frag: the share of allocated bytes not requested. */
+/* The share of the allocated bytes (object_size each) not requested: the
+ * rounding.  perf kmem's Frag has the same formula over bytes_alloc =
+ * s->size (trace_kmem_cache_alloc(), include/trace/events/kmem.h), the
+ * stride, so it also counts alignment and debug bytes (docs/outputs.md). */
 static double frag_pct(const struct ss_acct_site *s)
 {
 	return s->allocated ? 100.0 - 100.0 * (double)s->requested / (double)s->allocated : 0.0;
@@ -292,7 +307,7 @@ int ss_write_sites(const char *dir, const struct ss_run *run,
 		const struct ss_acct_cache *k = ss_account_geo(a, s->cache);
 		uint64_t live = s->allocs - s->frees;
 
-		ss_csv_put(f.fp, ss_trace_name(run->tables, s->site));
+		ss_csv_put(f.fp, ss_account_site_name(s, run->tables));
 		fputc(',', f.fp);
 		ss_csv_put(f.fp, ss_account_cache_name(a, s));
 		fprintf(f.fp, ",%llu,%llu,%llu,%llu,%.2f,%llu,%llu,%llu,%llu,%lld,%llu,%llu\n",
@@ -301,7 +316,9 @@ int ss_write_sites(const char *dir, const struct ss_run *run,
 			frag_pct(s), (unsigned long long)s->cross_cpu,
 			(unsigned long long)live, (unsigned long long)s->peak_live,
 			(unsigned long long)(s->requested - s->freed_requested),
-			(long long)((s->allocated - s->freed_allocated) -
+			/* at the cache's object_size now, as caches.csv
+			 * counts it (a merged alias may have grown it) */
+			(long long)((k ? live * k->object_size : s->allocated - s->freed_allocated) -
 				    (s->requested - s->freed_requested)),
 			k ? (unsigned long long)(live * k->align_each) : 0ull,
 			k ? (unsigned long long)(live * k->debug_each) : 0ull);
@@ -325,8 +342,11 @@ int ss_write_counters(const char *dir, const struct ss_run *run,
 		run->desc->ops->cache_report(run->model, i, &r);
 		for (int s = 0; s < SS_NR_STEPS; s++)
 			if (r.stats[s])
-				fprintf(f.fp, "%s,%s,%s,%llu\n", r.name, ss_step_name(s),
+			{
+				ss_csv_put(f.fp, r.name);
+				fprintf(f.fp, ",%s,%s,%llu\n", ss_step_name(s),
 					ss_step_unit(s), (unsigned long long)r.stats[s]);
+			}
 	}
 	return ss_atomic_commit(&f, err);
 }
@@ -347,13 +367,15 @@ int ss_write_locks(const char *dir, const struct ss_run *run,
 		for (unsigned k = 0; k < r.nr_res; k++) {
 			const struct ss_res_stat *st = &r.res[k];
 
-			if (st->uses)
-				fprintf(f.fp, "%s,%s,%llu,%llu,%llu,%.6f,%.6f\n", r.name,
-					r.res_names[k], (unsigned long long)st->uses,
-					(unsigned long long)st->waits,
-					(unsigned long long)st->retries,
-					ss_run_ns(run, st->wait_cycles) / 1e6,
-					ss_run_ns(run, st->hold_cycles) / 1e6);
+			if (!st->uses)
+				continue;
+			ss_csv_put(f.fp, r.name);
+			fputc(',', f.fp);
+			ss_csv_put(f.fp, r.res_names[k]);
+			fprintf(f.fp, ",%llu,%llu,%llu,%.6f,%.6f\n", (unsigned long long)st->uses,
+				(unsigned long long)st->waits, (unsigned long long)st->retries,
+				ss_run_ns(run, st->wait_cycles) / 1e6,
+				ss_run_ns(run, st->hold_cycles) / 1e6);
 		}
 	}
 	return ss_atomic_commit(&f, err);
@@ -374,8 +396,11 @@ int ss_write_functions(const char *dir, const struct ss_run *run,
 		run->desc->ops->cache_report(run->model, i, &r);
 		for (int k = 0; r.fns && k < SS_NR_FNS; k++)
 			if (r.fns[k].calls)
-				fprintf(f.fp, "%s,%s,%llu,%.1f\n", r.name, ss_fn_name(k),
+			{
+				ss_csv_put(f.fp, r.name);
+				fprintf(f.fp, ",%s,%llu,%.1f\n", ss_fn_name(k),
 					(unsigned long long)r.fns[k].calls, r.fns[k].cycles);
+			}
 	}
 	return ss_atomic_commit(&f, err);
 }
@@ -417,9 +442,33 @@ int ss_write_work(const char *dir, const struct ss_run *run,
 		ss_run_ns(run, run->alloc_cycles + run->free_cycles) / 1e6);
 	for (uint32_t i = 0; i < run->nr_labels; i++)
 		if (run->label_events[i])
-			fprintf(f.fp, "%s,%llu,%.0f,%.3f\n", ss_trace_name(run->tables, i),
+		{
+			ss_csv_put(f.fp, ss_trace_name(run->tables, i));
+			fprintf(f.fp, ",%llu,%.0f,%.3f\n",
 				(unsigned long long)run->label_events[i], run->label_cycles[i],
 				ss_run_ns(run, run->label_cycles[i]) / 1e6);
+		}
+	return ss_atomic_commit(&f, err);
+}
+
+int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *err)
+{
+	unsigned n = run->desc->ops->nr_caches(run->model);
+	struct ss_atomic_file f;
+
+	if (open_in(&f, dir, "prior.csv", err))
+		return -1;
+	fprintf(f.fp, "cache,from_snapshot,prior_live,prior_freed,prior_missing\n");
+	for (unsigned i = 0; i < n; i++) {
+		struct ss_cache_report r;
+
+		run->desc->ops->cache_report(run->model, i, &r);
+		if (!r.from_snapshot && !r.prior_freed && !r.prior_missing && !r.prior_live)
+			continue;
+		fprintf(f.fp, "%s,%d,%llu,%llu,%llu\n", r.name, r.from_snapshot,
+			(unsigned long long)r.prior_live, (unsigned long long)r.prior_freed,
+			(unsigned long long)r.prior_missing);
+	}
 	return ss_atomic_commit(&f, err);
 }
 

@@ -36,6 +36,10 @@ int ss_write_latency(const char *dir, const struct ss_run *run,
 /* work.csv: simulated time per work label, plus the allocator's own. */
 int ss_write_work(const char *dir, const struct ss_run *run,
 		  struct ss_error *err);
+/* prior.csv: per cache that started from a kernel snapshot, its initial
+ * objects still allocated, those prior frees took, and prior frees that
+ * found none left (a run with --initial-state). */
+int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *err);
 /* /proc/slabinfo 2.1 of the simulated caches into dir/name. */
 int ss_write_slabinfo(const char *dir, const char *name,
 		      const struct ss_run *run, struct ss_error *err);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
+#include "parse.h"
 #include "site_scan.h"
 
 int ss_topology_for_run(struct ss_topology *topo, const char *spec,
@@ -16,7 +18,7 @@ int ss_topology_for_run(struct ss_topology *topo, const char *spec,
 	enum ss_cpu_map policy = SS_MAP_IDENTITY;
 
 	if (map && ss_cpu_map_parse(map, &policy))
-		return ss_errorf(err, "unknown CPU map '%s' (identity, compact, scatter)", map);
+		return ss_errorf(err, "unknown CPU map '%s' (identity, compact, scatter, fold)", map);
 	if (spec ? ss_topology_load(topo, spec, err)
 		 : ss_topology_flat(topo, t->cpus, t->nodes, err))
 		return -1;
@@ -66,8 +68,11 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
 	FILE *out;
 	int fd;
 
-	snprintf(s->spool, sizeof(s->spool), "%.40s/slabsim-stdin.XXXXXX",
-		 dir && *dir ? dir : "/tmp");
+	if ((size_t)snprintf(s->spool, sizeof(s->spool), "%s/slabsim-stdin.XXXXXX",
+			     dir && *dir ? dir : "/tmp") >= sizeof(s->spool)) {
+		s->spool[0] = '\0';
+		return ss_errorf(err, "-: cannot spool standard input: $TMPDIR is too long");
+	}
 	fd = mkstemp(s->spool);
 	if (fd < 0) {
 		int e = errno;
@@ -75,6 +80,8 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
 		s->spool[0] = '\0';
 		return ss_errorf(err, "-: cannot spool standard input: %s", strerror(e));
 	}
+	/* a signal before the unlink in ss_run_setup_open removes it too */
+	s->spool_slot = ss_cleanup_add(s->spool, 0) + 1;
 	out = fdopen(fd, "wb");
 	if (!out) {
 		close(fd);
@@ -92,13 +99,77 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
 	return 0;
 }
 
-int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
-		      struct ss_error *err)
+/* What the trace says of itself before its first event: `meta workload`
+ * and `meta cpus`.  An imported trace may state its CPUs only at the end
+ * (slabsim import before it knew them up front): then the whole trace is
+ * read for them.  Standard input cannot be read twice: nothing. */
+static int trace_header(const char *path, unsigned *cpus, bool *imported,
+			struct ss_error *err)
 {
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	const char *v;
+	uint64_t n;
+	int rc;
+
+	*cpus = 0;
+	*imported = false;
+	if (!strcmp(path, "-"))
+		return 0;
+	if (ss_trace_open(&r, path, err))
+		return -1;
+	rc = ss_trace_next(r, &ev, err);
+	v = ss_trace_meta(ss_trace_tables(r), "workload");
+	*imported = v && !strcmp(v, "import");
+	if (rc >= 0 && *imported && !ss_trace_meta(ss_trace_tables(r), "cpus"))
+		while ((rc = ss_trace_next(r, &ev, err)) == 1)
+			;
+	v = ss_trace_meta(ss_trace_tables(r), "cpus");
+	if (rc >= 0 && v && !ss_parse_u64(v, 65536, &n) && n)
+		*cpus = (unsigned)n;
+	ss_trace_close(r);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The model configuration, once the trace is open. */
+static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		      struct ss_trace_reader *reader)
+{
+	s->cfg.target = &s->target;
+	s->cfg.topo = &s->topo;
+	s->cfg.merge = !spec->no_merge;
+	s->cfg.kernel_caches = s->imported;
+	s->cfg.initial = spec->initial_state ? &s->initial : NULL;
+	s->cfg.tables = ss_trace_tables(reader);
+	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+}
+
+/* What both opens do first: the trace's own CPUs and kind, the initial
+ * state and the topology. */
+static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
+			struct ss_error *err)
+{
+	unsigned trace_cpus;
+
 	s->trace = spec->trace;
 	s->max_objects = spec->max_objects;
 	s->max_memory = spec->max_memory;
-	if (ss_topology_for_run(&s->topo, spec->topology, spec->map, &s->target, err))
+	if (trace_header(spec->trace, &trace_cpus, &s->imported, err))
+		return -1;
+	s->cpus_from = spec->topology ? "topology" : spec->cpus ? "--cpus" : "target";
+	if (!spec->topology && !spec->cpus && trace_cpus) {
+		s->target.cpus = trace_cpus;
+		s->cpus_from = "trace";
+	}
+	if (spec->initial_state && ss_snap_load(&s->initial, spec->initial_state, err))
+		return -1;
+	return ss_topology_for_run(&s->topo, spec->topology, spec->map, &s->target, err);
+}
+
+int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		      struct ss_error *err)
+{
+	if (open_prelude(s, spec, err))
 		return -1;
 	if (s->desc->needs_site_sizes && !strcmp(spec->trace, "-")) {
 		if (spool_stdin(s, err))
@@ -109,15 +180,25 @@ int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		return -1;
 	if (ss_trace_open(&s->reader, s->trace, err))
 		return -1;
+	ss_trace_note_unchecked(s->reader);
 	if (s->spool[0]) { /* both opened it: the name can go */
 		unlink(s->spool);
 		s->spool[0] = '\0';
+		ss_cleanup_del(s->spool_slot - 1);
+		s->spool_slot = 0;
 	}
-	s->cfg.target = &s->target;
-	s->cfg.topo = &s->topo;
-	s->cfg.merge = !spec->no_merge;
-	s->cfg.tables = ss_trace_tables(s->reader);
-	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+	configure(s, spec, s->reader);
+	return 0;
+}
+
+int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spec,
+			   struct ss_trace_reader *reader, struct ss_error *err)
+{
+	if (open_prelude(s, spec, err))
+		return -1;
+	if (s->desc->needs_site_sizes && ss_site_scan(s->trace, &s->sites, err))
+		return -1;
+	configure(s, spec, reader);
 	return 0;
 }
 
@@ -155,6 +236,9 @@ void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
 	if (s->spool[0])
 		unlink(s->spool);
 	s->spool[0] = '\0';
+	ss_cleanup_del(s->spool_slot - 1);
+	s->spool_slot = 0;
 	ss_site_sizes_release(&s->sites);
+	ss_snap_release(&s->initial);
 	ss_topology_release(&s->topo);
 }

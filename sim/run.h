@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "slabsnap.h"
 #include "replay.h"
 #include "target.h"
 #include "topology.h"
@@ -31,7 +32,9 @@ struct ss_run_spec {
 	const char *slub_debug; /* LETTERS[,cache,...] (not with MODEL+SPEC) */
 	const char *topology;	/* hwloc spec; NULL: flat from cpus/nodes */
 	const char *map;	/* trace CPUs onto PUs; NULL: identity */
-	unsigned cpus, nodes;	/* 0: the target's */
+	unsigned cpus, nodes;	/* 0: the trace's `meta cpus`, else the target's */
+	const char *initial_state; /* a slab snapshot the caches start from */
+	const char *final_state;   /* the kernel's after-snapshot: settle (settle.h) */
 	bool no_merge;		/* no SLUB merging of the caches a model creates */
 	uint64_t max_objects;	/* 0: SS_OBJTABLE_DEFAULT_CAP */
 	uint64_t max_memory;	/* 0: SS_MEMCAP_DEFAULT */
@@ -46,8 +49,12 @@ struct ss_run_setup {
 	struct ss_site_sizes sites;
 	struct ss_model_config cfg;
 	struct ss_trace_reader *reader;
+	struct ss_snap initial;	/* --initial-state, if given */
+	const char *cpus_from;	/* "--cpus", "trace", "target" or "topology" */
+	bool imported;		/* meta workload import: the kernel's caches */
 	const char *trace;	/* the path the reader opened */
-	char spool[64];		/* stdin copied here ("" if not) */
+	char spool[4200];	/* stdin copied here ("" if not) */
+	int spool_slot;		/* 1 + its clean-up registry slot, 0: none */
 	uint64_t max_objects, max_memory;
 };
 
@@ -57,6 +64,12 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 /* Topology, the trace reader and the model configuration. */
 int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		      struct ss_error *err);
+/* The same for a run that shares a reader opened by its caller (several
+ * runs fed by one pass, sim/multi.h): s->reader stays NULL, the caller
+ * closes the reader.  spec->trace must be a file (the site scan may read
+ * it again). */
+int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spec,
+			   struct ss_trace_reader *reader, struct ss_error *err);
 /* Create the model into *model (host mode: no replay state). */
 int ss_run_setup_model(struct ss_run_setup *s, struct ss_model **model,
 		       struct ss_error *err);

@@ -22,10 +22,18 @@ struct ss_totals {
 	uint64_t slab_pages, live_objects, caches;
 	uint64_t partial_slabs, cpu_slabs, slabs;
 	uint64_t stats[SS_NR_STEPS];
+	/* every part above is a difference of two counts; the first that
+	 * came out negative (a model bug) is named here and its part set to
+	 * 0: a writer refuses such totals rather than print a wrapped 2^64
+	 * (ss_totals_check) */
+	const char *negative;
+	const char *negative_cache;
 };
 
 void ss_totals_compute(const struct ss_model_desc *desc,
 		       const struct ss_model *m, const struct ss_target *t,
 		       struct ss_totals *tot);
+/* 0, or -1 with err naming the part that came out negative. */
+int ss_totals_check(const struct ss_totals *tot, struct ss_error *err);
 
 #endif

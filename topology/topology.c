@@ -118,9 +118,9 @@ static int build_scatter(struct ss_topology *topo, const struct topo_build *b)
 
 int ss_cpu_map_parse(const char *name, enum ss_cpu_map *out)
 {
-	static const char *const names[] = {"identity", "compact", "scatter"};
+	static const char *const names[] = {"identity", "compact", "scatter", "fold"};
 
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 4; i++)
 		if (!strcmp(name, names[i])) {
 			*out = (enum ss_cpu_map)i;
 			return 0;
@@ -133,6 +133,7 @@ const char *ss_cpu_map_name(enum ss_cpu_map map)
 	switch (map) {
 	case SS_MAP_COMPACT: return "compact";
 	case SS_MAP_SCATTER: return "scatter";
+	case SS_MAP_FOLD: return "fold";
 	default: return "identity";
 	}
 }
@@ -169,7 +170,9 @@ int ss_topology_set_map(struct ss_topology *topo, enum ss_cpu_map map,
 		for (unsigned p = 0; p < topo->nr_cpus; p++)
 			if (topo->cpu_os[p] + 1 > nr)
 				nr = topo->cpu_os[p] + 1;
-	if (nr > SS_TOPO_MAX_PUS)
+	if (map == SS_MAP_FOLD) /* every trace CPU (at most 65535) has a PU */
+		nr = SS_TOPO_MAX_PUS + 1;
+	else if (nr > SS_TOPO_MAX_PUS)
 		return ss_errorf(err, "topology: OS index %u is too large for the identity map",
 				 nr - 1);
 	free(topo->cpu_map);
@@ -179,13 +182,13 @@ int ss_topology_set_map(struct ss_topology *topo, enum ss_cpu_map map,
 	topo->nr_map = nr;
 	topo->map = map;
 	for (unsigned c = 0; c < nr; c++)
-		topo->cpu_map[c] = SS_NO_PU;
+		topo->cpu_map[c] = map == SS_MAP_FOLD ? topo->scatter[c % topo->nr_cpus] : SS_NO_PU;
 	for (unsigned p = 0; p < topo->nr_cpus; p++) {
 		if (map == SS_MAP_IDENTITY)
 			topo->cpu_map[topo->cpu_os[p]] = (uint16_t)p;
 		else if (map == SS_MAP_COMPACT)
 			topo->cpu_map[p] = (uint16_t)p;
-		else
+		else if (map == SS_MAP_SCATTER)
 			topo->cpu_map[p] = topo->scatter[p];
 	}
 	make_desc(topo);

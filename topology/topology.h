@@ -26,7 +26,9 @@
 #define SS_TOPO_MAX_NODES 1024u /* Linux's MAX_NUMNODES (NODES_SHIFT 10) */
 #define SS_NO_PU 0xffffu       /* cpu_map[] entry of a trace CPU without a PU */
 
-enum ss_cpu_map { SS_MAP_IDENTITY, SS_MAP_COMPACT, SS_MAP_SCATTER };
+/* fold: scatter, with trace CPU n on the PU of n modulo the PUs, so one
+ * trace of many CPUs replays on a machine of any size */
+enum ss_cpu_map { SS_MAP_IDENTITY, SS_MAP_COMPACT, SS_MAP_SCATTER, SS_MAP_FOLD };
 
 struct ss_topology {
 	unsigned nr_cpus;     /* PUs */

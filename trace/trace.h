@@ -3,6 +3,8 @@
  * An event is what the kernel did (docs/trace-format.md):
  *   alloc  cpu id site api size [gfp]   api = "kmalloc" or a declared cache
  *   free   cpu id
+ *   prior  cpu site api size [gfp]   free of an object allocated before
+ *                                     the trace began (none of its ids)
  *   work   cpu cycles label       non-allocator time (parsing, formatting)
  *   phase  name                   a marker; snapshots are taken there
  * Caches are declared before use with their creation arguments, so a model
@@ -33,17 +35,22 @@ enum ss_event_kind {
 	SS_EV_FREE,
 	SS_EV_WORK,
 	SS_EV_PHASE,
+	SS_EV_FREE_PRIOR, /* a free of an object the trace never allocated */
 };
 
 struct ss_event {
 	enum ss_event_kind kind;
 	uint32_t cpu;
-	uint64_t id;	/* alloc, free: object id */
-	uint32_t site;	/* alloc: site index; work: label index; phase: name index */
-	uint32_t api;	/* alloc: SS_API_KMALLOC or cache index */
-	uint64_t value; /* alloc: requested bytes; work: cycles */
-	uint32_t gfp;	/* alloc: SS_GFP_* (0 in traces written without them) */
-	unsigned long line; /* text line the event came from (0 for binary) */
+	uint64_t id;	/* alloc, free: object id; prior: its slab + 1, or 0 */
+	/* free: only cpu, id and line (site, api and value are unspecified) */
+	uint32_t site;	/* alloc, prior: site index; work: label index; phase: name index */
+	uint32_t api;	/* alloc, prior: SS_API_KMALLOC or cache index */
+	uint64_t value; /* alloc: requested bytes; prior: bytes of the object
+			 * (kmalloc: its class size); work: cycles */
+	uint32_t gfp;	/* alloc, prior: SS_GFP_* (0 in traces written without them) */
+	unsigned long line; /* where it came from: the text line, or the
+			     * binary trace's event number (1, 2, ...);
+			     * ss_trace_where() words either */
 };
 
 /* Allocation flags that choose a kmalloc type (kmalloc_type() in
@@ -65,7 +72,7 @@ void ss_gfp_str(uint32_t gfp, char *buf, size_t n);
 #define SS_CF_RCU 0x02u		/* SLAB_TYPESAFE_BY_RCU / DESTROY_BY_RCU */
 #define SS_CF_CTOR 0x04u	/* cache has a constructor */
 #define SS_CF_KMALLOC 0x08u	/* a kmalloc-* cache (SLAB_KMALLOC) */
-#define SS_CF_FREEPTR 0x10u	/* explicit freeptr_offset (6.13+) */
+#define SS_CF_FREEPTR 0x10u	/* explicit freeptr_offset (6.12+, RCU caches) */
 
 /* A cache declared by the trace: `cache NAME size=N [align=N] [flags=...]`. */
 struct ss_trace_cache {
@@ -116,7 +123,27 @@ int ss_trace_open(struct ss_trace_reader **out, const char *path,
 /* 1 = *ev filled, 0 = end of trace, -1 = error (err names file:line). */
 int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		  struct ss_error *err);
+/* Up to max events into ev[0..): the count (>= 1), 0 = end of trace, -1 =
+ * error.  An error after some events is returned by the next call, so
+ * the events before it are used first.  Binary version 2 decodes its
+ * fixed-width records here without a call per event: the replay's way in.
+ * ss_trace_next and ss_trace_next_batch may be mixed. */
+int ss_trace_next_batch(struct ss_trace_reader *r, struct ss_event *ev,
+			unsigned max, struct ss_error *err);
+/* 1 when every byte read is covered by a checksum (binary version 2);
+ * 0 for text and binary version 1, which carry none. */
+int ss_trace_checked(const struct ss_trace_reader *r);
+/* Say on stderr that a binary version-1 trace is read unchecked. */
+void ss_trace_note_unchecked(const struct ss_trace_reader *r);
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r);
+/* An event's place for messages: "FILE:LINE" (text) or "FILE: event N"
+ * (binary), from its ev->line. */
+void ss_trace_where(const struct ss_trace_reader *r, unsigned long line,
+		    char *buf, size_t n);
+/* ss_errorf() prefixed with ss_trace_where() and ": ". */
+int ss_trace_error_at(struct ss_error *err, const struct ss_trace_reader *r,
+		      unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 const char *ss_trace_path(const struct ss_trace_reader *r);
 /* The format ss_trace_open() detected. */
 enum ss_trace_format ss_trace_reader_format(const struct ss_trace_reader *r);
@@ -147,10 +174,22 @@ int ss_trace_write_alloc_gfp(struct ss_trace_writer *w, uint32_t cpu, uint64_t i
 			     const char *site, uint32_t api, uint64_t size,
 			     uint32_t gfp);
 int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
+/* A free of an object allocated before the trace began: site frees it on
+ * cpu; api and size (and gfp for kmalloc) say which cache it was in; slab
+ * = K + 1 when the capture tells which slab of that cache it was in (K, a
+ * dense index per cache), 0 when not. */
+int ss_trace_write_free_prior(struct ss_trace_writer *w, uint32_t cpu,
+			      const char *site, uint32_t api, uint64_t size,
+			      uint32_t gfp, uint64_t slab);
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label);
 int ss_trace_write_phase(struct ss_trace_writer *w, const char *name);
 int ss_trace_write_comment(struct ss_trace_writer *w, const char *text);
+/* The error of a write call that returned -1, naming the output: the
+ * errno of a failed write ("t.trace: write failed: No space left on
+ * device"), or a name or value the format cannot hold.  Call it at once
+ * (errno).  Returns -1. */
+int ss_trace_writer_failed(const struct ss_trace_writer *w, struct ss_error *err);
 /* Flush, fsync-free close, rename into place.  Frees w. */
 int ss_trace_writer_commit(struct ss_trace_writer *w, struct ss_error *err);
 /* Close and delete the temporary file.  Frees w. */

@@ -19,6 +19,9 @@
 struct ss_trace_reader {
 	int (*next)(struct ss_trace_reader *r, struct ss_event *ev,
 		    struct ss_error *err);
+	/* NULL: ss_trace_next_batch() calls next() per event */
+	int (*next_batch)(struct ss_trace_reader *r, struct ss_event *ev,
+			  unsigned max, struct ss_error *err);
 	struct ss_inbuf in;
 	char *path;
 	enum ss_trace_format format;
@@ -32,7 +35,34 @@ struct ss_trace_reader {
 	uint64_t events;	/* event records read */
 	int ended;		/* the end record was read */
 	int bin_fast;		/* ss_trace_next() may try trace_bin_fast.h */
+	unsigned bin_version;	/* 1 (no checksum) or 2 */
+	/* binary version 2: the open block, verified (trace_bin2_reader.c) */
+	const uint8_t *blk_p, *blk_end; /* next record, end of payload */
+	uint32_t blk_events, blk_decoded; /* announced, decoded so far */
+	uint64_t blk_seq;	/* blocks opened */
+	/* an error met after a batch's first events, returned next call */
+	int pending;
+	char pending_msg[sizeof(((struct ss_error *)0)->msg)];
 };
+
+/* Within a version-2 block or a version-1 stream: the bytes of one record
+ * after its tag. */
+struct ss_bin_cursor {
+	const uint8_t *p, *end;
+	uint64_t off;	/* stream offset of the record's tag */
+	int short_buf;	/* ran into the end of the buffered bytes */
+};
+
+/* Decode the version-1 record `tag` at c: 1 = an event in *ev, 0 = a
+ * declaration, comment or the end record was taken in, -1 = error. */
+int ss_bin1_record(struct ss_trace_reader *r, struct ss_bin_cursor *c, uint8_t tag,
+		   struct ss_event *ev, struct ss_error *err);
+/* Where a binary stream stands before the next record (the buffer
+ * filled): 1 = a record follows, 0 = the clean end (after END), -1 = no
+ * END before the end, or bytes after it. */
+int ss_bin_more(struct ss_trace_reader *r, struct ss_error *err);
+/* Version 2 after its header (trace_bin2_reader.c). */
+int ss_bin2_reader_init(struct ss_trace_reader *r, struct ss_error *err);
 
 /* Set r->next after the format was detected (the stream is at offset 0). */
 int ss_text_reader_init(struct ss_trace_reader *r, struct ss_error *err);
@@ -53,6 +83,8 @@ struct ss_trace_writer_ops {
 	int (*alloc)(struct ss_trace_writer *w, uint32_t cpu, uint64_t id,
 		     const char *site, uint32_t api, uint64_t size, uint32_t gfp);
 	int (*free_obj)(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
+	int (*free_prior)(struct ss_trace_writer *w, uint32_t cpu, const char *site,
+			  uint32_t api, uint64_t size, uint32_t gfp, uint64_t slab);
 	int (*work)(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
 		    const char *label);
 	int (*phase)(struct ss_trace_writer *w, const char *name);
@@ -70,9 +102,12 @@ struct ss_trace_writer {
 	int to_stdout;
 	enum ss_trace_format format;
 	struct ss_trace_tables tb; /* declared caches; binary: names too */
-	/* binary */
+	/* binary: the buffer holds whole blocks (trace_bin.h, version 2) */
 	uint8_t *buf;
 	size_t len, cap;
+	size_t blk;		/* offset in buf of the open block's header */
+	uint32_t blk_events;	/* event records in the open block */
+	uint64_t blk_seq;	/* blocks written before it */
 	uint64_t events;
 };
 

@@ -14,11 +14,7 @@
 	ss_errorf(err, "%s: byte %llu: " fmt, (r)->path, (unsigned long long)(off), \
 		  ##__VA_ARGS__)
 
-struct cursor {
-	const uint8_t *p, *end;
-	uint64_t off;	/* stream offset of the record's tag */
-	int short_buf;	/* ran into the end of the buffered bytes */
-};
+#define cursor ss_bin_cursor
 
 static int get(struct ss_trace_reader *r, struct cursor *c, const char *what,
 	       uint64_t max, uint64_t *out, struct ss_error *err)
@@ -115,6 +111,18 @@ static int decode_event(struct ss_trace_reader *r, struct cursor *c, uint8_t tag
 		ev->value = 0;
 		return get_cpu(r, c, tag, ev, err) ||
 		       get(r, c, "object id", SS_TRACE_MAX_ID, &ev->id, err) ? -1 : 0;
+	case SS_BIN_FREE_PRIOR:
+		ev->kind = SS_EV_FREE_PRIOR;
+		ev->id = 0;
+		if (get_cpu(r, c, tag, ev, err) ||
+		    get_index(r, c, "site", tb->names.nr, &ev->site, err) ||
+		    get_index(r, c, "cache", tb->cache_names.nr, &ev->api, err) ||
+		    get(r, c, "size", SS_TRACE_MAX_SIZE, &ev->value, err) ||
+		    get(r, c, "gfp flags", SS_GFP_ALL, &gfp, err) ||
+		    get(r, c, "slab", SS_TRACE_MAX_ID + 1, &ev->id, err))
+			return -1;
+		ev->gfp = (uint32_t)gfp;
+		return 0;
 	case SS_BIN_WORK:
 		ev->kind = SS_EV_WORK;
 		ev->id = 0;
@@ -190,8 +198,11 @@ static int decode_meta(struct ss_trace_reader *r, struct cursor *c,
 	if (get_str(r, c, "meta key", SS_MAX_NAME, key, err) ||
 	    get_str(r, c, "meta value", SS_BIN_MAX_META, value, err))
 		return -1;
-	if (!ss_trace_name_ok(key) || strchr(value, '\n'))
-		return BAD(r, c->off, err, "meta: bad key '%.40s' or value", key);
+	if (!ss_trace_name_ok(key))
+		return BAD(r, c->off, err, "meta: bad key '%.40s'", key);
+	if (!ss_trace_meta_value_ok(value))
+		return BAD(r, c->off, err, "meta %s: bad value (want UTF-8 without control bytes or a leading space)",
+			   key);
 	if (ss_trace_tables_set_meta(&r->tb, key, value))
 		return BAD(r, c->off, err, "out of memory");
 	r->decls++;
@@ -228,6 +239,27 @@ static int decode_control(struct ss_trace_reader *r, struct cursor *c, uint8_t t
 	return BAD(r, c->off, err, "unknown control record 0x%02x", tag);
 }
 
+int ss_bin1_record(struct ss_trace_reader *r, struct ss_bin_cursor *c, uint8_t tag,
+		   struct ss_event *ev, struct ss_error *err)
+{
+	if ((tag & 7) == SS_BIN_CONTROL)
+		return decode_control(r, c, tag, err);
+	return decode_event(r, c, tag, ev, err) ? -1 : 1;
+}
+
+int ss_bin_more(struct ss_trace_reader *r, struct ss_error *err)
+{
+	if (!ss_inbuf_avail(&r->in)) {
+		if (!r->ended)
+			return ss_errorf(err, "%s: truncated binary trace: no end record after %llu events",
+					 r->path, (unsigned long long)r->events);
+		return 0;
+	}
+	if (r->ended)
+		return BAD(r, ss_inbuf_offset(&r->in), err, "data after the end record");
+	return 1;
+}
+
 /* Enough bytes for the record at the cursor: events are short; control
  * records carry strings and may need up to the longest meta value. */
 static int refill(struct ss_trace_reader *r, size_t need, struct ss_error *err)
@@ -250,14 +282,8 @@ static int bin_next_slow(struct ss_trace_reader *r,
 
 		if (ss_inbuf_avail(b) < SS_BIN_MAX_EVENT && refill(r, SS_BIN_MAX_EVENT, err))
 			return -1;
-		if (!ss_inbuf_avail(b)) {
-			if (!r->ended)
-				return ss_errorf(err, "%s: truncated binary trace: no end record after %llu events",
-						 r->path, (unsigned long long)r->events);
-			return 0;
-		}
-		if (r->ended)
-			return BAD(r, ss_inbuf_offset(b), err, "data after the end record");
+		if ((rc = ss_bin_more(r, err)) <= 0)
+			return rc;
 		tag = b->buf[b->pos];
 		c = (struct cursor){b->buf + b->pos + 1, b->buf + b->len, ss_inbuf_offset(b), 0};
 		if ((tag & 7) == SS_BIN_CONTROL) {
@@ -290,11 +316,6 @@ static int bin_next(struct ss_trace_reader *r, struct ss_event *ev,
 	return bin_next_slow(r, ev, err);
 }
 
-static uint32_t get_le32(const uint8_t *p)
-{
-	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 int ss_bin_reader_init(struct ss_trace_reader *r, struct ss_error *err)
 {
 	struct ss_inbuf *b = &r->in;
@@ -304,14 +325,17 @@ int ss_bin_reader_init(struct ss_trace_reader *r, struct ss_error *err)
 		return -1;
 	if (ss_inbuf_avail(b) < SS_BIN_HEADER_LEN)
 		return ss_errorf(err, "%s: truncated binary trace header", r->path);
-	version = get_le32(b->buf + b->pos + SS_BIN_MAGIC_LEN);
-	flags = get_le32(b->buf + b->pos + SS_BIN_MAGIC_LEN + 4);
-	if (version != SS_BIN_VERSION)
-		return ss_errorf(err, "%s: unsupported binary trace version %u (this slabsim reads %d)",
-				 r->path, version, SS_BIN_VERSION);
+	version = ss_bin_le32(b->buf + b->pos + SS_BIN_MAGIC_LEN);
+	flags = ss_bin_le32(b->buf + b->pos + SS_BIN_MAGIC_LEN + 4);
+	if (version != SS_BIN_VERSION && version != SS_BIN_VERSION2)
+		return ss_errorf(err, "%s: unsupported binary trace version %u (this slabsim reads %d and %d)",
+				 r->path, version, SS_BIN_VERSION, SS_BIN_VERSION2);
 	if (flags)
 		return ss_errorf(err, "%s: unknown binary trace header flags 0x%x", r->path, flags);
 	b->pos += SS_BIN_HEADER_LEN;
+	r->bin_version = version;
+	if (version == SS_BIN_VERSION2)
+		return ss_bin2_reader_init(r, err);
 	r->next = bin_next;
 	r->bin_fast = 1;
 	return 0;

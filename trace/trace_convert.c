@@ -74,6 +74,9 @@ static int copy_event(struct convert *c, const struct ss_event *ev)
 						ev->gfp);
 	case SS_EV_FREE:
 		return ss_trace_write_free(c->w, ev->cpu, ev->id);
+	case SS_EV_FREE_PRIOR:
+		return ss_trace_write_free_prior(c->w, ev->cpu, ss_trace_name(tb, ev->site),
+						 ev->api, ev->value, ev->gfp, ev->id);
 	case SS_EV_WORK:
 		return ss_trace_write_work(c->w, ev->cpu, ev->value, ss_trace_name(tb, ev->site));
 	case SS_EV_PHASE:
@@ -82,7 +85,7 @@ static int copy_event(struct convert *c, const struct ss_event *ev)
 	return -1;
 }
 
-static int copy_all(struct convert *c, const char *out, uint64_t *events,
+static int copy_all(struct convert *c, uint64_t *events,
 		    struct ss_error *err)
 {
 	struct ss_event ev;
@@ -91,14 +94,13 @@ static int copy_all(struct convert *c, const char *out, uint64_t *events,
 	c->caches = 1; /* index 0 is kmalloc on both sides */
 	while ((rc = ss_trace_next(c->r, &ev, err)) == 1) {
 		if (sync_decls(c) || copy_event(c, &ev))
-			return ss_errorf(err, "%s: write failed after %llu events", out,
-					 (unsigned long long)*events);
+			return ss_trace_writer_failed(c->w, err);
 		++*events;
 	}
 	if (rc < 0)
 		return -1;
 	if (sync_decls(c))
-		return ss_errorf(err, "%s: write failed", out);
+		return ss_trace_writer_failed(c->w, err);
 	return 0;
 }
 
@@ -113,7 +115,7 @@ int ss_trace_convert(const char *in, const char *out, enum ss_trace_format forma
 		return -1;
 	if (ss_trace_writer_open_format(&c.w, out, format, err))
 		goto out;
-	if (copy_all(&c, out, events, err)) {
+	if (copy_all(&c, events, err)) {
 		ss_trace_writer_abort(c.w);
 		goto out;
 	}

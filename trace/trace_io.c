@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #define INBUF_CAP (256u << 10)	    /* large reads keep the syscalls rare */
 #define INBUF_MAX_CAP (16u << 20)   /* longest line or record we accept */
@@ -122,6 +123,9 @@ static int zin_refill(struct ss_inbuf *b, const char *path, struct ss_error *err
 		}
 		/* called with no input too: the decoder may hold output back */
 		rc = ZSTD_decompressStream(z->dctx, &out, &in);
+		if (ZSTD_isError(rc) && ZSTD_getErrorCode(rc) == ZSTD_error_checksum_wrong)
+			return ss_errorf(err, "%s: zstd content checksum mismatch: the trace is corrupt",
+					 path);
 		if (ZSTD_isError(rc))
 			return ss_errorf(err, "%s: bad zstd data: %s", path,
 					 ZSTD_getErrorName(rc));
@@ -227,11 +231,16 @@ int ss_inbuf_line(struct ss_inbuf *b, char **line, size_t *len,
 			}
 			start[*len] = '\0';
 			b->pos += nl ? *len + 1 : *len;
+			b->cut = !nl;
+			b->lines++;
 			*line = start;
 			return 1;
 		}
 		if (b->eof)
 			return 0;
+		if (avail >= b->max_cap) /* the fill below would fail unnamed */
+			return ss_errorf(err, "%s:%lu: line longer than %zu bytes",
+					 path, b->lines + 1, b->max_cap);
 		scanned = avail;
 		if (ss_inbuf_fill(b, avail + 1, path, err) < 0)
 			return -1;
@@ -245,7 +254,7 @@ struct zout {
 	ZSTD_CCtx *cctx;
 	unsigned char *out;
 	size_t out_cap;
-	int failed;
+	int failed; /* the errno of the failed write (ENOSPC, EFBIG...), or 0 */
 };
 
 static int zout_drain(struct zout *z, ZSTD_inBuffer *in, ZSTD_EndDirective mode)
@@ -256,9 +265,12 @@ static int zout_drain(struct zout *z, ZSTD_inBuffer *in, ZSTD_EndDirective mode)
 		ZSTD_outBuffer out = {z->out, z->out_cap, 0};
 
 		left = ZSTD_compressStream2(z->cctx, &out, in, mode);
-		if (ZSTD_isError(left) ||
-		    fwrite(z->out, 1, out.pos, z->sink) != out.pos) {
-			z->failed = 1;
+		if (ZSTD_isError(left)) {
+			z->failed = EIO;
+			return -1;
+		}
+		if (fwrite(z->out, 1, out.pos, z->sink) != out.pos) {
+			z->failed = errno ? errno : EIO;
 			return -1;
 		}
 	} while (mode == ZSTD_e_end ? left != 0 : in->pos < in->size);
@@ -271,7 +283,7 @@ static ssize_t zout_write(void *cookie, const char *data, size_t n)
 	ZSTD_inBuffer in = {data, n, 0};
 
 	if (z->failed || zout_drain(z, &in, ZSTD_e_continue)) {
-		errno = EIO;
+		errno = z->failed;
 		return -1;
 	}
 	return (ssize_t)n;
@@ -282,12 +294,13 @@ static int zout_close(void *cookie)
 	struct zout *z = cookie;
 	ZSTD_inBuffer in = {NULL, 0, 0};
 	int rc = z->failed || zout_drain(z, &in, ZSTD_e_end) ? -1 : 0;
+	int e = z->failed ? z->failed : EIO;
 
 	ZSTD_freeCCtx(z->cctx);
 	free(z->out);
 	free(z);
 	if (rc)
-		errno = EIO;
+		errno = e;
 	return rc;
 }
 
@@ -304,7 +317,11 @@ FILE *ss_zstd_wopen(FILE *sink, int level)
 	z->out = malloc(z->out_cap);
 	z->cctx = ZSTD_createCCtx();
 	if (!z->out || !z->cctx ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_compressionLevel, level)))
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_compressionLevel, level)) ||
+	    /* a content checksum (XXH64) closes every frame: the reader's
+	     * ZSTD_decompressStream() then refuses a corrupted trace instead
+	     * of replaying other figures */
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_checksumFlag, 1)))
 		goto fail;
 	fp = fopencookie(z, "w", io);
 	if (!fp)

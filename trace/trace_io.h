@@ -25,6 +25,9 @@ struct ss_inbuf {
 	size_t max_cap;		/* the buffer never grows past this */
 	uint64_t base;		/* stream offset of buf[0] */
 	int eof;		/* no byte left after buf[len] */
+	unsigned long lines;	/* lines ss_inbuf_line() handed out */
+	int cut;		/* the last line had no newline: the end of
+				 * the stream may have cut it short */
 };
 
 /* Open path ("-" = stdin); detects and undoes zstd compression. */
@@ -37,9 +40,10 @@ void ss_inbuf_close(struct ss_inbuf *b);
 ssize_t ss_inbuf_fill(struct ss_inbuf *b, size_t n, const char *path,
 		      struct ss_error *err);
 /* The next line, NUL-terminated in place (its newline dropped; a last
- * line without one is still a line): 1 = *line set, 0 = end of stream,
- * -1 = error.  *len is its length; NUL bytes inside are the caller's to
- * check.  The line stays valid until the next call. */
+ * line without one is still a line, and sets b->cut): 1 = *line set,
+ * 0 = end of stream, -1 = error (a line longer than max_cap is one, named
+ * by its line number).  *len is its length; NUL bytes inside are the
+ * caller's to check.  The line stays valid until the next call. */
 int ss_inbuf_line(struct ss_inbuf *b, char **line, size_t *len,
 		  const char *path, struct ss_error *err);
 static inline size_t ss_inbuf_avail(const struct ss_inbuf *b)

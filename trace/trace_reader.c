@@ -1,5 +1,7 @@
 /* trace_reader.c - open a trace of either format (detected from its first
  * bytes, under optional zstd) and hand events out through the backend. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,12 +104,90 @@ void ss_trace_close(struct ss_trace_reader *r)
 	free(r);
 }
 
+/* An error met after the first events of a batch, returned now. */
+static int take_pending(struct ss_trace_reader *r, struct ss_error *err)
+{
+	r->pending = 0;
+	memcpy(err->msg, r->pending_msg, sizeof(err->msg));
+	return -1;
+}
+
 int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		  struct ss_error *err)
 {
-	if (r->bin_fast && ss_bin_fast_next(r, ev))
+	int rc;
+
+	if (r->bin_fast && ss_bin_fast_next(r, ev)) {
+		ev->line = (unsigned long)r->events; /* its event number */
 		return 1; /* the common binary alloc or free, decoded inline */
-	return r->next(r, ev, err);
+	}
+	if (r->pending)
+		return take_pending(r, err);
+	rc = r->next(r, ev, err);
+	if (rc == 1 && r->bin_fast)
+		ev->line = (unsigned long)r->events;
+	return rc;
+}
+
+void ss_trace_where(const struct ss_trace_reader *r, unsigned long line,
+		    char *buf, size_t n)
+{
+	if (r->format == SS_TRACE_BIN || r->format == SS_TRACE_BIN_ZSTD)
+		snprintf(buf, n, "%s: event %lu", r->path, line);
+	else if (line)
+		snprintf(buf, n, "%s:%lu", r->path, line);
+	else
+		snprintf(buf, n, "%s", r->path);
+}
+
+int ss_trace_error_at(struct ss_error *err, const struct ss_trace_reader *r,
+		      unsigned long line, const char *fmt, ...)
+{
+	char where[4200];
+	va_list ap;
+	int n;
+
+	if (!err)
+		return -1;
+	ss_trace_where(r, line, where, sizeof(where));
+	n = snprintf(err->msg, sizeof(err->msg), "%s: ", where);
+	if (n < 0 || (size_t)n >= sizeof(err->msg))
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int ss_trace_next_batch(struct ss_trace_reader *r, struct ss_event *ev,
+			unsigned max, struct ss_error *err)
+{
+	unsigned n = 0;
+	int rc;
+
+	if (r->pending)
+		return take_pending(r, err);
+	if (r->next_batch)
+		return r->next_batch(r, ev, max, err);
+	while (n < max && (rc = ss_trace_next(r, &ev[n], err)) == 1)
+		n++;
+	if (n < max && rc < 0 && n) { /* the events before it go first */
+		r->pending = 1;
+		memcpy(r->pending_msg, err->msg, sizeof(r->pending_msg));
+	}
+	return n || n == max ? (int)n : rc;
+}
+
+int ss_trace_checked(const struct ss_trace_reader *r)
+{
+	return r->bin_version >= SS_BIN_VERSION2;
+}
+
+void ss_trace_note_unchecked(const struct ss_trace_reader *r)
+{
+	if (r->bin_version == SS_BIN_VERSION)
+		fprintf(stderr, "slabsim: note: %s: binary trace version 1 carries no checksum: "
+			"read unchecked ('slabsim convert' rewrites it as version 2)\n", r->path);
 }
 
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r)

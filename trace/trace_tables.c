@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+#include "trace_bin.h"
+
 
 struct flag_name {
 	const char *name;
@@ -116,6 +119,11 @@ int ss_trace_name_ok(const char *s)
 		if ((unsigned char)s[n] <= ' ' || (unsigned char)s[n] > '~')
 			return 0;
 	return n > 0 && n <= SS_MAX_NAME;
+}
+
+int ss_trace_meta_value_ok(const char *s)
+{
+	return ss_label_ok(s) && strlen(s) <= SS_BIN_MAX_META;
 }
 
 /* "a,b,c" -> the OR of the named flags; -1 for an unknown or empty name. */

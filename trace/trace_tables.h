@@ -15,6 +15,9 @@ int ss_trace_tables_set_meta(struct ss_trace_tables *tb, const char *key,
 			     const char *value);
 /* 1 if s can be a site, cache, label or phase name. */
 int ss_trace_name_ok(const char *s);
+/* A meta value: ss_label_ok() (base/escape.h) and at most SS_BIN_MAX_META
+ * bytes -- what both formats can carry and every output can print. */
+int ss_trace_meta_value_ok(const char *s);
 /* "hwcache,rcu,ctor,kmalloc,freeptr" <-> SS_CF_* */
 int ss_cache_flags_parse(const char *s, unsigned *out);
 void ss_cache_flags_str(unsigned flags, char *buf, size_t n);

@@ -1,11 +1,13 @@
 /* trace_text_reader.c - the text format (docs/trace-format.md), one line
  * at a time out of the input buffer: memory is the interned tables plus
  * the longest line, whatever the trace length. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
 #include "trace_backend.h"
+#include "trace_bin.h"
 #include "trace_tables.h"
 
 #define MAX_TOKENS 8
@@ -105,12 +107,49 @@ static int parse_meta(struct ss_trace_reader *r, char *line,
 		return BAD(r, err, "meta: want 'meta KEY VALUE'");
 	*val++ = '\0';
 	val += strspn(val, " \t");
-	val[strcspn(val, "\r\n")] = '\0';
+	if (*val && val[strlen(val) - 1] == '\r') /* a CRLF line */
+		val[strlen(val) - 1] = '\0';
 	if (!ss_trace_name_ok(key))
 		return BAD(r, err, "meta: bad key '%.40s'", key);
+	/* the value goes into summary.csv and .json as it is: it must be
+	 * one field that reads back the same (a '\r' inside was cut here) */
+	if (!ss_trace_meta_value_ok(val))
+		return BAD(r, err, "meta %s: bad value (want UTF-8 without control bytes, at most %u bytes)",
+			   key, SS_BIN_MAX_META);
 	if (ss_trace_tables_set_meta(&r->tb, key, val))
 		return BAD(r, err, "out of memory");
 	r->decls++;
+	return 0;
+}
+
+/* SITE API SIZE [gfp=FLAGS] of alloc and prior lines, and a prior line's
+ * [slab=K] (tok points at SITE, n counts from there). */
+static int parse_site_api_size(struct ss_trace_reader *r, const char *what,
+			       char **tok, int n, struct ss_event *ev,
+			       struct ss_error *err)
+{
+	bool prior = !strcmp(what, "prior free");
+
+	for (int i = 3; i < n; i++) {
+		uint64_t k;
+
+		if (!strncmp(tok[i], "gfp=", 4) && !ev->gfp && !ss_gfp_parse(tok[i] + 4, &ev->gfp))
+			continue;
+		if (prior && !strncmp(tok[i], "slab=", 5) && !ev->id &&
+		    !ss_parse_u64(tok[i] + 5, SS_TRACE_MAX_ID, &k)) {
+			ev->id = k + 1;
+			continue;
+		}
+		return BAD(r, err, "%s: bad '%.40s' (want gfp=account,reclaimable,dma%s)",
+			   what, tok[i], prior ? " or slab=N" : "");
+	}
+	if (intern(r, tok[0], &ev->site, err) ||
+	    parse_num(r, tok[2], "size", SS_TRACE_MAX_SIZE, &ev->value, err))
+		return -1;
+	ev->api = ss_strtab_find(&r->tb.cache_names, tok[1]);
+	if (ev->api == UINT32_MAX)
+		return BAD(r, err, "%s: cache '%.40s' was not declared (want kmalloc or a 'cache' line before use)",
+			   what, tok[1]);
 	return 0;
 }
 
@@ -121,21 +160,28 @@ static int parse_alloc(struct ss_trace_reader *r, char **tok, int n,
 
 	if (n != 6 && n != 7)
 		return BAD(r, err, "alloc: want 'a CPU ID SITE API SIZE [gfp=FLAGS]', got %d fields", n);
-	if (n == 7 && (strncmp(tok[6], "gfp=", 4) || ss_gfp_parse(tok[6] + 4, &ev->gfp)))
-		return BAD(r, err, "alloc: bad '%.40s' (want gfp= and account,reclaimable,dma)",
-			   tok[6]);
 	if (parse_num(r, tok[1], "cpu", SS_TRACE_MAX_CPU, &v, err))
 		return -1;
 	ev->cpu = (uint32_t)v;
 	if (parse_num(r, tok[2], "object id", SS_TRACE_MAX_ID, &ev->id, err) ||
-	    intern(r, tok[3], &ev->site, err) ||
-	    parse_num(r, tok[5], "size", SS_TRACE_MAX_SIZE, &ev->value, err))
+	    parse_site_api_size(r, "alloc", tok + 3, n - 3, ev, err))
 		return -1;
-	ev->api = ss_strtab_find(&r->tb.cache_names, tok[4]);
-	if (ev->api == UINT32_MAX)
-		return BAD(r, err, "alloc: cache '%.40s' was not declared (want kmalloc or a 'cache' line before use)",
-			   tok[4]);
 	ev->kind = SS_EV_ALLOC;
+	return 0;
+}
+
+static int parse_free_prior(struct ss_trace_reader *r, char **tok, int n,
+			    struct ss_event *ev, struct ss_error *err)
+{
+	uint64_t v;
+
+	if (n < 5 || n > 7)
+		return BAD(r, err, "prior free: want 'u CPU SITE API SIZE [gfp=FLAGS] [slab=K]', got %d fields", n);
+	if (parse_num(r, tok[1], "cpu", SS_TRACE_MAX_CPU, &v, err) ||
+	    parse_site_api_size(r, "prior free", tok + 2, n - 2, ev, err))
+		return -1;
+	ev->cpu = (uint32_t)v;
+	ev->kind = SS_EV_FREE_PRIOR;
 	return 0;
 }
 
@@ -207,13 +253,14 @@ static int parse_line(struct ss_trace_reader *r, struct ss_event *ev,
 		switch (tok[0][0]) {
 		case 'a': return parse_alloc(r, tok, n, ev, err) ? -1 : 1;
 		case 'f': return parse_free(r, tok, n, ev, err) ? -1 : 1;
+		case 'u': return parse_free_prior(r, tok, n, ev, err) ? -1 : 1;
 		case 'w': return parse_work(r, tok, n, ev, err) ? -1 : 1;
 		case 'p': return parse_phase(r, tok, n, ev, err) ? -1 : 1;
 		}
 	}
 	if (!strcmp(tok[0], "cache"))
 		return parse_cache(r, tok, n, err);
-	return BAD(r, err, "unknown record '%.20s' (want a, f, w, p, cache, meta or #)", tok[0]);
+	return BAD(r, err, "unknown record '%.20s' (want a, f, u, w, p, cache, meta or #)", tok[0]);
 }
 
 /* The next line into r->line: 1 = line, 0 = end of the stream, -1 = error. */

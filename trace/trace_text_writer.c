@@ -1,6 +1,7 @@
 /* trace_text_writer.c - the text format (docs/trace-format.md), one
  * fprintf per record; the common checks are in trace_writer.c. */
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "trace_backend.h"
 #include "trace_tables.h"
@@ -43,6 +44,18 @@ static int text_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 	return fprintf(w->fp, "f %" PRIu32 " %" PRIu64 "\n", cpu, id) < 0 ? -1 : 0;
 }
 
+static int text_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *site,
+			   uint32_t api, uint64_t size, uint32_t gfp, uint64_t slab)
+{
+	char fl[64], sl[32] = "";
+
+	ss_gfp_str(gfp, fl, sizeof(fl));
+	if (slab)
+		snprintf(sl, sizeof(sl), " slab=%" PRIu64, slab - 1);
+	return fprintf(w->fp, "u %" PRIu32 " %s %s %" PRIu64 "%s%s%s\n", cpu, site,
+		       w->tb.cache_names.strs[api], size, gfp ? " gfp=" : "", fl, sl) < 0 ? -1 : 0;
+}
+
 static int text_work(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
 		     const char *label)
 {
@@ -65,6 +78,7 @@ const struct ss_trace_writer_ops ss_text_writer_ops = {
 	.cache = text_cache,
 	.alloc = text_alloc,
 	.free_obj = text_free,
+	.free_prior = text_free_prior,
 	.work = text_work,
 	.phase = text_phase,
 	.comment = text_comment,

@@ -84,7 +84,7 @@ int ss_trace_writer_open(struct ss_trace_writer **out, const char *path,
 int ss_trace_write_meta(struct ss_trace_writer *w, const char *key,
 			const char *value)
 {
-	if (!ss_trace_name_ok(key) || strchr(value, '\n'))
+	if (!ss_trace_name_ok(key) || !ss_trace_meta_value_ok(value))
 		return -1;
 	return w->ops->meta(w, key, value);
 }
@@ -125,6 +125,16 @@ int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 	return w->ops->free_obj(w, cpu, id);
 }
 
+int ss_trace_write_free_prior(struct ss_trace_writer *w, uint32_t cpu,
+			      const char *site, uint32_t api, uint64_t size,
+			      uint32_t gfp, uint64_t slab)
+{
+	if (api >= w->tb.cache_names.nr || !ss_trace_name_ok(site) || (gfp & ~SS_GFP_ALL) ||
+	    slab > SS_TRACE_MAX_ID + 1)
+		return -1;
+	return w->ops->free_prior(w, cpu, site, api, size, gfp, slab);
+}
+
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label)
 {
@@ -145,6 +155,18 @@ int ss_trace_write_comment(struct ss_trace_writer *w, const char *text)
 	if (strchr(text, '\n'))
 		return -1;
 	return w->ops->comment(w, text);
+}
+
+int ss_trace_writer_failed(const struct ss_trace_writer *w, struct ss_error *err)
+{
+	int e = errno;
+	const char *where = w->to_stdout ? "stdout" : w->af.path;
+
+	if (ferror(w->fp))
+		return ss_errorf(err, "%s: write failed: %s", where, strerror(e ? e : EIO));
+	/* the common checks refused the record before anything was written */
+	return ss_errorf(err, "%s: cannot write a name or value the trace format cannot hold",
+			 where);
 }
 
 static void release(struct ss_trace_writer *w)

@@ -71,25 +71,28 @@ static void **ptr_slot(struct ptr_table *t, uint64_t id)
 	return &t->ptrs[id];
 }
 
-static int glibc_event(struct ptr_table *t, const struct ss_event *ev,
-		       struct ss_error *err)
+static int glibc_event(struct ptr_table *t, const struct ss_trace_reader *r,
+		       const struct ss_event *ev, struct ss_error *err)
 {
 	void **slot;
 
 	if (ev->kind == SS_EV_ALLOC) {
 		slot = ptr_slot(t, ev->id);
 		if (!slot || *slot)
-			return ss_errorf(err, "object id %llu: beyond the cap or allocated while live",
-					 (unsigned long long)ev->id);
+			return ss_trace_error_at(err, r, ev->line,
+						 "object id %llu: beyond the cap or allocated while live",
+						 (unsigned long long)ev->id);
 		*slot = malloc(ev->value); /* glibc: malloc(0) is a unique pointer */
 		if (!*slot)
-			return ss_errorf(err, "malloc(%llu) failed", (unsigned long long)ev->value);
+			return ss_trace_error_at(err, r, ev->line, "malloc(%llu) failed",
+						 (unsigned long long)ev->value);
 		if (++t->live > t->peak)
 			t->peak = t->live;
 	} else if (ev->kind == SS_EV_FREE) {
 		if (ev->id >= t->nr || !t->ptrs[ev->id])
-			return ss_errorf(err, "free of object id %llu, which is not allocated",
-					 (unsigned long long)ev->id);
+			return ss_trace_error_at(err, r, ev->line,
+						 "free of object id %llu, which is not allocated",
+						 (unsigned long long)ev->id);
 		free(t->ptrs[ev->id]);
 		t->ptrs[ev->id] = NULL;
 		t->live--;
@@ -102,19 +105,22 @@ static int bench_glibc(const char *trace, const struct ss_bench_opts *o,
 {
 	struct ptr_table t = {.cap = o->max_objects};
 	struct ss_trace_reader *r;
-	struct ss_event ev;
+	struct ss_event ev[SS_REPLAY_BATCH];
 	double t0 = now();
 	int rc;
 
 	if (ss_trace_open(&r, trace, err))
 		return -1;
-	while ((rc = ss_trace_next(r, &ev, err)) == 1) {
-		if (glibc_event(&t, &ev, err)) {
-			rc = -1;
-			break;
+	while ((rc = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0) {
+		for (int i = 0; i < rc; i++) {
+			if (glibc_event(&t, r, &ev[i], err)) {
+				rc = -1;
+				goto out;
+			}
+			res->events++;
 		}
-		res->events++;
 	}
+out:
 	res->seconds = now() - t0;
 	res->peak_live = t.peak;
 	ss_trace_close(r);
@@ -128,14 +134,14 @@ static int bench_read(const char *trace, struct ss_bench_result *res,
 		      struct ss_error *err)
 {
 	struct ss_trace_reader *r;
-	struct ss_event ev;
+	struct ss_event ev[SS_REPLAY_BATCH];
 	double t0 = now();
 	int rc;
 
 	if (ss_trace_open(&r, trace, err))
 		return -1;
-	while ((rc = ss_trace_next(r, &ev, err)) == 1)
-		res->events++;
+	while ((rc = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0)
+		res->events += (uint64_t)rc;
 	res->seconds = now() - t0;
 	ss_trace_close(r);
 	return rc < 0 ? -1 : 0;

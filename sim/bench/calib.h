@@ -1,6 +1,8 @@
 /* calib.h - the measurements behind `slabsim calibrate` (calib_measure.c):
  * each returns ticks of the host cycle counter (host_clock.h) per unit
- * of a cost-table step, with the timer's own overhead taken out. */
+ * of a cost-table step, with the timer's own overhead taken out, as the
+ * median of its samples and their spread (10th and 90th percentile), so
+ * that the cost table can give a measured step its measured range. */
 #ifndef SS_CALIB_H
 #define SS_CALIB_H
 
@@ -8,16 +10,30 @@
 
 struct hwloc_topology;
 
+/* A measured figure: median, 10th and 90th percentile; v < 0: not
+ * measured on this host. */
+struct calib_value {
+	double v, lo, hi;
+};
+
 struct calib_fit { /* cost = a + b * bytes */
 	double a, b;
 };
 
+/* A fit through the medians, and through the 10th and 90th percentiles
+ * of each size (the spread of a and b). */
+struct calib_fits {
+	struct calib_fit med, lo, hi;
+};
+
 struct calib_result {
 	double timer;		   /* ticks of an empty measurement */
-	struct calib_fit poison_write, poison_check;
-	double list_lock, slab_lock; /* uncontended lock + unlock */
-	double bounce;		   /* one hand-off of a lock between two PUs, <0: not measured */
-	double alloc_fast, free_fast, alloc_slow, free_slow; /* host replay paths */
+	struct calib_fits poison_write, poison_check; /* memset, memchr_inv */
+	struct calib_value list_lock;  /* spin lock + unlock, uncontended */
+	struct calib_value slab_lock;  /* lock cmpxchg to take + store to drop */
+	struct calib_value cmpxchg16b; /* lock cmpxchg16b (x86_64 only) */
+	struct calib_value bounce;     /* one hand-off of a lock between two PUs */
+	struct calib_value alloc_fast, free_fast, alloc_slow, free_slow; /* host replay */
 };
 
 /* reps: medians are taken over this many samples of each measurement. */
@@ -26,6 +42,8 @@ void calib_measure(struct calib_result *r, unsigned reps,
 
 /* Median of n values (sorts them). */
 double calib_median(double *v, unsigned n);
+/* Median, 10th and 90th percentile of n values (sorts them). */
+struct calib_value calib_spread(double *v, unsigned n);
 /* Least-squares line through (x[i], y[i]). */
 struct calib_fit calib_fit_line(const double *x, const double *y, unsigned n);
 

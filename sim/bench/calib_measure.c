@@ -1,13 +1,16 @@
 /* calib_measure.c - micro-measurements of the cost-table steps on this
- * host: memset / memchr_inv poison, uncontended locks, a lock bounced
+ * host: memset / memchr_inv poison, an uncontended spin lock pair, a
+ * locked cmpxchg pair (bit_spin_lock's), cmpxchg16b, a lock bounced
  * between two PUs, and the host-mode allocator's fast and slow paths. */
 #include "calib.h"
 
 #include <hwloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_file.h"
 #include "host_clock.h"
 #include "host_slab.h"
 
@@ -32,6 +35,24 @@ double calib_median(double *v, unsigned n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The p-th percentile of sorted v (nearest rank). */
+static double percentile(const double *v, unsigned n, unsigned p)
+{
+	unsigned k = (p * n + 99) / 100;
+
+	return v[k ? k - 1 : 0];
+}
+
+struct calib_value calib_spread(double *v, unsigned n)
+{
+	struct calib_value r;
+
+	r.v = calib_median(v, n);
+	r.lo = percentile(v, n, 10);
+	r.hi = percentile(v, n, 90);
+	return r;
+}
+
 struct calib_fit calib_fit_line(const double *x, const double *y, unsigned n)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -53,6 +74,14 @@ static double positive(double v)
 	return v > 0 ? v : 0;
 }
 
+static struct calib_value positive_value(struct calib_value c)
+{
+	c.v = positive(c.v);
+	c.lo = positive(c.lo);
+	c.hi = positive(c.hi);
+	return c;
+}
+
 static double timer_overhead(double *s, unsigned reps)
 {
 	for (unsigned i = 0; i < reps; i++) {
@@ -68,8 +97,9 @@ static double timer_overhead(double *s, unsigned reps)
 static const unsigned sizes[] = {32, 64, 128, 256, 512, 1024, 2048, 4096};
 #define NR_SIZES (sizeof(sizes) / sizeof(sizes[0]))
 
-static double time_poison(unsigned char *buf, unsigned n, bool check,
-			  double timer, double *s, unsigned reps)
+/* Per call, per sample: s[r] for r < reps. */
+static void time_poison(unsigned char *buf, unsigned n, bool check,
+			double timer, double *s, unsigned reps)
 {
 	for (unsigned r = 0; r < reps; r++) {
 		uint64_t t0 = host_ticks();
@@ -83,26 +113,37 @@ static double time_poison(unsigned char *buf, unsigned n, bool check,
 		}
 		s[r] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	}
-	return calib_median(s, reps);
 }
 
-static struct calib_fit fit_poison(bool check, double timer, double *s,
-				   unsigned reps)
+/* Lines through the medians, and through the 10th and 90th percentiles,
+ * of each size. */
+static struct calib_fits fit_poison(bool check, double timer, double *s,
+				    unsigned reps)
 {
 	unsigned char buf[4096] __attribute__((aligned(64)));
-	double x[NR_SIZES], y[NR_SIZES];
+	double x[NR_SIZES], ymed[NR_SIZES], ylo[NR_SIZES], yhi[NR_SIZES];
+	struct calib_fits f;
 
 	memset(buf, HS_POISON_FREE, sizeof(buf));
 	for (unsigned i = 0; i < NR_SIZES; i++) {
+		struct calib_value c;
+
+		time_poison(buf, sizes[i], check, timer, s, reps);
+		c = calib_spread(s, reps);
 		x[i] = sizes[i];
-		y[i] = time_poison(buf, sizes[i], check, timer, s, reps);
+		ymed[i] = c.v;
+		ylo[i] = c.lo;
+		yhi[i] = c.hi;
 	}
-	return calib_fit_line(x, y, NR_SIZES);
+	f.med = calib_fit_line(x, ymed, NR_SIZES);
+	f.lo = calib_fit_line(x, ylo, NR_SIZES);
+	f.hi = calib_fit_line(x, yhi, NR_SIZES);
+	return f;
 }
 
 /* ---- locks ---- */
 
-static double time_spin_pair(double timer, double *s, unsigned reps)
+static struct calib_value time_spin_pair(double timer, double *s, unsigned reps)
 {
 	pthread_spinlock_t l;
 
@@ -118,25 +159,74 @@ static double time_spin_pair(double timer, double *s, unsigned reps)
 		s[r] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	}
 	pthread_spin_destroy(&l);
-	return calib_median(s, reps);
+	return positive_value(calib_spread(s, reps));
 }
 
-static double time_bitlock_pair(double timer, double *s, unsigned reps)
+/* bit_spin_lock() / __bit_spin_unlock() on x86: one locked read-modify-
+ * write to take the lock, a plain release store to drop it.  Measured as
+ * a lock cmpxchg 0 -> 1 and a release store of 0 on a word in L1. */
+static struct calib_value time_locked_cmpxchg_pair(double timer, double *s,
+						   unsigned reps)
 {
-	atomic_flag f = ATOMIC_FLAG_INIT;
+	_Atomic unsigned long w = 0;
 
 	for (unsigned r = 0; r < reps; r++) {
 		uint64_t t0 = host_ticks();
 
 		for (unsigned k = 0; k < BATCH; k++) {
-			hs_bitlock(&f);
-			sink(&f);
-			hs_bitunlock(&f);
+			unsigned long expect = 0;
+
+			atomic_compare_exchange_strong(&w, &expect, 1);
+			sink(&w);
+			atomic_store_explicit(&w, 0, memory_order_release);
 		}
 		s[r] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	}
-	return calib_median(s, reps);
+	return positive_value(calib_spread(s, reps));
 }
+
+#if defined(__x86_64__)
+/* One lock cmpxchg16b on a 16-byte-aligned pair in L1 that succeeds, as
+ * __cmpxchg_double_slab()'s cmpxchg_double() on slab->freelist and
+ * counters does when nobody raced it. */
+static int cmpxchg16b(unsigned __int128 *p, unsigned __int128 old,
+		      unsigned __int128 new_)
+{
+	unsigned long lo = (unsigned long)old, hi = (unsigned long)(old >> 64);
+	unsigned char ok;
+
+	__asm__ volatile("lock cmpxchg16b %1\n\tsete %0"
+			 : "=q"(ok), "+m"(*p), "+a"(lo), "+d"(hi)
+			 : "b"((unsigned long)new_), "c"((unsigned long)(new_ >> 64))
+			 : "memory", "cc");
+	return ok;
+}
+
+static struct calib_value time_cmpxchg16b(double timer, double *s, unsigned reps)
+{
+	_Alignas(16) unsigned __int128 w = 0;
+
+	for (unsigned r = 0; r < reps; r++) {
+		uint64_t t0 = host_ticks();
+
+		for (unsigned k = 0; k < BATCH; k++) {
+			cmpxchg16b(&w, w, w + 1);
+			sink(&w);
+		}
+		s[r] = ((double)(host_ticks() - t0) - timer) / BATCH;
+	}
+	return positive_value(calib_spread(s, reps));
+}
+#else
+/* No cmpxchg16b on this host: the default stays. */
+static struct calib_value time_cmpxchg16b(double timer, double *s, unsigned reps)
+{
+	(void)timer;
+	(void)s;
+	(void)reps;
+	return (struct calib_value){-1, -1, -1};
+}
+#endif
 
 /* A lock and a turn in one cache line, handed back and forth between a
  * thread on host PU 0 and one on PU 1: every hand-off moves the line. */
@@ -171,20 +261,27 @@ static void *bounce_peer(void *arg)
 	return NULL;
 }
 
-static double time_bounce(hwloc_topology_t host, double *s, unsigned samples)
+static struct calib_value time_bounce(hwloc_topology_t host, double *s,
+				      unsigned samples)
 {
 	struct bounce b = {.turn = 0, .rounds = 2000, .host = host};
+	const struct calib_value none = {-1, -1, -1};
 
 	if (hwloc_get_nbobjs_by_type(host, HWLOC_OBJ_PU) < 2)
-		return -1;
+		return none;
 	pthread_spin_init(&b.lock, PTHREAD_PROCESS_PRIVATE);
 	for (unsigned r = 0; r < samples; r++) {
 		pthread_t peer;
 		uint64_t t0;
+		sigset_t old;
+		int failed;
 
 		b.turn = 0;
-		if (pthread_create(&peer, NULL, bounce_peer, &b))
-			return -1;
+		ss_cleanup_block(&old); /* signals stay with the main thread */
+		failed = pthread_create(&peer, NULL, bounce_peer, &b);
+		ss_cleanup_restore(&old);
+		if (failed)
+			return none;
 		take_turn(&b, 0);
 		take_turn(&b, 0); /* the peer is running from here on */
 		t0 = host_ticks();
@@ -194,7 +291,7 @@ static double time_bounce(hwloc_topology_t host, double *s, unsigned samples)
 		pthread_join(peer, NULL);
 	}
 	pthread_spin_destroy(&b.lock);
-	return calib_median(s, samples);
+	return calib_spread(s, samples);
 }
 
 /* ---- host replay paths: one cache per sample, 64-byte objects ---- */
@@ -269,10 +366,10 @@ static void time_paths(struct calib_result *r, double *buf, unsigned reps)
 	ss_topology_release(&topo);
 	if (!ps.n) /* the allocator did not take the expected paths */
 		return;
-	r->alloc_fast = positive(calib_median(ps.af, ps.n));
-	r->free_fast = positive(calib_median(ps.ff, ps.n));
-	r->alloc_slow = positive(calib_median(ps.as, ps.n));
-	r->free_slow = positive(calib_median(ps.fs, ps.n));
+	r->alloc_fast = positive_value(calib_spread(ps.af, ps.n));
+	r->free_fast = positive_value(calib_spread(ps.ff, ps.n));
+	r->alloc_slow = positive_value(calib_spread(ps.as, ps.n));
+	r->free_slow = positive_value(calib_spread(ps.fs, ps.n));
 }
 
 void calib_measure(struct calib_result *r, unsigned reps,
@@ -281,8 +378,11 @@ void calib_measure(struct calib_result *r, unsigned reps,
 	double *s = calloc((size_t)reps * 4, sizeof(*s));
 	hwloc_obj_t pu0 = hwloc_get_obj_by_type(host, HWLOC_OBJ_PU, 0);
 
+	const struct calib_value none = {-1, -1, -1};
+
 	memset(r, 0, sizeof(*r));
-	r->bounce = r->alloc_fast = r->free_fast = r->alloc_slow = r->free_slow = -1;
+	r->list_lock = r->slab_lock = r->cmpxchg16b = none;
+	r->bounce = r->alloc_fast = r->free_fast = r->alloc_slow = r->free_slow = none;
 	if (!s)
 		return;
 	if (pu0) /* measure on one PU, the bounce's PU 0 */
@@ -290,8 +390,9 @@ void calib_measure(struct calib_result *r, unsigned reps,
 	r->timer = timer_overhead(s, reps);
 	r->poison_write = fit_poison(false, r->timer, s, reps);
 	r->poison_check = fit_poison(true, r->timer, s, reps);
-	r->list_lock = positive(time_spin_pair(r->timer, s, reps));
-	r->slab_lock = positive(time_bitlock_pair(r->timer, s, reps));
+	r->list_lock = time_spin_pair(r->timer, s, reps);
+	r->slab_lock = time_locked_cmpxchg_pair(r->timer, s, reps);
+	r->cmpxchg16b = time_cmpxchg16b(r->timer, s, reps);
 	r->bounce = time_bounce(host, s, reps < 15 ? reps : 15);
 	time_paths(r, s, reps);
 	free(s);

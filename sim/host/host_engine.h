@@ -77,6 +77,11 @@ struct host_engine {
 	pthread_barrier_t start, end;
 	int done;
 	_Atomic int64_t mapped_bytes, peak_bytes;
+	/* --max-memory on what the workers map: slabs (mapped_bytes) plus
+	 * kmalloc_large mappings (large_bytes); the main thread checks the
+	 * model's figure first, with the trace line (host_run.c) */
+	int64_t max_bytes;
+	_Atomic int64_t large_bytes;
 };
 
 /* Start one pinned worker per PU; they wait at e->start. */

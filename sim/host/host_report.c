@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "escape.h"
 #include "host_clock.h"
 
 struct figures {
@@ -44,14 +45,23 @@ static int open_in(struct ss_atomic_file *f, const char *dir, const char *name,
 	return ss_atomic_open(f, path, err);
 }
 
-/* Labels go into CSV and JSON unquoted-safe. */
-static const char *safe(const char *s, char *buf, size_t n)
+/* Labels go into CSV quoted (RFC 4180) and into JSON escaped, whole:
+ * no name is cut or changed (base/escape.h). */
+static void csv_labels(FILE *fp, const char *const *v, size_t n)
 {
-	snprintf(buf, n, "%s", s);
-	for (char *p = buf; *p; p++)
-		if (*p == '"' || *p == '\\' || *p == ',' || (unsigned char)*p < 0x20)
-			*p = '_';
-	return buf;
+	for (size_t i = 0; i < n; i++) {
+		fputc(',', fp);
+		ss_csv_put(fp, v[i]);
+	}
+}
+
+static void json_labels(FILE *fp, const char *const *k, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(fp, "  \"%s\": ", k[i]);
+		ss_json_put(fp, v[i]);
+		fprintf(fp, ",\n");
+	}
 }
 
 static const char *const csv_cols =
@@ -63,13 +73,12 @@ static const char *const csv_cols =
 static void write_csv(FILE *fp, const struct ss_host_opts *o,
 		      const struct ss_host_stats *st, const struct figures *f)
 {
-	char a[80], b[80], c[160], d[80];
+	const char *labels[] = {st->workload, st->variant, o->spec.model, st->slub_debug,
+				o->spec.target};
 
-	fprintf(fp, "%s\n", csv_cols);
-	fprintf(fp, "measured,%s,%s,%s,%s,%s,%u,%llu,%llu,%llu,%.3f,",
-		safe(st->workload, a, sizeof(a)), safe(st->variant, b, sizeof(b)),
-		safe(o->spec.model, c, sizeof(c)),
-		st->slub_debug, safe(o->spec.target, d, sizeof(d)), st->nr_threads,
+	fprintf(fp, "%s\nmeasured", csv_cols);
+	csv_labels(fp, labels, sizeof(labels) / sizeof(labels[0]));
+	fprintf(fp, ",%u,%llu,%llu,%llu,%.3f,", st->nr_threads,
 		(unsigned long long)st->events, (unsigned long long)st->alloc_ops,
 		(unsigned long long)st->free_ops, st->wall_ns / 1e6);
 	fprintf(fp, "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,%llu,%llu,%.2f,%llu,%llu\n",
@@ -98,18 +107,20 @@ static void json_events(FILE *fp, const struct ss_host_stats *st)
 	fprintf(fp, "  \"events\": [\n");
 	for (unsigned i = 0; i < st->pmu.nr; i++) {
 		const struct ss_pmu_event *ev = &st->pmu.ev[i];
-		char why[160];
 
-		fprintf(fp, "    {\"event\": \"%s\", \"status\": \"%s\", ", ev->name,
-			ss_pmu_status_name(ev->status));
+		fprintf(fp, "    {\"event\": ");
+		ss_json_put(fp, ev->name);
+		fprintf(fp, ", \"status\": \"%s\", ", ss_pmu_status_name(ev->status));
 		if (ev->status == SS_PMU_COUNTED)
 			fprintf(fp, "\"value\": %llu, \"enabled_ns\": %llu, \"running_ns\": %llu}",
 				(unsigned long long)ev->value,
 				(unsigned long long)ev->enabled_ns,
 				(unsigned long long)ev->running_ns);
-		else
-			fprintf(fp, "\"errno\": %d, \"reason\": \"%s\"}", ev->err,
-				safe(ev->why, why, sizeof(why)));
+		else {
+			fprintf(fp, "\"errno\": %d, \"reason\": ", ev->err);
+			ss_json_put(fp, ev->why);
+			fputc('}', fp);
+		}
 		fprintf(fp, "%s\n", i + 1 < st->pmu.nr ? "," : "");
 	}
 	fprintf(fp, "  ]\n");
@@ -118,17 +129,14 @@ static void json_events(FILE *fp, const struct ss_host_stats *st)
 static void write_json(FILE *fp, const struct ss_host_opts *o,
 		       const struct ss_host_stats *st, const struct figures *f)
 {
-	char a[80], b[80], c[160], d[80];
+	const char *keys[] = {"workload", "variant", "model", "slub_debug", "target",
+			      "topology", "host", "clock"};
+	const char *vals[] = {st->workload, st->variant, o->spec.model, st->slub_debug,
+			      o->spec.target, st->topology, st->host, HOST_CLOCK_NAME};
 
-	fprintf(fp, "{\n  \"kind\": \"measured\",\n  \"mode\": \"host\",\n"
-		    "  \"workload\": \"%s\",\n  \"variant\": \"%s\",\n  \"model\": \"%s\",\n"
-		    "  \"slub_debug\": \"%s\",\n  \"target\": \"%s\",\n",
-		safe(st->workload, a, sizeof(a)), safe(st->variant, b, sizeof(b)),
-		safe(o->spec.model, c, sizeof(c)),
-		st->slub_debug, safe(o->spec.target, d, sizeof(d)));
-	fprintf(fp, "  \"topology\": \"%s\",\n  \"host\": \"%s\",\n"
-		    "  \"clock\": \"%s\",\n  \"ticks_per_ns\": %.4f,\n",
-		st->topology, st->host, HOST_CLOCK_NAME, st->ticks_per_ns);
+	fprintf(fp, "{\n  \"kind\": \"measured\",\n  \"mode\": \"host\",\n");
+	json_labels(fp, keys, vals, sizeof(keys) / sizeof(keys[0]));
+	fprintf(fp, "  \"ticks_per_ns\": %.4f,\n", st->ticks_per_ns);
 	fprintf(fp, "  \"events_replayed\": %llu,\n  \"windows\": %llu,\n"
 		    "  \"alloc_ops\": %llu,\n  \"free_ops\": %llu,\n  \"wall_ms\": %.3f,\n",
 		(unsigned long long)st->events, (unsigned long long)st->windows,
@@ -181,13 +189,14 @@ static void write_events(FILE *fp, const struct ss_host_stats *st)
 	fprintf(fp, "kind,event,status,value,enabled_ns,running_ns,errno,reason\n");
 	for (unsigned i = 0; i < st->pmu.nr; i++) {
 		const struct ss_pmu_event *ev = &st->pmu.ev[i];
-		char why[160];
 
-		fprintf(fp, "measured,%s,%s,%llu,%llu,%llu,%d,%s\n", ev->name,
-			ss_pmu_status_name(ev->status), (unsigned long long)ev->value,
-			(unsigned long long)ev->enabled_ns,
-			(unsigned long long)ev->running_ns, ev->err,
-			safe(ev->why, why, sizeof(why)));
+		fputs("measured,", fp);
+		ss_csv_put(fp, ev->name);
+		fprintf(fp, ",%s,%llu,%llu,%llu,%d,", ss_pmu_status_name(ev->status),
+			(unsigned long long)ev->value, (unsigned long long)ev->enabled_ns,
+			(unsigned long long)ev->running_ns, ev->err);
+		ss_csv_put(fp, ev->why);
+		fputc('\n', fp);
 	}
 }
 

@@ -11,6 +11,7 @@
 
 #include "geometry.h"
 #include "host_clock.h"
+#include "memcap.h"
 #include "objtable.h"
 #include "site_scan.h"
 #include "trace.h"
@@ -22,6 +23,7 @@ struct host_run {
 	struct ss_run_setup rs;	  /* target, topology, model config, trace */
 	struct ss_model *model;
 	struct ss_objtable mobjs; /* the model's view of each object */
+	struct ss_memcap mem;	  /* --max-memory on the model's pages */
 	struct ss_pmu_set pmu;
 	struct host_engine e;
 	double zero_costs[SS_NR_STEPS];
@@ -65,6 +67,8 @@ static int setup(struct host_run *h, struct ss_error *err)
 	    ss_run_setup_model(&h->rs, &h->model, err))
 		return -1;
 	ss_objtable_init(&h->mobjs, spec.max_objects ? spec.max_objects : SS_OBJTABLE_DEFAULT_CAP);
+	ss_memcap_init(&h->mem, spec.max_memory, h->rs.target.page_size);
+	h->e.max_bytes = (int64_t)h->mem.max_bytes;
 	h->e.topo = &h->rs.topo;
 	h->e.pmu = &h->pmu;
 	h->e.page_size = h->rs.target.page_size;
@@ -106,6 +110,7 @@ static int sync_caches(struct host_run *h, struct ss_error *err)
 			free(s);
 			return -1;
 		}
+		s->max_bytes = e->max_bytes;
 		e->caches[e->nr_caches] = s;
 	}
 	return 0;
@@ -151,7 +156,7 @@ static int push(struct host_worker *w, const struct host_op *op,
 }
 
 #define BAD(h, ev, err, ...) \
-	ss_error_at(err, ss_trace_path((h)->rs.reader), (ev)->line, __VA_ARGS__)
+	ss_trace_error_at(err, (h)->rs.reader, (ev)->line, __VA_ARGS__)
 
 static int route_alloc(struct host_run *h, const struct ss_event *ev,
 		       struct host_obj *ho, struct ss_error *err)
@@ -175,6 +180,14 @@ static int route_alloc(struct host_run *h, const struct ss_event *ev,
 		memcpy(why, err->msg, sizeof(why));
 		return BAD(h, ev, err, "%s", why);
 	}
+	/* the model's pages first: the same cap and message as a model run,
+	 * at the trace line (the workers check what they really map too) */
+	if (ss_memcap_note(&h->mem, h->rs.desc, h->model, mo, &op))
+		return ss_errorf(err, "out of memory");
+	if (ss_memcap_over(&h->mem))
+		return BAD(h, ev, err, "simulated memory reached %llu bytes (slab and kmalloc_large pages), over the cap of %llu (raise --max-memory)",
+			   (unsigned long long)ss_memcap_bytes(&h->mem),
+			   (unsigned long long)h->mem.max_bytes);
 	if (sync_caches(h, err))
 		return -1;
 	q.state = mo->state == SS_OBJ_ZERO ? HO_ZERO : mo->state == SS_OBJ_LARGE ? HO_LARGE : HO_SLAB;
@@ -197,6 +210,8 @@ static int route_free(struct host_run *h, const struct ss_event *ev,
 		return BAD(h, ev, err, "free of object id %llu, which is not allocated",
 			   (unsigned long long)ev->id);
 	h->rs.desc->ops->free(h->model, ev->cpu, mo, &op);
+	if (ss_memcap_note(&h->mem, h->rs.desc, h->model, mo, &op))
+		return ss_errorf(err, "out of memory");
 	mo->freed = mo->state;
 	mo->free_cpu = (uint16_t)ev->cpu;
 	mo->state = SS_OBJ_FREE;
@@ -247,7 +262,10 @@ static int fill_window(struct host_run *h, struct ss_error *err)
 				return rc < 0 ? -1 : n > 0;
 			h->have_pending = 1;
 		}
-		if (ev->kind == SS_EV_WORK || ev->kind == SS_EV_PHASE) {
+		/* host mode replays the trace's own objects; a prior free has
+		 * none of its ids (no initial state in real memory) */
+		if (ev->kind == SS_EV_WORK || ev->kind == SS_EV_PHASE ||
+		    ev->kind == SS_EV_FREE_PRIOR) {
 			h->have_pending = 0;
 			h->events++;
 			if (ev->kind == SS_EV_PHASE && n)
@@ -346,6 +364,7 @@ static void teardown(struct host_run *h)
 	if (h->model)
 		h->rs.desc->ops->destroy(h->model);
 	ss_objtable_release(&h->mobjs);
+	ss_memcap_release(&h->mem);
 	ss_run_setup_close(&h->rs, NULL);
 }
 
@@ -403,15 +422,17 @@ void ss_host_describe(char *buf, size_t n, hwloc_topology_t t)
 	}
 }
 
-static void labels(struct host_run *h, struct ss_host_stats *st)
+static int labels(struct host_run *h, struct ss_host_stats *st)
 {
 	const char *wl = ss_trace_meta(h->rs.cfg.tables, "workload");
 	const char *var = ss_trace_meta(h->rs.cfg.tables, "variant");
 
-	snprintf(st->workload, sizeof(st->workload), "%s", wl ? wl : "trace");
-	snprintf(st->variant, sizeof(st->variant), "%s",
-		 h->o->variant ? h->o->variant : var ? var : "-");
+	free(st->workload);
+	free(st->variant);
+	st->workload = strdup(wl ? wl : "trace");
+	st->variant = strdup(h->o->variant ? h->o->variant : var ? var : "-");
 	ss_debug_str(h->rs.cfg.debug, st->slub_debug, sizeof(st->slub_debug));
+	return st->workload && st->variant ? 0 : -1;
 }
 
 int ss_host_replay(const struct ss_host_opts *o, struct ss_host_stats *st,
@@ -434,7 +455,9 @@ int ss_host_replay(const struct ss_host_opts *o, struct ss_host_stats *st,
 	}
 	ss_host_describe(st->host, sizeof(st->host), h->e.host);
 	rc = replay(h, st, err);
-	labels(h, st); /* trace meta lines are read with the first events */
+	/* trace meta lines are read with the first events */
+	if (labels(h, st) && !rc)
+		rc = ss_errorf(err, "out of memory");
 	collect(h, st);
 out:
 	teardown(h);
@@ -446,6 +469,9 @@ void ss_host_stats_release(struct ss_host_stats *st)
 {
 	free(st->threads);
 	st->threads = NULL;
+	free(st->workload);
+	free(st->variant);
+	st->workload = st->variant = NULL;
 }
 
 int ss_host_run_cmd(const struct ss_host_opts *o, struct ss_error *err)

@@ -49,7 +49,8 @@ struct ss_host_stats {
 	double ticks_per_ns, wall_ns;
 	struct ss_pmu_set pmu;	/* per event, summed over the threads */
 	char topology[256], host[256];
-	char workload[64], variant[64], slub_debug[32];
+	char *workload, *variant; /* whole, as the trace or --variant gave them */
+	char slub_debug[32];
 };
 
 /* Run the replay; stats are allocated inside (ss_host_stats_release). */

@@ -182,9 +182,15 @@ static void account_bytes(struct hs_cache *s, int64_t delta)
 static struct hs_slab *new_slab(struct hs_cache *s, unsigned node,
 				struct hs_ctx *ctx)
 {
-	struct hs_slab *sl = calloc(1, sizeof(*sl));
+	struct hs_slab *sl;
 	void *mem;
 
+	if (s->max_bytes &&
+	    atomic_load(s->mapped_bytes) + (int64_t)slab_bytes(s) > s->max_bytes) {
+		ctx->over_cap = 1;
+		return NULL;
+	}
+	sl = calloc(1, sizeof(*sl));
 	if (!sl)
 		return NULL;
 	mem = mmap(NULL, slab_bytes(s), PROT_READ | PROT_WRITE,

@@ -83,6 +83,7 @@ struct hs_ctx {
 	uint64_t slabs_mapped, slabs_unmapped;
 	uint64_t poison_written, poison_checked; /* bytes */
 	const char *corrupt; /* first failed check, NULL if none */
+	int over_cap;	     /* a slab was refused: hs_cache.max_bytes */
 };
 
 struct hs_cache {
@@ -94,6 +95,9 @@ struct hs_cache {
 	pthread_mutex_t all_lock;
 	struct ss_list all;   /* every slab, for hs_cache_destroy() */
 	_Atomic int64_t *mapped_bytes, *peak_bytes; /* shared by all caches */
+	/* --max-memory: no new slab once mapped_bytes would pass it, 0 = no
+	 * cap (PUs racing may each map one slab past it) */
+	int64_t max_bytes;
 };
 
 /* Layout and list limits of a model cache, as the model computed them

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "atomic_file.h"
 #include "host_clock.h"
 
 /* Bind to the host PU and read back what the kernel says we run on. */
@@ -46,19 +47,36 @@ static void do_alloc(struct host_worker *w, const struct host_op *op,
 		return;
 	}
 	if (op->state == HO_LARGE) { /* kmalloc_large(): pages straight */
+		int64_t mapped = atomic_load(&w->e->mapped_bytes) +
+				 atomic_fetch_add(&w->e->large_bytes, (int64_t)op->bytes);
+
+		obj->slab = NULL;
+		obj->ptr = NULL;
+		w->large_ops++;
+		if (w->e->max_bytes && mapped + (int64_t)op->bytes > w->e->max_bytes) {
+			atomic_fetch_sub(&w->e->large_bytes, (int64_t)op->bytes);
+			snprintf(w->failed, sizeof(w->failed),
+				 "object id %llu: mapped memory would pass the --max-memory cap of %lld bytes",
+				 (unsigned long long)op->id, (long long)w->e->max_bytes);
+			return;
+		}
 		obj->ptr = mmap(NULL, op->bytes, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		obj->slab = NULL;
-		w->large_ops++;
 		if (obj->ptr == MAP_FAILED) {
 			obj->ptr = NULL;
+			atomic_fetch_sub(&w->e->large_bytes, (int64_t)op->bytes);
 			snprintf(w->failed, sizeof(w->failed), "mmap of %llu bytes failed",
 				 (unsigned long long)op->bytes);
 		}
 		return;
 	}
 	obj->ptr = hs_alloc(w->e->caches[op->cache], w->pu, &obj->slab, &path, &w->ctx);
-	if (!obj->ptr)
+	if (!obj->ptr && w->ctx.over_cap)
+		snprintf(w->failed, sizeof(w->failed),
+			 "object id %llu: a new slab of cache %s would pass the --max-memory cap of %lld bytes",
+			 (unsigned long long)op->id, w->e->caches[op->cache]->name,
+			 (long long)w->e->max_bytes);
+	else if (!obj->ptr)
 		snprintf(w->failed, sizeof(w->failed), "out of memory in cache %s",
 			 w->e->caches[op->cache]->name);
 }
@@ -74,6 +92,7 @@ static void do_free(struct host_worker *w, const struct host_op *op,
 	}
 	if (op->state == HO_LARGE) {
 		munmap(obj->ptr, op->bytes);
+		atomic_fetch_sub(&w->e->large_bytes, (int64_t)op->bytes);
 		w->large_ops++;
 	} else {
 		hs_free(w->e->caches[op->cache], w->pu, obj->ptr, obj->slab, &path, &w->ctx);
@@ -140,11 +159,17 @@ int host_workers_start(struct host_engine *e, struct ss_error *err)
 		return ss_errorf(err, "host mode: pthread_barrier_init failed");
 	for (unsigned i = 0; i < n; i++) {
 		struct host_worker *w = &e->w[i];
+		sigset_t old;
+		int failed;
 
 		w->e = e;
 		w->pu = i;
 		w->host_pu = hwloc_get_obj_by_type(e->host, HWLOC_OBJ_PU, i);
-		if (pthread_create(&w->thread, NULL, worker_main, w)) {
+		/* the clean-up signals go to the main thread (atomic_file.h) */
+		ss_cleanup_block(&old);
+		failed = pthread_create(&w->thread, NULL, worker_main, w);
+		ss_cleanup_restore(&old);
+		if (failed) {
 			/* The barriers count every worker: the ones already
 			 * started could never be released.  Nothing has been
 			 * written yet, so leave at once. */

@@ -124,5 +124,12 @@ if command -v gnuplot >/dev/null && [ -z "${SLABSIM_QUICK:-}" ]; then
 	head -c 8 "$tmp/msim/time.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "time.png is not a PNG"
 	make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log2" 2>&1 || fail "second make sim"
 	if grep -E 'slabsim (gen|run|report)' "$tmp/log2"; then fail "second make sim redid work"; fi
+	# under a reports root the index is written too, after the workload's
+	# own plots (mk/index.mk): time.png is on it, no temporary file is
+	make -C "$root" --no-print-directory sim WORKLOAD=hackbench HB_GROUPS=2 HB_LOOPS=5 HB_FDS=4 \
+		SLABSIM="$S" REPORTS="$tmp/reports" DATASETS="$tmp/datasets" >"$tmp/log3" 2>&1 \
+		|| { cat "$tmp/log3"; fail "make sim REPORTS="; }
+	grep -q 'time\.png' "$tmp/reports/index.html" || fail "index.html: no time.png"
+	if grep -q '\.tmp\.' "$tmp/reports/index.html"; then fail "index.html lists a temporary file"; fi
 fi
 echo "hackbench.sh: ok"

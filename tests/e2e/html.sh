@@ -26,7 +26,11 @@ cp "$rep/$base/waste.png" "$rep/$base/compare/"
 whatif=$base--variants-ref,patch4
 cp -r "$rep/$base" "$rep/$whatif"
 cp "$rep/$base/waste.png" "$rep/topology/topology.png"
+# a plot being drawn (mk/plot.inc's NAME.tmp.PID.png): never listed
+cp "$rep/$base/waste.png" "$rep/$base/sweep.tmp.4242.png"
 "$S" index --dir "$rep" || fail "slabsim index"
+! grep -rq 'tmp\.4242' "$rep"/*.html "$rep/$base"/*.html || fail "index: a temporary plot is listed"
+rm "$rep/$base/sweep.tmp.4242.png"
 
 idx=$rep/index.html
 pages=$(cd "$rep" && find . -name '*.html' | sort)

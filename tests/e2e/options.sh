@@ -47,10 +47,12 @@ usage_err index "--dir needs a value (REPORTS)" --dir
 usage_err "gen audit" "--variant needs a value (V)" --variant
 usage_err "gen smack17k" "--write-rules needs a value (FILE)" --write-rules
 usage_err "gen hackbench" "-o needs a value (TRACE)" -o
+usage_err costs "--set needs a value (STEP=END)" --set
+usage_err sensitivity "--dir needs a value (DIR)" --dir
 
 # Unknown options, in either form; no abbreviations.
 for cmd in run convert bench topology calibrate import geometry validate report \
-	compare sweep index diff list "gen audit" "gen smack17k" "gen hackbench"; do
+	compare sweep index diff list costs sensitivity "gen audit" "gen smack17k" "gen hackbench"; do
 	usage_err "$cmd" "unknown option '--foo'" --foo
 	usage_err "$cmd" "unknown option '--foo=1'" --foo=1
 done
@@ -62,7 +64,7 @@ usage_err bench "bad value '0' for --repeat (want an integer 1..1000)" --repeat=
 usage_err bench "bad value ',' for --models" --models ,
 usage_err run "bad value 'x' for --mode" --mode x
 usage_err run "bad value '0' for --cpus (want an integer 1..65536)" --cpus=0
-usage_err topology "bad value 'x' for --map (identity, compact, scatter)" --topology host --map x
+usage_err topology "bad value 'x' for --map (identity, compact, scatter, fold)" --topology host --map x
 usage_err convert "bad value 'x' for --to (text, text.zst, sbt, sbt.zst)" --to x a b
 usage_err geometry "bad value '3' for --align" --align 3
 usage_err compare "bad value '0' for --top (want an integer 1..1000)" --top 0
@@ -83,7 +85,7 @@ usage_err run "unknown option '--foo'" --foo --help
 # --help: exit 0 on stdout, every long option of the synopsis listed with
 # its help on the same line or, past the column, on the next one alone.
 for cmd in run convert bench topology calibrate import geometry validate report \
-	compare sweep index diff list "gen audit" "gen smack17k" "gen hackbench"; do
+	compare sweep index diff list costs sensitivity "gen audit" "gen smack17k" "gen hackbench"; do
 	# shellcheck disable=SC2086
 	"$SLABSIM" $cmd --help >"$tmp/help" 2>"$tmp/err" || fail "$cmd --help: exit $?"
 	[ ! -s "$tmp/err" ] || fail "$cmd --help: wrote on stderr"
@@ -104,6 +106,6 @@ usage_err diff "want two run directories, RUN_A RUN_B" a
 usage_err diff "want two run directories, got a third: 'c'" a b c
 usage_err list "list what? one of: targets, models, workloads, steps"
 usage_err list "unknown list 'bogus'; one of: targets, models, workloads, steps" bogus
-usage_err run "bad value 'bogus' for --map (want identity, compact or scatter)" --map bogus
+usage_err run "bad value 'bogus' for --map (want identity, compact, scatter or fold)" --map bogus
 
 echo "options.sh: ok"

@@ -17,14 +17,16 @@ cp -r "$fixture/runs" "$out/"
 "$S" report --workload smack17k --dir "$out" --seed-table "$seed" \
 	--command "make sim WORKLOAD=smack17k" --calibration "catmap_bytes=20" \
 	>"$tmp/stdout" 2>"$tmp/stderr" || fail "report failed: $(cat "$tmp/stderr")"
-for f in report.md summary.csv waste.dat latency.dat title.gp; do
+for f in report.md summary.csv waste.dat latency.dat title.gp figures.csv; do
 	[ -s "$out/$f" ] || fail "no $f"
 done
-has "$out/report.md" "Verdict: footprint 5 pass, 0 fail; savings 3 pass, 0 fail."
-has "$out/report.md" "| ref | 1946 | 1876–1988 | 1904 | -42 | -2.2% | pass |"
-has "$out/report.md" "| patch3 → patch4 | 288 | 188–372 | 264 | -24 | -8.3% | pass |"
-has "$out/report.md" "| catmap_bytes | 20 |"
-for s in "## 1. What was run" "## 2. Seed vs simulator" "## 3. Fitted constants" \
+has "$out/report.md" "| ref | 1946 | 1876–1988 | 1904 | -42 | -2.2% |"
+has "$out/report.md" "| patch3 → patch4 | 288 | 188–372 | 264 | -24 | -8.3% |"
+has "$out/report.md" "| catmap_bytes | 20 | fitted | docs/cost-model.md |"
+has "$out/report.md" "| arm32-3.10: cache_line | 32 | inferred |"
+grep -Eq 'Verdict|\| (pass|FAIL) \|' "$out/report.md" && fail "report.md: a pass/fail verdict against the seed"
+for s in "## 1. What was run" "## Headline figures and their intervals" \
+	"## 2. Seed vs simulator" "## 3. Fitted and inferred parameters" \
 	"## 4. Where the bytes go" "## 5. Where the waste is" "## 6. Latency" \
 	"## 7. Strategies compared"; do
 	has "$out/report.md" "$s"
@@ -38,7 +40,7 @@ mkdir -p "$tmp/again"
 cp -r "$fixture/runs" "$tmp/again/"
 "$S" report --workload smack17k --dir "$tmp/again" --seed-table "$seed" \
 	--command "make sim WORKLOAD=smack17k" --calibration "catmap_bytes=20" 2>/dev/null
-for f in summary.csv waste.dat latency.dat; do
+for f in summary.csv waste.dat latency.dat figures.csv; do
 	cmp -s "$out/$f" "$tmp/again/$f" || fail "$f differs between two runs"
 done
 

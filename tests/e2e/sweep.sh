@@ -27,8 +27,10 @@ check_plot "$sw/sim_time_ms" "simulated time (ms)" rules
 for v in 100 200 400; do
 	grep -q -- "--rules $v " "$sw/$v/data/gen-params" || fail "value $v: gen-params $(cat "$sw/$v/data/gen-params")"
 	[ -s "$sw/$v/report.md" ] || fail "value $v: no report.md"
-	# the point's command is the sweep's, without make's own variables
-	grep -q "^- Command: \`make sweep WORKLOAD=smack17k .* (point RULES=$v)\`" "$sw/$v/report.md" ||
+	# the point's command: one that makes this point again, pasteable
+	# into a shell (nothing but the command inside the backticks), without
+	# make's own variables
+	grep -q "^- Command: \`make sweep-point WORKLOAD=smack17k RULES=$v [^\`(]*\`\$" "$sw/$v/report.md" ||
 		fail "value $v: $(grep Command "$sw/$v/report.md")"
 	if grep -E 'DEPS_OK|SWEEP_POINT|POINT_COMMAND' "$sw/$v/report.md"; then
 		fail "value $v: make's internal variables in the report"

@@ -43,6 +43,8 @@ static int check_totals(struct ss_run *run, const char *phase,
 	(void)phase;
 	(void)err;
 	ss_totals_compute(run->desc, run->model, run->target, &t);
+	ss_fuzz_check(!t.negative, "%s negative in cache %s", t.negative ? t.negative : "",
+		      t.negative_cache ? t.negative_cache : "");
 	ss_fuzz_check(t.allocated >= t.requested,
 		      "allocated %llu < requested %llu",
 		      (unsigned long long)t.allocated, (unsigned long long)t.requested);

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "atomic_file.h"
@@ -57,11 +59,73 @@ static void test_device_written_in_place(void **state)
 	assert_true(S_ISCHR(st.st_mode)); /* still the device */
 }
 
+/* An output is the input however it is spelled; a file yet to be
+ * written is compared by directory and name. */
+static void test_same_file(void **state)
+{
+	char dir[TU_PATH_MAX], a[TU_PATH_MAX + 16], b[TU_PATH_MAX + 32], c[TU_PATH_MAX + 16];
+	(void)state;
+
+	tu_tmp_dir(dir, sizeof(dir));
+	snprintf(a, sizeof(a), "%s/cap.txt", dir);
+	snprintf(b, sizeof(b), "%s/./cap.txt", dir);
+	snprintf(c, sizeof(c), "%s/link.txt", dir);
+	tu_write_text(a, "x\n");
+	assert_int_equal(link(a, c), 0);
+	assert_true(ss_same_file(a, b));
+	assert_true(ss_same_file(a, c)); /* a hard link */
+	assert_false(ss_same_file(a, "-"));
+	snprintf(b, sizeof(b), "%s/./new.txt", dir);
+	snprintf(c, sizeof(c), "%s/new.txt", dir);
+	assert_true(ss_same_file(b, c)); /* neither exists yet */
+	snprintf(c, sizeof(c), "%s/other.txt", dir);
+	assert_false(ss_same_file(b, c));
+	tu_remove_tree(dir);
+}
+
+/* A registered temporary file and staging directory are gone when a
+ * signal ends the process, which dies of that signal. */
+static void test_signal_cleanup(void **state)
+{
+	char dir[TU_PATH_MAX], file[TU_PATH_MAX + 16], sub[TU_PATH_MAX + 16], in[TU_PATH_MAX + 32];
+	int status;
+	pid_t pid;
+	(void)state;
+
+	tu_tmp_dir(dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s/a.tmp.1", dir);
+	snprintf(sub, sizeof(sub), "%s/d.tmp.1", dir);
+	snprintf(in, sizeof(in), "%s/d.tmp.1/x", dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int kept = ss_cleanup_add("/nonexistent/kept", 0);
+
+		ss_cleanup_signals();
+		tu_write_text(file, "half");
+		mkdir(sub, 0777);
+		tu_write_text(in, "half");
+		ss_cleanup_add(file, 0);
+		ss_cleanup_add(sub, 1);
+		ss_cleanup_del(kept);
+		raise(SIGTERM);
+		_exit(0); /* not reached */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGTERM);
+	assert_int_equal(access(file, F_OK), -1);
+	assert_int_equal(access(sub, F_OK), -1);
+	tu_remove_tree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_commit_and_abort),
 		cmocka_unit_test(test_device_written_in_place),
+		cmocka_unit_test(test_same_file),
+		cmocka_unit_test(test_signal_cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

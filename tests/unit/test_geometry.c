@@ -189,6 +189,72 @@ static void test_freeptr_eras(void **state)
 	assert_int_equal(g.size, 72);
 }
 
+/* calculate_sizes() 6.12 - 6.18 (d345bd2e9834 "mm: add
+ * kmem_cache_create_rcu()", kmem_cache_args): an explicit freeptr_offset
+ * exempts only the RCU clause; `s->ctor` still moves the pointer after
+ * the object, and create_cache() refuses an offset without
+ * SLAB_TYPESAFE_BY_RCU (-EINVAL).  A constructor has moved it out in every
+ * era since 3.10 ("(flags & (SLAB_DESTROY_BY_RCU | SLAB_POISON)) ||
+ * s->ctor"). */
+static void test_freeptr_offset_612(void **state)
+{
+	struct ss_target t = tu_target("x86_64-6.x");
+	struct ss_cache_spec s = {96, 8, SS_CF_RCU | SS_CF_CTOR | SS_CF_FREEPTR, 0, 16};
+	struct ss_geometry g;
+	struct ss_error err;
+
+	(void)state;
+	/* RCU + ctor + offset: out, a word added */
+	assert_int_equal(ss_geometry_compute(&t, &s, &g, &err), 0);
+	assert_int_equal(g.offset, 96);
+	assert_int_equal(g.size, 104);
+	/* ctor + offset without RCU: the kernel's -EINVAL */
+	s.flags = SS_CF_CTOR | SS_CF_FREEPTR;
+	assert_int_equal(ss_geometry_compute(&t, &s, &g, &err), -1);
+	assert_non_null(strstr(err.msg, "RCU"));
+	/* a ctor alone: out in 3.10 and in 6.x */
+	g = geo(&t, 96, 8, SS_CF_CTOR, 0);
+	assert_int_equal(g.offset, 96);
+	assert_int_equal(g.size, 104);
+	t.era = 310;
+	g = geo(&t, 96, 8, SS_CF_CTOR, 0);
+	assert_int_equal(g.offset, 96);
+	assert_int_equal(g.size, 104);
+}
+
+/* calculate_order()'s CPU count: up to 5.10 `4 * (fls(nr_cpu_ids) + 1)`;
+ * from 5.11 ("mm, slub: better heuristic for number of cpus when
+ * calculating slab order") num_present_cpus(), falling back to nr_cpu_ids
+ * when that is <= 1 (unchanged by the 6.7 rewrite). */
+static void test_order_cpu_fallback(void **state)
+{
+	struct ss_target t = tu_target("x86_64-6.x");
+
+	(void)state;
+	t.nr_cpu_ids = 8;
+	t.cpus = 1;
+	t.era = 510;
+	assert_int_equal(ss_min_objects(&t), 20); /* fls(8) = 4 */
+	t.era = 511;
+	assert_int_equal(ss_min_objects(&t), 20); /* 1 present: nr_cpu_ids */
+	t.era = 611;
+	assert_int_equal(ss_min_objects(&t), 20);
+	t.cpus = 4;
+	t.era = 510;
+	assert_int_equal(ss_min_objects(&t), 20);
+	t.era = 511;
+	assert_int_equal(ss_min_objects(&t), 16); /* fls(4) = 3 */
+	t.era = 611;
+	assert_int_equal(ss_min_objects(&t), 16);
+	/* nr_cpu_ids not given: the present CPUs, in every era */
+	t.nr_cpu_ids = 0;
+	t.era = 510;
+	assert_int_equal(ss_min_objects(&t), 16);
+	t.cpus = 1;
+	t.era = 611;
+	assert_int_equal(ss_min_objects(&t), 8);
+}
+
 /* A 4-byte object with Z on x86_64: the left red zone (4.6+) and the
  * "object smaller than a pointer" relocation (5.9+) each add a word. */
 static void test_redzone_small_object(void **state)
@@ -498,6 +564,8 @@ int main(void)
 		cmocka_unit_test(test_order_table_n8),
 		cmocka_unit_test(test_order_n2_live),
 		cmocka_unit_test(test_freeptr_eras),
+		cmocka_unit_test(test_freeptr_offset_612),
+		cmocka_unit_test(test_order_cpu_fallback),
 		cmocka_unit_test(test_redzone_small_object),
 		cmocka_unit_test(test_orig_size_eras),
 		cmocka_unit_test(test_arm32_fzpu),

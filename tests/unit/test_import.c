@@ -344,7 +344,10 @@ static void test_import_phases(void **state)
  *   frees matched: c147dd20 (32, cpu 0 -> 1), c2000000 (256, 0 -> 1),
  *   c4000000 (224, 0 -> 0): 3, 512 bytes, 2 across CPUs
  *   c2000000 allocated again while live: 1 (its free was lost)
- *   written: 5 allocations + 3 frees + 1 free for the lost one = 9 */
+ *   c3000000 freed unseen at c1100100, whose other free (c2000000) was a
+ *   kmalloc-256 object: a prior free of a 256-byte kmalloc object
+ *   written: 5 allocations + 3 frees + 1 free for the lost one + 1 prior
+ *   free = 10 */
 static void test_import_sample(void **state)
 {
 	char in[256], out[256];
@@ -378,7 +381,9 @@ static void test_import_sample(void **state)
 	assert_int_equal(t.overwritten, 3);
 	assert_int_equal(t.other_events, 1);
 	assert_int_equal(t.live_at_end, 1);
-	assert_int_equal(t.events, 9);
+	assert_int_equal(t.prior_frees, 1);
+	assert_int_equal(t.prior_unattributed, 0);
+	assert_int_equal(t.events, 10);
 	assert_int_equal(t.max_cpu, 1);
 	/* 232/256 is kmalloc-256 on x86_64; 200/224 is no class: a cache */
 	assert_int_equal(t.caches, 1);
@@ -390,7 +395,7 @@ static void test_import_sample(void **state)
 		if (ev.id > max_id)
 			max_id = ev.id;
 	}
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 10);
 	assert_true(max_id <= 2); /* dense: never more than 2 live at once */
 	assert_string_equal(ss_trace_cache_name(tb, 1), "cache-224");
 	assert_int_equal(tb->caches[1].object_size, 200);

@@ -90,6 +90,20 @@ static void test_shipped_arm32(void **state)
 	assert_int_equal(t.clock_mhz, 1400);
 	assert_int_equal(t.track_size, 80); /* 4 + 16 * 4 + 4 + 4 + 4 */
 	assert_false(t.large_in_slab_stat);
+	assert_false(t.cmpxchg_double); /* no HAVE_CMPXCHG_DOUBLE on arm */
+	assert_int_equal(t.clock_mhz_low, 1000);
+	assert_int_equal(t.clock_mhz_high, 1700);
+	/* the 32-byte line is declared inferred, with its evidence */
+	assert_int_equal(t.ninferred, 2);
+	assert_string_equal(t.inferred[0].key, "cache_line");
+	assert_non_null(strstr(t.inferred[0].evidence, "ARM_L1_CACHE_SHIFT_6"));
+	assert_string_equal(t.inferred[1].key, "dma_minalign");
+	/* the mainline ARMv7 build of the same board: 64-byte lines */
+	assert_int_equal(ss_target_load("arm32-3.10-v7", &t, &err), 0);
+	assert_int_equal(t.cache_line, 64);
+	assert_int_equal(t.dma_minalign, 64);
+	assert_int_equal(t.ninferred, 0);
+	assert_false(t.cmpxchg_double);
 }
 
 static void test_shipped_x86(void **state)
@@ -120,6 +134,10 @@ static void test_shipped_x86(void **state)
 		assert_int_equal(t.cache_line, 64);
 		assert_int_equal(t.dma_minalign, 8);
 		assert_int_equal(t.clock_mhz, 3000);
+		assert_int_equal(t.clock_mhz_low, 2400);
+		assert_int_equal(t.clock_mhz_high, 3600);
+		assert_true(t.cmpxchg_double);
+		assert_int_equal(ss_target_nr_cpu_ids(&t), 8);
 	}
 }
 
@@ -163,6 +181,52 @@ static void test_parse_errors(void **state)
 	expect_error("name = a b\n", 1, "name");
 	expect_error("slub_min_order = 4\n", 0, "slub_min_order 4 > slub_max_order 3");
 	expect_error("ptr_size = 8\ntrack_size = 20\n", 0, "track_size 20");
+	expect_error("cmpxchg_double = perhaps\n", 1, "yes or no");
+	expect_error("cpus = 8\nnr_cpu_ids = 4\n", 0, "nr_cpu_ids 4 < cpus 8");
+	expect_error("clock_mhz_range = 3600 2400\n", 1, "want LOW HIGH");
+	expect_error("clock_mhz_range = 2400\n", 1, "want LOW HIGH");
+	expect_error("clock_mhz_range = 0 100\n", 1, "want LOW HIGH");
+	expect_error("clock_mhz = 3000\nclock_mhz_range = 1000 2000\n", 0,
+		     "clock_mhz 3000 is outside clock_mhz_range 1000 2000");
+	expect_error("inferred.bogus = why\n", 1, "'bogus' is not a target key");
+	expect_error("inferred.name = why\n", 1, "'name' is not a target key");
+	expect_error("inferred.cpus = a\ninferred.cpus = b\n", 2, "duplicate");
+	expect_error("inferred.cpus =\n", 1, "missing value");
+	expect_error("inferred.cpus = a\ninferred.era = b\ninferred.nodes = c\n"
+		     "inferred.page_size = d\ninferred.ptr_size = e\n", 5, "more than 4");
+}
+
+/* The keys of issue 14: cmpxchg_double, nr_cpu_ids, clock_mhz_range and
+ * inferred.KEY, and the values a report prints for them. */
+static void test_parse_new_keys(void **state)
+{
+	char path[64], buf[64];
+	struct ss_target t;
+	struct ss_error err;
+
+	(void)state;
+	tu_tmp_text(path, sizeof(path),
+		    "cpus = 2\nnr_cpu_ids = 8\ncmpxchg_double = no\n"
+		    "clock_mhz = 1200\nclock_mhz_range = 1000 1500\n"
+		    "cache_line = 32\n"
+		    "inferred.cache_line = the seed's kmalloc-32, # not a comment? it is\n");
+	ss_target_defaults(&t);
+	assert_int_equal(ss_target_parse_file(path, &t, &err), 0);
+	assert_int_equal(t.cpus, 2);
+	assert_int_equal(ss_target_nr_cpu_ids(&t), 8);
+	assert_false(t.cmpxchg_double);
+	assert_int_equal(t.clock_mhz_low, 1000);
+	assert_int_equal(t.clock_mhz_high, 1500);
+	assert_int_equal(t.ninferred, 1);
+	assert_string_equal(t.inferred[0].evidence, "the seed's kmalloc-32,");
+	assert_int_equal(ss_target_key_value(&t, "cache_line", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "32");
+	assert_int_equal(ss_target_key_value(&t, "cmpxchg_double", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "no");
+	assert_int_equal(ss_target_key_value(&t, "era", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "6.11");
+	assert_int_equal(ss_target_key_value(&t, "no_such_key", buf, sizeof(buf)), -1);
+	unlink(path);
 }
 
 static void test_parse_ok(void **state)
@@ -222,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_x86),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_parse_ok),
+		cmocka_unit_test(test_parse_new_keys),
 		cmocka_unit_test(test_load_missing),
 	};
 

@@ -104,6 +104,10 @@ static void test_parse_errors(void **state)
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 gfp=\n", 2, "bad 'gfp='");
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 account\n", 2, "bad 'account'");
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc 5 gfp=dma x\n", 2, "got 8 fields");
+	expect_error("slabsim-trace 1\nu 0 s kmalloc\n", 2, "want 'u CPU SITE API SIZE");
+	expect_error("slabsim-trace 1\nu 0 s nosuch 0\n", 2, "was not declared");
+	expect_error("slabsim-trace 1\nu 0 s kmalloc 8 slab=x\n", 2, "bad 'slab=x'");
+	expect_error("slabsim-trace 1\na 0 1 s kmalloc 8 slab=1\n", 2, "bad 'slab=1'");
 	expect_error("slabsim-trace 1\na x 1 s kmalloc 5\n", 2, "bad cpu");
 	expect_error("slabsim-trace 1\n# ok\n\na 0 99999999999999999999 s kmalloc 5\n", 4, "bad object id");
 	expect_error("slabsim-trace 1\na 0 1 s nosuchcache 5\n", 2, "was not declared");
@@ -181,7 +185,8 @@ static void test_writer_abort(void **state)
 }
 
 /* Lines are read out of one buffer: the last line needs no newline, and
- * a line longer than the buffer (256 KiB) still reads whole. */
+ * a line longer than the buffer (256 KiB) still reads whole (a comment:
+ * a meta value that long is refused, the binary format holds 64 KiB). */
 static void test_line_edges(void **state)
 {
 	char path[256];
@@ -194,7 +199,7 @@ static void test_line_edges(void **state)
 	(void)state;
 
 	assert_non_null(text);
-	n = sprintf(text, "slabsim-trace 1\r\nmeta long ");
+	n = sprintf(text, "slabsim-trace 1\r\n# long ");
 	memset(text + n, 'x', big);
 	sprintf(text + n + big, "\na 0 1 s kmalloc 5\nf 0 1");
 	tu_path(path, sizeof(path), "edges.trace");
@@ -205,7 +210,6 @@ static void test_line_edges(void **state)
 	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
 	assert_int_equal(ev.kind, SS_EV_ALLOC);
 	assert_int_equal(ev.line, 3);
-	assert_int_equal(strlen(ss_trace_meta(ss_trace_tables(r), "long")), big);
 	assert_int_equal(ss_trace_next(r, &ev, &err), 1);
 	assert_int_equal(ev.kind, SS_EV_FREE);
 	assert_int_equal(ev.line, 4);

@@ -20,6 +20,8 @@ VARIANTS := off on-2.6.16 on-sid on-cached on-ctxcache
 # summary.csv gets overhead_pct: each run's sim_time_ms against `off` (same model).
 REPORT_BASELINE := off
 MODELS ?= traced kmalloc-buckets kmem_cache traced+P
+# `make sensitivity`: the headline overheads are model traced's.
+SENS_MODELS := traced
 TARGET ?= x86_64-6.1
 SYSCALLS ?= 50000
 MIX ?= access:100
@@ -53,7 +55,7 @@ AUDIT_SWEEP_SUMMARIES := $(foreach r,$(AUDIT_SWEEP_RULES),$(AUDIT_SWEEP_DIR)/r$(
 $(DATA)/sweep-r%.trace: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen audit --variant on-sid $(AUDIT_GEN_COMMON) --rules $* -o $@
 
-$(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/run-params
+$(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/run-params $(COSTS)
 	$(SLABSIM) run --quiet --trace $< --model traced $(RUN_PARAMS) --out $(@D)
 
 .PHONY: audit-sweep
@@ -68,6 +70,7 @@ endif
 # ---- the extra plots: breakdown.png (time per call by category), sweep.png
 AUDIT_EXTRA_DAT := $(REPORT)/breakdown.dat $(REPORT)/sweep.dat $(REPORT)/overhead.csv
 AUDIT_PLOTS := $(foreach p,breakdown sweep,$(REPORT)/$(p).png $(REPORT)/$(p).svg)
+WORKLOAD_PLOTS := $(AUDIT_PLOTS)
 
 # `slabsim report` writes them with report.md; rerun it if one went missing.
 $(AUDIT_EXTRA_DAT): $(REPORT)/report.md
@@ -76,7 +79,7 @@ $(AUDIT_EXTRA_DAT): $(REPORT)/report.md
 # mk/plot.inc's rule, each plot with its script beside this file.
 $(foreach p,breakdown sweep,$(eval $(call gnuplot_rule,$(REPORT)/$(p),$(REPORT)/$(p).dat,workloads/audit/$(p).gp,$(REPORT_TITLE),$(REPORT)/title.gp)))
 
-report: $(AUDIT_PLOTS) $(REPORT)/overhead.csv
+report: $(REPORT)/overhead.csv
 
 .PHONY: sim
 sim: deps-auto

@@ -125,7 +125,7 @@ static int write_meta(struct ss_trace_writer *w, const struct audit_params *p,
 	    meta_u(w, "seed_syscalls", AUDIT_SEED_SYSCALLS) ||
 	    meta_u(w, "clock_mhz", AUDIT_CLOCK_MHZ) ||
 	    ss_trace_write_meta(w, "target", "x86_64-6.1"))
-		return ss_errorf(err, "trace write failed");
+		return ss_trace_writer_failed(w, err);
 	return 0;
 }
 
@@ -140,7 +140,7 @@ int audit_emit_trace(struct ss_trace_writer *w, const struct audit_params *p,
 	if (write_meta(w, p, err) || audit_emitter_init(&e, w, p, err))
 		goto out;
 	if (ss_trace_write_phase(w, "loop")) {
-		ss_errorf(err, "trace write failed");
+		ss_trace_writer_failed(w, err);
 		goto out;
 	}
 	for (unsigned long long i = 0; i < p->syscalls; i++) {

@@ -56,7 +56,8 @@ int audit_kind_parse(const char *s, enum audit_kind *out)
 
 /* ---- event helpers ---- */
 
-#define WRITE_FAILED(err) ss_errorf(err, "trace write failed")
+/* names the trace and the errno (ss_trace_writer_failed) */
+#define WRITE_FAILED(e, err) ss_trace_writer_failed((e)->w, err)
 
 static int work(struct audit_emitter *e, unsigned c, enum audit_label l,
 		uint64_t cycles, struct ss_error *err)
@@ -64,7 +65,7 @@ static int work(struct audit_emitter *e, unsigned c, enum audit_label l,
 	if (!cycles)
 		return 0;
 	if (ss_trace_write_work(e->w, c, cycles, audit_label_name(l)))
-		return WRITE_FAILED(err);
+		return WRITE_FAILED(e, err);
 	e->cpu[c].work += cycles;
 	return 0;
 }
@@ -80,7 +81,7 @@ static int alloc(struct audit_emitter *e, unsigned c, const char *site,
 {
 	*id = ss_idpool_get(&e->ids);
 	if (ss_trace_write_alloc(e->w, c, *id, site, api, size))
-		return WRITE_FAILED(err);
+		return WRITE_FAILED(e, err);
 	return 0;
 }
 
@@ -88,7 +89,7 @@ static int release(struct audit_emitter *e, unsigned c, uint64_t id,
 		   struct ss_error *err)
 {
 	if (ss_trace_write_free(e->w, c, id))
-		return WRITE_FAILED(err);
+		return WRITE_FAILED(e, err);
 	ss_idpool_put(&e->ids, id);
 	return 0;
 }
@@ -453,7 +454,7 @@ static int declare(struct audit_emitter *e, const char *name, unsigned size,
 	int a = ss_trace_write_cache(e->w, name, size, 0, flags);
 
 	if (a < 0)
-		return WRITE_FAILED(err);
+		return WRITE_FAILED(e, err);
 	*api = (uint32_t)a;
 	return 0;
 }

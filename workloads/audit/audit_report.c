@@ -202,7 +202,7 @@ static double seed_hit_pct(void)
 static int sec_calibration(FILE *fp, const struct audit_data *d, const char *model)
 {
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
-	double hit, lo = AUDIT_SEED_HIT_PCT * 0.9, hi = AUDIT_SEED_HIT_PCT * 1.1;
+	double hit;
 
 	rp_heading(fp, d->in, "Audit: the calibration against the seed's %d%%", AUDIT_SEED_HIT_PCT);
 	fprintf(fp, "The seed measured %.3f s with audit off and %.3f s on (real time, "
@@ -221,11 +221,13 @@ static int sec_calibration(FILE *fp, const struct audit_data *d, const char *mod
 	}
 	fprintf(fp, "Model `%s`: off %.1f ns per call (%.1f s for the seed's loop; measured: "
 		"%.3f s system + %.3f s user), on-2.6.16 %+.1f%% against the seed's %d%%: "
-		"**%s** (within +-10%%: %.1f..%.1f).\n\n", model,
+		"**%+.1f points from the fitted figure** (the fit was made with the cost "
+		"table of its day; a change of the model since moves it, and the report "
+		"says by how much rather than judging it).\n\n", model,
 		off->sim_ms * 1e6 / off->calls,
 		off->sim_ms / 1e3 * AUDIT_SEED_SYSCALLS / off->calls,
 		AUDIT_SEED_OFF_SYS_US / 1e6, AUDIT_SEED_OFF_USER_US / 1e6, hit,
-		AUDIT_SEED_HIT_PCT, hit >= lo && hit <= hi ? "pass" : "FAIL", lo, hi);
+		AUDIT_SEED_HIT_PCT, hit - AUDIT_SEED_HIT_PCT);
 	return 0;
 }
 
@@ -439,22 +441,53 @@ static int sec_predictions(FILE *fp, const struct audit_data *d, const char *mod
 	return 0;
 }
 
+/* on-ctxcache and on-2.6.16 under model m: the same footprint and the
+ * same allocator time per call, to the table's precision (0.1 ns). */
+static bool ctx_equal(const struct audit_data *d, int m)
+{
+	const struct times *a = at(d, d->v[AUDIT_ON_2616], m);
+	const struct times *b = at(d, d->v[AUDIT_ON_CTXCACHE], m);
+
+	return a && b && a->footprint_kib == b->footprint_kib &&
+	       fabs(ns_per_call(a, AUDIT_CAT_ALLOCATOR) - ns_per_call(b, AUDIT_CAT_ALLOCATOR)) < 0.05;
+}
+
 /* on-ctxcache against on-2.6.16 (model mi): when audit_ctx's stride is a
  * kmalloc class the strings already used, the two hold the same slots per
  * slab and take the same steps -- say so, with the sizes, where the
- * figures are equal (the default: one context length). */
+ * figures are equal (the default: one context length).  "Equal here" only
+ * when it holds for every model compared; else the models where it does
+ * and those where it does not. */
 static void ctxcache_note(FILE *fp, const struct audit_data *d, int mi)
 {
-	const struct times *a = at(d, d->v[AUDIT_ON_2616], mi);
-	const struct times *b = at(d, d->v[AUDIT_ON_CTXCACHE], mi);
 	struct cmp_caches ctx = {0}, base = {0};
 	struct ss_error err = {{0}};
-	char path[4400], kname[32];
+	char path[4400], kname[32], where[512] = "", differ[1024] = "";
 	const struct cmp_cache *c = NULL;
 	bool same_class = false;
+	size_t lw = 0, ld = 0;
 
-	if (!a || !b || a->footprint_kib != b->footprint_kib)
+	if (!ctx_equal(d, mi))
 		return;
+	for (unsigned m = 0; m < d->nm; m++) {
+		const struct times *a = at(d, d->v[AUDIT_ON_2616], (int)m);
+		const struct times *b = at(d, d->v[AUDIT_ON_CTXCACHE], (int)m);
+
+		if (!a || !b)
+			continue;
+		if (ctx_equal(d, (int)m)) {
+			if (lw < sizeof(where))
+				lw += (size_t)snprintf(where + lw, sizeof(where) - lw, "%s`%s`",
+						       lw ? ", " : "", d->res->models.v[m]);
+		} else if (ld < sizeof(differ)) {
+			ld += (size_t)snprintf(differ + ld, sizeof(differ) - ld,
+					       "%s`%s` (%.1f against %.1f allocator ns per call, "
+					       "%.0f against %.0f KiB)", ld ? "; " : "",
+					       d->res->models.v[m], ns_per_call(b, AUDIT_CAT_ALLOCATOR),
+					       ns_per_call(a, AUDIT_CAT_ALLOCATOR), b->footprint_kib,
+					       a->footprint_kib);
+		}
+	}
 	snprintf(path, sizeof(path), "%s/runs/on-ctxcache__%s/caches.csv", d->in->dir,
 		 d->res->models.v[mi]);
 	if (cmp_read_caches(path, &ctx, &err))
@@ -470,13 +503,18 @@ static void ctxcache_note(FILE *fp, const struct audit_data *d, int mi)
 		for (size_t k = 0; k < base.n; k++)
 			same_class |= !strcmp(base.c[k].name, kname);
 	}
+	if (c && same_class && ld)
+		fprintf(fp, "on-ctxcache and on-2.6.16 are equal under %s, but not under %s.  ",
+			where, differ);
 	if (c && same_class)
-		fprintf(fp, "on-ctxcache and on-2.6.16 are equal here, not by accident: with one "
+		fprintf(fp, "%s, not by accident: with one "
 			"context length (the default; CONTEXTS=\"...\" gives several), `audit_ctx` "
 			"holds the %llu-byte strings %llu to an order-%llu slab, exactly as %s holds "
 			"them in on-2.6.16, and a kmem_cache_alloc() from a cache takes the same SLUB "
 			"steps as a kmalloc() from a class.  A dedicated cache saves memory only when "
 			"the strings' lengths would spread over kmalloc classes, or round up far.\n\n",
+			ld ? "Where they are equal, it is" : "on-ctxcache and on-2.6.16 are equal here "
+							 "under every model compared",
 			(unsigned long long)c->object_size, (unsigned long long)c->objs_per_slab,
 			(unsigned long long)c->order, kname);
 	cmp_caches_free(&ctx);
@@ -704,8 +742,10 @@ static int write_overhead(FILE *fp, const struct audit_data *d)
 
 			if (!t)
 				continue;
-			fprintf(fp, "%s,%s,%.3f,", d->res->variants.v[v], d->res->models.v[m],
-				t->sim_ms);
+			ss_csv_put(fp, d->res->variants.v[v]);
+			fputc(',', fp);
+			ss_csv_put(fp, d->res->models.v[m]);
+			fprintf(fp, ",%.3f,", t->sim_ms);
 			if (hit_pct(d, (int)v, (int)m, &h))
 				fprintf(fp, ",\n");
 			else
@@ -731,4 +771,33 @@ static int rp_audit_write_dat(unsigned k, FILE *fp, const struct rp_report_in *i
 	return r;
 }
 
-const struct rp_extra ss_audit_report = {rp_audit_write_md, {"breakdown.dat", "sweep.dat", "overhead.csv"}, rp_audit_write_dat};
+/* Headline figures: each variant's overhead against off, model
+ * compare_model (on-2.6.16 is the fitted one). */
+static int rp_audit_figures(const struct rp_report_in *in, struct rp_figures *out)
+{
+	struct audit_data d;
+	int r = 0;
+
+	if (load_or_say(in, &d)) {
+		free(d.t);
+		return -1;
+	}
+	for (unsigned v = 0; v < d.nv && !r; v++) {
+		char name[RP_FIGURE_NAME_MAX], what[192];
+		double h;
+
+		if ((int)v == d.v[AUDIT_OFF] || hit_pct(&d, (int)v, d.cm, &h))
+			continue;
+		snprintf(name, sizeof(name), "overhead_pct:%.48s", d.res->variants.v[v]);
+		snprintf(what, sizeof(what), "%s against off, model %s%s", d.res->variants.v[v],
+			 in->compare_model, (int)v == d.v[AUDIT_ON_2616]
+			 ? " (fitted to the seed's 146% by AUDIT_PROFILE_SCALE_PERMILLE)" : "");
+		r = rp_figures_add(out, name, "%", h, what);
+	}
+	free(d.t);
+	return r;
+}
+
+const struct rp_extra ss_audit_report = {rp_audit_write_md,
+	{"breakdown.dat", "sweep.dat", "overhead.csv"}, rp_audit_write_dat,
+	rp_audit_figures};

@@ -4,8 +4,8 @@
 #                                HB_QUANTUM=Q CPUS=N | TOPOLOGY=SPEC [MAP=P]
 #                                COSTS=FILE HB_TRACE_EXT=trace]
 #
-# One trace, generated once, replayed six times: each variant is a (kernel
-# target, slub_debug) pair.  The replays run two at a time.
+# One trace, generated once, replayed six times from one pass over it:
+# each variant is a (kernel target, slub_debug) pair.
 
 # `make sweep PARAM=...`: the parameters of this workload (mk/sweep.mk)
 SWEEP_VAR_groups := HB_GROUPS
@@ -27,6 +27,12 @@ HB_CPUS := $(or $(HB_TOPO_PUS),$(CPUS),1)
 # Binary traces (.sbt) read ~3x faster than text; HB_TRACE_EXT=trace for text.
 HB_TRACE_EXT ?= sbt
 HB_TRACE := $(DATA)/hackbench.$(HB_TRACE_EXT)
+# `make sensitivity` (mk/sensitivity.mk): the three x86_64 targets share
+# the clock and its range; the quantum is an estimate, varied over the
+# range hb_consts.h gives it.
+SENS_TARGET := x86_64-4.5
+SENS_GEN := $(shell awk '/^\#define HB_(DEFAULT_QUANTUM|QUANTUM_LOW|QUANTUM_HIGH) /{v[$$2] = $$3; sub(/u$$/, "", v[$$2])} \
+	END {printf "HB_QUANTUM:%s:%s:%s", v["HB_DEFAULT_QUANTUM"], v["HB_QUANTUM_LOW"], v["HB_QUANTUM_HIGH"]}' workloads/hackbench/hb_consts.h)
 # The constant fitted once (docs/cost-model.md), read from its definition.
 CALIBRATION := $(shell awk '/^\#define HB_MSG_CYCLES /{sub(/u$$/, "", $$3); printf "%s=%s", $$2, $$3}' workloads/hackbench/hb_consts.h)
 GEN_PARAMS := -g $(HB_GROUPS) -l $(HB_LOOPS) --fds $(HB_FDS) --datasize $(HB_DATASIZE) \
@@ -47,12 +53,13 @@ $(eval $(call param_stamp,$(REPORT)/run-params,HB_RUN_PARAMS))
 $(HB_TRACE): $(DATA)/gen-params $(SLABSIM) workloads/hackbench/hb_consts.h
 	$(SLABSIM) gen hackbench $(GEN_PARAMS) -o $@
 
-define hb_run_rule
-$(REPORT)/runs/$(1)__$(call hb_model,$(1))/summary.csv: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params
-	$(SLABSIM) run --quiet --trace $$< --model $(call hb_model,$(1)) --target $(call hb_target,$(1)) \
-		--variant $(1) $(HB_RUN_PARAMS) --out $$(@D)
-endef
-$(foreach v,$(VARIANTS),$(eval $(call hb_run_rule,$(v))))
+# All six replays from one pass over the trace (`slabsim run --runs`:
+# decode once, replay many; threads: JOBS, default one per CPU).
+HB_RUN_LIST := $(REPORT)/runs.list
+$(RUN_SUMMARIES) &: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params $(COSTS)
+	@mkdir -p $(REPORT)
+	printf '%s\n' $(foreach v,$(VARIANTS),'--model $(call hb_model,$(v)) --target $(call hb_target,$(v)) --variant $(v) --out $(REPORT)/runs/$(v)__$(call hb_model,$(v))') > $(HB_RUN_LIST)
+	$(SLABSIM) run --quiet --trace $< $(HB_RUN_PARAMS) $(if $(JOBS),--jobs $(JOBS)) --runs $(HB_RUN_LIST)
 
 # time.dat is written by the same `slabsim report` as report.md.
 $(REPORT)/time.dat: $(REPORT)/report.md ;
@@ -60,10 +67,11 @@ $(eval $(call gnuplot_rule,$(REPORT)/time,$(REPORT)/time.dat,workloads/hackbench
 
 .PHONY: runs hackbench-plots sim
 runs: $(RUN_SUMMARIES)
-hackbench-plots: $(REPORT)/time.png $(REPORT)/time.svg
+WORKLOAD_PLOTS := $(REPORT)/time.png $(REPORT)/time.svg
+hackbench-plots: $(WORKLOAD_PLOTS)
 
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
-	@$(MAKE) --no-print-directory -j2 runs
+	@$(MAKE) --no-print-directory runs
 	@$(MAKE) --no-print-directory report hackbench-plots SIM_GOAL=sim
 	@echo "slabsim: $(REPORT)/report.md, summary.csv, time.png, latency.png written"

@@ -36,6 +36,12 @@
  * are ~30 us, well under one CFS slice, so a woken receiver typically
  * finds a few dozen skbs queued. */
 #define HB_DEFAULT_QUANTUM 64u
+/* Its range for `make sensitivity` (an estimate too): 16 messages (~8 us,
+ * a receiver woken at once by each wakeup preemption) to 256 (~130 us,
+ * a sender filling most of its socket buffer -- 212992 / 832 = 256 skbs
+ * -- before it blocks). */
+#define HB_QUANTUM_LOW 16u
+#define HB_QUANTUM_HIGH 256u
 
 /* HB_MSG_CYCLES: non-allocator time of one message (both sides: the
  * write(2) and read(2) syscalls, unix_stream_sendmsg/recvmsg minus the

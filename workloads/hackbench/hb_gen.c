@@ -65,7 +65,7 @@ int hb_params_finish(struct hb_params *p, struct ss_error *err)
 
 static int wfail(struct gen *g)
 {
-	return ss_errorf(g->err, "trace write failed (disk full or I/O error)");
+	return ss_trace_writer_failed(g->w, g->err);
 }
 
 /* unix_stream_sendmsg() -> sock_alloc_send_pskb() -> __alloc_skb(): the

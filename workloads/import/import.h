@@ -6,16 +6,20 @@
  *   import_ftrace.c  one text line -> one kmem record
  *   import_ptrmap.c  live pointers -> dense object ids
  *   import_caches.c  cache names and kmem_cache_create() arguments
+ *   import_prior.c   frees of objects allocated before the capture
+ *   import_gfp.c     allocation flags from gfp_flags= and accounted=
  *   import.c         the driver: records -> trace events and totals
  */
 #ifndef SS_IMPORT_H
 #define SS_IMPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "error.h"
+#include "slabsnap.h"
 #include "strtab.h"
 #include "target.h"
 #include "trace.h"
@@ -87,6 +91,18 @@ struct ss_kmem_rec {
 int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		       struct ss_kmem_rec *rec, const char **why);
 
+/* ---- trace-cmd's trace.dat (import_dat.c) ---- */
+
+/* Takes each record with its kind (enum ss_kmem_line, or -1 malformed
+ * with why); non-zero stops the reading. */
+typedef int (*ss_kmem_rec_fn)(void *ctx, int kind, struct ss_kmem_rec *rec,
+			      const char *why, struct ss_error *err);
+/* 1 if path starts with trace-cmd's magic ("\x17\x08Dtracing"). */
+int ss_import_is_dat(const char *path);
+/* Every record of a trace.dat, in time order; *cpus gets its CPU count. */
+int ss_import_dat_read(const char *path, ss_kmem_rec_fn fn, void *ctx, unsigned *cpus,
+		       struct ss_error *err);
+
 /* SS_GFP_* of an allocation from its gfp_flags= text (flag names joined
  * by '|', or a number) and accounted= text; either may be NULL. */
 uint32_t ss_import_gfp(const char *gfp_flags, const char *accounted);
@@ -98,6 +114,7 @@ struct ss_ptr_entry {
 	uint64_t id;
 	uint64_t bytes_alloc;
 	uint32_t cpu;
+	uint32_t site;	  /* allocation site (the importer's site table) */
 };
 
 /* Open addressing, linear probing, backward-shift deletion: memory is
@@ -118,6 +135,7 @@ void ss_ptrmap_release(struct ss_ptrmap *m);
 
 struct ss_import_caches {
 	const struct ss_target *target;
+	const struct ss_snap *snap; /* the kernel's caches, or NULL */
 	FILE *warn;		/* one line per cache the model lays out otherwise */
 	struct ss_strtab names;	/* cache names as declared, in order of first use */
 	uint32_t *api;		/* per name: the trace api index */
@@ -127,16 +145,73 @@ struct ss_import_caches {
 	uint64_t size_changes;	/* allocations whose sizes differ from the first */
 	uint64_t kmalloc_mismatch; /* kmalloc: bytes_alloc is not the target's class */
 	uint64_t by_class;	/* unnamed kmem_cache allocations put in kmalloc */
+	uint64_t from_snapshot;	/* caches declared with the snapshot's arguments */
 };
 
 struct ss_trace_writer;
 
+#define SS_IMPORT_CACHE_NAME (SS_MAX_NAME + 16)
+/* Where an allocation record goes: 1 kmalloc, 0 the cache called name
+ * (name=, or cache-<bytes_alloc> for an unnamed one whose stride is no
+ * kmalloc class on t). */
+int ss_import_cache_name(const struct ss_target *t, const struct ss_kmem_rec *rec,
+			 char name[SS_IMPORT_CACHE_NAME]);
 /* The api index for an allocation record, declaring the cache on first
  * use; -1 with err on a write failure.  *size gets the bytes to request. */
 int ss_import_cache_api(struct ss_import_caches *c, struct ss_trace_writer *w,
 			const struct ss_kmem_rec *rec, uint64_t *size,
 			struct ss_error *err);
+/* The api index of the cache called name for a free that comes before
+ * any allocation from it: declared from `first` (an allocation record
+ * of it), else from the snapshot.  -2 when neither knows it; -1 with err
+ * on a write failure. */
+int ss_import_cache_api_named(struct ss_import_caches *c, struct ss_trace_writer *w,
+			      const char *name, const struct ss_kmem_rec *first,
+			      struct ss_error *err);
 void ss_import_caches_release(struct ss_import_caches *c);
+
+/* ---- frees of objects allocated before the capture ---- */
+
+struct prior_site;
+struct ss_import_prior {
+	struct ss_strtab keys;	   /* where an object was: "k GFP SIZE", "c NAME" */
+	struct ss_strtab sites;	   /* free call sites */
+	struct prior_site *site;   /* parallel to sites */
+	uint32_t cap_site;
+	struct ss_strtab caches;   /* cache names, with their first record */
+	struct ss_kmem_rec *first;
+	uint32_t cap_caches;
+	struct ss_ptrmap untraced; /* pointers also allocated without events */
+	/* raw pointers (not hashed) and a snapshot: the slab of each object,
+	 * from its cache's order; which cache each slab was last seen in */
+	const struct ss_snap *snap;
+	bool raw;
+	int8_t *key_order;	   /* per key: the cache's slab order, -1 unknown */
+	uint32_t cap_keys;
+	struct ss_ptrmap slab_owner; /* slab base | order -> key */
+	struct ss_ptrmap slab_ids;   /* slab base | order -> dense id + 1 */
+	uint64_t *key_slabs;	     /* per key: slab ids handed out */
+	uint32_t nr_key_slabs;
+	bool learned;
+};
+
+/* The first pass: per free site, where the objects it freed were. */
+int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat,
+			  const struct ss_kmem_labels *l, const struct ss_target *t,
+			  struct ss_error *err);
+/* Where an unknown free of ptr at site goes: by the slab it is in (raw
+ * pointers), else by what the site's other frees freed.  name = a cache,
+ * or "" for kmalloc with *size the class size and *gfp its flags; *slab
+ * = the slab's dense id + 1 within that cache, or 0.  -1: unknown. */
+int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *site,
+			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
+			 uint64_t *slab);
+/* The slab id (+ 1) of ptr in the cache a named free says, or 0. */
+uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const char *cache);
+/* The first allocation record of a cache, or NULL. */
+const struct ss_kmem_rec *ss_import_prior_first(const struct ss_import_prior *p,
+						const char *cache);
+void ss_import_prior_release(struct ss_import_prior *p);
 /* A trace name from any text: bytes that cannot be in a name become '_',
  * cut at SS_MAX_NAME (out has room for SS_MAX_NAME + 1). */
 void ss_import_clean_name(const char *in, char *out);
@@ -147,12 +222,17 @@ int ss_import_infer_spec(const struct ss_target *t, uint64_t req,
 
 /* ---- the driver ---- */
 
+/* Longest meta untraced_frees value (within SS_BIN_MAX_META). */
+#define SS_META_UNTRACED_MAX 60000
+
 struct ss_import_opts {
 	const char *input;	/* "-" = stdin; zstd-compressed input is fine */
 	const char *output;	/* the trace; format from the name */
 	const char *target;	/* kmalloc classes and layout rules for naming */
 	const char *formats[SS_KE_NR * 2]; /* tracefs format files */
 	unsigned nr_formats;
+	const char *snapshot;	/* the kernel's caches: declarations from them */
+	unsigned cpus;		/* the capture's CPUs, 0: from the events */
 };
 
 /* What perf kmem stat prints, and what the import had to repair. */
@@ -171,6 +251,9 @@ struct ss_import_totals {
 	uint64_t kmalloc_class_mismatch; /* bytes_alloc differs from the target's class */
 	uint64_t geometry_mismatch, caches;
 	uint64_t phases;		   /* slabsim-phase markers -> phase events */
+	uint64_t prior_frees;		   /* unknown frees written as prior frees */
+	uint64_t prior_unattributed;	   /* unknown frees whose cache is unknown */
+	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before */
 	unsigned max_cpu;
 };
 

@@ -7,6 +7,8 @@
  * arguments that reproduce its traced stride on the target; an unnamed one
  * goes to kmalloc when the target's kmalloc class for bytes_req has
  * exactly that stride, else to a cache named cache-<bytes_alloc>.
+ * With the kernel's snapshot (import --snapshot), a cache it lists is
+ * declared with its own object size, alignment and flags instead.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,16 +85,49 @@ static int remember(struct ss_import_caches *c, uint32_t idx, uint32_t api,
 	return 0;
 }
 
+/* The kmem_cache_create() arguments of a cache the snapshot lists: its
+ * object size, its s->align as the align argument, and its flags; an RCU
+ * cache whose stride has no room for a free pointer after the object
+ * keeps it inside (an explicit freeptr_offset, 6.13+: filp).  0 found
+ * (the target lays it out with the kernel's stride), -1 not. */
+static int snapshot_spec(const struct ss_import_caches *c, const char *name,
+			 unsigned *size, unsigned *align, unsigned *flags)
+{
+	const struct ss_snap_cache *k = c->snap ? ss_snap_find(c->snap, name) : NULL;
+	unsigned f = 0;
+
+	if (!k || !k->have_geometry || !k->object_size)
+		return -1;
+	f |= k->flags & SS_SNAP_HWCACHE ? SS_CF_HWCACHE : 0;
+	f |= k->flags & SS_SNAP_RCU ? SS_CF_RCU : 0;
+	f |= k->flags & SS_SNAP_CTOR ? SS_CF_CTOR : 0;
+	*size = k->object_size;
+	*align = k->align;
+	if (try_spec(c->target, k->object_size, k->slab_size, k->align, f)) {
+		*flags = f;
+		return 0;
+	}
+	if ((f & SS_CF_RCU) && try_spec(c->target, k->object_size, k->slab_size, k->align,
+					f | SS_CF_FREEPTR)) {
+		*flags = f | SS_CF_FREEPTR;
+		return 0;
+	}
+	return -1;
+}
+
 /* Declare a cache for the first allocation that names it. */
 static int declare(struct ss_import_caches *c, struct ss_trace_writer *w,
 		   const char *name, const struct ss_kmem_rec *rec, struct ss_error *err)
 {
-	unsigned align, flags;
+	unsigned align, flags, ksize;
 	uint64_t size = rec->bytes_req;
 	uint32_t idx;
 	int api;
 
-	if (ss_import_infer_spec(c->target, rec->bytes_req, rec->bytes_alloc, &align, &flags)) {
+	if (!snapshot_spec(c, name, &ksize, &align, &flags)) {
+		size = ksize;
+		c->from_snapshot++;
+	} else if (ss_import_infer_spec(c->target, rec->bytes_req, rec->bytes_alloc, &align, &flags)) {
 		c->geometry_mismatch++;
 		if (!rec->name) /* no name to keep apart: the stride is the size */
 			size = rec->bytes_alloc;
@@ -154,27 +189,62 @@ static uint64_t kmalloc_stride(const struct ss_target *t, uint64_t req)
 	return ss_kmalloc_class_size(t, idx);
 }
 
+int ss_import_cache_name(const struct ss_target *t, const struct ss_kmem_rec *rec,
+			 char name[SS_IMPORT_CACHE_NAME])
+{
+	if (rec->event == SS_KE_KMALLOC)
+		return 1;
+	if (rec->name) {
+		clean_cache_name(rec->name, name);
+		return 0;
+	}
+	if (rec->bytes_req && kmalloc_stride(t, rec->bytes_req) == rec->bytes_alloc)
+		return 1;
+	snprintf(name, SS_IMPORT_CACHE_NAME, "cache-%llu", (unsigned long long)rec->bytes_alloc);
+	return 0;
+}
+
 int ss_import_cache_api(struct ss_import_caches *c, struct ss_trace_writer *w,
 			const struct ss_kmem_rec *rec, uint64_t *size,
 			struct ss_error *err)
 {
-	char name[SS_MAX_NAME + 16];
+	char name[SS_IMPORT_CACHE_NAME];
 
 	*size = rec->bytes_req;
-	if (rec->event == SS_KE_KMALLOC) {
-		c->kmalloc_mismatch += kmalloc_stride(c->target, rec->bytes_req) != rec->bytes_alloc;
-		return SS_API_KMALLOC;
-	}
-	if (rec->name) {
-		clean_cache_name(rec->name, name);
+	if (!ss_import_cache_name(c->target, rec, name))
 		return cache_api(c, w, name, rec, err);
-	}
-	if (rec->bytes_req && kmalloc_stride(c->target, rec->bytes_req) == rec->bytes_alloc) {
+	if (rec->event == SS_KE_KMALLOC)
+		c->kmalloc_mismatch += kmalloc_stride(c->target, rec->bytes_req) != rec->bytes_alloc;
+	else
 		c->by_class++;
-		return SS_API_KMALLOC;
+	return SS_API_KMALLOC;
+}
+
+int ss_import_cache_api_named(struct ss_import_caches *c, struct ss_trace_writer *w,
+			      const char *name, const struct ss_kmem_rec *first,
+			      struct ss_error *err)
+{
+	uint32_t idx = ss_strtab_find(&c->names, name);
+	const struct ss_snap_cache *k;
+	struct ss_kmem_rec rec = {.event = SS_KE_CACHE_ALLOC, .name = name};
+	int api;
+
+	if (idx == UINT32_MAX) {
+		if (first) {
+			rec = *first;
+			rec.name = name;
+		} else if (c->snap && (k = ss_snap_find(c->snap, name)) && k->object_size) {
+			rec.bytes_req = k->object_size;
+			rec.bytes_alloc = k->slab_size;
+		} else {
+			return -2;
+		}
+		api = declare(c, w, name, &rec, err);
+		if (api < 0)
+			return -1;
+		idx = ss_strtab_find(&c->names, name);
 	}
-	snprintf(name, sizeof(name), "cache-%llu", (unsigned long long)rec->bytes_alloc);
-	return cache_api(c, w, name, rec, err);
+	return (int)c->api[idx];
 }
 
 void ss_import_caches_release(struct ss_import_caches *c)

@@ -145,6 +145,14 @@ static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *
 		if (!eq)
 			continue;
 		*eq = '\0';
+		/* before 4.15 %p printed NULL as "(null)" right-aligned in the
+		 * pointer's width: "ptr=          (null)" */
+		if (!eq[1] && !strncmp(p + strspn(p, " "), "(null)", 6)) {
+			p += strspn(p, " ") + 6;
+			if (*p)
+				*p++ = '\0';
+			eq = (char *)"=(null)";
+		}
 		for (int f = 0; f < SS_KF_NR; f++)
 			if (want[f][0] && !val[f] && !strcmp(tok, want[f]))
 				val[f] = eq + 1;
@@ -156,6 +164,12 @@ static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *
 	if (alloc && (ss_parse_u64(val[SS_KF_BYTES_REQ], 1ull << 40, &rec->bytes_req) ||
 		      ss_parse_u64(val[SS_KF_BYTES_ALLOC], 1ull << 40, &rec->bytes_alloc)))
 		return *why = "bad bytes_req= or bytes_alloc=", -1;
+	/* the kernel reports what it handed out: at least what was asked
+	 * (mm/slub.c, 6.1: trace_kmalloc() gets s->size or PAGE_SIZE <<
+	 * order; kmem_cache_alloc: s->object_size <= s->size).  More asked
+	 * than given is a cut value or a format file that swapped labels. */
+	if (alloc && rec->bytes_req > rec->bytes_alloc)
+		return *why = "bytes_req= is larger than bytes_alloc= (a value cut short, or a --format-file that names the wrong fields)", -1;
 	rec->call_site = val[SS_KF_CALL_SITE] && *val[SS_KF_CALL_SITE]
 				 ? val[SS_KF_CALL_SITE] : "unknown";
 	rec->name = val[SS_KF_NAME] && *val[SS_KF_NAME] ? val[SS_KF_NAME] : NULL;
@@ -193,6 +207,14 @@ int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		if (tok[n - 1] != ':' || isdigit((unsigned char)tok[0]))
 			continue;
 		ev = event_named(tok, n - 1);
+		/* trace-cmd report prints the event ftrace:print first:
+		 * "print:  tracing_mark_write: TEXT" */
+		if (ev < 0 && saw_cpu && n - 1 == strlen("print") && !memcmp(tok, "print", 5)) {
+			char *next = p + strspn(p, " \t");
+
+			if (!strncmp(next, "tracing_mark_write:", 19))
+				return marker(next + 19, rec, why);
+		}
 		if (ev < 0 && saw_cpu && n - 1 == strlen("tracing_mark_write") &&
 		    !memcmp(tok, "tracing_mark_write", n - 1))
 			return marker(p, rec, why);

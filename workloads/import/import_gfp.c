@@ -6,7 +6,8 @@
  * then the remaining __GFP_* bits, joined by '|'.  kmalloc_type()
  * (include/linux/slab.h, 4.20-6.18) reads three of them:
  *   __GFP_ACCOUNT     in __GFP_ACCOUNT and GFP_KERNEL_ACCOUNT (4.5+)
- *   __GFP_RECLAIMABLE in __GFP_RECLAIMABLE and GFP_TEMPORARY (<= 4.14)
+ *   __GFP_RECLAIMABLE in __GFP_RECLAIMABLE, GFP_TEMPORARY (<= 4.14) and
+ *                     GFP_RECLAIMABLE (the 3.x name, trace/events/gfpflags.h)
  *   __GFP_DMA         in __GFP_DMA and GFP_DMA (not GFP_DMA32: another zone)
  * A tool that could not name the flags prints a number: then only the
  * bits that never moved are read, ___GFP_DMA 0x01 and ___GFP_RECLAIMABLE
@@ -29,6 +30,7 @@ static const struct {
 } gfp_names[] = {
 	{"__GFP_ACCOUNT", SS_GFP_ACCOUNT},     {"GFP_KERNEL_ACCOUNT", SS_GFP_ACCOUNT},
 	{"__GFP_RECLAIMABLE", SS_GFP_RECLAIMABLE}, {"GFP_TEMPORARY", SS_GFP_RECLAIMABLE},
+	{"GFP_RECLAIMABLE", SS_GFP_RECLAIMABLE},
 	{"__GFP_DMA", SS_GFP_DMA},	       {"GFP_DMA", SS_GFP_DMA},
 };
 
@@ -48,7 +50,15 @@ static uint32_t from_names(const char *s)
 
 	while (*s) {
 		size_t n = strcspn(s, "|");
+		char num[24];
 
+		/* __print_flags() prints the bits no name covers as a number
+		 * (3.x has no GFP_DMA name) */
+		if (n > 2 && n < sizeof(num) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+			memcpy(num, s, n);
+			num[n] = '\0';
+			gfp |= from_number(num);
+		}
 		for (size_t i = 0; i < sizeof(gfp_names) / sizeof(gfp_names[0]); i++)
 			if (strlen(gfp_names[i].name) == n && !memcmp(s, gfp_names[i].name, n))
 				gfp |= gfp_names[i].gfp;

@@ -117,8 +117,16 @@ static int check_opts(struct opts *o)
 		return USAGE_ERR("--variant '%s': want ref, memfix, patch2, patch3 or patch4",
 				 o->val[OPT_VARIANT]);
 	if (o->val[OPT_OUTPUT] && o->val[OPT_WRITE_RULES] &&
-	    !strcmp(o->val[OPT_OUTPUT], o->val[OPT_WRITE_RULES]))
+	    (!strcmp(o->val[OPT_OUTPUT], o->val[OPT_WRITE_RULES]) ||
+	     ss_same_file(o->val[OPT_OUTPUT], o->val[OPT_WRITE_RULES])))
 		return USAGE_ERR("-o and --write-rules name the same file");
+	for (int k = 0; k < 2 && o->val[OPT_FROM]; k++) {
+		const char *out = o->val[k ? OPT_WRITE_RULES : OPT_OUTPUT];
+
+		if (out && ss_same_file(out, o->val[OPT_FROM]))
+			return USAGE_ERR("%s %s is the input --from-rules %s: refusing to overwrite it",
+					 k ? "--write-rules" : "-o", out, o->val[OPT_FROM]);
+	}
 	o->gen = (struct ss_smack_gen_params){
 		.seed = seed, .nr_rules = (uint32_t)rules,
 		.nr_labels = (uint32_t)labels,

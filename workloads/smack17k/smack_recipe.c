@@ -239,12 +239,12 @@ int ss_smack_emit(struct ss_trace_writer *w, const struct ss_smack_ruleset *rs,
 	if (declare_caches(&k, &api_system) ||
 	    system_allocs(&k, (uint32_t)api_system) ||
 	    ss_trace_write_phase(w, "load")) {
-		ss_errorf(err, "writing the trace failed");
+		ss_trace_writer_failed(w, err);
 		goto out;
 	}
 	for (size_t i = 0; i < rs->nr_rules; i++)
 		if (rule_write(&k, &rs->rules[i])) {
-			ss_errorf(err, "writing the trace failed at rule %zu", i + 1);
+			ss_trace_writer_failed(w, err);
 			goto out;
 		}
 	rc = 0;
@@ -275,6 +275,6 @@ int ss_smack_write_meta(struct ss_trace_writer *w,
 	    ss_trace_write_meta(w, "system_kib", n[2]) ||
 	    ss_trace_write_meta(w, "target", "arm32-3.10") ||
 	    ss_trace_write_comment(w, "sizes are 32-bit ARM, kernel 3.10: see docs/workloads/smack17k.md"))
-		return ss_errorf(err, "writing the trace header failed (a meta value with a newline?)");
+		return ss_trace_writer_failed(w, err);
 	return 0;
 }

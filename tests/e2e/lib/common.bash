@@ -21,6 +21,14 @@ fail() {
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
 
+# expect_rc RC CMD...: CMD exits RC; its stdout and stderr in $tmp/out, $tmp/err
+expect_rc() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	expect_eq "exit status of $*" "$rc" "$want"
+}
+
 # count TRACE KIND: the text trace's lines of one event kind (a f w p)
 count() { awk -v k="$2" '$1 == k { n++ } END { print n + 0 }' "$1"; }
 

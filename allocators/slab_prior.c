@@ -1,0 +1,350 @@
+/* slab_prior.c - a cache's initial state from a kernel snapshot
+ * (slab_prior.h).  The figures are SLUB's sysfs ones (mm/slub.c 6.18,
+ * show_slab_objects(), slabs_cpu_partial_show()): slabs, partial (node
+ * partial slabs), objects_partial (objects in use on them), cpu_slabs
+ * (active + CPU partial slabs) and per CPU the CPU partial slabs. */
+#include "slab_prior.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool debug_layout(const struct ss_snap_cache *c)
+{
+	return c->flags & (SS_SNAP_POISON | SS_SNAP_RED_ZONE | SS_SNAP_STORE_USER);
+}
+
+int ss_kcache_take_geometry(struct ss_kcache *s, const struct ss_snap_cache *c,
+			    struct ss_error *err)
+{
+	struct ss_geometry *g = &s->geo;
+	uint64_t slab_bytes = (uint64_t)s->t->page_size << c->order;
+
+	if (g->debug || debug_layout(c))
+		return 0;
+	if (c->order > 10 || !c->objs_per_slab || !c->slab_size ||
+	    (uint64_t)c->objs_per_slab * c->slab_size > slab_bytes ||
+	    c->objs_per_slab > UINT16_MAX)
+		return ss_errorf(err, "cache %s: the snapshot's %u objects of %u bytes do not fit an order-%u slab",
+				 s->name, c->objs_per_slab, c->slab_size, c->order);
+	g->size = g->size_nodebug = c->slab_size;
+	g->objs_per_slab = c->objs_per_slab;
+	g->order = c->order;
+	if (c->have_geometry) {
+		if (c->object_size && c->object_size <= c->slab_size)
+			g->object_size = c->object_size;
+		if (c->align)
+			g->align = c->align;
+		g->min_partial = c->min_partial;
+		g->cpu_partial = c->cpu_partial;
+		/* slub_set_cpu_partial() (5.16+): the object limit as slabs,
+		 * assuming half-full slabs */
+		g->cpu_partial_slabs = s->t->era >= SS_ERA_5_16
+			? (2 * c->cpu_partial + c->objs_per_slab - 1) / c->objs_per_slab : 0;
+		s->has_cpu_partial = !s->debug_paths && g->cpu_partial > 0;
+	}
+	if (g->inuse > g->size)
+		g->inuse = g->size;
+	s->from_snapshot = true;
+	return 1;
+}
+
+static int push_prior(struct ss_kcache *s, struct ss_slab *sl, uint32_t objs)
+{
+	sl->prior = objs;
+	if (s->nr_prior_slabs == s->cap_prior_slabs) {
+		uint32_t cap = s->cap_prior_slabs ? 2 * s->cap_prior_slabs : 64;
+		struct ss_slab **p = realloc(s->prior_slabs, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		s->prior_slabs = p;
+		s->cap_prior_slabs = cap;
+	}
+	s->prior_slabs[s->nr_prior_slabs++] = sl;
+	s->prior_live += objs;
+	s->live += objs;
+	s->requested_live += (uint64_t)objs * s->geo.object_size;
+	return 0;
+}
+
+/* A slab on no list holding `inuse` objects (full, or a debug cache's). */
+static int add_full(struct ss_kcache *s, uint32_t inuse)
+{
+	struct ss_slab *sl = ss_slab_new_prior(s, 0);
+
+	if (!sl)
+		return -1;
+	sl->inuse = inuse;
+	if (s->debug_paths && inuse == sl->objects) {
+		ss_list_add(&s->node[0].full, &sl->link, true);
+		sl->where = SS_SLAB_FULL;
+	} else if (inuse < sl->objects) {
+		ss_slab_add_partial(s, sl, true);
+	} else {
+		sl->where = SS_SLAB_NONE;
+	}
+	return push_prior(s, sl, inuse);
+}
+
+static int add_partial(struct ss_kcache *s, uint32_t inuse)
+{
+	struct ss_slab *sl = ss_slab_new_prior(s, 0);
+
+	if (!sl)
+		return -1;
+	sl->inuse = inuse;
+	ss_slab_add_partial(s, sl, true);
+	return push_prior(s, sl, inuse);
+}
+
+/* A CPU slab half in use: the active one (its free objects on the CPU
+ * freelist) or one on the CPU partial list. */
+static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active)
+{
+	struct ss_kcache_cpu *c = &s->cpu[cpu];
+	struct ss_slab *sl = ss_slab_new_prior(s, 0);
+	uint32_t used;
+
+	if (!sl)
+		return -1;
+	used = sl->objects / 2;
+	if (active && !c->slab) {
+		sl->inuse = sl->objects;
+		sl->cpu_free = sl->objects - used;
+		sl->where = SS_SLAB_ACTIVE;
+		sl->owner = (uint16_t)cpu;
+		c->slab = sl;
+	} else {
+		sl->inuse = used;
+		ss_list_add(&c->partial, &sl->link, true);
+		c->pobjects += sl->objects - used;
+		sl->where = SS_SLAB_CPU_PARTIAL;
+		sl->owner = (uint16_t)cpu;
+	}
+	return push_prior(s, sl, used);
+}
+
+/* The kernel's own layout and lists.  Pushed in the reverse order of
+ * ss_kcache_take_prior(): full, node partial, CPU partial, active. */
+static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
+{
+	unsigned ncpu = s->topo->nr_cpus;
+	uint64_t cpu_partial = 0, active, full, free_slots;
+	uint32_t ops = s->geo.objs_per_slab;
+
+	for (unsigned i = 0; i < c->nr_cpus; i++)
+		cpu_partial += c->cpu_partial_slabs[i];
+	if (cpu_partial > c->cpu_slabs)
+		cpu_partial = 0; /* read while they moved: all CPU slabs active */
+	active = c->cpu_slabs - cpu_partial;
+	full = c->slabs - c->partial - c->cpu_slabs;
+	for (uint64_t i = 0; i < full; i++)
+		if (add_full(s, ops))
+			return -1;
+	/* The free slots of node partial slabs are what `objects` leaves
+	 * out, so they are taken from it (total_objects - objects) rather
+	 * than from objects_partial: the files are read one after another
+	 * and disagree by a slab or two on a busy machine, and `objects` is
+	 * the figure compared with the kernel.  Spread evenly; a node partial
+	 * slab may be empty (up to min_partial are kept) but never full. */
+	free_slots = c->total_objects - c->objects;
+	if (free_slots > c->partial * ops)
+		free_slots = c->partial * ops;
+	if (free_slots < c->partial)
+		free_slots = c->partial;
+	for (uint64_t i = 0; i < c->partial; i++) {
+		uint64_t f = free_slots / c->partial + (i < free_slots % c->partial);
+
+		if (add_partial(s, (uint32_t)(ops - (f < ops ? f : ops))))
+			return -1;
+	}
+	if (cpu_partial) {
+		for (unsigned i = 0; i < c->nr_cpus; i++)
+			for (uint32_t k = 0; k < c->cpu_partial_slabs[i]; k++)
+				if (add_cpu_slab(s, i % ncpu, false))
+					return -1;
+	}
+	/* the active slabs: CPU 0, 1, ...; more than CPUs join partial lists */
+	for (uint64_t i = 0; i < active; i++)
+		if (add_cpu_slab(s, (unsigned)(i % ncpu), i < ncpu))
+			return -1;
+	return 0;
+}
+
+/* /proc/slabinfo: the free objects (all on node partial lists) in slabs
+ * half empty each, the rest full. */
+static int populate_slabinfo(struct ss_kcache *s, const struct ss_snap_cache *c)
+{
+	uint32_t ops = s->geo.objs_per_slab;
+	uint64_t free = c->total_objects - c->objects;
+	uint64_t partial = ops > 1 ? (2 * free + ops - 1) / ops : 0;
+
+	if (partial > c->slabs)
+		partial = c->slabs;
+	for (uint64_t i = 0; i < c->slabs - partial; i++)
+		if (add_full(s, ops))
+			return -1;
+	for (uint64_t i = 0; i < partial; i++) {
+		uint64_t f = free / partial + (i < free % partial);
+
+		if (add_partial(s, (uint32_t)(f < ops ? ops - f : 0)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Another layout than the kernel's: its objects packed into ours. */
+static int populate_packed(struct ss_kcache *s, const struct ss_snap_cache *c)
+{
+	uint32_t ops = s->geo.objs_per_slab;
+
+	for (uint64_t left = c->objects; left;) {
+		uint32_t n = left < ops ? (uint32_t)left : ops;
+
+		if (add_full(s, n))
+			return -1;
+		left -= n;
+	}
+	return 0;
+}
+
+/* ---- picking the object a prior free takes ----
+ * A Fenwick tree over the slabs' prior counts: one object drawn
+ * uniformly from those left is a prefix-sum search, O(log slabs). */
+
+static void tree_add(struct ss_kcache *s, uint32_t i, int32_t d)
+{
+	for (i++; i <= s->nr_prior_slabs; i += i & -i)
+		s->prior_tree[i - 1] += (uint32_t)d;
+}
+
+static int build_tree(struct ss_kcache *s)
+{
+	uint32_t n = s->nr_prior_slabs;
+
+	s->prior_tree = calloc(n ? n : 1, sizeof(*s->prior_tree));
+	if (!s->prior_tree)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t j = i + 1;
+
+		s->prior_tree[i] += s->prior_slabs[i]->prior;
+		j += j & -j;
+		if (j <= n)
+			s->prior_tree[j - 1] += s->prior_tree[i];
+	}
+	return 0;
+}
+
+/* The slab holding object k (0-based) of those left, in slab order. */
+static uint32_t tree_find(const struct ss_kcache *s, uint64_t k)
+{
+	uint32_t pos = 0, step = 1;
+
+	while (step * 2 <= s->nr_prior_slabs)
+		step *= 2;
+	for (; step; step /= 2) {
+		if (pos + step <= s->nr_prior_slabs && s->prior_tree[pos + step - 1] <= k) {
+			pos += step;
+			k -= s->prior_tree[pos - 1];
+		}
+	}
+	return pos;
+}
+
+/* splitmix64: reproducible, seeded from the cache name so that a cache's
+ * picks do not depend on which other caches the run created first. */
+static uint64_t next_rand(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t name_seed(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
+	return h;
+}
+
+int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
+		       struct ss_error *err)
+{
+	int rc;
+
+	if (s->nr_slabs || s->live)
+		return ss_errorf(err, "cache %s: initial state on a cache in use", s->name);
+	if (!s->from_snapshot || s->geo.objs_per_slab != c->objs_per_slab)
+		rc = populate_packed(s, c);
+	else if (c->have_lists && c->partial + c->cpu_slabs <= c->slabs)
+		rc = populate_lists(s, c);
+	else
+		rc = populate_slabinfo(s, c);
+	s->prior_rng = name_seed(s->name);
+	if (rc || build_tree(s))
+		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
+	return 0;
+}
+
+/* The prior slab kernel slab `kslab` maps to, mapping it to one drawn
+ * like an object when it is new or its slab has nothing left. */
+static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t drawn)
+{
+	uint32_t *m;
+
+	if (kslab >= s->nr_kslab) {
+		uint32_t nr = s->nr_kslab ? s->nr_kslab : 256;
+
+		while (nr <= kslab)
+			nr *= 2;
+		m = realloc(s->kslab, nr * sizeof(*m));
+		if (!m)
+			return -1;
+		memset(m + s->nr_kslab, 0, (nr - s->nr_kslab) * sizeof(*m));
+		s->kslab = m;
+		s->nr_kslab = nr;
+	}
+	if (!s->kslab[kslab] || !s->prior_slabs[s->kslab[kslab] - 1]->prior)
+		s->kslab[kslab] = drawn + 1;
+	return s->kslab[kslab] - 1;
+}
+
+int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
+			struct ss_error *err)
+{
+	if (populate_packed(s, c))
+		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
+	/* the tree is rebuilt over all prior slabs (once per cache added) */
+	free(s->prior_tree);
+	s->prior_tree = NULL;
+	if (!s->prior_rng)
+		s->prior_rng = name_seed(s->name);
+	return build_tree(s) ? ss_errorf(err, "out of memory") : 0;
+}
+
+struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab)
+{
+	uint32_t i;
+	int64_t k;
+	struct ss_slab *sl;
+
+	if (!s->prior_live)
+		return NULL;
+	i = tree_find(s, next_rand(&s->prior_rng) % s->prior_live);
+	if (kslab) {
+		k = kslab_slab(s, kslab - 1, i);
+		if (k < 0)
+			return NULL;
+		i = (uint32_t)k;
+	}
+	sl = s->prior_slabs[i];
+	sl->prior--;
+	tree_add(s, i, -1);
+	s->prior_live--;
+	return sl;
+}

@@ -1,0 +1,49 @@
+/* slab_prior.h - a cache as the kernel had it when the trace began
+ * (`slabsim run --initial-state`, docs/own-trace.md): the kernel's own
+ * geometry and list limits, its slabs with their objects, and the frees
+ * of objects allocated before the trace, which take objects out of that
+ * population.
+ */
+#ifndef SS_SLAB_PRIOR_H
+#define SS_SLAB_PRIOR_H
+
+#include "slab.h"
+#include "slabsnap.h"
+
+/* Take the stride, objects per slab, order, alignment, object size and
+ * list limits the kernel shows for c instead of the computed ones.  Only
+ * where both lay the cache out without debug metadata (a slub_debug
+ * what-if keeps its own layout).  1 taken, 0 left as computed, -1 with
+ * err when the kernel's figures cannot be a SLUB layout. */
+int ss_kcache_take_geometry(struct ss_kcache *s, const struct ss_snap_cache *c,
+			    struct ss_error *err);
+
+/* Fill an empty cache with the kernel's slabs and objects (called right
+ * after ss_kcache_init).  With the kernel's list figures and geometry:
+ * full slabs, node partial slabs holding objects_partial objects between
+ * them, and per CPU an active slab and the CPU partial slabs
+ * slabs_cpu_partial lists, each CPU slab half in use (the estimate SLUB's
+ * own slabs_cpu_partial_show() makes).  From /proc/slabinfo: its free
+ * objects on node partial slabs half empty each.  With another geometry
+ * (a debug what-if): the kernel's objects packed into the cache's own
+ * slabs.  Either way `objects` as SLUB counts it equals the kernel's. */
+int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
+		       struct ss_error *err);
+
+/* Add the kernel's objects of cache c (another cache, whose allocations a
+ * what-if model puts here) to s's initial state, packed into s's slabs.
+ * Called before the first allocation into s from c's objects. */
+int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
+			struct ss_error *err);
+
+/* The slab of the initial-state object a prior free takes (one fewer
+ * left), or NULL when none is left.  Without kslab the object is drawn
+ * uniformly from those left (a hashed-pointer capture says nothing of
+ * which one it was).  kslab = K + 1 names the kernel slab the freed
+ * object was in (a raw-pointer capture): the first free of kernel slab K
+ * draws a slab that way and its later frees take from the same one, so
+ * frees the kernel made slab by slab empty slabs here too.  Reproducible:
+ * the draws are seeded from the cache name (docs/own-trace.md). */
+struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab);
+
+#endif

@@ -1,0 +1,362 @@
+/* report_kernel.c - the replay against the live kernel (report_kernel.h). */
+#include "report_kernel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "md_table.h"
+#include "slabsnap.h"
+
+int64_t rp_kernel_delta(uint64_t before, uint64_t after)
+{
+	/* snapshot figures are below 2^56 (slabsnap.c), so both fit and the
+	 * difference cannot overflow */
+	return (int64_t)after - (int64_t)before;
+}
+
+double rp_kernel_err_pct(int64_t kernel, int64_t model)
+{
+	if (!kernel)
+		return NAN;
+	return 100.0 * (double)(model - kernel) / fabs((double)kernel);
+}
+
+static int64_t k_dobj(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_obj0, r->k_obj1); }
+static int64_t m_dobj(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_obj0, r->m_obj1); }
+static int64_t k_dslab(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_slab0, r->k_slab1); }
+static int64_t m_dslab(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_slab0, r->m_slab1); }
+
+bool rp_kernel_row_held(const struct rp_kernel_row *r)
+{
+	return llabs(k_dobj(r)) >= RP_KERNEL_MIN_DELTA;
+}
+
+/* A slab change of 0 against 0 is right; against anything else the error
+ * is infinite. */
+bool rp_kernel_row_ok(const struct rp_kernel_row *r)
+{
+	double eo = rp_kernel_err_pct(k_dobj(r), m_dobj(r));
+	double es = rp_kernel_err_pct(k_dslab(r), m_dslab(r));
+
+	if (isnan(es))
+		es = m_dslab(r) ? INFINITY : 0.0;
+	return fabs(eo) <= RP_KERNEL_OBJ_TOL && fabs(es) <= RP_KERNEL_SLAB_TOL;
+}
+
+static struct rp_kernel_row *row_for(struct rp_kernel *k, const char *name, size_t *cap)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->rows[i].name, name))
+			return &k->rows[i];
+	if (strlen(name) >= sizeof(k->rows[0].name))
+		return NULL;
+	if (k->n == *cap) {
+		size_t c = *cap ? 2 * *cap : 256;
+		struct rp_kernel_row *r = realloc(k->rows, c * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		k->rows = r;
+		*cap = c;
+	}
+	memset(&k->rows[k->n], 0, sizeof(k->rows[0]));
+	strcpy(k->rows[k->n].name, name);
+	return &k->rows[k->n++];
+}
+
+/* prior.csv and settled.csv of the run, when it wrote them. */
+static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
+			size_t *cap, struct ss_error *err)
+{
+	char path[1100];
+	struct ss_csv c;
+	unsigned name, a = 0, b = 0;
+	bool prior = !strcmp(file, "prior.csv");
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (access(path, F_OK))
+		return 0;
+	if (ss_csv_open(&c, path, NULL, NULL, err))
+		return -1;
+	if (ss_csv_need(&c, "cache", &name, err) ||
+	    ss_csv_need(&c, prior ? "prior_freed" : "objects", &a, err) ||
+	    (prior && ss_csv_need(&c, "prior_missing", &b, err))) {
+		ss_csv_close(&c);
+		return -1;
+	}
+	while ((rc = ss_csv_next(&c, err)) == 1) {
+		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
+		uint64_t x, y = 0;
+
+		if (!r) {
+			rc = ss_errorf(err, "out of memory");
+			break;
+		}
+		if (ss_csv_u64(&c, a, &x, err) || (prior && ss_csv_u64(&c, b, &y, err))) {
+			rc = -1;
+			break;
+		}
+		if (prior) {
+			r->prior_freed += x;
+			r->prior_missing += y;
+			k->prior_freed += x;
+			k->prior_missing += y;
+		} else {
+			r->settled += x;
+			k->settled += x;
+		}
+	}
+	ss_csv_close(&c);
+	return rc < 0 ? -1 : 0;
+}
+
+static int by_kernel_change(const void *a, const void *b)
+{
+	const struct rp_kernel_row *x = a, *y = b;
+	int64_t dx = llabs(k_dobj(x)), dy = llabs(k_dobj(y));
+
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
+		   const char *run_dir, const char *model, struct ss_error *err)
+{
+	struct ss_snap b, a, m;
+	char path[1100];
+	size_t cap = 0;
+	int rc = -1;
+
+	memset(k, 0, sizeof(*k));
+	snprintf(k->before, sizeof(k->before), "%s", before);
+	snprintf(k->after, sizeof(k->after), "%s", after);
+	snprintf(k->run, sizeof(k->run), "%s", run_dir);
+	snprintf(k->model, sizeof(k->model), "%s", model);
+	snprintf(path, sizeof(path), "%s/slabinfo", run_dir);
+	if (ss_snap_load(&b, before, err))
+		return -1;
+	if (ss_snap_load_in(&a, after, "slab-after.txt", err)) {
+		ss_snap_release(&b);
+		return -1;
+	}
+	if (ss_snap_load(&m, path, err))
+		goto out_ab;
+	/* every cache the kernel had afterwards, and any the replay made */
+	for (unsigned i = 0; i < a.nr + m.nr; i++) {
+		const char *name = i < a.nr ? a.caches[i].name : m.caches[i - a.nr].name;
+		const struct ss_snap_cache *cb = ss_snap_find(&b, name);
+		const struct ss_snap_cache *ca = ss_snap_find(&a, name);
+		const struct ss_snap_cache *cm = ss_snap_find(&m, name);
+		struct rp_kernel_row *r;
+
+		if (i >= a.nr && ca)
+			continue; /* done with the kernel's */
+		if (!(r = row_for(k, name, &cap))) {
+			ss_errorf(err, "out of memory");
+			goto out;
+		}
+		r->k_obj0 = cb ? cb->objects : 0;
+		r->k_slab0 = cb ? cb->slabs : 0;
+		r->k_obj1 = ca ? ca->objects : 0;
+		r->k_slab1 = ca ? ca->slabs : 0;
+		r->in_model = cm != NULL;
+		r->m_obj1 = cm ? cm->objects : r->k_obj0;
+		r->m_slab1 = cm ? cm->slabs : r->k_slab0;
+		r->sheaf_capacity = cb ? cb->sheaf_capacity : 0;
+	}
+	if (load_run_csv(k, run_dir, "prior.csv", &cap, err) ||
+	    load_run_csv(k, run_dir, "settled.csv", &cap, err))
+		goto out;
+	qsort(k->rows, k->n, sizeof(*k->rows), by_kernel_change);
+	rc = 0;
+out:
+	ss_snap_release(&m);
+out_ab:
+	ss_snap_release(&a);
+	ss_snap_release(&b);
+	if (rc)
+		rp_kernel_free(k);
+	return rc;
+}
+
+void rp_kernel_free(struct rp_kernel *k)
+{
+	free(k->rows);
+	k->rows = NULL;
+	k->n = 0;
+}
+
+static void err_cell(struct md_table *t, int64_t kernel, int64_t model)
+{
+	double e = rp_kernel_err_pct(kernel, model);
+
+	if (isnan(e))
+		mdt_cell(t, "%s", model ? "n/a" : "0");
+	else
+		mdt_cell(t, "%+.1f%%", e);
+}
+
+/* What the model leaves out for this cache, as far as the figures tell. */
+static void note_cell(struct md_table *t, const struct rp_kernel_row *r)
+{
+	char buf[200] = "";
+	size_t n = 0;
+
+	if (r->sheaf_capacity)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "sheaves (%u) not modelled; ",
+				      r->sheaf_capacity);
+	if (!r->in_model && k_dobj(r))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "no event in the trace; ");
+	if (r->settled)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%llu settled; ",
+				      (unsigned long long)r->settled);
+	if (r->prior_missing && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%llu prior frees found none; ",
+				      (unsigned long long)r->prior_missing);
+	if (n >= 2 && n < sizeof(buf))
+		buf[n - 2] = '\0';
+	mdt_cell(t, "%s", buf);
+}
+
+static void table_row(struct md_table *t, const struct rp_kernel_row *r, bool verdict)
+{
+	mdt_cell(t, "%s", r->name);
+	mdt_cell(t, "%llu", (unsigned long long)r->k_obj0);
+	mdt_cell(t, "%+lld", (long long)k_dobj(r));
+	mdt_cell(t, "%+lld", (long long)m_dobj(r));
+	err_cell(t, k_dobj(r), m_dobj(r));
+	mdt_cell(t, "%+lld", (long long)k_dslab(r));
+	mdt_cell(t, "%+lld", (long long)m_dslab(r));
+	err_cell(t, k_dslab(r), m_dslab(r));
+	if (verdict)
+		mdt_cell(t, "%s", rp_kernel_row_ok(r) ? "yes" : "no");
+	note_cell(t, r);
+}
+
+static void table_head(struct md_table *t, bool verdict)
+{
+	mdt_init(t, verdict ? "lrrrrrrrll" : "lrrrrrrrl");
+	mdt_cell(t, "cache");
+	mdt_cell(t, "objects before");
+	mdt_cell(t, "kernel Δobjects");
+	mdt_cell(t, "model Δobjects");
+	mdt_cell(t, "error");
+	mdt_cell(t, "kernel Δslabs");
+	mdt_cell(t, "model Δslabs");
+	mdt_cell(t, "error");
+	if (verdict)
+		mdt_cell(t, "within");
+	mdt_cell(t, "what the model leaves out");
+}
+
+#define OTHER_ROWS 25
+#define OTHER_MIN 100
+
+int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
+{
+	struct md_table t;
+	size_t held = 0, ok = 0, others = 0;
+
+	fprintf(fp, "## The live kernel and the simulator\n\n");
+	fprintf(fp, "The kernel's caches before and after the capture (`%s`, `%s`) beside model `%s` "
+		    "(`%s/slabinfo`), whose caches started as the before-snapshot shows them. "
+		    "`objects` is SLUB's count on both sides: object slots less the free slots on "
+		    "node partial lists (free slots of CPU slabs count as objects). "
+		    "Δ = after - before; error = (model Δ - kernel Δ) / |kernel Δ|.\n\n",
+		k->before, k->after, k->model, k->run);
+	for (size_t i = 0; i < k->n; i++)
+		if (rp_kernel_row_held(&k->rows[i])) {
+			held++;
+			ok += rp_kernel_row_ok(&k->rows[i]);
+		}
+	fprintf(fp, "### Caches whose objects changed by %d or more\n\n", RP_KERNEL_MIN_DELTA);
+	if (!held) {
+		fprintf(fp, "No cache's objects changed by %d or more.\n\n", RP_KERNEL_MIN_DELTA);
+	} else {
+		table_head(&t, true);
+		for (size_t i = 0; i < k->n; i++)
+			if (rp_kernel_row_held(&k->rows[i]))
+				table_row(&t, &k->rows[i], true);
+		if (mdt_print(fp, &t))
+			return -1;
+		fprintf(fp, "%zu of %zu within ±%.0f%% (objects) and ±%.0f%% (slabs) of the kernel's change.\n\n",
+			ok, held, RP_KERNEL_OBJ_TOL, RP_KERNEL_SLAB_TOL);
+	}
+	table_head(&t, false);
+	for (size_t i = 0; i < k->n && others < OTHER_ROWS; i++) {
+		const struct rp_kernel_row *r = &k->rows[i];
+
+		if (rp_kernel_row_held(r) ||
+		    (llabs(k_dobj(r)) < OTHER_MIN && llabs(m_dobj(r)) < OTHER_MIN))
+			continue;
+		table_row(&t, r, false);
+		others++;
+	}
+	if (others) {
+		fprintf(fp, "### Other caches that moved by %d objects or more (kernel or model, the %d largest)\n\n",
+			OTHER_MIN, OTHER_ROWS);
+		if (mdt_print(fp, &t))
+			return -1;
+	} else {
+		mdt_free(&t);
+	}
+	fprintf(fp, "### Frees the trace could not place\n\n");
+	fprintf(fp, "Frees of objects allocated before the capture took %llu objects out of the "
+		    "caches' initial state; %llu found no such object left in their cache (or the "
+		    "cache had no initial state). ",
+		(unsigned long long)k->prior_freed, (unsigned long long)k->prior_missing);
+	if (k->settled)
+		fprintf(fp, "At the end, %llu objects allocated at sites the import found freed "
+			    "without a free event (kfree_rcu() batches, bulk and sheaf frees) were "
+			    "released where the model held more than the kernel's after-snapshot "
+			    "(the settling rule of docs/own-trace.md; `settled.csv` lists them by "
+			    "site): their caches' object changes are fitted to the kernel, not "
+			    "predicted.\n\n",
+			(unsigned long long)k->settled);
+	else
+		fprintf(fp, "No object was settled (docs/own-trace.md).\n\n");
+	fprintf(fp, "All caches: `kernel.csv`.\n\n");
+	return 0;
+}
+
+static void csv_err(FILE *fp, int64_t kernel, int64_t model)
+{
+	double e = rp_kernel_err_pct(kernel, model);
+
+	if (isnan(e))
+		fputc(',', fp);
+	else
+		fprintf(fp, ",%.2f", e);
+}
+
+int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
+{
+	fprintf(fp, "cache,kernel_objects_before,kernel_objects_after,model_objects_after,"
+		    "kernel_delta_objects,model_delta_objects,objects_error_pct,"
+		    "kernel_slabs_before,kernel_slabs_after,model_slabs_after,"
+		    "kernel_delta_slabs,model_delta_slabs,slabs_error_pct,held,within,"
+		    "in_model,prior_freed,prior_missing,settled\n");
+	for (size_t i = 0; i < k->n; i++) {
+		const struct rp_kernel_row *r = &k->rows[i];
+
+		ss_csv_put(fp, r->name);
+		fprintf(fp, ",%llu,%llu,%llu,%lld,%lld", (unsigned long long)r->k_obj0,
+			(unsigned long long)r->k_obj1, (unsigned long long)r->m_obj1,
+			(long long)k_dobj(r), (long long)m_dobj(r));
+		csv_err(fp, k_dobj(r), m_dobj(r));
+		fprintf(fp, ",%llu,%llu,%llu,%lld,%lld", (unsigned long long)r->k_slab0,
+			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
+			(long long)k_dslab(r), (long long)m_dslab(r));
+		csv_err(fp, k_dslab(r), m_dslab(r));
+		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu\n", rp_kernel_row_held(r),
+			rp_kernel_row_held(r) && rp_kernel_row_ok(r), r->in_model,
+			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
+			(unsigned long long)r->settled);
+	}
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,62 @@
+/* report_kernel.h - report.md's section "The live kernel and the
+ * simulator" and kernel.csv: per cache, the kernel's objects and slabs
+ * before and after a capture (its slab snapshots) beside the replay's,
+ * their changes and the error of the simulated change.
+ *
+ * `objects` is SLUB's figure on both sides (object slots less the free
+ * slots on node partial lists: /sys/kernel/slab/<c>/objects, the active
+ * objects of /proc/slabinfo), the replay's from its final slabinfo.  A
+ * cache the replay never touched kept the state it started from: the
+ * before-snapshot.  Changes are signed 64-bit (every figure is below
+ * 2^56), errors are (model change - kernel change) / |kernel change|.
+ */
+#ifndef SS_REPORT_KERNEL_H
+#define SS_REPORT_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* The acceptance rule of docs/own-trace.md: caches whose object count
+ * changes by this much or more are held to the bounds below. */
+#define RP_KERNEL_MIN_DELTA 1500
+#define RP_KERNEL_OBJ_TOL 10.0	/* % of the kernel's change in objects */
+#define RP_KERNEL_SLAB_TOL 15.0	/* % of the kernel's change in slabs */
+
+struct rp_kernel_row {
+	char name[128];
+	uint64_t k_obj0, k_obj1, m_obj1; /* kernel before, after; model after */
+	uint64_t k_slab0, k_slab1, m_slab1;
+	bool in_model;			 /* the replay has the cache */
+	unsigned sheaf_capacity;	 /* 6.18 sheaves (not modelled) */
+	uint64_t prior_freed, prior_missing, settled;
+};
+
+struct rp_kernel {
+	char before[512], after[512], run[512], model[64];
+	struct rp_kernel_row *rows;
+	size_t n;
+	uint64_t prior_freed, prior_missing, settled; /* over all caches */
+};
+
+/* Signed change and error (NaN when the kernel's change is 0). */
+int64_t rp_kernel_delta(uint64_t before, uint64_t after);
+double rp_kernel_err_pct(int64_t kernel, int64_t model);
+/* Within the bounds, or not held to them (|kernel Δobjects| below the
+ * threshold). */
+bool rp_kernel_row_held(const struct rp_kernel_row *r);
+bool rp_kernel_row_ok(const struct rp_kernel_row *r);
+
+/* Read both snapshots and the run's slabinfo, prior.csv and settled.csv
+ * (the last two optional).  Errors name the file. */
+int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
+		   const char *run_dir, const char *model, struct ss_error *err);
+/* The markdown section; 0, or -1 when out of memory. */
+int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k);
+/* kernel.csv: one row per cache, largest kernel change first. */
+int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k);
+void rp_kernel_free(struct rp_kernel *k);
+
+#endif

@@ -1,0 +1,84 @@
+/* slabsnap.h - a kernel's slab caches at one moment: what `make capture`
+ * records (slab-before.txt / slab-after.txt, docs/capture.md), a copied
+ * /sys/kernel/slab tree, or a /proc/slabinfo 2.1 file.
+ *
+ * One reader for the three: a replay starts its caches from a snapshot
+ * (`slabsim run --initial-state`) and a report compares the replay with
+ * the kernel's after-snapshot.  Figures are SLUB's own (mm/slub.c,
+ * show_slab_objects() and get_slabinfo(), 6.18):
+ *   objects        total object slots less the free ones on the node
+ *                  partial lists (free slots of CPU slabs count as used)
+ *   total_objects  object slots of every slab
+ *   slabs          slabs held
+ *   partial        slabs on the node partial lists
+ *   objects_partial objects in use on them
+ *   cpu_slabs      active slabs plus per-CPU partial slabs
+ * /proc/slabinfo has no list figures (have_lists false): its free objects
+ * are all on node partial lists, in an unknown number of slabs.
+ */
+#ifndef SS_SLABSNAP_H
+#define SS_SLABSNAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define SS_SNAP_NAME 128
+#define SS_SNAP_MAX_CPUS 1024
+
+/* Cache flags a snapshot can show (sysfs attribute in parentheses). */
+#define SS_SNAP_HWCACHE 0x001u	 /* hwcache_align */
+#define SS_SNAP_RCU 0x002u	 /* destroy_by_rcu (SLAB_TYPESAFE_BY_RCU) */
+#define SS_SNAP_CTOR 0x004u	 /* ctor is not empty */
+#define SS_SNAP_RECLAIM 0x008u	 /* reclaim_account */
+#define SS_SNAP_DMA 0x010u	 /* cache_dma */
+#define SS_SNAP_POISON 0x020u	 /* poison */
+#define SS_SNAP_RED_ZONE 0x040u	 /* red_zone */
+#define SS_SNAP_STORE_USER 0x080u /* store_user */
+#define SS_SNAP_CHECKS 0x100u	 /* sanity_checks */
+
+struct ss_snap_cache {
+	char name[SS_SNAP_NAME]; /* as /proc/slabinfo lists it */
+	char dir[SS_SNAP_NAME];	 /* the /sys/kernel/slab directory ("" from slabinfo) */
+	/* geometry */
+	unsigned object_size;	 /* 0 when unknown (slabinfo) */
+	unsigned slab_size;	 /* s->size, the stride */
+	unsigned objs_per_slab, order, align;
+	unsigned min_partial, cpu_partial, sheaf_capacity; /* 0: not shown */
+	unsigned flags;		 /* SS_SNAP_* */
+	bool have_geometry;	 /* object_size, align, flags and limits are known */
+	/* state */
+	uint64_t objects, total_objects, slabs;
+	bool have_lists;	 /* the four below are known */
+	uint64_t partial, objects_partial, cpu_slabs;
+	uint32_t *cpu_partial_slabs; /* per CPU, nr_cpus entries (may be NULL) */
+	unsigned nr_cpus;
+};
+
+struct ss_snap {
+	char path[512];
+	char kernel[64];	 /* "" unless the file says */
+	struct ss_snap_cache *caches; /* in file order */
+	unsigned nr, cap;
+	/* alias name -> cache index (every name the kernel knows the cache by) */
+	char (*alias)[SS_SNAP_NAME];
+	unsigned *alias_of;
+	unsigned nr_alias, cap_alias;
+};
+
+/* Load PATH: a capture directory (its slab-before.txt is read), a
+ * /sys/kernel/slab-like directory, a `slabsim-slab 1` file or a
+ * `slabinfo - version: 2.1` file.  Errors name file:line. */
+int ss_snap_load(struct ss_snap *s, const char *path, struct ss_error *err);
+/* The same, taking `file` (e.g. "slab-after.txt") from a capture directory. */
+int ss_snap_load_in(struct ss_snap *s, const char *path, const char *file,
+		    struct ss_error *err);
+void ss_snap_release(struct ss_snap *s);
+/* The cache known as name (its own name or an alias), or NULL. */
+const struct ss_snap_cache *ss_snap_find(const struct ss_snap *s, const char *name);
+
+/* Free object slots on the node partial lists (what `objects` leaves out). */
+uint64_t ss_snap_node_partial_free(const struct ss_snap_cache *c);
+
+#endif

@@ -1,0 +1,111 @@
+# mk/sensitivity.mk - `make sensitivity`: how far each headline figure
+# moves when an estimate is off (docs/cost-model.md, "Sensitivity").
+#
+#   make sensitivity WORKLOAD=W [SENS_JOBS=2] [COSTS=FILE] [SENS_ONLY="NAME ..."]
+#
+# What is varied, one at a time, each to the low and to the high end of
+# its range: every step of the cost table that has a range (`slabsim costs
+# --list`), the target's clock (clock_mhz_range; the prices are scaled so
+# the allocator runs at that clock while the workloads' fitted work keeps
+# its time), and the workload's own estimated parameters (SENS_GEN, e.g.
+# hackbench's HB_QUANTUM: a new trace).  Then two corners: all-low (every
+# cost low, clock high: the fastest allocator) and all-high.  Fitted
+# constants are held.  Memory figures never depend on any of these and
+# are not varied.
+#
+# Each setting is a sub-make of the workload with REPORT (and for SENS_GEN
+# also DATA) redirected to $(REPORT)/sensitivity/SETTING/ and COSTS to the
+# table `slabsim costs` wrote there: it replays the SENS_MODELS runs and
+# writes that directory's report and figures.csv (mk/sweep.mk's
+# `sweep-point` goal).  `slabsim sensitivity` gathers them into
+# $(REPORT)/sensitivity.csv and tornado.dat, gnuplot draws tornado.png /
+# .svg (analysis/tornado.gp), and report.md is rewritten to give every
+# headline figure its interval.  `make clean` removes it all.
+#
+# A workload fragment may set SENS_TARGET (the target whose clock range
+# applies; default TARGET), SENS_MODELS (default MODELS) and SENS_GEN
+# ("VAR:VALUE:LOW:HIGH ...").  SENS_ONLY keeps only the parameters named
+# (a quick look, and the tests); the corners still move every cost.
+
+SENS_DIR := $(REPORT)/sensitivity
+SENS_JOBS ?= 2
+SENS_TARGET ?= $(TARGET)
+SENS_MODELS ?= $(MODELS)
+SENS_GEN ?=
+SENS_ONLY ?=
+SENS_CSV := $(REPORT)/sensitivity.csv
+SENS_TORNADO := $(REPORT)/tornado
+
+ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
+ifndef SWEEP_POINT
+
+SENS_COSTS_ARGS := $(if $(COSTS),--costs $(abspath $(COSTS))) $(if $(SENS_TARGET),--target $(SENS_TARGET))
+
+.PHONY: sensitivity sens-params sens-settings
+sensitivity: deps-auto
+	@$(MAKE) --no-print-directory $(SLABSIM)
+	@$(MAKE) --no-print-directory sens-params
+	@$(MAKE) --no-print-directory $(SENS_DIR)/base/figures.csv SENS_READY=1
+	@$(MAKE) --no-print-directory -j$(SENS_JOBS) $(SENS_CSV) SENS_READY=1
+	@$(MAKE) --no-print-directory report $(SENS_TORNADO).png $(SENS_TORNADO).svg
+	@echo "slabsim: $(SENS_CSV), $(SENS_TORNADO).png written; report.md gives the intervals"
+
+# params: what is varied, one "NAME VALUE LOW HIGH KIND" line each
+# (sensitivity_data.h), rewritten only when it changes.
+sens-params:
+	@mkdir -p $(SENS_DIR)
+	@{ $(SLABSIM) costs $(SENS_COSTS_ARGS) --list && \
+	   for g in $(SENS_GEN); do echo "$$g gen" | tr ':' ' '; done; } | \
+	   awk -v only='$(strip $(SENS_ONLY))' 'BEGIN { n = split(only, k, " "); for (i = 1; i <= n; i++) keep[k[i]] = 1 } \
+		!n || ($$1 in keep)' > $(SENS_DIR)/params.tmp
+	@cmp -s $(SENS_DIR)/params.tmp $(SENS_DIR)/params && rm -f $(SENS_DIR)/params.tmp || \
+		mv -f $(SENS_DIR)/params.tmp $(SENS_DIR)/params
+
+ifdef SENS_READY
+# Field k (2 value, 3 low, 4 high, 5 kind) of a parameter's params line.
+sens_field = $(word $(2),$(shell awk '$$1 == "$(1)"' $(SENS_DIR)/params))
+SENS_NAMES := $(shell awk '{print $$1}' $(SENS_DIR)/params)
+SENS_CLOCK_LOW := $(call sens_field,clock_mhz,3)
+SENS_CLOCK_HIGH := $(call sens_field,clock_mhz,4)
+
+# The `slabsim costs` arguments of a parameter at end $(2) (low|high).
+sens_args = $(if $(filter cost,$(call sens_field,$(1),5)),--set $(1)=$(2), \
+	$(if $(filter clock,$(call sens_field,$(1),5)),--clock-mhz $(call sens_field,$(1),$(if $(filter low,$(2)),3,4))))
+# The make variables of a gen parameter at end $(2): its value and a data
+# directory of its own.
+sens_vars = $(if $(filter gen,$(call sens_field,$(1),5)), \
+	$(1)=$(call sens_field,$(1),$(if $(filter low,$(2)),3,4)) DATA=$(abspath $(SENS_DIR)/$(1)-$(2)/data))
+
+# $(1) setting, $(2) `slabsim costs` arguments, $(3) make variables.
+define sens_rule
+$(SENS_DIR)/$(1)/costs: $(SENS_DIR)/params $(SLABSIM)
+	@mkdir -p $$(@D)
+	$(SLABSIM) costs $(SENS_COSTS_ARGS) $(2) -o $$@
+$(SENS_DIR)/$(1)/figures.csv: $(SENS_DIR)/$(1)/costs $(SLABSIM) FORCE
+	+@$(MAKE) --no-print-directory sweep-point WORKLOAD=$(WORKLOAD) \
+		COSTS=$(abspath $(SENS_DIR)/$(1)/costs) REPORT=$(SENS_DIR)/$(1) \
+		MODELS="$(SENS_MODELS)" $(3) SLABSIM=$(abspath $(SLABSIM)) \
+		SWEEP_POINT=1 SWEEP_KEEP_TRACES=1 DEPS_OK=$(DEPS_OK)
+	$(if $(3),rm -rf $(SENS_DIR)/$(1)/data)
+endef
+
+$(eval $(call sens_rule,base,,))
+$(eval $(call sens_rule,all-low,--all low $(if $(SENS_CLOCK_HIGH),--clock-mhz $(SENS_CLOCK_HIGH)),))
+$(eval $(call sens_rule,all-high,--all high $(if $(SENS_CLOCK_LOW),--clock-mhz $(SENS_CLOCK_LOW)),))
+$(foreach n,$(SENS_NAMES),$(foreach e,low high,$(eval $(call sens_rule,$(n)-$(e),$(call sens_args,$(n),$(e)),$(call sens_vars,$(n),$(e))))))
+
+SENS_FIGS := $(foreach s,base all-low all-high $(foreach n,$(SENS_NAMES),$(n)-low $(n)-high),$(SENS_DIR)/$(s)/figures.csv)
+
+$(SENS_CSV) $(SENS_TORNADO).dat &: $(SENS_FIGS) $(SENS_DIR)/params $(SLABSIM)
+	$(SLABSIM) sensitivity --dir $(SENS_DIR) -o $(SENS_CSV) --tornado $(SENS_TORNADO).dat
+endif # SENS_READY
+
+# mk/plot.inc's rule: the tornado plot.
+$(eval $(call gnuplot_rule,$(SENS_TORNADO),$(SENS_TORNADO).dat,analysis/tornado.gp,workload='$(WORKLOAD)'))
+
+endif # SWEEP_POINT
+else
+.PHONY: sensitivity
+sensitivity:
+	@echo "make: unknown WORKLOAD '$(WORKLOAD)'; known: $(WORKLOADS)" >&2; exit 2
+endif

@@ -1,0 +1,90 @@
+#!/bin/bash
+# own_trace.sh - your own workload end to end (docs/own-trace.md): a small
+# command captured with `make capture` (raw pointers) and simulated with
+# `make sim TRACE=`: the report has the live-kernel section, kernel.csv a
+# row per cache with signed changes, the command the report prints works
+# and then has nothing to redo; a trace-cmd trace.dat of the same kernel
+# imports with the totals of its `trace-cmd report` text.  Needs root and
+# tracefs (CI runs as root): skipped otherwise.
+. "$(dirname "$0")/lib/common.bash"
+skip() { echo "own_trace.sh: skipped: $*"; exit 0; }
+[ "$(id -u)" = 0 ] || skip "not root"
+grep -qw tracefs /proc/filesystems || skip "no tracefs"
+[ -d /sys/kernel/slab ] || skip "no /sys/kernel/slab"
+command -v zstd > /dev/null || skip "no zstd"
+command -v gnuplot > /dev/null || skip "no gnuplot"
+
+# ---- make capture, then make sim TRACE= ----
+caps=$tmp/caps
+make -s --no-print-directory -C "$root" capture CAPTURE_DIR="$caps" SETTLE=1 RAW_PTR=1 \
+	NAME=own CMD="mkdir -p $tmp/x && for i in \$(seq 300); do : > $tmp/x/f\$i; done && rm -rf $tmp/x" \
+	> "$tmp/cap.out" 2>&1 || { cat "$tmp/cap.out"; fail "make capture"; }
+args=(TRACE="$caps/own" SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/rep")
+make -C "$root" --no-print-directory sim "${args[@]}" > "$tmp/sim.out" 2>&1 ||
+	{ grep -E "slabsim [a-z]+: |Error" "$tmp/sim.out" | head -5; tail -20 "$tmp/sim.out"; fail "make sim TRACE="; }
+rep=$tmp/rep
+for f in report.md summary.csv kernel.csv waste.png latency.png; do
+	[ -s "$rep/$f" ] || fail "$f missing"
+done
+for m in traced kmalloc-buckets kmem_cache; do
+	[ -s "$rep/runs/trace__$m/summary.csv" ] || fail "no run of $m"
+	[ -s "$rep/runs/trace__$m/prior.csv" ] || fail "$m: no prior.csv (initial state)"
+	# sites.csv: the kernel's objects as their own rows; the trace's rows
+	# count every allocation replayed (the run itself checked that the
+	# running byte totals, initial state and prior frees included, end
+	# where the model's caches do)
+	s=$rep/runs/trace__$m/sites.csv
+	grep -q '^(initial state),' "$s" || fail "$m: sites.csv has no (initial state) rows"
+	allocs=$(awk -F, 'NR > 1 && $1 != "(initial state)" { n += $3 } END { print n + 0 }' "$s")
+	ops=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["alloc_ops"] }' \
+		"$rep/runs/trace__$m/summary.csv")
+	[ "$allocs" = "$ops" ] || fail "$m: sites.csv allocs $allocs, summary alloc_ops $ops"
+done
+grep -q '^## The live kernel and the simulator$' "$rep/report.md" || fail "no live-kernel section"
+"$S" convert "$tmp/data/trace.sbt.zst" "$tmp/own.trace" > /dev/null
+awk '/^meta cpus / { cpus = NR } /^[af] / { first = NR; exit } END { exit !(cpus && cpus < first) }' \
+	"$tmp/own.trace" || fail "the imported trace does not state its CPUs before the events"
+# kernel.csv: one row per cache, signed changes, the header's field count
+awk -F, 'NR == 1 { n = NF } NF != n { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' \
+	"$rep/kernel.csv" || fail "kernel.csv rows"
+awk -F, 'NR > 1 && ($5 != $3 - $2 || $6 != $4 - $2) { print $1; bad = 1 } END { exit bad }' \
+	"$rep/kernel.csv" || fail "kernel.csv: a change is not after - before"
+grep -q '^ext4_inode_cache,\|^dentry,' "$rep/kernel.csv" || fail "kernel.csv lacks the touched caches"
+# the command the report prints is a command that works
+cmd=$(sed -n 's/^- Command: `\(.*\)`$/\1/p' "$rep/report.md")
+case $cmd in
+"make sim TRACE=$caps/own "*) ;;
+*) fail "report command '$cmd'" ;;
+esac
+(cd "$root" && eval "$cmd") > "$tmp/sim2.out" 2>&1 || fail "the report's command failed: $cmd"
+if grep -E 'slabsim (import|run|report)' "$tmp/sim2.out"; then fail "second make sim redid work"; fi
+# make compare TRACE= on the same runs
+make -C "$root" --no-print-directory compare "${args[@]}" > "$tmp/cmp.out" 2>&1 ||
+	{ tail -5 "$tmp/cmp.out"; fail "make compare TRACE="; }
+grep -qF "make compare TRACE=$caps/own" "$rep/compare/compare.md" || { head -12 "$rep/compare/compare.md"; fail "compare.md command"; }
+
+# ---- trace-cmd's trace.dat ----
+command -v trace-cmd > /dev/null || skip "no trace-cmd (the capture part passed)"
+inst=/sys/kernel/tracing/instances/slabsim-e2e-$$
+mkdir "$inst" || skip "cannot make a tracing instance"
+trap 'rmdir "$inst" 2> /dev/null || true; rm -rf "$tmp"' EXIT
+echo 512 > "$inst/buffer_size_kb"
+for e in kmalloc kfree kmem_cache_alloc kmem_cache_free; do echo 1 > "$inst/events/kmem/$e/enable"; done
+echo 1 > "$inst/tracing_on"
+echo "slabsim-phase ls" > "$inst/trace_marker"
+ls -la /etc > /dev/null
+echo 0 > "$inst/tracing_on"
+(cd "$tmp" && trace-cmd extract -B "$(basename "$inst")" -o "$tmp/t.dat") > /dev/null 2>&1 ||
+	skip "trace-cmd extract failed (the capture part passed)"
+"$S" import --totals "$tmp/dat.csv" -o "$tmp/dat.trace" "$tmp/t.dat" > /dev/null ||
+	fail "import of a trace.dat"
+trace-cmd report -i "$tmp/t.dat" > "$tmp/t.txt" 2> /dev/null
+"$S" import --totals "$tmp/txt.csv" -o "$tmp/txt.trace" "$tmp/t.txt" > /dev/null ||
+	fail "import of its trace-cmd report"
+[ "$(col "$tmp/dat.csv" allocs)" -gt 0 ] || fail "no allocations in the trace.dat"
+for k in allocs frees bytes_requested bytes_allocated null_frees unknown_frees realloc_live \
+	 live_at_end phases; do
+	expect_eq "trace.dat vs its report: $k" "$(col "$tmp/dat.csv" $k)" "$(col "$tmp/txt.csv" $k)"
+done
+grep -q '^p ls$' "$tmp/dat.trace" || fail "trace.dat: the marker is no phase"
+echo "own_trace.sh: ok"

@@ -1,0 +1,69 @@
+#!/bin/bash
+# sensitivity.sh - `slabsim costs` (the cost table's ranges, tables with
+# steps moved to an end), `slabsim sensitivity` (gathering), and a small
+# `make sensitivity` end to end: sensitivity.csv, the tornado plot, and the
+# intervals in report.md.
+. "$(dirname "$0")/lib/common.bash"
+
+# ---- slabsim costs ----
+"$S" costs --list > "$tmp/list" || fail "costs --list"
+grep -qx 'cmpxchg_double 20 15 40 cost' "$tmp/list" || fail "costs --list: cmpxchg_double"
+grep -q '^alloc_refill ' "$tmp/list" && fail "costs --list: a counter without a range listed"
+"$S" costs --list --target arm32-3.10 | grep -qx 'clock_mhz 1400 1000 1700 clock' ||
+	fail "costs --list: the target's clock range"
+"$S" costs --set alloc_fastpath=high --set list_lock=low -o "$tmp/t1" || fail "costs --set"
+grep -Eq '^alloc_fastpath +30$' "$tmp/t1" || fail "costs --set: alloc_fastpath not 30"
+grep -Eq '^list_lock +34$' "$tmp/t1" || fail "costs --set: list_lock not 34"
+grep -Eq '^free_fastpath +21$' "$tmp/t1" || fail "costs --set: free_fastpath moved"
+"$S" costs --clock-mhz 700 --target arm32-3.10 -o "$tmp/t2" || fail "costs --clock-mhz"
+grep -Eq '^alloc_fastpath +42$' "$tmp/t2" || fail "costs --clock-mhz 700 on a 1400 MHz target: not x2"
+"$S" costs --all low -o "$tmp/t3" && grep -Eq '^set_track +200$' "$tmp/t3" || fail "costs --all low"
+# the written table reads back, and changes a run
+"$S" run --trace "$root/tests/bad/trace/size_zero_and_large.trace" --model traced \
+	--target x86_64-6.x --costs "$tmp/t1" --out "$tmp/r1" > /dev/null || fail "run --costs (costs -o)"
+expect_rc 2 "$S" costs --set list_lock=middle -o "$tmp/x"
+expect_rc 2 "$S" costs --set no_such_step=low -o "$tmp/x"
+expect_rc 2 "$S" costs --set alloc_refill=low -o "$tmp/x"   # no range
+expect_rc 2 "$S" costs --clock-mhz 700 -o "$tmp/x"            # needs --target
+expect_rc 2 "$S" costs --list -o "$tmp/x"
+expect_rc 2 "$S" costs
+[ ! -e "$tmp/x" ] || fail "costs: a refused command wrote its output"
+
+# ---- slabsim sensitivity: a missing setting is an error, nothing written ----
+mkdir -p "$tmp/s/base"
+printf 'figure,unit,value,what\nf,ms,1,x\n' > "$tmp/s/base/figures.csv"
+echo 'alloc_fastpath 21 15 30 cost' > "$tmp/s/params"
+expect_rc 1 "$S" sensitivity --dir "$tmp/s" -o "$tmp/s.csv" --tornado "$tmp/s.dat"
+grep -q 'alloc_fastpath-low/figures.csv' "$tmp/err" || fail "sensitivity: $(cat "$tmp/err")"
+[ ! -e "$tmp/s.csv" ] && [ ! -e "$tmp/s.dat" ] || fail "sensitivity: wrote half its output"
+expect_rc 2 "$S" sensitivity --dir "$tmp/s"
+
+# ---- make sensitivity, small: smack17k at 300 rules, two parameters ----
+if [ -n "${SLABSIM_QUICK:-}" ]; then
+	echo "sensitivity.sh: ok (make sensitivity skipped: SLABSIM_QUICK)"
+	exit 0
+fi
+args=(WORKLOAD=smack17k RULES=300 LABELS=30 SLABSIM="$S" DATA="$tmp/data"
+	REPORT="$tmp/rep" SENS_ONLY="alloc_fastpath clock_mhz" SENS_JOBS=2)
+make -C "$root" --no-print-directory sensitivity "${args[@]}" > "$tmp/log" 2>&1 ||
+	{ tail -20 "$tmp/log"; fail "make sensitivity"; }
+csv="$tmp/rep/sensitivity.csv"
+[ -s "$csv" ] && [ -s "$tmp/rep/tornado.png" ] && [ -s "$tmp/rep/tornado.svg" ] ||
+	fail "make sensitivity: sensitivity.csv or the tornado plot missing"
+head -1 "$csv" | grep -qx 'figure,step,low,high,figure_at_low,figure_at_high,figure_base' ||
+	fail "sensitivity.csv header"
+nfig=$(($(wc -l < "$tmp/rep/figures.csv") - 1))
+# each figure: two parameters and the corners
+[ "$(($(wc -l < "$csv") - 1))" -eq $((3 * nfig)) ] || fail "sensitivity.csv: want $((3 * nfig)) rows"
+# a faster fast path lowers every time figure; the slower clock raises it
+awk -F, '$1 == "sim_ms:ref" && $2 == "alloc_fastpath" && !($5 < $7 && $6 > $7) { bad = 1 }
+	$1 == "sim_ms:ref" && $2 == "clock_mhz" && !($5 > $7 && $6 < $7) { bad = 1 }
+	END { exit bad }' "$csv" || fail "sensitivity.csv: a figure moved the wrong way"
+grep -q '^sim_ms:ref,all,,,' "$csv" || fail "sensitivity.csv: no corner row"
+grep -q '^| sim_ms:ref (ms) | .* | .*–.* | alloc_fastpath 15–30' <(tr -s ' ' < "$tmp/rep/report.md") ||
+	grep -q '^| sim_ms:ref (ms) | .* | .*–.* | clock_mhz 1000–1700' <(tr -s ' ' < "$tmp/rep/report.md") ||
+	fail "report.md: no interval for sim_ms:ref"
+# a second make sensitivity redoes nothing
+make -C "$root" --no-print-directory sensitivity "${args[@]}" > "$tmp/log2" 2>&1 || fail "second make sensitivity"
+if grep -E 'slabsim (gen|run)' "$tmp/log2"; then fail "second make sensitivity replayed"; fi
+echo "sensitivity.sh: ok"

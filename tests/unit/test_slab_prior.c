@@ -1,0 +1,321 @@
+/* test_slab_prior.c - a kernel's caches as a replay's starting state: the
+ * snapshot in its three forms (base/slabsnap.c), a cache laid out from it
+ * with SLUB's own `objects` figure reproduced (allocators/slab_prior.c),
+ * prior frees drawn object by object or kernel slab by kernel slab, and
+ * the checked parts of the waste decomposition (sim/totals.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "slab_prior.h"
+#include "slabsnap.h"
+#include "slub.h"
+#include "test_util.h"
+#include "topology.h"
+#include "totals.h"
+
+/* dentry as make capture wrote it on 6.18 (2 CPUs), and an alias */
+static const char snapshot[] =
+	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=2 aliases=2\n"
+	"cache=dentry name=dentry aliases=0 align=8 cache_dma=0 cpu_partial=120 "
+	"cpu_slabs=6,N0=6 ctor= destroy_by_rcu=0 hwcache_align=0 min_partial=5 object_size=192 "
+	"objects=146829,N0=146829 objects_partial=2685,N0=2685 objs_per_slab=21 order=0 "
+	"partial=160,N0=160 reclaim_account=1 sheaf_capacity=0 slab_size=192 slabs=7032,N0=7032 "
+	"slabs_cpu_partial=52(5),C0=31(3),C1=21(2) total_objects=147672,N0=147672\n"
+	"cache=:0000032 name=lsm_inode_cache aliases=2 align=8 cpu_partial=120 cpu_slabs=5,N0=5 "
+	"ctor= destroy_by_rcu=0 hwcache_align=0 min_partial=5 object_size=32 objects=111069,N0=111069 "
+	"objects_partial=11741,N0=11741 objs_per_slab=128 order=0 partial=115,N0=115 "
+	"slab_size=32 slabs=891,N0=891 slabs_cpu_partial=192(3),C0=128(2),C1=64(1) "
+	"total_objects=114048,N0=114048\n"
+	"alias=lsm_inode_cache target=:0000032\n"
+	"alias=ext4_io_end_vec target=:0000032\n";
+
+static void test_snapshot_file(void **state)
+{
+	char path[TU_PATH_MAX];
+	struct ss_snap s;
+	struct ss_error err;
+	const struct ss_snap_cache *c;
+	(void)state;
+
+	tu_path(path, sizeof(path), "slab-before.txt");
+	tu_write_text(path, snapshot);
+	assert_int_equal(ss_snap_load(&s, path, &err), 0);
+	assert_int_equal(s.nr, 2);
+	assert_string_equal(s.kernel, "6.18.44");
+	c = ss_snap_find(&s, "dentry");
+	assert_non_null(c);
+	assert_true(c->have_geometry && c->have_lists);
+	assert_int_equal(c->object_size, 192);
+	assert_int_equal(c->objects, 146829);
+	assert_int_equal(c->slabs, 7032);
+	assert_int_equal(c->partial, 160);
+	assert_int_equal(c->cpu_slabs, 6);
+	assert_int_equal(c->nr_cpus, 2);
+	assert_int_equal(c->cpu_partial_slabs[0], 3);
+	assert_int_equal(c->cpu_partial_slabs[1], 2);
+	assert_true(c->flags & SS_SNAP_RECLAIM);
+	assert_int_equal(ss_snap_node_partial_free(c), 147672 - 146829);
+	/* an alias finds its merged cache */
+	assert_ptr_equal(ss_snap_find(&s, "ext4_io_end_vec"), ss_snap_find(&s, "lsm_inode_cache"));
+	assert_null(ss_snap_find(&s, "nosuch"));
+	ss_snap_release(&s);
+
+	/* a capture directory is read through its slab-before.txt */
+	tu_path(path, sizeof(path), "");
+	assert_int_equal(ss_snap_load(&s, path, &err), 0);
+	assert_int_equal(s.nr, 2);
+	ss_snap_release(&s);
+}
+
+static void test_snapshot_slabinfo_and_sysfs(void **state)
+{
+	char path[TU_PATH_MAX], dir[TU_PATH_MAX], f[TU_PATH_MAX + 64];
+	struct ss_snap s;
+	struct ss_error err;
+	const struct ss_snap_cache *c;
+	static const struct {
+		const char *attr, *value;
+	} attrs[] = {
+		{"object_size", "96\n"}, {"slab_size", "96\n"}, {"objs_per_slab", "42\n"},
+		{"order", "0\n"}, {"align", "32\n"}, {"objects", "6281 N0=6281\n"},
+		{"slabs", "156 N0=156\n"}, {"total_objects", "6552 N0=6552\n"},
+		{"partial", "7 N0=7\n"}, {"objects_partial", "23 N0=23\n"},
+		{"cpu_slabs", "6 N0=6\n"}, {"slabs_cpu_partial", "84(4) C0=84(4)\n"},
+		{"min_partial", "5\n"}, {"cpu_partial", "120\n"}, {"hwcache_align", "0\n"},
+	};
+	(void)state;
+
+	tu_path(path, sizeof(path), "slabinfo");
+	tu_write_text(path, "slabinfo - version: 2.1\n"
+			    "# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n"
+			    "kmalloc-96          6281   6552     96   42    1 : tunables    0    0    0 : slabdata    156    156      0\n"
+			    "kmalloc-1k           980   1008   1024   16    4 : tunables    0    0    0 : slabdata     63     63      0\n");
+	assert_int_equal(ss_snap_load(&s, path, &err), 0);
+	c = ss_snap_find(&s, "kmalloc-1k");
+	assert_non_null(c);
+	assert_false(c->have_geometry || c->have_lists);
+	assert_int_equal(c->order, 2);
+	assert_int_equal(c->objects, 980);
+	ss_snap_release(&s);
+	tu_write_text(path, "slabinfo - version: 2.1\nkmalloc-96 6281 6552 96 42 3 : junk\n");
+	assert_int_equal(ss_snap_load(&s, path, &err), -1);
+	assert_non_null(strstr(err.msg, "slabinfo:2:"));
+
+	/* a copied /sys/kernel/slab: a directory per cache, a symlink per alias */
+	tu_path(dir, sizeof(dir), "sys");
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(f, sizeof(f), "%s/:0000096", dir);
+	assert_int_equal(mkdir(f, 0755), 0);
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		snprintf(f, sizeof(f), "%s/:0000096/%s", dir, attrs[i].attr);
+		tu_write_text(f, attrs[i].value);
+	}
+	snprintf(f, sizeof(f), "%s/kmalloc-96", dir);
+	assert_int_equal(symlink(":0000096", f), 0);
+	assert_int_equal(ss_snap_load(&s, dir, &err), 0);
+	c = ss_snap_find(&s, "kmalloc-96");
+	assert_non_null(c);
+	assert_string_equal(c->name, "kmalloc-96"); /* named after its alias */
+	assert_true(c->have_geometry && c->have_lists);
+	assert_int_equal(c->objects, 6281);
+	assert_int_equal(c->objects_partial, 23);
+	assert_int_equal(c->cpu_partial_slabs[0], 4);
+	ss_snap_release(&s);
+}
+
+/* SLUB's `objects` of a simulated cache: slots less free node-partial ones */
+static uint64_t slub_objects(const struct ss_kcache *s)
+{
+	struct ss_cache_report r;
+
+	ss_kcache_report(s, &r);
+	return r.total_objects - r.node_partial_free;
+}
+
+static void start_cache(struct ss_kcache *s, struct ss_target *t, struct ss_topology *topo,
+			const struct ss_snap_cache *c)
+{
+	struct ss_error err;
+	struct ss_cache_spec spec = {.object_size = c->object_size};
+
+	ss_target_defaults(t);
+	t->cpus = 2;
+	if (ss_topology_flat(topo, 2, 1, &err) ||
+	    ss_kcache_init(s, c->name, &spec, t, topo, &err) ||
+	    ss_kcache_take_geometry(s, c, &err) != 1 || ss_kcache_populate(s, c, &err))
+		fail_msg("%s", err.msg);
+}
+
+static void test_populate(void **state)
+{
+	char path[TU_PATH_MAX];
+	struct ss_snap snap;
+	struct ss_error err;
+	struct ss_kcache s;
+	struct ss_target t;
+	struct ss_topology topo;
+	const struct ss_snap_cache *c;
+	uint64_t cpu_partial = 0;
+	(void)state;
+
+	tu_path(path, sizeof(path), "slab-before.txt");
+	tu_write_text(path, snapshot);
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	c = ss_snap_find(&snap, "dentry");
+	start_cache(&s, &t, &topo, c);
+	/* the kernel's geometry, slabs, lists and `objects` */
+	assert_int_equal(s.geo.objs_per_slab, 21);
+	assert_int_equal(s.geo.cpu_partial_slabs, (2 * 120 + 20) / 21);
+	assert_int_equal(s.nr_slabs, 7032);
+	assert_int_equal(s.total_objects, 7032 * 21);
+	assert_int_equal(slub_objects(&s), 146829);
+	assert_int_equal(s.node[0].partial.nr, 160);
+	for (unsigned i = 0; i < 2; i++)
+		cpu_partial += s.cpu[i].partial.nr;
+	assert_int_equal(cpu_partial, 5);
+	assert_non_null(s.cpu[0].slab); /* 6 CPU slabs, 5 partial: one active */
+	assert_null(s.cpu[1].slab);
+	/* what is allocated: full and node partial slabs (their free slots
+	 * are what `objects` leaves out), half of CPU slabs */
+	assert_int_equal(s.prior_live, (7032 - 160 - 6) * 21 + (160 * 21 - (147672 - 146829)) + 6 * 10);
+	assert_int_equal(s.live, s.prior_live);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+}
+
+/* Prior frees: each kernel slab's frees take from one slab of ours, so a
+ * kernel slab freed whole empties one here; without slab ids the draws
+ * are reproducible. */
+static void test_take_prior(void **state)
+{
+	char path[TU_PATH_MAX];
+	struct ss_snap snap;
+	struct ss_error err;
+	struct ss_kcache s, s2;
+	struct ss_target t;
+	struct ss_topology topo, topo2;
+	struct ss_slab *first, *sl;
+	uint64_t slabs;
+	(void)state;
+
+	tu_path(path, sizeof(path), "slab-before.txt");
+	tu_write_text(path, snapshot);
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
+	slabs = s.nr_slabs;
+	first = ss_kcache_take_prior(&s, 8);
+	assert_non_null(first);
+	for (unsigned i = 1; first->prior && i < 21; i++) {
+		sl = ss_kcache_take_prior(&s, 8);
+		assert_ptr_equal(sl, first); /* the same kernel slab, the same slab */
+	}
+	assert_int_equal(first->prior, 0);
+	/* a cache draws the same objects in every run */
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
+	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "dentry"));
+	for (unsigned i = 0; i < 100; i++) {
+		struct ss_slab *a = ss_kcache_take_prior(&s, 0), *b = ss_kcache_take_prior(&s2, 0);
+
+		assert_non_null(a);
+		assert_int_equal(a->inuse, b->inuse);
+		assert_int_equal(a->prior, b->prior);
+	}
+	assert_int_equal(s.nr_slabs, slabs); /* taking is no free: nothing moved */
+	ss_kcache_release(&s);
+	ss_kcache_release(&s2);
+	ss_topology_release(&topo);
+	ss_topology_release(&topo2);
+	ss_snap_release(&snap);
+}
+
+/* A fake model for the waste decomposition's checks. */
+static struct ss_cache_report fake_cache;
+
+static unsigned fake_nr(const struct ss_model *m)
+{
+	(void)m;
+	return 1;
+}
+
+static void fake_report(const struct ss_model *m, unsigned i, struct ss_cache_report *r)
+{
+	(void)m;
+	(void)i;
+	*r = fake_cache;
+}
+
+static void fake_large(const struct ss_model *m, struct ss_large_report *r)
+{
+	(void)m;
+	memset(r, 0, sizeof(*r));
+}
+
+static void test_totals_never_wrap(void **state)
+{
+	static const struct ss_model_ops ops = {.nr_caches = fake_nr,
+						.cache_report = fake_report,
+						.large_report = fake_large};
+	const struct ss_model_desc desc = {.name = "fake", .ops = &ops};
+	struct ss_target t = tu_target("x86_64-6.x");
+	uint64_t stats[SS_NR_STEPS] = {0};
+	struct ss_totals tot;
+	(void)state;
+
+	/* 10 objects of 184 bytes holding 192-byte requests: the merged
+	 * dentry-into-filp case that once wrapped rounding_bytes */
+	fake_cache = (struct ss_cache_report){
+		.name = "filp", .object_size = 184, .slab_size = 192, .size_nodebug = 192,
+		.live = 10, .requested_live = 1920, .nr_slabs = 1, .total_objects = 21,
+		.slab_bytes = 4096, .stats = stats,
+	};
+	ss_totals_compute(&desc, NULL, &t, &tot);
+	assert_string_equal(tot.negative, "rounding_bytes");
+	assert_string_equal(tot.negative_cache, "filp");
+	assert_int_equal(tot.rounding, 0);
+	/* each other part on its own */
+	fake_cache.requested_live = 1840;
+	fake_cache.live = 22; /* more objects than slots */
+	ss_totals_compute(&desc, NULL, &t, &tot);
+	assert_string_equal(tot.negative, "free_slot_bytes");
+	fake_cache.live = 10;
+	fake_cache.total_objects = 30; /* more slots than the slab holds */
+	ss_totals_compute(&desc, NULL, &t, &tot);
+	assert_string_equal(tot.negative, "slab_tail_bytes");
+	fake_cache.total_objects = 21;
+	fake_cache.size_nodebug = 180; /* stride below the object */
+	ss_totals_compute(&desc, NULL, &t, &tot);
+	assert_string_equal(tot.negative, "align_bytes");
+	fake_cache.size_nodebug = 192;
+	fake_cache.slab_size = 190; /* debug stride below the plain one */
+	ss_totals_compute(&desc, NULL, &t, &tot);
+	assert_string_equal(tot.negative, "debug_bytes");
+	fake_cache.slab_size = 192;
+	ss_totals_compute(&desc, NULL, &t, &tot);
+	assert_null(tot.negative);
+	assert_int_equal(tot.rounding, 0);
+	assert_int_equal(tot.free_slot, 11 * 192);
+	assert_int_equal(tot.slab_tail, 4096 - 21 * 192);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_snapshot_file),
+		cmocka_unit_test(test_snapshot_slabinfo_and_sysfs),
+		cmocka_unit_test(test_populate),
+		cmocka_unit_test(test_take_prior),
+		cmocka_unit_test(test_totals_never_wrap),
+	};
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
+}

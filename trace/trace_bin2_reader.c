@@ -1,0 +1,244 @@
+/* trace_bin2_reader.c - binary traces, version 2 (trace_bin.h): blocks
+ * whose checksum is verified before any of their records is used, and a
+ * batch decoder for the fixed-width FREE4 and ALLOC8 records.
+ *
+ * The batch loop is the hot path of every replay: one 8-byte load per
+ * record, no varint loop, no refill check (a block is whole in the
+ * buffer), and the two index bounds tested per alloc.  Anything else -- a
+ * LONG record, a bound exceeded, the last 7 bytes of a block -- goes to
+ * decode_one(), which is careful and words the errors. */
+#include <string.h>
+#include "trace_hash.h"
+
+#include "trace_backend.h"
+#include "trace_bin.h"
+
+#define BAD(r, off, err, fmt, ...)                                              \
+	ss_errorf(err, "%s: byte %llu: " fmt, (r)->path, (unsigned long long)(off), \
+		  ##__VA_ARGS__)
+
+#define ID_MASK ((1u << SS_BIN2_ID_BITS) - 1)
+#define SITE_MASK ((1u << SS_BIN2_SITE_BITS) - 1)
+#define API_MASK ((1u << SS_BIN2_API_BITS) - 1)
+
+static uint64_t offset_of(const struct ss_trace_reader *r, const uint8_t *p)
+{
+	return r->in.base + (uint64_t)(p - r->in.buf);
+}
+
+/* The open block is consumed: check its count and step past it. */
+static int close_block(struct ss_trace_reader *r, struct ss_error *err)
+{
+	if (!r->blk_end)
+		return 0;
+	if (r->blk_decoded != r->blk_events)
+		return BAD(r, offset_of(r, r->in.buf + r->in.pos), err,
+			   "block %llu announces %u events, holds %u",
+			   (unsigned long long)r->blk_seq - 1, r->blk_events, r->blk_decoded);
+	r->in.pos = (size_t)(r->blk_end - r->in.buf);
+	r->blk_p = r->blk_end = NULL;
+	return 0;
+}
+
+/* 1 = a verified block is open, 0 = the end of the stream, -1 = error. */
+static int open_block(struct ss_trace_reader *r, struct ss_error *err)
+{
+	struct ss_inbuf *b = &r->in;
+	const uint8_t *h, *payload;
+	uint32_t len;
+	uint64_t off;
+	int rc;
+
+	if (ss_inbuf_fill(b, SS_BIN2_BLOCK_HEADER, r->path, err) < 0)
+		return -1;
+	off = ss_inbuf_offset(b);
+	if ((rc = ss_bin_more(r, err)) <= 0)
+		return rc;
+	if (ss_inbuf_avail(b) < SS_BIN2_BLOCK_HEADER)
+		return BAD(r, off, err, "truncated block header");
+	h = b->buf + b->pos;
+	len = ss_bin_le32(h);
+	if (!len || len > SS_BIN2_MAX_BLOCK)
+		return BAD(r, off, err, "block of %u bytes (1 to %u allowed)", len, SS_BIN2_MAX_BLOCK);
+	if (ss_inbuf_fill(b, SS_BIN2_BLOCK_HEADER + (size_t)len, r->path, err) < 0)
+		return -1;
+	if (ss_inbuf_avail(b) < SS_BIN2_BLOCK_HEADER + (size_t)len)
+		return BAD(r, off, err, "truncated block: %u bytes announced, %zu left",
+			   len, ss_inbuf_avail(b) - SS_BIN2_BLOCK_HEADER);
+	h = b->buf + b->pos; /* the fill may have moved the buffer */
+	payload = h + SS_BIN2_BLOCK_HEADER;
+	if (ss_block_hash(payload, len, r->blk_seq) != ss_bin_le64(h + 8))
+		return BAD(r, off, err, "block %llu fails its checksum: the trace is damaged",
+			   (unsigned long long)r->blk_seq);
+	r->blk_seq++;
+	r->blk_events = ss_bin_le32(h + 4);
+	r->blk_decoded = 0;
+	r->blk_p = payload;
+	r->blk_end = payload + len;
+	return 1;
+}
+
+/* The short forms while 8 bytes remain in the block; stops at anything
+ * else.  Returns the events decoded into ev[0 .. max). */
+static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
+			    unsigned max)
+{
+	const uint8_t *p = r->blk_p, *end = r->blk_end;
+	const uint32_t nr_names = r->tb.names.nr, nr_api = r->tb.cache_names.nr;
+	unsigned n = 0;
+
+	if (r->ended)
+		return 0; /* decode_one() says what follows the end */
+	while (n < max && end - p >= 8) {
+		/* records are at most 8 bytes: this many fit before fewer
+		 * than 8 bytes remain, so the inner loop checks nothing else */
+		size_t safe = (size_t)(end - p - 8) / 8 + 1;
+		unsigned lim = max - n < safe ? max : n + (unsigned)safe;
+
+		for (; n < lim; n++) {
+			uint64_t w = ss_bin_le64(p);
+			unsigned tag = (uint8_t)w;
+
+			if (tag < SS_BIN2_ALLOC_TAG) {
+				ev[n].kind = SS_EV_FREE;
+				ev[n].cpu = tag;
+				ev[n].id = (w >> 8) & ID_MASK;
+				ev[n].value = 0; /* as every reader gives a free */
+				/* its event number, for error positions; a free's
+				 * site and api are unused */
+				ev[n].line = (unsigned long)(r->events + n + 1);
+				p += 4;
+			} else if (tag < SS_BIN2_LONG_TAG) {
+				uint32_t site = (uint32_t)(w >> SS_BIN2_SITE_SHIFT) & SITE_MASK;
+				uint32_t api = (uint32_t)(w >> SS_BIN2_API_SHIFT) & API_MASK;
+
+				if ((site >= nr_names) | (api >= nr_api))
+					goto out; /* decode_one() words it */
+				ev[n] = (struct ss_event){.kind = SS_EV_ALLOC,
+							  .cpu = tag - SS_BIN2_ALLOC_TAG,
+							  .id = (w >> 8) & ID_MASK, .site = site,
+							  .api = api, .value = w >> SS_BIN2_SIZE_SHIFT,
+							  .line = (unsigned long)(r->events + n + 1)};
+				p += 8;
+			} else {
+				goto out;
+			}
+		}
+	}
+out:
+	r->blk_p = p;
+	r->blk_decoded += n;
+	r->events += n;
+	return n;
+}
+
+/* One record at blk_p, any form: 1 = an event, 0 = no event (a
+ * declaration or the end), -1 = error. */
+static int decode_one(struct ss_trace_reader *r, struct ss_event *ev,
+		      struct ss_error *err)
+{
+	const uint8_t *p = r->blk_p;
+	size_t left = (size_t)(r->blk_end - p);
+	uint64_t off = offset_of(r, p);
+	unsigned tag = *p;
+	int rc;
+
+	if (r->ended)
+		return BAD(r, off, err, "data after the end record");
+	if (tag < SS_BIN2_ALLOC_TAG) {
+		if (left < 4)
+			return BAD(r, off, err, "truncated free record");
+		*ev = (struct ss_event){.kind = SS_EV_FREE, .cpu = tag,
+					.id = ss_bin_le32(p) >> 8};
+		r->blk_p = p + 4;
+		rc = 1;
+	} else if (tag < SS_BIN2_LONG_TAG) {
+		uint64_t w;
+		uint32_t site, api;
+
+		if (left < 8)
+			return BAD(r, off, err, "truncated alloc record");
+		w = ss_bin_le64(p);
+		site = (uint32_t)(w >> SS_BIN2_SITE_SHIFT) & SITE_MASK;
+		api = (uint32_t)(w >> SS_BIN2_API_SHIFT) & API_MASK;
+		if (site >= r->tb.names.nr)
+			return BAD(r, off, err, "site %u not declared (%u so far)", site,
+				   r->tb.names.nr);
+		if (api >= r->tb.cache_names.nr)
+			return BAD(r, off, err, "cache %u not declared (%u so far)", api,
+				   r->tb.cache_names.nr);
+		*ev = (struct ss_event){.kind = SS_EV_ALLOC, .cpu = tag - SS_BIN2_ALLOC_TAG,
+					.id = (w >> 8) & ID_MASK, .site = site, .api = api,
+					.value = w >> SS_BIN2_SIZE_SHIFT};
+		r->blk_p = p + 8;
+		rc = 1;
+	} else if (tag == SS_BIN2_LONG_TAG) {
+		struct ss_bin_cursor c = {p + 2, r->blk_end, off, 0};
+
+		if (left < 2)
+			return BAD(r, off, err, "truncated record");
+		rc = ss_bin1_record(r, &c, p[1], ev, err);
+		if (rc < 0)
+			return -1;
+		r->blk_p = c.p;
+	} else {
+		return BAD(r, off, err, "unknown record tag 0x%02x", tag);
+	}
+	if (rc == 1) {
+		r->blk_decoded++;
+		ev->line = (unsigned long)++r->events; /* its event number */
+	}
+	return rc;
+}
+
+static void stash(struct ss_trace_reader *r, const struct ss_error *err)
+{
+	r->pending = 1;
+	memcpy(r->pending_msg, err->msg, sizeof(r->pending_msg));
+}
+
+static int bin2_next_batch(struct ss_trace_reader *r, struct ss_event *ev,
+			   unsigned max, struct ss_error *err)
+{
+	unsigned n = 0;
+	int rc;
+
+	while (n < max) {
+		if (r->blk_p == r->blk_end) {
+			rc = close_block(r, err);
+			if (!rc)
+				rc = open_block(r, err);
+			if (rc == 0)
+				break;
+			if (rc < 0)
+				goto fail;
+		}
+		n += decode_fast(r, ev + n, max - n);
+		if (n < max && r->blk_p < r->blk_end) {
+			rc = decode_one(r, ev + n, err);
+			if (rc < 0)
+				goto fail;
+			n += (unsigned)rc;
+		}
+	}
+	return (int)n;
+fail:
+	if (!n)
+		return -1;
+	stash(r, err); /* the events before it are replayed first */
+	return (int)n;
+}
+
+static int bin2_next(struct ss_trace_reader *r, struct ss_event *ev,
+		     struct ss_error *err)
+{
+	return bin2_next_batch(r, ev, 1, err);
+}
+
+int ss_bin2_reader_init(struct ss_trace_reader *r, struct ss_error *err)
+{
+	(void)err;
+	r->next = bin2_next;
+	r->next_batch = bin2_next_batch;
+	return 0;
+}

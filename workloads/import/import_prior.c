@@ -1,0 +1,435 @@
+/* import_prior.c - frees of objects allocated before the capture began.
+ *
+ * A replay started from the kernel's caches (`run --initial-state`) takes
+ * such an object out of its cache's initial population, so the import
+ * writes these frees (`u` events) instead of dropping them.  The cache is
+ * in the event for kmem_cache_free since 6.1 (name=).  kfree() names no
+ * cache, nor does kmem_cache_free before 6.1; for them a first pass over
+ * the capture learns, per free call site, where the objects it frees and
+ * the capture saw allocated were (kmalloc class and flags, or cache).
+ * The n-th unknown free at a site then goes to the place its share says:
+ * with 700 kmalloc-32 and 300 kmalloc-64 learned, the frees go 32, 64, 32,
+ * 32, 64, ... (largest remainder, deterministic).  A site that freed
+ * nothing the capture saw allocated teaches nothing: its frees are
+ * counted as unattributed and dropped.
+ *
+ * The first pass also finds the pointers the kernel allocates without an
+ * allocation event: one freed twice with no allocation between (on 6.18
+ * here, /proc inodes, their dentries and LSM blobs, ~1000 a second).
+ * None of their frees is taken as the free of an object from before the
+ * capture: such objects come and go in equal numbers, and the first free
+ * of each would otherwise empty the initial state by that many.
+ *
+ * With raw pointers (`make capture RAW_PTR=1`) and the kernel's snapshot,
+ * an object's slab is its address rounded down to the slab size (slab
+ * pages come from the buddy allocator, aligned to their order).  The
+ * first pass notes which cache each slab held; an unknown kfree() of an
+ * object in a known slab is of that cache, whatever the site.  And each
+ * prior free carries its slab, so the replay frees the objects the kernel
+ * freed slab by slab from one slab of its own (slab_prior.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+#include "trace_io.h"
+
+struct prior_count {
+	uint32_t key;		/* index in keys */
+	uint64_t n, given;	/* learned frees; unknown frees sent here */
+};
+
+struct prior_site {
+	struct prior_count *c;
+	uint32_t nr, cap;
+	uint64_t total, seen;	/* learned frees; unknown frees so far */
+};
+
+/* kmalloc objects: "k GFP SIZE" (SIZE = bytes_alloc, the class);
+ * cache objects: "c NAME". */
+static void key_of(const struct ss_target *t, const struct ss_kmem_rec *rec,
+		   char *key, size_t n)
+{
+	char name[SS_IMPORT_CACHE_NAME];
+
+	if (ss_import_cache_name(t, rec, name))
+		snprintf(key, n, "k %u %llu", rec->gfp, (unsigned long long)rec->bytes_alloc);
+	else
+		snprintf(key, n, "c %s", name);
+}
+
+static struct prior_site *site_slot(struct ss_import_prior *p, const char *site)
+{
+	uint32_t i = ss_strtab_intern(&p->sites, site);
+
+	if (i == UINT32_MAX)
+		return NULL;
+	if (i >= p->cap_site) {
+		uint32_t cap = p->cap_site ? 2 * p->cap_site : 256;
+		struct prior_site *s = realloc(p->site, cap * sizeof(*s));
+
+		if (!s)
+			return NULL;
+		memset(s + p->cap_site, 0, (cap - p->cap_site) * sizeof(*s));
+		p->site = s;
+		p->cap_site = cap;
+	}
+	return &p->site[i];
+}
+
+static int count(struct prior_site *s, uint32_t key)
+{
+	for (uint32_t i = 0; i < s->nr; i++) {
+		if (s->c[i].key == key) {
+			s->c[i].n++;
+			s->total++;
+			return 0;
+		}
+	}
+	if (s->nr == s->cap) {
+		uint32_t cap = s->cap ? 2 * s->cap : 4;
+		struct prior_count *c = realloc(s->c, cap * sizeof(*c));
+
+		if (!c)
+			return -1;
+		s->c = c;
+		s->cap = cap;
+	}
+	s->c[s->nr++] = (struct prior_count){key, 1, 0};
+	s->total++;
+	return 0;
+}
+
+/* The first record of each cache: the import may have to declare one at
+ * a free, before any allocation from it. */
+static int note_cache(struct ss_import_prior *p, const struct ss_target *t,
+		      const struct ss_kmem_rec *rec)
+{
+	char name[SS_IMPORT_CACHE_NAME];
+	uint32_t i, nr = p->caches.nr;
+
+	if (ss_import_cache_name(t, rec, name))
+		return 0;
+	i = ss_strtab_intern(&p->caches, name);
+	if (i == UINT32_MAX)
+		return -1;
+	if (i < nr)
+		return 0;
+	if (i >= p->cap_caches) {
+		uint32_t cap = p->cap_caches ? 2 * p->cap_caches : 64;
+		struct ss_kmem_rec *r = realloc(p->first, cap * sizeof(*r));
+
+		if (!r)
+			return -1;
+		p->first = r;
+		p->cap_caches = cap;
+	}
+	p->first[i] = *rec;
+	p->first[i].call_site = p->first[i].name = NULL;
+	return 0;
+}
+
+/* A free of a pointer not live: a second free since its last allocation
+ * event marks it as allocated without events. */
+static int learn_dead(struct ss_import_prior *p, struct ss_ptrmap *dead, uint64_t ptr)
+{
+	if (!ss_ptrmap_find(dead, ptr))
+		return ss_ptrmap_insert(dead, ptr) ? 0 : -1;
+	if (ss_ptrmap_find(&p->untraced, ptr))
+		return 0;
+	return ss_ptrmap_insert(&p->untraced, ptr) ? 0 : -1;
+}
+
+/* kmalloc-N, kmalloc-cg-N, kmalloc-rcl-N, dma-kmalloc-N (6.x names):
+ * kmalloc_type() picks DMA over reclaimable over accounted. */
+static void kmalloc_name(uint32_t gfp, uint64_t size, char *buf, size_t n)
+{
+	const char *type = gfp & SS_GFP_DMA ? "dma-kmalloc-" : gfp & SS_GFP_RECLAIMABLE ?
+			   "kmalloc-rcl-" : gfp & SS_GFP_ACCOUNT ? "kmalloc-cg-" : "kmalloc-";
+
+	if (size >= 1024 && !(size % 1024))
+		snprintf(buf, n, "%s%lluk", type, (unsigned long long)(size / 1024));
+	else
+		snprintf(buf, n, "%s%llu", type, (unsigned long long)size);
+}
+
+/* The slab order of the cache behind key k, from the snapshot; -1 when
+ * unknown (and for a kmalloc type the snapshot lacks, the plain class). */
+static int key_order(struct ss_import_prior *p, uint32_t k)
+{
+	const char *key = p->keys.strs[k];
+	const struct ss_snap_cache *c = NULL;
+	char name[SS_IMPORT_CACHE_NAME + 32];
+	unsigned g;
+	unsigned long long size;
+
+	if (k < p->cap_keys && p->key_order[k] != -2)
+		return p->key_order[k];
+	if (k >= p->cap_keys) {
+		uint32_t cap = p->cap_keys ? 2 * p->cap_keys : 256;
+		int8_t *o;
+
+		while (cap <= k)
+			cap *= 2;
+		o = realloc(p->key_order, cap);
+		if (!o)
+			return -1;
+		memset(o + p->cap_keys, -2, cap - p->cap_keys);
+		p->key_order = o;
+		p->cap_keys = cap;
+	}
+	if (p->snap && key[0] == 'k' && sscanf(key, "k %u %llu", &g, &size) == 2) {
+		kmalloc_name(g, size, name, sizeof(name));
+		c = ss_snap_find(p->snap, name);
+		if (!c) {
+			kmalloc_name(0, size, name, sizeof(name));
+			c = ss_snap_find(p->snap, name);
+		}
+	} else if (p->snap && key[0] == 'c') {
+		c = ss_snap_find(p->snap, key + 2);
+	}
+	p->key_order[k] = c && c->order <= 10 ? (int8_t)c->order : -1;
+	return p->key_order[k];
+}
+
+#define SLAB_BASE(ptr, order) (((ptr) & ~((4096ull << (order)) - 1)) | (order))
+
+/* The first pass: slab -> the cache (key) it last held. */
+static int note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
+{
+	struct ss_ptr_entry *e;
+	int o;
+
+	if (!p->raw)
+		return 0;
+	o = key_order(p, k);
+	if (o < 0)
+		return 0;
+	e = ss_ptrmap_find(&p->slab_owner, SLAB_BASE(ptr, o));
+	if (!e && !(e = ss_ptrmap_insert(&p->slab_owner, SLAB_BASE(ptr, o))))
+		return -1;
+	e->id = k;
+	return 0;
+}
+
+/* Raw kernel addresses of x86_64 (and other 64-bit kernels) have their
+ * top 16 bits set; %p's hashes (4.15+) are 32-bit values. */
+#define RAW_PTR_MIN 0xffff000000000000ull
+
+struct learner {
+	struct ss_import_prior *p;
+	struct ss_ptrmap map, dead;
+	const struct ss_target *t;
+};
+
+static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why,
+		     struct ss_error *err)
+{
+	struct learner *ln = ctx;
+	struct ss_import_prior *p = ln->p;
+	struct ss_ptrmap *map = &ln->map, *dead = &ln->dead;
+	const struct ss_target *t = ln->t;
+	struct ss_kmem_rec rec = *recp;
+	struct ss_ptr_entry *e;
+	char key[SS_IMPORT_CACHE_NAME + 32];
+
+	(void)why;
+	if (kind != SS_KL_EVENT || !rec.ptr)
+		return 0; /* the second pass reports what is malformed */
+	if (rec.ptr >= RAW_PTR_MIN)
+		p->raw = true;
+	e = ss_ptrmap_find(map, rec.ptr);
+	if (rec.event == SS_KE_KMALLOC || rec.event == SS_KE_CACHE_ALLOC) {
+		uint32_t k;
+
+		key_of(t, &rec, key, sizeof(key));
+		k = ss_strtab_intern(&p->keys, key);
+		if (k == UINT32_MAX || (!e && !(e = ss_ptrmap_insert(map, rec.ptr))) ||
+		    note_cache(p, t, &rec))
+			return ss_errorf(err, "out of memory");
+		e->id = k;
+		if ((e = ss_ptrmap_find(dead, rec.ptr)))
+			ss_ptrmap_remove(dead, e);
+		return note_slab(p, rec.ptr, k) ? ss_errorf(err, "out of memory") : 0;
+	}
+	if (!e)
+		return learn_dead(p, dead, rec.ptr) ? ss_errorf(err, "out of memory") : 0;
+	if (!rec.name) {
+		struct prior_site *s = site_slot(p, rec.call_site);
+
+		if (!s || count(s, (uint32_t)e->id))
+			return ss_errorf(err, "out of memory");
+	}
+	if (note_slab(p, rec.ptr, (uint32_t)e->id))
+		return ss_errorf(err, "out of memory");
+	ss_ptrmap_remove(map, e);
+	return ss_ptrmap_insert(dead, rec.ptr) ? 0 : ss_errorf(err, "out of memory");
+}
+
+int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat,
+			  const struct ss_kmem_labels *l, const struct ss_target *t,
+			  struct ss_error *err)
+{
+	struct learner ln = {.p = p, .t = t};
+	struct ss_inbuf in;
+	char *line;
+	size_t len;
+	int rc = 0;
+
+	if (dat) {
+		rc = ss_import_dat_read(input, learn_rec, &ln, NULL, err);
+	} else if (!(rc = ss_inbuf_open(&in, input, err))) {
+		while ((rc = ss_inbuf_line(&in, &line, &len, input, err)) == 1) {
+			struct ss_kmem_rec rec;
+			const char *why;
+			int kind;
+
+			if (memchr(line, '\0', len))
+				continue;
+			kind = ss_kmem_parse_line(line, l, &rec, &why);
+			if (learn_rec(&ln, kind, &rec, why, err)) {
+				rc = -1;
+				break;
+			}
+		}
+		ss_inbuf_close(&in);
+	}
+	ss_ptrmap_release(&ln.map);
+	ss_ptrmap_release(&ln.dead);
+	p->learned = rc == 0;
+	return rc < 0 ? -1 : 0;
+}
+
+/* The dense id + 1 of ptr's slab within key k's cache, 0 when unknown. */
+static uint64_t slab_id(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
+{
+	struct ss_ptr_entry *e;
+	int o;
+
+	if (!p->raw || ptr < RAW_PTR_MIN || (o = key_order(p, k)) < 0)
+		return 0;
+	e = ss_ptrmap_find(&p->slab_ids, SLAB_BASE(ptr, o));
+	if (e)
+		return e->id;
+	if (k >= p->nr_key_slabs) {
+		uint32_t nr = p->nr_key_slabs ? 2 * p->nr_key_slabs : 256;
+		uint64_t *n;
+
+		while (nr <= k)
+			nr *= 2;
+		n = realloc(p->key_slabs, nr * sizeof(*n));
+		if (!n)
+			return 0;
+		memset(n + p->nr_key_slabs, 0, (nr - p->nr_key_slabs) * sizeof(*n));
+		p->key_slabs = n;
+		p->nr_key_slabs = nr;
+	}
+	e = ss_ptrmap_insert(&p->slab_ids, SLAB_BASE(ptr, o));
+	if (!e)
+		return 0;
+	e->id = ++p->key_slabs[k];
+	return e->id;
+}
+
+/* The cache a raw pointer's slab was seen holding, or UINT32_MAX. */
+static uint32_t slab_key(struct ss_import_prior *p, uint64_t ptr)
+{
+	if (!p->raw || ptr < RAW_PTR_MIN)
+		return UINT32_MAX;
+	for (int o = 0; o <= 10; o++) {
+		struct ss_ptr_entry *e = ss_ptrmap_find(&p->slab_owner, SLAB_BASE(ptr, o));
+
+		if (e && key_order(p, (uint32_t)e->id) == o)
+			return (uint32_t)e->id;
+	}
+	return UINT32_MAX;
+}
+
+/* Key k as a place: a cache name, or kmalloc size and flags. */
+static void place_of(const struct ss_import_prior *p, uint32_t k,
+		     char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp)
+{
+	const char *key = p->keys.strs[k];
+	unsigned g;
+	unsigned long long sz;
+
+	*size = 0;
+	*gfp = 0;
+	name[0] = '\0';
+	if (key[0] == 'k' && sscanf(key, "k %u %llu", &g, &sz) == 2) {
+		*size = sz;
+		*gfp = g;
+	} else {
+		snprintf(name, SS_IMPORT_CACHE_NAME, "%s", key + 2);
+	}
+}
+
+uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const char *cache)
+{
+	char key[SS_IMPORT_CACHE_NAME + 8];
+	uint32_t k;
+
+	snprintf(key, sizeof(key), "c %s", cache);
+	/* a cache the capture never allocated from is a place all the same */
+	k = ss_strtab_intern(&p->keys, key);
+	return k == UINT32_MAX ? 0 : slab_id(p, ptr, k);
+}
+
+int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *site,
+			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
+			 uint64_t *slab)
+{
+	uint32_t i = ss_strtab_find(&p->sites, site), k = slab_key(p, ptr);
+	struct prior_site *s;
+	struct prior_count *best = NULL;
+	double best_gap = 0;
+
+	if (k != UINT32_MAX) {
+		place_of(p, k, name, size, gfp);
+		*slab = slab_id(p, ptr, k);
+		return 0;
+	}
+	if (i == UINT32_MAX || !p->site[i].total)
+		return -1;
+	s = &p->site[i];
+	s->seen++;
+	for (uint32_t j = 0; j < s->nr; j++) {
+		double gap = (double)s->c[j].n * (double)s->seen / (double)s->total -
+			     (double)s->c[j].given;
+
+		if (!best || gap > best_gap) {
+			best = &s->c[j];
+			best_gap = gap;
+		}
+	}
+	best->given++;
+	place_of(p, best->key, name, size, gfp);
+	*slab = slab_id(p, ptr, best->key);
+	return 0;
+}
+
+const struct ss_kmem_rec *ss_import_prior_first(const struct ss_import_prior *p,
+						const char *cache)
+{
+	uint32_t i = ss_strtab_find(&p->caches, cache);
+
+	return i == UINT32_MAX ? NULL : &p->first[i];
+}
+
+void ss_import_prior_release(struct ss_import_prior *p)
+{
+	for (uint32_t i = 0; i < p->sites.nr; i++)
+		free(p->site[i].c);
+	free(p->site);
+	free(p->first);
+	ss_ptrmap_release(&p->untraced);
+	ss_ptrmap_release(&p->slab_owner);
+	ss_ptrmap_release(&p->slab_ids);
+	free(p->key_order);
+	free(p->key_slabs);
+	ss_strtab_release(&p->keys);
+	ss_strtab_release(&p->sites);
+	ss_strtab_release(&p->caches);
+	memset(p, 0, sizeof(*p));
+}
