@@ -26,13 +26,14 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS ?=
 CFLAGS += -std=c11 $(WARN) -g -D_GNU_SOURCE
-# hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces).
-# Before `make deps` has run, pkg-config is absent: fall back to plain -l.
+# hwloc (topologies, pinning), libpfm4 (counters), zstd (binary traces),
+# cmark (the reports' Markdown as HTML).  Before `make deps` has run,
+# pkg-config is absent: fall back to plain -l.
 # libtracecmd and libtraceevent read trace-cmd's trace.dat (slabsim import).
-PKG_LIBS := hwloc libzstd libtracecmd libtraceevent
+PKG_LIBS := hwloc libzstd libcmark libtracecmd libtraceevent
 CFLAGS += $(or $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null),\
 	-I/usr/include/trace-cmd -I/usr/include/tracefs -I/usr/include/traceevent)
-LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd \
+LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd -lcmark \
 	-ltracecmd -ltracefs -ltraceevent) -lpfm -lpthread -lm
 
 # ---- layers -----------------------------------------------------------------
@@ -116,6 +117,38 @@ ASAN_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(TEST_SRC))
 .PHONY: all
 all: $(SLABSIM)
 
+# ---- make help ----------------------------------------------------------------
+.PHONY: help
+help:
+	@printf '%s\n' \
+	  'usage: make [TARGET] [VARIABLE=VALUE ...]' '' \
+	  'targets:' \
+	  '  all (default)     build build/slabsim' \
+	  '  sim               generate, replay every variant x model, plot, report: reports/W/' \
+	  '  report            report.md, summary.csv and plots from the runs there' \
+	  '  compare           models side by side: reports/W/compare/' \
+	  '  sweep             one parameter swept: reports/W/sweep-PARAM/ (PARAM=, VALUES=)' \
+	  '  index             reports/index.html and one HTML page per report' \
+	  '  validate          the geometry rules against this machine'"'"'s /sys/kernel/slab' \
+	  '  bench             replay speed and memory beside glibc malloc' \
+	  '  topo-plot         footprint and p99 against topology size: reports/topology/' \
+	  '  fuzz              the fuzz targets (clang libFuzzer; FUZZ_SECONDS=)' \
+	  '  test              unit + end-to-end tests, then again under ASan + UBSan' \
+	  '  unit, e2e         one of the two suites' \
+	  '  deps              install the Debian packages (as root)' \
+	  '  clean             remove builds and outputs' '' \
+	  'variables:' \
+	  '  WORKLOAD          $(WORKLOADS) (default smack17k)' \
+	  '  MODELS VARIANTS   which runs (slabsim list models)' \
+	  '  TARGET            a file in allocators/targets/ (slabsim list targets)' \
+	  '  CPUS, TOPOLOGY    per-CPU and per-node state: N, or host, synth:"...", xml:FILE (MAP=)' \
+	  '  COSTS SEED        a cost table; the generator seed' \
+	  '  REPORT DATA       where outputs and traces go (default: below)' '' \
+	  'A parameter given with a value other than the workload'"'"'s default is a what-if:' \
+	  'its results go to reports/W--name-value/ (and datasets/W--name-value/ when the' \
+	  'traces differ), never over the default ones (mk/whatif.inc).  Each workload'"'"'s' \
+	  'own parameters: docs/workloads/W.md.  The binary: build/slabsim --help.'
+
 # ---- tests ------------------------------------------------------------------
 .PHONY: test unit e2e asan-test
 test: deps-auto
@@ -162,8 +195,20 @@ endif
 WORKLOAD_ARG = WORKLOAD=$(WORKLOAD)
 # A workload is a folder workloads/W/ holding its make fragment W.mk.
 WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
-DATA := datasets/$(WORKLOAD)
-REPORT := reports/$(WORKLOAD)
+# What-ifs (a parameter other than the workload's default) go to their
+# own directories, reports/W--name=value (mk/whatif.inc); REPORT=DIR and
+# DATA=DIR on the command line put them anywhere.
+REPORTS ?= reports
+DATASETS ?= datasets
+ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
+include mk/whatif.inc
+endif
+DATA := $(DATASETS)/$(WORKLOAD)$(WHATIF_DATA_SUFFIX)
+REPORT := $(REPORTS)/$(WORKLOAD)$(WHATIF_SUFFIX)
+# Loaded into gnuplot before each of the report's plot scripts: the title
+# names the workload, target, kernel era and CPUs (slabsim report writes
+# title.gp beside report.md).
+REPORT_TITLE = load '$(REPORT)/title.gp'
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 include workloads/$(WORKLOAD)/$(WORKLOAD).mk
 include mk/report.inc

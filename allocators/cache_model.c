@@ -121,6 +121,7 @@ static int start_as_kernel(struct ss_cmodel *m, void *be, const char *name,
 	if (m->be->start_as(be, k, err))
 		return -1;
 	m->pending_pages += cache_pages(m, be) - before;
+	m->resync_pending = true;
 	return 0;
 }
 
@@ -316,8 +317,10 @@ int ss_cmodel_cache(struct ss_cmodel *m, const char *name, const struct ss_cache
 			 * size grows to the new cache's (backend.h alias) */
 			struct cm_cache *fc = m->caches[c];
 
-			if (spec.object_size > fc->spec.object_size)
+			if (spec.object_size > fc->spec.object_size) {
 				fc->spec.object_size = spec.object_size;
+				m->resync_pending = true; /* take_pending */
+			}
 			m->be->alias(fc->be, spec.object_size);
 			return c;
 		}
@@ -515,7 +518,9 @@ static int post_alloc(struct ss_cmodel *m, struct cm_cache *fc, const struct ss_
 static void take_pending(struct ss_cmodel *m, struct ss_op *op)
 {
 	op->slab_pages += m->pending_pages;
+	op->resync |= m->resync_pending;
 	m->pending_pages = 0;
+	m->resync_pending = false;
 }
 
 /* With an initial state, a declared cache the placement puts into a cache
@@ -546,6 +551,7 @@ static int place_prior(struct ss_cmodel *m, uint32_t api, int c, struct ss_op *o
 	if (m->be->add_prior(be, k, err))
 		return -1;
 	op->slab_pages += cache_pages(m, be) - before;
+	op->resync = true;
 	return 0;
 }
 
@@ -667,6 +673,9 @@ static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 	take_pending(m, op);
 	if (c < 0)
 		return -1;
+	/* set even when no object is left: with op->resync the replay reads
+	 * the cache again (place_prior may have given it the kernel's) */
+	*cache = (uint32_t)c;
 	fc = m->caches[c];
 	if (!fc->be || !m->be->free_prior)
 		return 0;

@@ -79,6 +79,9 @@ struct ss_cmodel {
 	 * state's, the KFENCE pool at boot): the next operation reports them
 	 * (ss_op.slab_pages) */
 	int64_t pending_pages;
+	/* a cache changed outside an operation (initial state, a merge's
+	 * larger object_size): the next operation says so (ss_op.resync) */
+	bool resync_pending;
 	void **timed;		/* the backend caches, for cpu_timer() */
 	int32_t *kcache[SS_NR_KT]; /* per family: class index -> cache index */
 	int nr_classes;

@@ -54,7 +54,7 @@ int ss_costs_parse_file(struct ss_costs *c, const char *path, char origin,
 		}
 		step = ss_step_find(tok[0]);
 		if (step < 0)
-			rc = ss_error_at(err, path, lineno, "unknown step '%.40s' (see docs/cost-model.md)", tok[0]);
+			rc = ss_error_at(err, path, lineno, "unknown step '%.40s' (`slabsim list steps` lists them; docs/cost-model.md)", tok[0]);
 		else if (parse_cycles(tok[1], &v))
 			rc = ss_error_at(err, path, lineno, "bad cycles '%.40s' (want a number >= 0)", tok[1]);
 		else if (n == 4 && parse_cycles(tok[2], &lo))

@@ -115,7 +115,9 @@ struct ss_model_ops {
 	/* A free of an object allocated before the trace (SS_EV_FREE_PRIOR):
 	 * one object of the initial state leaves the cache the model would
 	 * have put the allocation in.  1 done (*cache: that cache), 0 the
-	 * cache has none left (or no initial state), -1 with err.  NULL: 0. */
+	 * cache has none left (or no initial state), -1 with err.  NULL: 0.
+	 * op->resync when the cache gained the kernel's objects or grew its
+	 * object_size on the way (*cache is then set even with 0). */
 	int (*free_prior)(struct ss_model *m, const struct ss_event *ev,
 			  struct ss_op *op, uint32_t *cache, struct ss_error *err);
 	unsigned (*nr_caches)(const struct ss_model *m);

@@ -157,6 +157,10 @@ struct ss_op {
 	 * initial state's slabs.  The replay's memory total (sim/memcap.h)
 	 * moves by it; nonzero tells it to look. */
 	int64_t slab_pages;
+	/* the model changed the cache outside its steps (an initial state's
+	 * objects added, a merged alias's larger object_size): whoever keeps
+	 * running totals per cache (sim/account.h) reads it again */
+	bool resync;
 	unsigned nr_uses;
 	unsigned uses_lost; /* uses beyond SS_OP_MAX_USES, not placed */
 	struct ss_use use[SS_OP_MAX_USES];
@@ -172,6 +176,7 @@ static inline void ss_op_init(struct ss_op *op, const double *cost)
 	op->nr_uses = 0;
 	op->uses_lost = 0;
 	op->slab_pages = 0;
+	op->resync = false;
 }
 
 static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)

@@ -2,6 +2,7 @@
 #include "target.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -491,9 +492,50 @@ static int candidates(const char *name, char out[][PATH_MAX], int max)
 	return n;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ss_target_names(char *buf, size_t n)
+{
+	char cand[5][PATH_MAX], *names[64];
+	unsigned k = 0;
+	size_t len = 0;
+	DIR *d = NULL;
+	struct dirent *e;
+	int nc = candidates("x", cand, 5);
+
+	buf[0] = '\0';
+	/* the first candidate directory that exists is the one searched */
+	for (int i = 0; i < nc && !d; i++) {
+		char *slash = strrchr(cand[i], '/');
+
+		*slash = '\0';
+		d = opendir(cand[i]);
+	}
+	while (d && (e = readdir(d)) && k < 64) {
+		size_t l = strlen(e->d_name);
+
+		if (l > 7 && !strcmp(e->d_name + l - 7, ".target") &&
+		    (names[k] = strndup(e->d_name, l - 7)))
+			k++;
+	}
+	if (d)
+		closedir(d);
+	qsort(names, k, sizeof(*names), cmp_name);
+	for (unsigned i = 0; i < k; i++) {
+		if (len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", names[i]);
+		free(names[i]);
+	}
+}
+
 int ss_target_load(const char *name_or_path, struct ss_target *t,
 		   struct ss_error *err)
 {
+	char known[512];
+
 	char cand[5][PATH_MAX];
 	int n;
 
@@ -508,10 +550,11 @@ int ss_target_load(const char *name_or_path, struct ss_target *t,
 	for (int i = 0; i < n; i++)
 		if (readable(cand[i]))
 			return ss_target_parse_file(cand[i], t, err);
+	ss_target_names(known, sizeof(known));
 	return ss_errorf(err,
 			 "target '%s': no %s.target under $SLABSIM_HOME, the "
-			 "executable's tree or ./allocators/targets",
-			 name_or_path, name_or_path);
+			 "executable's tree or ./allocators/targets (known: %s)",
+			 name_or_path, name_or_path, known[0] ? known : "none found");
 }
 
 int ss_target_key_value(const struct ss_target *t, const char *key,

@@ -108,6 +108,11 @@ int ss_target_load(const char *name_or_path, struct ss_target *t,
 		   struct ss_error *err);
 
 /* Parse one target file by path. */
+/* The shipped target names (allocators/targets/NAME.target, found as
+ * ss_target_load() finds one), sorted, as "a b c" in buf; "" when none
+ * is found. */
+void ss_target_names(char *buf, size_t n);
+
 int ss_target_parse_file(const char *path, struct ss_target *t,
 			 struct ss_error *err);
 

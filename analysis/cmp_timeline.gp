@@ -29,6 +29,12 @@ nv = STATS_blocks
 set datafile columnheaders
 stats datafile using 1 nooutput
 nm = int(STATS_blocks / nv)
+# events in thousands or millions, labelled so (a tic "1M" beside "1M")
+xdiv = STATS_max >= 2e6 ? 1e6 : STATS_max >= 2e3 ? 1e3 : 1
+xunit = xdiv == 1e6 ? ', millions' : xdiv == 1e3 ? ', thousands' : ''
+# one y scale for every panel: the variants are compared by height
+stats datafile using 2 nooutput
+ymax = STATS_max > 0 ? STATS_max * 1.08 : 1
 unset datafile
 
 rows = nv <= 3 ? 1 : 2
@@ -36,11 +42,10 @@ cols = int(ceil(nv / real(rows)))
 pw = 1.0 / cols
 ph = 0.88 / rows
 
-set format x '%.0s%c'
-set xlabel 'events replayed (trace position)'
+set format x '%g'
+set xlabel sprintf('events replayed (trace position%s)', xunit)
 set ylabel 'slab footprint (KiB)'
-set yrange [0:*]
-set offsets 0, 0, graph 0.05, 0
+set yrange [0:ymax]
 set y2range [0:1]
 unset y2tics
 set xtics nomirror rotate by 30 right font ",9"
@@ -58,11 +63,11 @@ do for [v = 0:nv - 1] {
 	set size pw, ph
 	# Markers on the y2 axis (0..1): a line up to the top, the name
 	# beside it, names staggered so that close markers stay readable.
-	plot for [m = 0:nm - 1] datafile index v * nm + m using 1:2 \
+	plot for [m = 0:nm - 1] datafile index v * nm + m using ($1 / xdiv):2 \
 		with lines lw 2 lc m + 1 notitle, \
-	     phasefile index v using 2:(1) axes x1y2 \
+	     phasefile index v using ($2 / xdiv):(1) axes x1y2 \
 		with impulses dt 3 lw 1.5 lc rgb 'gray30' notitle, \
-	     phasefile index v using 2:(0.95 - 0.07 * (int($0) % 4)):3 axes x1y2 \
+	     phasefile index v using ($2 / xdiv):(0.95 - 0.07 * (int($0) % 4)):3 axes x1y2 \
 		with labels left offset 0.4, 0 font ",9" tc rgb 'gray20' noenhanced notitle
 }
 
@@ -78,7 +83,7 @@ unset ylabel
 unset grid
 set xrange [0:1]
 set yrange [0:1]
-set key center center horizontal maxrows 1 samplen 3 noenhanced
+set key center center horizontal maxrows 1 samplen 3 reverse Left width 2 noenhanced
 plot for [m = 0:nm - 1] datafile index m using (NaN):(NaN) \
 	with lines lw 2 lc m + 1 title columnheader(2)
 unset multiplot

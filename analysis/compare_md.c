@@ -9,6 +9,8 @@
 #include "contention_table.h"
 #include "latency_table.h"
 #include "md_table.h"
+#include "report_md.h"
+#include "waste_md.h"
 
 static const struct cmp_slot *slot_of(const struct cmp_in *in, unsigned vi,
 				      unsigned mi)
@@ -31,20 +33,20 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 		    "Built by `slabsim compare` from the per-run results; every column is defined in\n"
 		    "docs/outputs.md.\n\n"
 		    "## 1. What was compared\n\n"
-		    "- Command: `%s`\n"
-		    "- Runs: %zu (%u variants × %u models) from %s/runs/\n",
-		in->workload, in->command, res->nruns, res->variants.n,
-		res->models.n, in->dir);
+		    "- Command: `%s`\n",
+		in->workload, in->command);
+	rp_runs_line(fp, res, in->dir);
 	fputs("- Models: ", fp);
 	join(fp, &res->models);
-	fprintf(fp, "; Δ columns are against the first, %s\n- Variants: ",
-		res->models.v[0]);
+	fprintf(fp, "\n- Baseline: `%s`, the first model given (--models; without it `traced` "
+		    "when it ran, else the first in name order): every Δ and %% column is against it\n"
+		    "- Variants: ", res->models.v[0]);
 	join(fp, &res->variants);
 	fputc('\n', fp);
 	cmp_write_kernels(fp, in);
 	fputs("- Plots beside this file (PNG, and SVG under the same name): "
-	      "waste.png (where the bytes go, models side by side), latency.png "
-	      "(latency CCDFs, alloc and free, one curve per run), timeline.png (footprint over the trace, "
+	      "waste.png (where the bytes go at the end and at the peak, models side by side), "
+	      "latency.png (latency CCDFs, alloc and free, one curve per run), timeline.png (footprint over the trace, "
 	      "phase markers)\n\n", fp);
 }
 
@@ -52,14 +54,35 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 typedef void grid_cell_fn(struct md_table *t, const struct rp_results *res,
 			  unsigned vi, unsigned mi);
 
+/* Most pairs did not run (hackbench: one model per variant): a row per
+ * run, not a grid of n/a. */
+static int run_rows_table(FILE *fp, const struct rp_results *res,
+			  grid_cell_fn *cell, const char *what)
+{
+	struct md_table t;
+
+	mdt_init(&t, "llr");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "model");
+	mdt_cell(&t, "%s", what);
+	for (size_t k = 0; k < res->nruns; k++) {
+		mdt_cell(&t, "%s", res->runs[k].variant);
+		mdt_cell(&t, "%s", res->runs[k].model);
+		cell(&t, res, res->runs[k].vi, res->runs[k].mi);
+	}
+	return mdt_print(fp, &t);
+}
+
 /* One row per variant, one column per model (as many as a table holds),
- * each cell written by cell(). */
+ * each cell written by cell(); a row per run when most pairs did not run. */
 static int variant_model_table(FILE *fp, const struct rp_results *res,
-			       grid_cell_fn *cell)
+			       grid_cell_fn *cell, const char *what)
 {
 	struct md_table t;
 	char align[MDT_MAX_COLS + 1] = "l";
 
+	if (rp_sparse(res))
+		return run_rows_table(fp, res, cell, what);
 	for (unsigned mi = 0; mi < res->models.n && mi + 1 < MDT_MAX_COLS; mi++)
 		strcat(align, "r");
 	mdt_init(&t, align);
@@ -91,12 +114,34 @@ static void footprint_cell(struct md_table *t, const struct rp_results *res,
 				 base->s.footprint_kib);
 }
 
+/* The same at the peak (summary.csv peak_footprint_kib). */
+static void peak_cell(struct md_table *t, const struct rp_results *res,
+		      unsigned vi, unsigned mi)
+{
+	const struct rp_run *base = rp_find(res, vi, 0);
+	const struct rp_run *r = rp_find(res, vi, mi);
+
+	if (!r || !rp_has_peak(&r->s))
+		mdt_cell(t, "n/a");
+	else if (!mi || !base || !rp_has_peak(&base->s) || base->s.peak_footprint_kib <= 0)
+		mdt_cell(t, "%.0f", r->s.peak_footprint_kib);
+	else
+		mdt_cell(t, "%.0f (%+.1f%%)", r->s.peak_footprint_kib,
+			 100 * (r->s.peak_footprint_kib - base->s.peak_footprint_kib) /
+				 base->s.peak_footprint_kib);
+}
+
 static int sec_footprint(FILE *fp, const struct cmp_in *in)
 {
-	fputs("## 2. Footprint (KiB)\n\n"
-	      "Slab memory held at the end of each run (summary.csv `footprint_kib`), with the change\n"
-	      "against the first model; waste.png splits each bar into the six parts of report.md §4.\n\n", fp);
-	return variant_model_table(fp, in->res, footprint_cell);
+	fprintf(fp, "## 2. Footprint (KiB)\n\n"
+		"Slab memory held at the end of each run (summary.csv `footprint_kib`), with the change\n"
+		"against the baseline, `%s`; waste.png splits each bar into the six parts of report.md's\n"
+		"\"Where the bytes go\".\n\n",
+		in->res->models.v[0]);
+	if (variant_model_table(fp, in->res, footprint_cell, "KiB at the end"))
+		return -1;
+	fputs("At the peak (summary.csv `peak_footprint_kib`: the most slab memory held at once):\n\n", fp);
+	return variant_model_table(fp, in->res, peak_cell, "KiB at the peak");
 }
 
 static void time_cell(struct md_table *t, const struct rp_results *res,
@@ -121,7 +166,7 @@ static int sec_latency(FILE *fp, const struct cmp_in *in)
 	if (rp_contention_table(fp, in->res))
 		return -1;
 	fputs("Simulated time (summary.csv `sim_time_ms`: the busiest CPU's allocator steps and work):\n\n", fp);
-	return variant_model_table(fp, in->res, time_cell);
+	return variant_model_table(fp, in->res, time_cell, "sim_time_ms");
 }
 
 /* ---- 4. footprint over the trace ------------------------------------------ */
@@ -198,16 +243,19 @@ static int sec_timeline(FILE *fp, const struct cmp_in *in)
 	for (unsigned vi = 0; vi < res->variants.n; vi++)
 		for (unsigned mi = 0; mi < res->models.n; mi++) {
 			const struct cmp_slot *s = slot_of(in, vi, mi);
+			const struct rp_run *r = rp_find(res, vi, mi);
 
+			if (!s->have || !r)
+				continue; /* a pair that did not run: no row */
 			mdt_cell(&t, "%s", res->variants.v[vi]);
 			mdt_cell(&t, "%s", res->models.v[mi]);
-			if (!s->have) {
-				for (unsigned k = 0; k < 3 + np; k++)
-					mdt_cell(&t, "n/a");
-				continue;
+			if (rp_has_peak(&r->s)) { /* exact, from the replay */
+				mdt_cell(&t, "%.0f", r->s.peak_footprint_kib);
+				mdt_cell(&t, "%.0f", r->s.peak_event);
+			} else { /* an older run: the largest sample */
+				mdt_cell(&t, "%.0f", s->tl.peak.footprint_kib);
+				mdt_cell(&t, "%.0f", s->tl.peak.events);
 			}
-			mdt_cell(&t, "%.0f", s->tl.peak.footprint_kib);
-			mdt_cell(&t, "%.0f", s->tl.peak.events);
 			mdt_cell(&t, "%.0f", s->tl.last.footprint_kib);
 			for (unsigned k = 0; k < np; k++) {
 				double v = phase_end(&s->tl, names[k]);
@@ -219,74 +267,72 @@ static int sec_timeline(FILE *fp, const struct cmp_in *in)
 			}
 		}
 	fputs("## 4. Footprint over the trace\n\n"
-	      "From each run's timeline.csv (a row every --sample-every events and at each phase\n"
-	      "marker): the largest sampled footprint and the event it was sampled at, the footprint at\n"
-	      "the end, and at the end of each phase (the next marker's row, or the last row).\n"
-	      "timeline.png draws every row.  Phase markers, by the events replayed before them:\n\n", fp);
+	      "The peak footprint and the event it was first reached at (summary.csv, exact), the\n"
+	      "footprint at the end, and at the end of each phase (each run's timeline.csv: the next\n"
+	      "marker's row, or the last row).  timeline.png draws every timeline row.  Phase markers,\n"
+	      "by the events replayed before them:\n\n", fp);
 	marker_lines(fp, in);
 	return mdt_print(fp, &t);
 }
 
-/* ---- 5. top caches by loss --------------------------------------------- */
+/* ---- 5, 6. top caches and sites by waste ------------------------------------ */
 
-static void cache_cells(struct md_table *t, const char *model,
-			const struct cmp_cache *c)
+/* The runs of variant vi, in model order, for waste_md's tables. */
+static unsigned variant_runs(const struct cmp_in *in, unsigned vi,
+			     struct wm_run *w)
 {
-	mdt_cell(t, "%s", model);
-	mdt_cell(t, "%s", c->name);
-	mdt_cell(t, "%llu", (unsigned long long)c->objects);
-	mdt_cell(t, "%llu", (unsigned long long)c->object_size);
-	mdt_cell(t, "%llu", (unsigned long long)c->loss_bytes);
-	mdt_cell(t, "%llu/%llu/%llu", (unsigned long long)(c->slabs - c->cpu_slabs),
-		 (unsigned long long)c->partial_slabs, (unsigned long long)c->cpu_slabs);
-	mdt_cell(t, "%llu", (unsigned long long)c->objs_per_slab);
-	mdt_cell(t, "%llu", (unsigned long long)c->order);
-	mdt_cell(t, "%u", cmp_partial_pct(c));
-	mdt_cell(t, "%u", cmp_efficiency_pct(c));
-	mdt_cell(t, "%s", strcmp(c->debug, "-") ? c->debug : "");
-}
+	unsigned n = 0;
 
-static int loss_table(FILE *fp, const struct cmp_in *in, unsigned vi)
-{
-	static const char *const head[] = {
-		"model", "Name", "Objects", "Objsize", "Loss", "Slabs/Part/Cpu",
-		"O/S", "O", "%Fr", "%Ef", "Flg",
-	};
-	struct md_table t;
-
-	mdt_init(&t, "llrrrrrrrrl");
-	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
-		mdt_cell(&t, "%s", head[k]);
 	for (unsigned mi = 0; mi < in->res->models.n; mi++) {
 		const struct cmp_slot *s = slot_of(in, vi, mi);
 
-		for (size_t r = 0; s->have && r < s->cc.n && r < in->top; r++)
-			cache_cells(&t, in->res->models.v[mi], &s->cc.c[r]);
+		if (s->have)
+			w[n++] = (struct wm_run){.model = in->res->models.v[mi],
+						 .cc = &s->cc, .ss = &s->ss};
 	}
-	fprintf(fp, "### %s\n\n", in->res->variants.v[vi]);
-	return mdt_print(fp, &t);
+	return n;
 }
 
-static int sec_loss(FILE *fp, const struct cmp_in *in)
+static int sec_waste(FILE *fp, const struct cmp_in *in, bool sites)
 {
-	fprintf(fp, "## 5. Top caches by loss\n\n"
-		    "Like `slabinfo -X -N%u` (\"Slabs sorted by loss\", sizes in bytes): per run the %u caches with\n"
-		    "the most Loss = Space − Objects × Objsize, from caches.csv at the end of the run.\n"
-		    "Slabs/Part/Cpu = slabs not on a CPU / node partial slabs / CPU slabs; O/S objects per\n"
-		    "slab; O order; %%Fr = partial slabs × 100 / slabs; %%Ef = Objects × Objsize × 100 / Space\n"
-		    "(integer, as slabinfo); Flg the slub_debug letters.  top_caches.csv has every column.\n\n",
-		in->top, in->top);
-	for (unsigned vi = 0; vi < in->res->variants.n; vi++)
-		if (loss_table(fp, in, vi))
-			return -1;
-	return 0;
+	struct wm_run *w = calloc(in->res->models.n + 1, sizeof(*w));
+	int r = 0;
+
+	if (!w)
+		return -1;
+	if (!sites)
+		fprintf(fp, "## 5. Top caches by waste\n\n"
+			    "Per run the %u caches holding the most bytes no caller asked for at the end of the\n"
+			    "run (KiB, caches.csv): waste = Space − requested = rounding + align + debug + free slots\n"
+			    "+ slab tail; waste %% = waste × 100 / Space; Loss = slabinfo's (`slabinfo -X`), Space −\n"
+			    "Objects × Objsize, which leaves the rounding up to the kmalloc class out.\n"
+			    "top_caches.csv has every caches.csv column of these caches.\n\n", in->top);
+	else
+		fprintf(fp, "## 6. Top allocation sites by waste\n\n"
+			    "Per run the %u sites whose objects live at the end carry the most rounding, align and\n"
+			    "debug bytes (KiB, sites.csv); live (peak) = objects live at the end (the most at once);\n"
+			    "rounding %% = 100 − requested × 100 / (allocations × object_size), over every\n"
+			    "allocation of the site (sites.csv's frag_pct; perf kmem's Frag divides by the stride\n"
+			    "s->size instead, alignment and debug bytes included).\n\n",
+			in->top);
+	for (unsigned vi = 0; vi < in->res->variants.n && !r; vi++) {
+		unsigned n = variant_runs(in, vi, w);
+
+		if (!n)
+			continue;
+		fprintf(fp, "### %s\n\n", in->res->variants.v[vi]);
+		r = sites ? wm_sites_table(fp, w, n, in->top) : wm_caches_table(fp, w, n, in->top);
+	}
+	free(w);
+	return r;
 }
 
 int cmp_write_md(FILE *fp, const struct cmp_in *in)
 {
 	sec_what(fp, in);
 	if (sec_footprint(fp, in) || sec_latency(fp, in) ||
-	    sec_timeline(fp, in) || sec_loss(fp, in))
+	    sec_timeline(fp, in) || sec_waste(fp, in, false) ||
+	    sec_waste(fp, in, true))
 		return -1;
 	return ferror(fp) ? -1 : 0;
 }

@@ -33,7 +33,9 @@ static int load_slot(struct cmp_in *in, unsigned vi, unsigned mi, FILE *tl_out,
 
 	fprintf(tl_out, "\n\n");
 	if (!run) {
-		fprintf(tl_out, "%s \"%s (no data)\"\nNaN NaN NaN NaN\n",
+		/* the header names the model all the same: the legend takes
+		 * it from whichever variant comes first */
+		fprintf(tl_out, "%s %s\nNaN NaN NaN NaN\n",
 			res->variants.v[vi], res->models.v[mi]);
 		return 0;
 	}
@@ -45,7 +47,11 @@ static int load_slot(struct cmp_in *in, unsigned vi, unsigned mi, FILE *tl_out,
 	s->have = true;
 	snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", in->dir,
 		 run->variant, run->model);
-	return cmp_read_caches(path, &s->cc, err);
+	if (cmp_read_caches(path, &s->cc, err))
+		return -1;
+	snprintf(path, sizeof(path), "%s/runs/%s__%s/sites.csv", in->dir,
+		 run->variant, run->model);
+	return cmp_read_sites(path, &s->ss, err);
 }
 
 int cmp_load_slots(struct cmp_in *in, FILE *tl_out, struct ss_error *err)
@@ -73,6 +79,7 @@ void cmp_free_slots(struct cmp_in *in)
 	for (size_t i = 0; in->slot && i < n; i++) {
 		cmp_timeline_free(&in->slot[i].tl);
 		cmp_caches_free(&in->slot[i].cc);
+		cmp_sites_free(&in->slot[i].ss);
 	}
 	free(in->slot);
 	in->slot = NULL;

@@ -16,6 +16,7 @@ struct cmp_slot {
 	bool have;		/* the run exists */
 	struct cmp_timeline tl;
 	struct cmp_caches cc;
+	struct cmp_sites ss;
 };
 
 struct cmp_in {

@@ -124,19 +124,22 @@ void cmp_timeline_free(struct cmp_timeline *tl)
 
 enum {
 	CC_NAME, CC_OBJSIZE, CC_OPS, CC_ORDER, CC_OBJECTS, CC_SLABS, CC_PARTIAL,
-	CC_CPU, CC_SPACE, CC_LOSS, CC_DEBUG, CC_NCOLS
+	CC_CPU, CC_SPACE, CC_LOSS, CC_LPADD, CC_REQUESTED, CC_ALIGN, CC_DEBUGB,
+	CC_FREE, CC_DEBUG, CC_ROUNDING, CC_NCOLS
 };
 static const char *const cc_cols[CC_NCOLS] = {
 	"name", "object_size", "objs_per_slab", "order", "objects", "slabs",
-	"partial_slabs", "cpu_slabs", "space_bytes", "loss_bytes", "debug",
+	"partial_slabs", "cpu_slabs", "space_bytes", "loss_bytes", "lpadd_bytes",
+	"requested_bytes", "align_bytes", "debug_bytes", "free_slot_bytes",
+	"debug", "rounding_bytes",
 };
 
-static int cmp_loss(const void *a, const void *b)
+static int cmp_waste(const void *a, const void *b)
 {
 	const struct cmp_cache *x = a, *y = b;
 
-	if (x->loss_bytes != y->loss_bytes)
-		return x->loss_bytes < y->loss_bytes ? 1 : -1;
+	if (x->waste_bytes != y->waste_bytes)
+		return x->waste_bytes < y->waste_bytes ? 1 : -1;
 	return strcasecmp(x->name, y->name);
 }
 
@@ -145,6 +148,7 @@ static int cache_row(struct ss_csv *c, const unsigned *idx,
 		     struct cmp_caches *cc, struct ss_error *err)
 {
 	uint64_t *num[CC_NCOLS] = {0};
+	double rounding;
 	struct cmp_cache *e, *grown = realloc(cc->c, (cc->n + 1) * sizeof(*grown));
 
 	if (!grown)
@@ -171,13 +175,29 @@ static int cache_row(struct ss_csv *c, const unsigned *idx,
 	num[CC_CPU] = &e->cpu_slabs;
 	num[CC_SPACE] = &e->space_bytes;
 	num[CC_LOSS] = &e->loss_bytes;
+	num[CC_LPADD] = &e->lpadd_bytes;
+	num[CC_REQUESTED] = &e->requested_bytes;
+	num[CC_ALIGN] = &e->align_bytes;
+	num[CC_DEBUGB] = &e->debug_bytes;
+	num[CC_FREE] = &e->free_slot_bytes;
 	for (int k = 0; k < CC_NCOLS; k++)
 		if (num[k] && ss_csv_u64(c, idx[k], num[k], err))
 			return -1;
+	if (ss_csv_num(c, idx[CC_ROUNDING], &rounding, err))
+		return -1;
 	if (e->cpu_slabs > e->slabs || e->partial_slabs > e->slabs)
 		return ss_error_at(err, c->path, c->line,
 				   "cache %s: more partial or CPU slabs than slabs",
 				   e->name);
+	e->rounding_bytes = (int64_t)rounding;
+	if (e->requested_bytes > e->space_bytes ||
+	    e->requested_bytes + (uint64_t)e->rounding_bytes + e->align_bytes +
+			    e->debug_bytes + e->free_slot_bytes + e->lpadd_bytes !=
+		    e->space_bytes)
+		return ss_error_at(err, c->path, c->line,
+				   "cache %s: requested + rounding + align + debug + free slots + "
+				   "lpadd is not space_bytes", e->name);
+	e->waste_bytes = (int64_t)(e->space_bytes - e->requested_bytes);
 	return 0;
 }
 
@@ -234,7 +254,7 @@ out:
 	}
 	drop_empty(cc, cc->ncols);
 	if (cc->n) /* no caches: c is NULL, which qsort() may not take */
-		qsort(cc->c, cc->n, sizeof(*cc->c), cmp_loss);
+		qsort(cc->c, cc->n, sizeof(*cc->c), cmp_waste);
 	return 0;
 }
 
@@ -262,4 +282,108 @@ unsigned cmp_efficiency_pct(const struct cmp_cache *c)
 	return c->space_bytes ? (unsigned)(c->objects * c->object_size * 100 /
 					   c->space_bytes)
 			      : 100;
+}
+
+/* ---- sites.csv -------------------------------------------------------------- */
+
+enum {
+	SC_SITE, SC_CACHE, SC_ALLOCS, SC_FREES, SC_REQ, SC_ALLOC, SC_XCPU, SC_LIVE,
+	SC_PEAK, SC_LIVEREQ, SC_ALIGN, SC_DEBUG, SC_ROUNDING, SC_NCOLS
+};
+static const char *const sc_cols[SC_NCOLS] = {
+	"site", "cache", "allocs", "frees", "requested_bytes", "allocated_bytes",
+	"cross_cpu_frees", "live_objects", "peak_live_objects",
+	"live_requested_bytes", "align_bytes", "debug_bytes", "rounding_bytes",
+};
+
+static int cmp_site_waste(const void *a, const void *b)
+{
+	const struct cmp_site *x = a, *y = b;
+	int c;
+
+	if (x->waste_bytes != y->waste_bytes)
+		return x->waste_bytes < y->waste_bytes ? 1 : -1;
+	if ((c = strcmp(x->site, y->site)))
+		return c;
+	return strcmp(x->cache, y->cache);
+}
+
+static int site_row(struct ss_csv *c, const unsigned *idx, struct cmp_sites *ss,
+		    struct ss_error *err)
+{
+	uint64_t *num[SC_NCOLS] = {0};
+	struct cmp_site *e, *grown = realloc(ss->s, (ss->n + 1) * sizeof(*grown));
+	double rounding;
+
+	if (!grown)
+		return ss_errorf(err, "%s: out of memory", c->path);
+	ss->s = grown;
+	e = memset(&ss->s[ss->n], 0, sizeof(*e));
+	e->site = strdup(ss_csv_get(c, idx[SC_SITE]));
+	e->cache = strdup(ss_csv_get(c, idx[SC_CACHE]));
+	ss->n++;
+	if (!e->site || !e->cache)
+		return ss_errorf(err, "%s: out of memory", c->path);
+	if (!*e->site || !*e->cache)
+		return ss_error_at(err, c->path, c->line, "empty site or cache name");
+	num[SC_ALLOCS] = &e->allocs;
+	num[SC_FREES] = &e->frees;
+	num[SC_REQ] = &e->requested;
+	num[SC_ALLOC] = &e->allocated;
+	num[SC_XCPU] = &e->cross_cpu;
+	num[SC_LIVE] = &e->live_objects;
+	num[SC_PEAK] = &e->peak_live;
+	num[SC_LIVEREQ] = &e->live_requested;
+	num[SC_ALIGN] = &e->align_bytes;
+	num[SC_DEBUG] = &e->debug_bytes;
+	for (int k = 0; k < SC_NCOLS; k++)
+		if (num[k] && ss_csv_u64(c, idx[k], num[k], err))
+			return -1;
+	if (ss_csv_num(c, idx[SC_ROUNDING], &rounding, err))
+		return -1;
+	if (e->frees > e->allocs || e->live_objects != e->allocs - e->frees ||
+	    e->peak_live < e->live_objects)
+		return ss_error_at(err, c->path, c->line,
+				   "site %s: live_objects is not allocs - frees, or above its peak",
+				   e->site);
+	e->rounding_bytes = (int64_t)rounding;
+	e->waste_bytes = e->rounding_bytes + (int64_t)(e->align_bytes + e->debug_bytes);
+	return 0;
+}
+
+int cmp_read_sites(const char *path, struct cmp_sites *ss, struct ss_error *err)
+{
+	struct ss_csv c;
+	unsigned idx[SC_NCOLS];
+	int r = -1;
+
+	memset(ss, 0, sizeof(*ss));
+	if (ss_csv_open(&c, path, NULL, NULL, err))
+		return -1;
+	for (int k = 0; k < SC_NCOLS; k++)
+		if (ss_csv_need(&c, sc_cols[k], &idx[k], err))
+			goto out;
+	while ((r = ss_csv_next(&c, err)) == 1)
+		if (site_row(&c, idx, ss, err)) {
+			r = -1;
+			break;
+		}
+out:
+	ss_csv_close(&c);
+	if (r) {
+		cmp_sites_free(ss);
+		return -1;
+	}
+	qsort(ss->s, ss->n, sizeof(*ss->s), cmp_site_waste);
+	return 0;
+}
+
+void cmp_sites_free(struct cmp_sites *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		free(ss->s[i].site);
+		free(ss->s[i].cache);
+	}
+	free(ss->s);
+	memset(ss, 0, sizeof(*ss));
 }

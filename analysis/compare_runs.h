@@ -47,12 +47,20 @@ int cmp_read_timeline(const char *path, cmp_row_fn row, void *ctx,
 		      struct cmp_timeline *tl, struct ss_error *err);
 void cmp_timeline_free(struct cmp_timeline *tl);
 
-/* One caches.csv row, with the columns slabinfo shows. */
+/* One caches.csv row, with the columns slabinfo shows and the bytes of
+ * summary.csv's decomposition.  waste = space - requested: everything
+ * the slabs hold that no caller asked for (rounding, alignment, debug,
+ * free slots, slab tails), where slabinfo's Loss leaves rounding out. */
 struct cmp_cache {
 	char **row;		/* every field, in the file's column order */
 	const char *name, *debug;
 	uint64_t object_size, objs_per_slab, order, objects;
 	uint64_t slabs, partial_slabs, cpu_slabs, space_bytes, loss_bytes;
+	uint64_t lpadd_bytes, requested_bytes, align_bytes, debug_bytes;
+	uint64_t free_slot_bytes;
+	int64_t rounding_bytes; /* signed: a merged cache can hold requests
+				 * larger than its objects (issue 13) */
+	int64_t waste_bytes;
 };
 
 struct cmp_caches {
@@ -62,9 +70,9 @@ struct cmp_caches {
 	size_t n;
 };
 
-/* Read a run's caches.csv and sort it as `slabinfo -X` lists "Slabs
- * sorted by loss": loss_bytes descending, then name (case-insensitive);
- * caches without slabs are dropped, as slabinfo skips them. */
+/* Read a run's caches.csv and sort it by waste descending, then name
+ * (case-insensitive); caches without slabs are dropped, as slabinfo skips
+ * them. */
 int cmp_read_caches(const char *path, struct cmp_caches *cc,
 		    struct ss_error *err);
 void cmp_caches_free(struct cmp_caches *cc);
@@ -74,5 +82,24 @@ void cmp_caches_free(struct cmp_caches *cc);
  * slabs). */
 unsigned cmp_partial_pct(const struct cmp_cache *c);
 unsigned cmp_efficiency_pct(const struct cmp_cache *c);
+
+/* One sites.csv row: an allocation site and the cache it allocated from,
+ * with the waste of its objects live at the end (rounding + align + debug). */
+struct cmp_site {
+	char *site, *cache;
+	uint64_t allocs, frees, live_objects, peak_live, live_requested;
+	uint64_t requested, allocated, cross_cpu, align_bytes, debug_bytes;
+	int64_t rounding_bytes, waste_bytes;
+};
+
+struct cmp_sites {
+	struct cmp_site *s;
+	size_t n;
+};
+
+/* Read a run's sites.csv, sorted by waste descending, then site and cache
+ * name. */
+int cmp_read_sites(const char *path, struct cmp_sites *ss, struct ss_error *err);
+void cmp_sites_free(struct cmp_sites *ss);
 
 #endif

@@ -1,36 +1,15 @@
-/* md_html.c - report markdown to HTML (md_html.h). */
+/* md_html.c - markdown to HTML with libcmark, pipe tables beside it
+ * (md_html.h). */
 #include "md_html.h"
 
-#include <ctype.h>
-#include <errno.h>
+#include <cmark.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 4	/* list nesting */
-#define MAX_CELLS 64	/* table columns */
-
-enum block { B_NONE, B_PARA, B_LIST, B_TABLE, B_CODE };
-
-struct md_state {
-	FILE *out;
-	const struct md_html_opts *o;
-	enum block block;
-	char *text;		/* pending paragraph or list item text */
-	size_t len, cap;
-	bool oom;
-	/* lists */
-	int depth;		/* open lists */
-	bool ordered[MAX_DEPTH + 1];
-	/* tables */
-	char *header;		/* the first row, until the separator shows */
-	int rows;
-	char align[MAX_CELLS];
-};
-
 void html_escape(FILE *out, const char *s)
 {
-	for (; *s; s++)
+	for (; *s; s++) {
 		switch (*s) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
@@ -38,398 +17,334 @@ void html_escape(FILE *out, const char *s)
 		case '"': fputs("&quot;", out); break;
 		default: fputc(*s, out);
 		}
-}
-
-static void escape_n(FILE *out, const char *s, size_t n)
-{
-	char buf[512];
-
-	while (n) {
-		size_t k = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
-
-		memcpy(buf, s, k);
-		buf[k] = '\0';
-		html_escape(out, buf);
-		s += k;
-		n -= k;
 	}
 }
 
-/* ---- inline: `code`, **bold**, [text](url) ------------------------------- */
-
-static bool is_relative(const char *url, size_t n)
+/* A target with a scheme or an anchor is left alone. */
+static bool relative(const char *url)
 {
-	size_t i = 0;
-
-	if (!n || url[0] == '/' || url[0] == '#')
-		return false;
-	while (i < n && (isalnum((unsigned char)url[i]) || strchr("+.-", url[i])))
-		i++;
-	return !(i < n && url[i] == ':'); /* "http:" has a scheme */
+	return url[0] && url[0] != '#' && url[0] != '/' && !strstr(url, "://") &&
+	       strncmp(url, "mailto:", 7);
 }
 
-static void inline_html(struct md_state *st, const char *s);
-
-/* [text](url) at s: the link, and how much of s it took (0: not a link). */
-static size_t link_at(struct md_state *st, const char *s)
+/* Shift headings, prefix relative links and images. */
+static int adjust(cmark_node *doc, const struct md_html_opts *o)
 {
-	const char *close = strchr(s, ']'), *end;
-	char *text;
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	int rc = 0;
 
-	if (!close || close[1] != '(' || !(end = strchr(close + 2, ')')))
-		return 0;
-	text = strndup(s + 1, (size_t)(close - s - 1));
-	if (!text) {
-		st->oom = true;
-		return 0;
-	}
-	fputs("<a href=\"", st->out);
-	if (is_relative(close + 2, (size_t)(end - close - 2)))
-		html_escape(st->out, st->o->link_base);
-	escape_n(st->out, close + 2, (size_t)(end - close - 2));
-	fputs("\">", st->out);
-	inline_html(st, text);
-	fputs("</a>", st->out);
-	free(text);
-	return (size_t)(end - s + 1);
-}
+	if (!it)
+		return -1;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		cmark_node_type t = cmark_node_get_type(n);
 
-static void inline_html(struct md_state *st, const char *s)
-{
-	bool bold = false;
+		if (ev != CMARK_EVENT_ENTER)
+			continue;
+		if (t == CMARK_NODE_HEADING) {
+			int level = cmark_node_get_heading_level(n) + o->heading_shift;
 
-	while (*s) {
-		const char *e;
-		size_t took;
+			cmark_node_set_heading_level(n, level > 6 ? 6 : level);
+		} else if ((t == CMARK_NODE_LINK || t == CMARK_NODE_IMAGE) &&
+			   o->link_base && *o->link_base) {
+			const char *url = cmark_node_get_url(n);
+			size_t len;
+			char *full;
 
-		if (*s == '`' && (e = strchr(s + 1, '`'))) {
-			fputs("<code>", st->out);
-			escape_n(st->out, s + 1, (size_t)(e - s - 1));
-			fputs("</code>", st->out);
-			s = e + 1;
-		} else if (s[0] == '*' && s[1] == '*' && (bold || strstr(s + 2, "**"))) {
-			fputs(bold ? "</strong>" : "<strong>", st->out);
-			bold = !bold;
-			s += 2;
-		} else if (*s == '[' && (took = link_at(st, s))) {
-			s += took;
-		} else if (*s == '\\' && s[1] && strchr("|*`[]\\", s[1])) {
-			escape_n(st->out, s + 1, 1);
-			s += 2;
-		} else {
-			escape_n(st->out, s, 1);
-			s++;
+			if (!url || !relative(url))
+				continue;
+			len = strlen(url) + strlen(o->link_base) + 1;
+			full = malloc(len);
+			if (!full) {
+				rc = -1;
+				break;
+			}
+			snprintf(full, len, "%s%s", o->link_base, url);
+			cmark_node_set_url(n, full);
+			free(full);
 		}
 	}
-	if (bold)
-		fputs("</strong>", st->out);
+	cmark_iter_free(it);
+	return rc;
 }
 
-/* ---- pending text ---------------------------------------------------------- */
-
-static void text_add(struct md_state *st, const char *s)
+/* libcmark's HTML of markdown text: a whole document, or (inline) one
+ * table cell without the paragraph around it.  NULL out of memory. */
+static char *render(const char *md, size_t len, const struct md_html_opts *o,
+		    bool inline_only)
 {
-	size_t n = strlen(s), need = st->len + n + 2;
+	cmark_node *doc = cmark_parse_document(md, len, CMARK_OPT_DEFAULT);
+	char *html;
+	size_t n;
 
-	if (need > st->cap) {
-		size_t cap = need * 2;
-		char *t = realloc(st->text, cap);
-
-		if (!t) {
-			st->oom = true;
-			return;
-		}
-		st->text = t;
-		st->cap = cap;
+	if (!doc)
+		return NULL;
+	if (adjust(doc, o)) {
+		cmark_node_free(doc);
+		return NULL;
 	}
-	if (st->len)
-		st->text[st->len++] = ' ';
-	memcpy(st->text + st->len, s, n + 1);
-	st->len += n;
-}
-
-static void text_flush(struct md_state *st)
-{
-	if (st->len)
-		inline_html(st, st->text);
-	st->len = 0;
-}
-
-/* ---- blocks -------------------------------------------------------------------- */
-
-static void end_table(struct md_state *st);
-
-static void close_lists(struct md_state *st, int to_depth)
-{
-	text_flush(st);
-	while (st->depth > to_depth) {
-		fputs(st->ordered[st->depth] ? "</li></ol>\n" : "</li></ul>\n", st->out);
-		st->depth--;
+	html = cmark_render_html(doc, CMARK_OPT_DEFAULT);
+	cmark_node_free(doc);
+	if (!html || !inline_only)
+		return html;
+	n = strlen(html);
+	if (n >= 8 && !strncmp(html, "<p>", 3) && !strcmp(html + n - 5, "</p>\n")) {
+		memmove(html, html + 3, n - 8);
+		html[n - 8] = '\0';
 	}
+	return html;
 }
 
-/* Close whatever block is open. */
-static void end_block(struct md_state *st)
+/* ---- pipe tables ---------------------------------------------------------- */
+
+/* Trim spaces at both ends, in place. */
+static char *trim(char *s, char *end)
 {
-	switch (st->block) {
-	case B_PARA:
-		text_flush(st);
-		fputs("</p>\n", st->out);
-		break;
-	case B_LIST: close_lists(st, 0); break;
-	case B_TABLE: end_table(st); break;
-	case B_CODE: fputs("</code></pre>\n", st->out); break;
-	case B_NONE: break;
-	}
-	st->block = B_NONE;
-}
-
-static void heading(struct md_state *st, const char *line)
-{
-	int level = 0, h;
-
-	while (line[level] == '#')
-		level++;
-	h = level + st->o->heading_shift;
-	h = h > 6 ? 6 : h < 1 ? 1 : h;
-	line += level;
-	while (*line == ' ')
-		line++;
-	end_block(st);
-	fprintf(st->out, "<h%d>", h);
-	inline_html(st, line);
-	fprintf(st->out, "</h%d>\n", h);
-}
-
-/* A list item: 1 + indent / 2 levels deep, "- x", "* x" or "12. x".
- * Returns the text after the marker, or NULL. */
-static const char *list_item(const char *line, int *level, bool *ordered)
-{
-	size_t ind = strspn(line, " "), d;
-	const char *p = line + ind;
-
-	*level = 1 + (int)ind / 2;
-	if ((p[0] == '-' || p[0] == '*') && p[1] == ' ') {
-		*ordered = false;
-		return p + 2;
-	}
-	d = strspn(p, "0123456789");
-	if (d && p[d] == '.' && p[d + 1] == ' ') {
-		*ordered = true;
-		return p + d + 2;
-	}
-	return NULL;
-}
-
-static void item(struct md_state *st, int level, bool ordered, const char *text)
-{
-	if (st->block != B_LIST)
-		end_block(st);
-	st->block = B_LIST;
-	text_flush(st);
-	if (level > st->depth + 1)
-		level = st->depth + 1;
-	if (level > MAX_DEPTH)
-		level = MAX_DEPTH;
-	if (level < st->depth)
-		close_lists(st, level);
-	if (level == st->depth && st->ordered[level] != ordered)
-		close_lists(st, level - 1);
-	if (level == st->depth) {
-		fputs("</li>\n", st->out);
-	} else {
-		fputs(ordered ? "<ol>\n" : "<ul>\n", st->out);
-		st->depth = level;
-		st->ordered[level] = ordered;
-	}
-	fputs("<li>", st->out);
-	text_add(st, text);
-}
-
-/* ---- tables --------------------------------------------------------------------- */
-
-static char *trim(char *s)
-{
-	char *end = s + strlen(s);
-
+	while (end > s && end[-1] == ' ')
+		end--;
+	*end = '\0';
 	while (*s == ' ')
 		s++;
-	while (end > s && end[-1] == ' ')
-		*--end = '\0';
 	return s;
 }
 
-/* Split "| a | b |" in place at unescaped '|', trimming each cell; the
- * empty text after the closing '|' is no cell. */
-static int cells(char *row, char **cell)
+/* The cells of a table row: split at '|' not escaped as "\|" (libcmark
+ * turns "\|" into '|' in the cell), outer pipes dropped.  Cells point into
+ * row, which is modified. */
+static unsigned split_row(char *row, char **cell, unsigned max)
 {
-	char *p = row + strspn(row, " ");
-	int n = 0;
+	unsigned n = 0;
+	char *p = row + strspn(row, " "), *start;
 
 	if (*p == '|')
 		p++;
-	while (n < MAX_CELLS) {
-		char *start = p;
-
-		while (*p && !(*p == '|' && p[-1] != '\\'))
+	for (start = p;; p++) {
+		if (*p == '\\' && p[1] == '|') {
 			p++;
-		if (!*p) {
-			if (*trim(start))
-				cell[n++] = trim(start);
-			break;
+			continue;
 		}
-		*p++ = '\0';
-		cell[n++] = trim(start);
+		if (*p && *p != '|')
+			continue;
+		if (!*p && !*trim(start, p)) /* after a trailing '|' */
+			break;
+		{
+			bool end = !*p;
+			char *c = trim(start, p);
+
+			if (n < max)
+				cell[n++] = c;
+			if (end)
+				break;
+		}
+		start = p + 1;
 	}
 	return n;
 }
 
-static bool is_separator(char *row)
+static bool is_separator(const char *line)
 {
-	for (const char *p = row; *p; p++)
-		if (!strchr("|:- ", *p))
+	bool dash = false;
+
+	for (; *line; line++) {
+		if (*line == '-')
+			dash = true;
+		else if (!strchr("|: ", *line))
 			return false;
-	return strchr(row, '-') != NULL;
+	}
+	return dash;
 }
 
-static void table_row(struct md_state *st, char *row, bool head)
+#define MAX_CELLS 64
+
+/* One row of cells; right[] from the separator row. */
+static int table_row(FILE *out, char *line, const char *tag, const bool *right,
+		     const struct md_html_opts *o)
 {
 	char *cell[MAX_CELLS];
-	int n = cells(row, cell);
+	unsigned n = split_row(line, cell, MAX_CELLS);
 
-	fputs("<tr>", st->out);
-	for (int i = 0; i < n; i++) {
-		const char *tag = head ? "th" : "td";
+	fputs("<tr>", out);
+	for (unsigned i = 0; i < n; i++) {
+		char *html = render(cell[i], strlen(cell[i]), o, true);
 
-		if (st->align[i] == 'r')
-			fprintf(st->out, "<%s class=\"r\">", tag);
-		else
-			fprintf(st->out, "<%s>", tag);
-		inline_html(st, cell[i]);
-		fprintf(st->out, "</%s>", tag);
+		if (!html)
+			return -1;
+		fprintf(out, "<%s%s>%s</%s>", tag, right[i] ? " class=\"r\"" : "", html, tag);
+		free(html);
 	}
-	fputs("</tr>\n", st->out);
+	fputs("</tr>\n", out);
+	return 0;
 }
 
-static void table_line(struct md_state *st, const char *line)
+/* lines[0..n): a header row, the separator, then the body rows. */
+static int table(FILE *out, char **lines, size_t n, const struct md_html_opts *o)
 {
-	char *row = strdup(line);
+	bool right[MAX_CELLS] = {false};
+	char *sep[MAX_CELLS];
+	unsigned ns = split_row(lines[1], sep, MAX_CELLS);
 
-	if (!row) {
-		st->oom = true;
-		return;
-	}
-	if (st->block != B_TABLE) {
-		end_block(st);
-		st->block = B_TABLE;
-		st->rows = 0;
-		memset(st->align, 0, sizeof(st->align));
-		fputs("<table>\n", st->out);
-		st->header = row; /* wait for the separator */
-		return;
-	}
-	if (st->header && st->rows == 0 && is_separator(row)) {
-		char *cell[MAX_CELLS];
-		int n = cells(row, cell);
-
-		for (int i = 0; i < n; i++)
-			st->align[i] = cell[i][0] && cell[i][strlen(cell[i]) - 1] == ':' ? 'r' : 'l';
-		fputs("<thead>\n", st->out);
-		table_row(st, st->header, true);
-		fputs("</thead>\n<tbody>\n", st->out);
-	} else {
-		if (st->header) {
-			fputs("<tbody>\n", st->out);
-			table_row(st, st->header, false);
-		}
-		table_row(st, row, false);
-	}
-	free(st->header);
-	st->header = NULL;
-	st->rows++;
-	free(row);
+	for (unsigned i = 0; i < ns; i++)
+		right[i] = sep[i][0] && sep[i][strlen(sep[i]) - 1] == ':';
+	fputs("<table>\n<thead>\n", out);
+	if (table_row(out, lines[0], "th", right, o))
+		return -1;
+	fputs("</thead>\n<tbody>\n", out);
+	for (size_t i = 2; i < n; i++)
+		if (table_row(out, lines[i], "td", right, o))
+			return -1;
+	fputs("</tbody>\n</table>\n", out);
+	return 0;
 }
 
-static void end_table(struct md_state *st)
+/* ---- the document ---------------------------------------------------------- */
+
+static bool is_row(const char *line, size_t n)
 {
-	if (st->header) { /* a one-line table */
-		fputs("<tbody>\n", st->out);
-		table_row(st, st->header, false);
-		free(st->header);
-		st->header = NULL;
-	}
-	fputs("</tbody>\n</table>\n", st->out);
+	size_t i = 0;
+
+	while (i < n && line[i] == ' ')
+		i++;
+	return i < n && line[i] == '|';
 }
 
-/* ---- lines ----------------------------------------------------------------------- */
-
-static void line_in(struct md_state *st, const char *line)
+static bool separator_line(const char *line, size_t n)
 {
-	const char *text;
-	bool ordered;
-	int level;
+	char buf[1024];
 
-	if (st->block == B_CODE) {
-		if (!strncmp(line, "```", 3)) {
-			end_block(st);
-		} else {
-			html_escape(st->out, line);
-			fputc('\n', st->out);
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	return is_row(line, n) && is_separator(buf);
+}
+
+/* Lines of text: start offsets, and one more where a next line would
+ * start (past the '\n' of the last line, or as if it had one). */
+static size_t *line_starts(const char *text, size_t len, size_t *nl)
+{
+	size_t *at = malloc((len + 2) * sizeof(*at)), n = 0;
+
+	if (!at)
+		return NULL;
+	at[n++] = 0;
+	for (size_t i = 0; i < len; i++)
+		if (text[i] == '\n' && i + 1 < len)
+			at[n++] = i + 1;
+	at[n] = len && text[len - 1] == '\n' ? len : len + 1;
+	*nl = n;
+	return at;
+}
+
+/* Render text outside and inside tables.  A table starts at a row
+ * followed by a separator row and runs while lines are rows; the text
+ * between tables goes to libcmark whole, so that its lists and paragraphs
+ * span lines as CommonMark says. */
+static int convert(FILE *out, const char *text, size_t len, const struct md_html_opts *o)
+{
+	size_t nl, i = 0, seg = 0;
+	size_t *at = line_starts(text, len, &nl);
+	int rc = -1;
+
+#define LINE_LEN(k) (at[(k) + 1] - 1 - at[k])
+	if (!at)
+		return -1;
+	for (;;) {
+		bool tab = i + 1 < nl && is_row(text + at[i], LINE_LEN(i)) &&
+			   separator_line(text + at[i + 1], LINE_LEN(i + 1));
+		size_t end;
+		char **rows = NULL, *copy = NULL;
+
+		if (i < nl && !tab) {
+			i++;
+			continue;
 		}
-		return;
-	}
-	if (!strncmp(line, "```", 3)) {
-		end_block(st);
-		st->block = B_CODE;
-		fputs("<pre><code>", st->out);
-	} else if (!line[strspn(line, " ")]) {
-		end_block(st);
-	} else if (line[0] == '#') {
-		heading(st, line);
-	} else if (line[strspn(line, " ")] == '|') {
-		table_line(st, line);
-	} else if ((text = list_item(line, &level, &ordered))) {
-		item(st, level, ordered, text);
-	} else if (st->block == B_LIST && line[0] == ' ') {
-		text_add(st, line + strspn(line, " "));
-	} else {
-		if (st->block != B_PARA) {
-			end_block(st);
-			st->block = B_PARA;
-			fputs("<p>", st->out);
+		if (i > seg) { /* the text before */
+			size_t to = i < nl ? at[i] : len;
+			char *html = render(text + at[seg], to - at[seg], o, false);
+
+			if (!html)
+				goto out;
+			fputs(html, out);
+			free(html);
 		}
-		text_add(st, line);
+		if (i == nl)
+			break;
+		for (end = i + 2; end < nl && is_row(text + at[end], LINE_LEN(end)); end++)
+			;
+		/* the table's lines, copied to be split */
+		copy = malloc(at[end] - at[i] + 1);
+		rows = malloc((end - i) * sizeof(*rows));
+		if (copy && rows) {
+			/* (the last line may lack its '\n': copy what there is) */
+			memcpy(copy, text + at[i], (at[end] < len ? at[end] : len) - at[i]);
+			for (size_t k = i; k < end; k++) {
+				rows[k - i] = copy + (at[k] - at[i]);
+				rows[k - i][LINE_LEN(k)] = '\0';
+			}
+		}
+		if (!copy || !rows || table(out, rows, end - i, o)) {
+			free(copy);
+			free(rows);
+			goto out;
+		}
+		free(copy);
+		free(rows);
+		seg = i = end;
 	}
+#undef LINE_LEN
+	rc = ferror(out) ? -1 : 0;
+out:
+	free(at);
+	return rc;
 }
 
 int md_html(FILE *out, FILE *in, const struct md_html_opts *o)
 {
-	struct md_state st = {.out = out, .o = o};
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	char *text = NULL, buf[65536];
+	size_t len = 0, n;
+	int rc;
 
-	while ((n = getline(&line, &cap, in)) >= 0) {
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		line_in(&st, line);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+		char *g = realloc(text, len + n + 1);
+
+		if (!g) {
+			free(text);
+			return -1;
+		}
+		text = g;
+		memcpy(text + len, buf, n);
+		len += n;
 	}
-	end_block(&st);
-	free(line);
-	free(st.text);
-	free(st.header);
-	return st.oom || ferror(in) || ferror(out) ? -1 : 0;
+	if (ferror(in)) {
+		free(text);
+		return -1;
+	}
+	if (!text)
+		return 0;
+	text[len] = '\0';
+	if (o->skip_title && !strncmp(text, "# ", 2)) {
+		char *nl = strchr(text, '\n');
+		size_t skip = nl ? (size_t)(nl + 1 - text) : len;
+
+		rc = convert(out, text + skip, len - skip, o);
+		free(text);
+		return rc;
+	}
+	rc = convert(out, text, len, o);
+	free(text);
+	return rc;
 }
 
 int md_html_file(FILE *out, const char *path, const struct md_html_opts *o,
 		 struct ss_error *err)
 {
 	FILE *in = fopen(path, "r");
-	int r;
+	int rc;
 
 	if (!in)
-		return ss_errorf(err, "%s: cannot open: %s", path, strerror(errno));
-	r = md_html(out, in, o);
+		return ss_errorf(err, "%s: cannot open", path);
+	rc = md_html(out, in, o);
 	fclose(in);
-	return r ? ss_errorf(err, "%s: read or write error (or out of memory)", path) : 0;
+	return rc ? ss_errorf(err, "%s: read, write or memory error", path) : 0;
 }

@@ -1,17 +1,20 @@
-/* md_html.h - the markdown of slabsim's reports as HTML, for index.html.
+/* md_html.h - the reports' markdown as HTML: report.html, compare.html,
+ * sweep.html and the cards of index.html.
  *
- * Only what report.md, compare.md and sweep.md use: ATX headings (# to
- * ######, shifted down by `heading_shift` levels), paragraphs, lists
- * ("- ", "* " or "1. " items; two spaces of indent per nesting level;
- * indented lines continue an item), pipe tables (header row, then a
- * separator row whose ':' marks right alignment), ``` code fences, and
- * inline `code`, **bold** and [text](url).  Relative link targets are
- * prefixed with `link_base` (the report's directory as seen from the HTML
- * file).  Everything else is text, escaped.  Tags are always balanced.
+ * CommonMark is rendered by libcmark (Debian libcmark-dev).  CommonMark has
+ * no tables and the reports are mostly tables, so pipe tables (a header
+ * row, a separator row whose ':' marks right alignment, then rows; "\|" is
+ * a '|' inside a cell) become an HTML <table> first, each cell's text
+ * rendered by libcmark as inline markdown; the rest of the document is
+ * libcmark's, raw HTML in it escaped.  Headings are shifted down by
+ * `heading_shift` levels (at most h6) and relative link and image targets
+ * prefixed with `link_base` (the report's directory as seen from the page
+ * showing it).
  */
 #ifndef SS_MD_HTML_H
 #define SS_MD_HTML_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -19,9 +22,12 @@
 struct md_html_opts {
 	int heading_shift;	/* "#" becomes <h(1 + shift)>, at most h6 */
 	const char *link_base;	/* "" or "dir/" */
+	bool skip_title;	/* leave out a first line "# TITLE" (a page
+				 * that shows the title above the plots) */
 };
 
-/* Convert everything read from in.  0, or -1 on a read or write error. */
+/* Convert everything read from in.  0, or -1 on a read or write error or
+ * out of memory. */
 int md_html(FILE *out, FILE *in, const struct md_html_opts *o);
 /* The same from a file; errors name it. */
 int md_html_file(FILE *out, const char *path, const struct md_html_opts *o,

@@ -74,27 +74,123 @@ static void value_range(const struct rp_results *res, size_t off, char *buf,
 		snprintf(buf, n, "%.0f–%.0f", lo, hi);
 }
 
-/* ---- 1. what was run ---------------------------------------------------- */
+void rp_heading(FILE *fp, const struct rp_report_in *in, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(fp, "## %u. ", ++*in->secno);
+	va_start(ap, fmt);
+	vfprintf(fp, fmt, ap);
+	va_end(ap);
+	fputs("\n\n", fp);
+}
+
+/* "x86_64-4.5, x86_64-4.6" -> "x86_64-4.5/4.6": the names after the
+ * first share its part up to the last '-'. */
+static void squeeze_targets(char *list)
+{
+	char out[256], *save = NULL, *first = NULL;
+	size_t plen = 0, len = 0;
+
+	out[0] = '\0';
+	for (char *t = strtok_r(list, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		if (!first) {
+			char *dash = strrchr(t, '-');
+
+			first = t;
+			plen = dash ? (size_t)(dash - t) + 1 : 0;
+			len += (size_t)snprintf(out + len, sizeof(out) - len, "%s", t);
+		} else if (plen && !strncmp(t, first, plen)) {
+			len += (size_t)snprintf(out + len, sizeof(out) - len, "/%s", t + plen);
+		} else {
+			len += (size_t)snprintf(out + len, sizeof(out) - len, ", %s", t);
+		}
+		if (len >= sizeof(out))
+			break;
+	}
+	strcpy(list, out);
+}
+
+void rp_plot_title(const struct rp_results *res, const char *workload,
+		   char *buf, size_t n)
+{
+	char t[256], e[128], c[128], kernel[160] = "";
+	int tc = col_index(res, "target"), ec = col_index(res, "era");
+	bool named = tc >= 0 && ec >= 0;
+
+	/* the era only when a target's name does not end in it */
+	for (size_t k = 0; named && k < res->nruns; k++) {
+		const char *tn = res->runs[k].row[tc], *era = res->runs[k].row[ec];
+		size_t lt = strlen(tn), le = strlen(era);
+
+		named = lt > le && tn[lt - le - 1] == '-' && !strcmp(tn + lt - le, era);
+	}
+	distinct(res, "target", -1, t, sizeof(t));
+	distinct(res, "era", -1, e, sizeof(e));
+	distinct(res, "cpus", -1, c, sizeof(c));
+	squeeze_targets(t);
+	if (!named)
+		snprintf(kernel, sizeof(kernel), " (kernel %s)", e);
+	snprintf(buf, n, "%s, %s%s, %s CPU%s", workload, t, kernel, c,
+		 strcmp(c, "1") ? "s" : "");
+}
+
+int rp_write_title_gp(FILE *fp, const char *title)
+{
+	fputs("# title.gp - the plots' title head, loaded by make before each script\n"
+	      "# (workload_plain for a title drawn noenhanced)\nworkload_plain = '", fp);
+	for (const char *c = title; *c; c++) {
+		if (*c == '\'')
+			fputc('\'', fp);
+		fputc(*c, fp);
+	}
+	fputs("'\nworkload = '", fp);
+	for (; *title; title++) {
+		if (*title == '\'') /* gnuplot: '' is a quote inside '...' */
+			fputc('\'', fp);
+		else if (strchr("_^@{}&~\\", *title)) /* literal in enhanced text */
+			fputc('\\', fp);
+		fputc(*title, fp);
+	}
+	fputs("'\n", fp);
+	return ferror(fp) ? -1 : 0;
+}
+
+/* ---- what was run ---------------------------------------------------- */
+
+/* "Runs: 20 (5 variants × 4 models)" when every pair ran; otherwise the
+ * count alone and the pairs that did not run, said as such. */
+void rp_runs_line(FILE *fp, const struct rp_results *res, const char *dir)
+{
+	size_t pairs = (size_t)res->variants.n * res->models.n;
+
+	if (res->nruns == pairs)
+		fprintf(fp, "- Runs: %zu (%u variants × %u models) from %s/runs/\n",
+			res->nruns, res->variants.n, res->models.n, dir);
+	else
+		fprintf(fp, "- Runs: %zu from %s/runs/, of the %zu pairs of %u variants and %u models\n",
+			res->nruns, dir, pairs, res->variants.n, res->models.n);
+}
 
 static void sec_run(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
 	char a[512], b[512], c[512];
 
-	fprintf(fp, "## 1. What was run\n\n");
+	rp_heading(fp, in, "What was run");
 	fprintf(fp, "- Command: `%s`\n", in->command);
 	distinct(res, "target", -1, a, sizeof(a));
 	distinct(res, "era", -1, b, sizeof(b));
 	distinct(res, "cpus", -1, c, sizeof(c));
-	fprintf(fp, "- Target: %s (kernel era %s, %s CPUs)\n", a, b, c);
+	fprintf(fp, "- Target: %s (kernel era %s, %s CPU%s)\n", a, b, c,
+		strcmp(c, "1") ? "s" : "");
 	value_range(res, offsetof(struct rp_summary, rules), a, sizeof(a));
 	value_range(res, offsetof(struct rp_summary, labels), b, sizeof(b));
 	if (a[0])
 		fprintf(fp, "- Rules loaded: %s\n", a);
 	if (b[0])
 		fprintf(fp, "- Labels: %s\n", b);
-	fprintf(fp, "- Runs: %zu (%u variants × %u models) from %s/runs/\n",
-		res->nruns, res->variants.n, res->models.n, in->dir);
+	rp_runs_line(fp, res, in->dir);
 	if (res->dropped)
 		fprintf(fp, "- Left out: %zu run directories whose variant or model was not listed\n",
 			res->dropped);
@@ -120,10 +216,11 @@ static void sec_run(FILE *fp, const struct rp_report_in *in)
 		}
 		fprintf(fp, "- Seed table: %s\n", in->seed_path);
 	}
-	fprintf(fp, "- Plots: waste.png, latency.png (CCDF per run) (and .svg) beside this file\n\n");
+	fprintf(fp, "- Plots: %s (and .svg) beside this file\n\n",
+		in->plots ? in->plots : "waste.png, latency.png");
 }
 
-/* ---- 3. fitted and inferred parameters ---------------------------------- */
+/* ---- fitted and inferred parameters ----------------------------------- */
 
 /* Every figure that was fitted to or inferred from a seed rather than
  * known: the constants make passes (CALIBRATION) and the target keys
@@ -132,7 +229,7 @@ static int sec_calib(FILE *fp, const struct rp_report_in *in)
 {
 	struct md_table t;
 
-	fprintf(fp, "## 3. Fitted and inferred parameters\n\n");
+	rp_heading(fp, in, "Fitted and inferred parameters");
 	if (!in->ncalib && !in->ninferred) {
 		fprintf(fp, "None: make passed no fitted constant (CALIBRATION is empty) and "
 			    "no target declares an inferred parameter.\n\n");
@@ -167,23 +264,57 @@ static int sec_calib(FILE *fp, const struct rp_report_in *in)
 	return mdt_print(fp, &t);
 }
 
-/* ---- 4. where the bytes go ---------------------------------------------- */
+/* ---- where the bytes go ---------------------------------------------- */
+
+/* One row of the bytes table: the six parts at the end or at the peak. */
+static void bytes_row(struct md_table *t, const struct rp_run *run, bool peak)
+{
+	double total = 0, pad;
+
+	mdt_cell(t, "%s", run->variant);
+	mdt_cell(t, "%s", run->model);
+	if (peak)
+		mdt_cell(t, "peak, event %.0f", run->s.peak_event);
+	else
+		mdt_cell(t, "end");
+	for (int p = 0; p < RP_NR_PARTS; p++) {
+		double b = peak ? rp_peak_part_bytes(&run->s, (enum rp_part)p)
+				: rp_part_bytes(&run->s, (enum rp_part)p);
+
+		total += b;
+		mdt_cell(t, "%.1f", b / 1024);
+	}
+	mdt_cell(t, "%.1f", total / 1024);
+	mdt_cell(t, "%.0f", peak ? run->s.peak_footprint_kib : run->s.footprint_kib);
+	pad = peak ? run->s.peak_rounding_bytes + run->s.peak_align_bytes
+		   : run->s.padding_bytes;
+	if (total > 0)
+		mdt_cell(t, "%.1f", pad * 100 / total);
+	else
+		mdt_cell(t, "n/a");
+}
 
 static int sec_bytes(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
 	struct md_table t;
+	bool any_peak = false;
 
-	fprintf(fp, "## 4. Where the bytes go (KiB)\n\n");
-	mdt_wrap(fp, "", "", true, "%s",
+	for (size_t k = 0; k < res->nruns; k++)
+		any_peak |= rp_has_peak(&res->runs[k].s);
+	rp_heading(fp, in, "Where the bytes go (KiB)%s", any_peak ? ": at the end and at the peak" : "");
+	mdt_wrap(fp, "", "", true, "%s%s",
 		"requested = bytes the callers asked for; rounding = up to the kmalloc class or cache size; "
 		"align = up to the cache's alignment; debug = slub_debug metadata; free slots = unused objects "
 		"in the slabs held; slab tail = leftover at the end of each slab (slabinfo's Lpadd); "
 		"total = the six parts (the footprint, unless a run keeps kmalloc_large pages out of them); "
-		"padding % = (rounding + align) × 100 / total.");
-	mdt_init(&t, "llrrrrrrrrr");
+		"padding % = (rounding + align) × 100 / total.",
+		any_peak ? " Each run has two rows: the end of the trace, and the moment its footprint "
+			   "first reached its largest value (the peak), with the event it was reached at." : "");
+	mdt_init(&t, "lllrrrrrrrrr");
 	mdt_cell(&t, "variant");
 	mdt_cell(&t, "model");
+	mdt_cell(&t, "when");
 	mdt_cell(&t, "requested");
 	mdt_cell(&t, "rounding");
 	mdt_cell(&t, "align");
@@ -194,34 +325,47 @@ static int sec_bytes(FILE *fp, const struct rp_report_in *in)
 	mdt_cell(&t, "footprint");
 	mdt_cell(&t, "padding %%");
 	for (size_t k = 0; k < res->nruns; k++) {
-		const struct rp_run *run = &res->runs[k];
-		double total = 0;
-
-		mdt_cell(&t, "%s", run->variant);
-		mdt_cell(&t, "%s", run->model);
-		for (int p = 0; p < RP_NR_PARTS; p++) {
-			double b = rp_part_bytes(&run->s, (enum rp_part)p);
-
-			total += b;
-			mdt_cell(&t, "%.1f", b / 1024);
-		}
-		mdt_cell(&t, "%.1f", total / 1024);
-		mdt_cell(&t, "%.0f", run->s.footprint_kib);
-		if (total > 0)
-			mdt_cell(&t, "%.1f", run->s.padding_bytes * 100 / total);
-		else
-			mdt_cell(&t, "n/a");
+		bytes_row(&t, &res->runs[k], false);
+		if (rp_has_peak(&res->runs[k].s))
+			bytes_row(&t, &res->runs[k], true);
 	}
 	return mdt_print(fp, &t);
 }
 
-/* ---- 5. latency ------------------------------------------------------------ */
+/* ---- where the waste is -------------------------------------------------- */
+
+#define REPORT_TOP 3 /* caches and sites per run */
+
+static int sec_waste(FILE *fp, const struct rp_report_in *in)
+{
+	if (!in->waste)
+		return 0;
+	rp_heading(fp, in, "Where the waste is: top caches and sites");
+	mdt_wrap(fp, "", "", true,
+		"Per run, the %d caches holding the most bytes no caller asked for at the end of the trace: "
+		"waste = Space − requested = rounding + align + debug + free slots + slab tail (KiB; "
+		"caches.csv), beside slabinfo's Loss = Space − Objects × Objsize, which leaves the "
+		"rounding up to the kmalloc class out.", REPORT_TOP);
+	if (wm_caches_table(fp, in->waste, (unsigned)in->res->nruns, REPORT_TOP))
+		return -1;
+	mdt_wrap(fp, "", "", true,
+		"Per run, the %d allocation sites whose objects live at the end carry the most padding "
+		"and debug bytes (sites.csv): waste = rounding + align + debug of those objects (KiB); "
+		"live (peak) = objects live at the end (the most at once); rounding %% = 100 − "
+		"requested × 100 / (allocations × object_size) over every allocation of the site "
+		"(sites.csv's frag_pct).  Not perf kmem's Frag: perf divides by bytes_alloc = "
+		"s->size, the stride with the cache's alignment and slub_debug metadata, so a cache "
+		"with either reads higher there; those bytes are the align and debug columns.", REPORT_TOP);
+	return wm_sites_table(fp, in->waste, (unsigned)in->res->nruns, REPORT_TOP);
+}
+
+/* ---- latency ------------------------------------------------------------ */
 
 static int sec_latency(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
 
-	fprintf(fp, "## 5. Latency and contention\n\n");
+	rp_heading(fp, in, "Latency and contention");
 	mdt_wrap(fp, "", "", true, "%s", "Latency per run in ns (latency.csv; a quantile is the upper bound of its bucket, at most 1/64 above the operation's time; latency.png draws each run's CCDF):");
 	if (rp_latency_table(fp, res))
 		return -1;
@@ -229,41 +373,43 @@ static int sec_latency(FILE *fp, const struct rp_report_in *in)
 	return rp_contention_table(fp, res);
 }
 
-/* ---- 6. strategies compared ---------------------------------------------- */
+/* ---- strategies compared ---------------------------------------------- */
 
-static int sec_strategies(FILE *fp, const struct rp_report_in *in)
+/* One row per variant, one column per model (and the seed's mean). */
+static int strategy_grid(FILE *fp, const struct rp_report_in *in, bool peak)
 {
 	const struct rp_results *res = in->res;
 	char align[MDT_MAX_COLS + 2] = "l";
+	bool seed = in->seed && !peak;
 	struct md_table t;
 
-	fprintf(fp, "## 6. Strategies compared: footprint (KiB)\n\n");
 	if (res->models.n + 2 >= sizeof(align))
 		return -1;
-	for (unsigned m = 0; m < res->models.n + (in->seed ? 1 : 0); m++)
+	for (unsigned m = 0; m < res->models.n + (seed ? 1 : 0); m++)
 		strcat(align, "r");
 	mdt_init(&t, align);
 	mdt_cell(&t, "variant");
-	if (in->seed)
+	if (seed)
 		mdt_cell(&t, "seed");
 	for (unsigned m = 0; m < res->models.n; m++)
 		mdt_cell(&t, "%s", res->models.v[m]);
 	for (unsigned v = 0; v < res->variants.n; v++) {
 		const struct rp_seed_row *s =
-			in->seed ? rp_seed_find(in->seed, res->variants.v[v]) : NULL;
+			seed ? rp_seed_find(in->seed, res->variants.v[v]) : NULL;
 
 		mdt_cell(&t, "%s", res->variants.v[v]);
-		if (in->seed && s)
+		if (seed && s)
 			mdt_cell(&t, "%.0f", s->avg);
-		else if (in->seed)
+		else if (seed)
 			mdt_cell(&t, "n/a");
 		for (unsigned m = 0; m < res->models.n; m++) {
 			const struct rp_run *run = rp_find(res, v, m);
 
-			if (run)
-				mdt_cell(&t, "%.0f", run->s.footprint_kib);
-			else
+			if (!run || (peak && !rp_has_peak(&run->s)))
 				mdt_cell(&t, "n/a");
+			else
+				mdt_cell(&t, "%.0f", peak ? run->s.peak_footprint_kib
+							  : run->s.footprint_kib);
 		}
 	}
 	return mdt_print(fp, &t);
@@ -287,8 +433,8 @@ static int sec_figures(FILE *fp, const struct rp_report_in *in)
 			 "(docs/cost-model.md), one at a time and all together (`make "
 			 "sensitivity WORKLOAD=%s`, sensitivity.csv, tornado.png); then the "
 			 "three steps it depends on most: each step's range, and the figure at "
-			 "its low and high ends.  Fitted constants (§3) are held at their "
-			 "values.", in->workload);
+			 "its low and high ends.  Fitted constants (\"Fitted and inferred "
+			 "parameters\" below) are held at their values.", in->workload);
 	else
 		mdt_wrap(fp, "", "", true, "No sensitivity.csv beside this report: `make "
 			 "sensitivity WORKLOAD=%s` gives every figure below its interval and "
@@ -328,14 +474,75 @@ static int sec_figures(FILE *fp, const struct rp_report_in *in)
 	}
 	if (mdt_print(fp, &t))
 		return -1;
-	mdt_wrap(fp, "", "", true, "%s", "Memory figures (footprints, the bytes by cause in §4 and §6, the "
-		 "seed's KiB in §2) do not depend on the cost table, the clock or any "
+	mdt_wrap(fp, "", "", true, "%s", "Memory figures (footprints, the bytes by cause, the "
+		 "seed's KiB) do not depend on the cost table, the clock or any "
 		 "timing parameter: they have no interval.");
 	return 0;
 }
 
-int rp_write_report(FILE *fp, const struct rp_report_in *in)
+/* Not every pair ran (hackbench: one model per variant): one row per run
+ * instead of a grid of n/a. */
+static int strategy_rows(FILE *fp, const struct rp_report_in *in)
 {
+	const struct rp_results *res = in->res;
+	struct md_table t;
+
+	mdt_init(&t, in->seed ? "llrrr" : "llrr");
+	mdt_cell(&t, "variant");
+	mdt_cell(&t, "model");
+	if (in->seed)
+		mdt_cell(&t, "seed");
+	mdt_cell(&t, "end");
+	mdt_cell(&t, "peak");
+	for (size_t k = 0; k < res->nruns; k++) {
+		const struct rp_run *run = &res->runs[k];
+		const struct rp_seed_row *s =
+			in->seed ? rp_seed_find(in->seed, run->variant) : NULL;
+
+		mdt_cell(&t, "%s", run->variant);
+		mdt_cell(&t, "%s", run->model);
+		if (in->seed && s)
+			mdt_cell(&t, "%.0f", s->avg);
+		else if (in->seed)
+			mdt_cell(&t, "n/a");
+		mdt_cell(&t, "%.0f", run->s.footprint_kib);
+		if (rp_has_peak(&run->s))
+			mdt_cell(&t, "%.0f", run->s.peak_footprint_kib);
+		else
+			mdt_cell(&t, "n/a");
+	}
+	return mdt_print(fp, &t);
+}
+
+static int sec_strategies(FILE *fp, const struct rp_report_in *in)
+{
+	const struct rp_results *res = in->res;
+	bool any_peak = false;
+
+	for (size_t k = 0; k < res->nruns; k++)
+		any_peak |= rp_has_peak(&res->runs[k].s);
+	rp_heading(fp, in, "Strategies compared: footprint (KiB)");
+	if (rp_sparse(res)) {
+		mdt_wrap(fp, "", "", true, "%s", "Each run's footprint at the end of the trace and at its peak "
+			"(most variants ran one model only, so one row per run):");
+		return strategy_rows(fp, in);
+	}
+	fputs("At the end of the trace:\n\n", fp);
+	if (strategy_grid(fp, in, false))
+		return -1;
+	if (!any_peak)
+		return 0;
+	fputs("At the peak (the most slab memory held at once):\n\n", fp);
+	return strategy_grid(fp, in, true);
+}
+
+int rp_write_report(FILE *fp, const struct rp_report_in *in_)
+{
+	struct rp_report_in copy = *in_, *in = &copy;
+	unsigned secno = 0;
+
+	if (!in->secno) /* a caller that numbers nothing after this */
+		in->secno = &secno;
 	fprintf(fp, "# %s: slab memory report\n\n", in->workload);
 	mdt_wrap(fp, "", "", true, "%s", "Built by `slabsim report` from the per-run results; every column is defined in docs/outputs.md.");
 	sec_run(fp, in);
@@ -343,8 +550,8 @@ int rp_write_report(FILE *fp, const struct rp_report_in *in)
 		return -1;
 	if (in->seed && rp_write_seed_section(fp, in))
 		return -1;
-	if (sec_calib(fp, in) || sec_bytes(fp, in) || sec_latency(fp, in) ||
-	    sec_strategies(fp, in))
+	if (sec_calib(fp, in) || sec_bytes(fp, in) || sec_waste(fp, in) ||
+	    sec_latency(fp, in) || sec_strategies(fp, in))
 		return -1;
 	return ferror(fp) ? -1 : 0;
 }

@@ -1,9 +1,11 @@
 /* report_md.h - report.md: a markdown report readable in a terminal.
  *
- * Sections: 1 what was run, 2 seed vs simulator (with a seed table),
- * 3 fitted and inferred parameters, 4 where the bytes go, 5 latency,
- * 6 strategies compared, then the workload's own sections and the
- * headline figures with their intervals (report_figures.h).  Tables are padded so their columns line up in plain text.
+ * Sections, numbered as written: what was run, seed vs simulator (with a
+ * seed table), fitted and inferred parameters, where the bytes go (end
+ * and peak), where the waste is (caches and sites), latency, strategies
+ * compared; then the workload's own.  The headline figures with their
+ * intervals (report_figures.h) follow "What was run", unnumbered.  Tables
+ * are padded so their columns line up in plain text.
  * Every explanation sentence is generated from the numbers it explains.
  */
 #ifndef SS_REPORT_MD_H
@@ -13,6 +15,7 @@
 
 #include "report_runs.h"
 #include "report_seed.h"
+#include "waste_md.h"
 
 /* A fitted constant passed by make: NAME=VALUE. */
 struct rp_calib {
@@ -42,6 +45,9 @@ struct rp_report_in {
 	const struct rp_calib *calib;
 	unsigned ncalib;
 	const char *baseline;	  /* variant overhead_pct is measured against */
+	const char *plots;	  /* the plots beside report.md, ", "-separated */
+	const struct wm_run *waste; /* per run (res->runs order): caches, sites */
+	unsigned *secno;	  /* sections written so far (rp_heading) */
 	/* The same seed table under other targets: runs of each directory
 	 * (DIR/runs/...), compared like in->res (report_seed_md.h). */
 	const struct rp_results *alt;
@@ -56,6 +62,26 @@ struct rp_report_in {
 	const struct rp_figures *figs;
 	const struct rp_sensitivity *sens;
 };
+
+/* "## N. TITLE" with the next section number: sections are numbered as
+ * written, whichever are left out (a report without seed table has no
+ * seed section).  Workload sections use it too. */
+void rp_heading(FILE *fp, const struct rp_report_in *in, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The "- Runs: ..." line of report.md and compare.md: "N (V variants × M
+ * models)" when every pair ran, else N of the V × M pairs. */
+void rp_runs_line(FILE *fp, const struct rp_results *res, const char *dir);
+
+/* What every plot's title names: "W, TARGETS, N CPUs" (x86_64-4.5/4.6/6.1
+ * for several; " (kernel ERA)" after them when a target's name does not
+ * end in its era). */
+void rp_plot_title(const struct rp_results *res, const char *workload,
+		   char *buf, size_t n);
+/* title.gp, which make loads into gnuplot before a plot script: one line
+ * `workload = '...'` (the scripts head their title with it), escaped for
+ * gnuplot's enhanced text. */
+int rp_write_title_gp(FILE *fp, const char *title);
 
 /* 0, or -1 when out of memory or on a write error. */
 int rp_write_report(FILE *fp, const struct rp_report_in *in);

@@ -2,6 +2,8 @@
 #include "report_plot.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,26 +35,62 @@ double rp_hist_quantile(const struct rp_hist *h, double q)
 	return h->b[h->n - 1].ns;
 }
 
+/* The index of run k among the runs of its model (its bar in the model's
+ * panel: panels hold only the runs that exist). */
+static unsigned slot_of(const struct rp_results *res, size_t k)
+{
+	unsigned n = 0;
+
+	for (size_t j = 0; j < k; j++)
+		n += res->runs[j].mi == res->runs[k].mi;
+	return n;
+}
+
 int rp_write_waste_dat(FILE *fp, const struct rp_results *res)
 {
-	unsigned nm = res->models.n;
+	/* one axis for every run (compare/waste.png): a cluster of bar pairs
+	 * per variant, one bar apart */
+	double cx = -3, centre = 0;
 
-	fprintf(fp, "# waste.dat - where the slab bytes go, KiB, per (variant, model); slabsim report\n"
-		    "# x = bar position (variant index * (models + 1) + model index), centre = middle of the variant's bars\n"
-		    "# variant model requested rounding align debug free_slot slab_tail total x centre\n");
+	fprintf(fp, "# waste.dat - where the slab bytes go, KiB, per (variant, model) at the end of the run and at its peak; slabsim report\n"
+		    "# vi, mi = variant and model index; slot = the run's index among its model's runs; peak = 0 end, 1 peak\n"
+		    "# x = the end bar's position with every run on one axis, clusters by variant; centre = its cluster's middle\n"
+		    "# variant model moment requested rounding align debug free_slot slab_tail total vi mi slot peak x centre\n");
 	for (size_t k = 0; k < res->nruns; k++) {
 		const struct rp_run *run = &res->runs[k];
-		double total = 0;
 
-		fprintf(fp, "%s %s", run->variant, run->model);
-		for (int p = 0; p < RP_NR_PARTS; p++) {
-			double kib = rp_part_bytes(&run->s, (enum rp_part)p) / 1024;
+		if (!k || run->vi != res->runs[k - 1].vi) {
+			size_t n = 0;
 
-			total += kib;
-			fprintf(fp, " %.3f", kib);
+			for (size_t j = k; j < res->nruns && res->runs[j].vi == run->vi; j++)
+				n++;
+			cx += 3; /* a gap of one bar between clusters */
+			centre = cx + (2.0 * (double)n - 1) / 2;
+		} else {
+			cx += 2;
 		}
-		fprintf(fp, " %.3f %u %.1f\n", total, run->vi * (nm + 1) + run->mi,
-			run->vi * (nm + 1) + (nm - 1) / 2.0);
+
+		for (int peak = 0; peak <= 1; peak++) {
+			double total = 0;
+
+			fprintf(fp, "%s %s %s", run->variant, run->model, peak ? "peak" : "end");
+			for (int p = 0; p < RP_NR_PARTS; p++) {
+				double kib = (peak ? rp_peak_part_bytes(&run->s, (enum rp_part)p)
+						   : rp_part_bytes(&run->s, (enum rp_part)p)) / 1024;
+
+				total += kib;
+				if (isnan(kib))
+					fputs(" NaN", fp);
+				else
+					fprintf(fp, " %.3f", kib);
+			}
+			if (isnan(total))
+				fputs(" NaN", fp);
+			else
+				fprintf(fp, " %.3f", total);
+			fprintf(fp, " %u %u %u %d %.0f %.1f\n", run->vi, run->mi,
+				slot_of(res, k), peak, cx + peak, centre);
+		}
 	}
 	return ferror(fp) ? -1 : 0;
 }

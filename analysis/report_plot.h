@@ -2,13 +2,13 @@
  * cmp_latency.gp) and the histogram quantiles the reports print
  * (latency_table.h).
  *
- * waste.dat: one row per (variant, model) in report order, whitespace
- * separated, '#' comments:
- *   variant model requested rounding align debug free_slot slab_tail
- *   total x centre
- * the six parts and their total in KiB; x = bar position
- * (variant index * (models + 1) + model index), centre = middle of the
- * variant's cluster of bars.
+ * waste.dat: two rows per (variant, model) in report order, the end of
+ * the run and its peak, whitespace separated, '#' comments:
+ *   variant model moment requested rounding align debug free_slot
+ *   slab_tail total vi mi slot peak
+ * moment "end" or "peak" (peak = 0 or 1), the six parts and their total
+ * in KiB (NaN at the peak of a run without peak columns); vi, mi the
+ * variant and model indexes; slot the run's index among its model's runs.
  *
  * latency.dat: gnuplot blocks (two blank lines apart), each opening with
  * a column-header line.  Index 0: one row per panel (model, op) in model
@@ -26,6 +26,7 @@
 #ifndef SS_REPORT_PLOT_H
 #define SS_REPORT_PLOT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report_runs.h"

@@ -29,6 +29,26 @@ double rp_part_bytes(const struct rp_summary *s, enum rp_part p)
 	}
 }
 
+double rp_peak_part_bytes(const struct rp_summary *s, enum rp_part p)
+{
+	if (!rp_has_peak(s))
+		return NAN;
+	switch (p) {
+	case RP_REQUESTED: return s->peak_requested_bytes;
+	case RP_ROUNDING: return s->peak_rounding_bytes;
+	case RP_ALIGN: return s->peak_align_bytes;
+	case RP_DEBUG: return s->peak_debug_bytes;
+	case RP_FREE_SLOT: return s->peak_free_slot_bytes;
+	case RP_SLAB_TAIL: return s->peak_slab_tail_bytes;
+	default: return 0;
+	}
+}
+
+bool rp_has_peak(const struct rp_summary *s)
+{
+	return !isnan(s->peak_footprint_kib);
+}
+
 /* The numeric summary.csv columns: name and where the value goes. */
 struct num_col {
 	const char *name;
@@ -51,9 +71,16 @@ static const struct num_col opt_cols[] = {
 	NUM(rules), NUM(labels), NUM(lock_wait_ms), NUM(lock_waits),
 	NUM(cmpxchg_retries), NUM(remote_line_transfers), NUM(sim_time_ns),
 };
+/* Present all together or not at all (runs written before they existed). */
+static const struct num_col peak_cols[] = {
+	NUM(peak_footprint_kib), NUM(peak_requested_bytes), NUM(peak_rounding_bytes),
+	NUM(peak_align_bytes), NUM(peak_debug_bytes), NUM(peak_free_slot_bytes),
+	NUM(peak_slab_tail_bytes), NUM(peak_event),
+};
 #undef NUM
 #define NR_NUM_COLS (sizeof(num_cols) / sizeof(num_cols[0]))
 #define NR_OPT_COLS (sizeof(opt_cols) / sizeof(opt_cols[0]))
+#define NR_PEAK_COLS (sizeof(peak_cols) / sizeof(peak_cols[0]))
 
 /* The text columns that must be present. */
 static const char *const text_cols[] = {
@@ -165,23 +192,37 @@ static int text_field(const struct ss_csv *c, const char *col,
 	return 0;
 }
 
-static int read_numbers(const struct ss_csv *c, struct rp_summary *s,
-			struct ss_error *err)
+/* Each of cols: present, a number, not negative. */
+static int read_cols(const struct ss_csv *c, const struct num_col *cols,
+		     size_t n, struct rp_summary *s, struct ss_error *err)
 {
 	unsigned idx;
-	int opt;
 
-	for (size_t i = 0; i < NR_NUM_COLS; i++) {
-		double *v = (double *)((char *)s + num_cols[i].off);
+	for (size_t i = 0; i < n; i++) {
+		double *v = (double *)((char *)s + cols[i].off);
 
-		if (ss_csv_need(c, num_cols[i].name, &idx, err) ||
+		if (ss_csv_need(c, cols[i].name, &idx, err) ||
 		    ss_csv_num(c, idx, v, err))
 			return -1;
 		if (*v < 0)
 			return ss_error_at(err, c->path, c->line,
 					   "column '%s': negative value %s",
-					   num_cols[i].name, ss_csv_get(c, idx));
+					   cols[i].name, ss_csv_get(c, idx));
 	}
+	return 0;
+}
+
+static int read_numbers(const struct ss_csv *c, struct rp_summary *s,
+			struct ss_error *err)
+{
+	int opt;
+
+	if (read_cols(c, num_cols, NR_NUM_COLS, s, err))
+		return -1;
+	s->peak_footprint_kib = NAN;
+	if (ss_csv_col(c, peak_cols[0].name) >= 0 &&
+	    read_cols(c, peak_cols, NR_PEAK_COLS, s, err))
+		return -1;
 	for (size_t i = 0; i < NR_OPT_COLS; i++) {
 		double *v = (double *)((char *)s + opt_cols[i].off);
 
@@ -201,8 +242,9 @@ static int check_identity(const struct ss_csv *c, const struct rp_summary *s,
 			  struct ss_error *err)
 {
 	double parts = 0, fp = s->footprint_kib * 1024;
+	int p;
 
-	for (int p = 0; p < RP_NR_PARTS; p++)
+	for (p = 0; p < RP_NR_PARTS; p++)
 		parts += rp_part_bytes(s, (enum rp_part)p);
 	if (fabs(s->padding_bytes - s->rounding_bytes - s->align_bytes) > 0.5)
 		return ss_error_at(err, c->path, c->line,
@@ -214,6 +256,19 @@ static int check_identity(const struct ss_csv *c, const struct rp_summary *s,
 				   "footprint_kib %.3f KiB != sum of the six parts %.3f KiB (+ large_bytes %.3f KiB)",
 				   s->footprint_kib, parts / 1024,
 				   s->large_bytes / 1024);
+	if (!rp_has_peak(s))
+		return 0;
+	/* At the peak the writer counts kmalloc_large pages the same way. */
+	for (parts = 0, p = 0; p < RP_NR_PARTS; p++)
+		parts += rp_peak_part_bytes(s, (enum rp_part)p);
+	if (fabs(s->peak_footprint_kib * 1024 - parts) > 512)
+		return ss_error_at(err, c->path, c->line,
+				   "peak_footprint_kib %.3f KiB != sum of the six peak parts %.3f KiB",
+				   s->peak_footprint_kib, parts / 1024);
+	if (s->peak_footprint_kib + 0.005 < s->footprint_kib)
+		return ss_error_at(err, c->path, c->line,
+				   "peak_footprint_kib %.2f is below footprint_kib %.2f",
+				   s->peak_footprint_kib, s->footprint_kib);
 	return 0;
 }
 
@@ -505,8 +560,15 @@ int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
 	       bool vonly, const struct rp_names *morder, bool monly,
 	       struct ss_error *err)
 {
+	/* the model every figure is told against, unless a list says otherwise */
+	static char *traced[] = {"traced"};
+	const struct rp_names traced_first = {traced, 1};
 	size_t kept = 0;
 
+	if (!morder) {
+		morder = &traced_first;
+		monly = false;
+	}
 	rp_names_free(&res->variants);
 	rp_names_free(&res->models);
 	if (arrange_axis(res, false, vorder, vonly, &res->variants, err) ||
@@ -531,6 +593,11 @@ int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
 		return ss_errorf(err, "no run matches the listed variants and models");
 	qsort(res->runs, res->nruns, sizeof(*res->runs), cmp_run);
 	return 0;
+}
+
+bool rp_sparse(const struct rp_results *res)
+{
+	return res->nruns * 2 <= (size_t)res->variants.n * res->models.n;
 }
 
 const struct rp_run *rp_find(const struct rp_results *res, unsigned vi,

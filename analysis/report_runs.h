@@ -46,6 +46,11 @@ struct rp_summary {
 	/* contention on the simulated clocks (optional; < 0 when absent) */
 	double lock_wait_ms, lock_waits, cmpxchg_retries, remote_line_transfers;
 	double sim_time_ns; /* sim_time_ms unrounded (optional; < 0 when absent) */
+	/* The footprint at its peak and its parts then (optional as a
+	 * group: NaN when a summary.csv predates them). */
+	double peak_footprint_kib, peak_requested_bytes, peak_rounding_bytes;
+	double peak_align_bytes, peak_debug_bytes, peak_free_slot_bytes;
+	double peak_slab_tail_bytes, peak_event;
 };
 
 /* A run's simulated time in ms from sim_time_ns when it has it (a
@@ -93,6 +98,9 @@ enum rp_part {
 };
 extern const char *const rp_part_names[RP_NR_PARTS];
 double rp_part_bytes(const struct rp_summary *s, enum rp_part p);
+/* The same parts at the peak (NaN when the run has no peak columns). */
+double rp_peak_part_bytes(const struct rp_summary *s, enum rp_part p);
+bool rp_has_peak(const struct rp_summary *s);
 
 /* Read every DIR/runs/<v>__<m>/{summary,latency}.csv (directory names in
  * sorted order).  No runs at all is an error. */
@@ -112,10 +120,15 @@ int rp_load_locks(const char *path, struct rp_run *run, struct ss_error *err);
  * other variants are dropped and every listed name is kept even without
  * runs; otherwise listed names without runs are skipped and the other
  * variants follow in sorted order).  The same for models.  NULL order =
- * sorted. */
+ * sorted, except that a NULL model order puts `traced` first: the
+ * baseline of every Δ (compare.md) is the first model. */
 int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
 	       bool vonly, const struct rp_names *morder, bool monly,
 	       struct ss_error *err);
+
+/* At least half of the variant × model pairs did not run (hackbench: one
+ * model per variant): tables list runs, not a grid of n/a. */
+bool rp_sparse(const struct rp_results *res);
 
 /* The run of (variant index, model index), or NULL. */
 const struct rp_run *rp_find(const struct rp_results *res, unsigned vi,

@@ -241,11 +241,11 @@ int rp_write_seed_section(FILE *fp, const struct rp_report_in *in)
 			      rp_names_find(&in->res->models, in->compare_model),
 			      in->compare_model};
 
-	fprintf(fp, "## 2. Seed vs simulator (model `%s`)\n\n", in->compare_model);
+	rp_heading(fp, in, "Seed vs simulator (model `%s`)", in->compare_model);
 	mdt_wrap(fp, "", "", true, "The model's figures beside the seed's, with the difference; "
 		 "a seed figure is a check on the model, not a target, so nothing here "
 		 "passes or fails.  Target %s.%s", target_of(in->res),
-		 in->ncalib ? "  Fitted constants passed by make are listed in §3." : "");
+		 in->ncalib ? "  Fitted constants passed by make are listed in the next section." : "");
 	if (seed_tables(fp, &d))
 		return -1;
 	for (unsigned k = 0; k < in->nalt; k++) {
@@ -257,8 +257,8 @@ int rp_write_seed_section(FILE *fp, const struct rp_report_in *in)
 		mdt_wrap(fp, "", "", true,
 			 "The same variants replayed with target %s (runs in %s), every fitted "
 			 "constant held at its value: what the seed's figures look like if the "
-			 "board had that target's parameters (§3 says which parameters are "
-			 "inferred).", target_of(alt), in->alt_dirs[k]);
+			 "board had that target's parameters (the next section says which "
+			 "parameters are inferred).", target_of(alt), in->alt_dirs[k]);
 		if (seed_tables(fp, &d))
 			return -1;
 	}

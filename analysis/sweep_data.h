@@ -56,6 +56,10 @@ int sw_write_dat(FILE *fp, const struct sweep *sw, const char *figure, int col);
 int sw_write_md(FILE *fp, const struct sweep *sw, char **figures,
 		const int *cols, unsigned nfig);
 
+/* title.gp: the plots' title head (report_md.h, rp_plot_title) over
+ * every value's runs. */
+int sw_write_title(FILE *fp, const struct sweep *sw);
+
 /* The row of (variant vi, model mi) at point p, or NULL. */
 const struct sw_row *sw_find(const struct sweep *sw, unsigned p, unsigned vi,
 			     unsigned mi);

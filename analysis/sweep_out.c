@@ -2,13 +2,15 @@
 #include "sweep_data.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
 #include "md_table.h"
+#include "report_md.h"
 
-/* A log x axis when the values are positive numbers spanning 20× or more
- * (1000 ... 100000 rules); a linear one otherwise (1, 2, 4 CPUs). */
+/* A log x axis when the values are positive numbers spanning a decade or
+ * more (1000 ... 100000 rules); a linear one otherwise (1, 2, 4 CPUs). */
 static bool want_logx(const struct sweep *sw)
 {
 	double lo = INFINITY, hi = 0;
@@ -19,16 +21,19 @@ static bool want_logx(const struct sweep *sw)
 		lo = sw->pt[p].x < lo ? sw->pt[p].x : lo;
 		hi = sw->pt[p].x > hi ? sw->pt[p].x : hi;
 	}
-	return lo > 0 && hi / lo >= 20;
+	return lo > 0 && hi / lo >= 10;
 }
 
-/* A log y axis when every value of the figure is positive and they span
- * 20x or more, as footprints over 1000 ... 100000 rules do: lines that
- * scale with the parameter are then straight on a log-log plot. */
+/* A log y axis when the x axis is one (log y on a linear x bends every
+ * line) and every value of the figure is positive and they span 20x or
+ * more, as footprints over 1000 ... 100000 rules do: lines that scale
+ * with the parameter are then straight on the log-log plot. */
 static bool want_logy(const struct sweep *sw, int col)
 {
 	double lo = INFINITY, hi = 0, v;
 
+	if (!want_logx(sw))
+		return false;
 	for (unsigned p = 0; p < sw->npt; p++)
 		for (size_t r = 0; r < sw->pt[p].n; r++) {
 			if (ss_parse_decimal(sw->pt[p].rows[r].f[col], &v) || v <= 0)
@@ -107,6 +112,27 @@ static int figure_table(FILE *fp, const struct sweep *sw, const char *figure,
 		    "panel per variant, one line per model.\n\n",
 		label, sw->param, figure, figure);
 	return mdt_print(fp, &t);
+}
+
+int sw_write_title(FILE *fp, const struct sweep *sw)
+{
+	struct rp_results res = {.header = sw->header, .ncols = sw->ncols};
+	char title[512];
+	size_t n = 0;
+	int r;
+
+	for (unsigned p = 0; p < sw->npt; p++)
+		n += sw->pt[p].n;
+	res.runs = calloc(n + 1, sizeof(*res.runs));
+	if (!res.runs)
+		return -1;
+	for (unsigned p = 0; p < sw->npt; p++)
+		for (size_t k = 0; k < sw->pt[p].n; k++)
+			res.runs[res.nruns++].row = sw->pt[p].rows[k].f;
+	rp_plot_title(&res, sw->workload, title, sizeof(title));
+	r = rp_write_title_gp(fp, title);
+	free(res.runs);
+	return r;
 }
 
 int sw_write_md(FILE *fp, const struct sweep *sw, char **figures,

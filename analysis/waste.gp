@@ -1,13 +1,16 @@
-# waste.gp - where the slab bytes go: one panel per model, one stacked bar
-# per variant (KiB): requested, rounding padding, alignment padding, debug
-# metadata, free slots, slab tail.  Reads waste.dat (docs/outputs.md).
+# waste.gp - where the slab bytes go: one panel per model, for each of its
+# runs two stacked bars (KiB): at the end of the trace and at the peak of
+# the footprint (lighter), each split into requested, rounding padding,
+# alignment padding, debug metadata, free slots, slab tail.  Reads waste.dat
+# (docs/outputs.md).
 #
 #   gnuplot -e "datafile='reports/W/waste.dat'; outfile='reports/W/waste.png'" analysis/waste.gp
 #
 # outfile ending in .svg writes SVG, anything else PNG.  Optional:
-# -e "workload='smack17k'" puts the workload in the title.  Each panel has
-# its own y scale (a slub_debug model can hold several times the memory of
-# the others); the total is printed on each bar.
+# -e "workload='smack17k: arm32-3.10 ...'" heads the title (make passes
+# the workload, target, era and CPUs: slabsim report's title.txt).
+# One y scale for every panel, so that models compare by bar height; a
+# panel holds only the runs of its model (none is left empty).
 
 if (!exists("datafile")) datafile = 'waste.dat'
 if (!exists("outfile")) outfile = 'waste.png'
@@ -20,53 +23,70 @@ if (strlen(outfile) > 4 && outfile[strlen(outfile)-3:] eq '.svg') {
 }
 set output outfile
 
-# waste.dat columns: 1 variant, 2 model, 3-8 the six parts, 9 total,
-# 10 x = variant * (models + 1) + model, 11 centre.  Variant 0's centre is
-# (models - 1) / 2, which gives the number of models.
-stats datafile using 11 nooutput
-nm = int(2 * STATS_min + 1)
-vi(x) = int(x) / (nm + 1)
-mi(x) = int(x) % (nm + 1)
-rows = nm <= 3 ? 1 : 2
+# waste.dat columns: 1 variant, 2 model, 3 moment (end, peak), 4-9 the six
+# parts, 10 total, 11 variant index, 12 model index, 13 slot (the run's
+# index among its model's runs), 14 peak (0, 1).
+stats datafile using 12 nooutput
+nm = int(STATS_max) + 1
+stats datafile using 13 nooutput
+ns = int(STATS_max) + 1
+stats datafile using 10 nooutput
+ymax = STATS_max > 0 ? STATS_max * 1.12 : 1
+rows = nm <= 2 ? 1 : 2
 cols = int(ceil(nm / real(rows)))
 
-set style fill solid 0.85 border rgb 'gray30'
-set boxwidth 0.7
+set style fill solid 1.0 border rgb 'gray30'
+set boxwidth 0.85
 set grid ytics lc rgb 'gray85'
 set ylabel 'KiB'
-set xlabel 'variant'
-set yrange [0:*]
-set xtics nomirror noenhanced rotate by 30 right
+set yrange [0:ymax]
+set xrange [-0.8:3 * ns - 1.2]
+set xtics nomirror noenhanced scale 0 font ",8"
 set ytics nomirror
-set offsets 0.6, 0.6, graph 0.1, 0
+set bmargin 4
 unset key
 
 # The six parts, bottom to top: colour and legend text.
 array colour[6] = ['#4575b4', '#fc8d59', '#fee090', '#d7191c', '#92c5de', '#7b3294']
+# the same colours half-way to white, for the bars at the peak
+array light[6] = ['#a2bad9', '#fdc6ac', '#fff0c8', '#eb8c8e', '#c9e2ef', '#bd99ca']
 array part[6] = ['requested', 'rounding padding', 'alignment padding', \
 		 'debug metadata', 'free slots', 'slab tail']
 
 # Panels in a grid above a strip for the shared legend.
 pw = 1.0 / cols
 ph = 0.86 / rows
-set multiplot title sprintf('%s%sWhere the slab bytes go (KiB), one panel per model', \
+set multiplot title sprintf("%s%sWhere the slab bytes go (KiB), end of trace and peak (lighter)", \
 			    workload, strlen(workload) ? ': ' : '') font ",13"
 do for [m = 0:nm - 1] {
 	name = ''
-	stats datafile using (mi($10) == m ? (name = strcol(2), 0) : 0) nooutput
+	last = -1
+	stats datafile using ($12 == m ? (name = strcol(2), last = $13, 0) : 0) nooutput
+	set xtics ()
+	do for [k = 0:last] { set xtics add ('end' 3 * k, 'peak' 3 * k + 1) }
 	set title name noenhanced
 	set origin (m % cols) * pw, 0.08 + (rows - 1 - m / cols) * ph
 	set size pw, ph
-	on(c) = mi($10) == m ? column(c) : NaN
+	x(pk) = 3 * $13 + pk
+	# the column when the row is model m's at moment pk, else NaN
+	on(c, pk) = ($12 == m && $14 == pk) ? column(c) : NaN
 	# Tallest first: each box covers the parts below it.
-	plot datafile using (vi($10)):(on(9)) with boxes lc rgb colour[6] notitle, \
-	     '' using (vi($10)):(on(9) - $8) with boxes lc rgb colour[5] notitle, \
-	     '' using (vi($10)):(on(9) - $8 - $7) with boxes lc rgb colour[4] notitle, \
-	     '' using (vi($10)):(on(3) + $4 + $5) with boxes lc rgb colour[3] notitle, \
-	     '' using (vi($10)):(on(3) + $4) with boxes lc rgb colour[2] notitle, \
-	     '' using (vi($10)):(on(3)) with boxes lc rgb colour[1] notitle, \
-	     '' using (vi($10)):(on(9)):(sprintf('%.0f', $9)) with labels offset 0, 0.7 font ",9" notitle, \
-	     '' using (vi($10)):(NaN):xticlabels(1) notitle
+	plot for [pk = 0:1] datafile using (x(pk)):(on(10, pk)) with boxes \
+		lc rgb (pk ? light[6] : colour[6]) notitle, \
+	     for [pk = 0:1] '' using (x(pk)):(on(10, pk) - $9) with boxes \
+		lc rgb (pk ? light[5] : colour[5]) notitle, \
+	     for [pk = 0:1] '' using (x(pk)):(on(10, pk) - $9 - $8) with boxes \
+		lc rgb (pk ? light[4] : colour[4]) notitle, \
+	     for [pk = 0:1] '' using (x(pk)):(on(4, pk) + $5 + $6) with boxes \
+		lc rgb (pk ? light[3] : colour[3]) notitle, \
+	     for [pk = 0:1] '' using (x(pk)):(on(4, pk) + $5) with boxes \
+		lc rgb (pk ? light[2] : colour[2]) notitle, \
+	     for [pk = 0:1] '' using (x(pk)):(on(4, pk)) with boxes \
+		lc rgb (pk ? light[1] : colour[1]) notitle, \
+	     for [pk = 0:1] '' using (x(pk)):(on(10, pk)):(sprintf('%.0f', $10)) \
+		with labels offset 0, 0.6 font ",7" notitle, \
+	     '' using (3 * $13 + 0.5):($12 == m && $14 == 0 ? 0 : NaN):(strcol(1)) \
+		with labels offset 0, -2.2 noenhanced font ",10" notitle
 }
 
 # The legend strip: an empty plot the width of the figure.

@@ -10,6 +10,7 @@
 #include "compare_out.h"
 #include "names_opt.h"
 #include "opts.h"
+#include "report_md.h"
 #include "report_plot.h"
 
 #define DEFAULT_TOP 5
@@ -32,7 +33,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"variant order; other variants are left out (default sorted)"},
 	[O_MODELS] = {"models", NULL, "LIST",
 		"model order, the first is the baseline of the Δ columns;\n"
-		"other models are left out (default sorted)"},
+		"other models are left out (default: traced first, then\n"
+		"sorted)"},
 	[O_TOP] = {"top", NULL, "N",
 		"caches per run in the loss table (default " SS_OPT_STR(DEFAULT_TOP) ")"},
 	[O_COMMAND] = {"command", NULL, "STR", "the make command shown in the report"},
@@ -51,8 +53,9 @@ static void usage(FILE *out)
 		"                       [--top N] [--command \"make ...\"]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency,timeline,caches}.csv and\n"
 		"writes into OUTDIR (default DIR/compare): compare.md, waste.dat, latency.dat,\n"
-		"timeline.dat, phases.dat and top_caches.csv, all or nothing.  The plots come\n"
-		"from analysis/cmp_{waste,latency,timeline}.gp (make compare).\n\n");
+		"timeline.dat, phases.dat, top_caches.csv and title.gp (the plots' title),\n"
+		"all or nothing.  The plots come from analysis/cmp_{waste,latency,timeline}.gp\n"
+		"(make compare).\n\n");
 	ss_opt_help(out, &opt_set);
 	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
@@ -97,17 +100,22 @@ static int parse_opts(int argc, char **argv, struct compare_opts *o)
 	return 0;
 }
 
-enum { OUT_MD, OUT_WASTE, OUT_LATENCY, OUT_TIMELINE, OUT_PHASES, OUT_CACHES, NR_OUT };
+enum { OUT_MD, OUT_WASTE, OUT_LATENCY, OUT_TIMELINE, OUT_PHASES, OUT_CACHES,
+       OUT_TITLE, NR_OUT };
 static const char *const out_names[NR_OUT] = {
 	"compare.md", "waste.dat", "latency.dat", "timeline.dat", "phases.dat",
-	"top_caches.csv",
+	"top_caches.csv", "title.gp",
 };
 
 /* Everything but timeline.dat, which cmp_load_slots() streams. */
 static int write_rest(struct ss_atomic_file *f, const struct cmp_in *in,
 		      struct ss_error *err)
 {
+	char title[512];
+
+	rp_plot_title(in->res, in->workload, title, sizeof(title));
 	if (rp_write_waste_dat(f[OUT_WASTE].fp, in->res) ||
+	    rp_write_title_gp(f[OUT_TITLE].fp, title) ||
 	    rp_write_latency_dat(f[OUT_LATENCY].fp, in->res) ||
 	    cmp_write_phases_dat(f[OUT_PHASES].fp, in) ||
 	    cmp_write_md(f[OUT_MD].fp, in))

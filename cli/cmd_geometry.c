@@ -9,6 +9,7 @@
 #include "kmalloc.h"
 #include "opts.h"
 #include "parse.h"
+#include "slab_order.h"
 #include "target.h"
 
 enum { O_TARGET, O_SIZE, O_ALIGN, O_HWCACHE, O_RCU, O_CTOR, O_FREEPTR,
@@ -28,7 +29,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 		".freeptr_offset, 6.12+); needs --rcu"},
 	[O_KMALLOC] = {"kmalloc", NULL, NULL, "use the kmalloc cache a request of --size bytes\n"
 		"goes to; also prints request= and cache= (cache=zero\n"
-		"for 0, cache=kmalloc_large above the largest class)"},
+		"for 0; above KMALLOC_MAX_CACHE_SIZE cache=kmalloc_large,\n"
+		"the page order, and result=NULL with a warning above\n"
+		"the largest order the page allocator serves)"},
 	[O_DEBUG] = {"debug", NULL, "LETTERS", "slub_debug letters F Z P U T O; \"\" = FZPU,\n"
 		"\"-\" = none (default none)"},
 	[O_CPUS] = {"cpus", NULL, "N", "CPU count instead of the target's (1..8192)"},
@@ -50,6 +53,9 @@ static void usage(FILE *out)
 		"target era cpus object_size slab_size align inuse offset\n"
 		"red_left_pad order objs_per_slab slab_bytes min_partial cpu_partial\n"
 		"cpu_partial_slabs debug size_nodebug min_order min_objects flags.\n"
+		"flags: A SLAB_HWCACHE_ALIGN (slabinfo's letter), R SLAB_TYPESAFE_BY_RCU,\n"
+		"C a constructor, K a kmalloc cache, E an explicit free pointer offset\n"
+		"(slabinfo has no letter for these), - none; debug: the slub_debug letters.\n"
 		"\n");
 	ss_opt_help(out, &opt_set);
 	fprintf(out, "\nExit status: 0 ok, 1 bad target or impossible cache, 2 bad usage.\n");
@@ -111,7 +117,9 @@ static int parse_opts(int argc, char **argv, struct geo_opts *o)
 					"without --kmalloc)", (unsigned long long)o->size,
 					UINT32_MAX);
 	if (o->debug && ss_debug_parse(o->debug, &o->debug_flags))
-		return ss_opt_bad_value(&opt_set, O_DEBUG, o->debug);
+		return ss_opt_usage_err(&opt_set, "bad value '%s' for --debug (want slub_debug "
+					"letters among F Z P U T O, \"\" for FZPU, - for none)",
+					o->debug);
 	return 0;
 }
 
@@ -169,6 +177,34 @@ static int kmalloc_class(const struct ss_target *t, uint64_t size,
 	return idx;
 }
 
+/* Above KMALLOC_MAX_CACHE_SIZE kmalloc() is kmalloc_large(): whole pages
+ * from the page allocator, get_order(size) of them (kmalloc_order() in
+ * 3.10 include/linux/slab.h and mm/slab_common.c; __kmalloc_large_node()
+ * in 6.1 mm/slab_common.c).  Orders above MAX_ORDER - 1 (MAX_PAGE_ORDER in
+ * 6.8+) fail: __alloc_pages_slowpath() (3.10) and __alloc_pages() (6.1)
+ * WARN once and return NULL.  The answer is said on stdout, the warning
+ * on stderr. */
+static void print_large(const struct ss_target *t, uint64_t size, const char *era)
+{
+	unsigned order = ss_get_order(t, (unsigned long)size);
+	bool fails = order > SS_MAX_PAGE_ORDER;
+
+	printf("order=%u\nslab_bytes=%llu\npages=%llu\nmax_order=%u\nresult=%s\n", order,
+	       (unsigned long long)t->page_size << order, 1ull << order,
+	       SS_MAX_PAGE_ORDER, fails ? "NULL" : "pages");
+	fflush(stdout);
+	if (fails)
+		fprintf(stderr, "slabsim geometry: warning: kmalloc(%llu) needs order %u, above the "
+			"page allocator's largest order %u (MAX_ORDER - 1 in %s): the page allocator "
+			"warns once (WARN_ON_ONCE) and kmalloc() returns NULL\n",
+			(unsigned long long)size, order, SS_MAX_PAGE_ORDER, era);
+	else
+		fprintf(stderr, "slabsim geometry: note: %llu bytes is above KMALLOC_MAX_CACHE_SIZE "
+			"(%u): no slab cache, kmalloc_large() takes %llu page%s (order %u) from the "
+			"page allocator\n", (unsigned long long)size,
+			ss_kmalloc_max_cache_size(t), 1ull << order, order ? "s" : "", order);
+}
+
 int cmd_geometry(int argc, char **argv)
 {
 	struct geo_opts o = {0};
@@ -208,12 +244,8 @@ int cmd_geometry(int argc, char **argv)
 	if (o.kmalloc)
 		printf("request=%llu\ncache=%s\n", (unsigned long long)o.size,
 		       cache);
-	if (idx == SS_KMALLOC_LARGE) {
-		unsigned order = ss_get_order(&t, (unsigned long)o.size);
-
-		printf("order=%u\nslab_bytes=%lu\n", order,
-		       (unsigned long)t.page_size << order);
-	}
+	if (idx == SS_KMALLOC_LARGE)
+		print_large(&t, o.size, era);
 	if (idx >= 0)
 		print_geometry(&t, &spec, &g);
 	return 0;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
 #include "commands.h"
@@ -133,6 +134,12 @@ int cmd_import(int argc, char **argv)
 
 	if (rc)
 		return ss_opt_exit(rc);
+	/* the input is a capture, not a trace: say so when it cannot be read */
+	if (strcmp(c.o.input, "-") && access(c.o.input, R_OK)) {
+		fprintf(stderr, "slabsim import: %s: cannot open capture: %s\n", c.o.input,
+			strerror(errno));
+		return 1;
+	}
 	if (ss_import(&c.o, &t, &err) ||
 	    (c.totals && ss_import_write_totals(c.totals, &t, &err))) {
 		fprintf(stderr, "slabsim import: %s\n", err.msg);

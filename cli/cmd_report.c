@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_file.h"
 #include "commands.h"
@@ -18,6 +19,7 @@
 #include "report_plot.h"
 #include "report_runs.h"
 #include "report_seed.h"
+#include "compare_runs.h"
 #include "report_seed_md.h"
 #include "report_targets.h"
 
@@ -79,7 +81,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"kernel and the simulator\" for the compare model's run of\n"
 		"the first variant, and kernel.csv"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
-		"write only waste.dat and latency.dat"},
+		"write only the plot data (waste.dat, latency.dat,\n"
+		"title.gp and the workload's own)"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -97,10 +100,11 @@ static void usage(FILE *out)
 		"                      [--sensitivity FILE] [--plot-data-only]\n"
 		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
-		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/figures.csv (the\n"
-		"headline figures) and DIR/report.md (only the .dat files with\n"
-		"--plot-data-only).  All or nothing.  Target parameters declared\n"
-		"inferred in the runs' target files are listed in section 3.\n\n");
+		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
+		"title), DIR/figures.csv (the headline figures) and DIR/report.md (only\n"
+		"the plot data with --plot-data-only).  All or nothing.  Target\n"
+		"parameters declared inferred in the runs' target files are listed in\n"
+		"the section \"Fitted and inferred parameters\".\n\n");
 	ss_opt_help(out, &opt_set);
 	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
@@ -194,10 +198,11 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 /* The outputs, written to temporary files and renamed together: the four
  * generic ones, then the workload's extra plot-data files. */
-enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_FIGURES, OUT_REPORT, OUT_KERNEL, NR_OUT };
+enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL, NR_OUT };
 #define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
-	"summary.csv", "waste.dat", "latency.dat", "figures.csv", "report.md", "kernel.csv",
+	"summary.csv", "waste.dat", "latency.dat", "title.gp", "figures.csv", "report.md",
+	"kernel.csv",
 };
 
 /* The comparison with the live kernel, when asked for (NULL if not). */
@@ -217,7 +222,8 @@ static bool wanted(const struct report_opts *o, const struct rp_extra *ex, int k
 	if (k == OUT_KERNEL && !o->kernel_after)
 		return false;
 	return out_name(ex, k) &&
-	       (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY || k > OUT_KERNEL);
+	       (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY ||
+		k == OUT_TITLE || k > OUT_KERNEL);
 }
 
 /* A failed report removes the outputs it would have written, so an older
@@ -243,6 +249,12 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 	case OUT_SUMMARY: return rp_write_summary_csv(fp, in->res, in->baseline);
 	case OUT_WASTE: return rp_write_waste_dat(fp, in->res);
 	case OUT_LATENCY: return rp_write_latency_dat(fp, in->res);
+	case OUT_TITLE: {
+		char title[512];
+
+		rp_plot_title(in->res, in->workload, title, sizeof(title));
+		return rp_write_title_gp(fp, title);
+	}
 	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
 	case OUT_REPORT:
 		if (rp_write_report(fp, in) || (kernel_cmp && rp_kernel_write_md(fp, kernel_cmp)))
@@ -320,6 +332,78 @@ static int arrange(const struct report_opts *o, const struct rp_seed *seed,
 	return 0;
 }
 
+/* Each run's caches.csv and sites.csv, for the waste ranking. */
+struct run_waste {
+	struct wm_run *w;
+	struct cmp_caches *cc;
+	struct cmp_sites *ss;
+	size_t n;
+};
+
+static int load_waste(const char *dir, const struct rp_results *res,
+		      struct run_waste *rw, struct ss_error *err)
+{
+	char path[4400];
+
+	rw->n = res->nruns;
+	rw->w = calloc(rw->n + 1, sizeof(*rw->w));
+	rw->cc = calloc(rw->n + 1, sizeof(*rw->cc));
+	rw->ss = calloc(rw->n + 1, sizeof(*rw->ss));
+	if (!rw->w || !rw->cc || !rw->ss)
+		return ss_errorf(err, "out of memory");
+	for (size_t k = 0; k < rw->n; k++) {
+		const struct rp_run *run = &res->runs[k];
+
+		rw->w[k] = (struct wm_run){.variant = run->variant, .model = run->model};
+		/* runs written before sites.csv (or a caches.csv with the waste
+		 * columns) existed are left out of the ranking, not refused */
+		snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", dir,
+			 run->variant, run->model);
+		if (!access(path, F_OK)) {
+			if (cmp_read_caches(path, &rw->cc[k], err))
+				return -1;
+			rw->w[k].cc = &rw->cc[k];
+		}
+		snprintf(path, sizeof(path), "%s/runs/%s__%s/sites.csv", dir,
+			 run->variant, run->model);
+		if (!access(path, F_OK)) {
+			if (cmp_read_sites(path, &rw->ss[k], err))
+				return -1;
+			rw->w[k].ss = &rw->ss[k];
+		}
+	}
+	return 0;
+}
+
+static void free_waste(struct run_waste *rw)
+{
+	for (size_t k = 0; k < rw->n; k++) {
+		if (rw->cc)
+			cmp_caches_free(&rw->cc[k]);
+		if (rw->ss)
+			cmp_sites_free(&rw->ss[k]);
+	}
+	free(rw->w);
+	free(rw->cc);
+	free(rw->ss);
+}
+
+/* "waste.png, latency.png" and a PNG for each of the workload's extra
+ * plot-data files (FILE.dat is drawn as FILE.png). */
+static void plot_list(const struct rp_extra *ex, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "waste.png, latency.png");
+
+	for (unsigned k = 0; ex && k < RP_MAX_EXTRA_DAT && ex->dat_names[k]; k++) {
+		const char *d = ex->dat_names[k];
+		size_t l = strlen(d);
+
+		if (l > 4 && !strcmp(d + l - 4, ".dat") && len < n)
+			len += (size_t)snprintf(buf + len, n - len, ", %.*s.png",
+						(int)(l - 4), d);
+	}
+}
+
 /* The headline figures: the seed's, then the workload's own. */
 static int collect_figures(const struct rp_report_in *in, struct rp_figures *f,
 			   struct ss_error *err)
@@ -388,9 +472,13 @@ static void free_data(const struct report_opts *o, struct report_data *d)
 /* Read everything, then write everything: exit code 0 or 1. */
 static int run_report(const struct report_opts *o)
 {
+	const struct ss_workload *wl = ss_workload_find(o->workload);
 	struct report_data *d = calloc(1, sizeof(*d));
 	struct ss_error err = {{0}};
 	struct rp_report_in in;
+	struct run_waste rw = {0};
+	char plots[512];
+	unsigned secno = 0;
 	struct rp_kernel kernel = {0};
 	int rc = 1;
 
@@ -400,6 +488,9 @@ static int run_report(const struct report_opts *o)
 	}
 	if (load_data(o, d, &err))
 		goto fail;
+	if (!o->plot_data_only && load_waste(o->dir, &d->res, &rw, &err))
+		goto fail;
+	plot_list(wl ? wl->report : NULL, plots, sizeof(plots));
 	if (o->kernel_after) {
 		char run[4200];
 
@@ -421,6 +512,7 @@ static int run_report(const struct report_opts *o)
 		.seed_path = o->seed_path, .compare_model = o->compare_model,
 		.baseline = o->baseline,
 		.calib = o->calib, .ncalib = o->ncalib,
+		.plots = plots, .waste = rw.w, .secno = &secno,
 		.alt = d->alt, .alt_dirs = o->alt, .nalt = o->nalt,
 		.inferred = d->inferred, .ninferred = d->ninferred,
 		.figs = &d->figs, .sens = d->have_sens ? &d->sens : NULL,
@@ -433,6 +525,7 @@ fail:
 	fprintf(stderr, "slabsim report: %s\n", err.msg);
 	remove_outputs(o);
 out:
+	free_waste(&rw);
 	rp_kernel_free(&kernel);
 	kernel_cmp = NULL;
 	free_data(o, d);

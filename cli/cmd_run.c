@@ -17,6 +17,7 @@
 #include "replay.h"
 #include "results.h"
 #include "run.h"
+#include "slabtop.h"
 #include "settle.h"
 
 struct run_opts {
@@ -25,6 +26,7 @@ struct run_opts {
 	uint64_t sample_every;
 	const char *events; /* docs/topology.md */
 	bool host_mode;	    /* docs/host-mode.md */
+	bool quiet;	    /* no summary on stdout */
 	const char *runs;   /* a run list (decode once, replay many) */
 	unsigned jobs;	    /* threads of a run list; 0: one per CPU */
 };
@@ -33,7 +35,7 @@ enum {
 	O_TRACE, O_MODEL, O_TARGET, O_ALLOCATOR, O_CONFIG, O_DEBUG, O_COSTS, O_CPUS,
 	O_NODES, O_NOMERGE, O_INITIAL, O_PLACE, O_FINAL,
 	O_VARIANT, O_LABEL, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
-	O_OUT, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
+	O_OUT, O_QUIET, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
 };
 
 /* the help states the defaults as numbers: keep them in step */
@@ -110,6 +112,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_OUT] = {"out", NULL, "DIR",
 		"output directory (created if missing); with several models,\n"
 		"%m in DIR is the model (else DIR/MODEL)"},
+	[O_QUIET] = {"quiet", "-q", NULL,
+		"print nothing on success (default: a slabtop-style summary\n"
+		"on stdout: totals, the largest and the most wasteful caches)"},
 	[O_RUNS] = {"runs", NULL, "FILE",
 		"a run list: one run per line, its own options (--model,\n"
 		"--target, --variant, --out, ...; quotes group words; # comments)\n"
@@ -139,9 +144,10 @@ static void run_usage(FILE *out)
 		"                   [--variant NAME] [--label NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
-		"                   [--mode model|host] [--events LIST]\n\n"
+		"                   [--mode model|host] [--events LIST] [--quiet]\n\n"
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
+		"sites.csv (per allocation site and cache, as perf kmem stat --caller),\n"
 		"counters.csv (SLUB_STATS counters per cache), functions.csv (calls and cycles\n"
 		"per kernel function and cache), locks.csv (lock waits and cmpxchg retries\n"
 		"per cache on the simulated clocks), latency.csv (alloc/free latency histogram),\n"
@@ -193,6 +199,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_CONFIG: o->spec.config = v; return 0;
 	case O_LABEL: o->label = v; return 0;
 	case O_OUT: o->out = v; return 0;
+	case O_QUIET: o->quiet = true; return 0;
 	case O_DEBUG: o->spec.slub_debug = v; return 0;
 	case O_COSTS:
 		o->spec.costs = v; /* summary.json's cost_table: a JSON string */
@@ -216,7 +223,10 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_TOPO: o->spec.topology = v; return 0;
 	case O_MAP:
 		o->spec.map = v;
-		return ss_cpu_map_parse(v, &(enum ss_cpu_map){0}) ? SS_OPT_BAD_VALUE : 0;
+		if (ss_cpu_map_parse(v, &(enum ss_cpu_map){0}))
+			return ss_opt_usage_err(&opt_set, "bad value '%s' for --map (want identity, "
+						"compact, scatter or fold)", v);
+		return 0;
 	case O_RUNS: o->runs = v; return 0;
 	case O_JOBS: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->jobs);
 	case O_MODE:
@@ -260,6 +270,9 @@ static int check_run_opts(const struct run_opts *o)
 		return ss_opt_usage_err(&opt_set, "--events counts host-mode runs only (add --mode host)");
 	return 0;
 }
+
+/* caches in each table of the summary printed at the end */
+#define RUN_TOP 10
 
 /* ---- per-run outputs written during the replay ---- */
 
@@ -377,10 +390,16 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	if (write_kernel(io->dir, run, err) ||
 	    (o->spec.initial_state && ss_write_prior(io->dir, run, err)))
 		return -1;
-	return ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||
-	       ss_write_functions(io->dir, run, err) || ss_write_locks(io->dir, run, err) ||
-	       ss_write_latency(io->dir, run, err) || ss_write_work(io->dir, run, err) ||
-	       ss_write_summary(io->dir, run, &lb, err) ? -1 : 0;
+	if (ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||
+	    ss_write_sites(io->dir, run, err) ||
+	    ss_write_functions(io->dir, run, err) || ss_write_locks(io->dir, run, err) ||
+	    ss_write_latency(io->dir, run, err) || ss_write_work(io->dir, run, err) ||
+	    ss_write_summary(io->dir, run, &lb, err))
+		return -1;
+	/* a run list's runs complete one after another: no interleaving */
+	if (!o->quiet && ss_print_slabtop(stdout, run, &lb, RUN_TOP))
+		return ss_errorf(err, "stdout: write failed");
+	return 0;
 }
 
 /* One run of a command: its options, set-up, replay state and outputs. */

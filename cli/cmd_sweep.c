@@ -103,13 +103,15 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 	return 0;
 }
 
-/* Output k: sweep.csv, sweep.md, then one FIGURE.dat per figure. */
+/* Output k: sweep.csv, sweep.md, one FIGURE.dat per figure, title.gp. */
 static void out_path(const struct sweep_opts *o, unsigned k, char *path, size_t size)
 {
 	if (k < 2)
 		snprintf(path, size, "%s/%s", o->dir, k ? "sweep.md" : "sweep.csv");
-	else
+	else if (k < 2 + o->figures.n)
 		snprintf(path, size, "%s/%s.dat", o->dir, o->figures.v[k - 2]);
+	else
+		snprintf(path, size, "%s/title.gp", o->dir);
 }
 
 /* A failed sweep removes the outputs it would have written, so an older
@@ -118,19 +120,33 @@ static void remove_outputs(const struct sweep_opts *o)
 {
 	char path[4400];
 
-	for (unsigned k = 0; k < 2 + o->figures.n; k++) {
+	for (unsigned k = 0; k < 3 + o->figures.n; k++) {
 		out_path(o, k, path, sizeof(path));
 		ss_remove_stale(path);
 	}
 }
 
-/* sweep.csv, sweep.md, then one FIGURE.dat each: renamed together. */
+/* Output k's contents (out_path names it). */
+static int write_one(FILE *fp, unsigned k, const struct sweep_opts *o,
+		     const struct sweep *sw, const int *cols)
+{
+	if (k == 0)
+		return sw_write_csv(fp, sw);
+	if (k == 1)
+		return sw_write_md(fp, sw, o->figures.v, cols, o->figures.n);
+	if (k < 2 + o->figures.n)
+		return sw_write_dat(fp, sw, o->figures.v[k - 2], cols[k - 2]);
+	return sw_write_title(fp, sw);
+}
+
+/* sweep.csv, sweep.md, one FIGURE.dat each, then title.gp: renamed
+ * together. */
 static int write_outputs(const struct sweep_opts *o, const struct sweep *sw,
 			 const int *cols, struct ss_error *err)
 {
-	unsigned nout = 2 + o->figures.n, k;
-	struct ss_atomic_file f[2 + MAX_FIGURES];
-	bool open_[2 + MAX_FIGURES] = {false};
+	unsigned nout = 3 + o->figures.n, k;
+	struct ss_atomic_file f[3 + MAX_FIGURES];
+	bool open_[3 + MAX_FIGURES] = {false};
 	char path[4400];
 	int r = -1;
 
@@ -139,9 +155,7 @@ static int write_outputs(const struct sweep_opts *o, const struct sweep *sw,
 		if (ss_atomic_open(&f[k], path, err))
 			goto out;
 		open_[k] = true;
-		if (k == 0 ? sw_write_csv(f[k].fp, sw)
-		    : k == 1 ? sw_write_md(f[k].fp, sw, o->figures.v, cols, o->figures.n)
-			     : sw_write_dat(f[k].fp, sw, o->figures.v[k - 2], cols[k - 2])) {
+		if (write_one(f[k].fp, k, o, sw, cols)) {
 			ss_errorf(err, "%s: write failed (out of memory or I/O error)", path);
 			goto out;
 		}

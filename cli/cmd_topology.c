@@ -13,7 +13,7 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"host (this machine), synth:\"DESCRIPTION\" (hwloc synthetic,\n"
 		"e.g. synth:\"pack:2 numa:2 core:16 pu:2\") or xml:FILE"},
 	[O_MAP] = {"map", NULL, "POLICY",
-		"identity (default), compact or scatter: how trace CPUs\n"
+		"identity (default), compact, scatter or fold: how trace CPUs\n"
 		"are placed on PUs"},
 	[O_PUS] = {"pus", NULL, NULL,
 		"also one line per PU: pu=L os=N package=P node=K, and\n"

@@ -53,6 +53,11 @@ static void usage(FILE *out)
 	ss_opt_help(out, &opt_set);
 	fprintf(out,
 		"\n"
+		"flags, as tools/mm/slabinfo.c's Flg column where it has a letter: A\n"
+		"SLAB_HWCACHE_ALIGN, then the slub_debug letters F Z P U T.  slabinfo has\n"
+		"none for these, so they are slabsim's: R SLAB_TYPESAFE_BY_RCU, C a\n"
+		"constructor, K a kmalloc-* cache; - for none.\n"
+		"\n"
 		"Verdicts: match; mismatch; freeptr (an RCU cache that matches only\n"
 		"with its free pointer inside the object: created with an explicit\n"
 		"freeptr_offset, 6.12+).  Last line:\n"

@@ -17,6 +17,8 @@ int cmd_import(int argc, char **argv);	 /* cli/cmd_import.c */
 int cmd_bench(int argc, char **argv);	 /* cli/cmd_bench.c */
 int cmd_topology(int argc, char **argv); /* cli/cmd_topology.c */
 int cmd_calibrate(int argc, char **argv); /* cli/cmd_calibrate.c */
+int cmd_diff(int argc, char **argv);	 /* cli/cmd_diff.c */
+int cmd_list(int argc, char **argv);	 /* cli/cmd_list.c */
 int cmd_costs(int argc, char **argv);	 /* cli/cmd_costs.c */
 int cmd_sensitivity(int argc, char **argv); /* cli/cmd_sensitivity.c */
 int cmd_advise(int argc, char **argv);	 /* cli/cmd_advise.c */

@@ -1,10 +1,17 @@
 /* main.c - `slabsim COMMAND ...`: dispatch to the subcommands. */
+#include <hwloc.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "atomic_file.h"
 #include "commands.h"
+#include "trace.h"
+#include "trace_bin.h"
+
+/* The release: raised when the outputs or the trace formats change. */
+#define SS_VERSION "0.15"
 
 struct command {
 	const char *name;
@@ -13,9 +20,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"gen", cmd_gen, "generate a workload trace (smack, ...)"},
+	{"gen", cmd_gen, "generate a workload's inputs and traces (slabsim list workloads)"},
 	{"run", cmd_run, "replay a trace through an allocator model"},
 	{"advise", cmd_advise, "propose dedicated caches and class sets, each priced by a replay"},
+	{"diff", cmd_diff, "two runs side by side, cache by cache"},
+	{"list", cmd_list, "list targets, models, workloads or cost steps"},
 	{"geometry", cmd_geometry, "print the SLUB layout of one cache"},
 	{"validate", cmd_validate, "check the geometry rules against a live /sys/kernel/slab"},
 	{"report", cmd_report, "build report.md and plot data from a workload's results"},
@@ -31,9 +40,19 @@ static const struct command commands[] = {
 	{"sensitivity", cmd_sensitivity, "gather make sensitivity's settings: sensitivity.csv, tornado.dat"},
 };
 
+/* What --version says: the program, the trace formats it reads and
+ * writes, and the libraries it was built with. */
+static void version(void)
+{
+	printf("slabsim %s\ntrace formats: text %d, binary %d\n"
+	       "built with: hwloc %u.%u.%u, zstd %s\n", SS_VERSION, SS_TRACE_VERSION,
+	       SS_BIN_VERSION, HWLOC_API_VERSION >> 16, (HWLOC_API_VERSION >> 8) & 0xff,
+	       HWLOC_API_VERSION & 0xff, ZSTD_versionString());
+}
+
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: slabsim COMMAND [OPTIONS]\n\n"
+	fprintf(out, "usage: slabsim COMMAND [OPTIONS]\n       slabsim --version\n\n"
 		     "Trace-driven simulator of Linux kernel slab allocator models.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -80,6 +99,10 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return close_stdout(NULL, 0);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		version();
+		return 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))

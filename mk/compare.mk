@@ -75,11 +75,11 @@ CMP_INPUTS := $(RUN_SUMMARIES)
 COMPARE_DIR := $(REPORT)/compare
 endif
 COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
-	timeline.dat phases.dat top_caches.csv)
+	timeline.dat phases.dat top_caches.csv title.gp)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
 
 COMPARE_COMMAND := make compare $(WORKLOAD_ARG) \
-	$(filter-out WORKLOAD=% TRACE=%,$(MAKEOVERRIDES))
+	$(filter-out WORKLOAD=% TRACE=% DEPS_OK=% SWEEP_POINT=% SWEEP_POINT_COMMAND=%,$(MAKEOVERRIDES))
 # What the outputs depend on besides the runs: a new model list or top-N
 # redoes them even when every run already exists.
 COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(CMP_MODEL_ARG)) top=$(COMPARE_TOP)
@@ -93,7 +93,7 @@ $(COMPARE_DATA) &: $(CMP_INPUTS) $(SLABSIM) $(COMPARE_DIR)/params
 
 # mk/plot.inc's rule; the timeline also reads the phase markers.
 # $(1) = plot, $(2) = extra gnuplot -e settings, $(3) = extra data file.
-cmp_plot = $(call gnuplot_rule,$(COMPARE_DIR)/$(1),$(COMPARE_DIR)/$(1).dat,analysis/cmp_$(1).gp,workload='$(WORKLOAD)'$(2),$(3))
+cmp_plot = $(call gnuplot_rule,$(COMPARE_DIR)/$(1),$(COMPARE_DIR)/$(1).dat,analysis/cmp_$(1).gp,load '$(COMPARE_DIR)/title.gp'$(2),$(COMPARE_DIR)/title.gp $(3))
 $(eval $(call cmp_plot,waste))
 $(eval $(call cmp_plot,latency))
 $(eval $(call cmp_plot,timeline,; phasefile='$(COMPARE_DIR)/phases.dat',$(COMPARE_DIR)/phases.dat))

@@ -61,8 +61,9 @@ endif
 ifndef SWEEP_POINT
 SWEEP_VAR := $(SWEEP_VAR_$(PARAM))
 SWEEP_DIR := $(REPORT)/sweep-$(PARAM)
-SWEEP_POINTS := $(foreach v,$(VALUES),$(SWEEP_DIR)/$(v)/summary.csv)
-SWEEP_DATA := $(addprefix $(SWEEP_DIR)/,sweep.csv sweep.md $(addsuffix .dat,$(SWEEP_FIGURES)))
+# (sorted: a value listed twice is refused below, not a rule given twice)
+SWEEP_POINTS := $(foreach v,$(sort $(VALUES)),$(SWEEP_DIR)/$(v)/summary.csv)
+SWEEP_DATA := $(addprefix $(SWEEP_DIR)/,sweep.csv sweep.md title.gp $(addsuffix .dat,$(SWEEP_FIGURES)))
 SWEEP_PLOTS := $(foreach f,$(SWEEP_FIGURES),$(SWEEP_DIR)/$(f).png $(SWEEP_DIR)/$(f).svg)
 # Who ran the points is not part of the result, and the command line is
 # written in one order (the variables sorted, spaces as \ ), whichever
@@ -77,14 +78,15 @@ SWEEP_STAMP := values=$(strip $(VALUES)) variants=$(strip $(VARIANTS)) \
 	models=$(strip $(MODELS)) figures=$(strip $(SWEEP_FIGURES))
 
 # Why a sweep cannot run, or empty.
+# Each reason ends in "@@", which sweep-check prints as "; ".
 SWEEP_ERROR := $(strip \
-	$(if $(PARAM),,PARAM is not set) \
-	$(if $(PARAM),$(if $(SWEEP_VAR),,unknown PARAM '$(PARAM)'; known: $(SWEEP_PARAMS))) \
+	$(if $(PARAM),,PARAM is not set@@) \
+	$(if $(PARAM),$(if $(SWEEP_VAR),,unknown PARAM '$(PARAM)' (known: $(SWEEP_PARAMS))@@)) \
 	$(if $(SWEEP_VAR),$(if $(filter undefined,$(origin $(SWEEP_VAR))), \
 		$(if $(filter $(SWEEP_VAR),$(SWEEP_RUN_VARS)),, \
-		workload $(WORKLOAD) has no variable $(SWEEP_VAR) (PARAM=$(PARAM))))) \
-	$(if $(strip $(VALUES)),,VALUES is empty) \
-	$(if $(filter-out $(words $(VALUES)),$(words $(sort $(VALUES)))),VALUES lists a value twice))
+		workload $(WORKLOAD) has no variable $(SWEEP_VAR) (PARAM=$(PARAM))@@))) \
+	$(if $(strip $(VALUES)),,VALUES is empty@@) \
+	$(if $(filter-out $(words $(VALUES)),$(words $(sort $(VALUES)))),VALUES lists a value twice@@))
 
 # A point's make arguments: the workload, the value, and every variable
 # given on the command line but those that place the sweep or say who runs
@@ -136,7 +138,7 @@ $(SWEEP_DATA) &: $(SWEEP_POINTS) $(SLABSIM) $(SWEEP_DIR)/params
 		--command $(call sh_quote,$(strip $(SWEEP_COMMAND)))
 
 # mk/plot.inc's rule, one figure at a time.
-$(foreach f,$(SWEEP_FIGURES),$(eval $(call gnuplot_rule,$(SWEEP_DIR)/$(f),$(SWEEP_DIR)/$(f).dat,analysis/sweep.gp,workload='$(WORKLOAD)')))
+$(foreach f,$(SWEEP_FIGURES),$(eval $(call gnuplot_rule,$(SWEEP_DIR)/$(f),$(SWEEP_DIR)/$(f).dat,analysis/sweep.gp,load '$(SWEEP_DIR)/title.gp',$(SWEEP_DIR)/title.gp)))
 
 # After `make sweep ENGINE=slurm SLURM_WAIT=0`: gather the array's points
 # (every summary.csv must be there) and plot.
@@ -151,7 +153,7 @@ sweep-collect:
 
 .PHONY: sweep sweep-check
 sweep-check:
-	$(if $(SWEEP_ERROR),@echo "make sweep: $(SWEEP_ERROR)" >&2; \
+	$(if $(SWEEP_ERROR),@echo "make sweep: $(SWEEP_ERROR)" | sed 's/@@ */; /g; s/; $$//' >&2; \
 		echo "usage: make sweep WORKLOAD=W PARAM=P VALUES=\"V1 V2 ...\" [-jN]" >&2; exit 2)
 
 ifneq ($(SWEEP_ERROR),)

@@ -3,8 +3,9 @@
 #   make topo-plot [TOPO_WORKLOADS="smack17k hackbench"] [TOPO_MODEL=traced]
 #                  [TOPO_MAP=fold] [TOPO_SIZES="1 2 4 ... 256"]
 #       footprint and p99 latency against the number of PUs of a synthetic
-#       topology, one row of panels per workload:
-#       reports/topology/topology.png/.svg, data in reports/topology/W.dat
+#       topology, one row of panels per workload, the sizes where NUMA
+#       nodes begin marked: reports/topology/topology.png/.svg, data in
+#       reports/topology/W.dat
 #   make topologies
 #       rewrite datasets/topologies/*.xml from the synthetic descriptions
 #       below with hwloc's own exporter (lstopo)
@@ -58,11 +59,11 @@ TOPO_VARIANT ?= $(firstword $(VARIANTS))
 TOPO_TRACE = $(or $(TOPO_TRACE_$(WORKLOAD)),$(TOPO_VARIANT).trace)
 TOPO_TARGET = $(or $(TOPO_TARGET_$(WORKLOAD)),$(TARGET))
 TOPO_W := $(TOPO_DIR)/$(WORKLOAD)
-
 # One trace per workload, generated for the largest size, replayed on
 # every size from one pass over it (`slabsim run --runs`; the map folds
 # its CPUs onto fewer PUs); the trace is removed afterwards (hackbench's
-# is 200 MB).
+# is 200 MB).  trace_cpus: the CPUs its events run on; N/nodes: the
+# NUMA nodes of size N.
 TOPO_MAX := $(shell echo $(TOPO_SIZES) | tr ' ' '\n' | sort -n | tail -1)
 TOPO_POINTS := $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
 $(TOPO_POINTS) &: $(SLABSIM)
@@ -70,16 +71,24 @@ $(TOPO_POINTS) &: $(SLABSIM)
 		DATA=$(TOPO_W)/data $(TOPO_W)/data/$(TOPO_TRACE)
 	printf '%s\n' $(foreach n,$(TOPO_SIZES),"--topology 'synth:$(TOPO_SHAPE_$(n))' --out $(TOPO_W)/$(n)") \
 		> $(TOPO_W)/runs.list
-	$(SLABSIM) run --trace $(TOPO_W)/data/$(TOPO_TRACE) --model $(TOPO_MODEL) \
+	$(SLABSIM) run --quiet --trace $(TOPO_W)/data/$(TOPO_TRACE) --model $(TOPO_MODEL) \
 		--target $(TOPO_TARGET) --map $(TOPO_MAP) --runs $(TOPO_W)/runs.list
+	$(SLABSIM) convert --to text $(TOPO_W)/data/$(TOPO_TRACE) - | \
+		awk '$$1 == "a" || $$1 == "f" { c[$$2] = 1 } END { print length(c) }' > $(TOPO_W)/trace_cpus
+	$(foreach n,$(TOPO_SIZES),$(SLABSIM) topology --topology 'synth:$(TOPO_SHAPE_$(n))' | \
+		sed -n 's/^numa_nodes=//p' > $(TOPO_W)/$(n)/nodes &&) true
 	rm -rf $(TOPO_W)/data
 
-# W.dat: pus footprint_kib p99_ns, one row per size.
+# W.dat, one row per size: pus footprint_kib p99_ns nodes trace_cpus
+# node_start target, node_start = 1 on the first size with more NUMA nodes
+# than the size before (the plot marks it).
 $(TOPO_DIR)/$(WORKLOAD).dat: $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
 	@mkdir -p $(@D)
-	@{ echo "# pus footprint_kib p99_ns ($(WORKLOAD), trace $(TOPO_TRACE), target $(TOPO_TARGET), model $(TOPO_MODEL), map $(TOPO_MAP))"; \
-	  for f in $^; do awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
-		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"] }' $$f; done; } > $@.tmp.$$$$ && \
+	@{ echo "# pus footprint_kib p99_ns nodes trace_cpus node_start target ($(WORKLOAD), trace $(TOPO_TRACE), model $(TOPO_MODEL), map $(TOPO_MAP))"; \
+	  for f in $^; do d=$$(dirname $$f); awk -F, -v nodes=$$(cat $$d/nodes) -v tc=$$(cat $(TOPO_W)/trace_cpus) \
+		-v tgt=$(TOPO_TARGET) 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
+		{ print $$c["cpus"], $$c["footprint_kib"], $$c["p99_ns"], nodes, tc, 0, tgt }' $$f; done; } | \
+	awk '/^#/ { print; next } { $$6 = (n != "" && $$4 > n); n = $$4; print }' > $@.tmp.$$$$ && \
 	  mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
 topo-series: $(TOPO_DIR)/$(WORKLOAD).dat

@@ -1,14 +1,17 @@
 #!/bin/sh
-# deps.sh check|install [fuzz] - the Debian packages slabsim builds and runs
-# with (`fuzz`: clang and its libFuzzer runtime, for `make fuzz` only;
-# `slurm`: slurm-wlm, for `make test-slurm` only).
+# deps.sh check|install [fuzz|chromium|slurm] - the Debian packages slabsim
+# builds and runs with (`fuzz`: clang and its libFuzzer runtime, for `make
+# fuzz` only; `chromium`: the headless browser tests/e2e/html.sh opens
+# reports/index.html in, for that test only; `slurm`: slurm-wlm, for `make
+# test-slurm` only).
 # `check` exits 0 when everything is present; `install` runs apt-get as root,
 # or prints the exact command for a user who is not root.
 set -u
 # libtracecmd-dev, libtraceevent-dev (and libtracefs-dev, whose .pc libtracecmd
 # needs): slabsim import reads trace.dat; trace-cmd: the e2e test records one.
-PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev zstd libxxhash-dev parallel rsync openssh-client openssh-server libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd"
+PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev zstd libxxhash-dev parallel rsync openssh-client openssh-server libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd libcmark-dev"
 [ "${2:-}" = fuzz ] && PKGS="clang libclang-rt-14-dev"
+[ "${2:-}" = chromium ] && PKGS="chromium"
 [ "${2:-}" = slurm ] && PKGS="slurm-wlm"
 
 missing() {
@@ -36,7 +39,7 @@ install)
 	apt-get update -qq && apt-get install -y -qq $m
 	;;
 *)
-	echo "usage: $0 check|install" >&2
+	echo "usage: $0 check|install [fuzz|chromium|slurm]" >&2
 	exit 2
 	;;
 esac

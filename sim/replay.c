@@ -12,12 +12,37 @@
 #include "contention.h"
 #include "cache_model_fast.h"
 
+/* Caches the model holds before the first event (an initial state, run
+ * --initial-state: kmalloc caches the trace may never touch among them):
+ * the memory total and the running byte totals start with them, so that
+ * both end where the model's reports do. */
+static int start_from_model(struct ss_run *run)
+{
+	unsigned n = run->desc->ops->nr_caches ? run->desc->ops->nr_caches(run->model) : 0;
+
+	for (unsigned c = 0; c < n; c++) {
+		struct ss_cache_report r;
+
+		run->desc->ops->cache_report(run->model, c, &r);
+		if (!r.slab_bytes && !r.prior_live && !r.prior_freed)
+			continue;
+		/* (the pages reach the memory total with the first operation:
+		 * ss_op.slab_pages) */
+		if (ss_account_prior(&run->acct, &run->mem, c, 0, 0))
+			return -1;
+	}
+	return 0;
+}
+
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
 	ss_objtable_init(&run->objs, max_objects);
 	ss_memcap_init(&run->mem, run->mem.max_bytes, run->target->page_size);
+	ss_account_init(&run->acct, run->desc, run->model, run->target);
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
+		return ss_errorf(err, "out of memory");
+	if (start_from_model(run))
 		return ss_errorf(err, "out of memory");
 	ss_contention_init(&run->cont, run->cpu_cycles, run->topo->nr_cpus);
 	run->phase = "start";
@@ -46,6 +71,7 @@ void ss_run_release(struct ss_run *run)
 	run->label_events = NULL;
 	ss_objtable_release(&run->objs);
 	ss_memcap_release(&run->mem);
+	ss_account_release(&run->acct);
 	free(run->cpu_cycles);
 	run->cpu_cycles = NULL;
 }
@@ -122,6 +148,11 @@ static __attribute__((noinline)) int alloc_rare(struct ss_run *run, const struct
 		return BAD(run, ev, err, "simulated memory reached %llu bytes (slab and kmalloc_large pages), over the cap of %llu (raise --max-memory)",
 			   (unsigned long long)ss_memcap_bytes(&run->mem),
 			   (unsigned long long)run->mem.max_bytes);
+	/* the model gave the cache the kernel's objects: the running totals
+	 * count them from here (account.h) */
+	if (op->resync && obj->state == SS_OBJ_LIVE &&
+	    ss_account_prior(&run->acct, &run->mem, obj->cache, 0, run->events))
+		return ss_errorf(err, "out of memory");
 	run->zero_allocs += obj->state == SS_OBJ_ZERO;
 	run->large_allocs += obj->state == SS_OBJ_LARGE;
 	run->zero_live += obj->state == SS_OBJ_ZERO;
@@ -179,10 +210,12 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 		return alloc_failed(run, ev, err);
 	}
 	/* the memory total moves only with slabs and kmalloc_large */
-	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {
+	if (obj->state != SS_OBJ_LIVE || op.slab_pages || op.resync) {
 		if (alloc_rare(run, ev, obj, &op, err))
 			return -1;
 	}
+	if (ss_account_alloc(&run->acct, &run->mem, obj, run->events))
+		return ss_errorf(err, "out of memory");
 	if (++run->objs.live > run->objs.peak_live)
 		run->objs.peak_live = run->objs.live;
 	run->alloc_ops++;
@@ -225,6 +258,8 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 		run->zero_live -= obj->state == SS_OBJ_ZERO;
 		run->large_live -= obj->state == SS_OBJ_LARGE;
 	}
+	if (ss_account_free(&run->acct, &run->mem, obj, ev->cpu))
+		return ss_errorf(err, "out of memory");
 	obj->freed = obj->state;
 	obj->free_cpu = (uint16_t)ev->cpu;
 	obj->state = SS_OBJ_FREE;
@@ -252,12 +287,18 @@ static __attribute__((noinline)) int do_free_prior(struct ss_run *run,
 		memcpy(why, err->msg, sizeof(why));
 		return BAD(run, ev, err, "%s", why);
 	}
+	if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op))
+		return BAD(run, ev, err, SS_MEMCAP_LOST);
+	/* the route may have given the cache the kernel's objects or grown
+	 * its objects (op.resync): then the cache is read again, else one
+	 * prior object is out */
+	if ((rc || op.resync) &&
+	    ss_account_prior(&run->acct, &run->mem, obj.cache, rc && !op.resync, run->events))
+		return ss_errorf(err, "out of memory");
 	if (!rc) {
 		run->prior_missing++;
 		return 0;
 	}
-	if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op))
-		return BAD(run, ev, err, SS_MEMCAP_LOST);
 	run->prior_frees++;
 	return count_free(run, ev, &op, err);
 }

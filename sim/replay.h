@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "account.h"
 #include "contention.h"
 #include "costs.h"
 #include "histogram.h"
@@ -44,6 +45,7 @@ struct ss_run {
 	struct ss_objtable objs;
 	struct ss_memcap mem; /* simulated memory vs --max-memory (set max_bytes
 			       * before ss_run_init; 0 = the default cap) */
+	struct ss_account acct; /* live bytes, the peak, per-site counts */
 	double *cpu_cycles; /* simulated clock of each CPU */
 	struct ss_contention cont; /* waits and retries (sim/contention.h) */
 	struct ss_hist alloc_hist, free_hist;

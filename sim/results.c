@@ -2,6 +2,7 @@
 #include "results.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "atomic_file.h"
@@ -24,15 +25,39 @@ static const char *const summary_cols =
 	"live_objects,caches,alloc_ops,free_ops,sim_time_ms,alloc_time_ms,"
 	"work_time_ms,p50_ns,p99_ns,alloc_p50_ns,alloc_p99_ns,free_p50_ns,"
 	"free_p99_ns,fastpath_pct,lock_wait_ms,lock_waits,cmpxchg_retries,"
-	"remote_line_transfers,sim_time_ns";
+	"remote_line_transfers,sim_time_ns,peak_footprint_kib,peak_requested_bytes,"
+	"peak_padding_bytes,peak_rounding_bytes,peak_align_bytes,peak_debug_bytes,"
+	"peak_free_slot_bytes,peak_slab_tail_bytes,peak_event";
+
+/* The parts of the footprint at its peak.  Signed: a merged cache whose
+ * objects are smaller than a request (issue 13) must not wrap. */
+struct peak {
+	double kib;
+	int64_t requested, rounding, align, debug, free_slot, slab_tail;
+	uint64_t event;
+};
 
 struct summary {
 	struct ss_totals tot;
+	struct peak peak;
 	char era[16];
 	double sim_ms, alloc_ms, work_ms, fastpath_pct, wait_ms;
 	uint64_t line_transfers; /* object lines (remote_free) + slab lines */
 	double p50, p99, a50, a99, f50, f99; /* ns */
 };
+
+static void compute_peak(const struct ss_acct_bytes *b, struct peak *p)
+{
+	p->kib = (double)b->footprint / 1024.0;
+	p->requested = (int64_t)b->requested;
+	p->rounding = (int64_t)(b->allocated - b->requested);
+	p->align = (int64_t)b->align;
+	p->debug = (int64_t)b->debug;
+	p->slab_tail = (int64_t)b->slab_tail;
+	p->free_slot = (int64_t)(b->footprint - b->allocated - b->align - b->debug -
+				 b->slab_tail);
+	p->event = b->events;
+}
 
 static void compute_summary(const struct ss_run *run, struct summary *s)
 {
@@ -44,6 +69,7 @@ static void compute_summary(const struct ss_run *run, struct summary *s)
 	all.total += run->free_hist.total;
 	ss_totals_compute(run->desc, run->model, run->target, &s->tot);
 	ss_era_str(run->target->era, s->era, sizeof(s->era));
+	compute_peak(&run->acct.peak, &s->peak);
 	s->sim_ms = ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6;
 	s->alloc_ms = ss_run_ns(run, run->alloc_cycles + run->free_cycles + run->timer_cycles) / 1e6;
 	s->work_ms = ss_run_ns(run, run->work_cycles) / 1e6;
@@ -95,10 +121,16 @@ static void summary_csv(FILE *fp, const struct ss_run *run,
 		s->f50, s->f99, s->fastpath_pct);
 	/* sim_time_ns: sim_time_ms unrounded, for differences between runs
 	 * smaller than its 1 us (smack17k's patch3 and patch4) */
-	fprintf(fp, "%.3f,%llu,%llu,%llu,%.1f\n", s->wait_ms,
+	fprintf(fp, "%.3f,%llu,%llu,%llu,%.1f,", s->wait_ms,
 		(unsigned long long)run->cont.waits,
 		(unsigned long long)run->cont.retries,
 		(unsigned long long)s->line_transfers, s->sim_ms * 1e6);
+	fprintf(fp, "%.2f,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%llu\n", s->peak.kib,
+		(long long)s->peak.requested,
+		(long long)(s->peak.rounding + s->peak.align),
+		(long long)s->peak.rounding, (long long)s->peak.align,
+		(long long)s->peak.debug, (long long)s->peak.free_slot,
+		(long long)s->peak.slab_tail, (unsigned long long)s->peak.event);
 }
 
 /* The same figures as JSON, plus what the CSV has no room for. */
@@ -144,18 +176,48 @@ static void summary_json(FILE *fp, const struct ss_run *run,
 	fprintf(fp, "  \"lock_wait_ms\": %.3f,\n  \"lock_waits\": %llu,\n"
 		    "  \"cmpxchg_retries\": %llu,\n  \"cmpxchg_retry_ms\": %.3f,\n"
 		    "  \"remote_line_transfers\": %llu,\n"
-		    "  \"resource_uses\": %llu,\n  \"resource_uses_unplaced\": %llu,\n"
-		    "  \"counters\": {",
+		    "  \"resource_uses\": %llu,\n  \"resource_uses_unplaced\": %llu,\n",
 		s->wait_ms, (unsigned long long)run->cont.waits,
 		(unsigned long long)run->cont.retries,
 		ss_run_ns(run, run->cont.retry_cycles) / 1e6,
 		(unsigned long long)s->line_transfers,
 		(unsigned long long)run->cont.uses,
 		(unsigned long long)run->cont.lost);
+	fprintf(fp, "  \"peak_footprint_kib\": %.2f,\n  \"peak_requested_bytes\": %lld,\n"
+		    "  \"peak_rounding_bytes\": %lld,\n  \"peak_align_bytes\": %lld,\n"
+		    "  \"peak_debug_bytes\": %lld,\n  \"peak_free_slot_bytes\": %lld,\n"
+		    "  \"peak_slab_tail_bytes\": %lld,\n  \"peak_event\": %llu,\n"
+		    "  \"counters\": {",
+		s->peak.kib, (long long)s->peak.requested, (long long)s->peak.rounding,
+		(long long)s->peak.align, (long long)s->peak.debug,
+		(long long)s->peak.free_slot, (long long)s->peak.slab_tail,
+		(unsigned long long)s->peak.event);
 	for (int i = 0; i < SS_NR_STEPS; i++)
 		fprintf(fp, "%s\n    \"%s\": %llu", i ? "," : "", ss_step_name(i),
 			(unsigned long long)t->stats[i]);
 	fprintf(fp, "\n  }\n}\n");
+}
+
+/* The running totals the peak was taken from must end where the model's
+ * own reports do: a difference is a bug of the accounting, and a peak
+ * built on it would be a silent wrong answer. */
+static int check_account(const struct ss_run *run, const struct ss_totals *t,
+			 struct ss_error *err)
+{
+	struct ss_acct_bytes b;
+
+	ss_account_now(&run->acct, &b);
+	if (b.footprint != t->footprint_bytes || b.requested != t->requested ||
+	    b.allocated != t->allocated || b.align != t->align ||
+	    b.debug != t->debug || b.slab_tail != t->slab_tail)
+		return ss_errorf(err, "internal error: the replay's running byte totals "
+				      "(footprint %llu, requested %llu) differ from the model's "
+				      "caches (%llu, %llu) at the end",
+				 (unsigned long long)b.footprint,
+				 (unsigned long long)b.requested,
+				 (unsigned long long)t->footprint_bytes,
+				 (unsigned long long)t->requested);
+	return 0;
 }
 
 int ss_write_summary(const char *dir, const struct ss_run *run,
@@ -166,6 +228,8 @@ int ss_write_summary(const char *dir, const struct ss_run *run,
 
 	compute_summary(run, &s);
 	if (ss_totals_check(&s.tot, err))
+		return -1;
+	if (check_account(run, &s.tot, err))
 		return -1;
 	if (open_in(&f, dir, "summary.csv", err))
 		return -1;
@@ -187,7 +251,9 @@ int ss_write_caches(const char *dir, const struct ss_run *run,
 		return -1;
 	fprintf(f.fp, "name,object_size,slab_size,objs_per_slab,order,objects,"
 		      "total_objects,slabs,partial_slabs,cpu_slabs,space_bytes,"
-		      "loss_bytes,lalig_bytes,lpadd_bytes,efficiency_pct,debug\n");
+		      "loss_bytes,lalig_bytes,lpadd_bytes,efficiency_pct,debug,"
+		      "requested_bytes,rounding_bytes,align_bytes,debug_bytes,"
+		      "free_slot_bytes\n");
 	for (unsigned i = 0; i < n; i++) {
 		struct ss_cache_report r;
 		char dbg[16];
@@ -198,7 +264,7 @@ int ss_write_caches(const char *dir, const struct ss_run *run,
 		lpadd = (slab_bytes_each - (uint64_t)r.objs_per_slab * r.slab_size) * r.nr_slabs;
 		ss_debug_str(r.debug, dbg, sizeof(dbg));
 		ss_csv_put(f.fp, r.name);
-		fprintf(f.fp, ",%u,%u,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%s\n",
+		fprintf(f.fp, ",%u,%u,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%s,",
 			r.object_size, r.slab_size, r.objs_per_slab, r.order,
 			(unsigned long long)r.live, (unsigned long long)r.total_objects,
 			(unsigned long long)r.nr_slabs, (unsigned long long)r.partial_slabs,
@@ -208,7 +274,64 @@ int ss_write_caches(const char *dir, const struct ss_run *run,
 			(unsigned long long)lpadd,
 			r.slab_bytes ? 100.0 * (double)(r.live * r.object_size) / (double)r.slab_bytes : 0.0,
 			dbg);
+		/* where the bytes go, as summary.csv splits them (totals.h) */
+		fprintf(f.fp, "%llu,%lld,%llu,%llu,%llu\n",
+			(unsigned long long)r.requested_live,
+			(long long)(r.live * r.object_size - r.requested_live),
+			(unsigned long long)(r.live * (r.size_nodebug - r.object_size)),
+			(unsigned long long)(r.live * (r.slab_size - r.size_nodebug)),
+			(unsigned long long)((r.total_objects - r.live) * r.slab_size));
 	}
+	return ss_atomic_commit(&f, err);
+}
+
+/* The share of the allocated bytes (object_size each) not requested: the
+ * rounding.  perf kmem's Frag has the same formula over bytes_alloc =
+ * s->size (trace_kmem_cache_alloc(), include/trace/events/kmem.h), the
+ * stride, so it also counts alignment and debug bytes (docs/outputs.md). */
+static double frag_pct(const struct ss_acct_site *s)
+{
+	return s->allocated ? 100.0 - 100.0 * (double)s->requested / (double)s->allocated : 0.0;
+}
+
+int ss_write_sites(const char *dir, const struct ss_run *run,
+		   struct ss_error *err)
+{
+	const struct ss_account *a = &run->acct;
+	struct ss_atomic_file f;
+	uint32_t *order;
+
+	if (ss_account_sorted(a, run->tables, &order))
+		return ss_errorf(err, "out of memory");
+	if (open_in(&f, dir, "sites.csv", err)) {
+		free(order);
+		return -1;
+	}
+	fprintf(f.fp, "site,cache,allocs,frees,requested_bytes,allocated_bytes,frag_pct,"
+		      "cross_cpu_frees,live_objects,peak_live_objects,live_requested_bytes,"
+		      "rounding_bytes,align_bytes,debug_bytes\n");
+	for (uint32_t i = 0; i < a->nr_sites; i++) {
+		const struct ss_acct_site *s = &a->site[order[i]];
+		const struct ss_acct_cache *k = ss_account_geo(a, s->cache);
+		uint64_t live = s->allocs - s->frees;
+
+		ss_csv_put(f.fp, ss_account_site_name(s, run->tables));
+		fputc(',', f.fp);
+		ss_csv_put(f.fp, ss_account_cache_name(a, s));
+		fprintf(f.fp, ",%llu,%llu,%llu,%llu,%.2f,%llu,%llu,%llu,%llu,%lld,%llu,%llu\n",
+			(unsigned long long)s->allocs, (unsigned long long)s->frees,
+			(unsigned long long)s->requested, (unsigned long long)s->allocated,
+			frag_pct(s), (unsigned long long)s->cross_cpu,
+			(unsigned long long)live, (unsigned long long)s->peak_live,
+			(unsigned long long)(s->requested - s->freed_requested),
+			/* at the cache's object_size now, as caches.csv
+			 * counts it (a merged alias may have grown it) */
+			(long long)((k ? live * k->object_size : s->allocated - s->freed_allocated) -
+				    (s->requested - s->freed_requested)),
+			k ? (unsigned long long)(live * k->align_each) : 0ull,
+			k ? (unsigned long long)(live * k->debug_each) : 0ull);
+	}
+	free(order);
 	return ss_atomic_commit(&f, err);
 }
 

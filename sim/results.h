@@ -16,6 +16,10 @@ int ss_write_summary(const char *dir, const struct ss_run *run,
 		     const struct ss_run_labels *lb, struct ss_error *err);
 int ss_write_caches(const char *dir, const struct ss_run *run,
 		    struct ss_error *err);
+/* sites.csv: per (allocation site, cache) pair, perf kmem stat --caller's
+ * figures and the waste of the objects live at the end (account.h). */
+int ss_write_sites(const char *dir, const struct ss_run *run,
+		   struct ss_error *err);
 int ss_write_counters(const char *dir, const struct ss_run *run,
 		      struct ss_error *err);
 /* locks.csv: per cache and shared resource (list_lock, slab_lock,

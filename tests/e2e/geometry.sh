@@ -114,6 +114,26 @@ rc=0
 "$S" geometry --target x86_64-6.x --size 64 --freeptr 8 >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "--freeptr without --rcu: exit $rc, want 1"
 
+# kmalloc above KMALLOC_MAX_CACHE_SIZE: the page allocator, or NULL with a
+# warning above its largest order (10: 4 MiB of 4 KiB pages)
+"$S" geometry --target x86_64-6.1 --kmalloc --size 20000 >"$tmp/out" 2>"$tmp/err"
+grep -qx "cache=kmalloc_large" "$tmp/out" && grep -qx "order=3" "$tmp/out" &&
+	grep -qx "pages=8" "$tmp/out" && grep -qx "result=pages" "$tmp/out" || fail "20000: $(cat "$tmp/out")"
+grep -q "above KMALLOC_MAX_CACHE_SIZE (8192): no slab cache, kmalloc_large() takes 8 pages" "$tmp/err" ||
+	fail "20000: $(cat "$tmp/err")"
+"$S" geometry --target x86_64-6.1 --kmalloc --size 4194304 >"$tmp/out" 2>"$tmp/err"
+grep -qx "order=10" "$tmp/out" && grep -qx "result=pages" "$tmp/out" || fail "4 MiB: $(cat "$tmp/out")"
+"$S" geometry --target x86_64-6.1 --kmalloc --size 20000000 >"$tmp/out" 2>"$tmp/err"
+grep -qx "order=13" "$tmp/out" && grep -qx "max_order=10" "$tmp/out" &&
+	grep -qx "result=NULL" "$tmp/out" || fail "20000000: $(cat "$tmp/out")"
+grep -q "warning: kmalloc(20000000) needs order 13, above the page allocator's largest order 10" "$tmp/err" ||
+	fail "20000000: no warning: $(cat "$tmp/err")"
+# a bad --debug names the letters
+rc=0
+"$S" geometry --target x86_64-6.1 --size 20 --debug Q 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "--debug Q: exit $rc, want 2"
+grep -q "letters among F Z P U T O" "$tmp/err" || fail "--debug Q: $(cat "$tmp/err")"
+
 # validate on the saved copies of the 6.18 machine (2 present CPUs).
 "$S" validate --sys "$data/sys-kernel-slab" --cpus 2 >"$tmp/val"
 tail -1 "$tmp/val" | grep -qx "validate: 16 caches, 15 match, 0 mismatch, 1 explicit-freeptr; sheaf_capacity: 2 checked, 0 mismatch" ||

@@ -60,6 +60,29 @@ awk -v a="$(simt P-4.5__traced+P)" -v b="$(simt P-4.6__traced+P)" -v c="$(simt P
 grep -q '^\*\*P-4.5 / P-4.6 = ' "$tmp/rep/report.md" || fail "ratio check missing from report.md"
 grep -q 'deactivate_slab share' "$tmp/rep/report.md" || fail "deactivate share missing"
 expect_eq "time.dat rows" "$(grep -vc '^#' "$tmp/rep/time.dat")" 6
+# six runs on three kernels: counted as such, never pooled across kernels,
+# no grid of n/a, no panel slot without a run, no "(no data)" legend
+has "$tmp/rep/report.md" "- Runs: 6 from $tmp/rep/runs/, of the 12 pairs of 6 variants and 2 models"
+has "$tmp/rep/report.md" "- Target: x86_64-4.5, x86_64-4.6, x86_64-6.1 (kernel era 4.5, 4.6, 6.1, 2 CPUs)"
+sed '/hackbench: run time under/q' "$tmp/rep/report.md" | grep -n 'n/a' &&
+	fail "report.md's generic sections have n/a cells"
+expect_eq "latency curves" "$(grep -c '^"[^"]*" [^ ]* [^ ]* alloc$' "$tmp/rep/latency.dat")" 6
+grep -q '^"P-4.6 traced+P" P-4.6 traced+P free$' "$tmp/rep/latency.dat" || fail "latency.dat: no P-4.6 curve"
+grep -q 'no data' "$tmp/rep/latency.dat" && fail "latency.dat: a (no data) curve"
+# waste.dat: each model's panel holds its three runs, slots 0 1 2
+expect_eq "traced+P slots" "$(awk '$2 == "traced+P" && $3 == "end" { printf "%s", $13 }' "$tmp/rep/waste.dat")" 012
+# the peak is in summary.csv and the report: objects live then, none at
+# the end (every message freed)
+sum=$tmp/rep/runs/P-6.1__traced+P/summary.csv
+awk -v p="$(col "$sum" peak_footprint_kib)" -v e="$(col "$sum" footprint_kib)" \
+	-v r="$(col "$sum" peak_requested_bytes)" -v d="$(col "$sum" peak_debug_bytes)" \
+	'BEGIN { exit !(p >= e && r > 0 && d > 0) }' || fail "peak columns: $(cut -d, -f33- "$sum")"
+expect_eq "requested at the end" "$(col "$sum" requested_bytes)" 0
+grep -q '^| P-6.1 *| traced+P *| peak, event' "$tmp/rep/report.md" || fail "no peak row"
+"$S" compare --workload hackbench --dir "$tmp/rep" --out "$tmp/cmp" 2>/dev/null || fail "compare"
+grep -q 'n/a' "$tmp/cmp/compare.md" && fail "compare.md has n/a cells"
+grep -q 'no data' "$tmp/cmp/timeline.dat" && fail "timeline.dat: a (no data) header"
+has "$tmp/cmp/compare.md" "| P-4.6 | traced+P |"
 
 # ---- pipes: no slab objects, only work ----
 "$S" gen hackbench "${gen[@]}" --pipes -o "$tmp/p.trace" 2>/dev/null
@@ -101,5 +124,12 @@ if command -v gnuplot >/dev/null && [ -z "${SLABSIM_QUICK:-}" ]; then
 	head -c 8 "$tmp/msim/time.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "time.png is not a PNG"
 	make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log2" 2>&1 || fail "second make sim"
 	if grep -E 'slabsim (gen|run|report)' "$tmp/log2"; then fail "second make sim redid work"; fi
+	# under a reports root the index is written too, after the workload's
+	# own plots (mk/index.mk): time.png is on it, no temporary file is
+	make -C "$root" --no-print-directory sim WORKLOAD=hackbench HB_GROUPS=2 HB_LOOPS=5 HB_FDS=4 \
+		SLABSIM="$S" REPORTS="$tmp/reports" DATASETS="$tmp/datasets" >"$tmp/log3" 2>&1 \
+		|| { cat "$tmp/log3"; fail "make sim REPORTS="; }
+	grep -q 'time\.png' "$tmp/reports/index.html" || fail "index.html: no time.png"
+	if grep -q '\.tmp\.' "$tmp/reports/index.html"; then fail "index.html lists a temporary file"; fi
 fi
 echo "hackbench.sh: ok"

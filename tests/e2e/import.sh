@@ -65,7 +65,10 @@ set +e
 "$S" import -o bad.trace bad.ftrace 2> err.txt; rc=$?
 "$S" import bad.ftrace 2> /dev/null; rc2=$?
 "$S" import --format-file /nonexistent -o x.trace bad.ftrace 2> /dev/null; rc3=$?
+"$S" import -o x.trace /nonexistent 2> err4.txt; rc4=$?
 set -e
+[ $rc4 = 1 ] || fail "missing capture: exit $rc4"
+grep -q "/nonexistent: cannot open capture" err4.txt || fail "missing capture: $(cat err4.txt)"
 [ $rc = 1 ] || fail "bad line: exit $rc"
 grep -q "bad.ftrace:1: allocation without bytes_req= and bytes_alloc=" err.txt || fail "message: $(cat err.txt)"
 [ ! -e bad.trace ] || fail "half-written output left behind"

@@ -48,4 +48,45 @@ if make -C "$root" --no-print-directory "$tmp/rep/waste.png" "${args[@]}" GNUPLO
 	>"$tmp/log3" 2>&1; then fail "make with a failing gnuplot succeeded"; fi
 [ ! -e "$tmp/rep/waste.png" ] || fail "a failed plot left waste.png"
 no_temporaries "a failed plot"
+# ---- what-ifs: their own directories; a failed one changes nothing ----------
+w=(WORKLOAD=smack17k RULES=300 LABELS=30 MODELS=traced SLABSIM="$S"
+	REPORTS="$tmp/reports" DATASETS="$tmp/datasets")
+base=smack17k--labels-30--models-traced--rules-300
+dbase=smack17k--labels-30--rules-300 # the traces do not depend on MODELS
+make -C "$root" --no-print-directory sim "${w[@]}" >"$tmp/wlog" 2>&1 || { cat "$tmp/wlog"; fail "make sim, small"; }
+[ -s "$tmp/reports/$base/report.md" ] || fail "no report in reports/$base: $(ls "$tmp/reports")"
+[ -s "$tmp/datasets/$dbase/ref.trace" ] || fail "no traces in datasets/$dbase: $(ls "$tmp/datasets")"
+snapshot() { find "$tmp/reports/$base" "$tmp/datasets/$dbase" -type f -printf '%p %s %T@\n' | sort; }
+snapshot >"$tmp/before"
+# an unknown target: refused before anything is written, the valid ones named
+rc=0
+make -C "$root" --no-print-directory sim "${w[@]}" TARGET=x86_64-6.2 >"$tmp/wlog" 2>&1 || rc=$?
+[ "$rc" != 0 ] || fail "make sim TARGET=x86_64-6.2 succeeded"
+grep -q "unknown TARGET 'x86_64-6.2'; known: arm32-3.10 .*x86_64-6.1" "$tmp/wlog" ||
+	fail "unknown target: $(cat "$tmp/wlog")"
+[ ! -e "$tmp/reports/$base--target-x86_64-6.2" ] || fail "a refused what-if left a directory"
+# a what-if that fails in the replay: only its own directory sees it
+rc=0
+make -C "$root" --no-print-directory sim "${w[@]}" TOPOLOGY='synth:bogus' >"$tmp/wlog" 2>&1 || rc=$?
+[ "$rc" != 0 ] || fail "make sim TOPOLOGY=synth:bogus succeeded"
+snapshot >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after" || fail "a failed what-if touched the results: $(diff "$tmp/before" "$tmp/after")"
+make -C "$root" --no-print-directory sim "${w[@]}" >"$tmp/wlog" 2>&1 || fail "plain make sim after a failed what-if"
+if grep -E 'slabsim (gen|run|report)' "$tmp/wlog"; then fail "a failed what-if made the next make sim redo work"; fi
+# a what-if that works: its own report, named after what differs, saying so
+make -C "$root" --no-print-directory sim "${w[@]}" TARGET=x86_64-6.1 >"$tmp/wlog" 2>&1 ||
+	{ cat "$tmp/wlog"; fail "make sim TARGET=x86_64-6.1"; }
+has "$tmp/reports/$base--target-x86_64-6.1/report.md" "- Target: x86_64-6.1"
+has "$tmp/reports/$base--target-x86_64-6.1/report.md" "TARGET=x86_64-6.1"
+case "$(ls "$tmp/datasets")" in
+*target*) fail "a target what-if generated its own traces: $(ls "$tmp/datasets")" ;;
+esac
+snapshot >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after" || fail "a what-if touched the default results: $(diff "$tmp/before" "$tmp/after")"
+# the same value as the default is no what-if; REPORT= puts it anywhere
+make -C "$root" --no-print-directory sim "${w[@]}" TARGET=arm32-3.10 >"$tmp/wlog" 2>&1 || fail "TARGET=default"
+if grep -E 'slabsim (gen|run|report)' "$tmp/wlog"; then fail "TARGET=its default redid work"; fi
+make -C "$root" --no-print-directory report "${w[@]}" REPORT="$tmp/elsewhere" >"$tmp/wlog" 2>&1 ||
+	{ cat "$tmp/wlog"; fail "make report REPORT=..."; }
+[ -s "$tmp/elsewhere/report.md" ] || fail "REPORT= did not put the report there"
 echo "make_sim: ok"

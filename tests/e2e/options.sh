@@ -53,7 +53,7 @@ usage_err advise "--max-proposals needs a value (N)" --max-proposals
 
 # Unknown options, in either form; no abbreviations.
 for cmd in run convert bench topology calibrate import geometry validate report \
-	compare sweep index costs sensitivity advise "gen audit" "gen smack17k" "gen hackbench"; do
+	compare sweep index diff list costs sensitivity advise "gen audit" "gen smack17k" "gen hackbench"; do
 	usage_err "$cmd" "unknown option '--foo'" --foo
 	usage_err "$cmd" "unknown option '--foo=1'" --foo=1
 done
@@ -88,7 +88,7 @@ usage_err run "unknown option '--foo'" --foo --help
 # --help: exit 0 on stdout, every long option of the synopsis listed with
 # its help on the same line or, past the column, on the next one alone.
 for cmd in run convert bench topology calibrate import geometry validate report \
-	compare sweep index costs sensitivity advise "gen audit" "gen smack17k" "gen hackbench"; do
+	compare sweep index diff list costs sensitivity advise "gen audit" "gen smack17k" "gen hackbench"; do
 	# shellcheck disable=SC2086
 	"$SLABSIM" $cmd --help >"$tmp/help" 2>"$tmp/err" || fail "$cmd --help: exit $?"
 	[ ! -s "$tmp/err" ] || fail "$cmd --help: wrote on stderr"
@@ -103,5 +103,12 @@ done
 "$SLABSIM" gen audit --help >"$tmp/help"
 grep -qx -- '  --profile-scale-permille S' "$tmp/help" ||
 	fail "gen audit --help: --profile-scale-permille S is not on a line of its own"
+
+# the two new commands' own usage errors, and a bad --map names the valid ones
+usage_err diff "want two run directories, RUN_A RUN_B" a
+usage_err diff "want two run directories, got a third: 'c'" a b c
+usage_err list "list what? one of: targets, models, workloads, steps"
+usage_err list "unknown list 'bogus'; one of: targets, models, workloads, steps" bogus
+usage_err run "bad value 'bogus' for --map (want identity, compact, scatter or fold)" --map bogus
 
 echo "options.sh: ok"

@@ -21,7 +21,7 @@ make -s --no-print-directory -C "$root" capture CAPTURE_DIR="$caps" SETTLE=1 RAW
 	> "$tmp/cap.out" 2>&1 || { cat "$tmp/cap.out"; fail "make capture"; }
 args=(TRACE="$caps/own" SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/rep")
 make -C "$root" --no-print-directory sim "${args[@]}" > "$tmp/sim.out" 2>&1 ||
-	{ tail -20 "$tmp/sim.out"; fail "make sim TRACE="; }
+	{ grep -E "slabsim [a-z]+: |Error" "$tmp/sim.out" | head -5; tail -20 "$tmp/sim.out"; fail "make sim TRACE="; }
 rep=$tmp/rep
 for f in report.md summary.csv kernel.csv waste.png latency.png; do
 	[ -s "$rep/$f" ] || fail "$f missing"
@@ -29,6 +29,16 @@ done
 for m in traced kmalloc-buckets kmem_cache; do
 	[ -s "$rep/runs/trace__$m/summary.csv" ] || fail "no run of $m"
 	[ -s "$rep/runs/trace__$m/prior.csv" ] || fail "$m: no prior.csv (initial state)"
+	# sites.csv: the kernel's objects as their own rows; the trace's rows
+	# count every allocation replayed (the run itself checked that the
+	# running byte totals, initial state and prior frees included, end
+	# where the model's caches do)
+	s=$rep/runs/trace__$m/sites.csv
+	grep -q '^(initial state),' "$s" || fail "$m: sites.csv has no (initial state) rows"
+	allocs=$(awk -F, 'NR > 1 && $1 != "(initial state)" { n += $3 } END { print n + 0 }' "$s")
+	ops=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["alloc_ops"] }' \
+		"$rep/runs/trace__$m/summary.csv")
+	[ "$allocs" = "$ops" ] || fail "$m: sites.csv allocs $allocs, summary alloc_ops $ops"
 done
 grep -q '^## The live kernel and the simulator$' "$rep/report.md" || fail "no live-kernel section"
 "$S" convert "$tmp/data/trace.sbt.zst" "$tmp/own.trace" > /dev/null

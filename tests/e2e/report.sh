@@ -17,7 +17,7 @@ cp -r "$fixture/runs" "$out/"
 "$S" report --workload smack17k --dir "$out" --seed-table "$seed" \
 	--command "make sim WORKLOAD=smack17k" --calibration "catmap_bytes=20" \
 	>"$tmp/stdout" 2>"$tmp/stderr" || fail "report failed: $(cat "$tmp/stderr")"
-for f in report.md summary.csv waste.dat latency.dat figures.csv; do
+for f in report.md summary.csv waste.dat latency.dat title.gp figures.csv; do
 	[ -s "$out/$f" ] || fail "no $f"
 done
 has "$out/report.md" "| ref | 1946 | 1876–1988 | 1904 | -42 | -2.2% |"
@@ -27,11 +27,13 @@ has "$out/report.md" "| arm32-3.10: cache_line | 32 | inferred |"
 grep -Eq 'Verdict|\| (pass|FAIL) \|' "$out/report.md" && fail "report.md: a pass/fail verdict against the seed"
 for s in "## 1. What was run" "## Headline figures and their intervals" \
 	"## 2. Seed vs simulator" "## 3. Fitted and inferred parameters" \
-	"## 4. Where the bytes go" "## 5. Latency" "## 6. Strategies compared"; do
+	"## 4. Where the bytes go" "## 5. Where the waste is" "## 6. Latency" \
+	"## 7. Strategies compared"; do
 	has "$out/report.md" "$s"
 done
 [ "$(wc -l <"$out/summary.csv")" -eq 15 ] || fail "summary.csv: want 1 header + 14 rows"
-[ "$(grep -vc '^#' "$out/waste.dat")" -eq 14 ] || fail "waste.dat: want 14 rows"
+[ "$(grep -vc '^#' "$out/waste.dat")" -eq 28 ] || fail "waste.dat: want 28 rows (end and peak of 14 runs)"
+has "$out/title.gp" "workload = 'smack17k, arm32-3.10, 2 CPUs'"
 
 # deterministic: the same inputs give byte-identical outputs
 mkdir -p "$tmp/again"
@@ -79,14 +81,14 @@ check_svg() {
 
 for p in waste latency; do
 	for ext in png svg; do
-		"$GNUPLOT" -e "datafile='$out/$p.dat'; outfile='$out/$p.$ext'; workload='smack17k'" \
+		"$GNUPLOT" -e "datafile='$out/$p.dat'; outfile='$out/$p.$ext'; load '$out/title.gp'" \
 			"$root/analysis/$p.gp" 2>"$tmp/gp.err" || fail "gnuplot $p.gp: $(cat "$tmp/gp.err")"
 		[ ! -s "$tmp/gp.err" ] || fail "gnuplot $p.gp warned: $(cat "$tmp/gp.err")"
 		"check_$ext" "$out/$p.$ext"
 	done
 done
 
-# ---- mk/report.inc: `make report` builds the four files and four plots -------------
+# ---- mk/report.inc: `make report` builds the five files and four plots -------------
 mk=$tmp/rules
 mkdir -p "$mk"
 cp -r "$fixture/runs" "$mk/"
@@ -109,7 +111,7 @@ submake() {
 }
 submake -s report >"$tmp/make.out" 2>&1 ||
 	fail "make report: $(cat "$tmp/make.out")"
-for f in report.md summary.csv waste.dat latency.dat; do
+for f in report.md summary.csv waste.dat latency.dat title.gp; do
 	[ -s "$mk/$f" ] || fail "make report: no $f"
 done
 check_png "$mk/waste.png"

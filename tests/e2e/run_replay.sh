@@ -13,7 +13,7 @@ done
 
 for v in ref patch4; do
 	f=out-$v/summary.csv
-	for file in summary.json caches.csv counters.csv latency.csv slabinfo timeline.csv; do
+	for file in summary.json caches.csv counters.csv latency.csv slabinfo timeline.csv sites.csv; do
 		[ -s out-$v/$file ] || fail "$v: $file missing or empty"
 	done
 	sum=$(( $(col $f requested_bytes) + $(col $f padding_bytes) + $(col $f debug_bytes) + \
@@ -32,9 +32,43 @@ awk -v a="$(col out-ref/summary.csv footprint_kib)" -v b="$(col out-patch4/summa
 grep -q '^smack_rule,20,24,' out-patch4/caches.csv || fail "smack_rule is not 20 -> 24 bytes"
 grep -q '^slabinfo - version: 2.1' out-ref/slabinfo || fail "slabinfo header"
 
+# ---- the peak and sites.csv, worked out by hand ----------------------------
+# x86_64-6.1, one CPU: 200 kmalloc(20) from site s (kmalloc-32: 128 per
+# 4 KiB slab, 2 slabs) and one kmalloc(10000) from site big (kmalloc_large:
+# 4 pages, counted as slab memory in 6.1), then all but 10 of the small
+# ones and the large one freed.  The peak is 2 slabs + 4 pages = 24 KiB,
+# reached at the large allocation (event 200): 200 x 20 + 10000 requested,
+# 200 x 12 + (16384 - 10000) rounding; free slots 56 x 32.
+{
+	echo "slabsim-trace 1"; echo "meta workload hand"
+	for i in $(seq 0 199); do echo "a 0 $i s kmalloc 20"; done
+	echo "a 0 200 big kmalloc 10000"
+	for i in $(seq 10 199); do echo "f 0 $i"; done
+	echo "f 0 200"
+} >hand.trace
+"$S" run --trace hand.trace --model traced --target x86_64-6.1 --cpus 1 --out hand
+f=hand/summary.csv
+expect_eq "peak_footprint_kib" "$(col $f peak_footprint_kib)" 24.00
+expect_eq "peak_event" "$(col $f peak_event)" 200
+expect_eq "peak_requested_bytes" "$(col $f peak_requested_bytes)" 14000
+expect_eq "peak_rounding_bytes" "$(col $f peak_rounding_bytes)" $(( 200 * 12 + 16384 - 10000 ))
+expect_eq "peak_padding_bytes" "$(col $f peak_padding_bytes)" $(( 200 * 12 + 16384 - 10000 ))
+expect_eq "peak_free_slot_bytes" "$(col $f peak_free_slot_bytes)" $(( 56 * 32 ))
+expect_eq "peak_debug_bytes" "$(col $f peak_debug_bytes)" 0
+expect_eq "requested at the end" "$(col $f requested_bytes)" 200
+expect_eq "sites.csv" "$(cat hand/sites.csv)" "site,cache,allocs,frees,requested_bytes,allocated_bytes,frag_pct,cross_cpu_frees,live_objects,peak_live_objects,live_requested_bytes,rounding_bytes,align_bytes,debug_bytes
+big,kmalloc_large,1,1,10000,16384,38.96,0,0,1,0,0,0,0
+s,kmalloc-32,200,190,4000,6400,37.50,0,10,200,200,120,0,0"
+# the sites' allocations add up to the summary's
+expect_eq "site allocs" "$(awk -F, 'NR > 1 { n += $3 } END { print n }' hand/sites.csv)" "$(col $f alloc_ops)"
+# frees on another CPU: perf kmem's ping-pong
+printf 'slabsim-trace 1\nmeta workload hand\na 0 0 s kmalloc 20\nf 1 0\n' >pp.trace
+"$S" run --trace pp.trace --model traced --target x86_64-6.1 --cpus 2 --out pp
+expect_eq "cross-CPU frees" "$(awk -F, 'NR == 2 { print $8 }' pp/sites.csv)" 1
+
 # determinism: same inputs, byte-identical outputs
 "$S" run --trace ref.trace --model traced --target arm32-3.10 --out again
-for file in summary.csv caches.csv counters.csv latency.csv timeline.csv; do
+for file in summary.csv caches.csv counters.csv latency.csv timeline.csv sites.csv; do
 	cmp -s out-ref/$file again/$file || fail "$file differs between identical runs"
 done
 
@@ -85,5 +119,6 @@ set +e
 "$S" run --trace ref.trace --model traced --target arm32-3.10 --out x --cpus zero 2>/dev/null; [ $? -eq 2 ] || fail "bad --cpus"
 "$S" run --trace ref.trace --model traced --target arm32-3.10 --out x --slub-debug Q 2>/dev/null; [ $? -eq 1 ] || fail "bad slub_debug"
 set -e
-"$S" run --help > "$tmp/help" && grep -q -- '--slub-debug' "$tmp/help" || fail "help"
+"$S" run --help > help.txt || fail "help: exit $?"
+grep -q -- '--slub-debug' help.txt || fail "help"
 echo "run_replay: ok"

@@ -19,7 +19,7 @@ make -C "$root" --no-print-directory -j2 sweep PARAM=rules VALUES="100 200 400" 
 for f in sweep.csv sweep.md footprint_kib.dat sim_time_ms.dat; do
 	[ -s "$sw/$f" ] || fail "sweep-rules/$f missing"
 done
-check_plot "$sw/footprint_kib" "smack17k: slab footprint (KiB) against rules, one line per model" \
+check_plot "$sw/footprint_kib" "smack17k, arm32-3.10, 2 CPUs: slab footprint (KiB) against rules, one line per model" \
 	"slab footprint (KiB)" rules ref patch4 traced kmem_cache
 check_plot "$sw/sim_time_ms" "simulated time (ms)" rules
 
@@ -27,6 +27,14 @@ check_plot "$sw/sim_time_ms" "simulated time (ms)" rules
 for v in 100 200 400; do
 	grep -q -- "--rules $v " "$sw/$v/data/gen-params" || fail "value $v: gen-params $(cat "$sw/$v/data/gen-params")"
 	[ -s "$sw/$v/report.md" ] || fail "value $v: no report.md"
+	# the point's command: one that makes this point again, pasteable
+	# into a shell (nothing but the command inside the backticks), without
+	# make's own variables
+	grep -q "^- Command: \`make sweep-point WORKLOAD=smack17k RULES=$v [^\`(]*\`\$" "$sw/$v/report.md" ||
+		fail "value $v: $(grep Command "$sw/$v/report.md")"
+	if grep -E 'DEPS_OK|SWEEP_POINT|POINT_COMMAND' "$sw/$v/report.md"; then
+		fail "value $v: make's internal variables in the report"
+	fi
 done
 [ "$(wc -l <"$sw/sweep.csv")" = 13 ] || fail "sweep.csv: want 1 + 3 values x 2 variants x 2 models lines"
 # gathered figures are the runs' own
@@ -58,9 +66,10 @@ bad() { # bad "MESSAGE" MAKE-ARGS...
 	[ "$rc" = 2 ] || fail "make sweep $*: exit $rc, want 2"
 	grep -qF -- "$want" "$tmp/log3" || fail "make sweep $*: no '$want' in $(cat "$tmp/log3")"
 }
-bad "unknown PARAM 'nope'; known:" PARAM=nope VALUES="1 2"
-bad "unknown PARAM 'groups'; known: costs cpus labels rules seed target" PARAM=groups VALUES="1 2"
+bad "unknown PARAM 'nope' (known:" PARAM=nope VALUES="1 2"
+bad "unknown PARAM 'groups' (known: costs cpus labels rules seed target)" PARAM=groups VALUES="1 2"
 bad "VALUES is empty" PARAM=rules VALUES=
+bad "PARAM is not set; VALUES is empty" VALUES=
 bad "VALUES lists a value twice" PARAM=rules VALUES="100 100"
 
 # ---- slabsim sweep: values that are not numbers, bad input -------------------------------

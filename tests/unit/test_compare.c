@@ -116,37 +116,42 @@ static void test_timeline_bad(void **state)
 #define CACHES_HEADER \
 	"name,object_size,slab_size,objs_per_slab,order,objects,total_objects,slabs," \
 	"partial_slabs,cpu_slabs,space_bytes,loss_bytes,lalig_bytes,lpadd_bytes," \
-	"efficiency_pct,debug\n"
+	"efficiency_pct,debug,requested_bytes,rounding_bytes,align_bytes,debug_bytes," \
+	"free_slot_bytes\n"
 
-static void test_caches_by_loss(void **state)
+/* Sorted by waste = space - requested: kmalloc-32's rounding counts,
+ * where slabinfo's Loss (768) would rank it below kmalloc-96's. */
+static void test_caches_by_waste(void **state)
 {
 	struct cmp_caches cc;
 	struct ss_error err = {{0}};
 	char *path = write_tmp(CACHES_HEADER
-			       "kmalloc-32,32,32,128,0,1000,1024,8,1,1,32768,768,0,0,97.66,-\n"
-			       "Zeta,20,24,170,0,170,170,1,0,1,4096,696,680,16,83.01,-\n"
-			       "alpha,20,24,170,0,170,170,1,0,1,4096,696,680,16,83.01,-\n"
-			       "empty,64,64,64,0,0,0,0,0,0,0,0,0,0,0.00,-\n"
-			       "kmalloc-96,96,288,14,0,10,14,1,1,0,4096,3136,1920,64,23.43,FZPU\n");
+			       "kmalloc-32,32,32,128,0,1000,1024,8,1,1,32768,768,0,0,97.66,-,16000,16000,0,0,768\n"
+			       "Zeta,20,24,170,0,170,170,1,0,1,4096,696,680,16,83.01,-,3400,0,680,0,0\n"
+			       "alpha,20,24,170,0,170,170,1,0,1,4096,696,680,16,83.01,-,3400,0,680,0,0\n"
+			       "empty,64,64,64,0,0,0,0,0,0,0,0,0,0,0.00,-,0,0,0,0,0\n"
+			       "kmalloc-96,96,288,14,0,10,14,1,1,0,4096,3136,1920,64,23.43,FZPU,900,60,0,1920,1152\n");
 
 	(void)state;
 	assert_int_equal(cmp_read_caches(path, &cc, &err), 0);
 	unlink(path);
-	/* loss descending, ties by name ignoring case; no slabs: left out */
+	/* waste descending, ties by name ignoring case; no slabs: left out */
 	assert_int_equal(cc.n, 4);
-	assert_string_equal(cc.c[0].name, "kmalloc-96");
-	assert_string_equal(cc.c[1].name, "kmalloc-32");
+	assert_string_equal(cc.c[0].name, "kmalloc-32");
+	assert_int_equal(cc.c[0].waste_bytes, 32768 - 16000);
+	assert_int_equal(cc.c[0].rounding_bytes, 16000);
+	assert_string_equal(cc.c[1].name, "kmalloc-96");
 	assert_string_equal(cc.c[2].name, "alpha");
 	assert_string_equal(cc.c[3].name, "Zeta");
-	assert_string_equal(cc.c[0].debug, "FZPU");
+	assert_string_equal(cc.c[1].debug, "FZPU");
 	/* %Fr = 1 * 100 / 8 = 12; %Ef = 1000 * 32 * 100 / 32768 = 97.6 -> 97 */
-	assert_int_equal(cmp_partial_pct(&cc.c[1]), 12);
-	assert_int_equal(cmp_efficiency_pct(&cc.c[1]), 97);
+	assert_int_equal(cmp_partial_pct(&cc.c[0]), 12);
+	assert_int_equal(cmp_efficiency_pct(&cc.c[0]), 97);
 	/* %Fr = 1 * 100 / 1; %Ef = 10 * 96 * 100 / 4096 = 23.4 -> 23 */
-	assert_int_equal(cmp_partial_pct(&cc.c[0]), 100);
-	assert_int_equal(cmp_efficiency_pct(&cc.c[0]), 23);
+	assert_int_equal(cmp_partial_pct(&cc.c[1]), 100);
+	assert_int_equal(cmp_efficiency_pct(&cc.c[1]), 23);
 	/* every column kept for top_caches.csv */
-	assert_int_equal(cc.ncols, 16);
+	assert_int_equal(cc.ncols, 21);
 	assert_string_equal(cc.header[14], "efficiency_pct");
 	assert_string_equal(cc.c[3].row[14], "83.01");
 	cmp_caches_free(&cc);
@@ -157,15 +162,52 @@ static void test_caches_bad(void **state)
 	struct cmp_caches cc;
 	struct ss_error err = {{0}};
 	char *path = write_tmp(CACHES_HEADER
-			       "a,32,32,128,0,10,128,1,2,0,4096,10,0,0,7.81,-\n");
+			       "a,32,32,128,0,10,128,1,2,0,4096,10,0,0,7.81,-,320,0,0,0,3776\n");
 
 	(void)state;
 	assert_int_equal(cmp_read_caches(path, &cc, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: cache a: more partial or CPU slabs than slabs"));
 	unlink(path);
-	path = write_tmp(CACHES_HEADER "a,32,32,128,0,-1,128,1,0,0,4096,10,0,0,7.81,-\n");
+	path = write_tmp(CACHES_HEADER "a,32,32,128,0,-1,128,1,0,0,4096,10,0,0,7.81,-,0,0,0,0,0\n");
 	assert_int_equal(cmp_read_caches(path, &cc, &err), -1);
 	assert_non_null(strstr(err.msg, "column 'objects': '-1' is not an unsigned integer"));
+	unlink(path);
+	/* the parts must add up to the space */
+	path = write_tmp(CACHES_HEADER "a,32,32,128,0,10,128,1,0,0,4096,10,0,0,7.81,-,320,0,0,0,3775\n");
+	assert_int_equal(cmp_read_caches(path, &cc, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: cache a: requested + rounding"));
+	unlink(path);
+}
+
+/* sites.csv: ranked by the waste of the objects live at the end. */
+static void test_sites(void **state)
+{
+	struct cmp_sites ss;
+	struct ss_error err = {{0}};
+	const char *hdr = "site,cache,allocs,frees,requested_bytes,allocated_bytes,frag_pct,"
+			  "cross_cpu_frees,live_objects,peak_live_objects,live_requested_bytes,"
+			  "rounding_bytes,align_bytes,debug_bytes\n";
+	char text[1024];
+	char *path;
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s"
+		 "a,kmalloc-32,10,5,100,320,68.75,1,5,8,50,110,0,0\n"
+		 "b,smack_rule,4,0,80,80,0.00,0,4,4,80,0,16,200\n"
+		 "c,kmalloc_large,1,1,5000,8192,38.96,0,0,1,0,0,0,0\n", hdr);
+	path = write_tmp(text);
+	assert_int_equal(cmp_read_sites(path, &ss, &err), 0);
+	unlink(path);
+	assert_int_equal(ss.n, 3);
+	assert_string_equal(ss.s[0].site, "b"); /* 216 */
+	assert_string_equal(ss.s[1].site, "a"); /* 110 */
+	assert_int_equal(ss.s[1].peak_live, 8);
+	assert_int_equal(ss.s[1].cross_cpu, 1);
+	cmp_sites_free(&ss);
+	snprintf(text, sizeof(text), "%sa,kmalloc-32,10,11,100,320,68.75,1,0,8,50,110,0,0\n", hdr);
+	path = write_tmp(text);
+	assert_int_equal(cmp_read_sites(path, &ss, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: site a: live_objects is not allocs - frees"));
 	unlink(path);
 }
 
@@ -192,8 +234,9 @@ int main(void)
 		cmocka_unit_test(test_timeline_phases),
 		cmocka_unit_test(test_timeline_start),
 		cmocka_unit_test(test_timeline_bad),
-		cmocka_unit_test(test_caches_by_loss),
+		cmocka_unit_test(test_caches_by_waste),
 		cmocka_unit_test(test_caches_bad),
+		cmocka_unit_test(test_sites),
 		cmocka_unit_test(test_figure_labels),
 	};
 

@@ -325,14 +325,20 @@ static void test_report_seed_section(void **state)
 	assert_has(md, "| patch2 | 1.115 | -25 | 1071.400 | -26.7 |");
 	assert_has(md, "| label_catmap_bytes | 20 | fitted | docs/cost-model.md |");
 	assert_has(md, "| work_ns | 61.5 | fitted | docs/cost-model.md |");
-	/* seed order for variants, sorted models, n/a for the missing run */
-	assert_has(md, "| variant | seed | kmem_cache | traced | traced+FZPU |\n"
-		       "| ------- | ---: | ---------: | -----: | ----------: |\n"
-		       "| ref | 1946 | 1236 | 1904 | 11928 |\n"
-		       "| memfix | 1349 | 968 | 1372 | 8152 |\n"
-		       "| patch2 | 1360 | 888 | 1292 | n/a |\n");
+	/* seed order for variants, traced first then sorted models, n/a for
+	 * the missing run */
+	assert_has(md, "| variant | seed | traced | kmem_cache | traced+FZPU |\n"
+		       "| ------- | ---: | -----: | ---------: | ----------: |\n"
+		       "| ref | 1946 | 1904 | 1236 | 11928 |\n"
+		       "| memfix | 1349 | 1372 | 968 | 8152 |\n"
+		       "| patch2 | 1360 | 1292 | 888 | n/a |\n");
+	/* sections numbered as written: the seed's is 2 */
+	assert_has(md, "## 2. Seed vs simulator");
+	assert_has(md, "## 3. Fitted and inferred parameters");
 	/* where the bytes go: 822.3 / 1904 KiB of rounding = 43.2% */
-	assert_has(md, "| ref | traced | 849.6 | 822.3 | 0.0 | 0.0 | 231.4 | 0.8 | 1904.0 | 1904 | 43.2 |");
+	assert_has(md, "| ref | traced | end | 849.6 | 822.3 | 0.0 | 0.0 | 231.4 | 0.8 | 1904.0 | 1904 | 43.2 |");
+	/* runs without caches.csv and sites.csv (older ones): said so */
+	assert_has(md, "No run has a caches.csv");
 	/* latency per run, never pooled: ref/traced's 154500 allocs are
 	 * 84975 at <= 32 ns, cum 131325 at 64, 146775 at 128, 152955 at 512,
 	 * all at 2048: p50 = 32 (rank 77250), p90 = 128 (139050), p99 = 512
@@ -457,7 +463,9 @@ static void test_order_and_filter(void **state)
 	/* no seed table: sorted variants; --models picks and orders models */
 	assert_int_equal(report(dir, "--models", "traced+FZPU traced", NULL), 0);
 	s = report_md(dir);
-	assert_null(strstr(s, "## 2."));
+	assert_null(strstr(s, "Seed vs simulator"));
+	/* numbered as written: no seed section, so these are 2 */
+	assert_has(s, "## 2. Fitted and inferred parameters");
 	/* no fitted constant, but the runs' target declares its inferred
 	 * parameters (allocators/targets/arm32-3.10.target) */
 	assert_has(s, "| arm32-3.10: cache_line | 32 | inferred | the seed's own savings");
@@ -510,32 +518,36 @@ static void test_plot_data(void **state)
 	snprintf(path, sizeof(path), "%s/waste.dat", dir);
 	s = slurp(path);
 	assert_non_null(s);
-	/* 870000 B / 1024 = 849.609 KiB ... ; x = 0 * (3 + 1) + 1, centre 1.0 */
-	assert_has(s, "\nref kmem_cache ");
-	assert_has(s, "\nref traced 849.609 822.266 0.000 0.000 231.375 0.750 1904.000 1 1.0\n");
-	/* last variant (4), last model (2): x = 4 * 4 + 2 = 18, centre 17 */
-	assert_has(s, "\npatch4 traced+FZPU 583.984 25.391 ");
-	assert_has(s, " 6996.000 18 17.0\n");
+	/* 870000 B / 1024 = 849.609 KiB ...; traced is model 0 (first), so
+	 * ref's pairs of bars start the axis: x 0, 2, 4, centre (2 * 3 - 1) / 2 */
+	assert_has(s, "\nref kmem_cache end ");
+	assert_has(s, "\nref traced end 849.609 822.266 0.000 0.000 231.375 0.750 1904.000 0 0 0 0 0 2.5\n");
+	/* the fixture has no peak columns: NaN at the peak */
+	assert_has(s, "\nref traced peak NaN NaN NaN NaN NaN NaN NaN 0 0 0 1 1 2.5\n");
+	/* patch2 ran two models: its cluster is one pair narrower, and its
+	 * slot among traced+FZPU's runs skips it */
+	assert_has(s, "\npatch4 traced+FZPU end 583.984 25.391 ");
+	assert_has(s, " 6996.000 4 2 3 0 ");
 	assert_null(strstr(s, "patch2 traced+FZPU"));
 	free(s);
 	snprintf(path, sizeof(path), "%s/latency.dat", dir);
 	s = slurp(path);
 	assert_non_null(s);
-	/* panels (model, op), models sorted, 5 variants but 4 for
-	 * traced+FZPU (no patch2 run); curves from block 2 on */
-	assert_has(s, "\nmodel op first_block blocks name\n0 0 2 5 \"kmem_cache\"\n"
-		      "0 1 7 5 \"kmem_cache\"\n1 0 12 5 \"traced\"\n1 1 17 5 \"traced\"\n"
+	/* panels (model, op), traced first then the models sorted, 5
+	 * variants but 4 for traced+FZPU (no patch2 run); curves from block 2 on */
+	assert_has(s, "\nmodel op first_block blocks name\n0 0 2 5 \"traced\"\n"
+		      "0 1 7 5 \"traced\"\n1 0 12 5 \"kmem_cache\"\n1 1 17 5 \"kmem_cache\"\n"
 		      "2 0 22 4 \"traced+FZPU\"\n2 1 26 4 \"traced+FZPU\"\n");
-	/* curves in seed variant order: ref is block 12 of traced alloc */
-	assert_has(s, "\n12 1 0 0 \"ref\"\n13 1 1 0 \"memfix\"\n");
+	/* curves in seed variant order: ref is block 2 of traced alloc */
+	assert_has(s, "\n2 0 0 0 \"ref\"\n3 0 1 0 \"memfix\"\n");
 	assert_null(strstr(s, "\"patch2 traced+FZPU\""));
 	/* ref/traced allocs: 1 - CDF below each bucket, 154500 in all:
 	 * 1, 1 - 84975/154500 = 0.45, 0.15, 0.05, 0.01 */
 	assert_has(s, "\n\n\n\"ref traced\" ref traced alloc\n32 1 84975\n64 0.45 46350\n"
 		      "128 0.15 15450\n512 0.05 6180\n2048 0.01 1545\n2048 0 0\n\n");
 	/* block order: panel after panel */
-	assert_true(strstr(s, "\"patch4 kmem_cache\" patch4 kmem_cache free") <
-		    strstr(s, "\"ref traced\" ref traced alloc"));
+	assert_true(strstr(s, "\"patch4 traced\" patch4 traced free") <
+		    strstr(s, "\"ref kmem_cache\" ref kmem_cache alloc"));
 	free(s);
 	tu_remove_tree(dir);
 }
@@ -603,6 +615,27 @@ static void test_malformed(void **state)
 	tu_remove_tree(dir);
 }
 
+#define PEAK_COLS "peak_footprint_kib,peak_requested_bytes,peak_padding_bytes," \
+	"peak_rounding_bytes,peak_align_bytes,peak_debug_bytes,peak_free_slot_bytes," \
+	"peak_slab_tail_bytes,peak_event"
+
+/* kmalloc-32: 32768 objects of 16.4 bytes asked for, 32 given; smack_rule:
+ * 20-byte objects in a 24-byte stride.  space = requested + rounding +
+ * align + debug + free slots + lpadd. */
+#define CACHES_CSV \
+	"name,object_size,slab_size,objs_per_slab,order,objects,total_objects,slabs," \
+	"partial_slabs,cpu_slabs,space_bytes,loss_bytes,lalig_bytes,lpadd_bytes," \
+	"efficiency_pct,debug,requested_bytes,rounding_bytes,align_bytes,debug_bytes," \
+	"free_slot_bytes\n" \
+	"kmalloc-32,32,32,128,0,32768,32768,256,0,1,1048576,0,0,0,100.00,-,536576,512000,0,0,0\n" \
+	"smack_rule,20,24,170,0,2048,2040,12,0,1,49152,8192,8192,0,83.33,-,40960,0,8192,0,0\n"
+#define SITES_CSV \
+	"site,cache,allocs,frees,requested_bytes,allocated_bytes,frag_pct,cross_cpu_frees," \
+	"live_objects,peak_live_objects,live_requested_bytes,rounding_bytes,align_bytes," \
+	"debug_bytes\n" \
+	"smk_set_access,kmalloc-32,40000,7232,655360,1280000,48.80,0,32768,32768,536576,512000,0,0\n" \
+	"smk_rule,smack_rule,2048,0,40960,40960,0.00,0,2048,2048,40960,0,8192,0\n"
+
 /* A fixture copy in dir with only ref__traced's run; its summary.csv's
  * path in path. */
 static void only_ref_traced(char *dir, size_t dn, char *path, size_t pn)
@@ -661,6 +694,40 @@ static void test_optional_columns(void **state)
 	assert_has(md, "- Rules loaded: 17000\n- Labels: 500\n");
 	assert_has(md, "- Runs: 1 (1 variants × 1 models)");
 	free(md);
+
+	/* the peak columns: a second row in "Where the bytes go", checked
+	 * like the end (the six parts add up to the peak footprint) */
+	patch_file(path, ",rules,labels\n", ",rules,labels," PEAK_COLS "\n");
+	patch_file(path, ",17000,500\n", ",17000,500,2000,900000,860000,850000,10000,0,286000,2000,1234\n");
+	assert_int_equal(report(dir, NULL), 0);
+	md = report_md(dir);
+	assert_has(md, "| ref | traced | peak, event 1234 | 878.9 | 830.1 | 9.8 | 0.0 | 279.3 | 2.0 | 2000.0 | 2000 | 42.0 |");
+	assert_has(md, "At the peak (the most slab memory held at once):");
+	free(md);
+	patch_file(path, ",286000,2000,1234\n", ",286000,2001,1234\n");
+	assert_int_equal(report(dir, NULL), 0); /* within half a KiB */
+	patch_file(path, ",286000,2001,1234\n", ",296000,2001,1234\n");
+	assert_int_equal(report(dir, NULL), 1);
+	patch_file(path, ",296000,2001,1234\n", ",286000,2000,1234\n");
+	patch_file(path, ",17000,500,2000,", ",17000,500,1000,");
+	assert_int_equal(report(dir, NULL), 1); /* peak below the end */
+	patch_file(path, ",17000,500,1000,", ",17000,500,2000,");
+
+	/* caches.csv and sites.csv: ranked by waste, rounding included */
+	snprintf(path, sizeof(path), "%s/runs/ref__traced/caches.csv", dir);
+	tu_write_text(path, CACHES_CSV);
+	snprintf(path, sizeof(path), "%s/runs/ref__traced/sites.csv", dir);
+	tu_write_text(path, SITES_CSV);
+	assert_int_equal(report(dir, NULL), 0);
+	md = report_md(dir);
+	/* kmalloc-32: no slabinfo Loss, 500 KiB of rounding: ranked first */
+	assert_has(md, "| ref | traced | kmalloc-32 | 32768 | 32 | 524.0 | 500.0 | 0.0 | 0.0 | 0.0 | 0.0 | 500.0 | 49 | 0.0 |\n"
+		       "| ref | traced | smack_rule | 2048 | 20 | 40.0 | 0.0 | 8.0 | 0.0 | 0.0 | 0.0 | 8.0 | 17 | 8.0 |");
+	assert_has(md, "| ref | traced | smk_set_access | kmalloc-32 | 32768 (32768) | 40000 | 524.0 | 500.0 | 0.0 | 0.0 | 500.0 | 48.8 |");
+	free(md);
+	snprintf(path, sizeof(path), "%s/runs/ref__traced/sites.csv", dir);
+	patch_file(path, "smk_set_access,kmalloc-32,40000,7232,", "smk_set_access,kmalloc-32,40000,7231,");
+	assert_int_equal(report(dir, NULL), 1); /* live is not allocs - frees */
 	tu_remove_tree(dir);
 }
 

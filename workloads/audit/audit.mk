@@ -62,7 +62,7 @@ $(DATA)/sweep-r%.trace: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen audit --variant on-sid $(AUDIT_GEN_COMMON) --rules $* -o $@
 
 $(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/run-params $(COSTS)
-	$(SLABSIM) run --trace $< --model traced $(RUN_PARAMS) --out $(@D)
+	$(SLABSIM) run --quiet --trace $< --model traced $(RUN_PARAMS) --out $(@D)
 
 .PHONY: audit-sweep
 audit-sweep: $(AUDIT_SWEEP_SUMMARIES)
@@ -87,15 +87,16 @@ endif
 # ---- the extra plots: breakdown.png (time per call by category), sweep.png
 AUDIT_EXTRA_DAT := $(REPORT)/breakdown.dat $(REPORT)/sweep.dat $(REPORT)/overhead.csv
 AUDIT_PLOTS := $(foreach p,breakdown sweep,$(REPORT)/$(p).png $(REPORT)/$(p).svg)
+WORKLOAD_PLOTS := $(AUDIT_PLOTS)
 
 # `slabsim report` writes them with report.md; rerun it if one went missing.
 $(AUDIT_EXTRA_DAT): $(REPORT)/report.md
 	@test -f $@ || $(SLABSIM) report $(REPORT_ARGS)
 
 # mk/plot.inc's rule, each plot with its script beside this file.
-$(foreach p,breakdown sweep,$(eval $(call gnuplot_rule,$(REPORT)/$(p),$(REPORT)/$(p).dat,workloads/audit/$(p).gp,workload='$(WORKLOAD)')))
+$(foreach p,breakdown sweep,$(eval $(call gnuplot_rule,$(REPORT)/$(p),$(REPORT)/$(p).dat,workloads/audit/$(p).gp,$(REPORT_TITLE),$(REPORT)/title.gp)))
 
-report: $(AUDIT_PLOTS) $(REPORT)/overhead.csv
+report: $(REPORT)/overhead.csv
 
 .PHONY: sim
 sim: deps-auto
@@ -115,7 +116,7 @@ audit-fit: $(SLABSIM)
 	$(SLABSIM) gen audit --variant on-2.6.16 $(GEN_PARAMS) --profile-scale-permille 0 -o $(DATA)/fit-on0.trace
 	$(SLABSIM) gen audit --variant on-2.6.16 $(GEN_PARAMS) --profile-scale-permille 1000 -o $(DATA)/fit-on1000.trace
 	@for t in off on0 on1000; do \
-		$(SLABSIM) run --trace $(DATA)/fit-$$t.trace --model traced $(RUN_PARAMS) \
+		$(SLABSIM) run --quiet --trace $(DATA)/fit-$$t.trace --model traced $(RUN_PARAMS) \
 			--out $(AUDIT_FIT_DIR)/$$t > /dev/null || exit 1; done
 	@awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) if ($$i == "sim_time_ms") c = i; next } \
 		{ t[++n] = $$c } \

@@ -11,6 +11,7 @@
 #include "audit_labels.h"
 #include "audit_profile.h"
 #include "audit_recipe.h"
+#include "compare_runs.h"
 #include "csv.h"
 #include "md_table.h"
 
@@ -31,6 +32,7 @@ struct times {
 };
 
 struct audit_data {
+	const struct rp_report_in *in;	/* for rp_heading() */
 	const struct rp_results *res;
 	unsigned nv, nm;
 	struct times *t;		/* [vi * nm + mi] */
@@ -187,6 +189,7 @@ static int load(const struct rp_report_in *in, struct audit_data *d,
 	const struct rp_results *res = in->res;
 
 	memset(d, 0, sizeof(*d));
+	d->in = in;
 	d->res = res;
 	d->nv = res->variants.n;
 	d->nm = res->models.n;
@@ -256,7 +259,7 @@ static int sec_calibration(FILE *fp, const struct audit_data *d, const char *mod
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
 	double hit;
 
-	fprintf(fp, "## 7. Audit: the calibration against the seed's %d%%\n\n", AUDIT_SEED_HIT_PCT);
+	rp_heading(fp, d->in, "Audit: the calibration against the seed's %d%%", AUDIT_SEED_HIT_PCT);
 	fprintf(fp, "The seed measured %.3f s with audit off and %.3f s on (real time, "
 		"+%.1f%%; it states %d%%; system time alone gives +%.1f%%).  ",
 		AUDIT_SEED_OFF_REAL_US / 1e6, AUDIT_SEED_ON_REAL_US / 1e6, seed_hit_pct(),
@@ -265,7 +268,7 @@ static int sec_calibration(FILE *fp, const struct audit_data *d, const char *mod
 	fprintf(fp, "One constant is fitted: AUDIT_PROFILE_SCALE_PERMILLE = %u, a scale on the "
 		"audit costs read from the profile (workloads/audit/audit_consts.h says how and "
 		"when).  Everything else comes from the profiles, costs.md or estimates "
-		"(section 13); the loop is assumed to be %u M access(2) calls at %u MHz.\n\n",
+		"(the cost table, last section); the loop is assumed to be %u M access(2) calls at %u MHz.\n\n",
 		AUDIT_PROFILE_SCALE_PERMILLE, AUDIT_SEED_SYSCALLS / 1000000, AUDIT_CLOCK_MHZ);
 	if (!off || hit_pct(d, d->v[AUDIT_ON_2616], d->cm, &hit)) {
 		fprintf(fp, "No `off` and `on-2.6.16` runs of model `%s`: no check.\n\n", model);
@@ -289,8 +292,8 @@ static int sec_overhead(FILE *fp, const struct audit_data *d)
 	char align[RP_NAME_MAX];
 	const struct rp_results *res = d->res;
 
-	fprintf(fp, "## 8. Overhead against `off`, every model (%%, ns per call)\n\n"
-		"sim_time_ms per loop iteration over the same model's `off` run, minus 1 "
+	rp_heading(fp, d->in, "Overhead against `off`, every model (%%, ns per call)");
+	fprintf(fp, "sim_time_ms per loop iteration over the same model's `off` run, minus 1 "
 		"(overhead.csv has the same).  slub_debug models pay their checks in `off` "
 		"too.\n\n");
 	memset(align, 'r', sizeof(align));
@@ -406,10 +409,10 @@ static int sec_breakdown(FILE *fp, const struct audit_data *d, const char *model
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
 	double prof[AUDIT_NR_CATEGORIES + 1], ptot = 0, share, alloc_ns, pairs;
 
-	fprintf(fp, "## 9. Where the time goes (model `%s`, ns per loop iteration)\n\n"
-		"Work events by category (workloads/audit/audit_labels.c) plus the "
+	rp_heading(fp, d->in, "Where the time goes (model `%s`, ns per loop iteration)", model);
+	fprintf(fp, "Work events by category (workloads/audit/audit_labels.c) plus the "
 		"allocator's replayed time, all CPUs, over the loop iterations "
-		"(breakdown.dat, breakdown.png).\n\n", model);
+		"(breakdown.dat, breakdown.png).\n\n");
 	if (breakdown_table(fp, d))
 		return -1;
 	if (!on || !off)
@@ -476,10 +479,11 @@ static int sec_predictions(FILE *fp, const struct audit_data *d, const char *mod
 	char rest[512];
 	double h;
 
-	fprintf(fp, "## 10. Predictions: the fixes against commit 1b50eed9cac0's %d%%\n\n"
-		"No constant is refitted: on-sid (the SID kept, strings only for records) "
+	rp_heading(fp, d->in, "Predictions: the fixes against commit 1b50eed9cac0's %d%%",
+		   AUDIT_FIX_HIT_PCT);
+	fprintf(fp, "No constant is refitted: on-sid (the SID kept, strings only for records) "
 		"and on-cached (the 2.6.16 calls served by the 5.6 sidtab string cache) "
-		"use the costs fitted on on-2.6.16.  Model `%s`.\n\n", AUDIT_FIX_HIT_PCT, model);
+		"use the costs fitted on on-2.6.16.  Model `%s`.\n\n", model);
 	mdt_init(&t, "lrrl");
 	mdt_cell(&t, "variant");
 	mdt_cell(&t, "predicted hit %%");
@@ -517,13 +521,93 @@ static int sec_predictions(FILE *fp, const struct audit_data *d, const char *mod
 	return 0;
 }
 
+/* on-ctxcache and on-2.6.16 under model m: the same footprint and the
+ * same allocator time per call, to the table's precision (0.1 ns). */
+static bool ctx_equal(const struct audit_data *d, int m)
+{
+	const struct times *a = at(d, d->v[AUDIT_ON_2616], m);
+	const struct times *b = at(d, d->v[AUDIT_ON_CTXCACHE], m);
+
+	return a && b && a->footprint_kib == b->footprint_kib &&
+	       fabs(ns_per_call(a, AUDIT_CAT_ALLOCATOR) - ns_per_call(b, AUDIT_CAT_ALLOCATOR)) < 0.05;
+}
+
+/* on-ctxcache against on-2.6.16 (model mi): when audit_ctx's stride is a
+ * kmalloc class the strings already used, the two hold the same slots per
+ * slab and take the same steps -- say so, with the sizes, where the
+ * figures are equal (the default: one context length).  "Equal here" only
+ * when it holds for every model compared; else the models where it does
+ * and those where it does not. */
+static void ctxcache_note(FILE *fp, const struct audit_data *d, int mi)
+{
+	struct cmp_caches ctx = {0}, base = {0};
+	struct ss_error err = {{0}};
+	char path[4400], kname[32], where[512] = "", differ[1024] = "";
+	const struct cmp_cache *c = NULL;
+	bool same_class = false;
+	size_t lw = 0, ld = 0;
+
+	if (!ctx_equal(d, mi))
+		return;
+	for (unsigned m = 0; m < d->nm; m++) {
+		const struct times *a = at(d, d->v[AUDIT_ON_2616], (int)m);
+		const struct times *b = at(d, d->v[AUDIT_ON_CTXCACHE], (int)m);
+
+		if (!a || !b)
+			continue;
+		if (ctx_equal(d, (int)m)) {
+			if (lw < sizeof(where))
+				lw += (size_t)snprintf(where + lw, sizeof(where) - lw, "%s`%s`",
+						       lw ? ", " : "", d->res->models.v[m]);
+		} else if (ld < sizeof(differ)) {
+			ld += (size_t)snprintf(differ + ld, sizeof(differ) - ld,
+					       "%s`%s` (%.1f against %.1f allocator ns per call, "
+					       "%.0f against %.0f KiB)", ld ? "; " : "",
+					       d->res->models.v[m], ns_per_call(b, AUDIT_CAT_ALLOCATOR),
+					       ns_per_call(a, AUDIT_CAT_ALLOCATOR), b->footprint_kib,
+					       a->footprint_kib);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/runs/on-ctxcache__%s/caches.csv", d->in->dir,
+		 d->res->models.v[mi]);
+	if (cmp_read_caches(path, &ctx, &err))
+		return;
+	for (size_t k = 0; k < ctx.n; k++)
+		if (!strcmp(ctx.c[k].name, "audit_ctx"))
+			c = &ctx.c[k];
+	snprintf(path, sizeof(path), "%s/runs/on-2.6.16__%s/caches.csv", d->in->dir,
+		 d->res->models.v[mi]);
+	if (c && !cmp_read_caches(path, &base, &err)) {
+		snprintf(kname, sizeof(kname), "kmalloc-%llu",
+			 (unsigned long long)(c->objs_per_slab ? (c->space_bytes / c->slabs) / c->objs_per_slab : 0));
+		for (size_t k = 0; k < base.n; k++)
+			same_class |= !strcmp(base.c[k].name, kname);
+	}
+	if (c && same_class && ld)
+		fprintf(fp, "on-ctxcache and on-2.6.16 are equal under %s, but not under %s.  ",
+			where, differ);
+	if (c && same_class)
+		fprintf(fp, "%s, not by accident: with one "
+			"context length (the default; CONTEXTS=\"...\" gives several), `audit_ctx` "
+			"holds the %llu-byte strings %llu to an order-%llu slab, exactly as %s holds "
+			"them in on-2.6.16, and a kmem_cache_alloc() from a cache takes the same SLUB "
+			"steps as a kmalloc() from a class.  A dedicated cache saves memory only when "
+			"the strings' lengths would spread over kmalloc classes, or round up far.\n\n",
+			ld ? "Where they are equal, it is" : "on-ctxcache and on-2.6.16 are equal here "
+							 "under every model compared",
+			(unsigned long long)c->object_size, (unsigned long long)c->objs_per_slab,
+			(unsigned long long)c->order, kname);
+	cmp_caches_free(&ctx);
+	cmp_caches_free(&base);
+}
+
 static int sec_strategies(FILE *fp, const struct audit_data *d)
 {
 	static const enum audit_variant vs[] = {AUDIT_ON_2616, AUDIT_ON_CTXCACHE};
 	struct md_table t;
 
-	fprintf(fp, "## 11. Strategies for the context strings: time and memory\n\n"
-		"kmalloc buckets (`traced`, `kmalloc-buckets`), a cache per fixed-size site "
+	rp_heading(fp, d->in, "Strategies for the context strings: time and memory");
+	fprintf(fp, "kmalloc buckets (`traced`, `kmalloc-buckets`), a cache per fixed-size site "
 		"(`kmem_cache`: SLUB may merge it back), the what-if variant on-ctxcache (every "
 		"context string from a cache `audit_ctx` of the longest string), and "
 		"slub_debug (`+LETTERS`).  Allocator ns per call, hit against off, "
@@ -550,7 +634,10 @@ static int sec_strategies(FILE *fp, const struct audit_data *d)
 				mdt_cell(&t, "%+.1f", h);
 			mdt_cell(&t, "%.0f", x->footprint_kib);
 		}
-	return mdt_print(fp, &t);
+	if (mdt_print(fp, &t))
+		return -1;
+	ctxcache_note(fp, d, d->cm >= 0 ? d->cm : 0);
+	return 0;
 }
 
 /* Simulated seconds of the seed's loop: per-call time x its length. */
@@ -565,7 +652,7 @@ static int sec_sweep(FILE *fp, const struct audit_data *d)
 	const struct audit_lspp16_point *pt = audit_lspp16(&n);
 	struct md_table t;
 
-	fprintf(fp, "## 12. Rules sweep beside lspp.16\n\n");
+	rp_heading(fp, d->in, "Rules sweep beside lspp.16");
 	if (!d->sweep[0].have) {
 		fprintf(fp, "No sweep runs (DIR/sweep/r0/ missing): `make audit-sweep "
 			"WORKLOAD=audit` makes them.\n\n");
@@ -622,19 +709,19 @@ static void label_source(enum audit_label l, char *buf, size_t n)
 		snprintf(buf, n, "estimate (audit_consts.h)");
 }
 
-static int sec_costs(FILE *fp)
+static int sec_costs(FILE *fp, const struct audit_data *d)
 {
 	struct audit_costs c;
 	struct md_table t;
 	char src[160];
 
 	audit_costs_derive(&c, AUDIT_PROFILE_SCALE_PERMILLE);
-	fprintf(fp, "## 13. The cost table (cycles at %u MHz, loop of %u M)\n\n"
-		"Per event of each label as `slabsim gen audit` writes it with the fitted "
+	rp_heading(fp, d->in, "The cost table (cycles at %u MHz, loop of %u M)", AUDIT_CLOCK_MHZ,
+		   AUDIT_SEED_SYSCALLS / 1000000);
+	fprintf(fp, "Per event of each label as `slabsim gen audit` writes it with the fitted "
 		"scale.  Variable ones: mls_bits = 2 x bits walked x %u; str_copy = %u + "
 		"length / %u; lock_bounce x (cpus - 1) / cpus; record_format = %u per "
-		"audit_log_format + %u per d_path + %u.\n\n", AUDIT_CLOCK_MHZ,
-		AUDIT_SEED_SYSCALLS / 1000000, AUDIT_MLS_BIT_CYCLES, AUDIT_COPY_START_CYCLES,
+		"audit_log_format + %u per d_path + %u.\n\n", AUDIT_MLS_BIT_CYCLES, AUDIT_COPY_START_CYCLES,
 		AUDIT_COPY_BYTES_PER_CYCLE, AUDIT_LOG_FORMAT_CYCLES, AUDIT_D_PATH_CYCLES,
 		AUDIT_LOG_END_CYCLES);
 	mdt_init(&t, "llrll");
@@ -677,7 +764,7 @@ static int rp_audit_write_md(FILE *fp, const struct rp_report_in *in)
 		r = sec_calibration(fp, &d, in->compare_model) || sec_overhead(fp, &d) ||
 		    sec_breakdown(fp, &d, in->compare_model) ||
 		    sec_predictions(fp, &d, in->compare_model) || sec_strategies(fp, &d) ||
-		    sec_sweep(fp, &d) || sec_costs(fp) ? -1 : 0;
+		    sec_sweep(fp, &d) || sec_costs(fp, &d) ? -1 : 0;
 	free(d.t);
 	return r;
 }

@@ -59,15 +59,16 @@ HB_RUN_LIST := $(REPORT)/runs.list
 $(RUN_SUMMARIES) &: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params $(COSTS)
 	@mkdir -p $(REPORT)
 	printf '%s\n' $(foreach v,$(VARIANTS),'--model $(call hb_model,$(v)) --target $(call hb_target,$(v)) --variant $(v) --out $(REPORT)/runs/$(v)__$(call hb_model,$(v))') > $(HB_RUN_LIST)
-	$(SLABSIM) run --trace $< $(HB_RUN_PARAMS) $(if $(JOBS),--jobs $(JOBS)) --runs $(HB_RUN_LIST)
+	$(SLABSIM) run --quiet --trace $< $(HB_RUN_PARAMS) $(if $(JOBS),--jobs $(JOBS)) --runs $(HB_RUN_LIST)
 
 # time.dat is written by the same `slabsim report` as report.md.
 $(REPORT)/time.dat: $(REPORT)/report.md ;
-$(eval $(call gnuplot_rule,$(REPORT)/time,$(REPORT)/time.dat,workloads/hackbench/time.gp))
+$(eval $(call gnuplot_rule,$(REPORT)/time,$(REPORT)/time.dat,workloads/hackbench/time.gp,$(REPORT_TITLE),$(REPORT)/title.gp))
 
 .PHONY: runs hackbench-plots sim
 runs: $(RUN_SUMMARIES)
-hackbench-plots: $(REPORT)/time.png $(REPORT)/time.svg
+WORKLOAD_PLOTS := $(REPORT)/time.png $(REPORT)/time.svg
+hackbench-plots: $(WORKLOAD_PLOTS)
 
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)

@@ -397,13 +397,13 @@ static int rp_hackbench_md(FILE *fp, const struct rp_report_in *in)
 
 	if (!hr)
 		return -1;
-	fprintf(fp, "## 7. hackbench: run time under slub_debug=P\n\n"
-		    "`hackbench -g 20 -l 1000` (shared/seeds/003_*, Laura Abbott, \"Improve "
+	rp_heading(fp, in, "hackbench: run time under slub_debug=P");
+	fprintf(fp, "`hackbench -g 20 -l 1000` (shared/seeds/003_*, Laura Abbott, \"Improve "
 		    "performance for SLAB_POISON\", v2, Feb 2016, merged in 4.6): 100 runs "
 		    "each, slub_debug=P, %.3f s before the series and %.3f s after.  The "
 		    "series' v1 (Jan 2016, same benchmark, \"QEMU with one cpu\") also "
 		    "measured slub_debug=- at %.3f s: the one figure the model is fitted to "
-		    "(HB_MSG_CYCLES, section 3).  Every other simulated time is a "
+		    "(HB_MSG_CYCLES, under Fitted constants).  Every other simulated time is a "
 		    "prediction.\n\n",
 		    RP_HB_SEED_P45_S, RP_HB_SEED_P46_S, RP_HB_SEED_NONE45_S);
 	machine_line(fp, hr, n);

@@ -20,7 +20,8 @@ set output outfile
 # columns: 1 variant, 2 x, 3 sim_s, 4 alloc_s, 5 other_s, 6 seed_s
 alloc_part(sim, a, o) = (a + o) > 0 ? sim * a / (a + o) : 0
 
-set title "hackbench: simulated run time per variant" font ",13"
+if (!exists("workload")) workload = 'hackbench'
+set title sprintf("%s: simulated run time per variant", workload) font ",13"
 set ylabel 'run time (s)'
 stats datafile using 2:3 nooutput
 set xrange [-0.6:STATS_max_x + 0.6]

@@ -1,0 +1,191 @@
+/* account.h - where the live bytes are while the replay runs.
+ *
+ * The end of a run is summed from the model's cache reports (totals.h);
+ * the peak cannot be: the footprint's largest value is reached mid-trace
+ * (hackbench's 21-35 MB live at once, ~0 at the end).  So the replay
+ * keeps, per event and in O(1):
+ *
+ *   - running totals of the live objects' requested, allocated (the
+ *     cache's object_size), alignment and debug bytes, of slab pages and
+ *     slab tails (Lpadd), and of kmalloc_large pages;
+ *   - the peak footprint (as summary.csv defines footprint_kib) with
+ *     those totals at the moment it was first reached;
+ *   - per (allocation site, cache) pair: allocations, frees, cumulative
+ *     requested and allocated (object_size each) bytes (`perf kmem stat
+ *     --caller`'s Total_req; its Total_alloc counts s->size, the stride),
+ *     cross-CPU frees (its Ping-pong), live
+ *     objects with their requested, rounding, alignment and debug bytes,
+ *     and the most objects live at once (sites.csv, docs/outputs.md);
+ *   - a cache's objects from the kernel's initial state (run
+ *     --initial-state, allocators/slab_prior.h) as one more pair per cache,
+ *     site SS_ACCT_PRIOR: live like the trace's own, taken out by prior
+ *     frees, so that the running totals end where the model's reports do.
+ *
+ * Memory is O(caches + site pairs).  The per-cache geometry is read once,
+ * from the model's cache report, the first time a cache index is seen;
+ * a slab cache's geometry never changes after kmem_cache_create().
+ */
+#ifndef SS_ACCOUNT_H
+#define SS_ACCOUNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "memcap.h"
+#include "model.h"
+
+/* Pseudo cache indexes of site rows for what has no slab cache. */
+#define SS_ACCT_LARGE 0xfffffffeu /* kmalloc_large(): pages from the buddy */
+#define SS_ACCT_ZERO 0xfffffffdu  /* kmalloc(0): ZERO_SIZE_PTR, no memory */
+/* Pseudo site of the objects a cache held before the trace. */
+#define SS_ACCT_PRIOR 0xffffffffu
+#define SS_ACCT_PRIOR_NAME "(initial state)"
+
+struct ss_acct_cache {
+	uint32_t object_size, size_nodebug, slab_size, order;
+	uint32_t align_each, debug_each; /* per object: stride parts */
+	uint64_t lpadd;	   /* bytes after the last slot of one slab */
+	uint64_t pages;	   /* pages held, as memcap last saw them */
+	uint64_t prior;	   /* initial-state objects live, as last counted */
+	uint64_t live;	   /* the trace's objects live in the cache */
+	bool known;
+};
+
+/* One (site, cache) pair.  Counts of allocations and of frees; bytes of
+ * each, so that what is live is allocated - freed. */
+struct ss_acct_site {
+	uint32_t site, cache; /* trace name index; model cache or SS_ACCT_* */
+	uint32_t next;	      /* next pair of the same site + 1, 0 = none */
+	uint64_t allocs, frees, requested, allocated, cross_cpu, peak_live;
+	uint64_t freed_requested, freed_allocated;
+};
+
+/* The byte parts of the footprint at one moment (see totals.h). */
+struct ss_acct_bytes {
+	uint64_t footprint, requested, allocated, align, debug, slab_tail;
+	uint64_t events; /* events replayed when it was taken */
+};
+
+struct ss_account {
+	const struct ss_model_desc *desc;
+	const struct ss_model *model;
+	uint64_t page_size;
+	bool large_counted; /* kmalloc_large pages count as slab memory */
+	struct ss_acct_cache *cache;
+	uint32_t nr_caches;
+	uint32_t *site_head; /* per trace name index: first pair + 1 */
+	uint32_t nr_heads;
+	uint32_t prior_head; /* the SS_ACCT_PRIOR pairs' chain */
+	struct ss_acct_site *site;
+	uint32_t nr_sites, cap_sites;
+	/* live totals over slab objects; large ones apart */
+	uint64_t requested, allocated, align, debug, slab_tail, slab_pages;
+	uint64_t large_requested, large_pages;
+	struct ss_acct_bytes peak;
+};
+
+int ss_account_init(struct ss_account *a, const struct ss_model_desc *desc,
+		    const struct ss_model *model, const struct ss_target *t);
+void ss_account_release(struct ss_account *a);
+
+/* The rare cases of the two below: a new cache or site pair, a pair
+ * not first in its site's chain, slab pages that changed, kmalloc_large
+ * and kmalloc(0). */
+int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
+		    const struct ss_obj *obj, int dir, unsigned free_cpu,
+		    uint64_t events);
+
+/* The pair of a slab object when it heads its site's chain, else NULL. */
+static inline struct ss_acct_site *ss_account_head(struct ss_account *a,
+						   const struct ss_obj *obj)
+{
+	struct ss_acct_site *s;
+
+	if (obj->site >= a->nr_heads || !a->site_head[obj->site])
+		return NULL;
+	s = &a->site[a->site_head[obj->site] - 1];
+	return s->cache == obj->cache ? s : NULL;
+}
+
+/* The cache's geometry when read already, else NULL. */
+static inline struct ss_acct_cache *ss_account_geo(const struct ss_account *a,
+						   uint32_t c)
+{
+	return c < a->nr_caches && a->cache[c].known ? &a->cache[c] : NULL;
+}
+
+/* After the model placed obj and memcap noted it; events = events
+ * replayed before this one.  -1 when out of memory.  Inline: it runs for
+ * every allocation (O(1): four running totals, one site pair). */
+static inline int ss_account_alloc(struct ss_account *a,
+				   const struct ss_memcap *mem,
+				   const struct ss_obj *obj, uint64_t events)
+{
+	struct ss_acct_cache *k;
+	struct ss_acct_site *s;
+
+	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
+	    !(k = ss_account_geo(a, obj->cache)) || !(s = ss_account_head(a, obj)))
+		return ss_account_slow(a, mem, obj, 1, 0, events);
+	k->live++;
+	a->requested += obj->size;
+	a->allocated += k->object_size;
+	a->align += k->align_each;
+	a->debug += k->debug_each;
+	s->allocs++;
+	s->requested += obj->size;
+	s->allocated += k->object_size;
+	if (s->allocs - s->frees > s->peak_live)
+		s->peak_live = s->allocs - s->frees;
+	return 0;
+}
+
+/* After the model freed obj and memcap noted it, before the engine
+ * clears the record. */
+static inline int ss_account_free(struct ss_account *a,
+				  const struct ss_memcap *mem,
+				  const struct ss_obj *obj, unsigned free_cpu)
+{
+	struct ss_acct_cache *k;
+	struct ss_acct_site *s;
+
+	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
+	    !(k = ss_account_geo(a, obj->cache)) || !(s = ss_account_head(a, obj)))
+		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
+	k->live--;
+	a->requested -= obj->size;
+	a->allocated -= k->object_size;
+	a->align -= k->align_each;
+	a->debug -= k->debug_each;
+	s->frees++;
+	s->freed_requested += obj->size;
+	s->freed_allocated += k->object_size;
+	s->cross_cpu += obj->cpu != free_cpu;
+	return 0;
+}
+
+/* Cache c changed outside an operation on a trace object: the model
+ * added initial-state objects or grew the cache's object_size for a merged
+ * alias (op->resync: the geometry and the objects are read again), or a
+ * prior free (one = 1) took an initial-state object out.  After memcap noted the operation.
+ * -1 when out of memory. */
+int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
+		     uint32_t c, int one, uint64_t events);
+
+/* The footprint now, as summary.csv's footprint_kib counts it (bytes). */
+uint64_t ss_account_footprint(const struct ss_account *a);
+/* The same parts now, large pages included when they are counted. */
+void ss_account_now(const struct ss_account *a, struct ss_acct_bytes *b);
+
+/* Site pairs, ordered by site name then cache name (indexes into a->site). */
+int ss_account_sorted(const struct ss_account *a,
+		      const struct ss_trace_tables *tables, uint32_t **order);
+/* The site name of a pair: the trace's, or SS_ACCT_PRIOR_NAME. */
+const char *ss_account_site_name(const struct ss_acct_site *s,
+				 const struct ss_trace_tables *tables);
+/* The cache name of a pair ("kmalloc_large", "ZERO_SIZE_PTR" for the
+ * pseudo caches). */
+const char *ss_account_cache_name(const struct ss_account *a,
+				  const struct ss_acct_site *s);
+
+#endif
