@@ -179,6 +179,46 @@ static void test_cmpxchg_retry(void **state)
 	bench_release(&b);
 }
 
+/* A swap read at op.cycles - 20 on cpu, through the replay's call
+ * (ss_contend_op: one cmpxchg, several CPUs, the ring's packed test):
+ * did it loop once more? */
+static int swap_retried(struct bench *b, unsigned cpu, double at)
+{
+	struct ss_op op;
+
+	op_start(b, &op);
+	op.cycles = at;
+	ss_op_cmpxchg(&op, &b->line, &b->st, 20, 170);
+	assert_int_equal(ss_contend_op(&b->c, cpu, &op), 0);
+	return op.cycles != at;
+}
+
+/* The line keeps its last SS_SWAP_RING (8) swaps, each slot tested: the
+ * oldest kept (slot 7 here) still counts, the one before it is gone.
+ * CPU 1 swaps at 1000..1600 (slots 0-6), CPU 0 at 100 (slot 7).  CPU 2
+ * reading at 100 does not see 100 (not after the read); CPU 1 reading at
+ * 80 sees it (inclusive at 80 + 20).  Six more swaps overwrite slot 7:
+ * CPU 2 reading at 80 then sees nothing. */
+static void test_cmpxchg_ring(void **state)
+{
+	struct bench b;
+	(void)state;
+
+	bench_init(&b, 3);
+	for (unsigned i = 0; i < 7; i++)
+		assert_false(swap_retried(&b, 1, 1000 + 100 * i));
+	assert_false(swap_retried(&b, 0, 100));
+	assert_false(swap_retried(&b, 2, 120));
+	assert_true(swap_retried(&b, 1, 100));
+	for (unsigned i = 0; i < 6; i++)
+		assert_false(swap_retried(&b, 1, 2000 + 100 * i));
+	assert_false(swap_retried(&b, 2, 100));
+	assert_int_equal(b.c.retries, 1);
+	assert_int_equal(b.c.uses, 17);
+	assert_int_equal(b.st.uses, 17);
+	bench_release(&b);
+}
+
 /* One CPU never waits for itself, and keeps no history. */
 static void test_one_cpu(void **state)
 {
@@ -309,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_nested_wait),
 		cmocka_unit_test(test_cmpxchg_retry),
+		cmocka_unit_test(test_cmpxchg_ring),
 		cmocka_unit_test(test_one_cpu),
 		cmocka_unit_test(test_slab_line_transfers),
 		cmocka_unit_test(test_debug_alloc_hold_61),
