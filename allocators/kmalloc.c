@@ -4,8 +4,10 @@
  *
  * Class indexes are the kernel's kmalloc_caches[] indexes: 1 = 96,
  * 2 = 192, i >= 3 = 1 << i, from KMALLOC_SHIFT_LOW to KMALLOC_SHIFT_HIGH
- * (PAGE_SHIFT + 1 for SLUB in both eras, so the largest class is two pages:
- * kmalloc-8192 / kmalloc-8k with 4 KiB pages).  Index 0 never exists.
+ * (PAGE_SHIFT + 1 for SLUB in every era, so the largest class is two pages:
+ * kmalloc-8192 / kmalloc-8k with 4 KiB pages; SLAB's differ before 6.1,
+ * see shift_high()).  Index 0 never exists.  The allocator is the
+ * target's (target.h kc.allocator).
  */
 #include "kmalloc.h"
 
@@ -18,10 +20,19 @@ static unsigned ilog2u(unsigned v)
 	return ss_fls(v) - 1;
 }
 
+static bool is_slab(const struct ss_target *t)
+{
+	return t->kc.allocator == SS_ALLOCATOR_SLAB;
+}
+
 unsigned ss_kmalloc_min_size(const struct ss_target *t)
 {
-	/* KMALLOC_MIN_SIZE = ARCH_DMA_MINALIGN when that is > 8, else 8. */
-	return t->dma_minalign > 8 ? t->dma_minalign : 8;
+	/* KMALLOC_MIN_SIZE = ARCH_DMA_MINALIGN when that is > 8, else
+	 * 1 << KMALLOC_SHIFT_LOW: 3 for SLUB, 5 for SLAB (whose smallest
+	 * class was size-32 from the start). */
+	unsigned low = is_slab(t) ? 32 : 8;
+
+	return t->dma_minalign > low ? t->dma_minalign : low;
 }
 
 static unsigned shift_low(const struct ss_target *t)
@@ -29,9 +40,21 @@ static unsigned shift_low(const struct ss_target *t)
 	return ilog2u(ss_kmalloc_min_size(t));
 }
 
+/* KMALLOC_SHIFT_HIGH: SLUB PAGE_SHIFT + 1 (larger requests go to the page
+ * allocator).  SLAB until 6.0: 128 KiB in 2.6.16 (kmalloc_sizes.h), then
+ * min(MAX_ORDER + PAGE_SHIFT - 1, 25) = 22 (4 MiB) from 2.6.22, with no
+ * kmalloc_large; 6.1 gave SLAB SLUB's bound ("mm/slab: kmalloc: pass
+ * requests larger than order-1 page to page allocator"). */
 static unsigned shift_high(const struct ss_target *t)
 {
+	if (is_slab(t) && t->era < SS_ERA_6_1)
+		return t->era < SS_ERA_2_6_22 ? 17 : 22;
 	return ilog2u(t->page_size) + 1;
+}
+
+bool ss_kmalloc_has_large(const struct ss_target *t)
+{
+	return !(is_slab(t) && t->era < SS_ERA_6_1);
 }
 
 unsigned ss_kmalloc_max_cache_size(const struct ss_target *t)
@@ -44,14 +67,19 @@ int ss_kmalloc_nr_classes(const struct ss_target *t)
 	return (int)shift_high(t) + 1;
 }
 
+/* kmalloc-96 and kmalloc-192 (index 1 and 2): the common kmalloc code
+ * (SLUB, SLAB from 3.9) has them unless KMALLOC_MIN_SIZE is above;
+ * SLAB's kmalloc_sizes.h before had CACHE(96) only with L1 lines < 64
+ * and CACHE(192) only with lines < 128. */
 int ss_kmalloc_class_exists(const struct ss_target *t, int index)
 {
 	unsigned min = ss_kmalloc_min_size(t);
+	bool old_slab = is_slab(t) && t->era < SS_ERA_3_9;
 
 	if (index == 1)
-		return min <= 32; /* kmalloc-96 */
+		return old_slab ? t->cache_line < 64 : min <= 32;
 	if (index == 2)
-		return min <= 64; /* kmalloc-192 */
+		return old_slab ? t->cache_line < 128 : min <= 64;
 	return index >= (int)shift_low(t) && index <= (int)shift_high(t);
 }
 
@@ -68,8 +96,8 @@ unsigned ss_kmalloc_class_size(const struct ss_target *t, int index)
 
 /* size_index[(size - 1) / 8] for size <= 192 as the kernel patches it at
  * boot: entries below KMALLOC_MIN_SIZE go to the smallest class, 72..96
- * go to 128 when MIN_SIZE >= 64 (no kmalloc-96), 136..192 to 256 when
- * MIN_SIZE >= 128 (no kmalloc-192). */
+ * go to 128 when there is no kmalloc-96, 136..192 to 256 when there is
+ * no kmalloc-192 (2.6's __find_general_cachep() walk gives the same). */
 static int small_index(const struct ss_target *t, size_t size)
 {
 	static const unsigned char base[24] = {
@@ -82,9 +110,9 @@ static int small_index(const struct ss_target *t, size_t size)
 
 	if (rounded < min)
 		return (int)shift_low(t);
-	if (min >= 64 && rounded >= 72 && rounded <= 96)
+	if (!ss_kmalloc_class_exists(t, 1) && rounded >= 72 && rounded <= 96)
 		return 7;
-	if (min >= 128 && rounded >= 136 && rounded <= 192)
+	if (!ss_kmalloc_class_exists(t, 2) && rounded >= 136 && rounded <= 192)
 		return 8;
 	return base[(size - 1) / 8];
 }
@@ -107,6 +135,8 @@ void ss_kmalloc_size_name(const struct ss_target *t, unsigned size, char *buf,
 {
 	if (!size)
 		snprintf(buf, n, "kmalloc-?");
+	else if (is_slab(t) && t->era < SS_ERA_3_9) /* 2.6 .. 3.8 SLAB */
+		snprintf(buf, n, "size-%u", size);
 	else if (t->era >= SS_ERA_4_20 && size >= 1024 && !(size % 1024))
 		snprintf(buf, n, "kmalloc-%uk", size / 1024);
 	else
@@ -147,7 +177,9 @@ void ss_kmalloc_spec_size(const struct ss_target *t, unsigned size,
 
 	spec->object_size = size;
 	spec->align = extra > align ? extra : align;
-	spec->flags = SS_CF_KMALLOC;
+	/* ARCH_KMALLOC_FLAGS: SLAB_HWCACHE_ALIGN in mm/slab.c; SLUB creates
+	 * its kmalloc caches with no flag of its own */
+	spec->flags = SS_CF_KMALLOC | (is_slab(t) ? SS_CF_HWCACHE : 0);
 	spec->debug = debug;
 	spec->freeptr_offset = 0;
 }

@@ -4,6 +4,7 @@
 #ifndef SS_KMALLOC_H
 #define SS_KMALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "geometry.h"
@@ -31,6 +32,10 @@ void ss_kmalloc_class_name(const struct ss_target *t, int index, char *buf,
 /* The same for a class of `size` bytes, one the target has or not. */
 void ss_kmalloc_size_name(const struct ss_target *t, unsigned size, char *buf,
 			  size_t n);
+
+/* Whether requests above the largest class go to the page allocator
+ * (kmalloc_large); SLAB before 6.1 fails them instead. */
+bool ss_kmalloc_has_large(const struct ss_target *t);
 
 /* KMALLOC_MIN_SIZE and the largest class size (KMALLOC_MAX_CACHE_SIZE). */
 unsigned ss_kmalloc_min_size(const struct ss_target *t);

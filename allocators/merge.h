@@ -3,7 +3,7 @@
  * mm/slab_common.c since "mm/slab_common: commonize slab merge logic",
  * 423c929cbbec, 3.18) for the target's era.
  *
- * The model (slub_model.c) merges the caches a placement creates while
+ * The model (cache_model.c) merges the caches a placement creates while
  * the trace replays; `slabsim advise` asks where a cache it proposes
  * would merge at boot, when every kmalloc class and the trace's declared
  * caches already exist (ss_merge_boot_target).

@@ -35,6 +35,7 @@ struct ss_obj {
 	uint16_t free_cpu; /* freeing CPU, once freed */
 	uint8_t state;	/* enum ss_obj_state */
 	uint8_t freed;	/* state it had when last freed; SS_OBJ_FREE: never */
+	uint8_t mflags;	/* the model's own marks, set by every alloc */
 };
 _Static_assert(sizeof(struct ss_obj) <= 32, "struct ss_obj is one per object id");
 
@@ -76,6 +77,10 @@ struct ss_cache_report {
 	/* the list limits the allocator keeps (0: none): s->min_partial, and
 	 * the per-CPU partial limit in objects (before 5.16) or in slabs */
 	unsigned min_partial, cpu_partial, cpu_partial_slabs;
+	/* the per-CPU object caches (0: none): SLAB's array_cache limit,
+	 * batchcount and shared factor (slabinfo's tunables), and a
+	 * SLUB cache's sheaf capacity (6.18) */
+	unsigned limit, batchcount, shared, sheaf_capacity;
 	bool debug_checks; /* the debug paths run consistency checks */
 	uint64_t live, requested_live, nr_slabs, total_objects, slab_bytes;
 	uint64_t partial_slabs, cpu_slabs, peak_slab_bytes;
@@ -118,6 +123,12 @@ struct ss_model_ops {
 			     struct ss_cache_report *r);
 	void (*large_report)(const struct ss_model *m, struct ss_large_report *r);
 	void (*destroy)(struct ss_model *m);
+	/* Optional (NULL: no timed work).  Called after each event with the
+	 * CPU that ran it and that CPU's simulated clock in cycles; work the
+	 * allocator does on its own timers (SLAB's cache_reap, KFENCE's
+	 * sample gate) runs then, and its steps go into op. */
+	void (*tick)(struct ss_model *m, unsigned cpu, double now,
+		     struct ss_op *op);
 };
 
 struct ss_model_desc {

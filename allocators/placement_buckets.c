@@ -4,11 +4,11 @@
  * kmalloc-32 before the SMACK patch 3). */
 #include "placement.h"
 
-static int route_buckets(struct ss_slub_model *m, const struct ss_event *ev,
+static int route_buckets(struct ss_cmodel *m, const struct ss_event *ev,
 			 struct ss_error *err)
 {
-	struct ss_route_memo *memo = ss_slub_model_memo(m);
-	const struct ss_trace_tables *tb = ss_slub_model_config(m)->tables;
+	struct ss_route_memo *memo = ss_cmodel_memo(m);
+	const struct ss_trace_tables *tb = ss_cmodel_config(m)->tables;
 	int c;
 
 	if (ev->api == SS_API_KMALLOC)
@@ -16,7 +16,7 @@ static int route_buckets(struct ss_slub_model *m, const struct ss_event *ev,
 	c = ss_route_memo_get(memo, ev->api);
 	if (c >= 0)
 		return c;
-	c = ss_slub_model_kmalloc_cache(m, tb->caches[ev->api].object_size, err);
+	c = ss_cmodel_kmalloc_cache(m, tb->caches[ev->api].object_size, err);
 	if (c >= 0 && ss_route_memo_set(memo, ev->api, c))
 		return ss_errorf(err, "out of memory");
 	return c;

@@ -32,11 +32,11 @@ static void site_cache_name(char *buf, size_t n, const char *site, uint32_t idx)
 		snprintf(buf, n, "%.48s~site%u", site, idx);
 }
 
-static int route_kmem_cache(struct ss_slub_model *m, const struct ss_event *ev,
+static int route_kmem_cache(struct ss_cmodel *m, const struct ss_event *ev,
 			    struct ss_error *err)
 {
-	const struct ss_model_config *cfg = ss_slub_model_config(m);
-	struct ss_route_memo *memo = ss_slub_model_memo(m);
+	const struct ss_model_config *cfg = ss_cmodel_config(m);
+	struct ss_route_memo *memo = ss_cmodel_memo(m);
 	struct ss_cache_spec spec = {0};
 	uint64_t size;
 	char name[64];
@@ -57,7 +57,7 @@ static int route_kmem_cache(struct ss_slub_model *m, const struct ss_event *ev,
 		spec.align = cfg->target->ptr_size;
 		site_cache_name(name, sizeof(name), ss_trace_name(cfg->tables, ev->site),
 				ev->site);
-		c = ss_slub_model_named_cache(m, name, &spec, err);
+		c = ss_cmodel_named_cache(m, name, &spec, err);
 		if (c < 0)
 			return -1;
 	}

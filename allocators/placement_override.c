@@ -96,10 +96,10 @@ static int kmalloc_class_named(const struct ss_target *t, const char *name)
 }
 
 /* into=CACHE: a kmalloc class of the target, or a declared cache. */
-static int into_cache(struct ss_slub_model *m, struct ss_ov_state *st, int r,
+static int into_cache(struct ss_cmodel *m, struct ss_ov_state *st, int r,
 		      uint64_t size, unsigned *cap, struct ss_error *err)
 {
-	const struct ss_model_config *cfg = ss_slub_model_config(m);
+	const struct ss_model_config *cfg = ss_cmodel_config(m);
 	const struct ss_ov_rule *rule = &st->ov->rule[r];
 	int idx = kmalloc_class_named(cfg->target, rule->cache);
 	uint32_t api;
@@ -113,7 +113,7 @@ static int into_cache(struct ss_slub_model *m, struct ss_ov_state *st, int r,
 			return ss_errorf(err, "%ssite %s asks %llu bytes, more than %s holds",
 					 where, rule->site, (unsigned long long)size, rule->cache);
 		*cap = have;
-		return ss_slub_model_kmalloc_cache(m, have, err);
+		return ss_cmodel_kmalloc_cache(m, have, err);
 	}
 	api = ss_strtab_find(&cfg->tables->cache_names, rule->cache);
 	if (api == UINT32_MAX || api == SS_API_KMALLOC)
@@ -131,10 +131,10 @@ static int into_cache(struct ss_slub_model *m, struct ss_ov_state *st, int r,
  * class, align 0 (so ARCH_SLAB_MINALIGN) and SLAB_NO_MERGE
  * (mm/slab_common.c, 6.11); kmem_buckets_alloc() picks the class as
  * kmalloc does, and sends what is larger to the page allocator. */
-static int bucket_cache(struct ss_slub_model *m, struct ss_ov_state *st, int r,
+static int bucket_cache(struct ss_cmodel *m, struct ss_ov_state *st, int r,
 			uint64_t size, struct ss_error *err)
 {
-	const struct ss_target *t = ss_slub_model_config(m)->target;
+	const struct ss_target *t = ss_cmodel_config(m)->target;
 	int idx = ss_kmalloc_index(t, (size_t)size);
 	int32_t *slot;
 	struct ss_cache_spec spec = {0};
@@ -149,7 +149,7 @@ static int bucket_cache(struct ss_slub_model *m, struct ss_ov_state *st, int r,
 	ss_kmalloc_class_name(t, idx, cls, sizeof(cls));
 	snprintf(name, sizeof(name), "%s-%s", st->ov->rule[r].cache, cls + strlen("kmalloc-"));
 	spec.object_size = ss_kmalloc_class_size(t, idx);
-	c = ss_slub_model_own_cache(m, name, &spec, err);
+	c = ss_cmodel_own_cache(m, name, &spec, err);
 	if (c >= 0)
 		*slot = c;
 	return c;
@@ -170,10 +170,10 @@ static int rule_of_site(struct ss_ov_state *st, const struct ss_model_config *cf
 	return r;
 }
 
-int ss_override_route(struct ss_slub_model *m, struct ss_ov_state *st,
+int ss_override_route(struct ss_cmodel *m, struct ss_ov_state *st,
 		      const struct ss_event *ev, struct ss_error *err)
 {
-	const struct ss_model_config *cfg = ss_slub_model_config(m);
+	const struct ss_model_config *cfg = ss_cmodel_config(m);
 	const struct ss_ov_rule *rule;
 	char where[300];
 	int r = rule_of_site(st, cfg, ev->site, err);
@@ -198,7 +198,7 @@ int ss_override_route(struct ss_slub_model *m, struct ss_ov_state *st,
 				 rule->spec.object_size);
 	} else {
 		cap = rule->spec.object_size;
-		c = ss_slub_model_own_cache(m, rule->cache, &rule->spec, err);
+		c = ss_cmodel_own_cache(m, rule->cache, &rule->spec, err);
 	}
 	if (c >= 0 && st->rule_cache[r] < 0) {
 		st->rule_cache[r] = c;
@@ -207,10 +207,10 @@ int ss_override_route(struct ss_slub_model *m, struct ss_ov_state *st,
 	return c;
 }
 
-int ss_override_class_cache(struct ss_slub_model *m, struct ss_ov_state *st,
+int ss_override_class_cache(struct ss_cmodel *m, struct ss_ov_state *st,
 			    uint64_t size, struct ss_error *err)
 {
-	const struct ss_target *t = ss_slub_model_config(m)->target;
+	const struct ss_target *t = ss_cmodel_config(m)->target;
 	const struct ss_overrides *ov = st->ov;
 	struct ss_cache_spec spec;
 	char name[SS_OV_NAME_MAX];
@@ -226,11 +226,11 @@ int ss_override_class_cache(struct ss_slub_model *m, struct ss_ov_state *st,
 	cls = ov->classes[pos];
 	idx = ss_kmalloc_index(t, cls);
 	if (!ov->minalign && idx >= 0 && ss_kmalloc_class_size(t, idx) == cls) {
-		c = ss_slub_model_kmalloc_class(m, idx, err); /* the target's own */
+		c = ss_cmodel_kmalloc_class(m, idx, err); /* the target's own */
 	} else {
 		ss_kmalloc_size_name(t, cls, name, sizeof(name));
 		ss_kmalloc_spec_size(t, cls, ov->minalign, 0, &spec);
-		c = ss_slub_model_own_cache(m, name, &spec, err);
+		c = ss_cmodel_own_cache(m, name, &spec, err);
 	}
 	if (c >= 0)
 		st->class_cache[pos] = c;

@@ -4,11 +4,11 @@
 #include "placement.h"
 
 /* The trace's own cache for api, created on first use. */
-int ss_place_declared_cache(struct ss_slub_model *m, uint32_t api,
+int ss_place_declared_cache(struct ss_cmodel *m, uint32_t api,
 			    struct ss_error *err)
 {
-	struct ss_route_memo *memo = ss_slub_model_memo(m);
-	const struct ss_trace_tables *tb = ss_slub_model_config(m)->tables;
+	struct ss_route_memo *memo = ss_cmodel_memo(m);
+	const struct ss_trace_tables *tb = ss_cmodel_config(m)->tables;
 	const struct ss_trace_cache *tc = &tb->caches[api];
 	struct ss_cache_spec spec = {
 		.object_size = tc->object_size,
@@ -21,15 +21,14 @@ int ss_place_declared_cache(struct ss_slub_model *m, uint32_t api,
 		return c;
 	/* a kernel's own cache (imported trace) is already what merging
 	 * made it: its allocations never move into another */
-	c = ss_slub_model_cache(m, ss_trace_cache_name(tb, api), &spec,
-				ss_slub_model_config(m)->merge &&
-				!ss_slub_model_config(m)->kernel_caches, err);
+	c = ss_cmodel_cache(m, ss_trace_cache_name(tb, api), &spec,
+			    ss_cmodel_config(m)->merge && !ss_cmodel_config(m)->kernel_caches, err);
 	if (c >= 0 && ss_route_memo_set(memo, api, c))
 		return ss_errorf(err, "out of memory");
 	return c;
 }
 
-static int route_traced(struct ss_slub_model *m, const struct ss_event *ev,
+static int route_traced(struct ss_cmodel *m, const struct ss_event *ev,
 			struct ss_error *err)
 {
 	if (ev->api == SS_API_KMALLOC)

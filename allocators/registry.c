@@ -9,11 +9,11 @@
 
 static const struct ss_model_desc models[] = {
 	{"traced", "each allocation where the traced kernel made it (kmalloc class or named cache)",
-	 &ss_slub_model_ops, &ss_placement_traced, false},
+	 &ss_cache_model_ops, &ss_placement_traced, false},
 	{"kmalloc-buckets", "every allocation in the kmalloc class of its size, named caches included",
-	 &ss_slub_model_ops, &ss_placement_buckets, false},
+	 &ss_cache_model_ops, &ss_placement_buckets, false},
 	{"kmem_cache", "every fixed-size kmalloc site gets its own exact cache (SLUB merging applies)",
-	 &ss_slub_model_ops, &ss_placement_kmem_cache, true},
+	 &ss_cache_model_ops, &ss_placement_kmem_cache, true},
 };
 
 unsigned ss_model_count(void)

@@ -218,10 +218,12 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 	account_slab(s, sl, node);
 	ss_step(op, SS_STEP_ALLOC_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_ALLOC, 1ull << sl->order);
-	op->slab_pages = true;
+	op->slab_pages += 1ll << sl->order;
 	ss_step(op, SS_STEP_SLAB_INIT_OBJECT, sl->objects);
 	if (s->debug_paths)
 		charge_new_slab_debug(s, sl, op);
+	if (s->on_slab)
+		s->on_slab(s->on_slab_ctx, sl, true, op);
 	ss_fn_done(s->fns, SS_FN_ALLOCATE_SLAB, op, start);
 	return sl;
 }
@@ -243,6 +245,8 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 {
 	double start = op->cycles;
 
+	if (s->on_slab)
+		s->on_slab(s->on_slab_ctx, sl, false, op);
 	if (s->debug_checks) {
 		ss_slab_pad_check(s, op);
 		for (uint32_t i = 0; i < sl->objects; i++)
@@ -250,7 +254,7 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 	}
 	ss_step(op, SS_STEP_FREE_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_FREE, 1ull << sl->order);
-	op->slab_pages = true;
+	op->slab_pages -= 1ll << sl->order;
 	s->node[sl->node].nr_slabs--;
 	s->node[sl->node].total_objects -= sl->objects;
 	s->nr_slabs--;

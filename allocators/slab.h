@@ -91,6 +91,10 @@ struct ss_kcache {
 	struct ss_kcache_node *node;
 	struct ss_slab_pool pool;
 	unsigned remote_node_defrag_ratio; /* 1000, as kmem_cache_open() sets */
+	/* Told of each new slab and of each slab about to be freed (the
+	 * cache model's memcg vectors); NULL: nobody listens. */
+	void (*on_slab)(void *ctx, struct ss_slab *sl, bool created, struct ss_op *op);
+	void *on_slab_ctx;
 	uint32_t defrag_tick;	  /* drives the get_cycles() stand-in */
 	/* accounting */
 	uint64_t live;		  /* objects handed out and not freed */

@@ -154,7 +154,9 @@ static int read_cache(const char *dir, const char *name,
 	    read_uint(dir, name, "min_partial", false, &c->have_min_partial,
 		      &c->min_partial, err) ||
 	    read_uint(dir, name, "cpu_partial", false, &c->have_cpu_partial,
-		      &c->cpu_partial, err))
+		      &c->cpu_partial, err) ||
+	    read_uint(dir, name, "sheaf_capacity", false, &c->have_sheaf_capacity,
+		      &c->sheaf_capacity, err))
 		return -1;
 	rc = read_attr(dir, name, "ctor", buf, sizeof(buf), err);
 	if (rc < 0)

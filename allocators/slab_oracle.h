@@ -19,8 +19,9 @@ struct ss_oracle_cache {
 	bool hwcache, rcu, ctor, kmalloc;
 	unsigned debug;		/* SS_DBG_* from sanity_checks red_zone poison
 				 * store_user trace */
-	bool have_min_partial, have_cpu_partial;
+	bool have_min_partial, have_cpu_partial, have_sheaf_capacity;
 	unsigned min_partial, cpu_partial;
+	unsigned sheaf_capacity;	/* 6.18+ */
 };
 
 struct ss_oracle {
@@ -32,7 +33,7 @@ struct ss_oracle {
  * symlinks).  Required attributes: object_size slab_size order
  * objs_per_slab align hwcache_align poison red_zone store_user ctor and
  * destroy_by_rcu (or typesafe_by_rcu); optional: sanity_checks trace
- * min_partial cpu_partial.  Errors name the file. */
+ * min_partial cpu_partial sheaf_capacity.  Errors name the file. */
 int ss_oracle_read_sysfs(const char *dir, struct ss_oracle *o,
 			 struct ss_error *err);
 void ss_oracle_release(struct ss_oracle *o);

@@ -67,7 +67,42 @@
 	X(POISON_CHECK, "poison_check", "op")                                  \
 	X(POISON_CHECK_BYTES, "poison_check_byte", "byte")                     \
 	X(REDZONE_WRITE, "redzone_write", "op")                                \
-	X(SET_TRACK, "set_track", "op")
+	X(SET_TRACK, "set_track", "op")                                        \
+	/* SLAB (mm/slab.c STATS_INC_* names) */                               \
+	X(ALLOCHIT, "allochit", "op")                                          \
+	X(ALLOCMISS, "allocmiss", "op")                                        \
+	X(FREEHIT, "freehit", "op")                                            \
+	X(FREEMISS, "freemiss", "op")                                          \
+	X(GROWN, "grown", "slab")                                              \
+	X(REAPED, "reaped", "slab")                                            \
+	X(NODEFREES, "nodefrees", "op")                                        \
+	X(ACOVERFLOW, "acoverflow", "op")                                      \
+	X(SLAB_GET_OBJ, "slab_get_obj", "object")                              \
+	X(SLAB_PUT_OBJ, "slab_put_obj", "object")                              \
+	X(ARRAY_MOVE, "array_move", "object")                                  \
+	X(CACHE_REAP, "cache_reap", "op")                                      \
+	/* per-CPU sheaves and the barn (6.18 SLUB_STATS names) */             \
+	X(ALLOC_CPU_SHEAF, "alloc_cpu_sheaf", "op")                            \
+	X(FREE_CPU_SHEAF, "free_cpu_sheaf", "op")                              \
+	X(SHEAF_REFILL, "sheaf_refill", "object")                              \
+	X(SHEAF_FLUSH, "sheaf_flush", "object")                                \
+	X(SHEAF_ALLOC, "sheaf_alloc", "op")                                    \
+	X(SHEAF_FREE, "sheaf_free", "op")                                      \
+	X(BARN_GET, "barn_get", "op")                                          \
+	X(BARN_GET_FAIL, "barn_get_fail", "op")                                \
+	X(BARN_PUT, "barn_put", "op")                                          \
+	X(BARN_PUT_FAIL, "barn_put_fail", "op")                                \
+	/* kernel options (kconfig.h) */                                       \
+	X(INIT_ON_ALLOC, "init_on_alloc", "op")                                \
+	X(INIT_ON_ALLOC_BYTES, "init_on_alloc_byte", "byte")                   \
+	X(INIT_ON_FREE, "init_on_free", "op")                                  \
+	X(INIT_ON_FREE_BYTES, "init_on_free_byte", "byte")                     \
+	X(KFENCE_ALLOC, "kfence_alloc", "op")                                  \
+	X(KFENCE_FREE, "kfence_free", "op")                                    \
+	X(MEMCG_CHARGE, "memcg_charge", "op")                                  \
+	X(MEMCG_UNCHARGE, "memcg_uncharge", "op")                              \
+	X(MEMCG_VECTOR, "memcg_vector", "slab")                                \
+	X(MEMCG_VECTOR_BYTES, "memcg_vector_byte", "byte")
 
 enum ss_step {
 #define X(id, name, unit) SS_STEP_##id,
@@ -117,14 +152,13 @@ struct ss_op {
 	double cycles;
 	const double *cost; /* ss_costs.cycles */
 	uint64_t *stats;    /* the cache's counters, set by the cache code */
-	bool slab_pages;    /* a slab was allocated or discarded (slab.c):
-			     * the replay's memory total must look */
+	/* pages this operation gave to slabs (+) and took back from them
+	 * (-), in whatever cache: slab.c, mslab.c, and a model adding an
+	 * initial state's slabs.  The replay's memory total (sim/memcap.h)
+	 * moves by it; nonzero tells it to look. */
+	int64_t slab_pages;
 	unsigned nr_uses;
 	unsigned uses_lost; /* uses beyond SS_OP_MAX_USES, not placed */
-	/* the cache gained slabs outside its steps (an initial state added
-	 * to it, slab_prior.h): whoever follows pages by the counters
-	 * (sim/memcap.h) reads the cache again */
-	bool resync;
 	struct ss_use use[SS_OP_MAX_USES];
 };
 
@@ -137,8 +171,7 @@ static inline void ss_op_init(struct ss_op *op, const double *cost)
 	op->stats = 0;
 	op->nr_uses = 0;
 	op->uses_lost = 0;
-	op->slab_pages = false;
-	op->resync = false;
+	op->slab_pages = 0;
 }
 
 static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)

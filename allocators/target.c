@@ -29,6 +29,7 @@ void ss_target_defaults(struct ss_target *t)
 	t->slub_max_order = 3; /* PAGE_ALLOC_COSTLY_ORDER */
 	t->slub_min_objects = 0;
 	t->large_in_slab_stat = true;
+	ss_kconfig_defaults(&t->kc);
 	t->cmpxchg_double = true;
 }
 
@@ -41,14 +42,27 @@ void ss_era_str(int era, char *buf, unsigned long n)
 {
 	if (era < 0)
 		snprintf(buf, n, "?");
+	else if (era >= SS_ERA_2_6_0 && era < SS_ERA_3_0)
+		snprintf(buf, n, "2.6.%d", era - SS_ERA_2_6_0);
 	else
 		snprintf(buf, n, "%d.%d", era / 100, era % 100);
 }
 
+/* A decimal number without leading zeros ("0" alone is fine). */
+static bool plain_decimal(const char *s, size_t len)
+{
+	if (!len || (s[0] == '0' && len > 1))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 int ss_era_parse(const char *s)
 {
-	unsigned major, minor;
-	const char *dot;
+	unsigned major, minor, sub;
+	const char *dot, *dot2;
 	char tmp[16];
 
 	if (!s)
@@ -56,18 +70,23 @@ int ss_era_parse(const char *s)
 	dot = strchr(s, '.');
 	if (!dot || dot == s || (size_t)(dot - s) >= sizeof(tmp))
 		return -1;
+	dot2 = strchr(dot + 1, '.');
 	memcpy(tmp, s, (size_t)(dot - s));
 	tmp[dot - s] = '\0';
 	/* Plain decimal only: "6.01" or "0x6.1" are not eras. */
-	if (tmp[0] == '0' || !isdigit((unsigned char)dot[1]) ||
-	    (dot[1] == '0' && dot[2] != '\0'))
+	if (!plain_decimal(tmp, strlen(tmp)) || tmp[0] == '0' ||
+	    !plain_decimal(dot + 1, dot2 ? (size_t)(dot2 - dot - 1) : strlen(dot + 1)))
 		return -1;
-	for (const char *p = s; *p; p++)
-		if (!isdigit((unsigned char)*p) && p != dot)
+	if (ss_parse_uint(tmp, 99, &major))
+		return -1;
+	if (dot2) { /* only 2.6.N: the series before 3.0 numbered its releases so */
+		if (major != 2 || strncmp(dot + 1, "6.", 2) ||
+		    !plain_decimal(dot2 + 1, strlen(dot2 + 1)) ||
+		    ss_parse_uint(dot2 + 1, 39, &sub))
 			return -1;
-	if (ss_parse_uint(tmp, 99, &major) || ss_parse_uint(dot + 1, 99, &minor))
-		return -1;
-	if (major < 2)
+		return SS_ERA_2_6_0 + (int)sub;
+	}
+	if (ss_parse_uint(dot + 1, 99, &minor) || major < 3)
 		return -1;
 	return (int)(major * 100 + minor);
 }
@@ -204,7 +223,7 @@ static int set_key(const struct key_ctx *c, int k, const char *val,
 		t->era = ss_era_parse(val);
 		if (t->era < 0)
 			return ss_error_at(c->err, c->path, c->line,
-					   "era: bad value '%s' (want MAJOR.MINOR, e.g. 3.10 or 6.11)",
+					   "era: bad value '%s' (want MAJOR.MINOR, e.g. 3.10 or 6.11, or 2.6.N)",
 					   val);
 		return 0;
 	case K_CLOCK_MHZ:
@@ -302,6 +321,15 @@ static int parse_line(const struct key_ctx *c, char *line, unsigned *seen,
 					   "%s: duplicate key", key);
 		*seen |= 1u << k;
 		return set_key(c, (int)k, val, t);
+	}
+	{ /* the allocator and kernel options (kconfig.h) */
+		char why[160];
+		int rc = ss_kconfig_set(t, key, val, why, sizeof(why));
+
+		if (rc < 0)
+			return ss_error_at(c->err, c->path, c->line, "%s: %s", key, why);
+		if (rc == 0)
+			return 0;
 	}
 	return ss_error_at(c->err, c->path, c->line, "unknown key '%s'", key);
 }

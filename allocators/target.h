@@ -12,8 +12,11 @@
 #include <stdbool.h>
 
 #include "error.h"
+#include "kconfig.h"
 
-/* Kernel eras as major*100+minor.  Rules switch on thresholds:
+/* Kernel eras as major*100+minor, and 2.6.N as 200+N (2.6.16 = 216: the
+ * 2.6 series numbered its releases in the third place; every 2.6.N sorts
+ * below 3.0 = 300).  Rules switch on thresholds:
  *  < 406  : 3.10-4.5 debug paths (checks for any debug flag, no cmpxchg)
  *  >= 406 : Abbott series (checks only with F, cmpxchg kept for P/Z)
  *  >= 507 : free pointer mid-object (ALIGN_DOWN(object_size/2, W))
@@ -26,6 +29,9 @@
  *  >= 608 : CPU-partial slabs are not frozen (delayed freezing)
  *  >= 611 : kmalloc align = largest power of two dividing size
  */
+#define SS_ERA_2_6_0 200
+#define SS_ERA_2_6_16 216
+#define SS_ERA_3_0 300
 #define SS_ERA_3_10 310
 #define SS_ERA_4_5 405
 #define SS_ERA_4_6 406
@@ -36,6 +42,22 @@
 #define SS_ERA_6_1 601
 #define SS_ERA_6_8 608
 #define SS_ERA_6_11 611
+/* Eras of the allocators and options of kconfig.h (docs/strategies.md);
+ * SLUB's finer thresholds are in slab_order.h. */
+#define SS_ERA_2_6_18 218 /* SLAB: local offslab_limit, slab_early_init */
+#define SS_ERA_2_6_22 222 /* SLAB: kmalloc up to KMALLOC_MAX_SIZE (4 MiB) */
+#define SS_ERA_3_9 309	  /* common kmalloc-N caches (kmalloc-96, -192) */
+#define SS_ERA_3_13 313	  /* SLAB: struct slab folded into struct page */
+#define SS_ERA_3_15 315	  /* SLAB: byte freelist index, off-slab from 128 */
+#define SS_ERA_3_18 318	  /* SLAB: common cache merging */
+#define SS_ERA_5_3 503	  /* init_on_alloc / init_on_free */
+#define SS_ERA_5_9 509	  /* memcg: per-object obj_cgroup vectors */
+#define SS_ERA_5_12 512	  /* KFENCE */
+#define SS_ERA_5_14 514	  /* kmalloc-cg-N */
+#define SS_ERA_6_6 606	  /* CONFIG_RANDOM_KMALLOC_CACHES */
+#define SS_ERA_6_10 610	  /* slabobj_ext vectors (alloc_slab_obj_exts) */
+#define SS_ERA_6_12 612	  /* kmalloc-N unmergeable with MEMCG */
+#define SS_ERA_6_18 618	  /* per-CPU sheaves and the barn */
 
 /* Target parameters declared as inferred (`inferred.KEY = evidence`):
  * values not known from the machine but deduced, e.g. from a seed's own
@@ -66,6 +88,7 @@ struct ss_target {
 	unsigned slub_max_order; /* slub_max_order= (default 3) */
 	unsigned slub_min_objects; /* slub_min_objects= (0 = computed) */
 	bool large_in_slab_stat; /* kmalloc_large pages count as SUnreclaim */
+	struct ss_kconfig kc;	 /* allocator and kernel options (kconfig.h) */
 	bool cmpxchg_double;	 /* CONFIG_HAVE_CMPXCHG_DOUBLE && ALIGNED_STRUCT_PAGE */
 	unsigned ninferred;
 	struct ss_target_inferred inferred[SS_TARGET_MAX_INFERRED];

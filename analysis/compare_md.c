@@ -40,7 +40,9 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 	fprintf(fp, "; Δ columns are against the first, %s\n- Variants: ",
 		res->models.v[0]);
 	join(fp, &res->variants);
-	fputs("\n- Plots beside this file (PNG, and SVG under the same name): "
+	fputc('\n', fp);
+	cmp_write_kernels(fp, in);
+	fputs("- Plots beside this file (PNG, and SVG under the same name): "
 	      "waste.png (where the bytes go, models side by side), latency.png "
 	      "(latency CCDFs, alloc and free, one curve per run), timeline.png (footprint over the trace, "
 	      "phase markers)\n\n", fp);

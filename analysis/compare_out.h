@@ -34,5 +34,8 @@ int cmp_write_phases_dat(FILE *fp, const struct cmp_in *in);
 int cmp_write_top_caches(FILE *fp, const struct cmp_in *in,
 			 struct ss_error *err);
 int cmp_write_md(FILE *fp, const struct cmp_in *in);
+/* compare.md §1's list of the kernels the labels ran, when they differ
+ * (compare_kernels.c). */
+void cmp_write_kernels(FILE *fp, const struct cmp_in *in);
 
 #endif

@@ -23,6 +23,7 @@ static int ends_with(const char *s, const char *suffix)
 static int run_file_name(const char *name)
 {
 	return !strcmp(name, "slabinfo") || !strncmp(name, "slabinfo.", 9) ||
+	       !strcmp(name, "kernel.txt") ||
 	       ends_with(name, ".csv") || ends_with(name, ".json") ||
 	       strstr(name, ".tmp.") != NULL;
 }

@@ -18,7 +18,7 @@
  * the removal would need the list of every file any run writes.
  *
  * DIR is replaced only when it is empty or holds nothing but what a run
- * writes (slabinfo, slabinfo.*, *.csv, *.json, *.tmp.*) with a completion
+ * writes (slabinfo, slabinfo.*, kernel.txt, *.csv, *.json, *.tmp.*) with a completion
  * mark (summary.csv or measured.csv): `--out ~` is refused, not emptied.
  */
 #ifndef SS_OUTDIR_H

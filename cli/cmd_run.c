@@ -21,7 +21,7 @@
 
 struct run_opts {
 	struct ss_run_spec spec; /* trace, model, target, costs, topology, ... */
-	const char *out, *variant;
+	const char *out, *variant, *label;
 	uint64_t sample_every;
 	const char *events; /* docs/topology.md */
 	bool host_mode;	    /* docs/host-mode.md */
@@ -30,10 +30,9 @@ struct run_opts {
 };
 
 enum {
-	O_TRACE, O_MODEL, O_TARGET, O_DEBUG, O_COSTS, O_CPUS, O_NODES, O_NOMERGE, O_INITIAL,
-	O_PLACE,
-	O_FINAL,
-	O_VARIANT, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
+	O_TRACE, O_MODEL, O_TARGET, O_ALLOCATOR, O_CONFIG, O_DEBUG, O_COSTS, O_CPUS,
+	O_NODES, O_NOMERGE, O_INITIAL, O_PLACE, O_FINAL,
+	O_VARIANT, O_LABEL, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
 };
 
@@ -49,6 +48,13 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_MODEL] = {"model", NULL, "MODEL", "one of:", model_list},
 	[O_TARGET] = {"target", NULL, "TARGET",
 		"allocators/targets/TARGET.target, or a path to a target file"},
+	[O_ALLOCATOR] = {"allocator", NULL, "A",
+		"slub, slub-tiny (6.2+) or slab (2.6.16 .. 6.7) (default: the\n"
+		"target's `allocator`, else slub); docs/strategies.md"},
+	[O_CONFIG] = {"config", NULL, "LIST",
+		"kernel options by Kconfig name or boot parameter, e.g.\n"
+		"CONFIG_MEMCG=y,CONFIG_RANDOM_KMALLOC_CACHES=y,init_on_free=1\n"
+		"(over the target's; docs/strategies.md lists them)"},
 	[O_DEBUG] = {"slub-debug", NULL, "SPEC",
 		"slub_debug flags F Z P U T (and O), optionally limited to\n"
 		"named caches as the kernel's slub_debug=P,kmalloc-512 does"},
@@ -80,6 +86,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"set (what `slabsim advise` proposes; docs/advise.md)"},
 	[O_VARIANT] = {"variant", NULL, "NAME",
 		"variant label for the summary (default: the trace's meta)"},
+	[O_LABEL] = {"label", NULL, "NAME",
+		"model label for the summary (default: MODEL)"},
 	[O_MAXOBJ] = {"max-objects", NULL, "N",
 		"cap on the object id space (default 67108864)"},
 	[O_MAXMEM] = {"max-memory", NULL, "BYTES",
@@ -113,6 +121,7 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
+
 static void run_usage(FILE *out);
 
 static const struct ss_opt_set opt_set = {"run", specs, NR_OPTS, run_usage};
@@ -123,10 +132,11 @@ static void run_usage(FILE *out)
 		"usage: slabsim run --trace TRACE --model MODEL[+LETTERS] --target TARGET --out DIR\n"
 		"       slabsim run --trace TRACE --model \"M1 M2 ...\" --target TARGET --out DIR\n"
 		"       slabsim run --trace TRACE --runs FILE [--jobs N] [options for every run]\n"
+		"                   [--allocator A] [--config LIST]\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--initial-state SNAPSHOT]\n"
 		"                   [--final-state SNAPSHOT] [--place FILE]\n"
-		"                   [--variant NAME] [--max-objects N]\n"
+		"                   [--variant NAME] [--label NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
 		"                   [--mode model|host] [--events LIST]\n\n"
@@ -136,12 +146,16 @@ static void run_usage(FILE *out)
 		"per kernel function and cache), locks.csv (lock waits and cmpxchg retries\n"
 		"per cache on the simulated clocks), latency.csv (alloc/free latency histogram),\n"
 		"work.csv (time per work label), slabinfo (/proc/slabinfo 2.1 at the end),\n"
-		"slabinfo.K-PHASE (at each phase marker) and timeline.csv (footprint over the\n"
-		"trace).  See docs/outputs.md.\n\n"
+		"slabinfo.K-PHASE (at each phase marker), timeline.csv (footprint over the\n"
+		"trace) and kernel.txt (the allocator and options modelled).  See\n"
+		"docs/outputs.md.\n\n"
 		"Several models, or a run list, are replayed from one pass over TRACE: it is\n"
 		"read and decoded once, and each batch of events feeds every run (threads:\n"
 		"--jobs).  Each run's outputs are those it would have alone.\n\n");
 	ss_opt_help(out, &opt_set);
+	fprintf(out, "\nExit: 0 ok, 1 error (bad input names file:line), 2 bad usage, 3 no\n"
+		     "kernel has that allocator and those options (the target's era lacks\n"
+		     "them, or Kconfig rules them out).\n");
 }
 
 /* --model's help: the registry's models, then the +LETTERS form. */
@@ -173,6 +187,11 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_TRACE: o->spec.trace = v; return 0;
 	case O_MODEL: o->spec.model = v; return 0;
 	case O_TARGET: o->spec.target = v; return 0;
+	case O_ALLOCATOR:
+		o->spec.allocator = v;
+		return ss_allocator_parse(v, &(enum ss_allocator){0}) ? SS_OPT_BAD_VALUE : 0;
+	case O_CONFIG: o->spec.config = v; return 0;
+	case O_LABEL: o->label = v; return 0;
 	case O_OUT: o->out = v; return 0;
 	case O_DEBUG: o->spec.slub_debug = v; return 0;
 	case O_COSTS:
@@ -324,6 +343,23 @@ static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *i
 	return ss_write_slabinfo(io->dir, "slabinfo", run, err);
 }
 
+/* kernel.txt: what kernel the run modelled besides its target file, for
+ * a comparison across allocators and options (docs/outputs.md). */
+static int write_kernel(const char *dir, const struct ss_run *run, struct ss_error *err)
+{
+	struct ss_atomic_file f;
+	char path[4200], era[16], opts[1024];
+
+	snprintf(path, sizeof(path), "%s/kernel.txt", dir);
+	if (ss_atomic_open(&f, path, err))
+		return -1;
+	ss_era_str(run->target->era, era, sizeof(era));
+	ss_kconfig_str(&run->target->kc, opts, sizeof(opts));
+	fprintf(f.fp, "target=%s\nera=%s\nallocator=%s\nconfig=%s\n", run->target->name, era,
+		ss_allocator_name(run->target->kc.allocator), opts);
+	return ss_atomic_commit(&f, err);
+}
+
 static int write_results(struct ss_run *run, const struct run_opts *o,
 			 const struct ss_run_setup *rs, struct run_io *io,
 			 struct ss_error *err)
@@ -333,12 +369,13 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 	struct ss_run_labels lb = {
 		.workload = meta_wl ? meta_wl : "trace",
 		.variant = o->variant ? o->variant : meta_var ? meta_var : "-",
-		.model = o->spec.model,
+		.model = o->label ? o->label : o->spec.model,
 		.costs = o->spec.costs ? o->spec.costs : "default",
 		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
 	};
 
-	if (o->spec.initial_state && ss_write_prior(io->dir, run, err))
+	if (write_kernel(io->dir, run, err) ||
+	    (o->spec.initial_state && ss_write_prior(io->dir, run, err)))
 		return -1;
 	return ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||
 	       ss_write_functions(io->dir, run, err) || ss_write_locks(io->dir, run, err) ||
@@ -418,6 +455,10 @@ static void run_release(struct one_run *r, int rc)
 	ss_run_setup_close(&r->rs, &r->run);
 }
 
+/* Exit status of a run whose allocator and options no kernel has (the
+ * era lacks them, or Kconfig rules them out): make compare skips it. */
+#define EXIT_NO_SUCH_KERNEL 3
+
 static int run_replay(const struct run_opts *o, struct ss_error *err)
 {
 	struct one_run r = {.o = *o};
@@ -427,6 +468,8 @@ static int run_replay(const struct run_opts *o, struct ss_error *err)
 		rc = run_complete(&r, err);
 	if (rc)
 		name_user_path(&r.od, err);
+	if (rc && r.rs.kernel_error)
+		rc = EXIT_NO_SUCH_KERNEL;
 	run_release(&r, rc);
 	return rc;
 }
@@ -671,6 +714,8 @@ static int split_models(const struct run_opts *base, struct run_list *l)
 		return ss_opt_usage_err(&opt_set, "bad --model list");
 	}
 	l->lines[l->nr_lines++] = models;
+	if (base->label && n > 1) /* one label would name every run */
+		return ss_opt_usage_err(&opt_set, "--label names one model's run, not a --model list");
 	for (int i = 0; i < n; i++) {
 		struct run_opts o = *base;
 		struct one_run *r;
@@ -782,15 +827,22 @@ int cmd_run(int argc, char **argv)
 		rc = o.runs ? read_run_list(&o, &l) : split_models(&o, &l);
 		if (!rc)
 			rc = check_distinct_outs(&o, &l);
-		if (!rc && (l.n == 1 ? run_replay(&l.runs[0].o, &err)
-				     : run_many(l.runs, l.n, o.jobs, o.spec.trace, &err)))
-			fprintf(stderr, "slabsim run: %s\n", err.msg);
+		if (!rc) {
+			int run_rc = l.n == 1 ? run_replay(&l.runs[0].o, &err)
+					      : run_many(l.runs, l.n, o.jobs, o.spec.trace, &err);
+
+			if (run_rc)
+				fprintf(stderr, "slabsim run: %s\n", err.msg);
+			if (run_rc == EXIT_NO_SUCH_KERNEL)
+				rc = EXIT_NO_SUCH_KERNEL;
+		}
 		list_release(&l);
-		return rc ? 2 : err.msg[0] ? 1 : 0;
+		return rc == EXIT_NO_SUCH_KERNEL ? rc : rc ? 2 : err.msg[0] ? 1 : 0;
 	}
-	if (o.host_mode ? run_host(&o, &err) : run_replay(&o, &err)) {
+	rc = o.host_mode ? run_host(&o, &err) : run_replay(&o, &err);
+	if (rc) {
 		fprintf(stderr, "slabsim run: %s\n", err.msg);
-		return 1;
+		return rc == EXIT_NO_SUCH_KERNEL ? rc : 1;
 	}
 	return 0;
 }

@@ -14,7 +14,8 @@
 #include "target.h"
 
 #define DEFAULT_SYS "/sys/kernel/slab"
-#define DEFAULT_TARGET "x86_64-6.x"
+/* this project's machine (6.18: the 6.11+ layout rules, and sheaves) */
+#define DEFAULT_TARGET "x86_64-6.18"
 #define PRESENT_CPUS "/sys/devices/system/cpu/present"
 
 enum { O_SYS, O_SLABINFO, O_CPUS, O_TARGET, O_HELP, NR_OPTS };
@@ -25,7 +26,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"are) is recomputed from object_size, align,\n"
 		"hwcache_align, destroy_by_rcu, ctor, the debug flags\n"
 		"and the kmalloc-* name, and compared on slab_size,\n"
-		"order, objs_per_slab, min_partial and cpu_partial."},
+		"order, objs_per_slab, min_partial and cpu_partial;\n"
+		"then sheaf_capacity (6.18) against the target's."},
 	[O_SLABINFO] = {"slabinfo", NULL, "FILE", "a saved /proc/slabinfo 2.1 instead: objsize there is\n"
 		"the stride, so each line is checked for objsize a\n"
 		"multiple of the pointer size, pagesperslab a power of\n"
@@ -55,6 +57,8 @@ static void usage(FILE *out)
 		"with its free pointer inside the object: created with an explicit\n"
 		"freeptr_offset, 6.12+).  Last line:\n"
 		"  validate: N caches, M match, K mismatch, E explicit-freeptr\n"
+		"followed, when the kernel shows sheaves, by \"; sheaf_capacity: C checked,\n"
+		"X mismatch\".\n"
 		"Exit status: 0 no mismatch, 1 mismatch or unreadable input, 2 bad usage.\n");
 }
 
@@ -128,6 +132,7 @@ static const char *verdict_str(enum ss_verdict v)
 
 struct tally {
 	unsigned n, match, mismatch, freeptr;
+	unsigned sheaf_n, sheaf_mismatch;
 };
 
 static void count(struct tally *t, enum ss_verdict v)
@@ -150,6 +155,47 @@ static void print_banner(const struct ss_target *t, const char *src)
 	ss_era_str(t->era, era, sizeof(era));
 	printf("# validate: target %s era %s cpus %u source %s\n", t->name, era,
 	       t->cpus, src);
+}
+
+/* sheaf_capacity of every cache that has one in the kernel or the
+ * target: "sheaf NAME kernel K model M match|MISMATCH". */
+static void validate_sheaves(const struct ss_target *t, const struct ss_oracle *o,
+			     struct tally *tl)
+{
+	bool shown = false;
+	char era[16];
+
+	ss_era_str(t->era, era, sizeof(era));
+	for (size_t i = 0; i < o->nr; i++) {
+		const struct ss_oracle_cache *c = &o->caches[i];
+		unsigned model = ss_kconfig_sheaf_capacity(t, c->name);
+
+		if (!c->have_sheaf_capacity)
+			continue;
+		if (!shown)
+			printf("# sheaf_capacity (target %s)\n", t->name);
+		shown = true;
+		if (!c->sheaf_capacity && !model)
+			continue;
+		if (t->era < SS_ERA_6_18) {
+			printf("sheaf %-28s kernel %4u model    - not checked: era %s has no sheaves\n",
+			       c->name, c->sheaf_capacity, era);
+			continue;
+		}
+		tl->sheaf_n++;
+		tl->sheaf_mismatch += c->sheaf_capacity != model;
+		printf("sheaf %-28s kernel %4u model %4u %s\n", c->name, c->sheaf_capacity, model,
+		       c->sheaf_capacity == model ? "match" : "MISMATCH");
+	}
+	for (unsigned k = 0; shown && k < t->kc.nr_sheaf; k++) {
+		bool found = false;
+
+		for (size_t i = 0; i < o->nr && !found; i++)
+			found = !strcmp(o->caches[i].name, t->kc.sheaf[k].name);
+		if (!found)
+			printf("sheaf %-28s kernel    - model %4u not checked: no such cache (or an alias)\n",
+			       t->kc.sheaf[k].name, t->kc.sheaf[k].capacity);
+	}
 }
 
 static int validate_sys(const struct ss_target *t, const char *dir,
@@ -184,6 +230,7 @@ static int validate_sys(const struct ss_target *t, const char *dir,
 		       r.reason[0] ? " " : "", r.reason);
 		count(tl, r.verdict);
 	}
+	validate_sheaves(t, &o, tl);
 	ss_oracle_release(&o);
 	return 0;
 }
@@ -253,7 +300,10 @@ int cmd_validate(int argc, char **argv)
 		rc = validate_sys(&t, src, &tl);
 	if (rc)
 		return rc;
-	printf("validate: %u caches, %u match, %u mismatch, %u explicit-freeptr\n",
+	printf("validate: %u caches, %u match, %u mismatch, %u explicit-freeptr",
 	       tl.n, tl.match, tl.mismatch, tl.freeptr);
-	return tl.mismatch ? 1 : 0;
+	if (tl.sheaf_n)
+		printf("; sheaf_capacity: %u checked, %u mismatch", tl.sheaf_n, tl.sheaf_mismatch);
+	printf("\n");
+	return tl.mismatch || tl.sheaf_mismatch ? 1 : 0;
 }

@@ -1,7 +1,17 @@
-# mk/compare.mk - `make compare`: one report across models and variants.
+# mk/compare.mk - `make compare`: one report across models and variants,
+# and across allocators and kernel options.
 #
 #   make compare WORKLOAD=W MODELS="traced kmem_cache traced+P" [VARIANTS="ref patch4"]
 #                [COMPARE_TOP=N]
+#   make compare WORKLOAD=W ALLOCATORS="slub slab slub-tiny" \
+#                CONFIGS="CONFIG_RANDOM_KMALLOC_CACHES=y init_on_free=1,CONFIG_KFENCE=y"
+#
+# With ALLOCATORS or CONFIGS, every model of MODELS runs under every
+# allocator (the target's when ALLOCATORS is empty) and under the target's
+# options plus each entry of CONFIGS (a space-separated list of --config
+# lists) into $(REPORT)/kernels/runs/<variant>__<label>, the label
+# MODEL.ALLOCATOR[.cN] (cN: the N-th entry of CONFIGS); compare.md then
+# says what each label ran (kernel.txt).  Outputs in $(REPORT)/kernels/compare/.
 #
 # Replays what is missing (the workload's runs of MODELS x VARIANTS, as
 # `make sim` would), then `slabsim compare` writes $(REPORT)/compare/:
@@ -14,7 +24,56 @@
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 
 COMPARE_TOP ?= 5
+
+ifneq ($(strip $(ALLOCATORS)$(CONFIGS)),)
+# ---- across allocators and kernel options ----
+CMP_ROOT := $(REPORT)/kernels
+CMP_ALLOCATORS := $(or $(strip $(ALLOCATORS)),-)
+# entry 1 is the target's own options ("-"), then each of CONFIGS
+CMP_CONFIGS := - $(CONFIGS)
+CMP_CFG_IDX := $(shell seq 1 $(words $(CMP_CONFIGS)))
+# $(call cmp_label,MODEL,ALLOCATOR,CONFIG_INDEX)
+cmp_label = $(1)$(if $(filter-out -,$(2)),.$(2))$(if $(filter-out 1,$(3)),.c$(shell expr $(3) - 1))
+# the --config of entry $(1): CONFIG (every run's) joined with the entry
+cmp_config = $(subst $(cmp_space),$(cmp_comma),$(strip $(CONFIG) $(filter-out -,$(word $(1),$(CMP_CONFIGS)))))
+cmp_comma := ,
+cmp_empty :=
+cmp_space := $(cmp_empty) $(cmp_empty)
+CMP_LABELS := $(foreach m,$(MODELS),$(foreach a,$(CMP_ALLOCATORS),$(foreach i,$(CMP_CFG_IDX),$(call cmp_label,$(m),$(a),$(i)))))
+CMP_STAMP := $(RUN_PARAMS_BASE) allocator=$(ALLOCATOR) allocators=$(strip $(ALLOCATORS)) config=$(CONFIG) configs=$(strip $(CONFIGS))
+$(eval $(call param_stamp,$(CMP_ROOT)/run-params,CMP_STAMP))
+
+# $(1) variant, $(2) model, $(3) allocator, $(4) config index.  A
+# combination no kernel has (slabsim run exits 3: SLUB_TINY with random
+# kmalloc caches, SLAB after 6.7, ...) leaves no run but its reason in
+# skipped/<variant>__<label>.txt, which compare.md quotes (the empty
+# directory a failed run leaves, base/outdir.h, goes too).
+define cmp_run_rule
+$(CMP_ROOT)/done/$(1)__$(call cmp_label,$(2),$(3),$(4)): $(DATA)/$(1).trace $(SLABSIM) $(CMP_ROOT)/run-params
+	@mkdir -p $(CMP_ROOT)/done $(CMP_ROOT)/skipped
+	@rm -rf $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4)) $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt
+	$(SLABSIM) run --trace $$< --model $(2) $(RUN_PARAMS_BASE) \
+		$(if $(filter-out -,$(3)),--allocator $(3),$(if $(ALLOCATOR),--allocator $(ALLOCATOR))) \
+		$(if $(call cmp_config,$(4)),--config $(call sh_quote,$(call cmp_config,$(4)))) \
+		--label $(call cmp_label,$(2),$(3),$(4)) --out $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4)) \
+		2>$(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt || \
+	  { rc=$$$$?; cat $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt >&2; \
+	    [ $$$$rc -eq 3 ] && rm -rf $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4)); }
+	@[ -s $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt ] || rm -f $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt
+	@touch $$@
+endef
+$(foreach v,$(VARIANTS),$(foreach m,$(MODELS),$(foreach a,$(CMP_ALLOCATORS),$(foreach i,$(CMP_CFG_IDX),$(eval $(call cmp_run_rule,$(v),$(m),$(a),$(i)))))))
+CMP_DONE := $(foreach v,$(VARIANTS),$(foreach l,$(CMP_LABELS),$(CMP_ROOT)/done/$(v)__$(l)))
+CMP_DIR_ARG := $(CMP_ROOT)
+CMP_MODEL_ARG := $(CMP_LABELS)
+CMP_INPUTS := $(CMP_DONE)
+COMPARE_DIR := $(CMP_ROOT)/compare
+else
+CMP_DIR_ARG := $(REPORT)
+CMP_MODEL_ARG := $(MODELS)
+CMP_INPUTS := $(RUN_SUMMARIES)
 COMPARE_DIR := $(REPORT)/compare
+endif
 COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
 	timeline.dat phases.dat top_caches.csv)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
@@ -23,13 +82,13 @@ COMPARE_COMMAND := make compare $(WORKLOAD_ARG) \
 	$(filter-out WORKLOAD=% TRACE=%,$(MAKEOVERRIDES))
 # What the outputs depend on besides the runs: a new model list or top-N
 # redoes them even when every run already exists.
-COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(MODELS)) top=$(COMPARE_TOP)
+COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(CMP_MODEL_ARG)) top=$(COMPARE_TOP)
 
 $(eval $(call param_stamp,$(COMPARE_DIR)/params,COMPARE_STAMP))
 
-$(COMPARE_DATA) &: $(RUN_SUMMARIES) $(SLABSIM) $(COMPARE_DIR)/params
-	$(SLABSIM) compare --workload $(WORKLOAD) --dir $(REPORT) --out $(COMPARE_DIR) \
-		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(MODELS))) \
+$(COMPARE_DATA) &: $(CMP_INPUTS) $(SLABSIM) $(COMPARE_DIR)/params
+	$(SLABSIM) compare --workload $(WORKLOAD) --dir $(CMP_DIR_ARG) --out $(COMPARE_DIR) \
+		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(CMP_MODEL_ARG))) \
 		--top $(COMPARE_TOP) --command $(call sh_quote,$(strip $(COMPARE_COMMAND)))
 
 # mk/plot.inc's rule; the timeline also reads the phase markers.

@@ -10,7 +10,7 @@
 
 #include "bad_free.h"
 #include "contention.h"
-#include "slub_model_fast.h"
+#include "cache_model_fast.h"
 
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
@@ -22,9 +22,15 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 	ss_contention_init(&run->cont, run->cpu_cycles, run->topo->nr_cpus);
 	run->phase = "start";
 	run->hist_memo_c[0] = run->hist_memo_c[1] = -1; /* no operation costs that */
-	/* a SLUB model's common alloc and free are inlined here */
-	run->slub = run->desc->ops == &ss_slub_model_ops ? (struct ss_slub_model *)run->model
-							  : NULL;
+	/* a cache model's common alloc and free are inlined here */
+	run->cm = NULL;
+	run->ticks = run->desc->ops->tick != NULL;
+	if (run->desc->ops == &ss_cache_model_ops) {
+		struct ss_cmodel *cm = (struct ss_cmodel *)run->model;
+
+		run->cm = cm->fast ? cm : NULL;
+		run->ticks = cm->timed_work;
+	}
 	/* most maps send trace CPU c to PU c: those need no copy of the event */
 	while (run->same_cpus < run->topo->nr_map &&
 	       run->topo->cpu_map[run->same_cpus] == run->same_cpus)
@@ -111,7 +117,7 @@ static __attribute__((noinline)) int alloc_rare(struct ss_run *run, const struct
 		      struct ss_error *err)
 {
 	if (ss_memcap_note(&run->mem, run->desc, run->model, obj, op))
-		return ss_errorf(err, "out of memory");
+		return BAD(run, ev, err, SS_MEMCAP_LOST);
 	if (ss_memcap_over(&run->mem))
 		return BAD(run, ev, err, "simulated memory reached %llu bytes (slab and kmalloc_large pages), over the cap of %llu (raise --max-memory)",
 			   (unsigned long long)ss_memcap_bytes(&run->mem),
@@ -153,6 +159,7 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 			   struct ss_error *err)
 {
 	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
+	struct ss_kcache *k;
 	struct ss_op op;
 	int c;
 
@@ -165,14 +172,14 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 	obj->size = ev->value;
 	obj->cpu = (uint16_t)ev->cpu;
 	obj->site = ev->site;
-	if (run->slub && (c = ss_slub_memo_route(run->slub, ev)) >= 0) {
-		if (ss_slub_alloc_in(run->slub, c, ev, obj, &op, err))
+	if (run->cm && (k = ss_cmodel_fast_cache(run->cm, ev, &c))) {
+		if (ss_cmodel_alloc_plain(k, c, ev, obj, &op, err))
 			return alloc_failed(run, ev, err);
 	} else if (run->desc->ops->alloc(run->model, ev, obj, &op, err)) {
 		return alloc_failed(run, ev, err);
 	}
 	/* the memory total moves only with slabs and kmalloc_large */
-	if (obj->state != SS_OBJ_LIVE || op.slab_pages || op.resync) {
+	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {
 		if (alloc_rare(run, ev, obj, &op, err))
 			return -1;
 	}
@@ -210,13 +217,11 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 
 	if (!obj || obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, run->trace, ev->line, ev->id, obj, err);
-	if (run->slub && obj->state == SS_OBJ_LIVE)
-		ss_slub_free_live(run->slub, ev->cpu, obj, &op);
-	else
+	if (!(run->cm && obj->state == SS_OBJ_LIVE && ss_cmodel_free_plain(run->cm, ev->cpu, obj, &op)))
 		run->desc->ops->free(run->model, ev->cpu, obj, &op);
 	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {
 		if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
-			return ss_errorf(err, "out of memory");
+			return BAD(run, ev, err, SS_MEMCAP_LOST);
 		run->zero_live -= obj->state == SS_OBJ_ZERO;
 		run->large_live -= obj->state == SS_OBJ_LARGE;
 	}
@@ -252,9 +257,29 @@ static __attribute__((noinline)) int do_free_prior(struct ss_run *run,
 		return 0;
 	}
 	if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op))
-		return ss_errorf(err, "out of memory");
+		return BAD(run, ev, err, SS_MEMCAP_LOST);
 	run->prior_frees++;
 	return count_free(run, ev, &op, err);
+}
+
+/* The model's timed work on the event's CPU (SLAB's cache_reap), after
+ * the event: on the CPU's clock and the allocator's time; the slabs it
+ * frees leave the memory total. */
+static __attribute__((noinline)) int do_tick(struct ss_run *run, const struct ss_event *ev,
+					    struct ss_error *err)
+{
+	unsigned cpu = ev->cpu < run->same_cpus ? ev->cpu : run->topo->cpu_map[ev->cpu];
+	struct ss_op op;
+
+	ss_op_init(&op, run->costs->cycles);
+	run->desc->ops->tick(run->model, cpu, run->cpu_cycles[cpu], &op);
+	if (op.slab_pages && ss_memcap_note(&run->mem, run->desc, run->model, NULL, &op))
+		return BAD(run, ev, err, SS_MEMCAP_LOST);
+	if (ss_contend_op(&run->cont, cpu, &op))
+		return ss_errorf(err, "out of memory");
+	run->cpu_cycles[cpu] += op.cycles;
+	run->timer_cycles += op.cycles;
+	return 0;
 }
 
 /* Work time per label: arrays indexed by the label's name index. */
@@ -368,6 +393,9 @@ int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
 			__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
 							  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
 			if (replay_event(run, e, err))
+				return -1;
+			/* (a phase marker has no CPU of its own) */
+			if (run->ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
 				return -1;
 			run->events++;
 		}

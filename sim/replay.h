@@ -53,6 +53,7 @@ struct ss_run {
 	 * applied to the initial state, and with no such object left */
 	uint64_t prior_frees, prior_missing;
 	double alloc_cycles, free_cycles, work_cycles;
+	double timer_cycles; /* the model's timed work (model.h tick) */
 	double *label_cycles;	 /* work cycles per label (trace name index) */
 	uint64_t *label_events;	 /* work events per label */
 	uint32_t nr_labels;	 /* slots in the two arrays above */
@@ -62,7 +63,10 @@ struct ss_run {
 	const struct ss_trace_reader *trace; /* errors name its file and position */
 	uint64_t until_sample;	 /* events left before the next on_sample */
 	uint32_t same_cpus;	 /* trace CPUs below this are their own PU */
-	struct ss_slub_model *slub; /* the model, when a SLUB one: called inline */
+	/* the model, when a cache model whose plain SLUB caches the replay
+	 * calls inline (allocators/cache_model_fast.h); else NULL */
+	struct ss_cmodel *cm;
+	bool ticks;		 /* the model has timed work (model.h tick) */
 	double hist_memo_c[2];	 /* alloc, free: the last cycles added ... */
 	unsigned hist_memo_b[2]; /* ... and their histogram bucket */
 };

@@ -45,10 +45,16 @@ static void compute_summary(const struct ss_run *run, struct summary *s)
 	ss_totals_compute(run->desc, run->model, run->target, &s->tot);
 	ss_era_str(run->target->era, s->era, sizeof(s->era));
 	s->sim_ms = ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6;
-	s->alloc_ms = ss_run_ns(run, run->alloc_cycles + run->free_cycles) / 1e6;
+	s->alloc_ms = ss_run_ns(run, run->alloc_cycles + run->free_cycles + run->timer_cycles) / 1e6;
 	s->work_ms = ss_run_ns(run, run->work_cycles) / 1e6;
+	/* fast paths of every allocator: SLUB's per-CPU freelist, SLAB's
+	 * array_cache hits, 6.18's sheaves */
 	s->fastpath_pct = ops > 0 ? 100.0 * (double)(s->tot.stats[SS_STEP_ALLOC_FASTPATH] +
-						     s->tot.stats[SS_STEP_FREE_FASTPATH]) / ops
+						     s->tot.stats[SS_STEP_FREE_FASTPATH] +
+						     s->tot.stats[SS_STEP_ALLOCHIT] +
+						     s->tot.stats[SS_STEP_FREEHIT] +
+						     s->tot.stats[SS_STEP_ALLOC_CPU_SHEAF] +
+						     s->tot.stats[SS_STEP_FREE_CPU_SHEAF]) / ops
 				  : 0;
 	s->wait_ms = ss_run_ns(run, run->cont.wait_cycles) / 1e6;
 	s->line_transfers = s->tot.stats[SS_STEP_REMOTE_FREE] +
@@ -315,8 +321,8 @@ int ss_write_work(const char *dir, const struct ss_run *run,
 	fprintf(f.fp, "label,events,cycles,ms\n");
 	fprintf(f.fp, "allocator,%llu,%.0f,%.3f\n",
 		(unsigned long long)(run->alloc_ops + run->free_ops),
-		run->alloc_cycles + run->free_cycles,
-		ss_run_ns(run, run->alloc_cycles + run->free_cycles) / 1e6);
+		run->alloc_cycles + run->free_cycles + run->timer_cycles,
+		ss_run_ns(run, run->alloc_cycles + run->free_cycles + run->timer_cycles) / 1e6);
 	for (uint32_t i = 0; i < run->nr_labels; i++)
 		if (run->label_events[i])
 		{
@@ -350,7 +356,8 @@ int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *e
 }
 
 /* get_slabinfo() / slabinfo_show(): active objects are all but the free
- * slots on node partial lists; tunables are 0 under SLUB. */
+ * slots on node partial lists (SLAB: on its node lists); tunables are 0
+ * under SLUB, SLAB's limit, batchcount and shared factor. */
 int ss_write_slabinfo(const char *dir, const char *name,
 		      const struct ss_run *run, struct ss_error *err)
 {
@@ -369,7 +376,8 @@ int ss_write_slabinfo(const char *dir, const char *name,
 		fprintf(f.fp, "%-17s %6llu %6llu %6u %4u %4u : tunables %4d %4d %4d : slabdata %6llu %6llu %6d\n",
 			r.name, (unsigned long long)(r.total_objects - r.node_partial_free),
 			(unsigned long long)r.total_objects, r.slab_size,
-			r.objs_per_slab, 1u << r.order, 0, 0, 0,
+			r.objs_per_slab, 1u << r.order, (int)r.limit, (int)r.batchcount,
+			(int)r.shared,
 			(unsigned long long)r.nr_slabs, (unsigned long long)r.nr_slabs, 0);
 	}
 	return ss_atomic_commit(&f, err);

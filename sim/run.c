@@ -55,6 +55,15 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (spec->place && ss_overrides_load(&s->place, spec->place, err))
 		return -1;
 	s->cfg.overrides = spec->place ? &s->place : spec->overrides;
+	if (spec->allocator &&
+	    ss_allocator_parse(spec->allocator, &s->target.kc.allocator))
+		return ss_errorf(err, "unknown allocator '%s' (slub, slub-tiny, slab)",
+				 spec->allocator);
+	if ((spec->config && ss_kconfig_apply_list(&s->target, spec->config, err)) ||
+	    ss_kconfig_finish(&s->target, err)) {
+		s->kernel_error = true;
+		return -1;
+	}
 	if (spec->cpus)
 		s->target.cpus = spec->cpus;
 	if (spec->nodes)

@@ -31,6 +31,8 @@ struct ss_run_spec {
 	const char *target;	/* a name under allocators/targets/ or a path */
 	const char *costs;	/* a cost table; NULL: default.costs */
 	const char *slub_debug; /* LETTERS[,cache,...] (not with MODEL+SPEC) */
+	const char *allocator;	/* slub, slub-tiny, slab; NULL: the target's */
+	const char *config;	/* kernel options "K=V,K=V" (kconfig.h) */
 	const char *topology;	/* hwloc spec; NULL: flat from cpus/nodes */
 	const char *map;	/* trace CPUs onto PUs; NULL: identity */
 	unsigned cpus, nodes;	/* 0: the trace's `meta cpus`, else the target's */
@@ -60,6 +62,8 @@ struct ss_run_setup {
 	char spool[4200];	/* stdin copied here ("" if not) */
 	int spool_slot;		/* 1 + its clean-up registry slot, 0: none */
 	uint64_t max_objects, max_memory;
+	bool kernel_error;	/* the load failed on the allocator or options:
+				 * a kernel that cannot be configured so */
 };
 
 /* The model (desc, debug_spec, cfg.debug*), target and costs. */

@@ -54,6 +54,19 @@ static int load_host(struct host_run *h, struct ss_error *err)
 	return 0;
 }
 
+/* Host mode's allocator is SLUB's paths on real pages (host_slab.c):
+ * another allocator, or an option that takes objects out of the caches
+ * (KFENCE), has no host counterpart. */
+static int check_kernel(const struct ss_target *t, struct ss_error *err)
+{
+	if (t->kc.allocator != SS_ALLOCATOR_SLUB)
+		return ss_errorf(err, "host mode replays SLUB only, not %s",
+				 ss_allocator_name(t->kc.allocator));
+	if (t->kc.kfence)
+		return ss_errorf(err, "host mode does not model CONFIG_KFENCE");
+	return 0;
+}
+
 static int setup(struct host_run *h, struct ss_error *err)
 {
 	const struct ss_host_opts *o = h->o;
@@ -61,8 +74,8 @@ static int setup(struct host_run *h, struct ss_error *err)
 
 	if (!spec.topology)
 		spec.topology = "host";
-	if (ss_run_setup_load(&h->rs, &spec, err) || ss_run_setup_open(&h->rs, &spec, err) ||
-	    load_host(h, err) || check_fit(h, err) ||
+	if (ss_run_setup_load(&h->rs, &spec, err) || check_kernel(&h->rs.target, err) ||
+	    ss_run_setup_open(&h->rs, &spec, err) || load_host(h, err) || check_fit(h, err) ||
 	    ss_pmu_parse(&h->pmu, o->events ? o->events : SS_PMU_DEFAULT_EVENTS, err) ||
 	    ss_run_setup_model(&h->rs, &h->model, err))
 		return -1;
@@ -183,7 +196,7 @@ static int route_alloc(struct host_run *h, const struct ss_event *ev,
 	/* the model's pages first: the same cap and message as a model run,
 	 * at the trace line (the workers check what they really map too) */
 	if (ss_memcap_note(&h->mem, h->rs.desc, h->model, mo, &op))
-		return ss_errorf(err, "out of memory");
+		return ss_errorf(err, SS_MEMCAP_LOST);
 	if (ss_memcap_over(&h->mem))
 		return BAD(h, ev, err, "simulated memory reached %llu bytes (slab and kmalloc_large pages), over the cap of %llu (raise --max-memory)",
 			   (unsigned long long)ss_memcap_bytes(&h->mem),
@@ -211,7 +224,7 @@ static int route_free(struct host_run *h, const struct ss_event *ev,
 			   (unsigned long long)ev->id);
 	h->rs.desc->ops->free(h->model, ev->cpu, mo, &op);
 	if (ss_memcap_note(&h->mem, h->rs.desc, h->model, mo, &op))
-		return ss_errorf(err, "out of memory");
+		return ss_errorf(err, SS_MEMCAP_LOST);
 	mo->freed = mo->state;
 	mo->free_cpu = (uint16_t)ev->cpu;
 	mo->state = SS_OBJ_FREE;

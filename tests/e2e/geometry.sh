@@ -116,9 +116,20 @@ rc=0
 
 # validate on the saved copies of the 6.18 machine (2 present CPUs).
 "$S" validate --sys "$data/sys-kernel-slab" --cpus 2 >"$tmp/val"
-tail -1 "$tmp/val" | grep -qx "validate: 16 caches, 15 match, 0 mismatch, 1 explicit-freeptr" ||
+tail -1 "$tmp/val" | grep -qx "validate: 16 caches, 15 match, 0 mismatch, 1 explicit-freeptr; sheaf_capacity: 2 checked, 0 mismatch" ||
 	fail "saved sysfs: $(tail -1 "$tmp/val")"
 grep -q "^vm_area_struct .* freeptr " "$tmp/val" || fail "vm_area_struct not reported as freeptr"
+grep -qx "sheaf maple_node  *kernel   32 model   32 match" "$tmp/val" || fail "maple_node sheaf_capacity not checked"
+# ... and the sheaf check can fail: a target that says 16 for maple_node
+sed 's/^sheaf_capacity.maple_node = 32/sheaf_capacity.maple_node = 16/' \
+	"$root/allocators/targets/x86_64-6.18.target" >"$tmp/sheaf16.target"
+rc=0
+"$S" validate --sys "$data/sys-kernel-slab" --cpus 2 --target "$tmp/sheaf16.target" >"$tmp/val16" || rc=$?
+[ "$rc" -eq 1 ] || fail "validate with a wrong sheaf capacity: exit $rc, want 1"
+grep -qx "sheaf maple_node  *kernel   32 model   16 MISMATCH" "$tmp/val16" || fail "wrong capacity not reported"
+# ... and a target older than sheaves does not check them
+"$S" validate --sys "$data/sys-kernel-slab" --cpus 2 --target x86_64-6.x >"$tmp/val6x"
+grep -q "^sheaf maple_node .* not checked" "$tmp/val6x" || fail "6.11 target checked sheaves"
 "$S" validate --slabinfo "$data/proc-slabinfo-6.18.txt" --cpus 2 >"$tmp/vsi"
 tail -1 "$tmp/vsi" | grep -qx "validate: 232 caches, 232 match, 0 mismatch, 0 explicit-freeptr" ||
 	fail "saved slabinfo: $(tail -1 "$tmp/vsi")"

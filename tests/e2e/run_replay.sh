@@ -85,5 +85,5 @@ set +e
 "$S" run --trace ref.trace --model traced --target arm32-3.10 --out x --cpus zero 2>/dev/null; [ $? -eq 2 ] || fail "bad --cpus"
 "$S" run --trace ref.trace --model traced --target arm32-3.10 --out x --slub-debug Q 2>/dev/null; [ $? -eq 1 ] || fail "bad slub_debug"
 set -e
-"$S" run --help | grep -- '--slub-debug' >/dev/null || fail "help"
+"$S" run --help > "$tmp/help" && grep -q -- '--slub-debug' "$tmp/help" || fail "help"
 echo "run_replay: ok"

@@ -80,8 +80,7 @@ static void test_memcap(void **state)
 {
 	static const struct ss_model_ops ops = {.large_report = fake_large_report};
 	const struct ss_model_desc desc = {.name = "fake", .ops = &ops};
-	uint64_t stats[SS_NR_STEPS] = {0}, stats2[SS_NR_STEPS] = {0};
-	struct ss_op op = {.stats = stats};
+	struct ss_op op = {0};
 	struct ss_obj obj = {.state = SS_OBJ_LIVE, .cache = 3};
 	struct ss_memcap m;
 
@@ -90,25 +89,29 @@ static void test_memcap(void **state)
 	assert_true(m.max_bytes == SS_MEMCAP_DEFAULT);
 	ss_memcap_release(&m);
 	ss_memcap_init(&m, 40960, 4096);
-	/* cache 3 allocates an order-1 slab: 2 pages */
-	stats[SS_STEP_PAGE_ALLOC] = 2;
+	/* an order-1 slab: 2 pages */
+	op.slab_pages = 2;
 	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
 	assert_int_equal(ss_memcap_bytes(&m), 8192);
-	/* the same counters again (an alloc without a new slab): no change */
+	/* an alloc without a new slab: no change */
+	op.slab_pages = 0;
 	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
 	assert_int_equal(ss_memcap_bytes(&m), 8192);
-	/* cache 40 (the table grows) takes 4 pages, cache 3 gives 2 back */
-	obj.cache = 40;
-	op.stats = stats2;
-	stats2[SS_STEP_PAGE_ALLOC] = 4;
+	/* one operation takes 4 pages (its cache and a vector's) and gives 2
+	 * back; a tick (no object) the same */
+	op.slab_pages = 2;
 	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
-	obj.cache = 3;
-	op.stats = stats;
-	stats[SS_STEP_PAGE_FREE] = 2;
-	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, NULL, &op), 0);
+	op.slab_pages = -2;
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, NULL, &op), 0);
 	assert_int_equal(ss_memcap_bytes(&m), 16384);
 	assert_false(ss_memcap_over(&m));
+	/* more pages back than held: a model that lost count, refused */
+	op.slab_pages = -5;
+	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), -1);
+	assert_int_equal(ss_memcap_bytes(&m), 16384);
 	/* a kmalloc_large object: the model's page bytes are taken as they are */
+	op.slab_pages = 0;
 	obj.state = SS_OBJ_LARGE;
 	large_pages_bytes = 32768;
 	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
@@ -116,7 +119,6 @@ static void test_memcap(void **state)
 	assert_true(ss_memcap_over(&m)); /* 49152 > 40960 */
 	/* zero-size objects hold nothing */
 	obj.state = SS_OBJ_ZERO;
-	stats[SS_STEP_PAGE_ALLOC] = 100;
 	assert_int_equal(ss_memcap_note(&m, &desc, NULL, &obj, &op), 0);
 	assert_int_equal(ss_memcap_bytes(&m), 49152);
 	ss_memcap_release(&m);

@@ -1,8 +1,8 @@
 /* test_replay_fast.c - the replay loop calls a SLUB model's common alloc
- * and free inline (allocators/slub_model_fast.h, run->slub in
+ * and free inline (allocators/cache_model_fast.h, run->cm in
  * sim/replay.c) instead of through the model ops.  The two must agree to
  * the byte: each trace here is replayed twice, once as `slabsim run` does
- * and once with run->slub cleared after set-up, so that every event goes
+ * and once with run->cm cleared after set-up, so that every event goes
  * through run->desc->ops->alloc/free, and every result file the run writes
  * (sim/results.h) and every timeline sample must be identical. */
 #include <setjmp.h>
@@ -53,9 +53,9 @@ static void replay(const struct ss_run_spec *spec, bool inline_path, const char 
 	    ss_run_setup_start(&rs, &run, &err))
 		fail_msg("%s on %s: %s", spec->model, spec->trace, err.msg);
 	/* every model here is a SLUB one: the inline path is there to skip */
-	assert_non_null(run.slub);
+	assert_non_null(run.cm);
 	if (!inline_path)
-		run.slub = NULL;
+		run.cm = NULL;
 	if (ss_replay(&run, rs.reader, &err) || ss_write_caches(dir, &run, &err) ||
 	    ss_write_counters(dir, &run, &err) || ss_write_functions(dir, &run, &err) ||
 	    ss_write_locks(dir, &run, &err) || ss_write_latency(dir, &run, &err) ||

@@ -6,6 +6,8 @@
 #   make audit-sweep WORKLOAD=audit   the rules sweep beside lspp.16 (part of sim)
 #   make audit-fit WORKLOAD=audit     re-derive AUDIT_PROFILE_SCALE_PERMILLE, print it
 #
+# off and on-2.6.16 also run on the seed's own kernel, AUDIT_SEED_TARGET
+# (x86_64-2.6.16: SLAB), for the allocator share of the hit under SLAB.
 # Variants: off, on-2.6.16 (strings per lookup), on-sid (the 2.6.17 fix),
 # on-cached (the 5.6 sidtab string cache), on-ctxcache (a dedicated cache
 # for the strings).  CPUS sets both the looping processes (gen --cpus) and
@@ -61,10 +63,21 @@ $(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/r
 .PHONY: audit-sweep
 audit-sweep: $(AUDIT_SWEEP_SUMMARIES)
 
-# The report reads the sweep (unless this is a point of mk/sweep.mk's
-# generic sweep, which wants only its own runs).
+# ---- the seed's own kernel: off and on-2.6.16 on 2.6.16's SLAB ------------
+# The report's allocator share of the hit under SLAB (a prediction: same
+# traces, costs and fitted scale), beside the seed profile's.
+AUDIT_SEED_TARGET ?= x86_64-2.6.16
+AUDIT_SEEDK_DIR := $(REPORT)/seedkernel
+AUDIT_SEEDK_SUMMARIES := $(AUDIT_SEEDK_DIR)/off/summary.csv $(AUDIT_SEEDK_DIR)/on-2.6.16/summary.csv
+AUDIT_SEEDK_PARAMS := --target $(AUDIT_SEED_TARGET) $(RUN_PARAMS_MACHINE)
+$(eval $(call param_stamp,$(AUDIT_SEEDK_DIR)/run-params,AUDIT_SEEDK_PARAMS))
+$(AUDIT_SEEDK_DIR)/%/summary.csv: $(DATA)/%.trace $(SLABSIM) $(AUDIT_SEEDK_DIR)/run-params
+	$(SLABSIM) run --trace $< --model traced $(AUDIT_SEEDK_PARAMS) --out $(@D)
+
+# The report reads the sweep and the seed kernel's runs (unless this is a
+# point of mk/sweep.mk's generic sweep, which wants only its own runs).
 ifndef SWEEP_POINT
-RUN_SUMMARIES += $(AUDIT_SWEEP_SUMMARIES)
+RUN_SUMMARIES += $(AUDIT_SWEEP_SUMMARIES) $(AUDIT_SEEDK_SUMMARIES)
 endif
 
 # ---- the extra plots: breakdown.png (time per call by category), sweep.png

@@ -37,7 +37,13 @@ struct audit_data {
 	int v[AUDIT_NR_VARIANTS];	/* variant index of each, or -1 */
 	int cm;				/* --compare-model index, or -1 */
 	struct times sweep[MAX_SWEEP];	/* parallel to audit_lspp16() */
+	struct times seedk[2];		/* off, on-2.6.16 on the seed's kernel */
+	char seedk_kernel[160];		/* "TARGET, ALLOCATOR" of those runs */
 };
+
+/* The runs of off and on-2.6.16 on the seed's own kernel (target
+ * x86_64-2.6.16, SLAB; audit.mk's seedkernel/ directory). */
+static const char *const seedk_variant[2] = {"off", "on-2.6.16"};
 
 /* ---- loading ---- */
 
@@ -83,8 +89,9 @@ fail:
 	return -1;
 }
 
-/* sim_time_ms of a run directory's summary.csv; 1 when it has none. */
-static int read_sim_ms(const char *dir, double *out, struct ss_error *err)
+/* Column `col` of a run directory's summary.csv; 1 when it has none. */
+static int read_summary_num(const char *dir, const char *col, double *out,
+			    struct ss_error *err)
 {
 	char path[4300];
 	struct ss_csv c;
@@ -98,10 +105,58 @@ static int read_sim_ms(const char *dir, double *out, struct ss_error *err)
 	fclose(fp);
 	if (ss_csv_open(&c, path, NULL, NULL, err))
 		return -1;
-	r = ss_csv_need(&c, "sim_time_ms", &i, err) || ss_csv_next(&c, err) != 1 ||
+	r = ss_csv_need(&c, col, &i, err) || ss_csv_next(&c, err) != 1 ||
 	    ss_csv_num(&c, i, out, err);
 	ss_csv_close(&c);
 	return r ? (err->msg[0] ? -1 : ss_error_at(err, path, 0, "no data row")) : 0;
+}
+
+static int read_sim_ms(const char *dir, double *out, struct ss_error *err)
+{
+	return read_summary_num(dir, "sim_time_ms", out, err);
+}
+
+/* kernel.txt's target and allocator as "TARGET (ALLOCATOR)". */
+static void read_kernel(const char *path, char *buf, size_t n)
+{
+	char line[256], target[96] = "?", alloc[32] = "?";
+	FILE *fp = fopen(path, "r");
+
+	while (fp && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "target=", 7))
+			snprintf(target, sizeof(target), "%.80s", line + 7);
+		else if (!strncmp(line, "allocator=", 10))
+			snprintf(alloc, sizeof(alloc), "%.24s", line + 10);
+	}
+	if (fp)
+		fclose(fp);
+	snprintf(buf, n, "%s (%s)", target, alloc);
+}
+
+/* seedkernel/{off,on-2.6.16}: time by category and allocator operations. */
+static int load_seedkernel(const char *dir, struct audit_data *d, struct ss_error *err)
+{
+	for (int i = 0; i < 2; i++) {
+		char run[4200], work[4300];
+		double a, f;
+		int r;
+
+		snprintf(run, sizeof(run), "%s/seedkernel/%s", dir, seedk_variant[i]);
+		r = read_sim_ms(run, &d->seedk[i].sim_ms, err);
+		if (r > 0)
+			continue;
+		if (r < 0 || read_summary_num(run, "alloc_ops", &a, err) ||
+		    read_summary_num(run, "free_ops", &f, err))
+			return -1;
+		d->seedk[i].ops = a + f;
+		snprintf(work, sizeof(work), "%s/work.csv", run);
+		if (read_work(work, &d->seedk[i], err))
+			return -1;
+		snprintf(work, sizeof(work), "%s/kernel.txt", run);
+		read_kernel(work, d->seedk_kernel, sizeof(d->seedk_kernel));
+	}
+	return 0;
 }
 
 static int load_sweep(const char *dir, struct audit_data *d, struct ss_error *err)
@@ -154,7 +209,7 @@ static int load(const struct rp_report_in *in, struct audit_data *d,
 		t->footprint_kib = run->s.footprint_kib;
 		t->ops = run->s.alloc_ops + run->s.free_ops;
 	}
-	return load_sweep(in->dir, d, err);
+	return load_sweep(in->dir, d, err) || load_seedkernel(in->dir, d, err) ? -1 : 0;
 }
 
 static const struct times *at(const struct audit_data *d, int vi, int mi)
@@ -320,6 +375,31 @@ static int hit_table(FILE *fp, const struct times *on, const struct times *off,
 	return mdt_print(fp, &t);
 }
 
+/* The same split on the seed's own allocator: SLAB of 2.6.16, predicted
+ * with the same traces, costs and fitted scale (nothing refitted). */
+static int seedkernel_share(FILE *fp, const struct audit_data *d, double profile_pct)
+{
+	const struct times *off = &d->seedk[0], *on = &d->seedk[1];
+	double alloc_ns, hit, pairs;
+
+	if (!off->have || !on->have) {
+		fprintf(fp, "No runs on the seed's own kernel (seedkernel/off and "
+			"seedkernel/on-2.6.16, made by `make sim`): no SLAB prediction.\n\n");
+		return 0;
+	}
+	alloc_ns = ns_per_call(on, AUDIT_CAT_ALLOCATOR) - ns_per_call(off, AUDIT_CAT_ALLOCATOR);
+	hit = total_ns(on) - total_ns(off);
+	pairs = (on->ops / on->calls - off->ops / off->calls) / 2;
+	fprintf(fp, "**Under SLAB, the seed's own allocator: %.1f%% of the hit** beside the "
+		"profile's %.1f%% (%.1f of %.1f ns per call, %.1f ns per extra alloc + free "
+		"pair; off and on-2.6.16 replayed with model `traced` on %s, the same "
+		"traces, cost table and AUDIT_PROFILE_SCALE_PERMILLE, nothing refitted: "
+		"a prediction).\n\n",
+		hit > 0 ? alloc_ns * 100 / hit : 0.0, profile_pct, alloc_ns, hit,
+		pairs > 0 ? alloc_ns / pairs : 0.0, d->seedk_kernel);
+	return 0;
+}
+
 static int sec_breakdown(FILE *fp, const struct audit_data *d, const char *model)
 {
 	const struct times *on = at(d, d->v[AUDIT_ON_2616], d->cm);
@@ -356,7 +436,7 @@ static int sec_breakdown(FILE *fp, const struct audit_data *d, const char *model
 		prof[AUDIT_CAT_ALLOCATOR] * 100 / ptot, prof[AUDIT_CAT_ALLOCATOR], ptot,
 		prof[AUDIT_CAT_ALLOCATOR] * audit_on_sample_s() * 1e9 / AUDIT_SEED_SYSCALLS /
 			SEED_EXTRA_PAIRS);
-	return 0;
+	return seedkernel_share(fp, d, prof[AUDIT_CAT_ALLOCATOR] * 100 / ptot);
 }
 
 /* What remains of on-sid's hit, largest category first, as text. */

@@ -38,7 +38,7 @@ ifndef SWEEP_POINT
 REPORT_ALT_DIRS := $(foreach t,$(SMACK_ALT_TARGETS),$(REPORT)/alt-$(t))
 define smack_alt_rule
 $(REPORT)/alt-$(1)/runs/$(2)__traced/summary.csv: $(DATA)/$(2).trace $(SLABSIM) $(REPORT)/run-params $(COSTS)
-	$(SLABSIM) run --trace $$< --model traced --target $(1) $(RUN_OTHER_PARAMS) --out $$(@D)
+	$(SLABSIM) run --trace $$< --model traced --target $(1) $(RUN_PARAMS_MACHINE) --out $$(@D)
 endef
 $(foreach t,$(SMACK_ALT_TARGETS),$(foreach v,$(VARIANTS),$(eval $(call smack_alt_rule,$(t),$(v)))))
 RUN_SUMMARIES += $(foreach t,$(SMACK_ALT_TARGETS),$(foreach v,$(VARIANTS),$(REPORT)/alt-$(t)/runs/$(v)__traced/summary.csv))

@@ -1,0 +1,111 @@
+/* backend.h - one slab allocator's caches behind the cache model
+ * (cache_model.c).  SLUB (backend_slub.c, with sheaves), SLUB_TINY
+ * (slub_tiny.c) and SLAB (mslab.c) each implement these operations on
+ * their own cache type; the cache model does the rest the same way for
+ * all of them: placement, kmalloc types, random copies and buckets, memcg
+ * vectors, KFENCE, init_on_alloc/free.
+ *
+ * A backend names slabs by opaque pointers (struct ss_obj.slab).  What it
+ * allocates for itself with kmalloc (SLAB's off-slab management, a
+ * sheaf) it asks the cache model for, so that those objects land in
+ * kmalloc caches like the kernel's.
+ */
+#ifndef SS_BACKEND_H
+#define SS_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "geometry.h"
+#include "model.h"
+
+struct ss_kcache;
+
+/* Cache flags the cache model adds to the SS_CF_* of a spec (never in a
+ * trace): SLAB_RECLAIM_ACCOUNT (kmalloc-rcl-N; SLAB stops its order loop
+ * there), and "the normal kmalloc class" (SLAB creates kmalloc-128 while
+ * slab_early_init is set). */
+#define SS_CF_RECLAIM_ACCOUNT 0x100u
+#define SS_CF_KMALLOC_NORMAL 0x200u
+#define SS_CF_MODEL_ONLY (SS_CF_RECLAIM_ACCOUNT | SS_CF_KMALLOC_NORMAL)
+
+/* An object the allocator kmalloc'ed for itself: where it went. */
+struct ss_iobj {
+	void *slab;
+	int32_t cache;	/* the cache model's index; -1: none */
+	uint32_t bytes; /* asked for */
+};
+
+/* What a backend may ask of the cache model.  The calls may allocate
+ * slabs in other caches: they save and restore op->stats. */
+struct ss_backend_env {
+	void *ctx;
+	/* kmalloc(bytes) from call site `site` on cpu; 0, or -1 (out of
+	 * memory or no class). */
+	int (*kmalloc)(void *ctx, uint64_t bytes, const char *site, unsigned cpu,
+		       struct ss_iobj *out, struct ss_op *op);
+	void (*kfree)(void *ctx, struct ss_iobj *obj, unsigned cpu, struct ss_op *op);
+	/* a slab of cache `cache` was made (created) or is about to go */
+	void (*slab_event)(void *ctx, int cache, void *slab, unsigned objects,
+			   bool created, unsigned cpu, struct ss_op *op);
+};
+
+struct ss_backend_ops {
+	enum ss_allocator allocator;
+	/* The stride and alignment kmem_cache_create() would give spec
+	 * (find_mergeable() compares them).  -1 with err. */
+	int (*layout)(const struct ss_target *t, const struct ss_cache_spec *spec,
+		      unsigned *size, unsigned *align, struct ss_error *err);
+	/* Whether the era merges caches (__kmem_cache_alias()). */
+	bool (*merges)(const struct ss_target *t);
+	/* A cache; `index` is what slab_event() reports it by.  NULL with err. */
+	void *(*create)(const char *name, const struct ss_cache_spec *spec,
+			const struct ss_target *t, const struct ss_topology *topo,
+			const struct ss_backend_env *env, int index,
+			struct ss_error *err);
+	/* An object: its slab, or NULL (out of memory for descriptors). */
+	void *(*alloc)(void *cache, unsigned cpu, struct ss_op *op);
+	/* cross_cpu: freed on another CPU than the one that allocated it
+	 * (perf kmem's "ping-pong": the object's cache lines move). */
+	void (*free)(void *cache, unsigned cpu, void *slab, bool cross_cpu,
+		     struct ss_op *op);
+	/* requested_live: only what the backend counted itself (an initial
+	 * state's objects, a plain() cache's); the cache model adds its own. */
+	void (*report)(const void *cache, struct ss_cache_report *r);
+	void (*destroy)(void *cache);
+	/* Optional: timed work on one CPU over every cache (SLAB's
+	 * cache_reap()).  Called at the CPU's first event (first = true,
+	 * nothing is due yet) and then whenever the CPU's clock passes the
+	 * time the last call returned (ns). */
+	double (*cpu_timer)(void *const *caches, unsigned nr, unsigned cpu,
+			    double now_ns, bool first, struct ss_op *op);
+	/* Optional, all three or none (NULL: the allocator's caches start
+	 * empty; the cache model refuses --initial-state).  The kernel's cache
+	 * k as the trace found it (slab_prior.h): start_as() takes its
+	 * geometry and slabs into a new cache, add_prior() adds the objects
+	 * of another kernel cache k whose allocations a what-if puts here.
+	 * 0 or -1 with err. */
+	int (*start_as)(void *cache, const struct ss_snap_cache *k, struct ss_error *err);
+	int (*add_prior)(void *cache, const struct ss_snap_cache *k, struct ss_error *err);
+	/* A free of one of those objects (kslab as ss_kcache_take_prior()):
+	 * 1 freed, 0 none left.  Their requested bytes are the backend's
+	 * report's requested_live. */
+	int (*free_prior)(void *cache, unsigned cpu, uint32_t kslab, struct ss_op *op);
+	/* __kmem_cache_alias(): a cache of object_size merged into this one
+	 * (the object size grows to the larger of the two). */
+	void (*alias)(void *cache, unsigned object_size);
+	/* Optional: the SLUB cache under `cache` when its alloc and free are
+	 * plain ss_kcache_alloc() / ss_kcache_free() (no sheaves, not
+	 * SLUB_TINY), which the replay then calls inline
+	 * (cache_model_fast.h); NULL otherwise. */
+	struct ss_kcache *(*plain)(void *cache);
+};
+
+extern const struct ss_backend_ops ss_backend_slub;
+extern const struct ss_backend_ops ss_backend_slub_tiny;
+extern const struct ss_backend_ops ss_backend_slab;
+
+/* The backend of the target's allocator. */
+const struct ss_backend_ops *ss_backend_for(const struct ss_target *t);
+
+#endif

@@ -1,0 +1,72 @@
+/* cache_model_fast.h - the cache model's common alloc and free, inline,
+ * for cache_model.c and for the replay loop (sim/replay.c), which calls
+ * them directly instead of through the model's function pointers: at a
+ * few dozen instructions per event, a call and a function prologue are a
+ * large share (docs/bench.md).  They apply to a SLUB cache without
+ * sheaves (the backend's plain()) in a model with no per-object hook
+ * (ss_cmodel.fast: no memcg, whose vectors follow each slab on the CPU of
+ * the operation, which slub.c's cache does not know): the object goes
+ * straight to slub.c.  Everything else
+ * -- a route not yet memoized, SLAB, SLUB_TINY, sheaves, memcg charges,
+ * KFENCE, init_on_*, zero-size and kmalloc_large -- goes through the
+ * model ops.
+ */
+#ifndef SS_CACHE_MODEL_FAST_H
+#define SS_CACHE_MODEL_FAST_H
+
+#include "cache_model_int.h"
+#include "slub.h"
+
+/* The cache of ev without the placement: its api's (a declared cache),
+ * or its size class (a kmalloc with no family flag, in a model whose
+ * kmallocs go by size); -1 when not known yet. */
+static inline int ss_cmodel_memo_route(const struct ss_cmodel *m, const struct ss_event *ev)
+{
+	if (ev->api != SS_API_KMALLOC)
+		return ev->api < m->api_memo.nr ? m->api_memo.slot[ev->api] - 1 : -1;
+	if (!m->kmalloc_by_size || (ev->gfp & SS_GFP_ALL) || ev->value - 1 >= SS_SIZE_MEMO_MAX)
+		return -1; /* (size 0 wraps: ZERO_SIZE_PTR) */
+	return m->size_memo[(ev->value - 1) >> 3] - 1;
+}
+
+/* The plain SLUB cache ev goes to, or NULL: the model ops decide. */
+static inline struct ss_kcache *ss_cmodel_fast_cache(const struct ss_cmodel *m,
+						     const struct ss_event *ev, int *c)
+{
+	*c = ss_cmodel_memo_route(m, ev);
+	return *c >= 0 ? m->plain[*c] : NULL;
+}
+
+/* The object into plain cache k (index c). */
+static inline int ss_cmodel_alloc_plain(struct ss_kcache *k, int c, const struct ss_event *ev,
+					struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+{
+	obj->mflags = 0;
+	obj->slab = ss_kcache_alloc(k, ev->cpu, op);
+	if (!obj->slab)
+		return ss_errorf(err, "out of memory for slab descriptors");
+	obj->cache = (uint32_t)c;
+	obj->state = SS_OBJ_LIVE;
+	k->requested_live += obj->size;
+	return 0;
+}
+
+/* kfree() / kmem_cache_free() of a live object, inline when its cache is
+ * plain and the model hooked nothing to it; false: use the model ops. */
+static inline bool ss_cmodel_free_plain(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj,
+					struct ss_op *op)
+{
+	struct ss_kcache *k = m->plain[obj->cache];
+
+	if (!k || obj->mflags)
+		return false;
+	k->requested_live -= obj->size;
+	if (obj->cpu != cpu) { /* perf kmem's "ping-pong": a cache line moves */
+		op->stats = k->stats;
+		ss_step(op, SS_STEP_REMOTE_FREE, 1);
+	}
+	ss_kcache_free(k, cpu, obj->slab, op);
+	return true;
+}
+
+#endif
