@@ -170,7 +170,7 @@ static int keep(struct ss_contention *c, struct ss_resource *r,
 		if (!h)
 			return -1;
 		if (!r->hist)
-			h->n = h->head = 0;
+			h->n = 0;
 		h->cap = cap;
 		r->hist = h;
 	}
