@@ -20,18 +20,24 @@ void ss_contention_init(struct ss_contention *c, const double *clocks,
 	c->nr_cpus = nr_cpus;
 }
 
-static void update_floor(struct ss_contention *c)
+static __attribute__((noinline)) void recompute_floor(struct ss_contention *c)
 {
-	double min;
+	double min = c->clocks[0];
 
-	if (c->until_floor--)
-		return;
 	c->until_floor = FLOOR_EVERY;
-	min = c->clocks[0];
 	for (unsigned i = 1; i < c->nr_cpus; i++)
 		if (c->clocks[i] < min)
 			min = c->clocks[i];
 	c->floor = min;
+}
+
+/* Every placement counts down, whatever its kind: the floor's schedule
+ * decides which lock spans a full history drops (keep), so it is part of
+ * the output. */
+static inline void update_floor(struct ss_contention *c)
+{
+	if (!c->until_floor--)
+		recompute_floor(c);
 }
 
 /* The first span whose `from` is above x (h->n if none). */
@@ -118,21 +124,29 @@ static inline int swapped_between(const struct swap_ring *g, unsigned cpu,
 	return 0;
 }
 
+/* r's first swap, at `at`: an empty ring (out of line, once per line). */
+static __attribute__((noinline)) struct swap_ring *new_ring(struct ss_resource *r,
+							     double at)
+{
+	struct swap_ring *g = malloc(sizeof(*g));
+
+	if (!g)
+		return NULL;
+	for (unsigned i = 0; i < SS_SWAP_RING; i++)
+		g->from[i] = -INFINITY;
+	g->head = 0;
+	g->latest = at;
+	r->hist = (struct ss_res_hist *)(void *)g;
+	return g;
+}
+
 /* Keep a swap at `at` in r's ring, over its oldest. */
 static inline int keep_swap(struct ss_resource *r, unsigned cpu, double at)
 {
 	struct swap_ring *g = ring_of(r);
 
-	if (!g) {
-		g = malloc(sizeof(*g));
-		if (!g)
-			return -1;
-		for (unsigned i = 0; i < SS_SWAP_RING; i++)
-			g->from[i] = -INFINITY;
-		g->head = 0;
-		g->latest = at;
-		r->hist = (struct ss_res_hist *)(void *)g;
-	}
+	if (!g && !(g = new_ring(r, at)))
+		return -1;
 	if (at > g->latest)
 		g->latest = at;
 	g->from[g->head] = at;
@@ -174,9 +188,10 @@ static int keep(struct ss_contention *c, struct ss_resource *r,
 		h->cap = cap;
 		r->hist = h;
 	}
-	/* insertion from the end: a new span is mostly among the last */
-	for (at = h->n; at > 0 && h->span[at - 1].from > span->from; at--)
-		h->span[at] = h->span[at - 1];
+	/* after the spans that begin no later (the CPUs' clocks differ, so a
+	 * new span lands some tens of places before the end) */
+	at = first_from_above(h, span->from);
+	memmove(h->span + at + 1, h->span + at, (h->n - at) * sizeof(*h->span));
 	h->span[at] = *span;
 	h->n++;
 	return 0;
@@ -262,7 +277,7 @@ int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 	struct ss_use *u = &op->use[0];
 	double t = c->clocks[cpu] + u->at, delay = 0;
 
-	c->lost += op->uses_lost;
+	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES */
 	update_floor(c);
 	if (u->len < 0)
 		u->len = op->cycles - u->at;

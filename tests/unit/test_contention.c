@@ -114,6 +114,25 @@ static void test_gaps(void **state)
 	bench_release(&b);
 }
 
+/* A hold replayed later may begin earlier (the CPUs' clocks differ): the
+ * history stays in `from` order.  CPU 0 holds [100, 110) and [200, 210),
+ * then CPU 1 [10, 20), kept before them.  CPU 2 asking at 15 for 10
+ * cycles waits for CPU 1's hold (5 cycles) and fits before CPU 0's. */
+static void test_hold_kept_in_order(void **state)
+{
+	struct bench b;
+	(void)state;
+
+	bench_init(&b, 3);
+	locked_op(&b, 0, &b.lock, 100, 10, 0); /* clock 110 */
+	locked_op(&b, 0, &b.lock, 90, 10, 0);
+	locked_op(&b, 1, &b.lock, 10, 10, 0);
+	assert_true(locked_op(&b, 2, &b.lock, 15, 10, 0) == 15 + 5 + 10);
+	assert_int_equal(b.c.waits, 1);
+	assert_true(b.c.wait_cycles == 5);
+	bench_release(&b);
+}
+
 /* A hold spans the waits nested inside it.  CPU 1 holds lock2 [5, 40).
  * CPU 0 takes lock at 0 and, 10 cycles in, lock2 for 20: lock2 is held
  * until 40, so CPU 0 waits 30 and its lock is held [0, 100 + 30).  CPU 2
@@ -347,6 +366,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_cpus_one_lock),
 		cmocka_unit_test(test_gaps),
+		cmocka_unit_test(test_hold_kept_in_order),
 		cmocka_unit_test(test_nested_wait),
 		cmocka_unit_test(test_cmpxchg_retry),
 		cmocka_unit_test(test_cmpxchg_ring),
