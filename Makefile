@@ -144,9 +144,10 @@ asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 	  scripts/run-tests.sh e2e-asan $(sort $(wildcard tests/e2e/*.sh))
 
 # What the workloads' and the features' fragments share: the one gnuplot
-# rule, shell quoting and parameter stamps.
+# rule, shell quoting and parameter stamps, estimated constants.
 include mk/plot.inc
 include mk/stamp.inc
+include mk/estimates.inc
 
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k

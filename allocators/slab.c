@@ -239,7 +239,9 @@ struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node)
 
 /* discard_slab() -> free_slab(); with checks (any debug flag up to 4.5,
  * SLAB_CONSISTENCY_CHECKS from 4.6), __free_slab() runs slab_pad_check()
- * and check_object(SLUB_RED_INACTIVE) on every object first. */
+ * and check_object(SLUB_RED_INACTIVE) on every object first.  All of them
+ * are free, chained on the slab's freelist: every free pointer but the
+ * tail's is set. */
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 			  struct ss_op *op)
 {
@@ -250,7 +252,7 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 	if (s->debug_checks) {
 		ss_slab_pad_check(s, op);
 		for (uint32_t i = 0; i < sl->objects; i++)
-			ss_check_object(s, false, op);
+			ss_check_object(s, false, i + 1 < sl->objects, op);
 	}
 	ss_step(op, SS_STEP_FREE_SLAB, 1);
 	ss_step(op, SS_STEP_PAGE_FREE, 1ull << sl->order);
@@ -277,6 +279,17 @@ void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
 	}
 	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, n);
 	ss_slab_cmpxchg(s, sl, op); /* the last of them, as one use */
+}
+
+void ss_slab_cmpxchg_irqsave(struct ss_kcache *s, struct ss_slab *sl,
+			     struct ss_op *op)
+{
+	if (!s->cmpxchg_ok) { /* local_irq_save + slab_lock around the store */
+		ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
+		return;
+	}
+	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, 1);
+	ss_slab_cmpxchg(s, sl, op);
 }
 
 /* One memchr_inv() of n bytes (check_bytes_and_report()); none for 0. */
@@ -320,13 +333,22 @@ static unsigned pad_bytes(const struct ss_kcache *s)
 /* check_object() with SLAB_POISON, 3.10 - 6.x: the poison is verified only
  * for a free object (val != SLUB_RED_ACTIVE) with __OBJECT_POISON; without
  * a red zone the alignment padding after the object ("Alignment padding",
- * inuse - object_size bytes) is checked; then check_pad_bytes().  The rest
- * of the function (red zone, free pointer) is the flat check_object step. */
-void ss_check_object(const struct ss_kcache *s, bool active, struct ss_op *op)
+ * inuse - object_size bytes) is checked; then check_pad_bytes().  The red
+ * zone tests are the flat check_object step.  Last, with any flag, the
+ * free pointer the object holds goes through check_valid_pointer(), unless
+ * the object is allocated and the pointer lies inside it (4.5: `if
+ * (!s->offset && val == SLUB_RED_ACTIVE) return 1`; 6.x:
+ * `freeptr_outside_object(s) || val != SLUB_RED_ACTIVE`); a NULL pointer
+ * returns before the division (`if (!object) return 1`), so fp_set says
+ * whether the pointer is non-NULL. */
+void ss_check_object(const struct ss_kcache *s, bool active, bool fp_set,
+		     struct ss_op *op)
 {
 	const struct ss_geometry *g = &s->geo;
 
 	ss_step(op, SS_STEP_CHECK_OBJECT, 1);
+	if (fp_set && (g->offset >= g->inuse || !active))
+		ss_step(op, SS_STEP_CHECK_VALID_POINTER, 1);
 	if (!(g->debug & SS_DBG_P))
 		return;
 	if (!active && s->poisons_object)

@@ -211,11 +211,17 @@ bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_no
  * so priced as the slab_lock pair, held over the n stores. */
 void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
 			    struct ss_op *op, uint64_t n);
+/* __slab_free()'s update, cmpxchg_double_slab() (3.10 - 6.x): lock-free
+ * cmpxchg_double, or without it the fallback that saves irqs itself and
+ * takes slab_lock (cmpxchg_locked).  free_slowpath's price holds neither. */
+void ss_slab_cmpxchg_irqsave(struct ss_kcache *s, struct ss_slab *sl,
+			     struct ss_op *op);
 /* The debug checks: slab_pad_check() (within check_slab() and before a
  * debug slab is freed) and check_object() of a free (!active) or
- * allocated (active) object. */
+ * allocated (active) object whose free pointer is set (fp_set) or NULL. */
 void ss_slab_pad_check(const struct ss_kcache *s, struct ss_op *op);
-void ss_check_object(const struct ss_kcache *s, bool active, struct ss_op *op);
+void ss_check_object(const struct ss_kcache *s, bool active, bool fp_set,
+		     struct ss_op *op);
 /* add_partial() / remove_partial(): the slab's node partial list. */
 void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail);
 void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl);

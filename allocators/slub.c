@@ -283,9 +283,9 @@ struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
 /* ---- free ---- */
 
 /* __slab_free(): the object is not on this CPU's active slab.  Its one
- * freelist update is cmpxchg_double_slab(), inside free_slowpath's price;
- * without cmpxchg_double its fallback saves irqs and takes slab_lock
- * (cmpxchg_locked). */
+ * freelist update is cmpxchg_double_slab(), priced apart from
+ * free_slowpath: cmpxchg_double, or without it the fallback that saves
+ * irqs and takes slab_lock (cmpxchg_locked). */
 static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 			    struct ss_slab *sl, struct ss_op *op)
 {
@@ -296,12 +296,9 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 	if (sl->node != s->topo->cpu_node[cpu])
 		ss_step(op, SS_STEP_NODE_REMOTE, 1);
 	ss_slab_touch(sl, cpu, op);
-	/* the cmpxchg_double loop (its price is in free_slowpath's), or
-	 * without cmpxchg_double its irq-saving slab_lock fallback */
-	if (!s->cmpxchg_ok)
-		ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
-	else
-		ss_slab_cmpxchg(s, sl, op);
+	/* the cmpxchg_double_slab() loop (3.10 - 6.x): one lock-free
+	 * cmpxchg_double, or without it the irq-saving slab_lock fallback */
+	ss_slab_cmpxchg_irqsave(s, sl, op);
 	sl->inuse--;
 	/* Active slab of another CPU (frozen in every era): the object joins
 	 * slab->freelist and nothing moves. */

@@ -33,9 +33,11 @@ static void check_slab(struct ss_kcache *s, struct ss_op *op)
 /* alloc_debug_processing(): if checks run (3.10 - 4.5 any flag, then F:
  * alloc_consistency_checks()), check_slab, check_valid_pointer (whose
  * `(object - base) % s->size` is a 64-bit division) and
- * check_object(SLUB_RED_INACTIVE), which verifies the free poison; then
- * set_track with U, init_object. */
-static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
+ * check_object(SLUB_RED_INACTIVE), which verifies the free poison and
+ * the object's free pointer: the next free object, NULL when the object
+ * was its slab's last (fp_set false); then set_track with U, init_object. */
+static void alloc_debug_processing(struct ss_kcache *s, bool fp_set,
+				   struct ss_op *op)
 {
 	double start = op->cycles;
 
@@ -43,7 +45,7 @@ static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
 	if (s->debug_checks) {
 		check_slab(s, op);
 		ss_step(op, SS_STEP_CHECK_VALID_POINTER, 1);
-		ss_check_object(s, false, op);
+		ss_check_object(s, false, fp_set, op);
 	}
 	if (s->geo.debug & SS_DBG_U)
 		ss_step(op, SS_STEP_SET_TRACK, 1);
@@ -54,8 +56,12 @@ static void alloc_debug_processing(struct ss_kcache *s, struct ss_op *op)
 /* free_debug_processing(): if checks run, check_slab, check_valid_pointer,
  * on_freelist (walks the slab's free objects looking for a double free,
  * check_valid_pointer on each), check_object(SLUB_RED_ACTIVE) (no poison
- * verify: the object is in use); then set_track with U, and init_object
- * poisons the freed object. */
+ * verify: the object is in use; its free pointer, when outside the object,
+ * is checked too); then set_track with U, and init_object poisons the
+ * freed object.  That pointer is the one the object held when it was
+ * allocated, NULL only if it was then its slab's last free object; the
+ * model does not follow single objects, so it counts the pointer as set:
+ * an upper bound on check_object's check_valid_pointer() calls. */
 static void free_debug_processing(struct ss_kcache *s, struct ss_slab *sl,
 				  struct ss_op *op)
 {
@@ -66,7 +72,7 @@ static void free_debug_processing(struct ss_kcache *s, struct ss_slab *sl,
 		check_slab(s, op);
 		ss_step(op, SS_STEP_CHECK_VALID_POINTER, 1 + sl->objects - sl->inuse);
 		ss_step(op, SS_STEP_FREELIST_WALK, sl->objects - sl->inuse);
-		ss_check_object(s, true, op);
+		ss_check_object(s, true, true, op);
 	}
 	if (s->geo.debug & SS_DBG_U)
 		ss_step(op, SS_STEP_SET_TRACK, 1);
@@ -151,7 +157,7 @@ static struct ss_slab *debug_alloc_legacy(struct ss_kcache *s, unsigned cpu,
 			return NULL;
 		ss_slab_touch(sl, cpu, op);
 	}
-	alloc_debug_processing(s, op);
+	alloc_debug_processing(s, sl->objects - sl->inuse > 1, op);
 	handed_back = sl->objects - sl->inuse - 1;
 	sl->inuse++;
 	deactivate_start = op->cycles;
@@ -197,7 +203,7 @@ static struct ss_slab *debug_alloc_single(struct ss_kcache *s, unsigned cpu,
 	n = &s->node[sl->node];
 	ss_list_lock(s, n, op);
 	ss_slab_touch(sl, cpu, op);
-	alloc_debug_processing(s, op);
+	alloc_debug_processing(s, sl->objects - sl->inuse > 1, op);
 	sl->inuse++;
 	file_slab(s, sl, false);
 	ss_list_unlock(n, op);
@@ -239,7 +245,11 @@ static void release_if_empty(struct ss_kcache *s, struct ss_slab *sl,
  * cmpxchg (at the top of its loop up to 4.5 -- "In actuallity, the lock is
  * dropped immediately in __slab_free", 282acb436176 -- inside
  * free_debug_processing() from 4.6), and taken again when the slab changes
- * lists; 6.1+: free_to_partial_list() does all under one list_lock. */
+ * lists; __slab_free()'s update is cmpxchg_double_slab(): without
+ * __CMPXCHG_DOUBLE (any debug flag up to 4.5, kmem_cache_open()) its
+ * irq-saving slab_lock fallback, lock-free from 4.6 for P.  6.1+:
+ * free_to_partial_list() does all under one list_lock and writes
+ * slab->freelist and inuse directly: no cmpxchg of any kind. */
 void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
 			struct ss_slab *sl, struct ss_op *op)
 {
@@ -262,10 +272,7 @@ void ss_slub_debug_free(struct ss_kcache *s, unsigned cpu,
 	if (legacy) { /* both dropped before __slab_free's cmpxchg */
 		ss_op_unlock(op, &sl->lock);
 		ss_list_unlock(n, op);
-		if (!s->cmpxchg_ok)
-			ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
-		else
-			ss_slab_cmpxchg(s, sl, op);
+		ss_slab_cmpxchg_irqsave(s, sl, op);
 	}
 	sl->inuse--;
 	list_change = was_full || sl->inuse == 0;

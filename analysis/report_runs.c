@@ -49,7 +49,7 @@ static const struct num_col num_cols[] = {
 /* Columns some runs lack (a workload's own, or older runs'): -1 then. */
 static const struct num_col opt_cols[] = {
 	NUM(rules), NUM(labels), NUM(lock_wait_ms), NUM(lock_waits),
-	NUM(cmpxchg_retries), NUM(remote_line_transfers),
+	NUM(cmpxchg_retries), NUM(remote_line_transfers), NUM(sim_time_ns),
 };
 #undef NUM
 #define NR_NUM_COLS (sizeof(num_cols) / sizeof(num_cols[0]))
@@ -59,6 +59,11 @@ static const struct num_col opt_cols[] = {
 static const char *const text_cols[] = {
 	"workload", "variant", "model", "slub_debug", "target", "era",
 };
+
+double rp_sim_ms(const struct rp_summary *s)
+{
+	return s->sim_time_ns >= 0 ? s->sim_time_ns / 1e6 : s->sim_time_ms;
+}
 
 bool rp_name_ok(const char *s)
 {

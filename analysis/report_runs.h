@@ -45,7 +45,13 @@ struct rp_summary {
 	double rules, labels; /* optional columns; < 0 when absent */
 	/* contention on the simulated clocks (optional; < 0 when absent) */
 	double lock_wait_ms, lock_waits, cmpxchg_retries, remote_line_transfers;
+	double sim_time_ns; /* sim_time_ms unrounded (optional; < 0 when absent) */
 };
+
+/* A run's simulated time in ms from sim_time_ns when it has it (a
+ * difference of two runs then keeps its sub-microsecond part), else
+ * from sim_time_ms. */
+double rp_sim_ms(const struct rp_summary *s);
 
 /* One locks.csv row: a shared resource of one cache. */
 struct rp_lock {

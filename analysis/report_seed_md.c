@@ -160,7 +160,7 @@ static void explain_times(FILE *fp, const struct seed_side *d)
 		if (!run || !prev)
 			continue;
 		sd = (s->time_s - s[-1].time_s) * 1000;
-		md = run->s.sim_time_ms - prev->s.sim_time_ms;
+		md = rp_sim_ms(&run->s) - rp_sim_ms(&prev->s);
 		rest = sd - md;
 		if (seed->time_noise_ms > 0)
 			snprintf(noise, sizeof(noise), fabs(sd) <= seed->time_noise_ms
@@ -206,7 +206,7 @@ static int seed_times(FILE *fp, const struct seed_side *d)
 		else
 			mdt_cell(&t, "n/a");
 		if (run && prev)
-			mdt_cell(&t, "%+.3f", run->s.sim_time_ms - prev->s.sim_time_ms);
+			mdt_cell(&t, "%+.4g", rp_sim_ms(&run->s) - rp_sim_ms(&prev->s));
 		else
 			mdt_cell(&t, "%s", "");
 		prev = run;
@@ -286,7 +286,7 @@ static int seed_row_figure(const struct rp_report_in *in, unsigned i,
 	snprintf(what, sizeof(what), "change of the simulated time from %s to %s "
 		 "(the seed's %+.0f ms)", s[-1].variant, s->variant,
 		 (s->time_s - s[-1].time_s) * 1000);
-	return rp_figures_add(out, name, "ms", run->s.sim_time_ms - prev->s.sim_time_ms,
+	return rp_figures_add(out, name, "ms", rp_sim_ms(&run->s) - rp_sim_ms(&prev->s),
 			      what);
 }
 

@@ -83,12 +83,14 @@ static void header(FILE *fp, hwloc_topology_t host, double tpn, unsigned reps,
 		"#   alloc_fastpath, free_fastpath: host-mode allocator, c->freelist pop and\n"
 		"#     push on the active slab, batches of 16\n"
 		"#   free_slowpath: host-mode __slab_free of another CPU's active slab\n"
-		"#     (slab lock, push on slab->freelist), batches of 32\n"
+		"#     (slab lock, push on slab->freelist), batches of 32, less the\n"
+		"#     slab_lock median: the model adds __slab_free's update apart\n"
+		"#     (cmpxchg_double)\n"
 		"#   alloc_slowpath: host-mode ___slab_alloc taking a remote free back\n"
 		"#     (get_freelist): 16 x (a slow free + that allocation), less the\n"
-		"#     slow free; the model prices that path alloc_slowpath +\n"
-		"#     cmpxchg_double (get_freelist), so the refill's cmpxchg_double is\n"
-		"#     counted twice when both come from this file\n"
+		"#     slow free, less the slab_lock median: host mode updates the\n"
+		"#     freelist under its slab lock, the model prices get_freelist's\n"
+		"#     update apart (cmpxchg_double), so it is counted once\n"
 		"# Steps not listed keep allocators/costs/default.costs.\n",
 		desc, u.release, date, HOST_CLOCK_NAME, tpn * 1000.0, reps, r->timer,
 		r->bounce.v < 0 ? "; NOT measured: this host\n#     has one PU, the default stays" : "");

@@ -8,13 +8,16 @@
 # --list`), the target's clock (clock_mhz_range; the prices are scaled so
 # the allocator runs at that clock while the workloads' fitted work keeps
 # its time), and the workload's own estimated parameters (SENS_GEN, e.g.
-# hackbench's HB_QUANTUM: a new trace).  Then two corners: all-low (every
+# hackbench's HB_QUANTUM, smack17k's and audit's estimated cycle constants
+# (mk/estimates.inc): a new trace).  Then two corners: all-low (every
 # cost low, clock high: the fastest allocator) and all-high.  Fitted
 # constants are held.  Memory figures never depend on any of these and
 # are not varied.
 #
 # Each setting is a sub-make of the workload with REPORT (and for SENS_GEN
-# also DATA) redirected to $(REPORT)/sensitivity/SETTING/ and COSTS to the
+# also DATA, whose traces are kept there so that a second `make
+# sensitivity` finds them and replays nothing) redirected to
+# $(REPORT)/sensitivity/SETTING/ and COSTS to the
 # table `slabsim costs` wrote there: it replays the SENS_MODELS runs and
 # writes that directory's report and figures.csv (mk/sweep.mk's
 # `sweep-point` goal).  `slabsim sensitivity` gathers them into
@@ -86,7 +89,6 @@ $(SENS_DIR)/$(1)/figures.csv: $(SENS_DIR)/$(1)/costs $(SLABSIM) FORCE
 		COSTS=$(abspath $(SENS_DIR)/$(1)/costs) REPORT=$(SENS_DIR)/$(1) \
 		MODELS="$(SENS_MODELS)" $(3) SLABSIM=$(abspath $(SLABSIM)) \
 		SWEEP_POINT=1 SWEEP_KEEP_TRACES=1 DEPS_OK=$(DEPS_OK)
-	$(if $(3),rm -rf $(SENS_DIR)/$(1)/data)
 endef
 
 $(eval $(call sens_rule,base,,))

@@ -24,7 +24,7 @@ static const char *const summary_cols =
 	"live_objects,caches,alloc_ops,free_ops,sim_time_ms,alloc_time_ms,"
 	"work_time_ms,p50_ns,p99_ns,alloc_p50_ns,alloc_p99_ns,free_p50_ns,"
 	"free_p99_ns,fastpath_pct,lock_wait_ms,lock_waits,cmpxchg_retries,"
-	"remote_line_transfers";
+	"remote_line_transfers,sim_time_ns";
 
 struct summary {
 	struct ss_totals tot;
@@ -93,10 +93,12 @@ static void summary_csv(FILE *fp, const struct ss_run *run,
 		(unsigned long long)run->alloc_ops, (unsigned long long)run->free_ops,
 		s->sim_ms, s->alloc_ms, s->work_ms, s->p50, s->p99, s->a50, s->a99,
 		s->f50, s->f99, s->fastpath_pct);
-	fprintf(fp, "%.3f,%llu,%llu,%llu\n", s->wait_ms,
+	/* sim_time_ns: sim_time_ms unrounded, for differences between runs
+	 * smaller than its 1 us (smack17k's patch3 and patch4) */
+	fprintf(fp, "%.3f,%llu,%llu,%llu,%.1f\n", s->wait_ms,
 		(unsigned long long)run->cont.waits,
 		(unsigned long long)run->cont.retries,
-		(unsigned long long)s->line_transfers);
+		(unsigned long long)s->line_transfers, s->sim_ms * 1e6);
 }
 
 /* The same figures as JSON, plus what the CSV has no room for. */

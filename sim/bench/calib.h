@@ -44,6 +44,9 @@ void calib_measure(struct calib_result *r, unsigned reps,
 double calib_median(double *v, unsigned n);
 /* Median, 10th and 90th percentile of n values (sorts them). */
 struct calib_value calib_spread(double *v, unsigned n);
+/* A path's figure less a part measured apart (its median), none below 0;
+ * unchanged if either was not measured. */
+struct calib_value calib_less(struct calib_value path, struct calib_value part);
 /* Least-squares line through (x[i], y[i]). */
 struct calib_fit calib_fit_line(const double *x, const double *y, unsigned n);
 

@@ -38,13 +38,32 @@ grep -q 'alloc_fastpath-low/figures.csv' "$tmp/err" || fail "sensitivity: $(cat 
 [ ! -e "$tmp/s.csv" ] && [ ! -e "$tmp/s.dat" ] || fail "sensitivity: wrote half its output"
 expect_rc 2 "$S" sensitivity --dir "$tmp/s"
 
-# ---- make sensitivity, small: smack17k at 300 rules, two parameters ----
+# ---- gen --estimate: the workloads' estimated constants, by name ----
+"$S" gen smack17k --rules 300 --labels 30 --write-rules "$tmp/r.txt" || fail "gen smack17k rules"
+"$S" gen smack17k --from-rules "$tmp/r.txt" --variant ref -o "$tmp/e0.trace" || fail "gen smack17k"
+"$S" gen smack17k --from-rules "$tmp/r.txt" --variant ref --estimate SMACK_LABEL_CMP_CYCLES=40 \
+	-o "$tmp/e1.trace" || fail "gen smack17k --estimate"
+cmp -s "$tmp/e0.trace" "$tmp/e1.trace" && fail "gen smack17k --estimate: the trace did not change"
+"$S" gen audit --variant on-cached --estimate AUDIT_LINE_BOUNCE_CYCLES=60 -o "$tmp/a1.trace" ||
+	fail "gen audit --estimate"
+expect_rc 2 "$S" gen smack17k --from-rules "$tmp/r.txt" --variant ref --estimate NO_SUCH=1 -o "$tmp/x"
+expect_rc 2 "$S" gen audit --variant off --estimate AUDIT_COPY_BYTES_PER_CYCLE=0 -o "$tmp/x"
+expect_rc 2 "$S" gen audit --variant off --estimate AUDIT_MLS_BIT_CYCLES -o "$tmp/x"
+[ ! -e "$tmp/x" ] || fail "gen --estimate: a refused command wrote its output"
+# every estimate with a stated range is a sensitivity parameter
+make -C "$root" --no-print-directory -s sens-params WORKLOAD=audit SLABSIM="$S" \
+	REPORT="$tmp/arep" > /dev/null 2>&1 || fail "make sens-params WORKLOAD=audit"
+grep -qx 'AUDIT_LINE_BOUNCE_CYCLES 150 60 300 gen' "$tmp/arep/sensitivity/params" ||
+	fail "audit params: no AUDIT_LINE_BOUNCE_CYCLES"
+[ "$(grep -c ' gen$' "$tmp/arep/sensitivity/params")" -eq 11 ] || fail "audit params: want 11 estimates"
+
+# ---- make sensitivity, small: smack17k at 300 rules, three parameters ----
 if [ -n "${SLABSIM_QUICK:-}" ]; then
 	echo "sensitivity.sh: ok (make sensitivity skipped: SLABSIM_QUICK)"
 	exit 0
 fi
 args=(WORKLOAD=smack17k RULES=300 LABELS=30 SLABSIM="$S" DATA="$tmp/data"
-	REPORT="$tmp/rep" SENS_ONLY="alloc_fastpath clock_mhz" SENS_JOBS=2)
+	REPORT="$tmp/rep" SENS_ONLY="alloc_fastpath clock_mhz SMACK_LABEL_CMP_CYCLES" SENS_JOBS=2)
 make -C "$root" --no-print-directory sensitivity "${args[@]}" > "$tmp/log" 2>&1 ||
 	{ tail -20 "$tmp/log"; fail "make sensitivity"; }
 csv="$tmp/rep/sensitivity.csv"
@@ -53,16 +72,17 @@ csv="$tmp/rep/sensitivity.csv"
 head -1 "$csv" | grep -qx 'figure,step,low,high,figure_at_low,figure_at_high,figure_base' ||
 	fail "sensitivity.csv header"
 nfig=$(($(wc -l < "$tmp/rep/figures.csv") - 1))
-# each figure: two parameters and the corners
-[ "$(($(wc -l < "$csv") - 1))" -eq $((3 * nfig)) ] || fail "sensitivity.csv: want $((3 * nfig)) rows"
-# a faster fast path lowers every time figure; the slower clock raises it
+# each figure: three parameters and the corners
+[ "$(($(wc -l < "$csv") - 1))" -eq $((4 * nfig)) ] || fail "sensitivity.csv: want $((4 * nfig)) rows"
+# a faster fast path lowers every time figure; the slower clock raises it;
+# a dearer label compare (a new trace) raises it
 awk -F, '$1 == "sim_ms:ref" && $2 == "alloc_fastpath" && !($5 < $7 && $6 > $7) { bad = 1 }
 	$1 == "sim_ms:ref" && $2 == "clock_mhz" && !($5 > $7 && $6 < $7) { bad = 1 }
+	$1 == "sim_ms:ref" && $2 == "SMACK_LABEL_CMP_CYCLES" && !($3 == 20 && $4 == 40 && $5 < $7 && $6 > $7) { bad = 1 }
 	END { exit bad }' "$csv" || fail "sensitivity.csv: a figure moved the wrong way"
 grep -q '^sim_ms:ref,all,,,' "$csv" || fail "sensitivity.csv: no corner row"
-grep -q '^| sim_ms:ref (ms) | .* | .*–.* | alloc_fastpath 15–30' <(tr -s ' ' < "$tmp/rep/report.md") ||
-	grep -q '^| sim_ms:ref (ms) | .* | .*–.* | clock_mhz 1000–1700' <(tr -s ' ' < "$tmp/rep/report.md") ||
-	fail "report.md: no interval for sim_ms:ref"
+grep -Eq '^\| sim_ms:ref \(ms\) \| .* \| .*–.* \| (alloc_fastpath 15–30|clock_mhz 1000–1700|SMACK_LABEL_CMP_CYCLES 20–40)' \
+	<(tr -s ' ' < "$tmp/rep/report.md") || fail "report.md: no interval for sim_ms:ref"
 # a second make sensitivity redoes nothing
 make -C "$root" --no-print-directory sensitivity "${args[@]}" > "$tmp/log2" 2>&1 || fail "second make sensitivity"
 if grep -E 'slabsim (gen|run)' "$tmp/log2"; then fail "second make sensitivity replayed"; fi

@@ -322,7 +322,7 @@ static void test_report_seed_section(void **state)
 	assert_has(md, "| patch2 → patch3 | 154 | 68–304 | 132 | -22 | -14.3% |\n");
 	assert_has(md, "| patch3 → patch4 | 288 | 188–372 | 264 | -24 | -8.3% |\n");
 	/* seed time beside sim time; deltas from the row above */
-	assert_has(md, "| patch2 | 1.115 | -25 | 1071.400 | -26.700 |");
+	assert_has(md, "| patch2 | 1.115 | -25 | 1071.400 | -26.7 |");
 	assert_has(md, "| label_catmap_bytes | 20 | fitted | docs/cost-model.md |");
 	assert_has(md, "| work_ns | 61.5 | fitted | docs/cost-model.md |");
 	/* seed order for variants, sorted models, n/a for the missing run */
@@ -365,6 +365,38 @@ static void test_report_misses(void **state)
 	assert_null(strstr(md, "FAIL"));
 	assert_null(strstr(md, "| pass |"));
 	assert_null(strstr(md, "tolerance"));
+	free(md);
+	tu_remove_tree(dir);
+}
+
+/* A change of simulated time is taken from sim_time_ns when the runs have
+ * it: sim_time_ms is rounded to 1 us, which made smack17k's patch3 and
+ * patch4 changes (a few us) rounding steps. */
+static void test_report_delta_unrounded(void **state)
+{
+	char dir[64], path[128], cmd[512], *s, *md;
+
+	(void)state;
+	workdir(dir, sizeof(dir));
+	/* every run gets the column (sim_time_ms x 10^6), patch3 a value
+	 * 412 ns off its rounded sim_time_ms */
+	snprintf(cmd, sizeof(cmd), "for f in %s/runs/*/summary.csv; do "
+		 "awk -F, 'NR == 1 {print $0 \",sim_time_ns\"} NR == 2 "
+		 "{printf \"%%s,%%.1f\\n\", $0, $23 * 1e6}' $f > $f.new && mv $f.new $f; done",
+		 dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/runs/patch3__traced/summary.csv", dir);
+	patch_file(path, ",1069900000.0\n", ",1069900412.0\n");
+	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, NULL), 0);
+	snprintf(path, sizeof(path), "%s/figures.csv", dir);
+	s = slurp(path);
+	assert_non_null(s);
+	/* (1069900412 - 1071400000) ns, not 1069.900 - 1071.400 ms */
+	assert_has(s, "delta_ms:patch3,ms,-1.499588,");
+	free(s);
+	md = report_md(dir);
+	assert_has(md, "| patch3 | ");
+	assert_has(md, "| 1069.900 | -1.5 |"); /* %+.4g of -1.499588 */
 	free(md);
 	tu_remove_tree(dir);
 }
@@ -678,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_seed_table),
 		cmocka_unit_test(test_seed_errors),
 		cmocka_unit_test(test_report_seed_section),
+		cmocka_unit_test(test_report_delta_unrounded),
 		cmocka_unit_test(test_report_misses),
 		cmocka_unit_test(test_report_figures_sensitivity),
 		cmocka_unit_test(test_order_and_filter),

@@ -243,7 +243,8 @@ static void test_discard_threshold(void **state)
  *        slowpath + list_lock x 2 + slab_lock x (1 + h)
  *        + alloc_debug_processing + check_slab (+ slab_pad_check: a poison
  *        check of 392 bytes) + check_valid_pointer + check_object (+ the
- *        free poison verified: 512 bytes) + poison write (512 bytes)
+ *        free poison verified: 512 bytes, + check_valid_pointer of the
+ *        object's free pointer: set, h > 0) + poison write (512 bytes)
  *        + deactivate_slab + h x deactivate_object
  *   4.6: no checks; the updates are lock-free cmpxchg_double x (1 + h).
  *   6.1: alloc_single_from_partial(), one list_lock, no deactivate.
@@ -282,7 +283,7 @@ static void test_alloc_cost_45_46(void **state)
 	f.objs[1] = alloc1(&f);
 	assert_true(f.last_cycles == 1 + 2 * 2 + 4 * (1 + h) + 8 +
 					   16 + (64 + 0.25 * 392) + 4096 +
-					   32 + (64 + 0.25 * 512) + (128 + 0.5 * 512) +
+					   32 + (64 + 0.25 * 512) + 4096 + (128 + 0.5 * 512) +
 					   256 + 1024 * h);
 	teardown_fixture(&f);
 
@@ -305,8 +306,9 @@ static void test_alloc_cost_45_46(void **state)
 /* The checks of a 4.5 debug free (free_debug_processing 4.5): check_slab
  * (+ slab_pad_check), check_valid_pointer of the object and of every hop
  * of on_freelist(), check_object(SLUB_RED_ACTIVE): padding only, no
- * poison verify.  The free is into the slab of objs[0..1]: after two
- * allocs it has 13 free objects to walk. */
+ * poison verify, and check_valid_pointer of the object's free pointer
+ * (after the object with P).  The free is into the slab of objs[0..1]:
+ * after two allocs it has 13 free objects to walk. */
 static void test_free_checks_45(void **state)
 {
 	struct fixture f;
@@ -322,7 +324,7 @@ static void test_free_checks_45(void **state)
 	pbytes = STAT(&f, POISON_CHECK_BYTES);
 	free1(&f, f.objs[1]);
 	assert_int_equal(STAT(&f, FREELIST_WALK) - walk, 13);
-	assert_int_equal(STAT(&f, CHECK_VALID_POINTER) - cvp, 1 + 13);
+	assert_int_equal(STAT(&f, CHECK_VALID_POINTER) - cvp, 1 + 13 + 1);
 	assert_int_equal(STAT(&f, POISON_CHECK) - pchk, 1);
 	assert_int_equal(STAT(&f, POISON_CHECK_BYTES) - pbytes, 392);
 	teardown_fixture(&f);

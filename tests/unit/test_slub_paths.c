@@ -2,8 +2,9 @@
  * between eras or between machines: get_freelist() dropping an exhausted
  * CPU slab (DEACTIVATE_BYPASS), the freelist updates of get_partial_node()
  * and unfreeze_partials() before and after 6.8's delayed freezing, frees
- * into CPU-partial slabs, taking a CPU-partial slab, and a target without
- * cmpxchg_double (32-bit ARM).  Counts are worked out by hand from the
+ * into CPU-partial slabs, taking a CPU-partial slab, a target without
+ * cmpxchg_double (32-bit ARM), and __slab_free's one update and
+ * check_object's free pointer check in the debug paths.  Counts are worked out by hand from the
  * kernel function each test names. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -206,7 +207,8 @@ static void partial_updates(int era, uint64_t want_unfreeze, uint64_t want_take)
 		free_on(&f, 1, f.objs[16 * k]);
 	assert_int_equal(STAT(&f, CPU_PARTIAL_DRAIN), 1);
 	assert_int_equal(f.s.node[0].partial.nr, 7);
-	assert_int_equal(STAT(&f, CMPXCHG_DOUBLE) - upd, want_unfreeze);
+	/* + __slab_free's own update of each of the 8 frees */
+	assert_int_equal(STAT(&f, CMPXCHG_DOUBLE) - upd, 8 + want_unfreeze);
 	upd = STAT(&f, CMPXCHG_DOUBLE);
 	(void)alloc_on(&f, 0);
 	assert_int_equal(STAT(&f, ALLOC_FROM_PARTIAL), 1);
@@ -260,7 +262,101 @@ static void test_arm32_no_cmpxchg_double(void **state)
 	f.objs[3] = alloc_on(&f, 0);
 	assert_int_equal(STAT(&f, CMPXCHG_LOCKED), 0);
 	assert_int_equal(STAT(&f, SLAB_LOCK), 0);
+	assert_int_equal(STAT(&f, CMPXCHG_DOUBLE), 2); /* __slab_free, get_freelist */
+	teardown_fixture(&f);
+}
+
+/* A slub_debug=P cache of era `era`, one CPU: 15 objects of 520 bytes
+ * per order-1 slab (the free pointer moved after the object). */
+static void setup_p(struct fixture *f, int era)
+{
+	memset(f, 0, sizeof(*f));
+	tu_kcache_512_cpus(&f->s, &f->t, &f->topo, era, SS_DBG_P, 1);
+	assert_int_equal(f->s.geo.objs_per_slab, 15);
+}
+
+/* Cost of one debug free of a full slab's object, priced so that each
+ * step shows: free_slowpath 1, cmpxchg_double 2, cmpxchg_locked 4, the
+ * rest 0. */
+static double debug_free_price(int era, struct fixture *f)
+{
+	setup_p(f, era);
+	f->costs.cycles[SS_STEP_FREE_SLOWPATH] = 1;
+	f->costs.cycles[SS_STEP_CMPXCHG_DOUBLE] = 2;
+	f->costs.cycles[SS_STEP_CMPXCHG_LOCKED] = 4;
+	for (int i = 0; i < 15; i++)
+		f->objs[i] = alloc_on(f, 0);
+	free_on(f, 0, f->objs[3]);
+	return f->last_cycles;
+}
+
+/* __slab_free()'s one freelist update is cmpxchg_double_slab(); the
+ * free_slowpath price holds no part of it, so each era pays for the update
+ * it makes, once:
+ *   4.5 (kmem_cache_open(): no __CMPXCHG_DOUBLE with any debug flag) the
+ *       fallback, local_irq_save + slab_lock: cmpxchg_locked only;
+ *   4.6 (149daaf3a02c, SLAB_NO_CMPXCHG = F|U|T) lock-free for P:
+ *       cmpxchg_double only;
+ *   6.1 (free_to_partial_list(), c7323a5ad078 / 41bec7c33f37) the freelist
+ *       written under list_lock: no cmpxchg of either kind;
+ * and a non-debug __slab_free() (4.5) makes one lock-free cmpxchg_double. */
+static void test_free_update_once(void **state)
+{
+	struct fixture f;
+	(void)state;
+
+	assert_true(debug_free_price(405, &f) == 1 + 4);
+	assert_int_equal(STAT(&f, CMPXCHG_LOCKED), 1);
+	assert_int_equal(STAT(&f, CMPXCHG_DOUBLE), 0);
+	teardown_fixture(&f);
+
+	assert_true(debug_free_price(406, &f) == 1 + 2);
+	assert_int_equal(STAT(&f, CMPXCHG_LOCKED), 0);
+	teardown_fixture(&f);
+
+	assert_true(debug_free_price(601, &f) == 1);
+	assert_int_equal(STAT(&f, CMPXCHG_LOCKED), 0);
+	assert_int_equal(STAT(&f, CMPXCHG_DOUBLE), 0);
+	teardown_fixture(&f);
+
+	setup(&f, 405, 2, true); /* CPU 1 frees into CPU 0's active slab */
+	f.objs[0] = alloc_on(&f, 0);
+	free_on(&f, 1, f.objs[0]);
+	assert_int_equal(STAT(&f, FREE_SLOWPATH), 1);
 	assert_int_equal(STAT(&f, CMPXCHG_DOUBLE), 1);
+	assert_int_equal(STAT(&f, CMPXCHG_LOCKED), 0);
+	teardown_fixture(&f);
+}
+
+/* check_object() (mm/slub.c 4.5) ends with check_valid_pointer() on the
+ * object's free pointer, whose `(object - base) % s->size` is a 64-bit
+ * division, unless the pointer is NULL (`if (!object) return 1`) or the
+ * object is allocated with its pointer inside it (`!s->offset && val ==
+ * SLUB_RED_ACTIVE`; with P the pointer is after the object).  4.5, P, one
+ * CPU, 15 objects a slab: every debug alloc takes the slab whole and
+ * hands out its first free object, whose pointer is NULL only when it was
+ * the last (the 15th alloc).  alloc_debug_processing() also checks the
+ * object itself: 15 + 14 divisions.  A debug free: free_debug_processing()'s
+ * own check, none from on_freelist() (the slab was full), one from
+ * check_object(SLUB_RED_ACTIVE).  4.6 (P without F) runs no checks. */
+static void test_check_object_freepointer_45(void **state)
+{
+	struct fixture f;
+	(void)state;
+
+	setup_p(&f, 405);
+	for (int i = 0; i < 15; i++)
+		f.objs[i] = alloc_on(&f, 0);
+	assert_int_equal(STAT(&f, CHECK_VALID_POINTER), 15 + 14);
+	free_on(&f, 0, f.objs[3]);
+	assert_int_equal(STAT(&f, CHECK_VALID_POINTER), 15 + 14 + 2);
+	teardown_fixture(&f);
+
+	setup_p(&f, 406);
+	for (int i = 0; i < 15; i++)
+		f.objs[i] = alloc_on(&f, 0);
+	free_on(&f, 0, f.objs[3]);
+	assert_int_equal(STAT(&f, CHECK_VALID_POINTER), 0);
 	teardown_fixture(&f);
 }
 
@@ -291,6 +387,8 @@ int main(void)
 		cmocka_unit_test(test_partial_updates_68),
 		cmocka_unit_test(test_arm32_no_cmpxchg_double),
 		cmocka_unit_test(test_arm32_targets),
+		cmocka_unit_test(test_free_update_once),
+		cmocka_unit_test(test_check_object_freepointer_45),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,9 +35,13 @@ CONTEXTS ?=
 # The one fitted constant, read from its definition (docs/cost-model.md).
 CALIBRATION := $(shell awk '/^\#define AUDIT_PROFILE_SCALE_PERMILLE /{v = $$3; sub(/u$$/, "", v); printf "%s=%s ", $$2, v}' workloads/audit/audit_consts.h)
 
+# The estimated constants of audit_consts.h with a stated range (NAME_LOW,
+# NAME_HIGH; mk/estimates.inc): `make sensitivity` varies each (new
+# traces), and NAME=V sets one for `make sim`.
+SENS_GEN := $(call estimates_sens,workloads/audit/audit_consts.h)
 AUDIT_GEN_COMMON := --syscalls $(SYSCALLS) --mix $(MIX) --records $(RECORDS) \
 	--cpus $(or $(CPUS),1) $(if $(FILES),--files $(FILES)) \
-	$(foreach c,$(CONTEXTS),--context $(c))
+	$(foreach c,$(CONTEXTS),--context $(c)) $(call estimates_args,$(SENS_GEN))
 GEN_PARAMS := $(AUDIT_GEN_COMMON) $(if $(AUDIT_RULES),--rules $(AUDIT_RULES))
 
 $(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))

@@ -8,6 +8,7 @@
 
 #include "audit_consts.h"
 #include "audit_gen.h"
+#include "estimate.h"
 #include "opts.h"
 #include "trace.h"
 
@@ -15,9 +16,10 @@
 
 enum opt_id {
 	OPT_VARIANT, OPT_OUTPUT, OPT_SYSCALLS, OPT_MIX, OPT_RULES, OPT_RECORDS,
-	OPT_CPUS, OPT_FILES, OPT_CONTEXT, OPT_TASK_CONTEXT, OPT_SCALE, OPT_HELP,
-	NR_OPTS,
+	OPT_CPUS, OPT_FILES, OPT_CONTEXT, OPT_TASK_CONTEXT, OPT_SCALE, OPT_ESTIMATE,
+	OPT_HELP, NR_OPTS,
 };
+
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[OPT_VARIANT] = {"variant", NULL, "V",
@@ -44,6 +46,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[OPT_SCALE] = {"profile-scale-permille", NULL, "S",
 		"scale of the profile-derived audit costs, per mille\n"
 		"(default AUDIT_PROFILE_SCALE_PERMILLE, the fitted one)"},
+	[OPT_ESTIMATE] = {"estimate", NULL, "NAME=V",
+		"set an estimated constant of audit_consts.h\n"
+		"(repeatable; make sensitivity varies each)"},
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -57,7 +62,7 @@ static void usage(FILE *out)
 		"usage: slabsim gen audit --variant V -o TRACE [--syscalls N] [--mix SPEC]\n"
 		"                         [--rules R] [--records PCT] [--cpus C] [--files F]\n"
 		"                         [--context CTX]... [--task-context CTX]\n"
-		"                         [--profile-scale-permille S]\n\n"
+		"                         [--profile-scale-permille S] [--estimate NAME=V]...\n\n"
 		"The audit workload: a loop of stat/access/open on a 2.6.16 SELinux MLS\n"
 		"kernel with syscall auditing off or on (shared/seeds/001_*, 146%% hit).\n"
 		"Variants: off; on-2.6.16 (context strings formatted per lookup);\n"
@@ -69,24 +74,36 @@ static void usage(FILE *out)
 	ss_opt_help(out, &opt_set);
 	fprintf(out,
 		"\nAUDIT_PROFILE_SCALE_PERMILLE = %u (fitted once: on-2.6.16 vs off = %d%%).\n"
-		"exit status: 0 ok, 1 failed write, 2 bad usage\n",
+		"Estimates: ",
 		AUDIT_PROFILE_SCALE_PERMILLE, AUDIT_SEED_HIT_PCT);
+	{
+		struct audit_estimates e;
+		struct ss_estimate t[AUDIT_NR_ESTIMATES];
+
+		audit_estimates_table(&e, t);
+		ss_estimate_list(out, t, AUDIT_NR_ESTIMATES);
+	}
+	fprintf(out, ".\nexit status: 0 ok, 1 failed write, 2 bad usage\n");
 }
 
 struct opts {
 	const char *val[NR_OPTS]; /* last value given, NULL if absent */
 	const char *contexts[AUDIT_MAX_CONTEXTS];
 	unsigned ncontexts;
+	struct ss_estimate_args estimates;
 	struct audit_params p;
 };
 
 #define USAGE_ERR(...) ss_opt_usage_err(&opt_set, __VA_ARGS__)
 
-/* --context repeats: every value counts, not only the last. */
+/* --context and --estimate repeat: every value counts, not only the last. */
 static int take_value(void *ctx, int id, const char *v)
 {
 	struct opts *o = ctx;
+	struct ss_error err;
 
+	if (id == OPT_ESTIMATE)
+		return ss_estimate_keep(&o->estimates, v, &err) ? USAGE_ERR("%s", err.msg) : 0;
 	if (id != OPT_CONTEXT)
 		return ss_opt_keep(o->val, id, v);
 	if (o->ncontexts == AUDIT_MAX_CONTEXTS)
@@ -145,6 +162,13 @@ static int check_opts(struct opts *o)
 	p->cpus = (unsigned)cpus;
 	p->files = o->val[OPT_FILES] ? (unsigned)files : p->nctx;
 	p->scale_permille = (unsigned)scale;
+	{
+		struct ss_estimate t[AUDIT_NR_ESTIMATES];
+
+		audit_estimates_table(&p->est, t);
+		if (ss_estimate_apply_all(t, AUDIT_NR_ESTIMATES, &o->estimates, &err))
+			return USAGE_ERR("%s", err.msg);
+	}
 	if (p->files < p->nctx)
 		return USAGE_ERR("--files %u is fewer than the %u contexts given", p->files, p->nctx);
 	return 0;

@@ -64,20 +64,38 @@
 /* One category bit of the 2.6.16 ebitmap walk (ebitmap_for_each_bit +
  * ebitmap_node_get_bit + the range test): ~4 cycles. */
 #define AUDIT_MLS_BIT_CYCLES 4u
+/* Range (make sensitivity): 2 for a tight bit loop, 8 with a mispredicted
+ * branch at each set bit. */
+#define AUDIT_MLS_BIT_CYCLES_LOW 2u
+#define AUDIT_MLS_BIT_CYCLES_HIGH 8u
 /* selinux_get_inode_sid(): two loads and a store. */
 #define AUDIT_SID_COPY_CYCLES 5u
+/* Range: 3 (L1 hits) to 10 (the inode security blob's line in L2). */
+#define AUDIT_SID_COPY_CYCLES_LOW 3u
+#define AUDIT_SID_COPY_CYCLES_HIGH 10u
 /* kmemdup's memcpy: costs.md's memset figure (16-32 bytes/cycle plus
  * 20-30 cycles start-up) applied to a copy: 25 + len / 16. */
 #define AUDIT_COPY_START_CYCLES 25u
 #define AUDIT_COPY_BYTES_PER_CYCLE 16u
+/* Ranges: costs.md's own, 20-30 cycles start-up and 16-32 bytes/cycle. */
+#define AUDIT_COPY_START_CYCLES_LOW 20u
+#define AUDIT_COPY_START_CYCLES_HIGH 30u
+#define AUDIT_COPY_BYTES_PER_CYCLE_LOW 16u
+#define AUDIT_COPY_BYTES_PER_CYCLE_HIGH 32u
 /* sidtab_sid2str_put() on a hit: spin_lock_irqsave/restore of cache_lock
  * = irq save/restore 37 (costs.md) + uncontended lock pair 15 ns = 45
  * (costs.md, 3 GHz) + list_move ~10. */
 #define AUDIT_STR_CACHE_LRU_CYCLES 92u
+/* Range: 37 + default.costs' list_lock range 34-75 + list_move 5-20. */
+#define AUDIT_STR_CACHE_LRU_CYCLES_LOW 76u
+#define AUDIT_STR_CACHE_LRU_CYCLES_HIGH 132u
 /* A lock or refcount line another CPU wrote last: one cache-line transfer,
  * costs.md's 50-100 ns in a socket, 50 ns at 3 GHz (= default.costs'
  * remote_free).  Charged x (cpus - 1) / cpus per shared acquisition. */
 #define AUDIT_LINE_BOUNCE_CYCLES 150u
+/* Range: default.costs' remote_free range, 20-100 ns = 60-300. */
+#define AUDIT_LINE_BOUNCE_CYCLES_LOW 60u
+#define AUDIT_LINE_BOUNCE_CYCLES_HIGH 300u
 /* Loop iterations other than access(2): the path walk is the same; open
  * adds get_unused_fd, __dentry_open and fd_install (+25%), close(2) costs
  * a quarter (fput, __fput).  Per mille of the access base. */
@@ -92,6 +110,17 @@
 #define AUDIT_D_PATH_CYCLES 300u
 #define AUDIT_LOG_END_CYCLES 200u
 #define AUDIT_KAUDITD_SKB_CYCLES 1000u
+/* Ranges: a format call costs.md's 50-150 ns = 150-450; d_path and
+ * audit_log_end half to double (150-600, 100-400); netlink_unicast of
+ * one skb half to double (500-2000). */
+#define AUDIT_LOG_FORMAT_CYCLES_LOW 150u
+#define AUDIT_LOG_FORMAT_CYCLES_HIGH 450u
+#define AUDIT_D_PATH_CYCLES_LOW 150u
+#define AUDIT_D_PATH_CYCLES_HIGH 600u
+#define AUDIT_LOG_END_CYCLES_LOW 100u
+#define AUDIT_LOG_END_CYCLES_HIGH 400u
+#define AUDIT_KAUDITD_SKB_CYCLES_LOW 500u
+#define AUDIT_KAUDITD_SKB_CYCLES_HIGH 2000u
 /* audit_log_format() calls per record: SYSCALL (arch/syscall, success/
  * exit, the id fields, comm=, exe=, subj=) 6, CWD 1, PATH (item, name,
  * inode fields, obj=) 4. */
@@ -101,6 +130,9 @@
 /* An RCU grace period (filp frees, file_free_rcu): one jiffy at HZ=250
  * (the seed's profile samples at 250 Hz), 4 ms of the CPU's work. */
 #define AUDIT_RCU_GRACE_US 4000u
+/* Range: one jiffy at HZ=1000 (1 ms) to HZ=100 (10 ms). */
+#define AUDIT_RCU_GRACE_US_LOW 1000u
+#define AUDIT_RCU_GRACE_US_HIGH 10000u
 
 /* ---- kernel constants and sizes (x86_64) ---- */
 

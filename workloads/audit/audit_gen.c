@@ -6,7 +6,44 @@
 #include <string.h>
 
 #include "audit_consts.h"
+#include "estimate.h"
 #include "parse.h"
+
+void audit_estimates_table(struct audit_estimates *e, struct ss_estimate *t)
+{
+	const struct ss_estimate v[AUDIT_NR_ESTIMATES] = {
+		{"AUDIT_MLS_BIT_CYCLES", &e->mls_bit, 0},
+		{"AUDIT_SID_COPY_CYCLES", &e->sid_copy, 0},
+		{"AUDIT_COPY_START_CYCLES", &e->copy_start, 0},
+		{"AUDIT_COPY_BYTES_PER_CYCLE", &e->copy_bytes_per_cycle, 1}, /* a divisor */
+		{"AUDIT_STR_CACHE_LRU_CYCLES", &e->str_cache_lru, 0},
+		{"AUDIT_LINE_BOUNCE_CYCLES", &e->line_bounce, 0},
+		{"AUDIT_LOG_FORMAT_CYCLES", &e->log_format, 0},
+		{"AUDIT_D_PATH_CYCLES", &e->d_path, 0},
+		{"AUDIT_LOG_END_CYCLES", &e->log_end, 0},
+		{"AUDIT_KAUDITD_SKB_CYCLES", &e->kauditd_skb, 0},
+		{"AUDIT_RCU_GRACE_US", &e->rcu_grace_us, 1},
+	};
+
+	memcpy(t, v, sizeof(v));
+}
+
+static void estimates_defaults(struct audit_estimates *e)
+{
+	*e = (struct audit_estimates){
+		.mls_bit = AUDIT_MLS_BIT_CYCLES,
+		.sid_copy = AUDIT_SID_COPY_CYCLES,
+		.copy_start = AUDIT_COPY_START_CYCLES,
+		.copy_bytes_per_cycle = AUDIT_COPY_BYTES_PER_CYCLE,
+		.str_cache_lru = AUDIT_STR_CACHE_LRU_CYCLES,
+		.line_bounce = AUDIT_LINE_BOUNCE_CYCLES,
+		.log_format = AUDIT_LOG_FORMAT_CYCLES,
+		.d_path = AUDIT_D_PATH_CYCLES,
+		.log_end = AUDIT_LOG_END_CYCLES,
+		.kauditd_skb = AUDIT_KAUDITD_SKB_CYCLES,
+		.rcu_grace_us = AUDIT_RCU_GRACE_US,
+	};
+}
 
 void audit_params_defaults(struct audit_params *p)
 {
@@ -21,6 +58,7 @@ void audit_params_defaults(struct audit_params *p)
 	p->files = 1;
 	p->nctx = 1;
 	p->scale_permille = AUDIT_PROFILE_SCALE_PERMILLE;
+	estimates_defaults(&p->est);
 	/* constants: cannot fail */
 	audit_context_parse(AUDIT_DEFAULT_CONTEXT, &p->ctx[0], &err);
 	audit_context_parse(AUDIT_DEFAULT_TASK_CONTEXT, &p->task, &err);

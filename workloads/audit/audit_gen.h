@@ -26,6 +26,10 @@
 /* Defaults: access only, the seed's rule count, no records, one CPU, one
  * file of AUDIT_DEFAULT_CONTEXT, the fitted profile scale. */
 void audit_params_defaults(struct audit_params *p);
+/* t[AUDIT_NR_ESTIMATES]: each of e's estimates by its audit_consts.h name
+ * (`gen audit --estimate NAME=V`). */
+struct ss_estimate;
+void audit_estimates_table(struct audit_estimates *e, struct ss_estimate *t);
 
 /* "kind:weight,..." (stat, access, open); weights 0..1000000, not all 0. */
 int audit_mix_parse(const char *s, unsigned mix[AUDIT_NR_KINDS],

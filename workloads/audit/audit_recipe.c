@@ -122,7 +122,7 @@ static int format(struct audit_emitter *e, unsigned c,
 		  const struct audit_context *x, uint64_t *id,
 		  struct ss_error *err)
 {
-	uint64_t bits = 2ull * audit_mls_walk_bits(x) * AUDIT_MLS_BIT_CYCLES;
+	uint64_t bits = 2ull * audit_mls_walk_bits(x) * e->p->est.mls_bit;
 
 	if (alloc(e, c, "context_struct_to_string", ctx_api(e),
 		  audit_context_len(x), id, err) ||
@@ -180,7 +180,7 @@ static int convert_cached(struct audit_emitter *e, unsigned c,
 	}
 	return alloc(e, c, "sidtab_sid2str_get", ctx_api(e), len, &id, err) ||
 	       work(e, c, AUDIT_L_STR_COPY,
-		    AUDIT_COPY_START_CYCLES + len / AUDIT_COPY_BYTES_PER_CYCLE, err) ||
+		    e->p->est.copy_start + len / e->p->est.copy_bytes_per_cycle, err) ||
 	       fixed(e, c, AUDIT_L_CACHE_LRU, err) || bounce(e, c, err) ||
 	       release(e, c, id, err);
 }
@@ -266,8 +266,9 @@ static int record(struct audit_emitter *e, unsigned c, unsigned formats,
 		  bool d_path, struct ss_error *err)
 {
 	uint64_t skb, data, buf;
-	uint64_t cycles = (uint64_t)formats * AUDIT_LOG_FORMAT_CYCLES +
-			  AUDIT_LOG_END_CYCLES + (d_path ? AUDIT_D_PATH_CYCLES : 0);
+	const struct audit_estimates *est = &e->p->est;
+	uint64_t cycles = (uint64_t)formats * est->log_format + est->log_end +
+			  (d_path ? est->d_path : 0);
 
 	if (alloc(e, c, "audit_log_start:skb", e->api_skb, AUDIT_SIZEOF_SKB, &skb, err) ||
 	    alloc(e, c, "alloc_skb:data", SS_API_KMALLOC,
@@ -487,7 +488,12 @@ int audit_emitter_init(struct audit_emitter *e, struct ss_trace_writer *w,
 	e->w = w;
 	e->p = p;
 	audit_costs_derive(&e->costs, p->scale_permille);
-	e->grace_cycles = (uint64_t)AUDIT_RCU_GRACE_US * AUDIT_CLOCK_MHZ;
+	/* the estimated labels as this run has them (--estimate) */
+	e->costs.cycles[AUDIT_L_SID_COPY] = p->est.sid_copy;
+	e->costs.cycles[AUDIT_L_CACHE_LRU] = p->est.str_cache_lru;
+	e->costs.cycles[AUDIT_L_BOUNCE] = p->est.line_bounce;
+	e->costs.cycles[AUDIT_L_KAUDITD] = p->est.kauditd_skb;
+	e->grace_cycles = p->est.rcu_grace_us * AUDIT_CLOCK_MHZ;
 	e->cpu = calloc(p->cpus, sizeof(*e->cpu));
 	if (!e->cpu)
 		return ss_errorf(err, "out of memory");

@@ -72,6 +72,15 @@ int audit_kind_parse(const char *s, enum audit_kind *out);
 
 #define AUDIT_MAX_CONTEXTS 64
 
+/* The estimates of audit_consts.h (no published figure) that `gen audit
+ * --estimate NAME=V` may move; the defaults are the #defines. */
+struct audit_estimates {
+	uint64_t mls_bit, sid_copy, copy_start, copy_bytes_per_cycle;
+	uint64_t str_cache_lru, line_bounce, log_format, d_path, log_end;
+	uint64_t kauditd_skb, rcu_grace_us;
+};
+#define AUDIT_NR_ESTIMATES 11
+
 struct audit_params {
 	enum audit_variant variant;
 	uint64_t syscalls;		   /* loop iterations */
@@ -84,6 +93,7 @@ struct audit_params {
 	unsigned nctx;
 	struct audit_context task;	   /* the loop's own context (subj=) */
 	unsigned scale_permille;	   /* AUDIT_PROFILE_SCALE_PERMILLE */
+	struct audit_estimates est;
 };
 
 /* The emitter's state: ids, per-CPU clocks and queues. */

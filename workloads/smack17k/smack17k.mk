@@ -22,8 +22,15 @@ $(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))
 $(DATA)/rules.txt: $(DATA)/gen-params $(SLABSIM)
 	$(SLABSIM) gen smack17k $(GEN_PARAMS) --write-rules $@
 
-$(DATA)/%.trace: $(DATA)/rules.txt
-	$(SLABSIM) gen smack17k --from-rules $< --variant $* -o $@
+# The estimated cycle constants of smack_consts.h with a stated range
+# (NAME_LOW, NAME_HIGH; mk/estimates.inc): `make sensitivity` varies each
+# (new traces), and NAME=V sets one for `make sim`.
+SENS_GEN := $(call estimates_sens,workloads/smack17k/smack_consts.h)
+SMACK_EST_ARGS := $(call estimates_args,$(SENS_GEN))
+$(eval $(call param_stamp,$(DATA)/trace-params,SMACK_EST_ARGS))
+
+$(DATA)/%.trace: $(DATA)/rules.txt $(DATA)/trace-params
+	$(SLABSIM) gen smack17k --from-rules $< --variant $* $(SMACK_EST_ARGS) -o $@
 
 include mk/runs.inc
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "estimate.h"
 #include "opts.h"
 #include "smack_consts.h"
 #include "smack_gen.h"
@@ -23,8 +24,10 @@
 
 enum opt_id {
 	OPT_RULES, OPT_LABELS, OPT_SEED, OPT_FROM, OPT_WRITE_RULES,
-	OPT_VARIANT, OPT_OUTPUT, OPT_SYSTEM_KIB, OPT_CPU, OPT_HELP, NR_OPTS,
+	OPT_VARIANT, OPT_OUTPUT, OPT_SYSTEM_KIB, OPT_CPU, OPT_ESTIMATE, OPT_HELP,
+	NR_OPTS,
 };
+
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[OPT_RULES] = {"rules", NULL, "N",
@@ -48,6 +51,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"the load (default SMACK_SYSTEM_SLAB_KIB)"},
 	[OPT_CPU] = {"cpu", NULL, "C",
 		"CPU smackctl runs on (default 0)"},
+	[OPT_ESTIMATE] = {"estimate", NULL, "NAME=V",
+		"set an estimated cycle constant of smack_consts.h\n"
+		"(repeatable; make sensitivity varies each)"},
 	[OPT_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -60,7 +66,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: slabsim gen smack17k [--rules N --labels M --seed S | --from-rules FILE]\n"
 		"                         [--write-rules FILE] [--variant V -o TRACE]\n"
-		"                         [--system-kib K] [--cpu C]\n\n"
+		"                         [--system-kib K] [--cpu C] [--estimate NAME=V]...\n\n"
 		"The smack17k workload: smackctl loading a Smack rule set through\n"
 		"/smack/load2, one rule per write, on the 2013 seed's 32-bit ARM board\n"
 		"(kernel 3.10).  Generates a Tizen-style rule set (or reads one) and\n"
@@ -70,18 +76,38 @@ static void usage(FILE *out)
 	ss_opt_help(out, &opt_set);
 	fprintf(out,
 		"\nGive -o and/or --write-rules.  SMACK_SYSTEM_SLAB_KIB = %d,\n"
-		"see docs/workloads/smack17k.md.\n"
-		"exit status: 0 ok, 1 bad rule file or failed write, 2 bad usage\n",
+		"see docs/workloads/smack17k.md.  Estimates: ",
 		SMACK_SYSTEM_SLAB_KIB);
+	{
+		struct ss_smack_recipe rp;
+		struct ss_estimate est[SMACK_NR_ESTIMATES];
+
+		ss_smack_recipe_defaults(&rp);
+		ss_smack_estimates(&rp, est);
+		ss_estimate_list(out, est, SMACK_NR_ESTIMATES);
+	}
+	fprintf(out, ".\nexit status: 0 ok, 1 bad rule file or failed write, 2 bad usage\n");
 }
 
 struct opts {
 	const char *val[NR_OPTS]; /* last value given, NULL if absent */
+	struct ss_estimate_args estimates;
 	struct ss_smack_gen_params gen;
 	struct ss_smack_recipe recipe;
 };
 
 #define USAGE_ERR(...) ss_opt_usage_err(&opt_set, __VA_ARGS__)
+
+/* --estimate repeats: every value counts, not only the last. */
+static int take_value(void *ctx, int id, const char *v)
+{
+	struct opts *o = ctx;
+	struct ss_error err;
+
+	if (id != OPT_ESTIMATE)
+		return ss_opt_keep(o->val, id, v);
+	return ss_estimate_keep(&o->estimates, v, &err) ? USAGE_ERR("%s", err.msg) : 0;
+}
 
 /* val[id] (if given) as an integer 0..max. */
 static int num_opt(const struct opts *o, int id, uint64_t max, uint64_t *out)
@@ -135,6 +161,13 @@ static int check_opts(struct opts *o)
 		return USAGE_ERR("%s", err.msg);
 	o->recipe.system_kib = kib;
 	o->recipe.cpu = (uint32_t)cpu;
+	{
+		struct ss_estimate est[SMACK_NR_ESTIMATES];
+
+		ss_smack_estimates(&o->recipe, est);
+		if (ss_estimate_apply_all(est, SMACK_NR_ESTIMATES, &o->estimates, &err))
+			return USAGE_ERR("%s", err.msg);
+	}
 	return 0;
 }
 
@@ -206,7 +239,7 @@ int ss_smack_gen_main(int argc, char **argv)
 	struct opts o = {0};
 	struct ss_smack_ruleset rs;
 	struct ss_error err;
-	int rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, o.val);
+	int rc = ss_opt_scan(&opt_set, argc, argv, take_value, &o);
 
 	if (rc)
 		return ss_opt_exit(rc);

@@ -66,13 +66,24 @@
  * pointer chase to the next smack_known, a load of smk_known and a strcmp
  * that usually stops at the first or second byte (~20-40 cycles). */
 #define SMACK_LABEL_CMP_CYCLES 30
+/* Range (make sensitivity): 20 when strcmp stops at the first byte with the
+ * list in L1, 40 when it reads two bytes and the next entry is in L2. */
+#define SMACK_LABEL_CMP_CYCLES_LOW 20
+#define SMACK_LABEL_CMP_CYCLES_HIGH 40
 /* Estimate: one step of smk_set_access's walk of the subject's rule list:
  * a pointer chase and one pointer compare (~5-10 cycles). */
 #define SMACK_RULE_CMP_CYCLES 8
+/* Range: 5 (L1 hit, dual issue) to 10; the comment's own ~5-10. */
+#define SMACK_RULE_CMP_CYCLES_LOW 5
+#define SMACK_RULE_CMP_CYCLES_HIGH 10
 /* Estimate: vsscanf("%s %s %s") per byte of the written rule (ref, memfix):
  * a per-character isspace() test, a store and the loop, ~10 cycles.  Not
  * fitted: the seed's memfix -> patch2 time gain is left as a prediction. */
 #define SMACK_SSCANF_CYCLES_PER_BYTE 10
+/* Range: 5 (the test, store and branch dual-issued on the A9) to 20 (a
+ * _ctype table load and a mispredicted branch at each separator). */
+#define SMACK_SSCANF_CYCLES_PER_BYTE_LOW 5
+#define SMACK_SSCANF_CYCLES_PER_BYTE_HIGH 20
 
 /* ---- memory outside the modelled recipe ---- */
 

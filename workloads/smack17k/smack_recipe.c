@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate.h"
 #include "smack_consts.h"
 
 static const char *const variant_names[SS_SMACK_NR_VARIANTS] = {
@@ -47,6 +48,13 @@ void ss_smack_recipe_defaults(struct ss_smack_recipe *rp)
 		.rule_cmp_cycles = SMACK_RULE_CMP_CYCLES,
 		.sscanf_byte_cycles = SMACK_SSCANF_CYCLES_PER_BYTE,
 	};
+}
+
+void ss_smack_estimates(struct ss_smack_recipe *rp, struct ss_estimate *est)
+{
+	est[0] = (struct ss_estimate){"SMACK_LABEL_CMP_CYCLES", &rp->label_cmp_cycles, 0};
+	est[1] = (struct ss_estimate){"SMACK_RULE_CMP_CYCLES", &rp->rule_cmp_cycles, 0};
+	est[2] = (struct ss_estimate){"SMACK_SSCANF_CYCLES_PER_BYTE", &rp->sscanf_byte_cycles, 0};
 }
 
 #define NOT_CREATED UINT32_MAX

@@ -58,6 +58,11 @@ struct ss_smack_recipe {
 
 /* The named constants of smack_consts.h, variant ref, cpu 0. */
 void ss_smack_recipe_defaults(struct ss_smack_recipe *rp);
+/* The recipe's estimated constants by their smack_consts.h names, for
+ * `gen smack17k --estimate NAME=V` (est: SMACK_NR_ESTIMATES entries). */
+#define SMACK_NR_ESTIMATES 3
+struct ss_estimate;
+void ss_smack_estimates(struct ss_smack_recipe *rp, struct ss_estimate *est);
 
 /* Trace header: meta workload/variant/rules/labels/system_kib/target,
  * plus origin_key = origin_value ("seed" or "source"). */
