@@ -23,12 +23,12 @@ struct ss_res_span {
 	uint32_t cpu;
 };
 
-/* The recent uses of one resource (sim/contention.c allocates and trims
- * it): a lock's holds still inside the window of the CPUs' clocks, by
- * `from`; a cmpxchg line's last swaps, a ring (head: the next slot). */
+/* The recent uses of one resource (sim/contention.c allocates, trims and
+ * alone reads it): a lock's holds still inside the window of the CPUs'
+ * clocks, by `from`.  A cmpxchg line's pointer holds contention.c's own
+ * ring of its last swaps instead. */
 struct ss_res_hist {
-	uint32_t n, cap, head;
-	double latest; /* a ring's latest swap */
+	uint32_t n, cap;
 	struct ss_res_span span[];
 };
 

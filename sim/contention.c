@@ -2,6 +2,10 @@
  * (contention.h has the rules). */
 #include "contention.h"
 
+#include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <string.h>
 
 /* Placements between two recomputations of the slowest clock: a stale
@@ -16,18 +20,24 @@ void ss_contention_init(struct ss_contention *c, const double *clocks,
 	c->nr_cpus = nr_cpus;
 }
 
-static void update_floor(struct ss_contention *c)
+static __attribute__((noinline)) void recompute_floor(struct ss_contention *c)
 {
-	double min;
+	double min = c->clocks[0];
 
-	if (c->until_floor--)
-		return;
 	c->until_floor = FLOOR_EVERY;
-	min = c->clocks[0];
 	for (unsigned i = 1; i < c->nr_cpus; i++)
 		if (c->clocks[i] < min)
 			min = c->clocks[i];
 	c->floor = min;
+}
+
+/* Every placement counts down, whatever its kind: the floor's schedule
+ * decides which lock spans a full history drops (keep), so it is part of
+ * the output. */
+static inline void update_floor(struct ss_contention *c)
+{
+	if (!c->until_floor--)
+		recompute_floor(c);
 }
 
 /* The first span whose `from` is above x (h->n if none). */
@@ -69,41 +79,79 @@ static double lock_start(const struct ss_res_hist *h, unsigned cpu, double t,
 	return t;
 }
 
-/* Cmpxchg: did another CPU swap inside (t, t + len]?  A line keeps its
- * last SS_SWAP_RING swaps, in no order. */
-static int swapped_between(const struct ss_res_hist *h, unsigned cpu,
-			   double t, double len)
-{
-	int hit = 0;
+/* A cmpxchg line's last SS_SWAP_RING swaps (in r->hist, which only this
+ * file reads; a resource is a lock or a line, never both): the times in
+ * one array, so that all of them are tested with a few packed compares
+ * and no branch per swap.  An empty slot is at -infinity, before every
+ * read, so it never counts. */
+struct swap_ring {
+	double from[SS_SWAP_RING];
+	uint32_t cpu[SS_SWAP_RING];
+	double latest; /* the latest swap ever kept */
+	uint32_t head; /* the next slot */
+};
 
-	if (!h || h->latest <= t) /* every swap kept is before the read */
-		return 0;
-	for (uint32_t i = 0; i < h->n; i++)
-		hit |= h->span[i].from > t && h->span[i].from <= t + len &&
-		       h->span[i].cpu != cpu;
-	return hit;
+static inline struct swap_ring *ring_of(const struct ss_resource *r)
+{
+	return (struct swap_ring *)(void *)r->hist;
 }
 
-/* Keep a swap in r's ring, over its oldest. */
-static int keep_swap(struct ss_resource *r, const struct ss_res_span *span)
+/* Cmpxchg: did another CPU swap inside (t, t + len]? */
+static inline int swapped_between(const struct swap_ring *g, unsigned cpu,
+				  double t, double len)
 {
-	struct ss_res_hist *h = r->hist;
+	double hi = t + len;
+	unsigned in = 0;
 
-	if (!h) {
-		h = malloc(sizeof(*h) + SS_SWAP_RING * sizeof(h->span[0]));
-		if (!h)
-			return -1;
-		h->n = h->head = 0;
-		h->cap = SS_SWAP_RING;
-		h->latest = span->from;
-		r->hist = h;
+	if (!g || g->latest <= t) /* every swap kept is before the read */
+		return 0;
+#if defined(__SSE2__) && SS_SWAP_RING == 8
+	{ /* two at a time, unrolled; which ones only when one is inside (rare) */
+		__m128d lo2 = _mm_set1_pd(t), hi2 = _mm_set1_pd(hi);
+#define IN2(i) _mm_and_pd(_mm_cmpgt_pd(_mm_loadu_pd(g->from + (i)), lo2), \
+			  _mm_cmple_pd(_mm_loadu_pd(g->from + (i)), hi2))
+		if (!_mm_movemask_pd(_mm_or_pd(_mm_or_pd(IN2(0), IN2(2)),
+					       _mm_or_pd(IN2(4), IN2(6)))))
+			return 0;
+#undef IN2
 	}
-	if (span->from > h->latest)
-		h->latest = span->from;
-	h->span[h->head] = *span;
-	h->head = (h->head + 1) % SS_SWAP_RING;
-	if (h->n < SS_SWAP_RING)
-		h->n++;
+#endif
+	for (unsigned i = 0; i < SS_SWAP_RING; i++)
+		in |= (unsigned)((g->from[i] > t) & (g->from[i] <= hi)) << i;
+	for (; in; in &= in - 1)
+		if (g->cpu[__builtin_ctz(in)] != cpu)
+			return 1;
+	return 0;
+}
+
+/* r's first swap, at `at`: an empty ring (out of line, once per line). */
+static __attribute__((noinline)) struct swap_ring *new_ring(struct ss_resource *r,
+							     double at)
+{
+	struct swap_ring *g = malloc(sizeof(*g));
+
+	if (!g)
+		return NULL;
+	for (unsigned i = 0; i < SS_SWAP_RING; i++)
+		g->from[i] = -INFINITY;
+	g->head = 0;
+	g->latest = at;
+	r->hist = (struct ss_res_hist *)(void *)g;
+	return g;
+}
+
+/* Keep a swap at `at` in r's ring, over its oldest. */
+static inline int keep_swap(struct ss_resource *r, unsigned cpu, double at)
+{
+	struct swap_ring *g = ring_of(r);
+
+	if (!g && !(g = new_ring(r, at)))
+		return -1;
+	if (at > g->latest)
+		g->latest = at;
+	g->from[g->head] = at;
+	g->cpu[g->head] = cpu;
+	g->head = (g->head + 1) % SS_SWAP_RING;
 	return 0;
 }
 
@@ -136,13 +184,14 @@ static int keep(struct ss_contention *c, struct ss_resource *r,
 		if (!h)
 			return -1;
 		if (!r->hist)
-			h->n = h->head = 0;
+			h->n = 0;
 		h->cap = cap;
 		r->hist = h;
 	}
-	/* insertion from the end: a new span is mostly among the last */
-	for (at = h->n; at > 0 && h->span[at - 1].from > span->from; at--)
-		h->span[at] = h->span[at - 1];
+	/* after the spans that begin no later (the CPUs' clocks differ, so a
+	 * new span lands some tens of places before the end) */
+	at = first_from_above(h, span->from);
+	memmove(h->span + at + 1, h->span + at, (h->n - at) * sizeof(*h->span));
 	h->span[at] = *span;
 	h->n++;
 	return 0;
@@ -181,7 +230,7 @@ static double place(struct ss_contention *c, unsigned cpu, double clock,
 				c->wait_cycles += w;
 				count(op, SS_STEP_LOCK_WAIT);
 			}
-		} else if (swapped_between(u->res->hist, cpu, t, u->len)) {
+		} else if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
 			delay += u->retry;
 			u->stat->retries++;
 			c->retries++;
@@ -213,16 +262,40 @@ static int record(struct ss_contention *c, unsigned cpu, double clock,
 			if (c->nr_cpus > 1 && keep(c, u->res, &span))
 				return -1;
 		} else {
-			span.from = span.until = clock + end_at + after[i];
-			if (c->nr_cpus > 1 && keep_swap(u->res, &span))
+			if (c->nr_cpus > 1 &&
+			    keep_swap(u->res, cpu, clock + end_at + after[i]))
 				return -1;
 		}
 	}
 	return 0;
 }
 
-/* The one-use operation (most slow paths: a cmpxchg in __slab_free or
- * get_freelist, or one list_lock) without the nesting bookkeeping. */
+/* The one-cmpxchg operation (the commonest with a use: __slab_free's or
+ * get_freelist's), several CPUs: no nesting, no lock history. */
+int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+{
+	struct ss_use *u = &op->use[0];
+	double t = c->clocks[cpu] + u->at, delay = 0;
+
+	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES */
+	update_floor(c);
+	if (u->len < 0)
+		u->len = op->cycles - u->at;
+	u->stat->uses++;
+	c->uses++;
+	if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
+		delay = u->retry;
+		u->stat->retries++;
+		c->retries++;
+		c->retry_cycles += delay;
+		count(op, SS_STEP_CMPXCHG_RETRY);
+		op->cycles += delay;
+	}
+	return keep_swap(u->res, cpu, t + u->len + delay);
+}
+
+/* The one-lock operation (one list_lock) without the nesting
+ * bookkeeping. */
 static int contend_one(struct ss_contention *c, unsigned cpu, double clock,
 		       struct ss_op *op)
 {
@@ -234,20 +307,6 @@ static int contend_one(struct ss_contention *c, unsigned cpu, double clock,
 		u->len = op->cycles - u->at;
 	u->stat->uses++;
 	c->uses++;
-	if (u->kind == SS_USE_CMPXCHG) {
-		if (c->nr_cpus == 1)
-			return 0;
-		if (swapped_between(u->res->hist, cpu, t, u->len)) {
-			delay = u->retry;
-			u->stat->retries++;
-			c->retries++;
-			c->retry_cycles += delay;
-			count(op, SS_STEP_CMPXCHG_RETRY);
-			op->cycles += delay;
-		}
-		span.from = span.until = t + u->len + delay;
-		return keep_swap(u->res, &span);
-	}
 	if (c->nr_cpus > 1)
 		delay = lock_start(u->res->hist, cpu, t, u->len) - t;
 	if (delay > 0) {
@@ -282,6 +341,14 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 	double after[SS_OP_MAX_USES];
 	double clock = c->clocks[cpu];
 
+	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG) {
+		if (c->nr_cpus > 1)
+			return ss_contend_swap(c, cpu, op);
+		c->lost += op->uses_lost;
+		op->use[0].stat->uses++;
+		c->uses++;
+		return 0;
+	}
 	c->lost += op->uses_lost;
 	if (c->nr_cpus > 1)
 		update_floor(c);

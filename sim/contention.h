@@ -56,6 +56,10 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op);
  * holds, for less (nothing can wait). */
 void ss_contend_tally(struct ss_contention *c, struct ss_op *op);
 
+/* ss_contend for an operation whose one use is a cmpxchg, several CPUs
+ * (the commonest operation with a use). */
+int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+
 /* The replay's call after a model operation. */
 static inline int ss_contend_op(struct ss_contention *c, unsigned cpu,
 				struct ss_op *op)
@@ -66,6 +70,8 @@ static inline int ss_contend_op(struct ss_contention *c, unsigned cpu,
 		ss_contend_tally(c, op);
 		return 0;
 	}
+	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG)
+		return ss_contend_swap(c, cpu, op);
 	return ss_contend(c, cpu, op);
 }
 

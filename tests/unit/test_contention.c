@@ -114,6 +114,25 @@ static void test_gaps(void **state)
 	bench_release(&b);
 }
 
+/* A hold replayed later may begin earlier (the CPUs' clocks differ): the
+ * history stays in `from` order.  CPU 0 holds [100, 110) and [200, 210),
+ * then CPU 1 [10, 20), kept before them.  CPU 2 asking at 15 for 10
+ * cycles waits for CPU 1's hold (5 cycles) and fits before CPU 0's. */
+static void test_hold_kept_in_order(void **state)
+{
+	struct bench b;
+	(void)state;
+
+	bench_init(&b, 3);
+	locked_op(&b, 0, &b.lock, 100, 10, 0); /* clock 110 */
+	locked_op(&b, 0, &b.lock, 90, 10, 0);
+	locked_op(&b, 1, &b.lock, 10, 10, 0);
+	assert_true(locked_op(&b, 2, &b.lock, 15, 10, 0) == 15 + 5 + 10);
+	assert_int_equal(b.c.waits, 1);
+	assert_true(b.c.wait_cycles == 5);
+	bench_release(&b);
+}
+
 /* A hold spans the waits nested inside it.  CPU 1 holds lock2 [5, 40).
  * CPU 0 takes lock at 0 and, 10 cycles in, lock2 for 20: lock2 is held
  * until 40, so CPU 0 waits 30 and its lock is held [0, 100 + 30).  CPU 2
@@ -176,6 +195,46 @@ static void test_cmpxchg_retry(void **state)
 	assert_true(op.cycles == 110);
 	assert_int_equal(b.c.retries, 1);
 	assert_int_equal(b.st.retries, 1);
+	bench_release(&b);
+}
+
+/* A swap read at op.cycles - 20 on cpu, through the replay's call
+ * (ss_contend_op: one cmpxchg, several CPUs, the ring's packed test):
+ * did it loop once more? */
+static int swap_retried(struct bench *b, unsigned cpu, double at)
+{
+	struct ss_op op;
+
+	op_start(b, &op);
+	op.cycles = at;
+	ss_op_cmpxchg(&op, &b->line, &b->st, 20, 170);
+	assert_int_equal(ss_contend_op(&b->c, cpu, &op), 0);
+	return op.cycles != at;
+}
+
+/* The line keeps its last SS_SWAP_RING (8) swaps, each slot tested: the
+ * oldest kept (slot 7 here) still counts, the one before it is gone.
+ * CPU 1 swaps at 1000..1600 (slots 0-6), CPU 0 at 100 (slot 7).  CPU 2
+ * reading at 100 does not see 100 (not after the read); CPU 1 reading at
+ * 80 sees it (inclusive at 80 + 20).  Six more swaps overwrite slot 7:
+ * CPU 2 reading at 80 then sees nothing. */
+static void test_cmpxchg_ring(void **state)
+{
+	struct bench b;
+	(void)state;
+
+	bench_init(&b, 3);
+	for (unsigned i = 0; i < 7; i++)
+		assert_false(swap_retried(&b, 1, 1000 + 100 * i));
+	assert_false(swap_retried(&b, 0, 100));
+	assert_false(swap_retried(&b, 2, 120));
+	assert_true(swap_retried(&b, 1, 100));
+	for (unsigned i = 0; i < 6; i++)
+		assert_false(swap_retried(&b, 1, 2000 + 100 * i));
+	assert_false(swap_retried(&b, 2, 100));
+	assert_int_equal(b.c.retries, 1);
+	assert_int_equal(b.c.uses, 17);
+	assert_int_equal(b.st.uses, 17);
 	bench_release(&b);
 }
 
@@ -307,8 +366,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_cpus_one_lock),
 		cmocka_unit_test(test_gaps),
+		cmocka_unit_test(test_hold_kept_in_order),
 		cmocka_unit_test(test_nested_wait),
 		cmocka_unit_test(test_cmpxchg_retry),
+		cmocka_unit_test(test_cmpxchg_ring),
 		cmocka_unit_test(test_one_cpu),
 		cmocka_unit_test(test_slab_line_transfers),
 		cmocka_unit_test(test_debug_alloc_hold_61),
