@@ -171,8 +171,10 @@ test-slurm: $(SLABSIM)
 
 asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	  scripts/run-tests.sh unit-asan $(ASAN_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	  SLABSIM=$(abspath $(BUILD)/asan/slabsim) SLABSIM_QUICK=1 \
 	  scripts/run-tests.sh e2e-asan $(sort $(wildcard tests/e2e/*.sh))
 

@@ -353,6 +353,8 @@ int cm_internal_kmalloc(void *ctx, uint64_t bytes, const char *site, unsigned cp
 	out->cache = c;
 	out->bytes = (uint32_t)bytes;
 	*cm_requested(m, (unsigned)c) += bytes;
+	m->caches[c]->internal_live++;
+	m->caches[c]->internal_requested += bytes;
 	return 0;
 }
 
@@ -367,6 +369,8 @@ void cm_internal_kfree(void *ctx, struct ss_iobj *obj, unsigned cpu, struct ss_o
 	fc = m->caches[obj->cache];
 	m->be->free(fc->be, cpu, obj->slab, false, op);
 	*cm_requested(m, (unsigned)obj->cache) -= obj->bytes;
+	fc->internal_live--;
+	fc->internal_requested -= obj->bytes;
 	op->stats = saved;
 	obj->cache = -1;
 }
@@ -705,6 +709,8 @@ static void cm_cache_report(const struct ss_model *mm, unsigned i,
 		r->name = fc->name;
 		r->requested_live += fc->requested_live; /* see cm_requested() */
 	}
+	r->internal_live = fc->internal_live;
+	r->internal_requested = fc->internal_requested;
 }
 
 static void cm_large_report(const struct ss_model *mm, struct ss_large_report *r)

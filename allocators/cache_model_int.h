@@ -29,6 +29,8 @@ struct cm_cache {
 	/* bytes asked for by live objects, but for what the backend counts
 	 * itself (its report's requested_live: cm_requested()) */
 	uint64_t requested_live;
+	/* the allocator's own objects in this cache (cm_internal_kmalloc) */
+	uint64_t internal_live, internal_requested;
 };
 
 /* slab -> its memcg vector (open addressing, linear probing). */

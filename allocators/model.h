@@ -88,6 +88,10 @@ struct ss_cache_report {
 	/* objects of the initial state: still allocated, freed by prior
 	 * frees, and prior frees that found none left */
 	uint64_t prior_live, prior_freed, prior_missing;
+	/* of live and requested_live: objects the allocator kmalloc'ed for
+	 * itself (memcg vectors, SLAB's off-slab management, sheaves), which
+	 * no trace event names */
+	uint64_t internal_live, internal_requested;
 	bool from_snapshot;	/* geometry taken from the kernel's snapshot */
 	const uint64_t *stats;		/* SS_NR_STEPS counters */
 	const struct ss_fn_stat *fns;	/* SS_NR_FNS functions, or NULL */

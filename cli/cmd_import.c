@@ -138,7 +138,7 @@ int cmd_import(int argc, char **argv)
 	if (strcmp(c.o.input, "-") && access(c.o.input, R_OK)) {
 		fprintf(stderr, "slabsim import: %s: cannot open capture: %s\n", c.o.input,
 			strerror(errno));
-		return 1;
+		return import_failed(&c);
 	}
 	if (ss_import(&c.o, &t, &err) ||
 	    (c.totals && ss_import_write_totals(c.totals, &t, &err))) {

@@ -28,7 +28,14 @@ void ss_totals_compute(const struct ss_model_desc *desc,
 		struct ss_cache_report r;
 		uint64_t alloc;
 
+		memset(&r, 0, sizeof(r));
 		desc->ops->cache_report(m, i, &r);
+		tot->internal_requested += r.internal_requested;
+		tot->internal_allocated += r.internal_live * r.object_size;
+		if (r.size_nodebug >= r.object_size && r.slab_size >= r.size_nodebug) {
+			tot->internal_align += r.internal_live * (r.size_nodebug - r.object_size);
+			tot->internal_debug += r.internal_live * (r.slab_size - r.size_nodebug);
+		}
 		alloc = r.live * r.object_size;
 		tot->requested += r.requested_live;
 		tot->allocated += alloc;

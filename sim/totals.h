@@ -26,6 +26,9 @@ struct ss_totals {
 	 * came out negative (a model bug) is named here and its part set to
 	 * 0: a writer refuses such totals rather than print a wrapped 2^64
 	 * (ss_totals_check) */
+	/* the part of requested, allocated, align and debug that is the
+	 * allocator's own objects (ss_cache_report.internal_*) */
+	uint64_t internal_requested, internal_allocated, internal_align, internal_debug;
 	const char *negative;
 	const char *negative_cache;
 };
