@@ -1,5 +1,6 @@
 /* slab_oracle.c - read /sys/kernel/slab and /proc/slabinfo, compare with
  * the geometry model (see docs/geometry.md, "What validate checks"). */
+#include "sort.h"
 #include "slab_oracle.h"
 
 #include <ctype.h>
@@ -230,7 +231,7 @@ int ss_oracle_read_sysfs(const char *dir, struct ss_oracle *o,
 		ss_oracle_release(o);
 		return ss_errorf(err, "%s: no cache directories", dir);
 	}
-	qsort(o->caches, o->nr, sizeof(*o->caches), cmp_cache);
+	ss_sort(o->caches, o->nr, sizeof(*o->caches), cmp_cache);
 	return 0;
 }
 

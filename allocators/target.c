@@ -1,4 +1,5 @@
 /* target.c - loading and parsing target files (see docs/targets.md). */
+#include "sort.h"
 #include "target.h"
 
 #include <ctype.h>
@@ -523,7 +524,7 @@ void ss_target_names(char *buf, size_t n)
 	}
 	if (d)
 		closedir(d);
-	qsort(names, k, sizeof(*names), cmp_name);
+	ss_sort(names, k, sizeof(*names), cmp_name);
 	for (unsigned i = 0; i < k; i++) {
 		if (len < n)
 			len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", names[i]);

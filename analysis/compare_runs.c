@@ -1,4 +1,5 @@
 /* compare_runs.c - timeline.csv and caches.csv of one run (compare_runs.h). */
+#include "sort.h"
 #include "compare_runs.h"
 
 #include <stdlib.h>
@@ -253,8 +254,7 @@ out:
 		return -1;
 	}
 	drop_empty(cc, cc->ncols);
-	if (cc->n) /* no caches: c is NULL, which qsort() may not take */
-		qsort(cc->c, cc->n, sizeof(*cc->c), cmp_waste);
+	ss_sort(cc->c, cc->n, sizeof(*cc->c), cmp_waste);
 	return 0;
 }
 
@@ -374,7 +374,7 @@ out:
 		cmp_sites_free(ss);
 		return -1;
 	}
-	qsort(ss->s, ss->n, sizeof(*ss->s), cmp_site_waste);
+	ss_sort(ss->s, ss->n, sizeof(*ss->s), cmp_site_waste);
 	return 0;
 }
 

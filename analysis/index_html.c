@@ -1,4 +1,5 @@
 /* index_html.c - index.html and one HTML page per report (index_html.h). */
+#include "sort.h"
 #include "index_html.h"
 
 #include <dirent.h>
@@ -70,7 +71,7 @@ static int list_dir(const char *dir, const char *prefix, const char *suffix,
 	}
 	closedir(d);
 	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+		ss_sort(out->v, out->n, sizeof(*out->v), cmp_str);
 	return 0;
 }
 

@@ -1,4 +1,5 @@
 /* report_kernel.c - the replay against the live kernel (report_kernel.h). */
+#include "sort.h"
 #include "report_kernel.h"
 
 #include <math.h>
@@ -215,7 +216,7 @@ int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 	    load_run_csv(k, run_dir, "settled.csv", &cap, err) ||
 	    load_unsettled(k, run_dir, err))
 		goto out;
-	qsort(k->rows, k->n, sizeof(*k->rows), by_kernel_change);
+	ss_sort(k->rows, k->n, sizeof(*k->rows), by_kernel_change);
 	rc = 0;
 out:
 	ss_snap_release(&m);

@@ -1,4 +1,5 @@
 /* report_runs.c - load and order the per-run results (report_runs.h). */
+#include "sort.h"
 #include "report_runs.h"
 
 #include <dirent.h>
@@ -465,7 +466,7 @@ static int list_dirs(const char *dir, struct rp_names *out,
 	}
 	closedir(d);
 	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+		ss_sort(out->v, out->n, sizeof(*out->v), cmp_str);
 	return 0;
 }
 
@@ -534,7 +535,7 @@ static int arrange_axis(struct rp_results *res, bool model,
 			goto oom;
 	}
 	if (rest.n)
-		qsort(rest.v, rest.n, sizeof(*rest.v), cmp_str);
+		ss_sort(rest.v, rest.n, sizeof(*rest.v), cmp_str);
 	for (unsigned i = 0; i < rest.n; i++)
 		if (rp_names_add(out, rest.v[i]))
 			goto oom;
@@ -591,7 +592,7 @@ int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
 	res->nruns = kept;
 	if (!kept)
 		return ss_errorf(err, "no run matches the listed variants and models");
-	qsort(res->runs, res->nruns, sizeof(*res->runs), cmp_run);
+	ss_sort(res->runs, res->nruns, sizeof(*res->runs), cmp_run);
 	return 0;
 }
 

@@ -1,4 +1,5 @@
 /* run_diff.c - two runs compared cache by cache (run_diff.h). */
+#include "sort.h"
 #include "run_diff.h"
 
 #include <math.h>
@@ -134,7 +135,7 @@ int rd_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err
 			q->waste_kib[k] = (double)c->waste_bytes / 1024;
 			tot_slabs[k] += (double)c->slabs;
 		}
-	qsort(p, n, sizeof(*p), by_change);
+	ss_sort(p, n, sizeof(*p), by_change);
 	fprintf(fp, "A: %s (%s)\nB: %s (%s)\n\n", sum[0].label, run_a, sum[1].label, run_b);
 	mdt_init(&t, "lrrrr");
 	mdt_cell(&t, "cache");

@@ -2,6 +2,7 @@
  * three forms.  Each form is turned into the same attribute list per cache
  * (the /sys/kernel/slab file names, as `make capture` writes them), and
  * one function reads a cache out of that list. */
+#include "sort.h"
 #include "slabsnap.h"
 
 #include <ctype.h>
@@ -497,7 +498,7 @@ static int load_sysfs(struct ss_snap *s, const char *dir, struct ss_error *err)
 	}
 	closedir(d);
 	if (names)
-		qsort(names, n, sizeof(*names), name_cmp);
+		ss_sort(names, n, sizeof(*names), name_cmp);
 	for (int pass = 0; !rc && pass < 2; pass++) {
 		for (size_t i = 0; !rc && i < n; i++) {
 			char path[1024], target[1024];

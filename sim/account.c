@@ -1,4 +1,5 @@
 /* account.c - live bytes, the peak and per-site counts (account.h). */
+#include "sort.h"
 #include "account.h"
 
 #include <stdlib.h>
@@ -363,6 +364,6 @@ int ss_account_sorted(const struct ss_account *a,
 		(*order)[i] = i;
 	sort_acct = a;
 	sort_tables = tables;
-	qsort(*order, a->nr_sites, sizeof(**order), cmp_pair);
+	ss_sort(*order, a->nr_sites, sizeof(**order), cmp_pair);
 	return 0;
 }

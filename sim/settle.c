@@ -1,4 +1,5 @@
 /* settle.c - the end-of-run settling rule (settle.h). */
+#include "sort.h"
 #include "settle.h"
 
 #include <stdlib.h>
@@ -118,7 +119,7 @@ int ss_settle_run(struct ss_run *run, const struct ss_snap *after,
 		excess[o->cache]--;
 		out->total++;
 	}
-	qsort(out->rows, out->nr, sizeof(*out->rows), by_cache_site);
+	ss_sort(out->rows, out->nr, sizeof(*out->rows), by_cache_site);
 	rc = 0;
 done:
 	free(excess);

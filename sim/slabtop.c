@@ -1,4 +1,5 @@
 /* slabtop.c - the terminal summary of a run (slabtop.h). */
+#include "sort.h"
 #include "slabtop.h"
 
 #include <stdlib.h>
@@ -89,7 +90,7 @@ int ss_print_slabtop(FILE *fp, const struct ss_run *run,
 	ss_totals_compute(run->desc, run->model, run->target, &t);
 	header(fp, run, lb, &t, rows, n);
 	/* slabtop's own columns, its default order (by cache size) */
-	qsort(rows, n, sizeof(*rows), by_size);
+	ss_sort(rows, n, sizeof(*rows), by_size);
 	fprintf(fp, "\n  OBJS ACTIVE  USE OBJ SIZE  SLABS OBJ/SLAB CACHE SIZE NAME\n");
 	for (unsigned i = 0; i < n && k < top; i++) {
 		const struct ss_cache_report *r = &rows[i].r;
@@ -104,7 +105,7 @@ int ss_print_slabtop(FILE *fp, const struct ss_run *run,
 			r->name);
 	}
 	/* where the bytes no caller asked for are (docs/outputs.md, caches.csv) */
-	qsort(rows, n, sizeof(*rows), by_waste);
+	ss_sort(rows, n, sizeof(*rows), by_waste);
 	fprintf(fp, "\n  WASTE ROUNDING   ALIGN   DEBUG    FREE    TAIL NAME   (K; waste = size - requested)\n");
 	for (unsigned i = 0, k2 = 0; i < n && k2 < top && rows[i].waste; i++, k2++) {
 		const struct ss_cache_report *r = &rows[i].r;

@@ -1,4 +1,5 @@
 /* adv_gen.c - the advisor's proposals (adv_gen.h). */
+#include "sort.h"
 #include "adv_gen.h"
 
 #include <ctype.h>
@@ -760,7 +761,7 @@ static void apply_budget(struct adv_props *ps, unsigned max)
 {
 	unsigned kept = 0, w = 0;
 
-	qsort(ps->p, ps->nr, sizeof(*ps->p), cmp_score);
+	ss_sort(ps->p, ps->nr, sizeof(*ps->p), cmp_score);
 	for (unsigned i = 0; i < ps->nr; i++) {
 		struct adv_prop *p = &ps->p[i];
 

@@ -1,4 +1,5 @@
 /* adv_out.c - advice.csv, advice.md and the placement files (adv_out.h). */
+#include "sort.h"
 #include "adv_out.h"
 
 #include <dirent.h>
@@ -76,7 +77,7 @@ static int rank_all(struct out *o, struct ss_error *err)
 		k->pages = (int64_t)r->base->slab_pages - (int64_t)r->res[i].slab_pages;
 		k->time_ms = r->res[i].sim_ms - r->base->sim_ms;
 	}
-	qsort(o->rk, o->nr, sizeof(*o->rk), cmp_ranked);
+	ss_sort(o->rk, o->nr, sizeof(*o->rk), cmp_ranked);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * host: memset / memchr_inv poison, an uncontended spin lock pair, a
  * locked cmpxchg pair (bit_spin_lock's), cmpxchg16b, a lock bounced
  * between two PUs, and the host-mode allocator's fast and slow paths. */
+#include "sort.h"
 #include "calib.h"
 
 #include <hwloc.h>
@@ -31,7 +32,7 @@ static int cmp_double(const void *a, const void *b)
 
 double calib_median(double *v, unsigned n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	ss_sort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
