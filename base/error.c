@@ -16,10 +16,9 @@ int ss_errorf(struct ss_error *err, const char *fmt, ...)
 	return -1;
 }
 
-int ss_error_at(struct ss_error *err, const char *file, unsigned long line,
-		const char *fmt, ...)
+int ss_verror_at(struct ss_error *err, const char *file, unsigned long line,
+		 const char *fmt, va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (!err)
@@ -30,8 +29,17 @@ int ss_error_at(struct ss_error *err, const char *file, unsigned long line,
 		n = snprintf(err->msg, sizeof(err->msg), "%s: ", file);
 	if (n < 0 || (size_t)n >= sizeof(err->msg))
 		return -1;
-	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	return -1;
+}
+
+int ss_error_at(struct ss_error *err, const char *file, unsigned long line,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ss_verror_at(err, file, line, fmt, ap);
 	va_end(ap);
 	return -1;
 }

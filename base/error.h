@@ -7,6 +7,8 @@
 #ifndef SS_ERROR_H
 #define SS_ERROR_H
 
+#include <stdarg.h>
+
 #include <stddef.h>
 
 struct ss_error {
@@ -20,5 +22,8 @@ int ss_errorf(struct ss_error *err, const char *fmt, ...)
 /* Same, prefixed with "file:line: " (line 0 omits the line number). */
 int ss_error_at(struct ss_error *err, const char *file, unsigned long line,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* ss_error_at() with a va_list, for wrappers that word the place. */
+int ss_verror_at(struct ss_error *err, const char *file, unsigned long line,
+		 const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
 #endif

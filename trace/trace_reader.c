@@ -145,16 +145,10 @@ int ss_trace_error_at(struct ss_error *err, const struct ss_trace_reader *r,
 {
 	char where[4200];
 	va_list ap;
-	int n;
 
-	if (!err)
-		return -1;
 	ss_trace_where(r, line, where, sizeof(where));
-	n = snprintf(err->msg, sizeof(err->msg), "%s: ", where);
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
+	ss_verror_at(err, where, 0, fmt, ap);
 	va_end(ap);
 	return -1;
 }
