@@ -1,6 +1,5 @@
 /* slab_oracle.c - read /sys/kernel/slab and /proc/slabinfo, compare with
  * the geometry model (see docs/geometry.md, "What validate checks"). */
-#include "sort.h"
 #include "slab_oracle.h"
 
 #include <ctype.h>
@@ -15,6 +14,7 @@
 
 #include "parse.h"
 #include "slab_order.h"
+#include "sort.h"
 
 bool ss_oracle_is_kmalloc_name(const char *name)
 {

@@ -1,5 +1,4 @@
 /* target.c - loading and parsing target files (see docs/targets.md). */
-#include "sort.h"
 #include "target.h"
 
 #include <ctype.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "sort.h"
 
 void ss_target_defaults(struct ss_target *t)
 {

@@ -1,5 +1,4 @@
 /* compare_runs.c - timeline.csv and caches.csv of one run (compare_runs.h). */
-#include "sort.h"
 #include "compare_runs.h"
 
 #include <stdlib.h>
@@ -7,6 +6,7 @@
 #include <strings.h>
 
 #include "csv.h"
+#include "sort.h"
 
 /* ---- timeline.csv ---------------------------------------------------------- */
 

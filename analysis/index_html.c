@@ -1,5 +1,4 @@
 /* index_html.c - index.html and one HTML page per report (index_html.h). */
-#include "sort.h"
 #include "index_html.h"
 
 #include <dirent.h>
@@ -14,6 +13,7 @@
 #include "csv.h"
 #include "md_html.h"
 #include "report_runs.h"
+#include "sort.h"
 
 /* snprintf into an array; true when it did not fit (the path is then not
  * used: a directory that deep holds no report). */

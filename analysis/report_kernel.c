@@ -1,5 +1,4 @@
 /* report_kernel.c - the replay against the live kernel (report_kernel.h). */
-#include "sort.h"
 #include "report_kernel.h"
 
 #include <math.h>
@@ -10,6 +9,7 @@
 #include "csv.h"
 #include "md_table.h"
 #include "slabsnap.h"
+#include "sort.h"
 
 int64_t rp_kernel_delta(uint64_t before, uint64_t after)
 {

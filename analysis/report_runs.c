@@ -1,5 +1,4 @@
 /* report_runs.c - load and order the per-run results (report_runs.h). */
-#include "sort.h"
 #include "report_runs.h"
 
 #include <dirent.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "sort.h"
 
 const char *const rp_part_names[RP_NR_PARTS] = {
 	"requested", "rounding", "align", "debug", "free_slot", "slab_tail",

@@ -1,5 +1,4 @@
 /* run_diff.c - two runs compared cache by cache (run_diff.h). */
-#include "sort.h"
 #include "run_diff.h"
 
 #include <math.h>
@@ -9,6 +8,7 @@
 #include "compare_runs.h"
 #include "csv.h"
 #include "md_table.h"
+#include "sort.h"
 
 /* What the totals need of a run's summary.csv. */
 struct run_sum {

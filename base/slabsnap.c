@@ -2,7 +2,6 @@
  * three forms.  Each form is turned into the same attribute list per cache
  * (the /sys/kernel/slab file names, as `make capture` writes them), and
  * one function reads a cache out of that list. */
-#include "sort.h"
 #include "slabsnap.h"
 
 #include <ctype.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "sort.h"
 
 #define MAX_ATTRS 96
 #define LINE_MAX_LEN (1u << 20)

@@ -1,9 +1,10 @@
 /* account.c - live bytes, the peak and per-site counts (account.h). */
-#include "sort.h"
 #include "account.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "sort.h"
 
 int ss_account_init(struct ss_account *a, const struct ss_model_desc *desc,
 		    const struct ss_model *model, const struct ss_target *t)

@@ -1,9 +1,10 @@
 /* settle.c - the end-of-run settling rule (settle.h). */
-#include "sort.h"
 #include "settle.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "sort.h"
 
 /* meta untraced_frees "SITE=N SITE=N ...": a flag per trace name index. */
 static int evidence_sites(const struct ss_trace_tables *tb, uint8_t **flag,

@@ -1,10 +1,10 @@
 /* slabtop.c - the terminal summary of a run (slabtop.h). */
-#include "sort.h"
 #include "slabtop.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "sort.h"
 #include "totals.h"
 
 struct row {

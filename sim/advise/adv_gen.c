@@ -1,5 +1,4 @@
 /* adv_gen.c - the advisor's proposals (adv_gen.h). */
-#include "sort.h"
 #include "adv_gen.h"
 
 #include <ctype.h>
@@ -9,6 +8,7 @@
 
 #include "kmalloc.h"
 #include "merge.h"
+#include "sort.h"
 
 /* Bucket proposals per imported trace: the variable-size sites with the
  * most objects live at once. */

@@ -1,5 +1,4 @@
 /* adv_out.c - advice.csv, advice.md and the placement files (adv_out.h). */
-#include "sort.h"
 #include "adv_out.h"
 
 #include <dirent.h>
@@ -12,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "escape.h"
+#include "sort.h"
 
 static const char *const csv_cols =
 	"rank,site,current_cache,proposal,object_size,predicted_saving_kib,"

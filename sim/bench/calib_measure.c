@@ -2,7 +2,6 @@
  * host: memset / memchr_inv poison, an uncontended spin lock pair, a
  * locked cmpxchg pair (bit_spin_lock's), cmpxchg16b, a lock bounced
  * between two PUs, and the host-mode allocator's fast and slow paths. */
-#include "sort.h"
 #include "calib.h"
 
 #include <hwloc.h>
@@ -14,6 +13,7 @@
 #include "atomic_file.h"
 #include "host_clock.h"
 #include "host_slab.h"
+#include "sort.h"
 
 #define BATCH 16
 
