@@ -12,10 +12,11 @@
 #include "contention.h"
 #include "cache_model_fast.h"
 
-/* Caches the model holds before the first event (an initial state, run
- * --initial-state: kmalloc caches the trace may never touch among them):
- * the memory total and the running byte totals start with them, so that
- * both end where the model's reports do. */
+/* Caches the model holds before the first event (KFENCE's pool, or a
+ * model that builds its initial state up front): the running byte totals
+ * start with their objects; their pages reach the memory total with the
+ * first operation (ss_op.slab_pages), and the accounting reads every
+ * cache again when the two totals differ (account.c note_pages). */
 static int start_from_model(struct ss_run *run)
 {
 	unsigned n = run->desc->ops->nr_caches ? run->desc->ops->nr_caches(run->model) : 0;
@@ -26,8 +27,6 @@ static int start_from_model(struct ss_run *run)
 		run->desc->ops->cache_report(run->model, c, &r);
 		if (!r.slab_bytes && !r.prior_live && !r.prior_freed)
 			continue;
-		/* (the pages reach the memory total with the first operation:
-		 * ss_op.slab_pages) */
 		if (ss_account_prior(&run->acct, &run->mem, c, 0, 0))
 			return -1;
 	}
