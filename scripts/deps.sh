@@ -14,9 +14,14 @@ PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gn
 [ "${2:-}" = chromium ] && PKGS="chromium"
 [ "${2:-}" = slurm ] && PKGS="slurm-wlm"
 
+# One dpkg-query for all the packages: every make invocation runs `check`
+# (make sim runs four), and a query per package cost ~0.6 s each time.
+# It prints the packages it knows; one not printed as installed is missing.
 missing() {
+	inst=" $(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null | \
+		awk '$2 == "install" && $3 == "ok" && $4 == "installed" {printf "%s ", $1}')"
 	for p in $PKGS; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || printf '%s ' "$p"
+		case "$inst" in *" $p "*) ;; *) printf '%s ' "$p" ;; esac
 	done
 }
 
