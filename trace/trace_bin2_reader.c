@@ -20,6 +20,8 @@
 #define ID_MASK ((1u << SS_BIN2_ID_BITS) - 1)
 #define SITE_MASK ((1u << SS_BIN2_SITE_BITS) - 1)
 #define API_MASK ((1u << SS_BIN2_API_BITS) - 1)
+/* the id is the rest of the record's first 32 bits: one shift takes it */
+_Static_assert(SS_BIN2_ID_BITS == 24, "id = (uint32_t)w >> 8");
 
 static uint64_t offset_of(const struct ss_trace_reader *r, const uint8_t *p)
 {
@@ -79,34 +81,39 @@ static int open_block(struct ss_trace_reader *r, struct ss_error *err)
 }
 
 /* The short forms while 8 bytes remain in the block; stops at anything
- * else.  Returns the events decoded into ev[0 .. max). */
+ * else.  Returns the events decoded into ev[0 .. max).  The inner loop
+ * runs on the output pointer and the event number alone (no index to
+ * count, nothing to work out before leaving it), and an alloc's fields are
+ * stored one by one: the two bounds are the only test past the tag. */
 static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 			    unsigned max)
 {
 	const uint8_t *p = r->blk_p, *end = r->blk_end;
 	const uint32_t nr_names = r->tb.names.nr, nr_api = r->tb.cache_names.nr;
-	unsigned n = 0;
+	struct ss_event *e = ev, *const ev_end = ev + max;
+	unsigned long line = (unsigned long)r->events; /* the last event's number */
+	unsigned n;
 
 	if (r->ended)
 		return 0; /* decode_one() says what follows the end */
-	while (n < max && end - p >= 8) {
+	while (e < ev_end && end - p >= 8) {
 		/* records are at most 8 bytes: this many fit before fewer
 		 * than 8 bytes remain, so the inner loop checks nothing else */
 		size_t safe = (size_t)(end - p - 8) / 8 + 1;
-		unsigned lim = max - n < safe ? max : n + (unsigned)safe;
+		struct ss_event *lim = (size_t)(ev_end - e) < safe ? ev_end : e + safe;
 
-		for (; n < lim; n++) {
+		for (; e < lim; e++) {
 			uint64_t w = ss_bin_le64(p);
 			unsigned tag = (uint8_t)w;
 
+			/* its event number, for error positions */
+			e->line = ++line;
 			if (tag < SS_BIN2_ALLOC_TAG) {
-				ev[n].kind = SS_EV_FREE;
-				ev[n].cpu = tag;
-				ev[n].id = (w >> 8) & ID_MASK;
-				ev[n].value = 0; /* as every reader gives a free */
-				/* its event number, for error positions; a free's
-				 * site and api are unused */
-				ev[n].line = (unsigned long)(r->events + n + 1);
+				/* a free's site and api are unused */
+				e->kind = SS_EV_FREE;
+				e->cpu = tag;
+				e->id = (uint32_t)w >> 8; /* = (w >> 8) & ID_MASK */
+				e->value = 0; /* as every reader gives a free */
 				p += 4;
 			} else if (tag < SS_BIN2_LONG_TAG) {
 				uint32_t site = (uint32_t)(w >> SS_BIN2_SITE_SHIFT) & SITE_MASK;
@@ -114,11 +121,13 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 
 				if ((site >= nr_names) | (api >= nr_api))
 					goto out; /* decode_one() words it */
-				ev[n] = (struct ss_event){.kind = SS_EV_ALLOC,
-							  .cpu = tag - SS_BIN2_ALLOC_TAG,
-							  .id = (w >> 8) & ID_MASK, .site = site,
-							  .api = api, .value = w >> SS_BIN2_SIZE_SHIFT,
-							  .line = (unsigned long)(r->events + n + 1)};
+				e->kind = SS_EV_ALLOC;
+				e->cpu = tag - SS_BIN2_ALLOC_TAG;
+				e->id = (uint32_t)w >> 8;
+				e->site = site;
+				e->api = api;
+				e->value = w >> SS_BIN2_SIZE_SHIFT;
+				e->gfp = 0;
 				p += 8;
 			} else {
 				goto out;
@@ -126,6 +135,7 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 		}
 	}
 out:
+	n = (unsigned)(e - ev);
 	r->blk_p = p;
 	r->blk_decoded += n;
 	r->events += n;
