@@ -281,17 +281,6 @@ void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
 	ss_slab_cmpxchg(s, sl, op); /* the last of them, as one use */
 }
 
-void ss_slab_cmpxchg_irqsave(struct ss_kcache *s, struct ss_slab *sl,
-			     struct ss_op *op)
-{
-	if (!s->cmpxchg_ok) { /* local_irq_save + slab_lock around the store */
-		ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
-		return;
-	}
-	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, 1);
-	ss_slab_cmpxchg(s, sl, op);
-}
-
 /* One memchr_inv() of n bytes (check_bytes_and_report()); none for 0. */
 static void poison_check(struct ss_op *op, uint64_t n)
 {

@@ -213,9 +213,18 @@ void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
 			    struct ss_op *op, uint64_t n);
 /* __slab_free()'s update, cmpxchg_double_slab() (3.10 - 6.x): lock-free
  * cmpxchg_double, or without it the fallback that saves irqs itself and
- * takes slab_lock (cmpxchg_locked).  free_slowpath's price holds neither. */
-void ss_slab_cmpxchg_irqsave(struct ss_kcache *s, struct ss_slab *sl,
-			     struct ss_op *op);
+ * takes slab_lock (cmpxchg_locked).  free_slowpath's price holds neither.
+ * Inline: most frees of a many-CPU trace are remote and take it. */
+static inline void ss_slab_cmpxchg_irqsave(struct ss_kcache *s, struct ss_slab *sl,
+					   struct ss_op *op)
+{
+	if (!s->cmpxchg_ok) { /* local_irq_save + slab_lock around the store */
+		ss_slab_locked(s, sl, SS_STEP_CMPXCHG_LOCKED, 1, op);
+		return;
+	}
+	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, 1);
+	ss_slab_cmpxchg(s, sl, op);
+}
 /* The debug checks: slab_pad_check() (within check_slab() and before a
  * debug slab is freed) and check_object() of a free (!active) or
  * allocated (active) object whose free pointer is set (fp_set) or NULL. */

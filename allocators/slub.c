@@ -282,40 +282,20 @@ struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
 
 /* ---- free ---- */
 
-/* __slab_free(): the object is not on this CPU's active slab.  Its one
- * freelist update is cmpxchg_double_slab(), priced apart from
- * free_slowpath: cmpxchg_double, or without it the fallback that saves
- * irqs and takes slab_lock (cmpxchg_locked). */
-static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
-			    struct ss_slab *sl, struct ss_op *op)
+/* __slab_free() past its inline part (slub.h ss_slab_free): the
+ * slab became empty, or was full; the object is already counted off. */
+void ss_slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+			 bool was_full, struct ss_op *op)
 {
 	struct ss_kcache_node *n = &s->node[sl->node];
-	bool was_full = sl->inuse == sl->objects; /* prior == NULL */
 
-	ss_step(op, SS_STEP_FREE_SLOWPATH, 1);
-	if (sl->node != s->topo->cpu_node[cpu])
-		ss_step(op, SS_STEP_NODE_REMOTE, 1);
-	ss_slab_touch(sl, cpu, op);
-	/* the cmpxchg_double_slab() loop (3.10 - 6.x): one lock-free
-	 * cmpxchg_double, or without it the irq-saving slab_lock fallback */
-	ss_slab_cmpxchg_irqsave(s, sl, op);
-	sl->inuse--;
-	/* Active slab of another CPU (frozen in every era): the object joins
-	 * slab->freelist and nothing moves. */
-	if (sl->where == SS_SLAB_ACTIVE) {
-		ss_step(op, SS_STEP_FREE_FROZEN, 1);
-		return;
-	}
 	if (sl->where == SS_SLAB_CPU_PARTIAL) {
-		/* Up to 6.7 CPU-partial slabs are frozen too.  From 6.8
-		 * ("slub: Delay freezing of CPU partial slabs") they are not:
-		 * no stat at all, and the free that empties one takes
-		 * list_lock, finds it off the node list (prior &&
-		 * !on_node_partial) and drops it again; the empty slab stays
-		 * on the CPU partial list. */
-		if (s->t->era < SS_ERA_6_8) {
-			ss_step(op, SS_STEP_FREE_FROZEN, 1);
-		} else if (!sl->inuse) {
+		/* From 6.8 ("slub: Delay freezing of CPU partial slabs")
+		 * CPU-partial slabs are not frozen: no stat at all, and the
+		 * free that empties one takes list_lock, finds it off the
+		 * node list (prior && !on_node_partial) and drops it again;
+		 * the empty slab stays on the CPU partial list. */
+		if (!sl->inuse) {
 			ss_list_lock(s, n, op);
 			ss_list_unlock(n, op);
 		}
@@ -346,24 +326,11 @@ static void slab_free_paths(struct ss_kcache *s, unsigned cpu,
 	ss_list_unlock(n, op);
 }
 
-static void slab_free_slow(struct ss_kcache *s, unsigned cpu,
-			   struct ss_slab *sl, struct ss_op *op)
-{
-	double start = op->cycles;
-
-	slab_free_paths(s, cpu, sl, op);
-	ss_fn_done(s->fns, SS_FN_SLAB_FREE, op, start);
-}
-
-/* A debug cache, or an object whose slab is not the CPU's active one
- * (do_slab_free()'s fast path is in slub.h). */
+/* A debug cache's free (the other paths are inline in slub.h). */
 void ss_kcache_free_slow(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
 			 struct ss_op *op)
 {
 	op->stats = s->stats;
 	s->live--;
-	if (s->debug_paths)
-		ss_slub_debug_free(s, cpu, sl, op);
-	else
-		slab_free_slow(s, cpu, sl, op);
+	ss_slub_debug_free(s, cpu, sl, op);
 }
