@@ -64,9 +64,6 @@ static int prior_set(struct ss_account *a, struct ss_acct_cache *k, uint32_t c,
 	if (!s)
 		return -1;
 	a->requested += d * k->object_size;
-	a->allocated += d * k->object_size;
-	a->align += d * k->align_each;
-	a->debug += d * k->debug_each;
 	k->prior = r->prior_live;
 	s->allocs = r->prior_live + r->prior_freed;
 	s->frees = r->prior_freed;
@@ -152,9 +149,20 @@ void ss_account_now(const struct ss_account *a, struct ss_acct_bytes *b)
 {
 	b->footprint = ss_account_footprint(a);
 	b->requested = a->requested + (a->large_counted ? a->large_requested : 0);
-	b->allocated = a->allocated + (a->large_counted ? a->large_pages : 0);
-	b->align = a->align;
-	b->debug = a->debug;
+	b->allocated = a->large_counted ? a->large_pages : 0;
+	b->align = b->debug = 0;
+	/* the stride parts of the live slab objects, per cache: the replay
+	 * does not keep these sums per event (account.h) */
+	for (uint32_t c = 0; c < a->nr_caches; c++) {
+		const struct ss_acct_cache *k = &a->cache[c];
+		uint64_t n = k->live + k->prior; /* (modulo 2^64, as they are kept) */
+
+		if (!k->known)
+			continue;
+		b->allocated += n * k->object_size;
+		b->align += n * k->align_each;
+		b->debug += n * k->debug_each;
+	}
 	b->slab_tail = a->slab_tail;
 }
 
@@ -219,24 +227,16 @@ static uint64_t note_large(struct ss_account *a)
 
 /* __kmem_cache_alias() grew a merged cache's object_size (and with it
  * what its stride holds as alignment): every object live in it moves
- * bytes from align to allocated, as the model's report counts them. */
-static void regeometry(struct ss_account *a, struct ss_acct_cache *k,
-		       const struct ss_cache_report *r)
+ * bytes from align to allocated, as the model's report counts them
+ * (ss_account_now multiplies the new sizes out). */
+static void regeometry(struct ss_acct_cache *k, const struct ss_cache_report *r)
 {
-	uint64_t n = k->live + k->prior;
-	uint32_t align = r->size_nodebug - r->object_size;
-	uint32_t debug = r->slab_size - r->size_nodebug;
-
-	/* modulo 2^64: a smaller figure adds the two's complement */
-	a->allocated += n * ((uint64_t)r->object_size - k->object_size);
-	a->align += n * ((uint64_t)align - k->align_each);
-	a->debug += n * ((uint64_t)debug - k->debug_each);
 	/* the initial-state pairs count object_size per object */
 	k->object_size = r->object_size;
 	k->size_nodebug = r->size_nodebug;
 	k->slab_size = r->slab_size;
-	k->align_each = align;
-	k->debug_each = debug;
+	k->align_each = r->size_nodebug - r->object_size;
+	k->debug_each = r->slab_size - r->size_nodebug;
 }
 
 int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
@@ -258,7 +258,7 @@ int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
 			r.prior_freed = s->frees + 1;
 		} else {
 			a->desc->ops->cache_report(a->model, c, &r);
-			regeometry(a, k, &r);
+			regeometry(k, &r);
 		}
 		if (prior_set(a, k, c, &r))
 			return -1;
@@ -286,17 +286,10 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 	if (k) {
 		bytes = k->object_size;
 		k->live += (uint64_t)(int64_t)dir;
-		if (dir > 0) {
+		if (dir > 0)
 			a->requested += obj->size;
-			a->allocated += bytes;
-			a->align += k->align_each;
-			a->debug += k->debug_each;
-		} else {
+		else
 			a->requested -= obj->size;
-			a->allocated -= bytes;
-			a->align -= k->align_each;
-			a->debug -= k->debug_each;
-		}
 		if (mem->slab_pages != a->slab_pages)
 			note_pages(a, mem, k, obj->cache);
 	} else if (obj->state == SS_OBJ_LARGE) {

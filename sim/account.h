@@ -5,9 +5,10 @@
  * (hackbench's 21-35 MB live at once, ~0 at the end).  So the replay
  * keeps, per event and in O(1):
  *
- *   - running totals of the live objects' requested, allocated (the
- *     cache's object_size), alignment and debug bytes, of slab pages and
- *     slab tails (Lpadd), and of kmalloc_large pages;
+ *   - running totals of the live objects' requested bytes, of slab
+ *     pages and slab tails (Lpadd), and of kmalloc_large pages; per
+ *     cache, its live objects, from which their allocated (object_size),
+ *     alignment and debug bytes are multiplied out when read;
  *   - the peak footprint (as summary.csv defines footprint_kib) with
  *     those totals at the moment it was first reached;
  *   - per (allocation site, cache) pair: allocations, frees, cumulative
@@ -78,8 +79,11 @@ struct ss_account {
 	uint32_t prior_head; /* the SS_ACCT_PRIOR pairs' chain */
 	struct ss_acct_site *site;
 	uint32_t nr_sites, cap_sites;
-	/* live totals over slab objects; large ones apart */
-	uint64_t requested, allocated, align, debug, slab_tail, slab_pages;
+	/* live totals over slab objects; large ones apart.  The allocated,
+	 * alignment and debug bytes are per-cache live counts times the
+	 * cache's stride parts, multiplied out only when read
+	 * (ss_account_now: the peak, which moves only with slab pages). */
+	uint64_t requested, slab_tail, slab_pages;
 	uint64_t large_requested, large_pages;
 	struct ss_acct_bytes peak;
 };
@@ -116,7 +120,7 @@ static inline struct ss_acct_cache *ss_account_geo(const struct ss_account *a,
 
 /* After the model placed obj and memcap noted it; events = events
  * replayed before this one.  -1 when out of memory.  Inline: it runs for
- * every allocation (O(1): four running totals, one site pair). */
+ * every allocation (O(1): two running totals, one site pair). */
 static inline int ss_account_alloc(struct ss_account *a,
 				   const struct ss_memcap *mem,
 				   const struct ss_obj *obj, uint64_t events)
@@ -129,9 +133,6 @@ static inline int ss_account_alloc(struct ss_account *a,
 		return ss_account_slow(a, mem, obj, 1, 0, events);
 	k->live++;
 	a->requested += obj->size;
-	a->allocated += k->object_size;
-	a->align += k->align_each;
-	a->debug += k->debug_each;
 	s->allocs++;
 	s->requested += obj->size;
 	s->allocated += k->object_size;
@@ -154,9 +155,6 @@ static inline int ss_account_free(struct ss_account *a,
 		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
 	k->live--;
 	a->requested -= obj->size;
-	a->allocated -= k->object_size;
-	a->align -= k->align_each;
-	a->debug -= k->debug_each;
 	s->frees++;
 	s->freed_requested += obj->size;
 	s->freed_allocated += k->object_size;
