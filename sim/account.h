@@ -99,7 +99,9 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 		    const struct ss_obj *obj, int dir, unsigned free_cpu,
 		    uint64_t events);
 
-/* The pair of a slab object when it heads its site's chain, else NULL. */
+/* The pair of a slab object when it heads its site's chain, else NULL.
+ * A slab cache's pair is made only after its geometry was read
+ * (ss_account_slow): where there is the pair, there is the geometry. */
 static inline struct ss_acct_site *ss_account_head(struct ss_account *a,
 						   const struct ss_obj *obj)
 {
@@ -129,8 +131,9 @@ static inline int ss_account_alloc(struct ss_account *a,
 	struct ss_acct_site *s;
 
 	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
-	    !(k = ss_account_geo(a, obj->cache)) || !(s = ss_account_head(a, obj)))
+	    !(s = ss_account_head(a, obj)))
 		return ss_account_slow(a, mem, obj, 1, 0, events);
+	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
 	k->live++;
 	a->requested += obj->size;
 	s->allocs++;
@@ -151,8 +154,9 @@ static inline int ss_account_free(struct ss_account *a,
 	struct ss_acct_site *s;
 
 	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
-	    !(k = ss_account_geo(a, obj->cache)) || !(s = ss_account_head(a, obj)))
+	    !(s = ss_account_head(a, obj)))
 		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
+	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
 	k->live--;
 	a->requested -= obj->size;
 	s->frees++;
