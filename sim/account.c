@@ -20,9 +20,12 @@ int ss_account_init(struct ss_account *a, const struct ss_model_desc *desc,
 void ss_account_release(struct ss_account *a)
 {
 	free(a->cache);
+	free(a->dirty);
 	free(a->site_head);
 	free(a->site);
 	a->cache = NULL;
+	a->dirty = NULL;
+	a->nr_dirty = a->cap_dirty = 0;
 	a->site_head = NULL;
 	a->site = NULL;
 	a->nr_caches = a->nr_heads = a->nr_sites = a->cap_sites = 0;
@@ -65,6 +68,7 @@ static int prior_set(struct ss_account *a, struct ss_acct_cache *k, uint32_t c,
 		return -1;
 	a->requested += d * k->object_size;
 	k->prior = r->prior_live;
+	ss_account_touch(a, k, c);
 	s->allocs = r->prior_live + r->prior_freed;
 	s->frees = r->prior_freed;
 	s->requested = s->allocated = s->allocs * k->object_size;
@@ -83,6 +87,10 @@ static struct ss_acct_cache *cache_of(struct ss_account *a, uint32_t c)
 
 	if (c >= a->nr_caches &&
 	    grow((void **)&a->cache, &a->nr_caches, c, sizeof(*a->cache)))
+		return NULL;
+	/* a dirty entry per cache at most: ss_account_touch needs no test */
+	if (a->cap_dirty < a->nr_caches &&
+	    grow((void **)&a->dirty, &a->cap_dirty, a->nr_caches - 1, sizeof(*a->dirty)))
 		return NULL;
 	k = &a->cache[c];
 	if (k->known)
@@ -149,29 +157,46 @@ void ss_account_now(const struct ss_account *a, struct ss_acct_bytes *b)
 {
 	b->footprint = ss_account_footprint(a);
 	b->requested = a->requested + (a->large_counted ? a->large_requested : 0);
-	b->allocated = a->large_counted ? a->large_pages : 0;
-	b->align = b->debug = 0;
-	/* the stride parts of the live slab objects, per cache: the replay
-	 * does not keep these sums per event (account.h) */
-	for (uint32_t c = 0; c < a->nr_caches; c++) {
-		const struct ss_acct_cache *k = &a->cache[c];
-		uint64_t n = k->live + k->prior; /* (modulo 2^64, as they are kept) */
+	b->allocated = a->allocated + (a->large_counted ? a->large_pages : 0);
+	b->align = a->align;
+	b->debug = a->debug;
+	/* the caches whose objects moved since the fold (modulo 2^64: a
+	 * fall adds the two's complement) */
+	for (uint32_t i = 0; i < a->nr_dirty; i++) {
+		const struct ss_acct_cache *k = &a->cache[a->dirty[i]];
+		uint64_t d = k->live + k->prior - k->folded;
 
-		if (!k->known)
-			continue;
-		b->allocated += n * k->object_size;
-		b->align += n * k->align_each;
-		b->debug += n * k->debug_each;
+		b->allocated += d * k->object_size;
+		b->align += d * k->align_each;
+		b->debug += d * k->debug_each;
 	}
 	b->slab_tail = a->slab_tail;
 }
 
+/* The dirty caches' objects into the byte totals. */
+static void fold(struct ss_account *a)
+{
+	for (uint32_t i = 0; i < a->nr_dirty; i++) {
+		struct ss_acct_cache *k = &a->cache[a->dirty[i]];
+		uint64_t n = k->live + k->prior, d = n - k->folded;
+
+		a->allocated += d * k->object_size;
+		a->align += d * k->align_each;
+		a->debug += d * k->debug_each;
+		k->folded = n;
+		k->dirty = false;
+	}
+	a->nr_dirty = 0;
+}
+
 /* The footprint grows only with slab pages or kmalloc_large pages: the
- * peak is looked at only then. */
+ * peak is looked at only then (and the totals folded, so that a fold
+ * holds only the caches moved since the last). */
 static void note_peak(struct ss_account *a, uint64_t events)
 {
 	if (ss_account_footprint(a) <= a->peak.footprint)
 		return;
+	fold(a);
 	ss_account_now(a, &a->peak);
 	a->peak.events = events;
 }
@@ -227,16 +252,25 @@ static uint64_t note_large(struct ss_account *a)
 
 /* __kmem_cache_alias() grew a merged cache's object_size (and with it
  * what its stride holds as alignment): every object live in it moves
- * bytes from align to allocated, as the model's report counts them
- * (ss_account_now multiplies the new sizes out). */
-static void regeometry(struct ss_acct_cache *k, const struct ss_cache_report *r)
+ * bytes from align to allocated, as the model's report counts them --
+ * those folded into the totals here, the others when they are folded. */
+static void regeometry(struct ss_account *a, struct ss_acct_cache *k,
+		       const struct ss_cache_report *r)
 {
+	uint64_t n = k->folded;
+	uint32_t align = r->size_nodebug - r->object_size;
+	uint32_t debug = r->slab_size - r->size_nodebug;
+
+	/* modulo 2^64: a smaller figure adds the two's complement */
+	a->allocated += n * ((uint64_t)r->object_size - k->object_size);
+	a->align += n * ((uint64_t)align - k->align_each);
+	a->debug += n * ((uint64_t)debug - k->debug_each);
 	/* the initial-state pairs count object_size per object */
 	k->object_size = r->object_size;
 	k->size_nodebug = r->size_nodebug;
 	k->slab_size = r->slab_size;
-	k->align_each = r->size_nodebug - r->object_size;
-	k->debug_each = r->slab_size - r->size_nodebug;
+	k->align_each = align;
+	k->debug_each = debug;
 }
 
 int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
@@ -258,7 +292,7 @@ int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
 			r.prior_freed = s->frees + 1;
 		} else {
 			a->desc->ops->cache_report(a->model, c, &r);
-			regeometry(k, &r);
+			regeometry(a, k, &r);
 		}
 		if (prior_set(a, k, c, &r))
 			return -1;
@@ -286,6 +320,7 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 	if (k) {
 		bytes = k->object_size;
 		k->live += (uint64_t)(int64_t)dir;
+		ss_account_touch(a, k, obj->cache);
 		if (dir > 0)
 			a->requested += obj->size;
 		else

@@ -5,10 +5,15 @@
  * (hackbench's 21-35 MB live at once, ~0 at the end).  So the replay
  * keeps, per event and in O(1):
  *
- *   - running totals of the live objects' requested bytes, of slab
- *     pages and slab tails (Lpadd), and of kmalloc_large pages; per
- *     cache, its live objects, from which their allocated (object_size),
- *     alignment and debug bytes are multiplied out when read;
+ *   - running totals of the live objects' requested, allocated (the
+ *     cache's object_size), alignment and debug bytes, of slab pages and
+ *     slab tails (Lpadd), and of kmalloc_large pages.  Per event only
+ *     the requested bytes move: the other three are a cache's live
+ *     objects times its stride parts, folded into the totals when they
+ *     are read (ss_account_now: the peak, which moves only where slab
+ *     pages do), for the caches whose count moved since (a->dirty: at
+ *     most one entry per event in between, so the fold costs O(1) per
+ *     event however many caches there are);
  *   - the peak footprint (as summary.csv defines footprint_kib) with
  *     those totals at the moment it was first reached;
  *   - per (allocation site, cache) pair: allocations, frees, cumulative
@@ -49,7 +54,9 @@ struct ss_acct_cache {
 	uint64_t pages;	   /* pages held, as memcap last saw them */
 	uint64_t prior;	   /* initial-state objects live, as last counted */
 	uint64_t live;	   /* the trace's objects live in the cache */
+	uint64_t folded;   /* live + prior as the account's byte totals count them */
 	bool known;
+	bool dirty;	   /* on a->dirty: live + prior moved since the fold */
 };
 
 /* One (site, cache) pair.  Counts of allocations and of frees; bytes of
@@ -79,11 +86,11 @@ struct ss_account {
 	uint32_t prior_head; /* the SS_ACCT_PRIOR pairs' chain */
 	struct ss_acct_site *site;
 	uint32_t nr_sites, cap_sites;
-	/* live totals over slab objects; large ones apart.  The allocated,
-	 * alignment and debug bytes are per-cache live counts times the
-	 * cache's stride parts, multiplied out only when read
-	 * (ss_account_now: the peak, which moves only with slab pages). */
-	uint64_t requested, slab_tail, slab_pages;
+	uint32_t *dirty;   /* caches whose live + prior moved since the fold */
+	uint32_t nr_dirty, cap_dirty;
+	/* live totals over slab objects; large ones apart.  allocated,
+	 * align and debug as of the last fold (ss_acct_cache.folded) */
+	uint64_t requested, allocated, align, debug, slab_tail, slab_pages;
 	uint64_t large_requested, large_pages;
 	struct ss_acct_bytes peak;
 };
@@ -120,9 +127,19 @@ static inline struct ss_acct_cache *ss_account_geo(const struct ss_account *a,
 	return c < a->nr_caches && a->cache[c].known ? &a->cache[c] : NULL;
 }
 
+/* Cache c's live + prior moved: its bytes are folded in when read. */
+static inline void ss_account_touch(struct ss_account *a, struct ss_acct_cache *k,
+				    uint32_t c)
+{
+	if (!k->dirty) {
+		k->dirty = true;
+		a->dirty[a->nr_dirty++] = c; /* room: cap_dirty >= nr_caches */
+	}
+}
+
 /* After the model placed obj and memcap noted it; events = events
  * replayed before this one.  -1 when out of memory.  Inline: it runs for
- * every allocation (O(1): two running totals, one site pair). */
+ * every allocation (O(1): a running total, the cache's count, one site pair). */
 static inline int ss_account_alloc(struct ss_account *a,
 				   const struct ss_memcap *mem,
 				   const struct ss_obj *obj, uint64_t events)
@@ -135,6 +152,7 @@ static inline int ss_account_alloc(struct ss_account *a,
 		return ss_account_slow(a, mem, obj, 1, 0, events);
 	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
 	k->live++;
+	ss_account_touch(a, k, obj->cache);
 	a->requested += obj->size;
 	s->allocs++;
 	s->requested += obj->size;
@@ -158,6 +176,7 @@ static inline int ss_account_free(struct ss_account *a,
 		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
 	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
 	k->live--;
+	ss_account_touch(a, k, obj->cache);
 	a->requested -= obj->size;
 	s->frees++;
 	s->freed_requested += obj->size;
