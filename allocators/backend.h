@@ -72,6 +72,8 @@ struct ss_backend_ops {
 	/* requested_live: only what the backend counted itself (an initial
 	 * state's objects, a plain() cache's); the cache model adds its own. */
 	void (*report)(const void *cache, struct ss_cache_report *r);
+	/* Optional (NULL: report's slab_bytes): that figure alone. */
+	uint64_t (*slab_bytes)(const void *cache);
 	void (*destroy)(void *cache);
 	/* Optional: timed work on one CPU over every cache (SLAB's
 	 * cache_reap()).  Called at the CPU's first event (first = true,

@@ -212,6 +212,11 @@ static void slub_report(const void *cache, struct ss_cache_report *r)
 	}
 }
 
+static uint64_t slub_slab_bytes(const void *cache)
+{
+	return ((const struct slub_cache *)cache)->s.slab_bytes;
+}
+
 static void slub_destroy(void *cache)
 {
 	struct slub_cache *c = cache;
@@ -231,6 +236,7 @@ const struct ss_backend_ops ss_backend_slub = {
 	.alloc = slub_alloc,
 	.free = slub_free,
 	.report = slub_report,
+	.slab_bytes = slub_slab_bytes,
 	.destroy = slub_destroy,
 	.start_as = slub_start_as,
 	.add_prior = slub_add_prior,

@@ -713,6 +713,18 @@ static void cm_cache_report(const struct ss_model *mm, unsigned i,
 	r->internal_requested = fc->internal_requested;
 }
 
+static uint64_t cm_cache_slab_bytes(const struct ss_model *mm, unsigned i)
+{
+	const struct ss_cmodel *m = (const struct ss_cmodel *)mm;
+	const struct cm_cache *fc = m->caches[i];
+	struct ss_cache_report r;
+
+	if (fc->be && m->be->slab_bytes)
+		return m->be->slab_bytes(fc->be);
+	cm_cache_report(mm, i, &r);
+	return r.slab_bytes;
+}
+
 static void cm_large_report(const struct ss_model *mm, struct ss_large_report *r)
 {
 	*r = ((const struct ss_cmodel *)mm)->large;
@@ -774,6 +786,7 @@ const struct ss_model_ops ss_cache_model_ops = {
 	.free_prior = cm_free_prior,
 	.nr_caches = cm_nr_caches,
 	.cache_report = cm_cache_report,
+	.cache_slab_bytes = cm_cache_slab_bytes,
 	.large_report = cm_large_report,
 	.destroy = cm_destroy,
 	.tick = cm_tick,

@@ -127,6 +127,10 @@ struct ss_model_ops {
 	unsigned (*nr_caches)(const struct ss_model *m);
 	void (*cache_report)(const struct ss_model *m, unsigned i,
 			     struct ss_cache_report *r);
+	/* Optional (NULL: cache_report's slab_bytes).  Cache i's slab_bytes
+	 * alone, for the replay's running totals, which read it whenever an
+	 * operation moved slab pages (a full report walks the partial lists). */
+	uint64_t (*cache_slab_bytes)(const struct ss_model *m, unsigned i);
 	void (*large_report)(const struct ss_model *m, struct ss_large_report *r);
 	void (*destroy)(struct ss_model *m);
 	/* Optional (NULL: no timed work).  Called after each event with the

@@ -205,11 +205,16 @@ static void note_peak(struct ss_account *a, uint64_t events)
  * state's slabs included, which no page counter saw allocated). */
 static void note_cache_pages(struct ss_account *a, struct ss_acct_cache *k, uint32_t c)
 {
-	struct ss_cache_report r;
 	uint64_t pages;
 
-	a->desc->ops->cache_report(a->model, c, &r);
-	pages = r.slab_bytes / a->page_size;
+	if (a->desc->ops->cache_slab_bytes) {
+		pages = a->desc->ops->cache_slab_bytes(a->model, c) / a->page_size;
+	} else {
+		struct ss_cache_report r;
+
+		a->desc->ops->cache_report(a->model, c, &r);
+		pages = r.slab_bytes / a->page_size;
+	}
 	/* modulo 2^64: a fall adds the two's complement */
 	a->slab_pages += pages - k->pages;
 	a->slab_tail += ((pages >> k->order) - (k->pages >> k->order)) * k->lpadd;
