@@ -26,7 +26,9 @@
  * first pass notes which cache each slab held; an unknown kfree() of an
  * object in a known slab is of that cache, whatever the site.  And each
  * prior free carries its slab, so the replay frees the objects the kernel
- * freed slab by slab from one slab of its own (slab_prior.h).
+ * freed slab by slab from one slab of its own (slab_prior.h).  A kfree
+ * site that learned nothing has its raw pointers classed by their slot
+ * offsets (import_stride.c), which notes their slabs the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
