@@ -653,9 +653,12 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	}
 }
 
-/* The cache a prior free's object was in: kmalloc objects in the plain
- * class of their size (the free says nothing of the allocation's site or
- * flags), a declared cache wherever the placement puts its allocations. */
+/* The cache a prior free's object was in: kmalloc objects in the class
+ * of their size, of the family their flags pick (kmalloc_type(); the
+ * import writes the flags it learned: docs/import.md, "Frees of objects
+ * from before the capture"), never a random copy or a bucket (the free
+ * says nothing of the allocation's site); a declared cache wherever the
+ * placement puts its allocations. */
 static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 			 struct ss_op *op, uint32_t *cache, struct ss_error *err)
 {
@@ -666,7 +669,9 @@ static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 	if (ev->api == SS_API_KMALLOC) {
 		if (!ev->value || ev->value > ss_kmalloc_max_cache_size(m->cfg.target))
 			return 0; /* ZERO_SIZE_PTR or kmalloc_large: no slab object */
-		c = kmalloc_cache(m, SS_KT_NORMAL, ev->value, err);
+		c = kmalloc_cache(m, ev->gfp & SS_GFP_ALL ?
+				  ss_kmalloc_gfp_type(m->cfg.target, ev->gfp) : SS_KT_NORMAL,
+				  ev->value, err);
 	} else {
 		c = route_base(m, ev, err);
 		if (c == SS_ROUTE_KMALLOC)

@@ -92,10 +92,20 @@ void cm_vecmap_release(struct cm_vecmap *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* Whether this target keeps per-object vectors. */
+/* Whether this target charges objects one by one (5.9+). */
 static bool has_vectors(const struct ss_cmodel *m)
 {
 	return m->cfg.target->kc.memcg && m->cfg.target->era >= SS_ERA_5_9;
+}
+
+/* Whether the model makes the vectors itself: not for a trace imported
+ * from a kernel capture, which holds the kernel's own (kmalloc events at
+ * alloc_slab_obj_exts, kfrees at __free_slab: docs/import.md rule 2);
+ * making them again counted each twice (apt-install-trace-cmd: +1792
+ * kmalloc-128 objects, ext4_inode_cache's 112-byte vectors). */
+static bool makes_vectors(const struct ss_cmodel *m)
+{
+	return has_vectors(m) && !m->cfg.kernel_caches;
 }
 
 static int add_vector(struct ss_cmodel *m, void *slab, unsigned objects, unsigned cpu,
@@ -121,7 +131,7 @@ void cm_slab_event(void *ctx, int cache, void *slab, unsigned objects,
 	struct ss_cmodel *m = ctx;
 	struct cm_vec *e;
 
-	if (!has_vectors(m))
+	if (!makes_vectors(m))
 		return;
 	if (created) {
 		/* account_slab(): an out-of-memory here shows as the owning
@@ -148,7 +158,7 @@ int cm_memcg_charge(struct ss_cmodel *m, struct cm_cache *fc, struct ss_obj *obj
 		return 0; /* before 5.9: per-memcg cache clones, not modelled */
 	obj->mflags |= CM_ACCOUNTED;
 	ss_step(op, SS_STEP_MEMCG_CHARGE, 1);
-	if ((obj->mflags & CM_KFENCE) || vec_find(&m->vecs, obj->slab))
+	if (!makes_vectors(m) || (obj->mflags & CM_KFENCE) || vec_find(&m->vecs, obj->slab))
 		return 0;
 	m->be->report(fc->be, &r);
 	return add_vector(m, obj->slab, r.objs_per_slab, obj->cpu, op);

@@ -158,6 +158,24 @@ static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
 }
 
+/* The kernel the initial state was taken from had CONFIG_MEMCG when it
+ * lists kmalloc-cg-N caches (create_kmalloc_caches(), 5.14+, makes them
+ * only with it), and an accounted kmalloc went there: the run models
+ * that kernel unless --config says otherwise.  Without this, 6.x targets
+ * (CONFIG_MEMCG off by default) put a capture's accounted kmallocs --
+ * 29% of a git clone's -- into kmalloc-N. */
+static void kernel_from_snapshot(struct ss_run_setup *s, const struct ss_run_spec *spec)
+{
+	if (spec->config && strstr(spec->config, "CONFIG_MEMCG"))
+		return;
+	for (unsigned i = 0; i < s->initial.nr; i++)
+		if (!strncmp(s->initial.caches[i].name, "kmalloc-cg-", 11) &&
+		    s->target.era >= SS_ERA_5_9) {
+			s->target.kc.memcg = true;
+			return;
+		}
+}
+
 /* What both opens do first: the trace's own CPUs and kind, the initial
  * state and the topology. */
 static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
@@ -177,6 +195,8 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	}
 	if (spec->initial_state && ss_snap_load(&s->initial, spec->initial_state, err))
 		return -1;
+	if (spec->initial_state)
+		kernel_from_snapshot(s, spec);
 	return ss_topology_for_run(&s->topo, spec->topology, spec->map, &s->target, err);
 }
 

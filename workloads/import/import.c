@@ -162,6 +162,7 @@ static int do_prior_free(struct importer *im, const struct ss_kmem_rec *rec,
 	} else if (!ss_import_objext_class(&im->objext, im->have_snap ? &im->snap : NULL,
 					   &im->target, rec, &size)) {
 		name[0] = '\0'; /* kmalloc-N of the size; the vector has no flags */
+		slab = ss_import_prior_kmalloc_slab(&im->prior, rec->ptr, 0, size);
 	} else if (ss_import_prior_pick(&im->prior, rec->ptr, rec->call_site, name, &size,
 					&gfp, &slab)) {
 		t->prior_unattributed++;
@@ -361,6 +362,8 @@ static int setup(struct importer *im, struct ss_error *err)
 	if (strcmp(o->input, "-") &&
 	    ss_import_prior_learn(&im->prior, o->input, im->dat, &im->labels, &im->target, err))
 		return -1;
+	im->t->stride_frees = im->prior.stride_frees;
+	im->t->stride_slabs = im->prior.stride_slabs;
 	if (!im->dat && ss_inbuf_open(&im->in, o->input, err))
 		return -1;
 	if (ss_trace_writer_open(&im->w, o->output, err))
@@ -501,6 +504,9 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 		     "  %llu of a pointer freed before: allocated without an event, skipped)\n",
 		(unsigned long long)t->unknown_frees, (unsigned long long)t->prior_frees,
 		(unsigned long long)t->prior_unattributed, (unsigned long long)t->untraced_allocs);
+	if (t->stride_frees)
+		fprintf(out, "  (%llu unknown kfree()s placed by their offsets in %llu slabs: the stride rule)\n",
+			(unsigned long long)t->stride_frees, (unsigned long long)t->stride_slabs);
 	fprintf(out, "kfree(NULL) (skipped): %llu\n", (unsigned long long)t->null_frees);
 	fprintf(out, "Allocations of a live pointer (lost free, old object freed): %llu\n",
 		(unsigned long long)t->realloc_live);

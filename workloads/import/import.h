@@ -193,6 +193,7 @@ struct ss_import_prior {
 	struct ss_ptrmap slab_ids;   /* slab base | order -> dense id + 1 */
 	uint64_t *key_slabs;	     /* per key: slab ids handed out */
 	uint32_t nr_key_slabs;
+	uint64_t stride_frees, stride_slabs; /* placed by the stride rule */
 	bool learned;
 };
 
@@ -207,6 +208,32 @@ int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat
 int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *site,
 			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
 			 uint64_t *slab);
+/* The slab id (+ 1) of a kmalloc object of class size and flags gfp, or 0
+ * (hashed pointers, no snapshot). */
+uint64_t ss_import_prior_kmalloc_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t gfp,
+				      uint64_t size);
+/* Note that ptr's slab (at key k's order) holds key k's objects. */
+int ss_import_prior_note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k);
+/* The cache name of key k (kmalloc keys by their 6.x type name); -1 none. */
+int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,
+			      char name[SS_IMPORT_CACHE_NAME]);
+/* kmalloc-N, kmalloc-cg-N, kmalloc-rcl-N, dma-kmalloc-N (6.x names). */
+void ss_import_kmalloc_name(uint32_t gfp, uint64_t size, char *buf, size_t n);
+
+/* The stride rule (import_stride.c): unknown kfree()s of raw pointers
+ * classed by their offsets in their slabs, the kmalloc type by the
+ * before-snapshot's slabs left.  Fewest pointers of a slab to class it. */
+#define SS_STRIDE_MIN_GROUP 6
+struct ss_import_stride {
+	uint64_t *taken;     /* per snapshot cache: slabs seen held or given */
+	uint64_t frees, slabs; /* placed by the rule */
+};
+int ss_import_stride_begin(struct ss_import_stride *s, const struct ss_import_prior *p);
+/* One site's pointers (sorted in place): note the slabs it classes. */
+int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
+			  const struct ss_target *t, uint64_t *ptr, uint32_t n);
+void ss_import_stride_release(struct ss_import_stride *s);
+
 /* The slab id (+ 1) of ptr in the cache a named free says, or 0. */
 uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const char *cache);
 /* The first allocation record of a cache, or NULL. */
@@ -254,6 +281,7 @@ struct ss_import_totals {
 	uint64_t phases;		   /* slabsim-phase markers -> phase events */
 	uint64_t prior_frees;		   /* unknown frees written as prior frees */
 	uint64_t prior_unattributed;	   /* unknown frees whose cache is unknown */
+	uint64_t stride_frees, stride_slabs; /* first pass: classed by the stride rule */
 	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before */
 	unsigned max_cpu;
 };

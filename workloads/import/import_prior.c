@@ -26,7 +26,9 @@
  * first pass notes which cache each slab held; an unknown kfree() of an
  * object in a known slab is of that cache, whatever the site.  And each
  * prior free carries its slab, so the replay frees the objects the kernel
- * freed slab by slab from one slab of its own (slab_prior.h).
+ * freed slab by slab from one slab of its own (slab_prior.h).  A kfree
+ * site that learned nothing has its raw pointers classed by their slot
+ * offsets (import_stride.c), which notes their slabs the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +46,8 @@ struct prior_site {
 	struct prior_count *c;
 	uint32_t nr, cap;
 	uint64_t total, seen;	/* learned frees; unknown frees so far */
+	uint64_t *unk;		/* first pass: raw pointers of its unknown kfrees */
+	uint32_t nr_unk, cap_unk;
 };
 
 /* kmalloc objects: "k GFP SIZE" (SIZE = bytes_alloc, the class);
@@ -143,7 +147,7 @@ static int learn_dead(struct ss_import_prior *p, struct ss_ptrmap *dead, uint64_
 
 /* kmalloc-N, kmalloc-cg-N, kmalloc-rcl-N, dma-kmalloc-N (6.x names):
  * kmalloc_type() picks DMA over reclaimable over accounted. */
-static void kmalloc_name(uint32_t gfp, uint64_t size, char *buf, size_t n)
+void ss_import_kmalloc_name(uint32_t gfp, uint64_t size, char *buf, size_t n)
 {
 	const char *type = gfp & SS_GFP_DMA ? "dma-kmalloc-" : gfp & SS_GFP_RECLAIMABLE ?
 			   "kmalloc-rcl-" : gfp & SS_GFP_ACCOUNT ? "kmalloc-cg-" : "kmalloc-";
@@ -180,10 +184,10 @@ static int key_order(struct ss_import_prior *p, uint32_t k)
 		p->cap_keys = cap;
 	}
 	if (p->snap && key[0] == 'k' && sscanf(key, "k %u %llu", &g, &size) == 2) {
-		kmalloc_name(g, size, name, sizeof(name));
+		ss_import_kmalloc_name(g, size, name, sizeof(name));
 		c = ss_snap_find(p->snap, name);
 		if (!c) {
-			kmalloc_name(0, size, name, sizeof(name));
+			ss_import_kmalloc_name(0, size, name, sizeof(name));
 			c = ss_snap_find(p->snap, name);
 		}
 	} else if (p->snap && key[0] == 'c') {
@@ -216,6 +220,49 @@ static int note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 /* Raw kernel addresses of x86_64 (and other 64-bit kernels) have their
  * top 16 bits set; %p's hashes (4.15+) are 32-bit values. */
 #define RAW_PTR_MIN 0xffff000000000000ull
+
+static uint32_t slab_key(struct ss_import_prior *p, uint64_t ptr);
+
+int ss_import_prior_note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
+{
+	return note_slab(p, ptr, k);
+}
+
+int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,
+			      char name[SS_IMPORT_CACHE_NAME])
+{
+	const char *key = p->keys.strs[k];
+	unsigned g;
+	unsigned long long size;
+
+	if (key[0] == 'k' && sscanf(key, "k %u %llu", &g, &size) == 2)
+		ss_import_kmalloc_name(g, size, name, SS_IMPORT_CACHE_NAME);
+	else if (key[0] == 'c')
+		snprintf(name, SS_IMPORT_CACHE_NAME, "%s", key + 2);
+	else
+		return -1;
+	return 0;
+}
+
+/* A raw pointer kfree()d unknown at this site, for the stride rule. */
+static int note_unknown(struct ss_import_prior *p, const char *site, uint64_t ptr)
+{
+	struct prior_site *s = site_slot(p, site);
+
+	if (!s)
+		return -1;
+	if (s->nr_unk == s->cap_unk) {
+		uint32_t cap = s->cap_unk ? 2 * s->cap_unk : 16;
+		uint64_t *u = realloc(s->unk, cap * sizeof(*u));
+
+		if (!u)
+			return -1;
+		s->unk = u;
+		s->cap_unk = cap;
+	}
+	s->unk[s->nr_unk++] = ptr;
+	return 0;
+}
 
 struct learner {
 	struct ss_import_prior *p;
@@ -253,8 +300,12 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 			ss_ptrmap_remove(dead, e);
 		return note_slab(p, rec.ptr, k) ? ss_errorf(err, "out of memory") : 0;
 	}
-	if (!e)
+	if (!e) {
+		if (!rec.name && rec.ptr >= RAW_PTR_MIN && rec.call_site &&
+		    note_unknown(p, rec.call_site, rec.ptr))
+			return ss_errorf(err, "out of memory");
 		return learn_dead(p, dead, rec.ptr) ? ss_errorf(err, "out of memory") : 0;
+	}
 	if (!rec.name) {
 		struct prior_site *s = site_slot(p, rec.call_site);
 
@@ -265,6 +316,34 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 		return ss_errorf(err, "out of memory");
 	ss_ptrmap_remove(map, e);
 	return ss_ptrmap_insert(dead, rec.ptr) ? 0 : ss_errorf(err, "out of memory");
+}
+
+/* After the first pass: the stride rule (import_stride.c) for the sites
+ * that learned nothing, on their pointers in slabs no cache was seen in. */
+static int learn_strides(struct ss_import_prior *p, const struct ss_target *t)
+{
+	struct ss_import_stride st;
+	int rc = 0;
+
+	if (!p->raw || ss_import_stride_begin(&st, p))
+		return p->raw ? -1 : 0;
+	for (uint32_t i = 0; i < p->sites.nr && !rc; i++) {
+		struct prior_site *s = &p->site[i];
+		uint32_t n = 0;
+
+		for (uint32_t j = 0; j < s->nr_unk; j++)
+			if (slab_key(p, s->unk[j]) == UINT32_MAX)
+				s->unk[n++] = s->unk[j];
+		if (!s->total)
+			rc = ss_import_stride_site(&st, p, t, s->unk, n);
+		free(s->unk);
+		s->unk = NULL;
+		s->nr_unk = s->cap_unk = 0;
+	}
+	p->stride_frees = st.frees;
+	p->stride_slabs = st.slabs;
+	ss_import_stride_release(&st);
+	return rc;
 }
 
 int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat,
@@ -297,6 +376,8 @@ int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat
 	}
 	ss_ptrmap_release(&ln.map);
 	ss_ptrmap_release(&ln.dead);
+	if (rc == 0 && learn_strides(p, t))
+		rc = ss_errorf(err, "out of memory");
 	p->learned = rc == 0;
 	return rc < 0 ? -1 : 0;
 }
@@ -365,6 +446,17 @@ static void place_of(const struct ss_import_prior *p, uint32_t k,
 	}
 }
 
+uint64_t ss_import_prior_kmalloc_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t gfp,
+				      uint64_t size)
+{
+	char key[64];
+	uint32_t k;
+
+	snprintf(key, sizeof(key), "k %u %llu", gfp, (unsigned long long)size);
+	k = ss_strtab_intern(&p->keys, key);
+	return k == UINT32_MAX ? 0 : slab_id(p, ptr, k);
+}
+
 uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const char *cache)
 {
 	char key[SS_IMPORT_CACHE_NAME + 8];
@@ -419,8 +511,10 @@ const struct ss_kmem_rec *ss_import_prior_first(const struct ss_import_prior *p,
 
 void ss_import_prior_release(struct ss_import_prior *p)
 {
-	for (uint32_t i = 0; i < p->sites.nr; i++)
+	for (uint32_t i = 0; i < p->sites.nr; i++) {
 		free(p->site[i].c);
+		free(p->site[i].unk);
+	}
 	free(p->site);
 	free(p->first);
 	ss_ptrmap_release(&p->untraced);

@@ -1,0 +1,167 @@
+/* test_import_stride.c - the stride rule of the import (import_stride.c):
+ * raw-pointer kfree()s of objects from before the capture, at a site that
+ * freed nothing the capture saw allocated, placed by their offsets in
+ * their slabs and, among a class's kmalloc types, in the one with the
+ * most slabs the capture did not see holding other objects. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/import.h"
+#include "test_util.h"
+#include "trace.h"
+
+/* kmalloc-96 has 10 slabs, kmalloc-rcl-96 40: the 96-byte frees go to
+ * rcl-96 -- unless the capture saw 35 of rcl's slabs hold other objects
+ * (RCL_SEEN), which leaves plain kmalloc-96 the most room. */
+static const char snapshot[] =
+	"slabinfo - version: 2.1\n"
+	"kmalloc-96 420 420 96 42 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+	"kmalloc-rcl-96 1680 1680 96 42 1 : tunables 0 0 0 : slabdata 40 40 0\n"
+	"kmalloc-192 420 420 192 21 1 : tunables 0 0 0 : slabdata 20 20 0\n"
+	"kmalloc-128 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n";
+
+#define SLAB(n) (0xffff888100000000ull + (uint64_t)(n) * 4096)
+
+static void kfree(FILE *f, const char *site, uint64_t ptr)
+{
+	fprintf(f, " sh-1 [000] ..... 1.0: kfree: call_site=%s+0x10/0x20 ptr=%llx\n", site,
+		(unsigned long long)ptr);
+}
+
+/* Writes the capture; rcl_seen slabs of rcl-96 allocated (and kept) in
+ * it before the frees. */
+static void write_capture(const char *path, int rcl_seen)
+{
+	static const unsigned slots96[] = {0, 1, 3, 5, 6, 9, 10, 41};
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	for (int i = 0; i < rcl_seen; i++)
+		fprintf(f, " sh-1 [000] ..... 1.0: kmalloc: call_site=__d_alloc+0x170/0x230 "
+			   "ptr=%llx bytes_req=66 bytes_alloc=96 "
+			   "gfp_flags=GFP_KERNEL_ACCOUNT|__GFP_RECLAIMABLE node=-1 accounted=true\n",
+			(unsigned long long)SLAB(100 + i));
+	/* names: 8 frees in slab 1, 6 in slab 2, at multiples of 96 */
+	for (unsigned i = 0; i < 8; i++)
+		kfree(f, "__d_free_external", SLAB(1) + 96 * slots96[i]);
+	for (unsigned i = 0; i < 6; i++)
+		kfree(f, "__d_free_external", SLAB(2) + 96 * slots96[i]);
+	/* 192-byte objects at even and odd slots: 192, never 96 */
+	for (unsigned i = 0; i < 6; i++)
+		kfree(f, "other_free", SLAB(3) + 192 * (2 * i + 1));
+	/* too few to tell */
+	for (unsigned i = 0; i < 3; i++)
+		kfree(f, "rare_free", SLAB(4) + 128 * i);
+	/* one pointer in no slot of any class */
+	for (unsigned i = 0; i < 5; i++)
+		kfree(f, "odd_free", SLAB(5) + 128 * i);
+	kfree(f, "odd_free", SLAB(5) + 100);
+	fclose(f);
+}
+
+/* Import with the snapshot; "SIZE:GFP " per kmalloc prior free in seen. */
+static void import(int rcl_seen, struct ss_import_totals *t, char *seen, size_t n)
+{
+	char in[256], out[256], snap[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+
+	tu_path(in, sizeof(in), "stride.ftrace");
+	tu_path(out, sizeof(out), "stride.trace");
+	tu_path(snap, sizeof(snap), "stride.slabinfo");
+	tu_write_text(snap, snapshot);
+	write_capture(in, rcl_seen);
+	o.input = in;
+	o.output = out;
+	o.snapshot = snap;
+	if (ss_import(&o, t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(ss_trace_open(&r, out, &err), 0);
+	seen[0] = '\0';
+	while (ss_trace_next(r, &ev, &err) == 1)
+		if (ev.kind == SS_EV_FREE_PRIOR && ev.api == SS_API_KMALLOC)
+			snprintf(seen + strlen(seen), n - strlen(seen), "%llu:%u ",
+				 (unsigned long long)ev.value, ev.gfp);
+	ss_trace_close(r);
+}
+
+static void test_stride_classes(void **state)
+{
+	struct ss_import_totals t;
+	char seen[1024], want[1024] = "";
+	(void)state;
+
+	import(0, &t, seen, sizeof(seen));
+	for (int i = 0; i < 14; i++)
+		strcat(want, "96:2 "); /* SS_GFP_RECLAIMABLE */
+	for (int i = 0; i < 6; i++)
+		strcat(want, "192:0 ");
+	assert_string_equal(seen, want);
+	assert_int_equal(t.stride_frees, 20);
+	assert_int_equal(t.stride_slabs, 3);
+	/* rare_free (3 pointers) and odd_free (an offset of 100) stay unknown */
+	assert_int_equal(t.prior_unattributed, 9);
+	assert_int_equal(t.prior_frees, 20);
+}
+
+static void test_stride_room(void **state)
+{
+	struct ss_import_totals t;
+	char seen[1024], want[1024] = "";
+	(void)state;
+
+	/* 35 of rcl-96's 40 slabs seen: 5 left, kmalloc-96 has 10 */
+	import(35, &t, seen, sizeof(seen));
+	for (int i = 0; i < 14; i++)
+		strcat(want, "96:0 ");
+	for (int i = 0; i < 6; i++)
+		strcat(want, "192:0 ");
+	assert_string_equal(seen, want);
+	assert_int_equal(t.stride_frees, 20);
+}
+
+/* Hashed pointers say nothing of slots: the rule stays out. */
+static void test_stride_hashed(void **state)
+{
+	char in[256], out[256], snap[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	FILE *f;
+	(void)state;
+
+	tu_path(in, sizeof(in), "hashed.ftrace");
+	tu_path(out, sizeof(out), "hashed.trace");
+	tu_path(snap, sizeof(snap), "hashed.slabinfo");
+	tu_write_text(snap, snapshot);
+	f = fopen(in, "w");
+	assert_non_null(f);
+	for (unsigned i = 0; i < 8; i++)
+		kfree(f, "__d_free_external", 0x1000 + 96 * i);
+	fclose(f);
+	o.input = in;
+	o.output = out;
+	o.snapshot = snap;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t.stride_frees, 0);
+	assert_int_equal(t.prior_unattributed, 8);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stride_classes),
+		cmocka_unit_test(test_stride_room),
+		cmocka_unit_test(test_stride_hashed),
+	};
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
+}
