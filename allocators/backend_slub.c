@@ -161,10 +161,11 @@ static int slub_add_prior(void *cache, const struct ss_snap_cache *k, struct ss_
 	return ss_kcache_add_prior(&((struct slub_cache *)cache)->s, k, err);
 }
 
-static int slub_free_prior(void *cache, unsigned cpu, uint32_t kslab, struct ss_op *op)
+static int slub_free_prior(void *cache, unsigned cpu, uint32_t kslab, uint32_t kslab_frees,
+			   struct ss_op *op)
 {
 	struct slub_cache *c = cache;
-	struct ss_slab *sl = ss_kcache_take_prior(&c->s, kslab);
+	struct ss_slab *sl = ss_kcache_take_prior(&c->s, kslab, kslab_frees);
 
 	if (!sl) {
 		c->s.prior_missing++;

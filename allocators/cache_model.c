@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kmalloc.h"
+#include "prior_counts.h"
 #include "slab_prior.h"
 
 /* ---- route memo ---- */
@@ -688,7 +689,8 @@ static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 	fc = m->caches[c];
 	if (!fc->be || !m->be->free_prior)
 		return 0;
-	rc = m->be->free_prior(fc->be, ev->cpu, ev->id ? (uint32_t)ev->id : 0, op);
+	rc = m->be->free_prior(fc->be, ev->cpu, ev->id ? (uint32_t)ev->id : 0,
+			       ss_prior_counts_get(m->cfg.prior_counts, ev), op);
 	if (rc)
 		*cache = (uint32_t)c;
 	return rc;

@@ -48,6 +48,7 @@ struct ss_site_sizes {
 };
 
 struct ss_overrides; /* override.h */
+struct ss_prior_counts; /* prior_counts.h */
 
 struct ss_model_config {
 	const struct ss_target *target;
@@ -67,6 +68,9 @@ struct ss_model_config {
 	/* placement overrides on top of the model's own placement (what
 	 * `slabsim advise` proposes, `run --place`); NULL: none */
 	const struct ss_overrides *overrides;
+	/* per kernel slab of the trace's prior frees, how many it makes
+	 * (a raw-pointer capture, --initial-state); NULL: not counted */
+	const struct ss_prior_counts *prior_counts;
 };
 
 /* One cache as reports see it (caches.csv, slabinfo, summary). */

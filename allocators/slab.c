@@ -131,7 +131,8 @@ void ss_kcache_release(struct ss_kcache *s)
 	free(s->prior_tree);
 	free(s->kslab);
 	s->prior_slabs = NULL;
-	s->prior_tree = s->kslab = NULL;
+	s->prior_tree = NULL;
+	s->kslab = NULL;
 	s->nr_prior_slabs = s->cap_prior_slabs = s->nr_kslab = 0;
 	for (unsigned n = 0; s->node && n < s->topo->nr_nodes; n++)
 		ss_resource_release(&s->node[n].list_lock);

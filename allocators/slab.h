@@ -111,7 +111,10 @@ struct ss_kcache {
 	struct ss_slab **prior_slabs;
 	uint32_t *prior_tree;
 	uint32_t nr_prior_slabs, cap_prior_slabs;
-	uint32_t *kslab;	  /* kernel slab id -> prior slab index + 1 */
+	struct ss_kslab {
+		uint32_t slab;	  /* prior slab index + 1, 0 = not mapped */
+		uint32_t taken;	  /* prior frees of the kernel slab so far */
+	} *kslab;		  /* by kernel slab id */
 	uint32_t nr_kslab;
 	uint64_t prior_rng;	  /* the pick's random state */
 	uint64_t prior_live;	  /* such objects still allocated */

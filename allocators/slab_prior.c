@@ -291,11 +291,37 @@ int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
 	return 0;
 }
 
-/* The prior slab kernel slab `kslab` maps to, mapping it to one drawn
- * like an object when it is new or its slab has nothing left. */
-static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t drawn)
+/* Draws before the best fit: enough that a slab able to hold what K
+ * frees is found when a few percent of the objects are in one. */
+#define SS_PRIOR_REDRAWS 64
+
+/* The prior slab holding the fewest initial-state objects that are at
+ * least need, else the one holding the most (the first of equals). */
+static uint32_t best_fit(const struct ss_kcache *s, uint32_t need)
 {
-	uint32_t *m;
+	uint32_t best = UINT32_MAX, most = 0;
+
+	for (uint32_t i = 0; i < s->nr_prior_slabs; i++) {
+		uint32_t c = s->prior_slabs[i]->prior;
+
+		if (c >= need && (best == UINT32_MAX || c < s->prior_slabs[best]->prior)) {
+			best = i;
+			if (c == need)
+				break;
+		}
+		if (c > s->prior_slabs[most]->prior)
+			most = i;
+	}
+	return best != UINT32_MAX ? best : most;
+}
+
+/* The prior slab kernel slab `kslab` maps to, mapping it anew when it is
+ * new or its slab has nothing left: to the best fit for the frees it has
+ * still to make when they are counted, else to the slab drawn like an
+ * object. */
+static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, uint32_t drawn)
+{
+	struct ss_kslab *m;
 
 	if (kslab >= s->nr_kslab) {
 		uint32_t nr = s->nr_kslab ? s->nr_kslab : 256;
@@ -309,9 +335,23 @@ static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t drawn)
 		s->kslab = m;
 		s->nr_kslab = nr;
 	}
-	if (!s->kslab[kslab] || !s->prior_slabs[s->kslab[kslab] - 1]->prior)
-		s->kslab[kslab] = drawn + 1;
-	return s->kslab[kslab] - 1;
+	m = &s->kslab[kslab];
+	if (!m->slab || !s->prior_slabs[m->slab - 1]->prior) {
+		uint32_t need = frees > m->taken ? frees - m->taken : 0;
+
+		/* an object drawn uniformly among the slabs that can hold
+		 * what K still frees: redraw (bounded), then the best fit */
+		for (unsigned t = 0; need && s->prior_slabs[drawn]->prior < need; t++) {
+			if (t == SS_PRIOR_REDRAWS) {
+				drawn = best_fit(s, need);
+				break;
+			}
+			drawn = tree_find(s, next_rand(&s->prior_rng) % s->prior_live);
+		}
+		m->slab = 1 + drawn;
+	}
+	m->taken++;
+	return m->slab - 1;
 }
 
 int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
@@ -327,7 +367,7 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
 	return build_tree(s) ? ss_errorf(err, "out of memory") : 0;
 }
 
-struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab)
+struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees)
 {
 	uint32_t i;
 	int64_t k;
@@ -337,7 +377,7 @@ struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab)
 		return NULL;
 	i = tree_find(s, next_rand(&s->prior_rng) % s->prior_live);
 	if (kslab) {
-		k = kslab_slab(s, kslab - 1, i);
+		k = kslab_slab(s, kslab - 1, kslab_frees, i);
 		if (k < 0)
 			return NULL;
 		i = (uint32_t)k;

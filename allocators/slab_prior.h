@@ -42,8 +42,13 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * which one it was).  kslab = K + 1 names the kernel slab the freed
  * object was in (a raw-pointer capture): the first free of kernel slab K
  * draws a slab that way and its later frees take from the same one, so
- * frees the kernel made slab by slab empty slabs here too.  Reproducible:
- * the draws are seeded from the cache name (docs/own-trace.md). */
-struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab);
+ * frees the kernel made slab by slab empty slabs here too.  kslab_frees,
+ * when not 0, is how many prior frees kernel slab K makes in the whole
+ * trace (prior_counts.h): K held at least that many objects, so instead
+ * of a draw it maps to the slab holding the fewest initial-state objects
+ * that are still that many (the largest when none is: then again for
+ * the rest when it runs out).  Reproducible: the draws are seeded from
+ * the cache name (docs/own-trace.md). */
+struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees);
 
 #endif

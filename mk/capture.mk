@@ -4,7 +4,7 @@
 #
 #   make capture NAME=N CMD='...' [CAPTURE_DIR=datasets/captures]
 #                [BUFFER_KB=65536] [SETTLE=10] [TRACE_CLOCK=local]
-#                [RAW_PTR=1] [FORCE=1]
+#                [RAW_PTR=0] [FORCE=1]
 #
 # Writes CAPTURE_DIR/N/: capture.ftrace.zst, slab-before.txt,
 # slab-after.txt, slabinfo-before, slabinfo-after, meta.  CMD runs under
@@ -17,6 +17,11 @@ CAPTURE_DIR ?= datasets/captures
 BUFFER_KB ?= 65536
 SETTLE ?= 10
 TRACE_CLOCK ?= local
+# Raw kernel addresses by default: they name each object's slab, which
+# the replay needs to empty the slabs the kernel emptied (find after
+# drop_caches: 10 of 12 caches within with them, 5 of 14 hashed;
+# docs/own-trace.md).  The capture is then readable by root only.
+RAW_PTR ?= 1
 
 # A make value as one single-quoted shell word.
 cap_sq = '$(subst ','\'',$(1))'

@@ -154,6 +154,7 @@ static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	s->cfg.merge = !spec->no_merge;
 	s->cfg.kernel_caches = s->imported;
 	s->cfg.initial = spec->initial_state ? &s->initial : NULL;
+	s->cfg.prior_counts = s->prior_counts.nr ? &s->prior_counts : NULL;
 	s->cfg.tables = ss_trace_tables(reader);
 	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
 }
@@ -197,6 +198,11 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		return -1;
 	if (spec->initial_state)
 		kernel_from_snapshot(s, spec);
+	/* a pass over the trace before the replay (standard input is read
+	 * once: its kernel slabs map by draws alone, slab_prior.h) */
+	if (spec->initial_state && strcmp(spec->trace, "-") &&
+	    ss_prior_counts_scan(spec->trace, &s->prior_counts, err))
+		return -1;
 	return ss_topology_for_run(&s->topo, spec->topology, spec->map, &s->target, err);
 }
 
@@ -274,6 +280,7 @@ void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
 	s->spool_slot = 0;
 	ss_site_sizes_release(&s->sites);
 	ss_snap_release(&s->initial);
+	ss_prior_counts_release(&s->prior_counts);
 	ss_topology_release(&s->topo);
 	ss_overrides_release(&s->place);
 }

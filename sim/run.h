@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "prior_counts.h"
 #include "slabsnap.h"
 #include "override.h"
 #include "replay.h"
@@ -56,6 +57,7 @@ struct ss_run_setup {
 	struct ss_model_config cfg;
 	struct ss_trace_reader *reader;
 	struct ss_snap initial;	/* --initial-state, if given */
+	struct ss_prior_counts prior_counts; /* its prior frees per kernel slab */
 	const char *cpus_from;	/* "--cpus", "trace", "target" or "topology" */
 	bool imported;		/* meta workload import: the kernel's caches */
 	const char *trace;	/* the path the reader opened */

@@ -16,9 +16,11 @@ command -v gnuplot > /dev/null || skip "no gnuplot"
 
 # ---- make capture, then make sim TRACE= ----
 caps=$tmp/caps
-make -s --no-print-directory -C "$root" capture CAPTURE_DIR="$caps" SETTLE=1 RAW_PTR=1 \
+make -s --no-print-directory -C "$root" capture CAPTURE_DIR="$caps" SETTLE=1 \
 	NAME=own CMD="mkdir -p $tmp/x && for i in \$(seq 300); do : > $tmp/x/f\$i; done && rm -rf $tmp/x" \
 	> "$tmp/cap.out" 2>&1 || { cat "$tmp/cap.out"; fail "make capture"; }
+# raw pointers by default: each object's slab for the replay
+grep -qx "hashed_pointers=no" "$caps/own/meta" || fail "make capture: hashed pointers by default"
 args=(TRACE="$caps/own" SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/rep")
 make -C "$root" --no-print-directory sim "${args[@]}" > "$tmp/sim.out" 2>&1 ||
 	{ grep -E "slabsim [a-z]+: |Error" "$tmp/sim.out" | head -5; tail -20 "$tmp/sim.out"; fail "make sim TRACE="; }

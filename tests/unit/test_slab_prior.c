@@ -17,6 +17,7 @@
 #include "slab_prior.h"
 #include "slabsnap.h"
 #include "slub.h"
+#include "prior_counts.h"
 #include "test_util.h"
 #include "topology.h"
 #include "totals.h"
@@ -212,10 +213,10 @@ static void test_take_prior(void **state)
 	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
 	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
 	slabs = s.nr_slabs;
-	first = ss_kcache_take_prior(&s, 8);
+	first = ss_kcache_take_prior(&s, 8, 0);
 	assert_non_null(first);
 	for (unsigned i = 1; first->prior && i < 21; i++) {
-		sl = ss_kcache_take_prior(&s, 8);
+		sl = ss_kcache_take_prior(&s, 8, 0);
 		assert_ptr_equal(sl, first); /* the same kernel slab, the same slab */
 	}
 	assert_int_equal(first->prior, 0);
@@ -225,7 +226,7 @@ static void test_take_prior(void **state)
 	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
 	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "dentry"));
 	for (unsigned i = 0; i < 100; i++) {
-		struct ss_slab *a = ss_kcache_take_prior(&s, 0), *b = ss_kcache_take_prior(&s2, 0);
+		struct ss_slab *a = ss_kcache_take_prior(&s, 0, 0), *b = ss_kcache_take_prior(&s2, 0, 0);
 
 		assert_non_null(a);
 		assert_int_equal(a->inuse, b->inuse);
@@ -237,6 +238,97 @@ static void test_take_prior(void **state)
 	ss_topology_release(&topo);
 	ss_topology_release(&topo2);
 	ss_snap_release(&snap);
+}
+
+/* A cache whose node partial slabs are nearly empty (5 of 39 objects
+ * each), with 3 full slabs: an object drawn at random is on a partial
+ * slab three times in four. */
+static const char sparse[] =
+	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
+	"cache=buffer_head name=buffer_head aliases=0 align=8 cache_dma=0 cpu_partial=120 "
+	"cpu_slabs=2,N0=2 ctor= destroy_by_rcu=0 hwcache_align=0 min_partial=5 object_size=104 "
+	"objects=700,N0=700 objects_partial=475,N0=475 objs_per_slab=39 order=0 "
+	"partial=95,N0=95 reclaim_account=1 sheaf_capacity=0 slab_size=104 slabs=100,N0=100 "
+	"slabs_cpu_partial=0(0),C0=0(0),C1=0(0) total_objects=3900,N0=3900\n";
+
+/* A kernel slab the trace frees n objects from held at least n: it maps
+ * to a slab that still holds n (drawn like an object among those), the
+ * fullest when none does, and the rest of its frees go on to another
+ * that holds what is left. */
+static void test_take_prior_counted(void **state)
+{
+	char path[TU_PATH_MAX];
+	struct ss_snap snap;
+	struct ss_error err;
+	struct ss_kcache s, s2;
+	struct ss_target t;
+	struct ss_topology topo, topo2;
+	struct ss_slab *sl, *first;
+	(void)state;
+
+	tu_path(path, sizeof(path), "sparse.txt");
+	tu_write_text(path, sparse);
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	start_cache(&s, &t, &topo, ss_snap_find(&snap, "buffer_head"));
+	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "buffer_head"));
+	/* a count every slab can hold changes nothing: the same draw */
+	sl = ss_kcache_take_prior(&s, 1, 1);
+	first = ss_kcache_take_prior(&s2, 1, 0);
+	assert_int_equal(sl->prior, first->prior);
+	assert_int_equal(sl->inuse, first->inuse);
+	/* 21 frees each, three times: only the three full slabs held them */
+	for (uint32_t k = 2; k < 5; k++) {
+		sl = ss_kcache_take_prior(&s, k, 21);
+		assert_true(sl->prior + 1 >= 21);
+		for (unsigned i = 1; i < 21; i++)
+			assert_ptr_equal(ss_kcache_take_prior(&s, k, 21), sl);
+	}
+	/* 60 frees: none held them, the fullest takes what it has, then a
+	 * slab that still holds the rest */
+	first = ss_kcache_take_prior(&s, 9, 60);
+	while (first->prior)
+		assert_ptr_equal(ss_kcache_take_prior(&s, 9, 60), first);
+	sl = ss_kcache_take_prior(&s, 9, 60);
+	assert_ptr_not_equal(sl, first);
+	ss_kcache_release(&s);
+	ss_kcache_release(&s2);
+	ss_topology_release(&topo);
+	ss_topology_release(&topo2);
+	ss_snap_release(&snap);
+}
+
+/* Counts per kernel slab: one per (cache, class, flags, slab); frees
+ * without a slab and other events are not counted; the table grows. */
+static void test_prior_counts(void **state)
+{
+	struct ss_prior_counts pc = {0};
+	struct ss_event ev = {.kind = SS_EV_FREE_PRIOR, .api = SS_API_KMALLOC, .value = 96};
+	(void)state;
+
+	assert_int_equal(ss_prior_counts_get(NULL, &ev), 0);
+	for (uint64_t k = 1; k <= 3000; k++) {
+		ev.id = k;
+		for (uint64_t i = 0; i < k % 7; i++)
+			assert_int_equal(ss_prior_counts_add(&pc, &ev), 0);
+	}
+	ev.gfp = SS_GFP_RECLAIMABLE; /* kmalloc-rcl-96's slab 5: another slab */
+	ev.id = 5;
+	assert_int_equal(ss_prior_counts_add(&pc, &ev), 0);
+	assert_int_equal(ss_prior_counts_get(&pc, &ev), 1);
+	ev.gfp = 0;
+	assert_int_equal(ss_prior_counts_get(&pc, &ev), 5);
+	ev.id = 2998;
+	assert_int_equal(ss_prior_counts_get(&pc, &ev), 2998 % 7);
+	ev.id = 0; /* no slab: nothing counted */
+	assert_int_equal(ss_prior_counts_add(&pc, &ev), 0);
+	assert_int_equal(ss_prior_counts_get(&pc, &ev), 0);
+	ev.id = 9;
+	ev.kind = SS_EV_FREE;
+	assert_int_equal(ss_prior_counts_get(&pc, &ev), 0);
+	ev.kind = SS_EV_FREE_PRIOR;
+	ev.value = 192;
+	assert_int_equal(ss_prior_counts_get(&pc, &ev), 0);
+	ss_prior_counts_release(&pc);
 }
 
 /* A fake model for the waste decomposition's checks. */
@@ -315,6 +407,8 @@ int main(void)
 		cmocka_unit_test(test_snapshot_slabinfo_and_sysfs),
 		cmocka_unit_test(test_populate),
 		cmocka_unit_test(test_take_prior),
+		cmocka_unit_test(test_take_prior_counted),
+		cmocka_unit_test(test_prior_counts),
 		cmocka_unit_test(test_totals_never_wrap),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
