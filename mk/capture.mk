@@ -4,7 +4,7 @@
 #
 #   make capture NAME=N CMD='...' [CAPTURE_DIR=datasets/captures]
 #                [BUFFER_KB=65536] [SETTLE=10] [TRACE_CLOCK=local]
-#                [RAW_PTR=0] [FORCE=1]
+#                [RAW_PTR=0|1] [FORCE=1]
 #
 # Writes CAPTURE_DIR/N/: capture.ftrace.zst, slab-before.txt,
 # slab-after.txt, slabinfo-before, slabinfo-after, meta.  CMD runs under
@@ -17,12 +17,12 @@ CAPTURE_DIR ?= datasets/captures
 BUFFER_KB ?= 65536
 SETTLE ?= 10
 TRACE_CLOCK ?= local
-# Raw kernel addresses by default: they name each object's slab, which
-# the replay needs to empty the slabs the kernel emptied (find after
-# drop_caches: 10 of 12 caches within with them, 5 of 14 hashed;
-# docs/own-trace.md).  The capture is then readable by root only.
-RAW_PTR ?= 1
-
+# Raw kernel addresses by default where the kernel can print them (the
+# hash-ptr trace option): they name each object's slab, which the replay
+# needs to empty the slabs the kernel emptied (find after drop_caches: 10
+# of 12 caches within with them, 5 of 14 hashed; docs/own-trace.md).  The
+# capture is then readable by root only.  RAW_PTR=1 requires them,
+# RAW_PTR=0 keeps pointers hashed.
 # A make value as one single-quoted shell word.
 cap_sq = '$(subst ','\'',$(1))'
 
@@ -35,5 +35,5 @@ capture: export SLABSIM_CAPTURE_CMD = $(value CMD)
 capture:
 	@scripts/capture.sh -d $(call cap_sq,$(CAPTURE_DIR)) -b $(call cap_sq,$(BUFFER_KB)) \
 		-s $(call cap_sq,$(SETTLE)) -c $(call cap_sq,$(TRACE_CLOCK)) \
-		$(if $(filter 1,$(RAW_PTR)),-r) $(if $(filter 1,$(FORCE)),-f) \
+		$(if $(filter 1,$(RAW_PTR)),-r,$(if $(filter 0,$(RAW_PTR)),,-R)) $(if $(filter 1,$(FORCE)),-f) \
 		-- $(call cap_sq,$(NAME)) "$$SLABSIM_CAPTURE_CMD"

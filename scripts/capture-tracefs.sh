@@ -44,7 +44,8 @@ tfs_mount() {
 
 # Create and configure the instance: stopped, BUFFER_KB per CPU, the kmem
 # events on.  $1 = per-CPU buffer KiB, $2 = trace clock, $3 = 1 to print
-# raw pointers instead of hashed ones.
+# raw pointers instead of hashed ones, 2 to where the kernel can, 0 not;
+# TFS_RAW = 1 or 0, what the instance prints.
 tfs_instance() {
 	local kb=$1 clock=$2 raw=$3 e
 	[ -d "$TFS/events/kmem/kmalloc" ] ||
@@ -60,10 +61,18 @@ tfs_instance() {
 	if [ -e "$INST/options/copy_trace_marker" ]; then
 		tfs_write 1 "$INST/options/copy_trace_marker"
 	fi
-	if [ "$raw" = 1 ]; then
-		[ -e "$INST/options/hash-ptr" ] || die "RAW_PTR=1: this kernel has no hash-ptr trace option"
+	# raw: 1 required, 2 where the kernel has the option (make capture's
+	# default), 0 hashed; it ends 1 or 0 (meta, the files' modes)
+	if [ "$raw" != 0 ] && [ ! -e "$INST/options/hash-ptr" ]; then
+		[ "$raw" = 1 ] && die "RAW_PTR=1: this kernel has no hash-ptr trace option"
+		echo "$prog: warning: this kernel has no hash-ptr trace option: pointers as it prints them (hashed since 4.15); the replay cannot tell which slab an object was in" >&2
+		raw=0
+	fi
+	if [ "$raw" != 0 ]; then
+		raw=1
 		tfs_write 0 "$INST/options/hash-ptr"
 	fi
+	TFS_RAW=$raw
 	for e in $KMEM_EVENTS $KMEM_EVENTS_OLD; do
 		if [ -e "$INST/events/kmem/$e/enable" ]; then
 			tfs_write 1 "$INST/events/kmem/$e/enable"

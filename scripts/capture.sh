@@ -10,6 +10,8 @@
 #   -s SECONDS  settle limit after CMD (default 10)
 #   -c CLOCK    trace clock (default local)
 #   -r          raw kernel pointers instead of hashed ones (hash-ptr off)
+#   -R          raw pointers where the kernel has the hash-ptr option, else
+#               hashed with a warning (make capture's default)
 #   -f          replace an existing DIR/NAME
 #
 # Exit: 0 when the capture was written (even if CMD failed or events were
@@ -29,13 +31,14 @@ usage() {
 . "$here/capture-tracefs.sh"
 
 dir=datasets/captures buffer_kb=65536 settle=10 clock=local raw=0 force=0
-while getopts d:b:s:c:rf opt; do
+while getopts d:b:s:c:rRf opt; do
 	case $opt in
 	d) dir=$OPTARG ;;
 	b) buffer_kb=$OPTARG ;;
 	s) settle=$OPTARG ;;
 	c) clock=$OPTARG ;;
 	r) raw=1 ;;
+	R) raw=2 ;;
 	f) force=1 ;;
 	*) usage ;;
 	esac
@@ -90,6 +93,7 @@ tmp=$(mktemp -d "$dir/.$name.tmp.XXXXXX")
 # ---- tracing instance and reader ----------------------------------------------
 tfs_mount
 tfs_instance "$buffer_kb" "$clock" "$raw"
+raw=$TFS_RAW
 read -r buffer_kb_set _ < "$INST/buffer_size_kb"
 markers_copied=no
 [ -e "$INST/options/copy_trace_marker" ] && markers_copied=yes
