@@ -128,6 +128,56 @@ static void test_stride_room(void **state)
 	assert_int_equal(t.stride_frees, 20);
 }
 
+/* A kfree's slab owner is what the slab held before the free: after it
+ * the pages may be another cache's new slab. */
+static void test_owner_before_free(void **state)
+{
+	char in[256], out[256], snap[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	char seen[256] = "";
+	FILE *f;
+	(void)state;
+
+	tu_path(in, sizeof(in), "owner.ftrace");
+	tu_path(out, sizeof(out), "owner.trace");
+	tu_path(snap, sizeof(snap), "owner.slabinfo");
+	tu_write_text(snap, "slabinfo - version: 2.1\n"
+			    "kmalloc-96 420 420 96 42 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+			    "dentry 2100 2100 192 21 1 : tunables 0 0 0 : slabdata 100 100 0\n");
+	f = fopen(in, "w");
+	assert_non_null(f);
+	/* slab 10 held a kmalloc-96 object before the free: kmalloc-96 */
+	fprintf(f, " sh-1 [000] ..... 1.0: kmalloc: call_site=f+0x1/0x2 ptr=%llx bytes_req=90 "
+		   "bytes_alloc=96 gfp_flags=GFP_KERNEL node=-1 accounted=false\n",
+		(unsigned long long)SLAB(10));
+	kfree(f, "a_free", SLAB(10) + 3 * 96);
+	/* slab 11 is seen only after the free, as a dentry slab: nothing */
+	kfree(f, "b_free", SLAB(11) + 2 * 96);
+	fprintf(f, " sh-1 [000] ..... 1.0: kmem_cache_alloc: call_site=__d_alloc+0x2d/0x230 "
+		   "ptr=%llx bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 "
+		   "accounted=true name=dentry\n", (unsigned long long)SLAB(11) + 192);
+	fclose(f);
+	o.input = in;
+	o.output = out;
+	o.snapshot = snap;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(ss_trace_open(&r, out, &err), 0);
+	while (ss_trace_next(r, &ev, &err) == 1)
+		if (ev.kind == SS_EV_FREE_PRIOR)
+			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%s:%llu ",
+				 ev.api == SS_API_KMALLOC ? "kmalloc" :
+				 ss_trace_cache_name(ss_trace_tables(r), ev.api),
+				 (unsigned long long)ev.value);
+	ss_trace_close(r);
+	assert_string_equal(seen, "kmalloc:96 ");
+	assert_int_equal(t.prior_unattributed, 1);
+}
+
 /* Hashed pointers say nothing of slots: the rule stays out. */
 static void test_stride_hashed(void **state)
 {
@@ -162,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_stride_classes),
 		cmocka_unit_test(test_stride_room),
 		cmocka_unit_test(test_stride_hashed),
+		cmocka_unit_test(test_owner_before_free),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

@@ -190,6 +190,9 @@ struct ss_import_prior {
 	int8_t *key_order;	   /* per key: the cache's slab order, -1 unknown */
 	uint32_t cap_keys;
 	struct ss_ptrmap slab_owner; /* slab base | order -> key */
+	/* raw pointer of an unknown kfree -> the key its slab held when it
+	 * was freed + 1 (0: not known then); the stride rule fills some */
+	struct ss_ptrmap prior_owner;
 	struct ss_ptrmap slab_ids;   /* slab base | order -> dense id + 1 */
 	uint64_t *key_slabs;	     /* per key: slab ids handed out */
 	uint32_t nr_key_slabs;
@@ -212,8 +215,8 @@ int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *si
  * (hashed pointers, no snapshot). */
 uint64_t ss_import_prior_kmalloc_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t gfp,
 				      uint64_t size);
-/* Note that ptr's slab (at key k's order) holds key k's objects. */
-int ss_import_prior_note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k);
+/* The stride rule placed the unknown kfree of ptr in key k's cache. */
+int ss_import_prior_place(struct ss_import_prior *p, uint64_t ptr, uint32_t k);
 /* The cache name of key k (kmalloc keys by their 6.x type name); -1 none. */
 int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,
 			      char name[SS_IMPORT_CACHE_NAME]);

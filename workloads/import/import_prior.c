@@ -223,9 +223,13 @@ static int note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 
 static uint32_t slab_key(struct ss_import_prior *p, uint64_t ptr);
 
-int ss_import_prior_note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
+int ss_import_prior_place(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 {
-	return note_slab(p, ptr, k);
+	struct ss_ptr_entry *e = ss_ptrmap_find(&p->prior_owner, ptr);
+
+	if (e)
+		e->id = (uint64_t)k + 1;
+	return 0;
 }
 
 int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,
@@ -244,11 +248,27 @@ int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,
 	return 0;
 }
 
-/* A raw pointer kfree()d unknown at this site, for the stride rule. */
-static int note_unknown(struct ss_import_prior *p, const char *site, uint64_t ptr)
+/* A raw pointer kfree()d unknown at this site: the cache its slab held
+ * then, as far as the events so far tell.  Only those: an object from
+ * before the capture, live until now, kept its slab alive from before the
+ * capture until now, so every event in that slab so far was in that
+ * slab; an event after the free may be in a new slab on the same pages
+ * (reclaim frees slabs, other caches take the pages: du after
+ * drop_caches sent 6,762 dentry-name kfrees to dentry, ext4_inode_cache
+ * and extent_status by their slabs' later owners).  Unknown then, it is
+ * a candidate for the stride rule. */
+static int note_prior_kfree(struct ss_import_prior *p, const char *site, uint64_t ptr)
 {
-	struct prior_site *s = site_slot(p, site);
+	uint32_t k = slab_key(p, ptr);
+	struct ss_ptr_entry *e = ss_ptrmap_find(&p->prior_owner, ptr);
+	struct prior_site *s;
 
+	if (!e && !(e = ss_ptrmap_insert(&p->prior_owner, ptr)))
+		return -1;
+	e->id = k == UINT32_MAX ? 0 : (uint64_t)k + 1;
+	if (k != UINT32_MAX)
+		return 0;
+	s = site_slot(p, site);
 	if (!s)
 		return -1;
 	if (s->nr_unk == s->cap_unk) {
@@ -302,7 +322,7 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 	}
 	if (!e) {
 		if (!rec.name && rec.ptr >= RAW_PTR_MIN && rec.call_site &&
-		    note_unknown(p, rec.call_site, rec.ptr))
+		    note_prior_kfree(p, rec.call_site, rec.ptr))
 			return ss_errorf(err, "out of memory");
 		return learn_dead(p, dead, rec.ptr) ? ss_errorf(err, "out of memory") : 0;
 	}
@@ -331,9 +351,13 @@ static int learn_strides(struct ss_import_prior *p, const struct ss_target *t)
 		struct prior_site *s = &p->site[i];
 		uint32_t n = 0;
 
-		for (uint32_t j = 0; j < s->nr_unk; j++)
-			if (slab_key(p, s->unk[j]) == UINT32_MAX)
+		/* not known when freed, nor placed since by the rule */
+		for (uint32_t j = 0; j < s->nr_unk; j++) {
+			struct ss_ptr_entry *e = ss_ptrmap_find(&p->prior_owner, s->unk[j]);
+
+			if (e && !e->id)
 				s->unk[n++] = s->unk[j];
+		}
 		if (!s->total)
 			rc = ss_import_stride_site(&st, p, t, s->unk, n);
 		free(s->unk);
@@ -413,7 +437,18 @@ static uint64_t slab_id(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 	return e->id;
 }
 
-/* The cache a raw pointer's slab was seen holding, or UINT32_MAX. */
+/* The cache a raw pointer's slab held when the object was freed (or the
+ * stride rule's), or UINT32_MAX. */
+static uint32_t prior_key(struct ss_import_prior *p, uint64_t ptr)
+{
+	struct ss_ptr_entry *e;
+
+	if (!p->raw || ptr < RAW_PTR_MIN || !(e = ss_ptrmap_find(&p->prior_owner, ptr)) || !e->id)
+		return UINT32_MAX;
+	return (uint32_t)(e->id - 1);
+}
+
+/* The cache a raw pointer's slab was seen holding so far, or UINT32_MAX. */
 static uint32_t slab_key(struct ss_import_prior *p, uint64_t ptr)
 {
 	if (!p->raw || ptr < RAW_PTR_MIN)
@@ -472,7 +507,7 @@ int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *si
 			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
 			 uint64_t *slab)
 {
-	uint32_t i = ss_strtab_find(&p->sites, site), k = slab_key(p, ptr);
+	uint32_t i = ss_strtab_find(&p->sites, site), k = prior_key(p, ptr);
 	struct prior_site *s;
 	struct prior_count *best = NULL;
 	double best_gap = 0;
@@ -519,6 +554,7 @@ void ss_import_prior_release(struct ss_import_prior *p)
 	free(p->first);
 	ss_ptrmap_release(&p->untraced);
 	ss_ptrmap_release(&p->slab_owner);
+	ss_ptrmap_release(&p->prior_owner);
 	ss_ptrmap_release(&p->slab_ids);
 	free(p->key_order);
 	free(p->key_slabs);

@@ -34,8 +34,8 @@
  * smaller of two caches with room for them is misplaced, and the import
  * says how many frees this rule placed.
  *
- * The classed slabs are noted as held by the chosen cache (note_slab), so
- * that the second pass places their frees by rule 3, slab ids and all.
+ * Each classed free is recorded as of that cache (prior_owner), so that
+ * the second pass places it by rule 3, slab ids and all.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,7 +182,7 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 		for (uint32_t j = 0; j < n && !rc; j++) {
 			if (cls[j] != size)
 				continue;
-			rc = ss_import_prior_note_slab(p, ptr[j], k);
+			rc = ss_import_prior_place(p, ptr[j], k);
 			s->frees++;
 		}
 		s->slabs += groups;
