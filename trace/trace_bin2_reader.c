@@ -80,8 +80,62 @@ static int open_block(struct ss_trace_reader *r, struct ss_error *err)
 	return 1;
 }
 
-/* The short forms while 8 bytes remain in the block; stops at anything
- * else.  Returns the events decoded into ev[0 .. max).  The inner loop
+/* The longest varint decode_work() reads: 9 bytes carry 63 bits. */
+#define WORK_VARINT_MAX 9
+
+static inline int work_varint(const uint8_t **q, uint64_t *out)
+{
+	const uint8_t *s = *q;
+	uint64_t v = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	do {
+		b = *s++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while ((b & 0x80) && shift < 7 * WORK_VARINT_MAX);
+	*q = s;
+	*out = v;
+	return !(b & 0x80);
+}
+
+/* A work event in a LONG record (0xf0, version 1's WORK tag with the cpu
+ * in it, cycles and label varints): hackbench writes one every ~120
+ * events, and each one through decode_one() costs ~170 instructions,
+ * leaving this loop and entering it again.  The common shape only, with
+ * the fields decode_event() sets; 0 for anything else (a cpu varint, a
+ * value out of range, the block's last bytes), which decode_one() takes
+ * and words. */
+static inline int decode_work(const uint8_t **pp, const uint8_t *end,
+			      struct ss_event *e, uint32_t nr_names)
+{
+	const uint8_t *q = *pp;
+	uint64_t cycles, label;
+	uint8_t tag;
+
+	if (end - q < 2 + 2 * WORK_VARINT_MAX || q[0] != SS_BIN2_LONG_TAG)
+		return 0;
+	tag = q[1];
+	if ((tag & 7) != SS_BIN_WORK || !(tag >> 3))
+		return 0;
+	q += 2;
+	if (!work_varint(&q, &cycles) || cycles > SS_TRACE_MAX_CYCLES ||
+	    !work_varint(&q, &label) || label >= nr_names)
+		return 0;
+	e->kind = SS_EV_WORK;
+	e->cpu = (tag >> 3) - 1u;
+	e->id = 0;
+	e->site = (uint32_t)label;
+	e->api = 0;
+	e->value = cycles;
+	e->gfp = 0;
+	*pp = q;
+	return 1;
+}
+
+/* The short forms while 8 bytes remain in the block, and the common work
+ * record (decode_work); stops at anything else.  Returns the events decoded into ev[0 .. max).  The inner loop
  * runs on the output pointer and the event number alone (no index to
  * count, nothing to work out before leaving it), and an alloc's fields are
  * stored one by one: the two bounds are the only test past the tag. */
@@ -109,11 +163,12 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 			/* its event number, for error positions */
 			e->line = ++line;
 			if (tag < SS_BIN2_ALLOC_TAG) {
-				/* a free's site and api are unused */
+				/* a free's site, api and value are unspecified
+				 * (trace.h): nothing reads them, so nothing is
+				 * stored */
 				e->kind = SS_EV_FREE;
 				e->cpu = tag;
 				e->id = (uint32_t)w >> 8; /* = (w >> 8) & ID_MASK */
-				e->value = 0; /* as every reader gives a free */
 				p += 4;
 			} else if (tag < SS_BIN2_LONG_TAG) {
 				uint32_t site = (uint32_t)(w >> SS_BIN2_SITE_SHIFT) & SITE_MASK;
@@ -130,8 +185,13 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 				e->gfp = 0;
 				p += 8;
 			} else {
-				goto out;
+				break; /* LONG or reserved: below */
 			}
+		}
+		if (e < lim) { /* the loop stopped at e, already numbered */
+			if (!decode_work(&p, end, e, nr_names))
+				break;
+			e++;
 		}
 	}
 out:

@@ -548,6 +548,112 @@ static void test_records_across_buffer(void **state)
 	free(big);
 }
 
+/* Work events as the batch decoder reads them (LONG records, decoded
+ * in its loop when the cpu is in the tag): cpus in and out of the tag,
+ * cycles and labels of one to seven varint bytes, some at a block's end;
+ * each read back the same through single calls and batches. */
+static void work_expect(uint64_t i, uint32_t *cpu, uint64_t *cycles, char *label, size_t n)
+{
+	static const uint32_t cpus[] = {0, 1, 29, 30, 31, 200, 65535};
+	static const uint64_t cyc[] = {0, 1, 127, 128, 16383, 16384, 1ull << 35, 1ull << 48};
+
+	*cpu = cpus[i % 7];
+	*cycles = cyc[i % 8] + (i % 8 == 7 ? 0 : i);
+	snprintf(label, n, "label_%llu", (unsigned long long)(i % 300));
+}
+
+static void test_work_records(void **state)
+{
+	char path[256], label[32];
+	struct ss_trace_writer *w;
+	struct ss_error err = {{0}};
+	static const unsigned batches[] = {0, 1, 7, 64};
+	(void)state;
+
+	tu_path(path, sizeof(path), "work.sbt");
+	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
+	for (uint64_t i = 0; i < 20000; i++) {
+		uint32_t cpu;
+		uint64_t cycles;
+
+		work_expect(i, &cpu, &cycles, label, sizeof(label));
+		assert_int_equal(ss_trace_write_alloc(w, (uint32_t)(i % 5), 1, "s",
+						      SS_API_KMALLOC, 64), 0);
+		assert_int_equal(ss_trace_write_work(w, cpu, cycles, label), 0);
+		assert_int_equal(ss_trace_write_free(w, (uint32_t)(i % 3), 1), 0);
+	}
+	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
+	for (unsigned b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+		struct ss_trace_reader *r;
+		struct ss_event ev[64];
+		uint64_t n = 0, works = 0;
+		int rc;
+
+		assert_int_equal(ss_trace_open(&r, path, &err), 0);
+		while ((rc = batches[b] ? ss_trace_next_batch(r, ev, batches[b], &err)
+					: ss_trace_next(r, ev, &err)) > 0) {
+			for (int k = 0; k < rc; k++, n++) {
+				uint32_t cpu;
+				uint64_t cycles;
+
+				if (n % 3 != 1)
+					continue;
+				work_expect(n / 3, &cpu, &cycles, label, sizeof(label));
+				assert_int_equal(ev[k].kind, SS_EV_WORK);
+				assert_int_equal(ev[k].cpu, cpu);
+				assert_int_equal(ev[k].value, cycles);
+				assert_string_equal(ss_trace_name(ss_trace_tables(r), ev[k].site),
+						    label);
+				works++;
+			}
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(works, 20000);
+		ss_trace_close(r);
+	}
+}
+
+/* A version-2 trace of one block holding `payload` (checksum right). */
+static void expect_bin2_error(const uint8_t *payload, size_t n, unsigned events,
+			      const char *what)
+{
+	uint8_t file[512];
+	char path[256], msg[1024];
+	int rc;
+
+	memcpy(file, SS_BIN_MAGIC "\x02\0\0\0\0\0\0\0", SS_BIN_HEADER_LEN);
+	ss_bin_put_le32(file + 16, (uint32_t)n);
+	ss_bin_put_le32(file + 20, events);
+	ss_bin_put_le64(file + 24, ss_block_hash(payload, n, 0));
+	memcpy(file + 32, payload, n);
+	tu_path(path, sizeof(path), "bad2.sbt");
+	tu_write_bytes(path, file, 32 + n);
+	for (unsigned batch = 0; batch <= 64; batch += 64) {
+		read_all(path, batch, &rc, msg);
+		assert_int_equal(rc, -1);
+		if (!strstr(msg, what))
+			fail_msg("want '...%s', got '%s'", what, msg);
+	}
+}
+
+/* A work record the batch loop declines is still checked: its errors
+ * are decode_one()'s, with 20 bytes after it (the loop's own reach). */
+static void test_bin2_bad_work(void **state)
+{
+	uint8_t p[64];
+	(void)state;
+
+	/* name "s", then work cpu 0, cycles 5, label 1 (undeclared) */
+	memcpy(p, (const uint8_t[]){0xf0, 0x08, 1, 's', 0xf0, 0x0b, 5, 1}, 8);
+	memset(p + 8, 0x01, 24); /* FREE4 records: never reached */
+	expect_bin2_error(p, 32, 7, "label 1 not declared");
+	/* cycles 2^48 + 1: over the limit */
+	memcpy(p, (const uint8_t[]){0xf0, 0x08, 1, 's', 0xf0, 0x0b,
+				    0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40, 0}, 14);
+	memset(p + 14, 0x01, 24);
+	expect_bin2_error(p, 38, 7, "cycles 281474976710657 out of range");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +669,8 @@ int main(void)
 		cmocka_unit_test(test_convert),
 		cmocka_unit_test(test_long_stream),
 		cmocka_unit_test(test_records_across_buffer),
+		cmocka_unit_test(test_work_records),
+		cmocka_unit_test(test_bin2_bad_work),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }
