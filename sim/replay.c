@@ -131,9 +131,11 @@ static inline void hist_add_cycles(struct ss_hist *h, double memo_c[1],
 	h->total++;
 }
 
-/* FILE:LINE for a text trace, FILE: event N for a binary one */
+/* FILE:LINE for a text trace, FILE: event N for a binary one (the run
+ * has replayed the N - 1 events before it: the batch carries no number) */
+#define LINE(run, ev) ss_trace_event_line((run)->trace, ev, (run)->events)
 #define BAD(run, ev, err, ...) \
-	ss_trace_error_at(err, (run)->trace, (ev)->line, __VA_ARGS__)
+	ss_trace_error_at(err, (run)->trace, LINE(run, ev), __VA_ARGS__)
 
 /* The rare outcomes of an alloc, after the model: a zero-size or
  * kmalloc_large object, or the memory cap. */
@@ -248,7 +250,7 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 	ss_op_init(&op, run->costs->cycles);
 
 	if (!obj || obj->state == SS_OBJ_FREE)
-		return ss_bad_free(run, run->trace, ev->line, ev->id, obj, err);
+		return ss_bad_free(run, run->trace, LINE(run, ev), ev->id, obj, err);
 	if (!(run->cm && obj->state == SS_OBJ_LIVE && ss_cmodel_free_plain(run->cm, ev->cpu, obj, &op)))
 		run->desc->ops->free(run->model, ev->cpu, obj, &op);
 	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {

@@ -49,8 +49,10 @@ struct ss_event {
 			 * (kmalloc: its class size); work: cycles */
 	uint32_t gfp;	/* alloc, prior: SS_GFP_* (0 in traces written without them) */
 	unsigned long line; /* where it came from: the text line, or the
-			     * binary trace's event number (1, 2, ...);
-			     * ss_trace_where() words either */
+			     * binary trace's event number (1, 2, ...),
+			     * which ss_trace_next_batch() leaves unset (a
+			     * store per event): ss_trace_event_line() gives
+			     * either, ss_trace_where() words it */
 };
 
 /* Allocation flags that choose a kmalloc type (kmalloc_type() in
@@ -140,6 +142,11 @@ const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r);
  * (binary), from its ev->line. */
 void ss_trace_where(const struct ss_trace_reader *r, unsigned long line,
 		    char *buf, size_t n);
+/* An event's line for ss_trace_where(): a text trace's ev->line; in a
+ * binary trace its number, nr + 1, where nr events came before it in the
+ * stream (the consumer's own count: the batch decoder stores no number). */
+unsigned long ss_trace_event_line(const struct ss_trace_reader *r,
+				  const struct ss_event *ev, uint64_t nr);
 /* ss_errorf() prefixed with ss_trace_where() and ": ". */
 int ss_trace_error_at(struct ss_error *err, const struct ss_trace_reader *r,
 		      unsigned long line, const char *fmt, ...)

@@ -135,17 +135,18 @@ static inline int decode_work(const uint8_t **pp, const uint8_t *end,
 }
 
 /* The short forms while 8 bytes remain in the block, and the common work
- * record (decode_work); stops at anything else.  Returns the events decoded into ev[0 .. max).  The inner loop
- * runs on the output pointer and the event number alone (no index to
- * count, nothing to work out before leaving it), and an alloc's fields are
- * stored one by one: the two bounds are the only test past the tag. */
+ * record (decode_work); stops at anything else.  Returns the events
+ * decoded into ev[0 .. max).  The inner loop runs on the output pointer
+ * alone (no index to count, nothing to work out before leaving it, no
+ * event number stored: the consumer counts, trace.h), and an alloc's
+ * fields are stored one by one: the two bounds are the only test past the
+ * tag. */
 static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 			    unsigned max)
 {
 	const uint8_t *p = r->blk_p, *end = r->blk_end;
 	const uint32_t nr_names = r->tb.names.nr, nr_api = r->tb.cache_names.nr;
 	struct ss_event *e = ev, *const ev_end = ev + max;
-	unsigned long line = (unsigned long)r->events; /* the last event's number */
 	unsigned n;
 
 	if (r->ended)
@@ -160,8 +161,7 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 			uint64_t w = ss_bin_le64(p);
 			unsigned tag = (uint8_t)w;
 
-			/* its event number, for error positions */
-			e->line = ++line;
+			/* (no event number: ss_trace_event_line()) */
 			if (tag < SS_BIN2_ALLOC_TAG) {
 				/* a free's site, api and value are unspecified
 				 * (trace.h): nothing reads them, so nothing is
@@ -188,7 +188,7 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 				break; /* LONG or reserved: below */
 			}
 		}
-		if (e < lim) { /* the loop stopped at e, already numbered */
+		if (e < lim) { /* the loop stopped at e */
 			if (!decode_work(&p, end, e, nr_names))
 				break;
 			e++;
@@ -299,10 +299,16 @@ fail:
 	return (int)n;
 }
 
+/* One event, numbered: the batch decoder leaves ev->line to the
+ * consumer's count (trace.h), ss_trace_next() sets it. */
 static int bin2_next(struct ss_trace_reader *r, struct ss_event *ev,
 		     struct ss_error *err)
 {
-	return bin2_next_batch(r, ev, 1, err);
+	int rc = bin2_next_batch(r, ev, 1, err);
+
+	if (rc == 1)
+		ev->line = (unsigned long)r->events;
+	return rc;
 }
 
 int ss_bin2_reader_init(struct ss_trace_reader *r, struct ss_error *err)

@@ -129,15 +129,28 @@ int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 	return rc;
 }
 
+static int is_binary(const struct ss_trace_reader *r)
+{
+	return r->format == SS_TRACE_BIN || r->format == SS_TRACE_BIN_ZSTD;
+}
+
 void ss_trace_where(const struct ss_trace_reader *r, unsigned long line,
 		    char *buf, size_t n)
 {
-	if (r->format == SS_TRACE_BIN || r->format == SS_TRACE_BIN_ZSTD)
+	if (is_binary(r))
 		snprintf(buf, n, "%s: event %lu", r->path, line);
 	else if (line)
 		snprintf(buf, n, "%s:%lu", r->path, line);
 	else
 		snprintf(buf, n, "%s", r->path);
+}
+
+unsigned long ss_trace_event_line(const struct ss_trace_reader *r,
+				  const struct ss_event *ev, uint64_t nr)
+{
+	if (is_binary(r))
+		return (unsigned long)(nr + 1);
+	return ev->line;
 }
 
 int ss_trace_error_at(struct ss_error *err, const struct ss_trace_reader *r,

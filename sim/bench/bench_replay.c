@@ -71,26 +71,28 @@ static void **ptr_slot(struct ptr_table *t, uint64_t id)
 	return &t->ptrs[id];
 }
 
+/* nr: the events before ev, its position in messages (trace.h) */
 static int glibc_event(struct ptr_table *t, const struct ss_trace_reader *r,
-		       const struct ss_event *ev, struct ss_error *err)
+		       const struct ss_event *ev, uint64_t nr, struct ss_error *err)
 {
 	void **slot;
 
 	if (ev->kind == SS_EV_ALLOC) {
 		slot = ptr_slot(t, ev->id);
 		if (!slot || *slot)
-			return ss_trace_error_at(err, r, ev->line,
+			return ss_trace_error_at(err, r, ss_trace_event_line(r, ev, nr),
 						 "object id %llu: beyond the cap or allocated while live",
 						 (unsigned long long)ev->id);
 		*slot = malloc(ev->value); /* glibc: malloc(0) is a unique pointer */
 		if (!*slot)
-			return ss_trace_error_at(err, r, ev->line, "malloc(%llu) failed",
+			return ss_trace_error_at(err, r, ss_trace_event_line(r, ev, nr),
+						 "malloc(%llu) failed",
 						 (unsigned long long)ev->value);
 		if (++t->live > t->peak)
 			t->peak = t->live;
 	} else if (ev->kind == SS_EV_FREE) {
 		if (ev->id >= t->nr || !t->ptrs[ev->id])
-			return ss_trace_error_at(err, r, ev->line,
+			return ss_trace_error_at(err, r, ss_trace_event_line(r, ev, nr),
 						 "free of object id %llu, which is not allocated",
 						 (unsigned long long)ev->id);
 		free(t->ptrs[ev->id]);
@@ -113,7 +115,7 @@ static int bench_glibc(const char *trace, const struct ss_bench_opts *o,
 		return -1;
 	while ((rc = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0) {
 		for (int i = 0; i < rc; i++) {
-			if (glibc_event(&t, r, &ev[i], err)) {
+			if (glibc_event(&t, r, &ev[i], res->events, err)) {
 				rc = -1;
 				goto out;
 			}

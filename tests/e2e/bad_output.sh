@@ -190,6 +190,18 @@ rm -f "$tmp/long.trace"
 # binary traces: the event number (a bad free, --max-objects)
 "$S" convert "$tmp/bad.trace" "$tmp/bad.sbt" >/dev/null
 expect 1 "bad.sbt: event 3: free of object id 9" "$S" run --trace "$tmp/bad.sbt" "${RUN[@]}" --out "$tmp/bo"
+# the number past the first batches (512 events each; the batch decoder
+# leaves numbering to the replay's count), work records among them: one
+# model, two from one decode, the bench's glibc baseline
+{ echo 'slabsim-trace 1'; echo 'p start'
+  for i in $(seq 1 700); do echo "a 1 $i s kmalloc 8"; echo "w 2 $((i * 1000)) parse"; done
+  echo 'f 0 9999'; } >"$tmp/late.trace"
+"$S" convert "$tmp/late.trace" "$tmp/late.sbt" >/dev/null
+expect 1 "late.sbt: event 1402: free of object id 9999" "$S" run --trace "$tmp/late.sbt" "${RUN[@]}" --out "$tmp/bo"
+expect 1 "late.sbt: event 1402: free of object id 9999" \
+	"$S" run --trace "$tmp/late.sbt" --model "traced kmem_cache" --target x86_64-6.x --cpus 4 --out "$tmp/bo"
+expect 1 "late.sbt: event 1402: free of object id 9999" \
+	"$S" bench --target x86_64-6.x --models traced w="$tmp/late.sbt"
 # bench names the trace of a failed replay (glibc baseline included)
 expect 1 "bad.trace:4: free of object id 9, which is not allocated" \
 	"$S" bench --target x86_64-6.x --models traced w="$tmp/bad.trace"
