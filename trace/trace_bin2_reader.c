@@ -167,8 +167,10 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 				 * (trace.h): nothing reads them, so nothing is
 				 * stored */
 				e->kind = SS_EV_FREE;
-				e->cpu = tag;
+				/* id before cpu: gcc 12 then stores the shifted
+				 * word itself, without a copy (-0.64 M on hb40) */
 				e->id = (uint32_t)w >> 8; /* = (w >> 8) & ID_MASK */
+				e->cpu = tag;
 				p += 4;
 			} else if (tag < SS_BIN2_LONG_TAG) {
 				uint32_t site = (uint32_t)(w >> SS_BIN2_SITE_SHIFT) & SITE_MASK;
