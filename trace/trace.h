@@ -38,16 +38,18 @@ enum ss_event_kind {
 	SS_EV_FREE_PRIOR, /* a free of an object the trace never allocated */
 };
 
+/* The order lets the batch decoder store an alloc's cpu and kind, and its
+ * api and gfp, one 64-bit word each (trace_bin2_reader.c asserts it). */
 struct ss_event {
-	enum ss_event_kind kind;
 	uint32_t cpu;
+	enum ss_event_kind kind;
 	uint64_t id;	/* alloc, free: object id; prior: its slab + 1, or 0 */
 	/* free: only cpu, id and line (site, api and value are unspecified) */
-	uint32_t site;	/* alloc, prior: site index; work: label index; phase: name index */
 	uint32_t api;	/* alloc, prior: SS_API_KMALLOC or cache index */
+	uint32_t gfp;	/* alloc, prior: SS_GFP_* (0 in traces written without them) */
+	uint32_t site;	/* alloc, prior: site index; work: label index; phase: name index */
 	uint64_t value; /* alloc: requested bytes; prior: bytes of the object
 			 * (kmalloc: its class size); work: cycles */
-	uint32_t gfp;	/* alloc, prior: SS_GFP_* (0 in traces written without them) */
 	unsigned long line; /* where it came from: the text line, or the
 			     * binary trace's event number (1, 2, ...),
 			     * which ss_trace_next_batch() leaves unset (a

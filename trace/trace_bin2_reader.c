@@ -7,6 +7,7 @@
  * buffer), and the two index bounds tested per alloc.  Anything else -- a
  * LONG record, a bound exceeded, the last 7 bytes of a block -- goes to
  * decode_one(), which is careful and words the errors. */
+#include <stddef.h>
 #include <string.h>
 #include "trace_hash.h"
 
@@ -78,6 +79,23 @@ static int open_block(struct ss_trace_reader *r, struct ss_error *err)
 	r->blk_p = payload;
 	r->blk_end = payload + len;
 	return 1;
+}
+
+/* Two adjacent 32-bit fields of e, the second one 0, in one 64-bit store
+ * (two stores an alloc saves: -1.3 M instructions on hb40).  lo is the
+ * first field's value; the bytes are e's own (offset of the first). */
+_Static_assert(SS_EV_ALLOC == 0 && sizeof(enum ss_event_kind) == 4 &&
+		       offsetof(struct ss_event, kind) == offsetof(struct ss_event, cpu) + 4 &&
+		       offsetof(struct ss_event, gfp) == offsetof(struct ss_event, api) + 4,
+	       "cpu, kind and api, gfp: adjacent pairs, an alloc's kind 0");
+static inline void store_pair(struct ss_event *e, size_t off, uint64_t lo)
+{
+	uint64_t v = lo; /* < 2^32: 64 bits, or gcc copies it to extend it */
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v <<= 32;
+#endif
+	memcpy((char *)e + off, &v, sizeof(v));
 }
 
 /* The longest varint decode_work() reads: 9 bytes carry 63 bits. */
@@ -174,17 +192,17 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 				p += 4;
 			} else if (tag < SS_BIN2_LONG_TAG) {
 				uint32_t site = (uint32_t)(w >> SS_BIN2_SITE_SHIFT) & SITE_MASK;
-				uint32_t api = (uint32_t)(w >> SS_BIN2_API_SHIFT) & API_MASK;
+				uint64_t api = (w >> SS_BIN2_API_SHIFT) & API_MASK;
 
 				if ((site >= nr_names) | (api >= nr_api))
 					goto out; /* decode_one() words it */
-				e->kind = SS_EV_ALLOC;
-				e->cpu = tag - SS_BIN2_ALLOC_TAG;
+				/* cpu and kind SS_EV_ALLOC (0), api and gfp 0 */
+				store_pair(e, offsetof(struct ss_event, cpu),
+					   tag - SS_BIN2_ALLOC_TAG);
 				e->id = (uint32_t)w >> 8;
 				e->site = site;
-				e->api = api;
+				store_pair(e, offsetof(struct ss_event, api), api);
 				e->value = w >> SS_BIN2_SIZE_SHIFT;
-				e->gfp = 0;
 				p += 8;
 			} else {
 				break; /* LONG or reserved: below */
