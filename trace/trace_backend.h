@@ -40,6 +40,10 @@ struct ss_trace_reader {
 	const uint8_t *blk_p, *blk_end; /* next record, end of payload */
 	uint32_t blk_events, blk_decoded; /* announced, decoded so far */
 	uint64_t blk_seq;	/* blocks opened */
+	/* an ALLOC8's site bound per api (0: the api is not declared): one
+	 * test per alloc instead of two; made for these table sizes */
+	uint16_t site_lim[64];
+	uint32_t lim_names, lim_api;
 	/* an error met after a batch's first events, returned next call */
 	int pending;
 	char pending_msg[sizeof(((struct ss_error *)0)->msg)];

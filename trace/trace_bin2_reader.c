@@ -98,6 +98,21 @@ static inline void store_pair(struct ss_event *e, size_t off, uint64_t lo)
 	memcpy((char *)e + off, &v, sizeof(v));
 }
 
+/* site_lim[] for the tables as they are now (declarations come in LONG
+ * records, between batches): an api's bound is the sites declared, up to
+ * what ALLOC8 can carry, or 0 when the api is not declared. */
+_Static_assert(sizeof(((struct ss_trace_reader *)0)->site_lim) ==
+		       sizeof(uint16_t) << SS_BIN2_API_BITS, "a bound per api");
+static void make_site_lim(struct ss_trace_reader *r)
+{
+	uint32_t sites = r->tb.names.nr < SITE_MASK + 1u ? r->tb.names.nr : SITE_MASK + 1u;
+
+	r->lim_names = r->tb.names.nr;
+	r->lim_api = r->tb.cache_names.nr;
+	for (uint32_t a = 0; a <= API_MASK; a++)
+		r->site_lim[a] = (uint16_t)(a < r->lim_api ? sites : 0);
+}
+
 /* The longest varint decode_work() reads: 9 bytes carry 63 bits. */
 #define WORK_VARINT_MAX 9
 
@@ -163,12 +178,15 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 			    unsigned max)
 {
 	const uint8_t *p = r->blk_p, *end = r->blk_end;
-	const uint32_t nr_names = r->tb.names.nr, nr_api = r->tb.cache_names.nr;
+	const uint32_t nr_names = r->tb.names.nr;
+	const uint16_t *const site_lim = r->site_lim;
 	struct ss_event *e = ev, *const ev_end = ev + max;
 	unsigned n;
 
 	if (r->ended)
 		return 0; /* decode_one() says what follows the end */
+	if (nr_names != r->lim_names || r->tb.cache_names.nr != r->lim_api)
+		make_site_lim(r);
 	while (e < ev_end && end - p >= 8) {
 		/* records are at most 8 bytes: this many fit before fewer
 		 * than 8 bytes remain, so the inner loop checks nothing else */
@@ -185,16 +203,14 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 				 * (trace.h): nothing reads them, so nothing is
 				 * stored */
 				e->kind = SS_EV_FREE;
-				/* id before cpu: gcc 12 then stores the shifted
-				 * word itself, without a copy (-0.64 M on hb40) */
-				e->id = (uint32_t)w >> 8; /* = (w >> 8) & ID_MASK */
 				e->cpu = tag;
+				e->id = (uint32_t)w >> 8; /* = (w >> 8) & ID_MASK */
 				p += 4;
 			} else if (tag < SS_BIN2_LONG_TAG) {
 				uint32_t site = (uint32_t)(w >> SS_BIN2_SITE_SHIFT) & SITE_MASK;
 				uint64_t api = (w >> SS_BIN2_API_SHIFT) & API_MASK;
 
-				if ((site >= nr_names) | (api >= nr_api))
+				if (site >= site_lim[api])
 					goto out; /* decode_one() words it */
 				/* cpu and kind SS_EV_ALLOC (0), api and gfp 0 */
 				store_pair(e, offsetof(struct ss_event, cpu),
@@ -336,5 +352,6 @@ int ss_bin2_reader_init(struct ss_trace_reader *r, struct ss_error *err)
 	(void)err;
 	r->next = bin2_next;
 	r->next_batch = bin2_next_batch;
+	r->lim_names = r->lim_api = UINT32_MAX; /* site_lim[] not made yet */
 	return 0;
 }

@@ -636,12 +636,21 @@ static void expect_bin2_error(const uint8_t *payload, size_t n, unsigned events,
 	}
 }
 
-/* A work record the batch loop declines is still checked: its errors
- * are decode_one()'s, with 20 bytes after it (the loop's own reach). */
-static void test_bin2_bad_work(void **state)
+/* A record the batch loop declines is still checked: its errors are
+ * decode_one()'s.  An ALLOC8's site and cache bounds (one table lookup in
+ * the loop); a work record with 20 bytes after it (the loop's reach). */
+static void test_bin2_bad_records(void **state)
 {
 	uint8_t p[64];
 	(void)state;
+
+	/* name "s", ALLOC8 cpu 0 id 5 site 1 (undeclared), then site 0 with
+	 * cache 1 (undeclared: byte 5's high nibble) */
+	memcpy(p, (const uint8_t[]){0xf0, 0x08, 1, 's', 0x80, 5, 0, 0, 1, 0, 0, 0x04}, 12);
+	memset(p + 12, 0x01, 16);
+	expect_bin2_error(p, 28, 5, "site 1 not declared (1 so far)");
+	memcpy(p, (const uint8_t[]){0xf0, 0x08, 1, 's', 0x80, 5, 0, 0, 0, 0x10, 0, 0x04}, 12);
+	expect_bin2_error(p, 28, 5, "cache 1 not declared (1 so far)");
 
 	/* name "s", then work cpu 0, cycles 5, label 1 (undeclared) */
 	memcpy(p, (const uint8_t[]){0xf0, 0x08, 1, 's', 0xf0, 0x0b, 5, 1}, 8);
@@ -670,7 +679,7 @@ int main(void)
 		cmocka_unit_test(test_long_stream),
 		cmocka_unit_test(test_records_across_buffer),
 		cmocka_unit_test(test_work_records),
-		cmocka_unit_test(test_bin2_bad_work),
+		cmocka_unit_test(test_bin2_bad_records),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }
