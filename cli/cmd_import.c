@@ -51,8 +51,10 @@ static void import_usage(FILE *out)
 		"(fields found by name in the formats it carries).  Pointers become dense\n"
 		"object ids; gfp_flags= and accounted= become the allocation flags.  A free\n"
 		"of a pointer never seen allocated becomes a prior free (u) of the cache the\n"
-		"event names, or that its call site's other frees went to; an allocation of\n"
-		"a live pointer (lost free) frees the old object first.  Prints perf kmem stat's\n"
+		"event names, else (raw pointers, --snapshot) of the cache its slab held\n"
+		"before the free or that its offset in the slab tells, else of the cache its\n"
+		"call site's other frees went to; an allocation of a live pointer (lost\n"
+		"free) frees the old object first.  Prints perf kmem stat's\n"
 		"summary (bytes requested, allocated, internal fragmentation) and what the\n"
 		"import repaired.  See docs/import.md.\n\n");
 	ss_opt_help(out, &opt_set);

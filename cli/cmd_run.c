@@ -75,7 +75,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"slab-before.txt (or its directory), a copied\n"
 		"/sys/kernel/slab or a /proc/slabinfo 2.1 file: geometry,\n"
 		"slabs, objects, free slots; prior frees (u) take objects\n"
-		"out of it (docs/own-trace.md)"},
+		"out of it, each kernel slab's from one slab holding as\n"
+		"many; kmalloc-cg-N caches listed turn CONFIG_MEMCG on\n"
+		"(docs/own-trace.md)"},
 	[O_FINAL] = {"final-state", NULL, "SNAPSHOT",
 		"the kernel's caches after the trace (with --initial-state):\n"
 		"objects left live at sites the import found freed without\n"
