@@ -1,12 +1,15 @@
 /* trace_bin2_reader.c - binary traces, version 2 (trace_bin.h): blocks
  * whose checksum is verified before any of their records is used, and a
- * batch decoder for the fixed-width FREE4 and ALLOC8 records.
+ * batch decoder for the fixed-width FREE4 and ALLOC8 records (and the
+ * common LONG work record).
  *
  * The batch loop is the hot path of every replay: one 8-byte load per
  * record, no varint loop, no refill check (a block is whole in the
- * buffer), and the two index bounds tested per alloc.  Anything else -- a
- * LONG record, a bound exceeded, the last 7 bytes of a block -- goes to
- * decode_one(), which is careful and words the errors. */
+ * buffer), one bound test per alloc, and no store of a field the event's
+ * kind leaves unspecified or the consumer can count (its number).
+ * Anything else -- another LONG record, a bound exceeded, the last bytes
+ * of a block -- goes to decode_one(), which is careful and words the
+ * errors. */
 #include <stddef.h>
 #include <string.h>
 #include "trace_hash.h"
@@ -172,8 +175,8 @@ static inline int decode_work(const uint8_t **pp, const uint8_t *end,
  * decoded into ev[0 .. max).  The inner loop runs on the output pointer
  * alone (no index to count, nothing to work out before leaving it, no
  * event number stored: the consumer counts, trace.h), and an alloc's
- * fields are stored one by one: the two bounds are the only test past the
- * tag. */
+ * fields are stored one by one or in pairs (store_pair): its bound
+ * (site_lim) is the only test past the tag. */
 static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 			    unsigned max)
 {
