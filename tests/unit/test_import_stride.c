@@ -36,12 +36,10 @@ static void kfree(FILE *f, const char *site, uint64_t ptr)
 
 /* Writes the capture; rcl_seen slabs of rcl-96 allocated (and kept) in
  * it before the frees. */
-static void write_capture(const char *path, int rcl_seen)
+static void write_capture(FILE *f, int rcl_seen)
 {
 	static const unsigned slots96[] = {0, 1, 3, 5, 6, 9, 10, 41};
-	FILE *f = fopen(path, "w");
 
-	assert_non_null(f);
 	for (int i = 0; i < rcl_seen; i++)
 		fprintf(f, " sh-1 [000] ..... 1.0: kmalloc: call_site=__d_alloc+0x170/0x230 "
 			   "ptr=%llx bytes_req=66 bytes_alloc=96 "
@@ -62,11 +60,13 @@ static void write_capture(const char *path, int rcl_seen)
 	for (unsigned i = 0; i < 5; i++)
 		kfree(f, "odd_free", SLAB(5) + 128 * i);
 	kfree(f, "odd_free", SLAB(5) + 100);
-	fclose(f);
 }
 
-/* Import with the snapshot; "SIZE:GFP " per kmalloc prior free in seen. */
-static void import(int rcl_seen, struct ss_import_totals *t, char *seen, size_t n)
+/* Import the capture f holds (closed here) with snapshot snap_text;
+ * "CACHE:SIZE:GFP " per prior free in seen (CACHE "kmalloc" or the
+ * declared cache's name). */
+static void import_file(FILE *f, const char *snap_text, struct ss_import_totals *t,
+			char *seen, size_t n)
 {
 	char in[256], out[256], snap[256];
 	struct ss_import_opts o = {.target = "x86_64-6.x"};
@@ -74,11 +74,11 @@ static void import(int rcl_seen, struct ss_import_totals *t, char *seen, size_t 
 	struct ss_trace_reader *r;
 	struct ss_event ev;
 
+	fclose(f);
 	tu_path(in, sizeof(in), "stride.ftrace");
 	tu_path(out, sizeof(out), "stride.trace");
 	tu_path(snap, sizeof(snap), "stride.slabinfo");
-	tu_write_text(snap, snapshot);
-	write_capture(in, rcl_seen);
+	tu_write_text(snap, snap_text);
 	o.input = in;
 	o.output = out;
 	o.snapshot = snap;
@@ -87,10 +87,32 @@ static void import(int rcl_seen, struct ss_import_totals *t, char *seen, size_t 
 	assert_int_equal(ss_trace_open(&r, out, &err), 0);
 	seen[0] = '\0';
 	while (ss_trace_next(r, &ev, &err) == 1)
-		if (ev.kind == SS_EV_FREE_PRIOR && ev.api == SS_API_KMALLOC)
-			snprintf(seen + strlen(seen), n - strlen(seen), "%llu:%u ",
+		if (ev.kind == SS_EV_FREE_PRIOR)
+			snprintf(seen + strlen(seen), n - strlen(seen), "%s:%llu:%u ",
+				 ev.api == SS_API_KMALLOC ? "kmalloc" :
+				 ss_trace_cache_name(ss_trace_tables(r), ev.api),
 				 (unsigned long long)ev.value, ev.gfp);
 	ss_trace_close(r);
+}
+
+/* The capture file to write, opened. */
+static FILE *capture_file(void)
+{
+	char in[256];
+	FILE *f;
+
+	tu_path(in, sizeof(in), "stride.ftrace");
+	f = fopen(in, "w");
+	assert_non_null(f);
+	return f;
+}
+
+static void import(int rcl_seen, struct ss_import_totals *t, char *seen, size_t n)
+{
+	FILE *f = capture_file();
+
+	write_capture(f, rcl_seen);
+	import_file(f, snapshot, t, seen, n);
 }
 
 static void test_stride_classes(void **state)
@@ -101,9 +123,9 @@ static void test_stride_classes(void **state)
 
 	import(0, &t, seen, sizeof(seen));
 	for (int i = 0; i < 14; i++)
-		strcat(want, "96:2 "); /* SS_GFP_RECLAIMABLE */
+		strcat(want, "kmalloc:96:2 "); /* SS_GFP_RECLAIMABLE */
 	for (int i = 0; i < 6; i++)
-		strcat(want, "192:0 ");
+		strcat(want, "kmalloc:192:0 ");
 	assert_string_equal(seen, want);
 	assert_int_equal(t.stride_frees, 20);
 	assert_int_equal(t.stride_slabs, 3);
@@ -121,9 +143,9 @@ static void test_stride_room(void **state)
 	/* 35 of rcl-96's 40 slabs seen: 5 left, kmalloc-96 has 10 */
 	import(35, &t, seen, sizeof(seen));
 	for (int i = 0; i < 14; i++)
-		strcat(want, "96:0 ");
+		strcat(want, "kmalloc:96:0 ");
 	for (int i = 0; i < 6; i++)
-		strcat(want, "192:0 ");
+		strcat(want, "kmalloc:192:0 ");
 	assert_string_equal(seen, want);
 	assert_int_equal(t.stride_frees, 20);
 }
@@ -132,24 +154,11 @@ static void test_stride_room(void **state)
  * the pages may be another cache's new slab. */
 static void test_owner_before_free(void **state)
 {
-	char in[256], out[256], snap[256];
-	struct ss_import_opts o = {.target = "x86_64-6.x"};
 	struct ss_import_totals t;
-	struct ss_error err = {{0}};
-	struct ss_trace_reader *r;
-	struct ss_event ev;
-	char seen[256] = "";
-	FILE *f;
+	char seen[256];
+	FILE *f = capture_file();
 	(void)state;
 
-	tu_path(in, sizeof(in), "owner.ftrace");
-	tu_path(out, sizeof(out), "owner.trace");
-	tu_path(snap, sizeof(snap), "owner.slabinfo");
-	tu_write_text(snap, "slabinfo - version: 2.1\n"
-			    "kmalloc-96 420 420 96 42 1 : tunables 0 0 0 : slabdata 10 10 0\n"
-			    "dentry 2100 2100 192 21 1 : tunables 0 0 0 : slabdata 100 100 0\n");
-	f = fopen(in, "w");
-	assert_non_null(f);
 	/* slab 10 held a kmalloc-96 object before the free: kmalloc-96 */
 	fprintf(f, " sh-1 [000] ..... 1.0: kmalloc: call_site=f+0x1/0x2 ptr=%llx bytes_req=90 "
 		   "bytes_alloc=96 gfp_flags=GFP_KERNEL node=-1 accounted=false\n",
@@ -160,48 +169,26 @@ static void test_owner_before_free(void **state)
 	fprintf(f, " sh-1 [000] ..... 1.0: kmem_cache_alloc: call_site=__d_alloc+0x2d/0x230 "
 		   "ptr=%llx bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 "
 		   "accounted=true name=dentry\n", (unsigned long long)SLAB(11) + 192);
-	fclose(f);
-	o.input = in;
-	o.output = out;
-	o.snapshot = snap;
-	if (ss_import(&o, &t, &err))
-		fail_msg("%s", err.msg);
-	assert_int_equal(ss_trace_open(&r, out, &err), 0);
-	while (ss_trace_next(r, &ev, &err) == 1)
-		if (ev.kind == SS_EV_FREE_PRIOR)
-			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%s:%llu ",
-				 ev.api == SS_API_KMALLOC ? "kmalloc" :
-				 ss_trace_cache_name(ss_trace_tables(r), ev.api),
-				 (unsigned long long)ev.value);
-	ss_trace_close(r);
-	assert_string_equal(seen, "kmalloc:96 ");
+	import_file(f, "slabinfo - version: 2.1\n"
+		       "kmalloc-96 420 420 96 42 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+		       "dentry 2100 2100 192 21 1 : tunables 0 0 0 : slabdata 100 100 0\n",
+		    &t, seen, sizeof(seen));
+	assert_string_equal(seen, "kmalloc:96:0 ");
 	assert_int_equal(t.prior_unattributed, 1);
 }
 
 /* Hashed pointers say nothing of slots: the rule stays out. */
 static void test_stride_hashed(void **state)
 {
-	char in[256], out[256], snap[256];
-	struct ss_import_opts o = {.target = "x86_64-6.x"};
 	struct ss_import_totals t;
-	struct ss_error err = {{0}};
-	FILE *f;
+	char seen[256];
+	FILE *f = capture_file();
 	(void)state;
 
-	tu_path(in, sizeof(in), "hashed.ftrace");
-	tu_path(out, sizeof(out), "hashed.trace");
-	tu_path(snap, sizeof(snap), "hashed.slabinfo");
-	tu_write_text(snap, snapshot);
-	f = fopen(in, "w");
-	assert_non_null(f);
 	for (unsigned i = 0; i < 8; i++)
 		kfree(f, "__d_free_external", 0x1000 + 96 * i);
-	fclose(f);
-	o.input = in;
-	o.output = out;
-	o.snapshot = snap;
-	if (ss_import(&o, &t, &err))
-		fail_msg("%s", err.msg);
+	import_file(f, snapshot, &t, seen, sizeof(seen));
+	assert_string_equal(seen, "");
 	assert_int_equal(t.stride_frees, 0);
 	assert_int_equal(t.prior_unattributed, 8);
 }
