@@ -29,6 +29,10 @@ struct ss_res_span {
  * ring of its last swaps instead. */
 struct ss_res_hist {
 	uint32_t n, cap;
+	/* the spans are span[first .. first + n): dropping the oldest moves
+	 * `first` instead of the others, which move once `first` reaches n
+	 * (sim/contention.c keep) */
+	uint32_t first;
 	struct ss_res_span span[];
 };
 
