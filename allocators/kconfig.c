@@ -289,6 +289,8 @@ int ss_kconfig_apply_list(struct ss_target *t, const char *list,
 			return ss_errorf(err, "--config: %s=%s: %s", item, val, why);
 		if (!strcmp(item, "CONFIG_RANDOM_KMALLOC_CACHES") || !strcmp(item, "CONFIG_SLAB_BUCKETS"))
 			t->kc.hardening_given = true;
+		if (!strcmp(item, "CONFIG_MEMCG"))
+			t->kc.memcg_given = true;
 	}
 	return 0;
 }

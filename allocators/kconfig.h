@@ -57,6 +57,7 @@ struct ss_kconfig {
 	bool cpu_partial;	/* CONFIG_SLUB_CPU_PARTIAL (default y) */
 	bool max_order_given;	/* slub_max_order= came from --config */
 	bool hardening_given;	/* RANDOM_KMALLOC_CACHES / SLAB_BUCKETS from --config */
+	bool memcg_given;	/* CONFIG_MEMCG from --config (over an initial state's) */
 	unsigned nr_sheaf;
 	struct ss_sheaf_cap sheaf[SS_MAX_SHEAF_CACHES];
 	unsigned nr_buckets;

@@ -153,6 +153,16 @@ uint64_t ss_account_footprint(const struct ss_account *a)
 	return a->slab_pages * a->page_size + (a->large_counted ? a->large_pages : 0);
 }
 
+/* d more (modulo 2^64: a fall adds the two's complement) of cache k's
+ * objects into the allocated, alignment and debug byte totals. */
+static void add_parts(const struct ss_acct_cache *k, uint64_t d, uint64_t *allocated,
+		      uint64_t *align, uint64_t *debug)
+{
+	*allocated += d * k->object_size;
+	*align += d * k->align_each;
+	*debug += d * k->debug_each;
+}
+
 void ss_account_now(const struct ss_account *a, struct ss_acct_bytes *b)
 {
 	b->footprint = ss_account_footprint(a);
@@ -160,15 +170,11 @@ void ss_account_now(const struct ss_account *a, struct ss_acct_bytes *b)
 	b->allocated = a->allocated + (a->large_counted ? a->large_pages : 0);
 	b->align = a->align;
 	b->debug = a->debug;
-	/* the caches whose objects moved since the fold (modulo 2^64: a
-	 * fall adds the two's complement) */
+	/* the caches whose objects moved since the fold */
 	for (uint32_t i = 0; i < a->nr_dirty; i++) {
 		const struct ss_acct_cache *k = &a->cache[a->dirty[i]];
-		uint64_t d = k->live + k->prior - k->folded;
 
-		b->allocated += d * k->object_size;
-		b->align += d * k->align_each;
-		b->debug += d * k->debug_each;
+		add_parts(k, k->live + k->prior - k->folded, &b->allocated, &b->align, &b->debug);
 	}
 	b->slab_tail = a->slab_tail;
 }
@@ -178,11 +184,9 @@ static void fold(struct ss_account *a)
 {
 	for (uint32_t i = 0; i < a->nr_dirty; i++) {
 		struct ss_acct_cache *k = &a->cache[a->dirty[i]];
-		uint64_t n = k->live + k->prior, d = n - k->folded;
+		uint64_t n = k->live + k->prior;
 
-		a->allocated += d * k->object_size;
-		a->align += d * k->align_each;
-		a->debug += d * k->debug_each;
+		add_parts(k, n - k->folded, &a->allocated, &a->align, &a->debug);
 		k->folded = n;
 		k->dirty = false;
 	}

@@ -165,13 +165,12 @@ static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
  * that kernel unless --config says otherwise.  Without this, 6.x targets
  * (CONFIG_MEMCG off by default) put a capture's accounted kmallocs --
  * 29% of a git clone's -- into kmalloc-N. */
-static void kernel_from_snapshot(struct ss_run_setup *s, const struct ss_run_spec *spec)
+static void kernel_from_snapshot(struct ss_run_setup *s)
 {
-	if (spec->config && strstr(spec->config, "CONFIG_MEMCG"))
+	if (s->target.kc.memcg_given || s->target.era < SS_ERA_5_9)
 		return;
 	for (unsigned i = 0; i < s->initial.nr; i++)
-		if (!strncmp(s->initial.caches[i].name, "kmalloc-cg-", 11) &&
-		    s->target.era >= SS_ERA_5_9) {
+		if (!strncmp(s->initial.caches[i].name, "kmalloc-cg-", 11)) {
 			s->target.kc.memcg = true;
 			return;
 		}
@@ -197,7 +196,7 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (spec->initial_state && ss_snap_load(&s->initial, spec->initial_state, err))
 		return -1;
 	if (spec->initial_state)
-		kernel_from_snapshot(s, spec);
+		kernel_from_snapshot(s);
 	/* a pass over the trace before the replay (standard input is read
 	 * once: its kernel slabs map by draws alone, slab_prior.h) */
 	if (spec->initial_state && strcmp(spec->trace, "-") &&

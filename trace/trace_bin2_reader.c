@@ -116,26 +116,6 @@ static void make_site_lim(struct ss_trace_reader *r)
 		r->site_lim[a] = (uint16_t)(a < r->lim_api ? sites : 0);
 }
 
-/* The longest varint decode_work() reads: 9 bytes carry 63 bits. */
-#define WORK_VARINT_MAX 9
-
-static inline int work_varint(const uint8_t **q, uint64_t *out)
-{
-	const uint8_t *s = *q;
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t b;
-
-	do {
-		b = *s++;
-		v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while ((b & 0x80) && shift < 7 * WORK_VARINT_MAX);
-	*q = s;
-	*out = v;
-	return !(b & 0x80);
-}
-
 /* A work event in a LONG record (0xf0, version 1's WORK tag with the cpu
  * in it, cycles and label varints): hackbench writes one every ~120
  * events, and each one through decode_one() costs ~170 instructions,
@@ -150,14 +130,14 @@ static inline int decode_work(const uint8_t **pp, const uint8_t *end,
 	uint64_t cycles, label;
 	uint8_t tag;
 
-	if (end - q < 2 + 2 * WORK_VARINT_MAX || q[0] != SS_BIN2_LONG_TAG)
+	if (end - q < 2 || q[0] != SS_BIN2_LONG_TAG)
 		return 0;
 	tag = q[1];
 	if ((tag & 7) != SS_BIN_WORK || !(tag >> 3))
 		return 0;
 	q += 2;
-	if (!work_varint(&q, &cycles) || cycles > SS_TRACE_MAX_CYCLES ||
-	    !work_varint(&q, &label) || label >= nr_names)
+	if (ss_bin_get_varint(&q, end, &cycles) || cycles > SS_TRACE_MAX_CYCLES ||
+	    ss_bin_get_varint(&q, end, &label) || label >= nr_names)
 		return 0;
 	e->kind = SS_EV_WORK;
 	e->cpu = (tag >> 3) - 1u;

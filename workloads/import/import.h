@@ -216,7 +216,7 @@ int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *si
 uint64_t ss_import_prior_kmalloc_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t gfp,
 				      uint64_t size);
 /* The stride rule placed the unknown kfree of ptr in key k's cache. */
-int ss_import_prior_place(struct ss_import_prior *p, uint64_t ptr, uint32_t k);
+void ss_import_prior_place(struct ss_import_prior *p, uint64_t ptr, uint32_t k);
 /* The cache name of key k (kmalloc keys by their 6.x type name); -1 none. */
 int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,
 			      char name[SS_IMPORT_CACHE_NAME]);
@@ -232,7 +232,7 @@ struct ss_import_stride {
 	uint64_t frees, slabs; /* placed by the rule */
 };
 int ss_import_stride_begin(struct ss_import_stride *s, const struct ss_import_prior *p);
-/* One site's pointers (sorted in place): note the slabs it classes. */
+/* One site's pointers (sorted in place): record the frees it classes. */
 int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 			  const struct ss_target *t, uint64_t *ptr, uint32_t n);
 void ss_import_stride_release(struct ss_import_stride *s);

@@ -20,15 +20,17 @@
  * capture: such objects come and go in equal numbers, and the first free
  * of each would otherwise empty the initial state by that many.
  *
- * With raw pointers (`make capture RAW_PTR=1`) and the kernel's snapshot,
+ * With raw pointers (`make capture`'s default) and the kernel's snapshot,
  * an object's slab is its address rounded down to the slab size (slab
  * pages come from the buddy allocator, aligned to their order).  The
  * first pass notes which cache each slab held; an unknown kfree() of an
- * object in a known slab is of that cache, whatever the site.  And each
- * prior free carries its slab, so the replay frees the objects the kernel
- * freed slab by slab from one slab of its own (slab_prior.h).  A kfree
- * site that learned nothing has its raw pointers classed by their slot
- * offsets (import_stride.c), which notes their slabs the same way.
+ * object in a slab seen before the free is of that cache, whatever the
+ * site (note_prior_kfree says why not after).  And each prior free
+ * carries its slab, so the replay frees the objects the kernel freed
+ * slab by slab from one slab of its own (slab_prior.h).  A kfree site
+ * that learned nothing has its raw pointers classed by their slot
+ * offsets (import_stride.c), which records each free's cache the same
+ * way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,13 +225,12 @@ static int note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 
 static uint32_t slab_key(struct ss_import_prior *p, uint64_t ptr);
 
-int ss_import_prior_place(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
+void ss_import_prior_place(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 {
 	struct ss_ptr_entry *e = ss_ptrmap_find(&p->prior_owner, ptr);
 
 	if (e)
 		e->id = (uint64_t)k + 1;
-	return 0;
 }
 
 int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,

@@ -139,7 +139,7 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 		return -1;
 	ss_sort(ptr, n, sizeof(*ptr), cmp_u64);
 	/* largest class first: a slot of 96 is also a multiple of 32 */
-	for (unsigned prev = UINT32_MAX; !rc;) {
+	for (unsigned prev = UINT32_MAX;;) {
 		unsigned size = 0;
 		const struct ss_snap_cache *plain, *best = NULL;
 		uint64_t groups, room = 0;
@@ -179,10 +179,10 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 			rc = -1;
 			break;
 		}
-		for (uint32_t j = 0; j < n && !rc; j++) {
+		for (uint32_t j = 0; j < n; j++) {
 			if (cls[j] != size)
 				continue;
-			rc = ss_import_prior_place(p, ptr[j], k);
+			ss_import_prior_place(p, ptr[j], k);
 			s->frees++;
 		}
 		s->slabs += groups;
