@@ -97,9 +97,26 @@ static int add_partial(struct ss_kcache *s, uint32_t inuse)
 	return push_prior(s, sl, inuse);
 }
 
-/* A CPU slab half in use: the active one (its free objects on the CPU
- * freelist) or one on the CPU partial list. */
-static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active)
+/* The objects in use on a CPU slab: half of them (the estimate SLUB's
+ * slabs_cpu_partial_show() makes), unless the trace showed the active
+ * slab's free slots (ev, slabsnap.h: exact, or a lower bound that only
+ * lowers the estimate). */
+static uint32_t cpu_slab_used(uint32_t objects, uint32_t ev)
+{
+	uint32_t half = objects / 2, f = ev & ~SS_SNAP_FREE_ATLEAST;
+
+	if (ev == SS_SNAP_FREE_UNKNOWN)
+		return half;
+	if (f > objects)
+		f = objects;
+	if (ev & SS_SNAP_FREE_ATLEAST)
+		return objects - f < half ? objects - f : half;
+	return objects - f;
+}
+
+/* A CPU slab: the active one (its free objects on the CPU freelist) or
+ * one on the CPU partial list; ev as cpu_slab_used() takes it. */
+static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active, uint32_t ev)
 {
 	struct ss_kcache_cpu *c = &s->cpu[cpu];
 	struct ss_slab *sl = ss_slab_new_prior(s, 0);
@@ -107,7 +124,7 @@ static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active)
 
 	if (!sl)
 		return -1;
-	used = sl->objects / 2;
+	used = cpu_slab_used(sl->objects, ev);
 	if (active && !c->slab) {
 		sl->inuse = sl->objects;
 		sl->cpu_free = sl->objects - used;
@@ -161,13 +178,18 @@ static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 	if (cpu_partial) {
 		for (unsigned i = 0; i < c->nr_cpus; i++)
 			for (uint32_t k = 0; k < c->cpu_partial_slabs[i]; k++)
-				if (add_cpu_slab(s, i % ncpu, false))
+				if (add_cpu_slab(s, i % ncpu, false, SS_SNAP_FREE_UNKNOWN))
 					return -1;
 	}
-	/* the active slabs: CPU 0, 1, ...; more than CPUs join partial lists */
-	for (uint64_t i = 0; i < active; i++)
-		if (add_cpu_slab(s, (unsigned)(i % ncpu), i < ncpu))
+	/* the active slabs: CPU 0, 1, ...; more than CPUs join partial lists.
+	 * A raw-pointer trace may say how many free slots each CPU's active
+	 * slab had (import_cpuslab.c). */
+	for (uint64_t i = 0; i < active; i++) {
+		uint32_t ev = i < ncpu && i < c->nr_cpu_free ? c->cpu_free[i] : SS_SNAP_FREE_UNKNOWN;
+
+		if (add_cpu_slab(s, (unsigned)(i % ncpu), i < ncpu, ev))
 			return -1;
+	}
 	return 0;
 }
 

@@ -23,7 +23,8 @@ int ss_kcache_take_geometry(struct ss_kcache *s, const struct ss_snap_cache *c,
  * full slabs, node partial slabs holding objects_partial objects between
  * them, and per CPU an active slab and the CPU partial slabs
  * slabs_cpu_partial lists, each CPU slab half in use (the estimate SLUB's
- * own slabs_cpu_partial_show() makes).  From /proc/slabinfo: its free
+ * own slabs_cpu_partial_show() makes) unless c->cpu_free says how many
+ * slots a CPU's active slab had free (a raw-pointer trace's count).  From /proc/slabinfo: its free
  * objects on node partial slabs half empty each.  With another geometry
  * (a debug what-if): the kernel's objects packed into the cache's own
  * slabs.  Either way `objects` as SLUB counts it equals the kernel's. */

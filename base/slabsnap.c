@@ -233,8 +233,10 @@ uint64_t ss_snap_node_partial_free(const struct ss_snap_cache *c)
 
 void ss_snap_release(struct ss_snap *s)
 {
-	for (unsigned i = 0; i < s->nr; i++)
+	for (unsigned i = 0; i < s->nr; i++) {
 		free(s->caches[i].cpu_partial_slabs);
+		free(s->caches[i].cpu_free);
+	}
 	free(s->caches);
 	free(s->alias);
 	free(s->alias_of);

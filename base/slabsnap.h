@@ -54,7 +54,15 @@ struct ss_snap_cache {
 	uint64_t partial, objects_partial, cpu_slabs;
 	uint32_t *cpu_partial_slabs; /* per CPU, nr_cpus entries (may be NULL) */
 	unsigned nr_cpus;
+	/* per CPU, the free slots of its active slab as a raw-pointer trace
+	 * shows them (ss_snap_take_cpu_free; NULL when none): a count, |
+	 * SS_SNAP_FREE_ATLEAST for a lower bound, or SS_SNAP_FREE_UNKNOWN */
+	uint32_t *cpu_free;
+	unsigned nr_cpu_free;
 };
+
+#define SS_SNAP_FREE_UNKNOWN UINT32_MAX
+#define SS_SNAP_FREE_ATLEAST 0x80000000u
 
 struct ss_snap {
 	char path[512];
@@ -77,6 +85,14 @@ int ss_snap_load_in(struct ss_snap *s, const char *path, const char *file,
 void ss_snap_release(struct ss_snap *s);
 /* The cache known as name (its own name or an alias), or NULL. */
 const struct ss_snap_cache *ss_snap_find(const struct ss_snap *s, const char *name);
+
+/* Take a trace's meta cpu_slab_free (docs/import.md rule 6): blank-
+ * separated CACHE:CPU:N (N slots free in CPU's active slab when the trace
+ * began) or CACHE:CPU:N+ (at least N).  A cache the snapshot lacks is
+ * skipped (*skipped counts them); N above the cache's objects per slab,
+ * or a malformed item, is an error naming the item. */
+int ss_snap_take_cpu_free(struct ss_snap *s, const char *meta, unsigned *skipped,
+			  struct ss_error *err);
 
 /* Free object slots on the node partial lists (what `objects` leaves out). */
 uint64_t ss_snap_node_partial_free(const struct ss_snap_cache *c);

@@ -118,7 +118,7 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
  * (slabsim import before it knew them up front): then the whole trace is
  * read for them.  Standard input cannot be read twice: nothing. */
 static int trace_header(const char *path, unsigned *cpus, bool *imported,
-			struct ss_error *err)
+			char **cpu_slab_free, struct ss_error *err)
 {
 	struct ss_trace_reader *r;
 	struct ss_event ev;
@@ -141,6 +141,10 @@ static int trace_header(const char *path, unsigned *cpus, bool *imported,
 	v = ss_trace_meta(ss_trace_tables(r), "cpus");
 	if (rc >= 0 && v && !ss_parse_u64(v, 65536, &n) && n)
 		*cpus = (unsigned)n;
+	/* written before the events (import.c), for the initial state */
+	v = ss_trace_meta(ss_trace_tables(r), "cpu_slab_free");
+	if (rc >= 0 && v && !(*cpu_slab_free = strdup(v)))
+		rc = ss_errorf(err, "out of memory");
 	ss_trace_close(r);
 	return rc < 0 ? -1 : 0;
 }
@@ -176,6 +180,19 @@ static void kernel_from_snapshot(struct ss_run_setup *s)
 		}
 }
 
+/* The free slots of the CPUs' active slabs at the trace's start, as a
+ * raw-pointer import saw them (import_cpuslab.c): the initial state takes
+ * them instead of its half-full estimate (slab_prior.c). */
+static int take_cpu_free(struct ss_run_setup *s, struct ss_error *err)
+{
+	unsigned skipped;
+	struct ss_error e;
+
+	if (ss_snap_take_cpu_free(&s->initial, s->cpu_slab_free, &skipped, &e))
+		return ss_errorf(err, "%s: %s", s->trace, e.msg);
+	return 0;
+}
+
 /* What both opens do first: the trace's own CPUs and kind, the initial
  * state and the topology. */
 static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
@@ -186,7 +203,7 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	s->trace = spec->trace;
 	s->max_objects = spec->max_objects;
 	s->max_memory = spec->max_memory;
-	if (trace_header(spec->trace, &trace_cpus, &s->imported, err))
+	if (trace_header(spec->trace, &trace_cpus, &s->imported, &s->cpu_slab_free, err))
 		return -1;
 	s->cpus_from = spec->topology ? "topology" : spec->cpus ? "--cpus" : "target";
 	if (!spec->topology && !spec->cpus && trace_cpus) {
@@ -197,6 +214,8 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		return -1;
 	if (spec->initial_state)
 		kernel_from_snapshot(s);
+	if (spec->initial_state && s->cpu_slab_free && take_cpu_free(s, err))
+		return -1;
 	/* a pass over the trace before the replay (standard input is read
 	 * once: its kernel slabs map by draws alone, slab_prior.h) */
 	if (spec->initial_state && strcmp(spec->trace, "-") &&
@@ -279,6 +298,8 @@ void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
 	s->spool_slot = 0;
 	ss_site_sizes_release(&s->sites);
 	ss_snap_release(&s->initial);
+	free(s->cpu_slab_free);
+	s->cpu_slab_free = NULL;
 	ss_prior_counts_release(&s->prior_counts);
 	ss_topology_release(&s->topo);
 	ss_overrides_release(&s->place);

@@ -58,6 +58,7 @@ struct ss_run_setup {
 	struct ss_trace_reader *reader;
 	struct ss_snap initial;	/* --initial-state, if given */
 	struct ss_prior_counts prior_counts; /* its prior frees per kernel slab */
+	char *cpu_slab_free;	/* the trace's meta cpu_slab_free, or NULL */
 	const char *cpus_from;	/* "--cpus", "trace", "target" or "topology" */
 	bool imported;		/* meta workload import: the kernel's caches */
 	const char *trace;	/* the path the reader opened */

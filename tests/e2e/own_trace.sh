@@ -51,6 +51,10 @@ unknown) grep -q '^The capture (`.*meta`) did not check' "$rep/report.md" ;;
 *) grep -q "^$ut tasks\{0,1\} ran [0-9.]* ms during the capture with no tracepoint" "$rep/report.md" ;;
 esac || fail "report.md does not say what the capture's meta says (untraced_tasks=$ut)"
 "$S" convert "$tmp/data/trace.sbt.zst" "$tmp/own.trace" > /dev/null
+# raw pointers: the free slots of each CPU's first slab, before the events
+awk '/^meta cpu_slab_free [^ ]+:[0-9]+:[0-9]+\+? / { m = NR } /^[af] / { first = NR; exit }
+     END { exit !(m && m < first) }' "$tmp/own.trace" ||
+	fail "the imported raw-pointer trace has no meta cpu_slab_free before its events"
 awk '/^meta cpus / { cpus = NR } /^[af] / { first = NR; exit } END { exit !(cpus && cpus < first) }' \
 	"$tmp/own.trace" || fail "the imported trace does not state its CPUs before the events"
 # kernel.csv: one row per cache, signed changes, the header's field count

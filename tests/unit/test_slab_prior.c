@@ -193,6 +193,63 @@ static void test_populate(void **state)
 	ss_snap_release(&snap);
 }
 
+/* A raw-pointer trace's count of the active slab's free slots
+ * (import_cpuslab.c, meta cpu_slab_free) replaces the half-full guess for
+ * that slab: exactly, or as a lower bound that only lowers it.  Malformed
+ * items and counts beyond a slab are errors; unknown caches skipped. */
+/* dentry started from snap: CPU 0's active slab's free slots, and the
+ * objects the initial state holds (*live). */
+static uint32_t active_free(const struct ss_snap *snap, uint64_t *live)
+{
+	struct ss_kcache s;
+	struct ss_target t;
+	struct ss_topology topo;
+	uint32_t f;
+
+	start_cache(&s, &t, &topo, ss_snap_find(snap, "dentry"));
+	assert_int_equal(slub_objects(&s), 146829); /* SLUB's figure is the kernel's */
+	f = s.cpu[0].slab->cpu_free;
+	*live = s.prior_live;
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	return f;
+}
+
+static void test_populate_cpu_free(void **state)
+{
+	char path[TU_PATH_MAX];
+	struct ss_snap snap;
+	struct ss_error err;
+	unsigned skipped;
+	uint64_t half_live, live;
+	(void)state;
+
+	tu_path(path, sizeof(path), "slab-cpufree.txt");
+	tu_write_text(path, snapshot);
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	assert_int_equal(active_free(&snap, &half_live), 21 - 10);
+
+	/* CPU 0's active slab had 18 of 21 free: 7 objects fewer in use;
+	 * CPU 1 (no active slab here) and the other cache are not touched */
+	assert_int_equal(ss_snap_take_cpu_free(&snap, "dentry:0:18 dentry:1:3+ nosuch:0:1 "
+					       "lsm_inode_cache:1:100", &skipped, &err), 0);
+	assert_int_equal(skipped, 1);
+	assert_int_equal(active_free(&snap, &live), 18);
+	assert_int_equal(live, half_live - 7);
+	/* a lower bound below the guess keeps the guess; above it, it wins */
+	assert_int_equal(ss_snap_take_cpu_free(&snap, "dentry:0:4+", &skipped, &err), 0);
+	assert_int_equal(active_free(&snap, &live), 11);
+	assert_int_equal(ss_snap_take_cpu_free(&snap, "dentry:0:15+", &skipped, &err), 0);
+	assert_int_equal(active_free(&snap, &live), 15);
+
+	assert_int_equal(ss_snap_take_cpu_free(&snap, "dentry:0:22", &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, "dentry:0: 22 free slots, the cache has 21 per slab"));
+	assert_int_equal(ss_snap_take_cpu_free(&snap, "dentry:x:2", &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, "bad item 'dentry:x:2'"));
+	assert_int_equal(ss_snap_take_cpu_free(&snap, "dentry", &skipped, &err), -1);
+	ss_snap_release(&snap);
+}
+
 /* Prior frees: each kernel slab's frees take from one slab of ours, so a
  * kernel slab freed whole empties one here; without slab ids the draws
  * are reproducible. */
@@ -406,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_file),
 		cmocka_unit_test(test_snapshot_slabinfo_and_sysfs),
 		cmocka_unit_test(test_populate),
+		cmocka_unit_test(test_populate_cpu_free),
 		cmocka_unit_test(test_take_prior),
 		cmocka_unit_test(test_take_prior_counted),
 		cmocka_unit_test(test_prior_counts),

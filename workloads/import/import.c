@@ -338,6 +338,25 @@ done:
 	return 0;
 }
 
+/* meta cpu_slab_free (import_cpuslab.c): written before the events, so
+ * that `run --initial-state` has it when it fills the caches. */
+static int write_cpu_slab_free(struct importer *im, struct ss_error *err)
+{
+	char *buf;
+	int rc = 0;
+
+	if (!im->have_snap || !im->prior.raw || !im->prior.cpuslab.states.live)
+		return 0;
+	if (!(buf = malloc(SS_META_CPUSLAB_MAX + 1)))
+		return BAD(im, err, "out of memory");
+	if (ss_import_cpuslab_meta(&im->prior.cpuslab, &im->snap, buf, SS_META_CPUSLAB_MAX + 1))
+		rc = BAD(im, err, "out of memory");
+	else if (buf[0] && ss_trace_write_meta(im->w, "cpu_slab_free", buf))
+		rc = ss_trace_writer_failed(im->w, err);
+	free(buf);
+	return rc;
+}
+
 static int setup(struct importer *im, struct ss_error *err)
 {
 	const struct ss_import_opts *o = im->o;
@@ -372,6 +391,8 @@ static int setup(struct importer *im, struct ss_error *err)
 	    ss_trace_write_meta(im->w, "source", o->input) ||
 	    ss_trace_write_meta(im->w, "target", im->target.name))
 		return ss_trace_writer_failed(im->w, err);
+	if (write_cpu_slab_free(im, err))
+		return -1;
 	return o->cpus ? write_cpus(im, o->cpus, err) : 0;
 }
 

@@ -171,6 +171,26 @@ int ss_import_cache_api_named(struct ss_import_caches *c, struct ss_trace_writer
 			      struct ss_error *err);
 void ss_import_caches_release(struct ss_import_caches *c);
 
+/* ---- the CPU slabs' free slots at the start (import_cpuslab.c) ---- */
+
+/* Slab orders whose frees are counted (kmalloc and most caches'). */
+#define SS_CPUSLAB_MAX_ORDER 3
+struct ss_import_cpuslab {
+	struct ss_ptrmap frees;	 /* slab base | order -> frees into it so far */
+	struct ss_ptrmap states; /* (cache, CPU) -> its first slab and allocations */
+};
+/* An allocation of raw pointer ptr from snapshot cache c on cpu. */
+int ss_import_cpuslab_alloc(struct ss_import_cpuslab *cs, const struct ss_snap *snap,
+			    const struct ss_snap_cache *c, unsigned cpu, uint64_t ptr);
+/* A free of raw pointer ptr, whatever its cache. */
+int ss_import_cpuslab_free(struct ss_import_cpuslab *cs, uint64_t ptr);
+/* meta cpu_slab_free: "CACHE:CPU:N" (N slots free) or "CACHE:CPU:N+" (at
+ * least N: the CPU never left its first slab), blank-separated, by cache
+ * (snapshot order) and CPU; as many as fit in n bytes. */
+int ss_import_cpuslab_meta(struct ss_import_cpuslab *cs, const struct ss_snap *snap,
+			   char *buf, size_t n);
+void ss_import_cpuslab_release(struct ss_import_cpuslab *cs);
+
 /* ---- frees of objects allocated before the capture ---- */
 
 struct prior_site;
@@ -188,12 +208,14 @@ struct ss_import_prior {
 	const struct ss_snap *snap;
 	bool raw;
 	int8_t *key_order;	   /* per key: the cache's slab order, -1 unknown */
+	int32_t *key_snapi;	   /* per key: its snapshot cache's index, -1 none */
 	uint32_t cap_keys;
 	struct ss_ptrmap slab_owner; /* slab base | order -> key */
 	/* raw pointer of an unknown kfree -> the key its slab held when it
 	 * was freed + 1 (0: not known then); the stride rule fills some */
 	struct ss_ptrmap prior_owner;
 	struct ss_ptrmap slab_ids;   /* slab base | order -> dense id + 1 */
+	struct ss_import_cpuslab cpuslab; /* the first pass's, for meta cpu_slab_free */
 	uint64_t *key_slabs;	     /* per key: slab ids handed out */
 	uint32_t nr_key_slabs;
 	uint64_t stride_frees, stride_slabs; /* placed by the stride rule */
@@ -255,6 +277,9 @@ int ss_import_infer_spec(const struct ss_target *t, uint64_t req,
 
 /* Longest meta untraced_frees value (within SS_BIN_MAX_META). */
 #define SS_META_UNTRACED_MAX 60000
+/* Longest meta cpu_slab_free value (within SS_BIN_MAX_META): ~3,000
+ * (cache, CPU) pairs; more are left out (their slabs keep the estimate). */
+#define SS_META_CPUSLAB_MAX 60000
 
 struct ss_import_opts {
 	const char *input;	/* "-" = stdin; zstd-compressed input is fine */

@@ -160,9 +160,10 @@ void ss_import_kmalloc_name(uint32_t gfp, uint64_t size, char *buf, size_t n)
 		snprintf(buf, n, "%s%llu", type, (unsigned long long)size);
 }
 
-/* The slab order of the cache behind key k, from the snapshot; -1 when
- * unknown (and for a kmalloc type the snapshot lacks, the plain class). */
-static int key_order(struct ss_import_prior *p, uint32_t k)
+/* Key k's cache in the snapshot (and for a kmalloc type the snapshot
+ * lacks, the plain class): its index, -1 when none; the slab order is
+ * kept beside it (-1 unknown).  Looked up once per key. */
+static int key_lookup(struct ss_import_prior *p, uint32_t k)
 {
 	const char *key = p->keys.strs[k];
 	const struct ss_snap_cache *c = NULL;
@@ -171,18 +172,23 @@ static int key_order(struct ss_import_prior *p, uint32_t k)
 	unsigned long long size;
 
 	if (k < p->cap_keys && p->key_order[k] != -2)
-		return p->key_order[k];
+		return 0;
 	if (k >= p->cap_keys) {
 		uint32_t cap = p->cap_keys ? 2 * p->cap_keys : 256;
 		int8_t *o;
+		int32_t *x;
 
 		while (cap <= k)
 			cap *= 2;
 		o = realloc(p->key_order, cap);
-		if (!o)
+		if (o)
+			p->key_order = o;
+		x = realloc(p->key_snapi, cap * sizeof(*x));
+		if (x)
+			p->key_snapi = x;
+		if (!o || !x)
 			return -1;
 		memset(o + p->cap_keys, -2, cap - p->cap_keys);
-		p->key_order = o;
 		p->cap_keys = cap;
 	}
 	if (p->snap && key[0] == 'k' && sscanf(key, "k %u %llu", &g, &size) == 2) {
@@ -196,7 +202,21 @@ static int key_order(struct ss_import_prior *p, uint32_t k)
 		c = ss_snap_find(p->snap, key + 2);
 	}
 	p->key_order[k] = c && c->order <= 10 ? (int8_t)c->order : -1;
-	return p->key_order[k];
+	p->key_snapi[k] = c ? (int32_t)(c - p->snap->caches) : -1;
+	return 0;
+}
+
+/* The slab order of the cache behind key k, from the snapshot; -1 when
+ * unknown. */
+static int key_order(struct ss_import_prior *p, uint32_t k)
+{
+	return key_lookup(p, k) ? -1 : p->key_order[k];
+}
+
+/* Key k's snapshot cache, or NULL. */
+static const struct ss_snap_cache *key_cache(struct ss_import_prior *p, uint32_t k)
+{
+	return key_lookup(p, k) || p->key_snapi[k] < 0 ? NULL : &p->snap->caches[p->key_snapi[k]];
 }
 
 #define SLAB_BASE(ptr, order) (((ptr) & ~((4096ull << (order)) - 1)) | (order))
@@ -300,6 +320,7 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 	const struct ss_target *t = ln->t;
 	struct ss_kmem_rec rec = *recp;
 	struct ss_ptr_entry *e;
+	const struct ss_snap_cache *c;
 	char key[SS_IMPORT_CACHE_NAME + 32];
 
 	(void)why;
@@ -319,8 +340,13 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 		e->id = k;
 		if ((e = ss_ptrmap_find(dead, rec.ptr)))
 			ss_ptrmap_remove(dead, e);
+		if (rec.has_cpu && p->raw && (c = key_cache(p, k)) &&
+		    ss_import_cpuslab_alloc(&p->cpuslab, p->snap, c, rec.cpu, rec.ptr))
+			return ss_errorf(err, "out of memory");
 		return note_slab(p, rec.ptr, k) ? ss_errorf(err, "out of memory") : 0;
 	}
+	if (p->raw && p->snap && ss_import_cpuslab_free(&p->cpuslab, rec.ptr))
+		return ss_errorf(err, "out of memory");
 	if (!e) {
 		if (!rec.name && rec.ptr >= RAW_PTR_MIN && rec.call_site &&
 		    note_prior_kfree(p, rec.call_site, rec.ptr))
@@ -558,6 +584,8 @@ void ss_import_prior_release(struct ss_import_prior *p)
 	ss_ptrmap_release(&p->prior_owner);
 	ss_ptrmap_release(&p->slab_ids);
 	free(p->key_order);
+	free(p->key_snapi);
+	ss_import_cpuslab_release(&p->cpuslab);
 	free(p->key_slabs);
 	ss_strtab_release(&p->keys);
 	ss_strtab_release(&p->sites);
