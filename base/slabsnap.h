@@ -88,9 +88,9 @@ const struct ss_snap_cache *ss_snap_find(const struct ss_snap *s, const char *na
 
 /* Take a trace's meta cpu_slab_free (docs/import.md rule 6): blank-
  * separated CACHE:CPU:N (N slots free in CPU's active slab when the trace
- * began) or CACHE:CPU:N+ (at least N).  A cache the snapshot lacks is
- * skipped (*skipped counts them); N above the cache's objects per slab,
- * or a malformed item, is an error naming the item. */
+ * began) or CACHE:CPU:N+ (at least N).  A cache the snapshot lacks, or N
+ * above its objects per slab (a snapshot of another kernel), is skipped
+ * (*skipped counts them); a malformed item is an error naming it. */
 int ss_snap_take_cpu_free(struct ss_snap *s, const char *meta, unsigned *skipped,
 			  struct ss_error *err);
 

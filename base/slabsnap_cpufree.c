@@ -29,14 +29,13 @@ static int take_item(struct ss_snap *s, char *item, unsigned *skipped, struct ss
 		n[strlen(n) - 1] = '\0';
 	if (ss_parse_uint(cpu, SS_SNAP_MAX_CPUS - 1, &k) || ss_parse_uint(n, 1u << 30, &v))
 		goto bad;
+	/* another kernel's snapshot than the trace's (a what-if): what does
+	 * not fit it is skipped */
 	c = (struct ss_snap_cache *)ss_snap_find(s, item);
-	if (!c) {
+	if (!c || v > c->objs_per_slab) {
 		++*skipped;
 		return 0;
 	}
-	if (v > c->objs_per_slab)
-		return ss_errorf(err, "trace meta cpu_slab_free: %s:%u: %u free slots, the cache has %u per slab",
-				 item, k, v, c->objs_per_slab);
 	if (k >= c->nr_cpu_free) {
 		uint32_t *a = realloc(c->cpu_free, (k + 1) * sizeof(*a));
 
