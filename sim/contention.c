@@ -289,10 +289,10 @@ int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 	struct ss_use *u = &op->use[0];
 	double t = c->clocks[cpu] + u->at, delay = 0;
 
-	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES */
+	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES.  A
+	 * cmpxchg's len is its window, set with it (steps.h ss_op_cmpxchg:
+	 * a step's price, never negative, costs.c), unlike a lock's. */
 	update_floor(c);
-	if (u->len < 0)
-		u->len = op->cycles - u->at;
 	u->stat->uses++;
 	c->uses++;
 	if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
