@@ -103,7 +103,7 @@ void ss_account_release(struct ss_account *a);
  * not first in its site's chain, slab pages that changed, kmalloc_large
  * and kmalloc(0). */
 int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
-		    const struct ss_obj *obj, int dir, unsigned free_cpu,
+		    struct ss_obj *obj, int dir, unsigned free_cpu,
 		    uint64_t events);
 
 /* The pair of a slab object when it heads its site's chain, else NULL.
@@ -138,11 +138,12 @@ static inline void ss_account_touch(struct ss_account *a, struct ss_acct_cache *
 }
 
 /* After the model placed obj and memcap noted it; events = events
- * replayed before this one.  -1 when out of memory.  Inline: it runs for
- * every allocation (O(1): a running total, the cache's count, one site pair). */
+ * replayed before this one.  Sets obj->acct, its pair, for its free.  -1
+ * when out of memory.  Inline: it runs for every allocation (O(1): a
+ * running total, the cache's count, one site pair). */
 static inline int ss_account_alloc(struct ss_account *a,
 				   const struct ss_memcap *mem,
-				   const struct ss_obj *obj, uint64_t events)
+				   struct ss_obj *obj, uint64_t events)
 {
 	struct ss_acct_cache *k;
 	struct ss_acct_site *s;
@@ -150,6 +151,7 @@ static inline int ss_account_alloc(struct ss_account *a,
 	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
 	    !(s = ss_account_head(a, obj)))
 		return ss_account_slow(a, mem, obj, 1, 0, events);
+	obj->acct = (uint32_t)(s - a->site);
 	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
 	k->live++;
 	ss_account_touch(a, k, obj->cache);
@@ -163,18 +165,18 @@ static inline int ss_account_alloc(struct ss_account *a,
 }
 
 /* After the model freed obj and memcap noted it, before the engine
- * clears the record. */
+ * clears the record (obj->acct is then still the pair of its alloc). */
 static inline int ss_account_free(struct ss_account *a,
 				  const struct ss_memcap *mem,
-				  const struct ss_obj *obj, unsigned free_cpu)
+				  struct ss_obj *obj, unsigned free_cpu)
 {
 	struct ss_acct_cache *k;
 	struct ss_acct_site *s;
 
-	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
-	    !(s = ss_account_head(a, obj)))
+	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages)
 		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
-	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
+	s = &a->site[obj->acct];
+	k = &a->cache[obj->cache]; /* known: its pair exists */
 	k->live--;
 	ss_account_touch(a, k, obj->cache);
 	a->requested -= obj->size;
