@@ -121,7 +121,7 @@ static inline uint64_t round_cycles(double c)
  * one before did, so the bucket of the last value is kept (memo[0] the
  * cycles, memo[1] the bucket) and the rounding and bucket search skipped. */
 static inline void hist_add_cycles(struct ss_hist *h, double memo_c[1],
-				   unsigned memo_b[1], double c)
+				   size_t memo_b[1], double c)
 {
 	if (c != memo_c[0]) {
 		memo_c[0] = c;

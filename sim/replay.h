@@ -70,7 +70,8 @@ struct ss_run {
 	struct ss_cmodel *cm;
 	bool ticks;		 /* the model has timed work (model.h tick) */
 	double hist_memo_c[2];	 /* alloc, free: the last cycles added ... */
-	unsigned hist_memo_b[2]; /* ... and their histogram bucket */
+	size_t hist_memo_b[2];	 /* ... and their histogram bucket (an index
+				  * as wide as an address: no widening per use) */
 };
 
 /* Footprint and live objects as ss_totals_compute() counts them, in O(1)
