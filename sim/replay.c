@@ -419,6 +419,27 @@ void ss_replay_start(struct ss_run *run, const struct ss_trace_reader *r)
  * objects the slot is otherwise a cache miss per event (docs/bench.md). */
 #define PREFETCH_AHEAD SS_REPLAY_PAD
 
+/* Events e up to stop; ticks: run->ticks, a constant in each of the
+ * loop's two copies, so that a model without timed work does not test
+ * for it per event.  NULL, or the event that failed. */
+static inline __attribute__((always_inline)) const struct ss_event *
+replay_events(struct ss_run *run, const struct ss_event *e, const struct ss_event *stop,
+	      bool ticks, struct ss_error *err)
+{
+	for (; e < stop; e++) {
+		/* integer arithmetic: the id may be past the table */
+		__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
+						  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
+		if (replay_event(run, e, err))
+			return e;
+		/* (a phase marker has no CPU of its own) */
+		if (ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
+			return e;
+		run->events++;
+	}
+	return NULL;
+}
+
 int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
 		    struct ss_error *err)
 {
@@ -430,17 +451,10 @@ int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
 						      ? e + run->until_sample : last;
 		uint64_t done = (uint64_t)(stop - e);
 
-		for (; e < stop; e++) {
-			/* integer arithmetic: the id may be past the table */
-			__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
-							  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
-			if (replay_event(run, e, err))
-				return -1;
-			/* (a phase marker has no CPU of its own) */
-			if (run->ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
-				return -1;
-			run->events++;
-		}
+		if (run->ticks ? replay_events(run, e, stop, true, err)
+			       : replay_events(run, e, stop, false, err))
+			return -1;
+		e = stop;
 		if (run->on_sample && (run->until_sample -= done) == 0) {
 			run->until_sample = run->sample_every;
 			if (run->on_sample(run, err))
