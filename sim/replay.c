@@ -219,7 +219,6 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 		return ss_errorf(err, "out of memory");
 	if (++run->objs.live > run->objs.peak_live)
 		run->objs.peak_live = run->objs.live;
-	run->alloc_ops++;
 	if (ss_contend_op(&run->cont, ev->cpu, &op)) /* locks, cmpxchgs */
 		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
@@ -232,7 +231,6 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 static inline __attribute__((always_inline)) int count_free(struct ss_run *run,
 		const struct ss_event *ev, struct ss_op *op, struct ss_error *err)
 {
-	run->free_ops++;
 	if (ss_contend_op(&run->cont, ev->cpu, op))
 		return ss_errorf(err, "out of memory");
 	run->free_cycles += op->cycles;
