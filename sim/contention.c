@@ -48,7 +48,7 @@ static __attribute__((noinline)) void recompute_floor(struct ss_contention *c)
  * the output. */
 static inline void update_floor(struct ss_contention *c)
 {
-	if (!c->until_floor--)
+	if (--c->until_floor < 0) /* one decrement of memory, its sign tested */
 		recompute_floor(c);
 }
 
@@ -301,7 +301,7 @@ static inline __attribute__((always_inline)) int
 contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 {
 	struct ss_use *u = &op->use[0];
-	double t = c->clocks[cpu] + u->at, delay = 0;
+	double t = c->clocks[cpu] + u->at, swap = t + u->len;
 
 	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES.  A
 	 * cmpxchg's len is its window, set with it (steps.h ss_op_cmpxchg:
@@ -310,14 +310,16 @@ contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 	u->stat->uses++;
 	c->uses++;
 	if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
-		delay = u->retry;
+		double delay = u->retry;
+
 		u->stat->retries++;
 		c->retries++;
 		c->retry_cycles += delay;
 		count(op, SS_STEP_CMPXCHG_RETRY);
 		op->cycles += delay;
+		swap += delay; /* (no + 0 without a retry) */
 	}
-	return keep_swap(u->res, cpu, t + u->len + delay);
+	return keep_swap(u->res, cpu, swap);
 }
 
 int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_op *op)

@@ -39,7 +39,7 @@ struct ss_contention {
 	/* the slowest clock, recomputed every few placements: no new use can
 	 * begin before it, so older spans are dropped */
 	double floor;
-	unsigned until_floor;
+	int until_floor; /* placements left before it; < 0: now */
 	/* run totals */
 	uint64_t uses, waits, retries, lost;
 	double wait_cycles, retry_cycles;
