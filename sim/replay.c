@@ -190,14 +190,19 @@ static __attribute__((noinline)) int alloc_failed(struct ss_run *run,
 static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, const struct ss_event *ev,
 			   struct ss_error *err)
 {
-	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
+	struct ss_obj *obj;
 	struct ss_kcache *k;
 	struct ss_op op;
 	int c;
 
 	ss_op_init(&op, run->costs->cycles);
 
-	if (!obj || obj->state != SS_OBJ_FREE ||
+	/* the table grown to the id first: the slot is then never NULL, and
+	 * the common path does not test it */
+	if (ev->id >= run->objs.nr && !ss_objtable_grow(&run->objs, ev->id))
+		return alloc_bad(run, ev, NULL, err);
+	obj = &run->objs.objs[ev->id];
+	if (obj->state != SS_OBJ_FREE ||
 	    (ev->api != SS_API_KMALLOC &&
 	     ev->value > run->tables->caches[ev->api].object_size))
 		return alloc_bad(run, ev, obj, err);
@@ -242,12 +247,15 @@ static inline __attribute__((always_inline)) int count_free(struct ss_run *run,
 static inline __attribute__((always_inline)) int do_free(struct ss_run *run, const struct ss_event *ev,
 			  struct ss_error *err)
 {
-	struct ss_obj *obj = ss_objtable_find(&run->objs, ev->id);
+	struct ss_obj *obj;
 	struct ss_op op;
 
 	ss_op_init(&op, run->costs->cycles);
 
-	if (!obj || obj->state == SS_OBJ_FREE)
+	if (ev->id >= run->objs.nr) /* (the slot, unlike find's, never NULL) */
+		return ss_bad_free(run, run->trace, LINE(run, ev), ev->id, NULL, err);
+	obj = &run->objs.objs[ev->id];
+	if (obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, run->trace, LINE(run, ev), ev->id, obj, err);
 	if (!(run->cm && obj->state == SS_OBJ_LIVE && ss_cmodel_free_plain(run->cm, ev->cpu, obj, &op)))
 		run->desc->ops->free(run->model, ev->cpu, obj, &op);
