@@ -187,8 +187,9 @@ static __attribute__((noinline)) int alloc_failed(struct ss_run *run,
 	return BAD(run, ev, err, "%s", why);
 }
 
+/* fast: the caller knows run->cm is set (replay_events) */
 static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, const struct ss_event *ev,
-			   struct ss_error *err)
+			   bool fast, struct ss_error *err)
 {
 	struct ss_obj *obj;
 	struct ss_kcache *k;
@@ -209,7 +210,7 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 	obj->size = ev->value;
 	obj->cpu = (uint16_t)ev->cpu;
 	obj->site = ev->site;
-	if (run->cm && (k = ss_cmodel_fast_cache(run->cm, ev, &c))) {
+	if ((fast || run->cm) && (k = ss_cmodel_fast_cache(run->cm, ev, &c))) {
 		if (ss_cmodel_alloc_plain(k, c, ev, obj, &op, err))
 			return alloc_failed(run, ev, err);
 	} else if (run->desc->ops->alloc(run->model, ev, obj, &op, err)) {
@@ -245,7 +246,7 @@ static inline __attribute__((always_inline)) int count_free(struct ss_run *run,
 }
 
 static inline __attribute__((always_inline)) int do_free(struct ss_run *run, const struct ss_event *ev,
-			  struct ss_error *err)
+			  bool fast, struct ss_error *err)
 {
 	struct ss_obj *obj;
 	struct ss_op op;
@@ -257,7 +258,8 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 	obj = &run->objs.objs[ev->id];
 	if (obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, run->trace, LINE(run, ev), ev->id, obj, err);
-	if (!(run->cm && obj->state == SS_OBJ_LIVE && ss_cmodel_free_plain(run->cm, ev->cpu, obj, &op)))
+	if (!((fast || run->cm) && obj->state == SS_OBJ_LIVE &&
+	      ss_cmodel_free_plain(run->cm, ev->cpu, obj, &op)))
 		run->desc->ops->free(run->model, ev->cpu, obj, &op);
 	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {
 		if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
@@ -389,9 +391,9 @@ static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
 	mapped.cpu = run->topo->cpu_map[ev->cpu];
 	switch (ev->kind) {
 	case SS_EV_ALLOC:
-		return do_alloc(run, &mapped, err);
+		return do_alloc(run, &mapped, false, err);
 	case SS_EV_FREE:
-		return do_free(run, &mapped, err);
+		return do_free(run, &mapped, false, err);
 	case SS_EV_FREE_PRIOR:
 		return do_free_prior(run, &mapped, err);
 	default:
@@ -400,12 +402,13 @@ static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
 }
 
 static inline __attribute__((always_inline)) int replay_event(struct ss_run *run, const struct ss_event *ev,
-			       struct ss_error *err)
+			       bool fast, struct ss_error *err)
 {
 	_Static_assert(SS_EV_ALLOC == 0 && SS_EV_FREE == 1, "one test for both");
 
 	if (__builtin_expect((unsigned)ev->kind <= SS_EV_FREE && ev->cpu < run->same_cpus, 1))
-		return ev->kind == SS_EV_ALLOC ? do_alloc(run, ev, err) : do_free(run, ev, err);
+		return ev->kind == SS_EV_ALLOC ? do_alloc(run, ev, fast, err)
+					       : do_free(run, ev, fast, err);
 	if (ev->kind == SS_EV_PHASE)
 		return do_phase(run, ev, err);
 	if (ev->cpu >= run->same_cpus)
@@ -425,21 +428,22 @@ void ss_replay_start(struct ss_run *run, const struct ss_trace_reader *r)
  * objects the slot is otherwise a cache miss per event (docs/bench.md). */
 #define PREFETCH_AHEAD SS_REPLAY_PAD
 
-/* Events e up to stop; ticks: run->ticks, a constant in each of the
- * loop's two copies, so that a model without timed work does not test
- * for it per event.  NULL, or the event that failed. */
+/* Events e up to stop.  The loop has two copies: fast, for a cache model
+ * whose plain SLUB caches the replay calls inline (run->cm) and without
+ * timed work (run->ticks), where neither is tested per event; the other,
+ * for every run.  NULL, or the event that failed. */
 static inline __attribute__((always_inline)) const struct ss_event *
 replay_events(struct ss_run *run, const struct ss_event *e, const struct ss_event *stop,
-	      bool ticks, struct ss_error *err)
+	      bool fast, struct ss_error *err)
 {
 	for (; e < stop; e++) {
 		/* integer arithmetic: the id may be past the table */
 		__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
 						  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
-		if (replay_event(run, e, err))
+		if (replay_event(run, e, fast, err))
 			return e;
 		/* (a phase marker has no CPU of its own) */
-		if (ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
+		if (!fast && run->ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
 			return e;
 		run->events++;
 	}
@@ -457,8 +461,8 @@ int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
 						      ? e + run->until_sample : last;
 		uint64_t done = (uint64_t)(stop - e);
 
-		if (run->ticks ? replay_events(run, e, stop, true, err)
-			       : replay_events(run, e, stop, false, err))
+		if (run->cm && !run->ticks ? replay_events(run, e, stop, true, err)
+					   : replay_events(run, e, stop, false, err))
 			return -1;
 		e = stop;
 		if (run->on_sample && (run->until_sample -= done) == 0) {
