@@ -18,6 +18,7 @@
 #ifdef SS_HAVE_AVX_SWAP
 static int contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_op *op);
 #endif
+static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op);
 
 void ss_contention_init(struct ss_contention *c, const double *clocks,
 			unsigned nr_cpus)
@@ -30,6 +31,8 @@ void ss_contention_init(struct ss_contention *c, const double *clocks,
 	if (__builtin_cpu_supports("avx"))
 		c->swap = contend_swap_avx;
 #endif
+	if (nr_cpus == 1)
+		c->swap = tally_swap;
 }
 
 static __attribute__((noinline)) void recompute_floor(struct ss_contention *c)
@@ -343,6 +346,15 @@ static __attribute__((target("avx"))) int contend_swap_avx(struct ss_contention 
 int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 {
 	return c->swap(c, cpu, op);
+}
+
+/* c->swap with one CPU: what ss_contend_op does with any other operation
+ * there (one test fewer per operation with a cmpxchg). */
+static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+{
+	(void)cpu;
+	ss_contend_tally(c, op);
+	return 0;
 }
 
 /* The one-lock operation (one list_lock) without the nesting

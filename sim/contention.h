@@ -34,7 +34,8 @@ struct ss_contention {
 	/* set by ss_contention_init */
 	const double *clocks; /* every CPU's clock (struct ss_run) */
 	unsigned nr_cpus;
-	/* ss_contend_swap as built for this CPU (contention.c) */
+	/* ss_contend_swap as built for this CPU (contention.c), or with one
+	 * CPU ss_contend_tally's */
 	int (*swap)(struct ss_contention *c, unsigned cpu, struct ss_op *op);
 	/* the slowest clock, recomputed every few placements: no new use can
 	 * begin before it, so older spans are dropped */
@@ -71,12 +72,12 @@ static inline int ss_contend_op(struct ss_contention *c, unsigned cpu,
 {
 	if (!op->nr_uses) /* a fast path: no lock, no cmpxchg */
 		return 0;
+	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG)
+		return c->swap(c, cpu, op); /* ss_contend_swap; one CPU: the tally */
 	if (c->nr_cpus == 1) {
 		ss_contend_tally(c, op);
 		return 0;
 	}
-	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG)
-		return c->swap(c, cpu, op); /* ss_contend_swap */
 	return ss_contend(c, cpu, op);
 }
 
