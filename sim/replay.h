@@ -8,6 +8,7 @@
 #define SS_REPLAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "account.h"
