@@ -309,6 +309,45 @@ static void table_head(struct md_table *t, bool verdict)
 #define OTHER_ROWS 25
 #define OTHER_MIN 100
 
+int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *err)
+{
+	if (capture_meta_load(&k->meta, meta, err))
+		return -1;
+	k->has_meta = true;
+	return 0;
+}
+
+/* What no replay of the trace can predict, as the capture measured it. */
+static void write_unseen(FILE *fp, const struct capture_meta *m)
+{
+	fprintf(fp, "### What the trace cannot show\n\n");
+	if (m->untraced_tasks < 0)
+		fprintf(fp, "The capture (`%s`) did not check for tasks that run with no "
+			    "tracepoint firing for them (made before `make capture` did, or on a "
+			    "kernel without sched:sched_switch).", m->path);
+	else if (m->untraced_tasks == 0)
+		fprintf(fp, "Every task that ran during the capture was seen by the tracepoints "
+			    "(sched:sched_switch, checked by `make capture`, docs/capture.md).");
+	else
+		fprintf(fp, "%lld %s ran %.1f ms during the capture with no tracepoint firing for "
+			    "%s (TID/name@PID:ms: %s; from `%s`, docs/capture.md).  The slab objects "
+			    "they allocated and still held at the end are in the kernel's after-snapshot "
+			    "and in no trace, so no replay predicts them: where the model's change falls "
+			    "short of the kernel's, they may be the difference (on the machines slabsim "
+			    "was built on, the init process reads /proc after each new process: about six "
+			    "proc_inode_cache, dentry and lsm_inode_cache objects per process).",
+			m->untraced_tasks, m->untraced_tasks == 1 ? "task" : "tasks",
+			m->untraced_cpu_ms, m->untraced_tasks == 1 ? "it" : "them",
+			m->untraced_list[0] ? m->untraced_list : "not listed", m->path);
+	if (m->untraced_sched_lost)
+		fprintf(fp, "  %llu sched_switch events were lost: a task named may have been seen.",
+			(unsigned long long)m->untraced_sched_lost);
+	if (m->lossy)
+		fprintf(fp, "  The capture lost kmem events (%s): their objects are missing from "
+			    "the replay too.", m->lossy_reason[0] ? m->lossy_reason : "see meta");
+	fprintf(fp, "\n\n");
+}
+
 int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 {
 	struct md_table t;
@@ -385,6 +424,8 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)k->settled);
 	else
 		fprintf(fp, "No object was settled (docs/own-trace.md).\n\n");
+	if (k->has_meta)
+		write_unseen(fp, &k->meta);
 	fprintf(fp, "All caches: `kernel.csv`.\n\n");
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "capture_meta.h"
 #include "error.h"
 
 /* The acceptance rule of docs/own-trace.md: caches whose object count
@@ -43,6 +44,8 @@ struct rp_kernel {
 	size_t n;
 	uint64_t prior_freed, prior_missing, settled; /* over all caches */
 	bool unsettled;	/* the run wrote slabinfo.unsettled (--final-state) */
+	bool has_meta;	/* the capture's meta was given (rp_kernel_load_meta) */
+	struct capture_meta meta;
 };
 
 /* Signed change and error (NaN when the kernel's change is 0). */
@@ -63,6 +66,9 @@ bool rp_kernel_row_ok_unsettled(const struct rp_kernel_row *r);
  * slabinfo.unsettled (the last three optional).  Errors name the file. */
 int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 		   const char *run_dir, const char *model, struct ss_error *err);
+/* The capture's meta file (capture_meta.h): the section then says what
+ * the trace cannot show (tasks no tracepoint reports, lost events). */
+int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *err);
 /* The markdown section; 0, or -1 when out of memory. */
 int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k);
 /* kernel.csv: one row per cache, largest kernel change first. */

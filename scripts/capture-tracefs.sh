@@ -83,6 +83,16 @@ tfs_instance() {
 	done
 }
 
+# Remove instance directory $1, retrying while a reader closes its
+# trace_pipe (rmdir says EBUSY until then); a warning if it stays.
+tfs_rmdir() {
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		rmdir "$1" 2> /dev/null && return 0
+		sleep 0.2
+	done
+	[ ! -d "$1" ] || echo "capture.sh: warning: could not remove $1; rmdir it by hand" >&2
+}
+
 # Remove the instance (its events and buffer go with it) and unmount
 # tracefs if we mounted it.  Safe to call twice and from a trap; the
 # reader must have closed trace_pipe first (rmdir says EBUSY otherwise).
@@ -93,11 +103,7 @@ tfs_release() {
 		for e in "${KMEM_ENABLED[@]}"; do
 			{ echo 0 > "$INST/events/kmem/$e/enable"; } 2> /dev/null || true
 		done
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			rmdir "$INST" 2> /dev/null && break
-			sleep 0.2
-		done
-		[ -d "$INST" ] && echo "capture.sh: warning: could not remove $INST; rmdir it by hand" >&2
+		tfs_rmdir "$INST"
 	fi
 	INST=""
 	if [ "$TFS_MOUNTED" = 1 ]; then

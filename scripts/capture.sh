@@ -29,6 +29,8 @@ usage() {
 }
 # shellcheck source=scripts/capture-tracefs.sh
 . "$here/capture-tracefs.sh"
+# shellcheck source=scripts/capture-untraced.sh
+. "$here/capture-untraced.sh"
 
 dir=datasets/captures buffer_kb=65536 settle=10 clock=local raw=0 force=0
 while getopts d:b:s:c:rRf opt; do
@@ -77,6 +79,7 @@ cleanup() {
 	[ -n "$zstd_pid" ] && kill "$zstd_pid" 2> /dev/null
 	[ -n "$reader_pid" ] && wait "$reader_pid" 2> /dev/null
 	[ -n "$zstd_pid" ] && wait "$zstd_pid" 2> /dev/null
+	ut_release
 	tfs_release
 	if [ "$committed" != 1 ] && [ -n "$tmp" ]; then
 		rm -rf "$tmp"
@@ -125,9 +128,11 @@ snapshot() {
 	fi
 }
 
-# Both snapshots are taken with the instance (and its ring buffer's own
-# kmalloc'd pages) in place and tracing off, so what differs between them
+# Both snapshots are taken with the instances (and their ring buffers'
+# own kmalloc'd pages; the sched one of capture-untraced.sh too) in place
+# and kmem tracing off, so what differs between them
 # is what the trace saw, plus the short gaps around the tracing window.
+ut_setup
 snapshot -p before "$tmp/slab-before.txt"
 cp /proc/slabinfo "$tmp/slabinfo-before"
 
@@ -135,6 +140,9 @@ cp /proc/slabinfo "$tmp/slabinfo-before"
 marker() { tfs_write "slabsim-phase $1" "$INST/trace_marker"; }
 now_us() { now=${EPOCHREALTIME/[.,]/}; } # the decimal mark is the locale's
 
+# the tasks no tracepoint reports (capture-untraced.sh): watched over the
+# whole window the kmem events cover
+ut_start "$tmp"
 tfs_write 1 "$INST/tracing_on"
 # One second of what the machine does without CMD: the settle below waits
 # until the event rate is back near it.
@@ -182,6 +190,7 @@ tfs_write 0 "$INST/tracing_on"
 # the ring buffer meanwhile.
 snapshot -p after "$tmp/slab-after.txt"
 cp /proc/slabinfo "$tmp/slabinfo-after"
+ut_stop "$tmp"
 
 # The reader ends by itself once the buffer is drained; a kernel that does
 # not give trace_pipe readers end-of-file gets 30 s, then the reader is
@@ -202,6 +211,7 @@ zstd_pid=""
 rm -f "$tmp/.pipe"
 tfs_stats > "$tmp/.stats"
 
+ut_release
 tfs_release
 
 # ---- meta ------------------------------------------------------------------
@@ -270,12 +280,12 @@ done
 	echo "markers_copied=$markers_copied"
 	echo "kmem_events=${KMEM_ENABLED[*]}"
 	echo "reader=$reader"
-	cat "$tmp/.stats" "$tmp/.counts"
+	cat "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta"
 	echo "capture_bytes=$(stat -c %s "$tmp/capture.ftrace.zst")"
 	echo "lossy=$lossy"
 	echo "lossy_reason=${reasons# }"
 } > "$tmp/meta"
-rm -f "$tmp/.stats" "$tmp/.counts"
+rm -f "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta"
 
 # ---- into place --------------------------------------------------------------
 old=""
@@ -293,6 +303,10 @@ committed=1
 events=$(sed -n 's/^events=//p' "$dest/meta")
 echo "$prog: $dest: $events events, $(stat -c %s "$dest/capture.ftrace.zst") bytes compressed, CMD exit $status, settled ${settled}s ($settle_end)"
 [ "$status" = 0 ] || echo "$prog: warning: CMD exited with status $status" >&2
+untraced=$(sed -n 's/^untraced_tasks=//p' "$dest/meta")
+if [ "$untraced" != 0 ] && [ "$untraced" != unknown ]; then
+	echo "$prog: warning: $untraced task(s) ran $(sed -n 's/^untraced_cpu_ms=//p' "$dest/meta") ms with no tracepoint firing for them ($(sed -n 's/^untraced_task_list=//p' "$dest/meta")): the slab objects they hold are in the snapshots and in no trace (docs/capture.md)" >&2
+fi
 if [ $lossy = yes ]; then
 	echo "$prog: WARNING: lossy capture:${reasons% ;} -- raise BUFFER_KB (now $buffer_kb_set KiB per CPU)" >&2
 fi

@@ -54,6 +54,17 @@ yes) [ "$lost" != 0 ] || [ "$lm" != 0 ] || [ "$(meta tiny reader)" = stopped ] |
      echo "capture.sh: note: the tiny capture lost events (a busy machine?)" ;;
 *) fail "lossy=$lossy" ;;
 esac
+# tasks no tracepoint reports (scripts/capture-untraced.sh): a count (or
+# "unknown" without sched_switch), and a list as long as the count says
+ut=$(meta tiny untraced_tasks)
+[[ $ut =~ ^([0-9]+|unknown)$ ]] || fail "untraced_tasks='$ut'"
+if [ "$ut" != unknown ]; then
+	[[ $(meta tiny untraced_sched_lost) =~ ^[0-9]+$ ]] || fail "untraced_sched_lost"
+	listed=$(meta tiny untraced_task_list | wc -w)
+	[ "$listed" = $((ut < 10 ? ut : 10)) ] || fail "untraced_task_list has $listed tasks, untraced_tasks=$ut"
+	# capture.sh itself runs for more than the floor in the window, seen
+	meta tiny untraced_task_list | grep -q '/capture.sh@' && fail "capture.sh listed as untraced: $(meta tiny untraced_task_list)"
+fi
 phases=$(meta tiny phases)
 [[ " $phases " == " start "*"middle_part "*"end settled " ]] || fail "phases '$phases'"
 
@@ -104,7 +115,7 @@ capture NAME=tiny CMD=true FORCE=1 > /dev/null 2>&1 || fail "FORCE=1 did not rep
 [ "$(grep -c ' tracefs ' /proc/mounts || true)" = "$mounts_before" ] || fail "tracefs mount state changed"
 # (an instance is named after its capture's PID: one whose process still
 # runs is another capture's, e.g. a test run beside this one)
-for i in /sys/kernel/tracing/instances/slabsim-capture-*; do
+for i in /sys/kernel/tracing/instances/slabsim-capture-* /sys/kernel/tracing/instances/slabsim-sched-*; do
 	[ ! -e "$i" ] || [ -d "/proc/${i##*-}" ] || fail "tracing instance $i left behind"
 done
 echo "capture.sh: ok"

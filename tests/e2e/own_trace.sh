@@ -43,6 +43,13 @@ for m in traced kmalloc-buckets kmem_cache; do
 	[ "$allocs" = "$ops" ] || fail "$m: sites.csv allocs $allocs, summary alloc_ops $ops"
 done
 grep -q '^## The live kernel and the simulator$' "$rep/report.md" || fail "no live-kernel section"
+# the capture's meta reaches the section: what the trace cannot show
+ut=$(sed -n 's/^untraced_tasks=//p' "$caps/own/meta")
+case $ut in
+unknown) grep -q '^The capture (`.*meta`) did not check' "$rep/report.md" ;;
+0) grep -q '^Every task that ran during the capture was seen' "$rep/report.md" ;;
+*) grep -q "^$ut tasks\{0,1\} ran [0-9.]* ms during the capture with no tracepoint" "$rep/report.md" ;;
+esac || fail "report.md does not say what the capture's meta says (untraced_tasks=$ut)"
 "$S" convert "$tmp/data/trace.sbt.zst" "$tmp/own.trace" > /dev/null
 awk '/^meta cpus / { cpus = NR } /^[af] / { first = NR; exit } END { exit !(cpus && cpus < first) }' \
 	"$tmp/own.trace" || fail "the imported trace does not state its CPUs before the events"

@@ -4,6 +4,7 @@
  * they are within them, and kernel.csv from real files. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -46,31 +47,63 @@ static void test_figures(void **state)
 	assert_true(rp_kernel_row_held(&r));
 }
 
+/* A test's snapshot paths and run directory, named after tag. */
+struct kfiles {
+	char before[TU_PATH_MAX], after[TU_PATH_MAX], run[TU_PATH_MAX];
+};
+
+static void kfiles_init(struct kfiles *kf, const char *tag)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s-before", tag);
+	tu_path(kf->before, sizeof(kf->before), name);
+	snprintf(name, sizeof(name), "%s-after", tag);
+	tu_path(kf->after, sizeof(kf->after), name);
+	snprintf(name, sizeof(name), "%s-run", tag);
+	tu_path(kf->run, sizeof(kf->run), name);
+	mkdir(kf->run, 0755);
+}
+
+/* The section, and kernel.csv after it when csv_too, as one string (the
+ * caller frees it). */
+static char *written(const struct rp_kernel *k, bool csv_too)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(rp_kernel_write_md(fp, k), 0);
+	if (csv_too)
+		assert_int_equal(rp_kernel_write_csv(fp, k), 0);
+	fclose(fp);
+	return buf;
+}
+
 static void test_load_and_csv(void **state)
 {
-	char before[TU_PATH_MAX], after[TU_PATH_MAX], run[TU_PATH_MAX], f[TU_PATH_MAX + 32];
+	struct kfiles kf;
+	char f[TU_PATH_MAX + 32];
 	struct rp_kernel k;
 	struct ss_error err;
 	FILE *fp;
 	char line[512];
 	(void)state;
 
-	tu_path(before, sizeof(before), "before");
-	tu_path(after, sizeof(after), "after");
-	tu_path(run, sizeof(run), "run");
-	mkdir(run, 0755);
-	tu_write_text(before, "slabinfo - version: 2.1\n"
+	kfiles_init(&kf, "lc");
+	tu_write_text(kf.before, "slabinfo - version: 2.1\n"
 			      "dentry 146829 147672 192 21 1 : tunables 0 0 0 : slabdata 7032 7032 0\n"
 			      "filp 900 924 192 21 1 : tunables 0 0 0 : slabdata 44 44 0\n");
-	tu_write_text(after, "slabinfo - version: 2.1\n"
+	tu_write_text(kf.after, "slabinfo - version: 2.1\n"
 			     "dentry 19000 20006 192 21 1 : tunables 0 0 0 : slabdata 953 953 0\n"
 			     "filp 910 924 192 21 1 : tunables 0 0 0 : slabdata 44 44 0\n");
-	snprintf(f, sizeof(f), "%s/slabinfo", run);
+	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
 	tu_write_text(f, "slabinfo - version: 2.1\n"
 			 "dentry 18000 19005 192 21 1 : tunables 0 0 0 : slabdata 905 905 0\n");
-	snprintf(f, sizeof(f), "%s/settled.csv", run);
+	snprintf(f, sizeof(f), "%s/settled.csv", kf.run);
 	tu_write_text(f, "cache,site,objects\ndentry,d_alloc+0x1,7\n");
-	assert_int_equal(rp_kernel_load(&k, before, after, run, "traced", &err), 0);
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	assert_int_equal(k.settled, 7);
 	assert_string_equal(k.rows[0].name, "dentry"); /* largest change first */
 	assert_int_equal(k.rows[0].settled, 7);
@@ -92,7 +125,7 @@ static void test_load_and_csv(void **state)
 	fclose(fp);
 	rp_kernel_free(&k);
 	/* a missing run slabinfo names the file */
-	assert_int_equal(rp_kernel_load(&k, before, after, "/nonexistent", "traced", &err), -1);
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, "/nonexistent", "traced", &err), -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/slabinfo"));
 }
 
@@ -101,43 +134,39 @@ static void test_load_and_csv(void **state)
  * without settling comes from the replay's slabinfo.unsettled. */
 static void test_settled_not_within(void **state)
 {
-	char before[TU_PATH_MAX], after[TU_PATH_MAX], run[TU_PATH_MAX], f[TU_PATH_MAX + 32];
+	struct kfiles kf;
+	char f[TU_PATH_MAX + 32];
 	struct rp_kernel k;
 	struct ss_error err;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp;
+	char *buf;
 	(void)state;
 
-	tu_path(before, sizeof(before), "sb");
-	tu_path(after, sizeof(after), "sa");
-	tu_path(run, sizeof(run), "srun");
-	mkdir(run, 0755);
+	kfiles_init(&kf, "st");
 	/* dentry +2000, maple_node +3000, filp +2000 in the kernel */
-	tu_write_text(before, "slabinfo - version: 2.1\n"
+	tu_write_text(kf.before, "slabinfo - version: 2.1\n"
 			      "dentry 10000 10500 192 21 1 : tunables 0 0 0 : slabdata 500 500 0\n"
 			      "maple_node 4000 4096 256 32 2 : tunables 0 0 0 : slabdata 128 128 0\n"
 			      "filp 900 924 192 21 1 : tunables 0 0 0 : slabdata 44 44 0\n");
-	tu_write_text(after, "slabinfo - version: 2.1\n"
+	tu_write_text(kf.after, "slabinfo - version: 2.1\n"
 			     "dentry 12000 12600 192 21 1 : tunables 0 0 0 : slabdata 600 600 0\n"
 			     "maple_node 7000 7168 256 32 2 : tunables 0 0 0 : slabdata 224 224 0\n"
 			     "filp 2900 2940 192 21 1 : tunables 0 0 0 : slabdata 140 140 0\n");
 	/* after settling: dentry and maple_node exactly the kernel's, filp
 	 * 30% short; before settling dentry was within, maple_node not */
-	snprintf(f, sizeof(f), "%s/slabinfo", run);
+	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
 	tu_write_text(f, "slabinfo - version: 2.1\n"
 			 "dentry 12000 12600 192 21 1 : tunables 0 0 0 : slabdata 600 600 0\n"
 			 "maple_node 7000 7168 256 32 2 : tunables 0 0 0 : slabdata 224 224 0\n"
 			 "filp 2300 2310 192 21 1 : tunables 0 0 0 : slabdata 110 110 0\n");
-	snprintf(f, sizeof(f), "%s/slabinfo.unsettled", run);
+	snprintf(f, sizeof(f), "%s/slabinfo.unsettled", kf.run);
 	tu_write_text(f, "slabinfo - version: 2.1\n"
 			 "dentry 12100 12600 192 21 1 : tunables 0 0 0 : slabdata 600 600 0\n"
 			 "maple_node 9000 9216 256 32 2 : tunables 0 0 0 : slabdata 288 288 0\n"
 			 "filp 2300 2310 192 21 1 : tunables 0 0 0 : slabdata 110 110 0\n");
-	snprintf(f, sizeof(f), "%s/settled.csv", run);
+	snprintf(f, sizeof(f), "%s/settled.csv", kf.run);
 	tu_write_text(f, "cache,site,objects\ndentry,d_alloc+0x1,100\n"
 			 "maple_node,mas_alloc_nodes+0x2,2000\n");
-	assert_int_equal(rp_kernel_load(&k, before, after, run, "traced", &err), 0);
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	assert_true(k.unsettled);
 	for (size_t i = 0; i < k.n; i++) {
 		const struct rp_kernel_row *r = &k.rows[i];
@@ -153,11 +182,7 @@ static void test_settled_not_within(void **state)
 		assert_false(rp_kernel_row_within(r));
 		assert_int_equal(rp_kernel_row_ok_unsettled(r), !strcmp(r->name, "dentry"));
 	}
-	fp = open_memstream(&buf, &len);
-	assert_non_null(fp);
-	assert_int_equal(rp_kernel_write_md(fp, &k), 0);
-	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
-	fclose(fp);
+	buf = written(&k, true);
 	assert_non_null(strstr(buf, "0 of 1 within ±10% (objects) and ±15% (slabs) of the kernel's "
 				    "change (predictions only: 2 more held caches were settled"));
 	assert_non_null(strstr(buf, "Without settling (`slabinfo.unsettled`, the replay before the "
@@ -173,12 +198,72 @@ static void test_settled_not_within(void **state)
 	rp_kernel_free(&k);
 }
 
+/* The capture's meta: which tasks no tracepoint saw, in the section;
+ * bad values and lines name FILE:LINE; an old capture says it did not
+ * check. */
+static void test_capture_meta(void **state)
+{
+	struct kfiles kf;
+	char f[TU_PATH_MAX + 32];
+	char meta[TU_PATH_MAX];
+	struct rp_kernel k;
+	struct capture_meta m;
+	struct ss_error err;
+	char *buf;
+	(void)state;
+
+	kfiles_init(&kf, "cm");
+	tu_path(meta, sizeof(meta), "meta");
+	tu_write_text(kf.before, "slabinfo - version: 2.1\n"
+			      "dentry 10000 10500 192 21 1 : tunables 0 0 0 : slabdata 500 500 0\n");
+	tu_write_text(kf.after, "slabinfo - version: 2.1\n"
+			     "dentry 13000 13020 192 21 1 : tunables 0 0 0 : slabdata 620 620 0\n");
+	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
+	tu_write_text(f, "slabinfo - version: 2.1\n"
+			 "dentry 10100 10500 192 21 1 : tunables 0 0 0 : slabdata 500 500 0\n");
+	tu_write_text(meta, "slabsim-capture 1\nname=x\ncommand=a=b\nlossy=no\nlossy_reason=\n"
+			    "untraced_tasks=2\nuntraced_cpu_ms=183.5\n"
+			    "untraced_task_list=76/tokio-rt-worker@1:150.2 69/tokio-rt-worker@1:33.3\n"
+			    "untraced_sched_lost=0\n");
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(rp_kernel_load_meta(&k, meta, &err), 0);
+	buf = written(&k, false);
+	assert_non_null(strstr(buf, "### What the trace cannot show\n\n2 tasks ran 183.5 ms during "
+				    "the capture with no tracepoint firing for them (TID/name@PID:ms: "
+				    "76/tokio-rt-worker@1:150.2 69/tokio-rt-worker@1:33.3;"));
+	assert_null(strstr(buf, "sched_switch events were lost"));
+	assert_null(strstr(buf, "lost kmem events"));
+	free(buf);
+	rp_kernel_free(&k);
+
+	/* an older capture: no check made, said so */
+	tu_write_text(meta, "slabsim-capture 1\nlossy=yes\nlossy_reason=ring buffer lost 5 events;\n");
+	assert_int_equal(capture_meta_load(&m, meta, &err), 0);
+	assert_int_equal(m.untraced_tasks, -1);
+	assert_true(m.lossy);
+	assert_string_equal(m.lossy_reason, "ring buffer lost 5 events;");
+
+	/* bad input names the file and line */
+	tu_write_text(meta, "slabsim-capture 1\nname=x\nuntraced_tasks=-3\n");
+	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: bad untraced_tasks value '-3'"));
+	tu_write_text(meta, "slabsim-capture 1\nuntraced_cpu_ms=nan\n");
+	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: bad untraced_cpu_ms"));
+	tu_write_text(meta, "slabsim-capture 1\njust words\n");
+	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: not KEY=VALUE"));
+	assert_int_equal(capture_meta_load(&m, "/nonexistent/meta", &err), -1);
+	assert_non_null(strstr(err.msg, "/nonexistent/meta"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_load_and_csv),
 		cmocka_unit_test(test_settled_not_within),
+		cmocka_unit_test(test_capture_meta),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

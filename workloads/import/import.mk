@@ -73,8 +73,8 @@ endef
 $(foreach m,$(MODELS),$(eval $(call own_run_rule,$(m))))
 
 # report.md's section "the live kernel and the simulator"
-REPORT_EXTRA_ARGS := $(if $(and $(INITIAL),$(OWN_AFTER)),--kernel-before $(INITIAL) --kernel-after $(OWN_AFTER))
-REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER)
+REPORT_EXTRA_ARGS := $(if $(and $(INITIAL),$(OWN_AFTER)),--kernel-before $(INITIAL) --kernel-after $(OWN_AFTER) $(if $(OWN_META),--capture-meta $(OWN_META)))
+REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER) $(OWN_META)
 
 .PHONY: runs sim
 runs: $(RUN_SUMMARIES)

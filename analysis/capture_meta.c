@@ -1,0 +1,98 @@
+/* capture_meta.c - read a capture's meta file (capture_meta.h). */
+#include "capture_meta.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define HEADER "slabsim-capture "
+
+/* Copy v into dst (size n): a value longer than dst is cut, never an
+ * error (the list is for people to read). */
+static void copy_cut(char *dst, size_t n, const char *v)
+{
+	snprintf(dst, n, "%s", v);
+}
+
+/* untraced_cpu_ms: a finite, non-negative number */
+static int parse_ms(const char *v, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(v, &end);
+	return errno || end == v || *end || !isfinite(*out) || *out < 0 ? -1 : 0;
+}
+
+static int take(struct capture_meta *m, const char *key, const char *v)
+{
+	uint64_t u;
+
+	if (!strcmp(key, "untraced_tasks")) {
+		if (!strcmp(v, "unknown")) {
+			m->untraced_tasks = -1;
+			return 0;
+		}
+		if (ss_parse_u64(v, INT64_MAX, &u))
+			return -1;
+		m->untraced_tasks = (long long)u;
+	} else if (!strcmp(key, "untraced_cpu_ms")) {
+		return parse_ms(v, &m->untraced_cpu_ms);
+	} else if (!strcmp(key, "untraced_task_list")) {
+		copy_cut(m->untraced_list, sizeof(m->untraced_list), v);
+	} else if (!strcmp(key, "untraced_sched_lost")) {
+		return ss_parse_u64(v, UINT64_MAX, &m->untraced_sched_lost);
+	} else if (!strcmp(key, "lossy")) {
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			return -1;
+		m->lossy = !strcmp(v, "yes");
+	} else if (!strcmp(key, "lossy_reason")) {
+		copy_cut(m->lossy_reason, sizeof(m->lossy_reason), v);
+	}
+	return 0;
+}
+
+int capture_meta_load(struct capture_meta *m, const char *path, struct ss_error *err)
+{
+	FILE *fp;
+	char line[4096];
+	unsigned long ln = 0;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->untraced_tasks = -1;
+	copy_cut(m->path, sizeof(m->path), path);
+	fp = fopen(path, "r");
+	if (!fp)
+		return ss_error_at(err, path, 0, "cannot open: %s", strerror(errno));
+	while (!rc && fgets(line, sizeof(line), fp)) {
+		size_t len = strlen(line);
+		char *eq;
+
+		ln++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		else if (!feof(fp))
+			rc = ss_error_at(err, path, ln, "line longer than %zu bytes", sizeof(line) - 2);
+		if (rc)
+			break;
+		if (ln == 1 && !strncmp(line, HEADER, strlen(HEADER)))
+			continue;
+		eq = strchr(line, '=');
+		if (!eq || eq == line) {
+			rc = ss_error_at(err, path, ln, "not KEY=VALUE: '%.60s' (a make capture meta file)", line);
+			break;
+		}
+		*eq = '\0';
+		if (take(m, line, eq + 1))
+			rc = ss_error_at(err, path, ln, "bad %s value '%.60s'", line, eq + 1);
+	}
+	if (!rc && ferror(fp))
+		rc = ss_error_at(err, path, ln, "read error");
+	fclose(fp);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/* capture_meta.h - what a `make capture` meta file says about the trace's
+ * limits (scripts/capture.sh writes it): events lost, and the tasks that
+ * ran while no tracepoint fired for them (scripts/capture-untraced.sh),
+ * whose slab objects are in the kernel's snapshots and in no trace.
+ *
+ * The file is "slabsim-capture 1" and then KEY=VALUE lines; keys this
+ * reader does not use are skipped, so older and newer captures read. */
+#ifndef SS_CAPTURE_META_H
+#define SS_CAPTURE_META_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct capture_meta {
+	char path[512];
+	/* untraced_tasks: -1 when the capture did not check (made before the
+	 * check, or on a kernel without sched_switch) */
+	long long untraced_tasks;
+	double untraced_cpu_ms;
+	char untraced_list[1024];	/* "TID/COMM@TGID:MS ...", may be cut */
+	uint64_t untraced_sched_lost;	/* sched_switch events lost */
+	bool lossy;
+	char lossy_reason[512];
+};
+
+/* Read `path`.  A line that is neither the header nor KEY=VALUE, or a
+ * figure that is not one, is an error naming FILE:LINE. */
+int capture_meta_load(struct capture_meta *m, const char *path, struct ss_error *err);
+
+#endif
