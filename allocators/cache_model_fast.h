@@ -41,10 +41,12 @@ static inline struct ss_kcache *ss_cmodel_fast_cache(const struct ss_cmodel *m,
 static inline int ss_cmodel_alloc_plain(struct ss_kcache *k, int c, const struct ss_event *ev,
 					struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
-	obj->mflags = 0;
 	obj->slab = ss_kcache_alloc(k, ev->cpu, op);
 	if (!obj->slab)
 		return ss_errorf(err, "out of memory for slab descriptors");
+	/* after the alloc: a byte store may alias anything, and before it
+	 * made gcc load op's fields again */
+	obj->mflags = 0;
 	obj->cache = (uint32_t)c;
 	obj->state = SS_OBJ_LIVE;
 	k->requested_live += obj->size;

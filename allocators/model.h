@@ -31,10 +31,20 @@ struct ss_obj {
 	uint64_t size;	/* bytes requested */
 	uint32_t cache; /* the model's cache index */
 	uint32_t site;	/* allocation site (trace name index) */
+	/* what is read only while the object is free, and only while it is
+	 * allocated: one place for both (a zeroed record is never allocated) */
+	union {
+		struct {
+			uint16_t free_cpu; /* freeing CPU, once freed */
+			uint8_t freed;	/* state it had when last freed; SS_OBJ_FREE: never */
+		};
+		/* allocated: its (site, cache) pair in the replay's running
+		 * totals, so that its free does not look the pair up
+		 * (sim/account.h) */
+		uint32_t acct;
+	};
 	uint16_t cpu;	/* allocating CPU */
-	uint16_t free_cpu; /* freeing CPU, once freed */
 	uint8_t state;	/* enum ss_obj_state */
-	uint8_t freed;	/* state it had when last freed; SS_OBJ_FREE: never */
 	uint8_t mflags;	/* the model's own marks, set by every alloc */
 };
 _Static_assert(sizeof(struct ss_obj) <= 32, "struct ss_obj is one per object id");

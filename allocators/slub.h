@@ -41,9 +41,11 @@ static inline struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
  * free_slowpath: cmpxchg_double, or without it the fallback that saves
  * irqs and takes slab_lock (cmpxchg_locked).  Inline up to where the slab
  * would move or list_lock be taken (ss_slab_free_listed): most frees of a
- * many-CPU trace are remote, and most of those end before that. */
-static inline void ss_slab_free(struct ss_kcache *s, unsigned cpu,
-				struct ss_slab *sl, struct ss_op *op)
+ * many-CPU trace are remote, and most of those end before that.
+ * always_inline: gcc 12 left it a call from the replay loop, whose
+ * prologue and epilogue were a fifth of it (docs/bench.md, speed5). */
+static inline __attribute__((always_inline)) void
+ss_slab_free(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, struct ss_op *op)
 {
 	double start = op->cycles;
 	bool was_full = sl->inuse == sl->objects; /* prior == NULL */

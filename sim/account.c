@@ -313,7 +313,7 @@ int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
 }
 
 int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
-		    const struct ss_obj *obj, int dir, unsigned free_cpu,
+		    struct ss_obj *obj, int dir, unsigned free_cpu,
 		    uint64_t events)
 {
 	struct ss_acct_cache *k = NULL;
@@ -326,6 +326,8 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 		return -1;
 	if (!(s = site_of(a, obj->site, cache)))
 		return -1;
+	if (dir > 0)
+		obj->acct = (uint32_t)(s - a->site); /* for its free (ss_account_free) */
 	if (k) {
 		bytes = k->object_size;
 		k->live += (uint64_t)(int64_t)dir;

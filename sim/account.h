@@ -103,21 +103,22 @@ void ss_account_release(struct ss_account *a);
  * not first in its site's chain, slab pages that changed, kmalloc_large
  * and kmalloc(0). */
 int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
-		    const struct ss_obj *obj, int dir, unsigned free_cpu,
+		    struct ss_obj *obj, int dir, unsigned free_cpu,
 		    uint64_t events);
 
-/* The pair of a slab object when it heads its site's chain, else NULL.
- * A slab cache's pair is made only after its geometry was read
- * (ss_account_slow): where there is the pair, there is the geometry. */
-static inline struct ss_acct_site *ss_account_head(struct ss_account *a,
-						   const struct ss_obj *obj)
+/* The pair of a slab object (its index in a->site) when it heads its
+ * site's chain, else UINT32_MAX.  A slab cache's pair is made only after
+ * its geometry was read (ss_account_slow): where there is the pair, there
+ * is the geometry. */
+static inline uint32_t ss_account_head(const struct ss_account *a,
+				       const struct ss_obj *obj)
 {
-	struct ss_acct_site *s;
+	uint32_t i;
 
 	if (obj->site >= a->nr_heads || !a->site_head[obj->site])
-		return NULL;
-	s = &a->site[a->site_head[obj->site] - 1];
-	return s->cache == obj->cache ? s : NULL;
+		return UINT32_MAX;
+	i = a->site_head[obj->site] - 1;
+	return a->site[i].cache == obj->cache ? i : UINT32_MAX;
 }
 
 /* The cache's geometry when read already, else NULL. */
@@ -138,18 +139,22 @@ static inline void ss_account_touch(struct ss_account *a, struct ss_acct_cache *
 }
 
 /* After the model placed obj and memcap noted it; events = events
- * replayed before this one.  -1 when out of memory.  Inline: it runs for
- * every allocation (O(1): a running total, the cache's count, one site pair). */
+ * replayed before this one.  Sets obj->acct, its pair, for its free.  -1
+ * when out of memory.  Inline: it runs for every allocation (O(1): a
+ * running total, the cache's count, one site pair). */
 static inline int ss_account_alloc(struct ss_account *a,
 				   const struct ss_memcap *mem,
-				   const struct ss_obj *obj, uint64_t events)
+				   struct ss_obj *obj, uint64_t events)
 {
 	struct ss_acct_cache *k;
 	struct ss_acct_site *s;
+	uint32_t i;
 
 	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
-	    !(s = ss_account_head(a, obj)))
+	    (i = ss_account_head(a, obj)) == UINT32_MAX)
 		return ss_account_slow(a, mem, obj, 1, 0, events);
+	obj->acct = i;
+	s = &a->site[i];
 	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
 	k->live++;
 	ss_account_touch(a, k, obj->cache);
@@ -163,18 +168,18 @@ static inline int ss_account_alloc(struct ss_account *a,
 }
 
 /* After the model freed obj and memcap noted it, before the engine
- * clears the record. */
+ * clears the record (obj->acct is then still the pair of its alloc). */
 static inline int ss_account_free(struct ss_account *a,
 				  const struct ss_memcap *mem,
-				  const struct ss_obj *obj, unsigned free_cpu)
+				  struct ss_obj *obj, unsigned free_cpu)
 {
 	struct ss_acct_cache *k;
 	struct ss_acct_site *s;
 
-	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
-	    !(s = ss_account_head(a, obj)))
+	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages)
 		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
-	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
+	s = &a->site[obj->acct];
+	k = &a->cache[obj->cache]; /* known: its pair exists */
 	k->live--;
 	ss_account_touch(a, k, obj->cache);
 	a->requested -= obj->size;

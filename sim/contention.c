@@ -6,11 +6,19 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__SSE2__)
+#define SS_HAVE_AVX_SWAP 1 /* ss_contend_swap built for AVX too */
+#endif
 #include <string.h>
 
 /* Placements between two recomputations of the slowest clock: a stale
  * floor only keeps a few spans longer. */
 #define FLOOR_EVERY 64
+
+#ifdef SS_HAVE_AVX_SWAP
+static int contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+#endif
+static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op);
 
 void ss_contention_init(struct ss_contention *c, const double *clocks,
 			unsigned nr_cpus)
@@ -18,6 +26,13 @@ void ss_contention_init(struct ss_contention *c, const double *clocks,
 	memset(c, 0, sizeof(*c));
 	c->clocks = clocks;
 	c->nr_cpus = nr_cpus;
+	c->swap = ss_contend_swap_base;
+#ifdef SS_HAVE_AVX_SWAP
+	if (__builtin_cpu_supports("avx"))
+		c->swap = contend_swap_avx;
+#endif
+	if (nr_cpus == 1)
+		c->swap = tally_swap;
 }
 
 static __attribute__((noinline)) void recompute_floor(struct ss_contention *c)
@@ -36,7 +51,7 @@ static __attribute__((noinline)) void recompute_floor(struct ss_contention *c)
  * the output. */
 static inline void update_floor(struct ss_contention *c)
 {
-	if (!c->until_floor--)
+	if (--c->until_floor < 0) /* one decrement of memory, its sign tested */
 		recompute_floor(c);
 }
 
@@ -100,8 +115,8 @@ static inline struct swap_ring *ring_of(const struct ss_resource *r)
 }
 
 /* Cmpxchg: did another CPU swap inside (t, t + len]? */
-static inline int swapped_between(const struct swap_ring *g, unsigned cpu,
-				  double t, double len)
+static inline __attribute__((always_inline)) int
+swapped_between(const struct swap_ring *g, unsigned cpu, double t, double len)
 {
 	double hi = t + len;
 	unsigned in = 0;
@@ -283,27 +298,63 @@ static int record(struct ss_contention *c, unsigned cpu, double clock,
 }
 
 /* The one-cmpxchg operation (the commonest with a use: __slab_free's or
- * get_freelist's), several CPUs: no nesting, no lock history. */
-int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+ * get_freelist's), several CPUs: no nesting, no lock history.  Built
+ * twice, below. */
+static inline __attribute__((always_inline)) int
+contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 {
 	struct ss_use *u = &op->use[0];
-	double t = c->clocks[cpu] + u->at, delay = 0;
+	double t = c->clocks[cpu] + u->at, swap = t + u->len;
 
-	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES */
+	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES.  A
+	 * cmpxchg's len is its window, set with it (steps.h ss_op_cmpxchg:
+	 * a step's price, never negative, costs.c), unlike a lock's. */
 	update_floor(c);
-	if (u->len < 0)
-		u->len = op->cycles - u->at;
 	u->stat->uses++;
 	c->uses++;
 	if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
-		delay = u->retry;
+		double delay = u->retry;
+
 		u->stat->retries++;
 		c->retries++;
 		c->retry_cycles += delay;
 		count(op, SS_STEP_CMPXCHG_RETRY);
 		op->cycles += delay;
+		swap += delay; /* (no + 0 without a retry) */
 	}
-	return keep_swap(u->res, cpu, t + u->len + delay);
+	return keep_swap(u->res, cpu, swap);
+}
+
+int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+{
+	return contend_swap(c, cpu, op);
+}
+
+#ifdef SS_HAVE_AVX_SWAP
+/* The same source built for AVX, chosen where the CPU has it: the
+ * three-operand VEX compares take the ring's swaps straight from memory,
+ * without the register copies SSE2's two-operand ones need (the ring
+ * test: 38 instructions -> 26, docs/bench.md speed5).  Same answers:
+ * the same compares (test_contention.c runs both). */
+static __attribute__((target("avx"))) int contend_swap_avx(struct ss_contention *c,
+							  unsigned cpu, struct ss_op *op)
+{
+	return contend_swap(c, cpu, op);
+}
+#endif
+
+int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+{
+	return c->swap(c, cpu, op);
+}
+
+/* c->swap with one CPU: what ss_contend_op does with any other operation
+ * there (one test fewer per operation with a cmpxchg). */
+static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+{
+	(void)cpu;
+	ss_contend_tally(c, op);
+	return 0;
 }
 
 /* The one-lock operation (one list_lock) without the nesting
@@ -355,7 +406,7 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 
 	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG) {
 		if (c->nr_cpus > 1)
-			return ss_contend_swap(c, cpu, op);
+			return c->swap(c, cpu, op);
 		c->lost += op->uses_lost;
 		op->use[0].stat->uses++;
 		c->uses++;

@@ -34,10 +34,13 @@ struct ss_contention {
 	/* set by ss_contention_init */
 	const double *clocks; /* every CPU's clock (struct ss_run) */
 	unsigned nr_cpus;
+	/* ss_contend_swap as built for this CPU (contention.c), or with one
+	 * CPU ss_contend_tally's */
+	int (*swap)(struct ss_contention *c, unsigned cpu, struct ss_op *op);
 	/* the slowest clock, recomputed every few placements: no new use can
 	 * begin before it, so older spans are dropped */
 	double floor;
-	unsigned until_floor;
+	int until_floor; /* placements left before it; < 0: now */
 	/* run totals */
 	uint64_t uses, waits, retries, lost;
 	double wait_cycles, retry_cycles;
@@ -59,6 +62,9 @@ void ss_contend_tally(struct ss_contention *c, struct ss_op *op);
 /* ss_contend for an operation whose one use is a cmpxchg, several CPUs
  * (the commonest operation with a use). */
 int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+/* Its baseline (SSE2) build, whatever the CPU (ss_contention_init sets
+ * c->swap to it or to the AVX build): for the test that both agree. */
+int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_op *op);
 
 /* The replay's call after a model operation. */
 static inline int ss_contend_op(struct ss_contention *c, unsigned cpu,
@@ -66,12 +72,12 @@ static inline int ss_contend_op(struct ss_contention *c, unsigned cpu,
 {
 	if (!op->nr_uses) /* a fast path: no lock, no cmpxchg */
 		return 0;
+	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG)
+		return c->swap(c, cpu, op); /* ss_contend_swap; one CPU: the tally */
 	if (c->nr_cpus == 1) {
 		ss_contend_tally(c, op);
 		return 0;
 	}
-	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG)
-		return ss_contend_swap(c, cpu, op);
 	return ss_contend(c, cpu, op);
 }
 

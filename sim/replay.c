@@ -121,7 +121,7 @@ static inline uint64_t round_cycles(double c)
  * one before did, so the bucket of the last value is kept (memo[0] the
  * cycles, memo[1] the bucket) and the rounding and bucket search skipped. */
 static inline void hist_add_cycles(struct ss_hist *h, double memo_c[1],
-				   unsigned memo_b[1], double c)
+				   size_t memo_b[1], double c)
 {
 	if (c != memo_c[0]) {
 		memo_c[0] = c;
@@ -187,24 +187,30 @@ static __attribute__((noinline)) int alloc_failed(struct ss_run *run,
 	return BAD(run, ev, err, "%s", why);
 }
 
+/* fast: the caller knows run->cm is set (replay_events) */
 static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, const struct ss_event *ev,
-			   struct ss_error *err)
+			   bool fast, struct ss_error *err)
 {
-	struct ss_obj *obj = ss_objtable_slot(&run->objs, ev->id);
+	struct ss_obj *obj;
 	struct ss_kcache *k;
 	struct ss_op op;
 	int c;
 
 	ss_op_init(&op, run->costs->cycles);
 
-	if (!obj || obj->state != SS_OBJ_FREE ||
+	/* the table grown to the id first: the slot is then never NULL, and
+	 * the common path does not test it */
+	if (ev->id >= run->objs.nr && !ss_objtable_grow(&run->objs, ev->id))
+		return alloc_bad(run, ev, NULL, err);
+	obj = &run->objs.objs[ev->id];
+	if (obj->state != SS_OBJ_FREE ||
 	    (ev->api != SS_API_KMALLOC &&
 	     ev->value > run->tables->caches[ev->api].object_size))
 		return alloc_bad(run, ev, obj, err);
 	obj->size = ev->value;
 	obj->cpu = (uint16_t)ev->cpu;
 	obj->site = ev->site;
-	if (run->cm && (k = ss_cmodel_fast_cache(run->cm, ev, &c))) {
+	if ((fast || run->cm) && (k = ss_cmodel_fast_cache(run->cm, ev, &c))) {
 		if (ss_cmodel_alloc_plain(k, c, ev, obj, &op, err))
 			return alloc_failed(run, ev, err);
 	} else if (run->desc->ops->alloc(run->model, ev, obj, &op, err)) {
@@ -219,7 +225,6 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 		return ss_errorf(err, "out of memory");
 	if (++run->objs.live > run->objs.peak_live)
 		run->objs.peak_live = run->objs.live;
-	run->alloc_ops++;
 	if (ss_contend_op(&run->cont, ev->cpu, &op)) /* locks, cmpxchgs */
 		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
@@ -232,7 +237,6 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 static inline __attribute__((always_inline)) int count_free(struct ss_run *run,
 		const struct ss_event *ev, struct ss_op *op, struct ss_error *err)
 {
-	run->free_ops++;
 	if (ss_contend_op(&run->cont, ev->cpu, op))
 		return ss_errorf(err, "out of memory");
 	run->free_cycles += op->cycles;
@@ -242,16 +246,20 @@ static inline __attribute__((always_inline)) int count_free(struct ss_run *run,
 }
 
 static inline __attribute__((always_inline)) int do_free(struct ss_run *run, const struct ss_event *ev,
-			  struct ss_error *err)
+			  bool fast, struct ss_error *err)
 {
-	struct ss_obj *obj = ss_objtable_find(&run->objs, ev->id);
+	struct ss_obj *obj;
 	struct ss_op op;
 
 	ss_op_init(&op, run->costs->cycles);
 
-	if (!obj || obj->state == SS_OBJ_FREE)
+	if (ev->id >= run->objs.nr) /* (the slot, unlike find's, never NULL) */
+		return ss_bad_free(run, run->trace, LINE(run, ev), ev->id, NULL, err);
+	obj = &run->objs.objs[ev->id];
+	if (obj->state == SS_OBJ_FREE)
 		return ss_bad_free(run, run->trace, LINE(run, ev), ev->id, obj, err);
-	if (!(run->cm && obj->state == SS_OBJ_LIVE && ss_cmodel_free_plain(run->cm, ev->cpu, obj, &op)))
+	if (!((fast || run->cm) && obj->state == SS_OBJ_LIVE &&
+	      ss_cmodel_free_plain(run->cm, ev->cpu, obj, &op)))
 		run->desc->ops->free(run->model, ev->cpu, obj, &op);
 	if (obj->state != SS_OBJ_LIVE || op.slab_pages) {
 		if (ss_memcap_note(&run->mem, run->desc, run->model, obj, &op))
@@ -383,9 +391,9 @@ static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
 	mapped.cpu = run->topo->cpu_map[ev->cpu];
 	switch (ev->kind) {
 	case SS_EV_ALLOC:
-		return do_alloc(run, &mapped, err);
+		return do_alloc(run, &mapped, false, err);
 	case SS_EV_FREE:
-		return do_free(run, &mapped, err);
+		return do_free(run, &mapped, false, err);
 	case SS_EV_FREE_PRIOR:
 		return do_free_prior(run, &mapped, err);
 	default:
@@ -394,12 +402,13 @@ static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
 }
 
 static inline __attribute__((always_inline)) int replay_event(struct ss_run *run, const struct ss_event *ev,
-			       struct ss_error *err)
+			       bool fast, struct ss_error *err)
 {
 	_Static_assert(SS_EV_ALLOC == 0 && SS_EV_FREE == 1, "one test for both");
 
 	if (__builtin_expect((unsigned)ev->kind <= SS_EV_FREE && ev->cpu < run->same_cpus, 1))
-		return ev->kind == SS_EV_ALLOC ? do_alloc(run, ev, err) : do_free(run, ev, err);
+		return ev->kind == SS_EV_ALLOC ? do_alloc(run, ev, fast, err)
+					       : do_free(run, ev, fast, err);
 	if (ev->kind == SS_EV_PHASE)
 		return do_phase(run, ev, err);
 	if (ev->cpu >= run->same_cpus)
@@ -419,6 +428,28 @@ void ss_replay_start(struct ss_run *run, const struct ss_trace_reader *r)
  * objects the slot is otherwise a cache miss per event (docs/bench.md). */
 #define PREFETCH_AHEAD SS_REPLAY_PAD
 
+/* Events e up to stop.  The loop has two copies: fast, for a cache model
+ * whose plain SLUB caches the replay calls inline (run->cm) and without
+ * timed work (run->ticks), where neither is tested per event; the other,
+ * for every run.  NULL, or the event that failed. */
+static inline __attribute__((always_inline)) const struct ss_event *
+replay_events(struct ss_run *run, const struct ss_event *e, const struct ss_event *stop,
+	      bool fast, struct ss_error *err)
+{
+	for (; e < stop; e++) {
+		/* integer arithmetic: the id may be past the table */
+		__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
+						  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
+		if (replay_event(run, e, fast, err))
+			return e;
+		/* (a phase marker has no CPU of its own) */
+		if (!fast && run->ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
+			return e;
+		run->events++;
+	}
+	return NULL;
+}
+
 int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
 		    struct ss_error *err)
 {
@@ -430,17 +461,10 @@ int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
 						      ? e + run->until_sample : last;
 		uint64_t done = (uint64_t)(stop - e);
 
-		for (; e < stop; e++) {
-			/* integer arithmetic: the id may be past the table */
-			__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
-							  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
-			if (replay_event(run, e, err))
-				return -1;
-			/* (a phase marker has no CPU of its own) */
-			if (run->ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
-				return -1;
-			run->events++;
-		}
+		if (run->cm && !run->ticks ? replay_events(run, e, stop, true, err)
+					   : replay_events(run, e, stop, false, err))
+			return -1;
+		e = stop;
 		if (run->on_sample && (run->until_sample -= done) == 0) {
 			run->until_sample = run->sample_every;
 			if (run->on_sample(run, err))

@@ -8,6 +8,7 @@
 #define SS_REPLAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "account.h"
@@ -49,7 +50,7 @@ struct ss_run {
 	double *cpu_cycles; /* simulated clock of each CPU */
 	struct ss_contention cont; /* waits and retries (sim/contention.h) */
 	struct ss_hist alloc_hist, free_hist;
-	uint64_t events, alloc_ops, free_ops, zero_allocs, large_allocs;
+	uint64_t events, zero_allocs, large_allocs; /* (allocs, frees: ss_run_allocs) */
 	uint64_t zero_live, large_live; /* live objects of those two kinds */
 	/* frees of objects allocated before the trace (SS_EV_FREE_PRIOR):
 	 * applied to the initial state, and with no such object left */
@@ -70,7 +71,8 @@ struct ss_run {
 	struct ss_cmodel *cm;
 	bool ticks;		 /* the model has timed work (model.h tick) */
 	double hist_memo_c[2];	 /* alloc, free: the last cycles added ... */
-	unsigned hist_memo_b[2]; /* ... and their histogram bucket */
+	size_t hist_memo_b[2];	 /* ... and their histogram bucket (an index
+				  * as wide as an address: no widening per use) */
 };
 
 /* Footprint and live objects as ss_totals_compute() counts them, in O(1)
@@ -80,6 +82,19 @@ struct ss_run {
  * number of caches (2M under kmem_cache --no-merge). */
 uint64_t ss_run_footprint_bytes(const struct ss_run *run);
 uint64_t ss_run_live_objects(const struct ss_run *run);
+
+/* The allocations and the frees replayed (a prior free counts when the
+ * model had such an object): each adds its cycles to its histogram once,
+ * so the histograms count them (no second counter per operation). */
+static inline uint64_t ss_run_allocs(const struct ss_run *run)
+{
+	return run->alloc_hist.total;
+}
+
+static inline uint64_t ss_run_frees(const struct ss_run *run)
+{
+	return run->free_hist.total;
+}
 
 /* Set up run state for a model already created in run->model. */
 int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err);

@@ -62,7 +62,7 @@ static void compute_peak(const struct ss_acct_bytes *b, struct peak *p)
 static void compute_summary(const struct ss_run *run, struct summary *s)
 {
 	struct ss_hist all = run->alloc_hist;
-	double ops = (double)(run->alloc_ops + run->free_ops);
+	double ops = (double)(ss_run_allocs(run) + ss_run_frees(run));
 
 	for (unsigned i = 0; i < SS_HIST_BUCKETS; i++)
 		all.count[i] += run->free_hist.count[i];
@@ -116,7 +116,7 @@ static void summary_csv(FILE *fp, const struct ss_run *run,
 		(unsigned long long)t->slab_pages, (unsigned long long)t->live_objects,
 		(unsigned long long)t->caches);
 	fprintf(fp, "%llu,%llu,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.2f,",
-		(unsigned long long)run->alloc_ops, (unsigned long long)run->free_ops,
+		(unsigned long long)ss_run_allocs(run), (unsigned long long)ss_run_frees(run),
 		s->sim_ms, s->alloc_ms, s->work_ms, s->p50, s->p99, s->a50, s->a99,
 		s->f50, s->f99, s->fastpath_pct);
 	/* sim_time_ns: sim_time_ms unrounded, for differences between runs
@@ -169,8 +169,8 @@ static void summary_json(FILE *fp, const struct ss_run *run,
 		    "  \"sim_time_ms\": %.3f,\n  \"alloc_time_ms\": %.3f,\n"
 		    "  \"work_time_ms\": %.3f,\n  \"p50_ns\": %.1f,\n  \"p99_ns\": %.1f,\n"
 		    "  \"fastpath_pct\": %.2f,\n",
-		(unsigned long long)run->events, (unsigned long long)run->alloc_ops,
-		(unsigned long long)run->free_ops, (unsigned long long)run->zero_allocs,
+		(unsigned long long)run->events, (unsigned long long)ss_run_allocs(run),
+		(unsigned long long)ss_run_frees(run), (unsigned long long)run->zero_allocs,
 		(unsigned long long)run->large_allocs, s->sim_ms, s->alloc_ms,
 		s->work_ms, s->p50, s->p99, s->fastpath_pct);
 	fprintf(fp, "  \"lock_wait_ms\": %.3f,\n  \"lock_waits\": %llu,\n"
@@ -449,7 +449,7 @@ int ss_write_work(const char *dir, const struct ss_run *run,
 		return -1;
 	fprintf(f.fp, "label,events,cycles,ms\n");
 	fprintf(f.fp, "allocator,%llu,%.0f,%.3f\n",
-		(unsigned long long)(run->alloc_ops + run->free_ops),
+		(unsigned long long)(ss_run_allocs(run) + ss_run_frees(run)),
 		run->alloc_cycles + run->free_cycles + run->timer_cycles,
 		ss_run_ns(run, run->alloc_cycles + run->free_cycles + run->timer_cycles) / 1e6);
 	for (uint32_t i = 0; i < run->nr_labels; i++)

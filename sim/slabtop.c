@@ -56,7 +56,7 @@ static void header(FILE *fp, const struct ss_run *run,
 	fprintf(fp, "%s %s, model %s on %s (kernel %s), %u CPU%s: %llu allocs, %llu frees\n",
 		lb->workload, lb->variant, lb->model, run->target->name, era,
 		run->topo->nr_cpus, run->topo->nr_cpus == 1 ? "" : "s",
-		(unsigned long long)run->alloc_ops, (unsigned long long)run->free_ops);
+		(unsigned long long)ss_run_allocs(run), (unsigned long long)ss_run_frees(run));
 	fprintf(fp, " Active / Total Objects (%% used)    : %llu / %llu (%.1f%%)\n",
 		(unsigned long long)active, (unsigned long long)objs, pct(active, objs));
 	fprintf(fp, " Active / Total Slabs (%% used)      : %llu / %llu (%.1f%%)\n",

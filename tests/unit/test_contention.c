@@ -218,12 +218,13 @@ static int swap_retried(struct bench *b, unsigned cpu, double at)
  * reading at 100 does not see 100 (not after the read); CPU 1 reading at
  * 80 sees it (inclusive at 80 + 20).  Six more swaps overwrite slot 7:
  * CPU 2 reading at 80 then sees nothing. */
-static void test_cmpxchg_ring(void **state)
+static void cmpxchg_ring(int (*swap)(struct ss_contention *, unsigned, struct ss_op *))
 {
 	struct bench b;
-	(void)state;
 
 	bench_init(&b, 3);
+	if (swap)
+		b.c.swap = swap;
 	for (unsigned i = 0; i < 7; i++)
 		assert_false(swap_retried(&b, 1, 1000 + 100 * i));
 	assert_false(swap_retried(&b, 0, 100));
@@ -235,6 +236,54 @@ static void test_cmpxchg_ring(void **state)
 	assert_int_equal(b.c.retries, 1);
 	assert_int_equal(b.c.uses, 17);
 	assert_int_equal(b.st.uses, 17);
+	bench_release(&b);
+}
+
+/* The build ss_contention_init chose for this CPU (AVX where it has it),
+ * and the baseline one. */
+static void test_cmpxchg_ring(void **state)
+{
+	(void)state;
+	cmpxchg_ring(NULL);
+	cmpxchg_ring(ss_contend_swap_base);
+}
+
+/* Both builds of ss_contend_swap give the same retries on the same
+ * 20,000 swaps of three CPUs on three lines, read times drawn so that
+ * windows overlap often (on a CPU without AVX both are the baseline). */
+static void test_swap_builds_agree(void **state)
+{
+	struct bench a, b;
+	uint64_t rng = 12345;
+	(void)state;
+
+	bench_init(&a, 3);
+	bench_init(&b, 3);
+	b.c.swap = ss_contend_swap_base;
+	for (unsigned i = 0; i < 20000; i++) {
+		struct ss_op oa, ob;
+		unsigned cpu, line;
+		double at;
+
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		cpu = (unsigned)(rng >> 60) % 3;
+		line = (unsigned)(rng >> 50) % 3;
+		at = (double)((rng >> 20) % 64) + 0.5 * (double)((rng >> 40) & 1);
+		op_start(&a, &oa);
+		op_start(&b, &ob);
+		oa.cycles = ob.cycles = at;
+		ss_op_cmpxchg(&oa, line ? line == 1 ? &a.lock : &a.lock2 : &a.line, &a.st, 20, 170);
+		ss_op_cmpxchg(&ob, line ? line == 1 ? &b.lock : &b.lock2 : &b.line, &b.st, 20, 170);
+		assert_int_equal(ss_contend_op(&a.c, cpu, &oa), 0);
+		assert_int_equal(ss_contend_op(&b.c, cpu, &ob), 0);
+		assert_true(oa.cycles == ob.cycles);
+		a.clocks[cpu] += oa.cycles / 8;
+		b.clocks[cpu] += ob.cycles / 8;
+	}
+	assert_int_equal(a.c.retries, b.c.retries);
+	assert_true(a.c.retries > 100); /* the windows did overlap */
+	assert_true(a.c.retries < 20000);
+	bench_release(&a);
 	bench_release(&b);
 }
 
@@ -370,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_nested_wait),
 		cmocka_unit_test(test_cmpxchg_retry),
 		cmocka_unit_test(test_cmpxchg_ring),
+		cmocka_unit_test(test_swap_builds_agree),
 		cmocka_unit_test(test_one_cpu),
 		cmocka_unit_test(test_slab_line_transfers),
 		cmocka_unit_test(test_debug_alloc_hold_61),
