@@ -27,7 +27,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"the kernel's caches (a capture's slab-before.txt or its\n"
 		"directory, a copied /sys/kernel/slab, /proc/slabinfo):\n"
 		"declare the caches it lists with their own size, align\n"
-		"and flags, and those a free names before any allocation"},
+		"and flags, and those a free names before any allocation;\n"
+		"with raw pointers, write meta cpu_slab_free: the free\n"
+		"slots of each CPU's first slab (docs/import.md)"},
 	[O_CPUS] = {"cpus", NULL, "N",
 		"the capture's CPUs (meta cpus up front; default: the\n"
 		"trace file's #P: header, else the highest CPU + 1)"},

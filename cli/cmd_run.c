@@ -76,8 +76,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"/sys/kernel/slab or a /proc/slabinfo 2.1 file: geometry,\n"
 		"slabs, objects, free slots; prior frees (u) take objects\n"
 		"out of it, each kernel slab's from one slab holding as\n"
-		"many; kmalloc-cg-N caches listed turn CONFIG_MEMCG on\n"
-		"(docs/own-trace.md)"},
+		"many; kmalloc-cg-N caches listed turn CONFIG_MEMCG on;\n"
+		"each CPU's active slab half free, or as the trace's meta\n"
+		"cpu_slab_free says (docs/own-trace.md)"},
 	[O_FINAL] = {"final-state", NULL, "SNAPSHOT",
 		"the kernel's caches after the trace (with --initial-state):\n"
 		"objects left live at sites the import found freed without\n"
