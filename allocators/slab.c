@@ -129,9 +129,12 @@ void ss_kcache_release(struct ss_kcache *s)
 	memset(&s->pool, 0, sizeof(s->pool));
 	free(s->prior_slabs);
 	free(s->prior_tree);
+	free(s->unmapped_tree);
+	free(s->mapped);
 	free(s->kslab);
 	s->prior_slabs = NULL;
-	s->prior_tree = NULL;
+	s->prior_tree = s->unmapped_tree = NULL;
+	s->mapped = NULL;
 	s->kslab = NULL;
 	s->nr_prior_slabs = s->cap_prior_slabs = s->nr_kslab = 0;
 	for (unsigned n = 0; s->node && n < s->topo->nr_nodes; n++)

@@ -107,9 +107,13 @@ struct ss_kcache {
 	struct ss_fn_stat fns[SS_NR_FNS]; /* calls and cycles per kernel function */
 	/* the initial state (slab_prior.h): the slabs it filled, a Fenwick
 	 * tree over their prior counts for picking one object at random,
-	 * and the kernel slabs (slab= of prior frees) mapped onto them */
+	 * and the kernel slabs (slab= of prior frees) mapped onto them; a
+	 * second tree counts only the slabs no kernel slab is mapped onto
+	 * (`mapped` clear), from which a kernel slab's first free draws */
 	struct ss_slab **prior_slabs;
-	uint32_t *prior_tree;
+	uint32_t *prior_tree, *unmapped_tree;
+	uint8_t *mapped;
+	uint64_t unmapped_live;
 	uint32_t nr_prior_slabs, cap_prior_slabs;
 	struct ss_kslab {
 		uint32_t slab;	  /* prior slab index + 1, 0 = not mapped */

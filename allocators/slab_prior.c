@@ -231,47 +231,101 @@ static int populate_packed(struct ss_kcache *s, const struct ss_snap_cache *c)
 }
 
 /* ---- picking the object a prior free takes ----
- * A Fenwick tree over the slabs' prior counts: one object drawn
- * uniformly from those left is a prefix-sum search, O(log slabs). */
+ * Fenwick trees over the slabs' prior counts: one object drawn uniformly
+ * from those left is a prefix-sum search, O(log slabs).  prior_tree
+ * counts every prior slab, unmapped_tree those no kernel slab is mapped
+ * onto (below). */
 
-static void tree_add(struct ss_kcache *s, uint32_t i, int32_t d)
+static void tree_add(uint32_t *tree, uint32_t n, uint32_t i, int32_t d)
 {
-	for (i++; i <= s->nr_prior_slabs; i += i & -i)
-		s->prior_tree[i - 1] += (uint32_t)d;
+	for (i++; i <= n; i += i & -i)
+		tree[i - 1] += (uint32_t)d;
 }
 
-static int build_tree(struct ss_kcache *s)
+static void tree_build(uint32_t *tree, struct ss_slab *const *slabs, const uint8_t *skip,
+		       uint32_t n)
 {
-	uint32_t n = s->nr_prior_slabs;
-
-	s->prior_tree = calloc(n ? n : 1, sizeof(*s->prior_tree));
-	if (!s->prior_tree)
-		return -1;
+	memset(tree, 0, n * sizeof(*tree));
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t j = i + 1;
 
-		s->prior_tree[i] += s->prior_slabs[i]->prior;
+		if (!skip || !skip[i])
+			tree[i] += slabs[i]->prior;
 		j += j & -j;
 		if (j <= n)
-			s->prior_tree[j - 1] += s->prior_tree[i];
+			tree[j - 1] += tree[i];
 	}
-	return 0;
 }
 
-/* The slab holding object k (0-based) of those left, in slab order. */
-static uint32_t tree_find(const struct ss_kcache *s, uint64_t k)
+/* The slab holding object k (0-based) of those the tree counts, in slab
+ * order. */
+static uint32_t tree_find(const uint32_t *tree, uint32_t n, uint64_t k)
 {
 	uint32_t pos = 0, step = 1;
 
-	while (step * 2 <= s->nr_prior_slabs)
+	while (step * 2 <= n)
 		step *= 2;
 	for (; step; step /= 2) {
-		if (pos + step <= s->nr_prior_slabs && s->prior_tree[pos + step - 1] <= k) {
+		if (pos + step <= n && tree[pos + step - 1] <= k) {
 			pos += step;
-			k -= s->prior_tree[pos - 1];
+			k -= tree[pos - 1];
 		}
 	}
 	return pos;
+}
+
+/* Both trees over the prior slabs; the mapped flags of slabs that were
+ * there before are kept (ss_kcache_add_prior adds slabs to a cache whose
+ * kernel slabs may be mapped already). */
+static int build_tree(struct ss_kcache *s)
+{
+	uint32_t n = s->nr_prior_slabs, cap = n ? n : 1;
+	uint32_t *t = realloc(s->prior_tree, cap * sizeof(*t));
+	uint32_t *u;
+	uint8_t *m;
+
+	if (!t)
+		return -1;
+	s->prior_tree = t;
+	if (!(u = realloc(s->unmapped_tree, cap * sizeof(*u))))
+		return -1;
+	s->unmapped_tree = u;
+	if (!(m = calloc(cap, 1)))
+		return -1;
+	for (uint32_t i = 0; s->mapped && i < n; i++)
+		m[i] = s->mapped[i];
+	free(s->mapped);
+	s->mapped = m;
+	tree_build(t, s->prior_slabs, NULL, n);
+	tree_build(u, s->prior_slabs, m, n);
+	s->unmapped_live = 0;
+	for (uint32_t i = 0; i < n; i++)
+		s->unmapped_live += m[i] ? 0 : s->prior_slabs[i]->prior;
+	return 0;
+}
+
+/* One object of prior slab i is gone. */
+static void take_from(struct ss_kcache *s, uint32_t i)
+{
+	s->prior_slabs[i]->prior--;
+	tree_add(s->prior_tree, s->nr_prior_slabs, i, -1);
+	s->prior_live--;
+	if (!s->mapped[i]) {
+		tree_add(s->unmapped_tree, s->nr_prior_slabs, i, -1);
+		s->unmapped_live--;
+	}
+}
+
+/* A kernel slab is mapped onto prior slab i: no other one will be. */
+static void set_mapped(struct ss_kcache *s, uint32_t i)
+{
+	uint32_t left = s->prior_slabs[i]->prior;
+
+	if (s->mapped[i])
+		return;
+	s->mapped[i] = 1;
+	tree_add(s->unmapped_tree, s->nr_prior_slabs, i, -(int32_t)left);
+	s->unmapped_live -= left;
 }
 
 /* splitmix64: reproducible, seeded from the cache name so that a cache's
@@ -283,6 +337,13 @@ static uint64_t next_rand(uint64_t *x)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* An object drawn uniformly from those tree counts (live of them). */
+static uint32_t draw(const struct ss_kcache *s, const uint32_t *tree, uint64_t live,
+		     uint64_t *rng)
+{
+	return tree_find(tree, s->nr_prior_slabs, next_rand(rng) % live);
 }
 
 static uint64_t name_seed(const char *name)
@@ -317,30 +378,55 @@ int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
  * frees is found when a few percent of the objects are in one. */
 #define SS_PRIOR_REDRAWS 64
 
-/* The prior slab holding the fewest initial-state objects that are at
- * least need, else the one holding the most (the first of equals). */
-static uint32_t best_fit(const struct ss_kcache *s, uint32_t need)
+/* Of the prior slabs (the unmapped ones only, when `unmapped`), the one
+ * holding the fewest initial-state objects that are at least need, else
+ * the one holding the most (the first of equals). */
+static uint32_t best_fit(const struct ss_kcache *s, uint32_t need, bool unmapped)
 {
-	uint32_t best = UINT32_MAX, most = 0;
+	uint32_t best = UINT32_MAX, most = UINT32_MAX;
 
 	for (uint32_t i = 0; i < s->nr_prior_slabs; i++) {
 		uint32_t c = s->prior_slabs[i]->prior;
 
+		if (unmapped && s->mapped[i])
+			continue;
 		if (c >= need && (best == UINT32_MAX || c < s->prior_slabs[best]->prior)) {
 			best = i;
 			if (c == need)
 				break;
 		}
-		if (c > s->prior_slabs[most]->prior)
+		if (most == UINT32_MAX || c > s->prior_slabs[most]->prior)
 			most = i;
 	}
 	return best != UINT32_MAX ? best : most;
 }
 
+/* The slab a kernel slab with `need` prior frees still to make maps onto:
+ * an object drawn uniformly among the slabs that can hold them (redrawn
+ * up to SS_PRIOR_REDRAWS times, then the best fit), from the slabs no
+ * other kernel slab maps onto -- two kernel slabs are two slabs: drawn
+ * from all, a cache whose slabs were all full (files made by one command,
+ * removed by the next) had two or three kernel slabs' frees empty one of
+ * its slabs where the kernel emptied none -- and from all only when
+ * those are used up.  `drawn` is the first candidate of the latter. */
+static uint32_t map_draw(struct ss_kcache *s, uint32_t need, uint32_t drawn)
+{
+	bool unmapped = s->unmapped_live > 0;
+	const uint32_t *tree = unmapped ? s->unmapped_tree : s->prior_tree;
+	uint64_t live = unmapped ? s->unmapped_live : s->prior_live;
+
+	if (unmapped)
+		drawn = draw(s, tree, live, &s->prior_rng);
+	for (unsigned t = 0; need && s->prior_slabs[drawn]->prior < need; t++) {
+		if (t == SS_PRIOR_REDRAWS)
+			return best_fit(s, need, unmapped);
+		drawn = draw(s, tree, live, &s->prior_rng);
+	}
+	return drawn;
+}
+
 /* The prior slab kernel slab `kslab` maps to, mapping it anew when it is
- * new or its slab has nothing left: to the best fit for the frees it has
- * still to make when they are counted, else to the slab drawn like an
- * object. */
+ * new or its slab has nothing left (map_draw). */
 static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, uint32_t drawn)
 {
 	struct ss_kslab *m;
@@ -361,16 +447,8 @@ static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, u
 	if (!m->slab || !s->prior_slabs[m->slab - 1]->prior) {
 		uint32_t need = frees > m->taken ? frees - m->taken : 0;
 
-		/* an object drawn uniformly among the slabs that can hold
-		 * what K still frees: redraw (bounded), then the best fit */
-		for (unsigned t = 0; need && s->prior_slabs[drawn]->prior < need; t++) {
-			if (t == SS_PRIOR_REDRAWS) {
-				drawn = best_fit(s, need);
-				break;
-			}
-			drawn = tree_find(s, next_rand(&s->prior_rng) % s->prior_live);
-		}
-		m->slab = 1 + drawn;
+		m->slab = 1 + map_draw(s, need, drawn);
+		set_mapped(s, m->slab - 1);
 	}
 	m->taken++;
 	return m->slab - 1;
@@ -381,9 +459,7 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
 {
 	if (populate_packed(s, c))
 		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
-	/* the tree is rebuilt over all prior slabs (once per cache added) */
-	free(s->prior_tree);
-	s->prior_tree = NULL;
+	/* the trees are rebuilt over all prior slabs (once per cache added) */
 	if (!s->prior_rng)
 		s->prior_rng = name_seed(s->name);
 	return build_tree(s) ? ss_errorf(err, "out of memory") : 0;
@@ -393,20 +469,16 @@ struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32
 {
 	uint32_t i;
 	int64_t k;
-	struct ss_slab *sl;
 
 	if (!s->prior_live)
 		return NULL;
-	i = tree_find(s, next_rand(&s->prior_rng) % s->prior_live);
+	i = draw(s, s->prior_tree, s->prior_live, &s->prior_rng);
 	if (kslab) {
 		k = kslab_slab(s, kslab - 1, kslab_frees, i);
 		if (k < 0)
 			return NULL;
 		i = (uint32_t)k;
 	}
-	sl = s->prior_slabs[i];
-	sl->prior--;
-	tree_add(s, i, -1);
-	s->prior_live--;
-	return sl;
+	take_from(s, i);
+	return s->prior_slabs[i];
 }

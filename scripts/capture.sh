@@ -129,21 +129,39 @@ snapshot() {
 }
 
 # Both snapshots are taken with the instances (and their ring buffers'
-# own kmalloc'd pages; the sched one of capture-untraced.sh too) in place
-# and kmem tracing off, so what differs between them
-# is what the trace saw, plus the short gaps around the tracing window.
+# own kmalloc'd pages; the sched one of capture-untraced.sh too) in place,
+# so what differs between them is what the trace saw, plus the short gaps
+# around the tracing window.  Each snapshot's figures are its first read,
+# /proc/slabinfo (slab-snapshot.sh): the before-snapshot turns kmem tracing
+# on right after it, and walks /sys/kernel/slab with its own events left
+# out of the trace (set_event_notrace_pid, event-fork for its children);
+# the after-snapshot starts right after tracing is off.  No gap of the
+# walk's length is left untraced, and the walk's own objects (a
+# kernfs_open_node per file, freed by kfree_rcu() seconds later) are
+# neither in the counts nor in the trace.
 ut_setup
-snapshot -p before "$tmp/slab-before.txt"
-cp /proc/slabinfo "$tmp/slabinfo-before"
+# The before-snapshot's lookups would create the dentries and inodes of
+# ~7000 sysfs files where reclaim dropped them, after its counts and
+# untraced: made now, they are in the counts.
+stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
+# the tasks no tracepoint reports (capture-untraced.sh): watched over the
+# whole window the kmem events cover
+ut_start "$tmp"
+if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; then
+	tfs_write 1 "$INST/options/event-fork"
+	snapshot -p before -S "$tmp/slabinfo-before" -T "$INST" "$tmp/slab-before.txt"
+	tfs_write "" "$INST/set_event_notrace_pid" # (before its PIDs are reused)
+	tfs_write 0 "$INST/options/event-fork"
+	trace_from=snapshot
+else # before 5.8: the walk untraced, then tracing
+	snapshot -p before -S "$tmp/slabinfo-before" "$tmp/slab-before.txt"
+	tfs_write 1 "$INST/tracing_on"
+	trace_from=after-snapshot
+fi
 
 # ---- trace -----------------------------------------------------------------
 marker() { tfs_write "slabsim-phase $1" "$INST/trace_marker"; }
 now_us() { now=${EPOCHREALTIME/[.,]/}; } # the decimal mark is the locale's
-
-# the tasks no tracepoint reports (capture-untraced.sh): watched over the
-# whole window the kmem events cover
-ut_start "$tmp"
-tfs_write 1 "$INST/tracing_on"
 # One second of what the machine does without CMD: the settle below waits
 # until the event rate is back near it.
 tfs_written; w0=$written
@@ -188,8 +206,7 @@ tfs_write 0 "$INST/tracing_on"
 # snapshot but not in the capture.  At real-time priority the snapshot
 # takes ~0.1 s here instead of ~2 s on a busy machine; the reader drains
 # the ring buffer meanwhile.
-snapshot -p after "$tmp/slab-after.txt"
-cp /proc/slabinfo "$tmp/slabinfo-after"
+snapshot -p after -S "$tmp/slabinfo-after" "$tmp/slab-after.txt"
 ut_stop "$tmp"
 
 # The reader ends by itself once the buffer is drained; a kernel that does
@@ -269,6 +286,7 @@ done
 	echo "start_epoch_us=$start_us"
 	echo "end_epoch_us=$end_us"
 	echo "duration_us=$((end_us - start_us))"
+	echo "trace_from=$trace_from"
 	echo "settle_limit_s=$settle"
 	echo "settle_s=$settled"
 	echo "settle_end=$settle_end"

@@ -1,6 +1,7 @@
 #!/bin/bash
-# slab-snapshot.sh [-p PHASE] OUT - the state of every SLUB cache, one line
-# per cache, from /sys/kernel/slab and /proc/slabinfo (docs/capture.md):
+# slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE] OUT - the
+# state of every SLUB cache, one line per cache, from /sys/kernel/slab and
+# /proc/slabinfo (docs/capture.md):
 #
 #   slabsim-slab 1 phase=before time=1733040000.123456789 kernel=6.18.0 caches=230 aliases=191
 #   cache=:0000064 name=kmalloc-64 align=64 ... objects=2596,N0=2596 ... si_active_objs=2590 ...
@@ -11,6 +12,17 @@
 # recorded without a change here.  Files are read with bash builtins: a
 # fork per file would be slow and would itself allocate slab objects
 # (task_struct, mm, vma ...) while the caches are being read.
+#
+# /proc/slabinfo is read first, in one pass, and its counts (si_*) are the
+# snapshot's figures of record: the walk opens ~30 sysfs files per cache,
+# and each open leaves a kernfs_open_node in kmalloc-96 until kfree_rcu()
+# frees it seconds later (base/slabsnap.c), so the caches read late in the
+# walk are seen disturbed.  -S FILE keeps that read verbatim.  -T INSTANCE
+# (a tracefs instance, with options/event-fork set by the caller) turns
+# the instance's tracing on right after that read, with this script's own
+# events excluded (set_event_notrace_pid, cleared by the caller): the
+# trace then begins where the counts were read, and the walk's own
+# allocations are in neither.
 set -euo pipefail
 
 SLAB_DIR=${SLAB_DIR:-/sys/kernel/slab}
@@ -22,10 +34,12 @@ SKIP=" validate shrink alloc_calls free_calls "
 usage() { echo "usage: slab-snapshot.sh [-p PHASE] OUT" >&2; exit 2; }
 die() { echo "slab-snapshot.sh: $*" >&2; exit 1; }
 
-phase=snapshot
-while getopts p: opt; do
+phase=snapshot si_copy="" instance=""
+while getopts p:S:T: opt; do
 	case $opt in
 	p) phase=$OPTARG ;;
+	S) si_copy=$OPTARG ;;
+	T) instance=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -35,6 +49,7 @@ out=$1
 [[ $phase =~ ^[A-Za-z0-9_-]+$ ]] || die "bad phase '$phase' (letters, digits, _ and - only)"
 [ -d "$SLAB_DIR" ] || die "$SLAB_DIR missing: not a SLUB kernel, or sysfs not mounted"
 [ -r "$SLABINFO" ] || die "$SLABINFO not readable (needs root)"
+[ -z "$instance" ] || [ -w "$instance/tracing_on" ] || die "$instance: not a tracing instance"
 
 # A name as one token: % and blanks percent-encoded.  Sets `enc` (no
 # subshell: see above).
@@ -58,15 +73,24 @@ enc_file() {
 	enc="${parts[*]}"
 }
 
-# /proc/slabinfo: the name each cache is listed under, and its counts.
+# /proc/slabinfo: the name each cache is listed under, and its counts;
+# the first thing read (above).
+[ -z "$instance" ] || echo $$ > "$instance/set_event_notrace_pid" ||
+	die "$instance: cannot exclude this script's events"
+mapfile -t si_lines < "$SLABINFO"
+[ -z "$instance" ] || echo 1 > "$instance/tracing_on" || die "$instance: cannot start tracing"
 declare -A si
-{
-	read -r _ || true # "slabinfo - version: 2.1"
-	read -r _ || true # column header
-	while read -r name active num _objsize _perslab _pages _ _ _ _ _ _ _ aslabs nslabs _; do
-		si[$name]="si_active_objs=$active si_num_objs=$num si_active_slabs=$aslabs si_num_slabs=$nslabs"
-	done
-} < "$SLABINFO"
+# name active num objsize perslab pages : tunables l b s : slabdata aslabs nslabs _
+set -f # (word splitting, not a here-string: no pipe per line)
+for ((i = 2; i < ${#si_lines[@]}; i++)); do # after the version and header lines
+	f=(${si_lines[i]})
+	si[${f[0]}]="si_active_objs=${f[1]} si_num_objs=${f[2]} si_active_slabs=${f[13]} si_num_slabs=${f[14]}"
+done
+set +f
+if [ -n "$si_copy" ]; then
+	printf '%s\n' "${si_lines[@]}" > "$si_copy.tmp.$$" && mv -f "$si_copy.tmp.$$" "$si_copy" ||
+		die "$si_copy: cannot write"
+fi
 
 # Aliases: every symlink, with its target (one find instead of a readlink
 # per link).  The target directory of a merged cache is a unique id such

@@ -1,8 +1,9 @@
 /* test_import_stride.c - the stride rule of the import (import_stride.c):
  * raw-pointer kfree()s of objects from before the capture, at a site that
  * freed nothing the capture saw allocated, placed by their offsets in
- * their slabs and, among a class's kmalloc types, in the one with the
- * most slabs the capture did not see holding other objects. */
+ * their slabs and, among the kmalloc types, in the one whose caches hold
+ * the most of the site's slabs, then the most slabs the capture did not
+ * see holding other objects. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -150,6 +151,38 @@ static void test_stride_room(void **state)
 	assert_int_equal(t.stride_frees, 20);
 }
 
+/* One site, two classes: names of 96 bytes in 3 slabs and of 128 bytes
+ * in one.  kmalloc-96 has 2 slabs (too few for the 96s), kmalloc-rcl-96
+ * 5; kmalloc-128 has 10, kmalloc-rcl-128 1.  Class by class the 128s would
+ * go to kmalloc-128 (more room); the site's family is the one that holds
+ * all of its slabs, rcl, for both classes. */
+static void test_stride_site_family(void **state)
+{
+	struct ss_import_totals t;
+	char seen[1024], want[1024] = "";
+	FILE *f = capture_file();
+	(void)state;
+
+	for (unsigned k = 1; k <= 3; k++)
+		for (unsigned i = 0; i < 6; i++)
+			kfree(f, "__d_free_external", SLAB(k) + 96 * (5 * i + k));
+	for (unsigned i = 0; i < 6; i++)
+		kfree(f, "__d_free_external", SLAB(7) + 128 * (3 * i + 1));
+	import_file(f, "slabinfo - version: 2.1\n"
+		       "kmalloc-96 84 84 96 42 1 : tunables 0 0 0 : slabdata 2 2 0\n"
+		       "kmalloc-rcl-96 210 210 96 42 1 : tunables 0 0 0 : slabdata 5 5 0\n"
+		       "kmalloc-128 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+		       "kmalloc-rcl-128 32 32 128 32 1 : tunables 0 0 0 : slabdata 1 1 0\n",
+		    &t, seen, sizeof(seen));
+	for (int i = 0; i < 18; i++)
+		strcat(want, "kmalloc:96:2 ");
+	for (int i = 0; i < 6; i++)
+		strcat(want, "kmalloc:128:2 ");
+	assert_string_equal(seen, want);
+	assert_int_equal(t.stride_frees, 24);
+	assert_int_equal(t.stride_slabs, 4);
+}
+
 /* A kfree's slab owner is what the slab held before the free: after it
  * the pages may be another cache's new slab. */
 static void test_owner_before_free(void **state)
@@ -198,6 +231,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stride_classes),
 		cmocka_unit_test(test_stride_room),
+		cmocka_unit_test(test_stride_site_family),
 		cmocka_unit_test(test_stride_hashed),
 		cmocka_unit_test(test_owner_before_free),
 	};

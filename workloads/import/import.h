@@ -249,6 +249,8 @@ void ss_import_kmalloc_name(uint32_t gfp, uint64_t size, char *buf, size_t n);
  * classed by their offsets in their slabs, the kmalloc type by the
  * before-snapshot's slabs left.  Fewest pointers of a slab to class it. */
 #define SS_STRIDE_MIN_GROUP 6
+/* kmalloc classes a site's frees are classed into, at most (there are ~14) */
+#define SS_STRIDE_MAX_CLASSES 32
 struct ss_import_stride {
 	uint64_t *taken;     /* per snapshot cache: slabs seen held or given */
 	uint64_t frees, slabs; /* placed by the rule */

@@ -27,12 +27,13 @@
  * dma-kmalloc-s) is still open: the pointer cannot say.  The kernel's
  * before-snapshot bounds it: the site's slabs of class s must be slabs the
  * cache had before the capture, other than those the capture saw holding
- * other objects.  All of a site's class-s slabs go to the one cache with
- * the most such slabs left (one call site frees one kind of object; ties
- * go to the first in the order above), which is then charged with them.
- * That is a likelihood, not a proof: a site whose objects came from the
- * smaller of two caches with room for them is misplaced, and the import
- * says how many frees this rule placed.
+ * other objects.  One call site frees one kind of object, so all of a
+ * site's slabs, every class, go to one family: the one whose caches can
+ * hold the most of them, then the one with the most such slabs left, then
+ * the first in the order above (site_family()); its caches are then
+ * charged with them.  That is a likelihood, not a proof: a site whose
+ * objects came from the smaller of two families with room for them is
+ * misplaced, and the import says how many frees this rule placed.
  *
  * Each classed free is recorded as of that cache (prior_owner), so that
  * the second pass places it by rule 3, slab ids and all.
@@ -126,10 +127,65 @@ static uint64_t class_groups(const uint64_t *ptr, uint32_t n, unsigned size,
 	return groups;
 }
 
+/* The slabs of family f's class-size cache no one else is known to use
+ * (0 without such a cache), and the cache. */
+static uint64_t family_room(const struct ss_import_stride *s, const struct ss_import_prior *p,
+			    unsigned size, unsigned order, unsigned f,
+			    const struct ss_snap_cache **cache)
+{
+	const struct ss_snap_cache *c = family_cache(p, size, family_gfp[f]);
+	uint64_t taken;
+
+	*cache = NULL;
+	if (!c || (f && c == family_cache(p, size, 0)) || c->order != order)
+		return 0; /* (an alias of the plain cache is the plain cache) */
+	*cache = c;
+	taken = s->taken[c - p->snap->caches];
+	return c->slabs > taken ? c->slabs - taken : 0;
+}
+
+/* The family of a site's classed slabs, all classes at once: one call
+ * site frees one kind of object, so its classes share a type.  The
+ * family whose caches can hold the most of the site's slabs (summed over
+ * its classes: min(room, slabs)), then the one with the most room, then
+ * the first.  For one class that is the cache with the most room, as long
+ * as it can hold the site's slabs; measured on find-usr-cold (6.18, after
+ * drop_caches): __d_free_external's dentry names were 295 slabs of class
+ * 96 and 14 of class 128; kmalloc-rcl-96 and -rcl-128 had 295 and 14
+ * slabs before the capture, kmalloc-96 and -128 191 and 202 -- class by
+ * class the 128s went to kmalloc-128, which kept 414 objects the kernel's
+ * kmalloc-rcl-128 had lost. */
+static unsigned site_family(const struct ss_import_stride *s, const struct ss_import_prior *p,
+			    const unsigned *size, const unsigned *order, const uint64_t *groups,
+			    unsigned nr)
+{
+	unsigned best = 0;
+	uint64_t best_held = 0, best_room = 0;
+
+	for (unsigned f = 0; f < NR_FAMILIES; f++) {
+		uint64_t held = 0, room = 0;
+
+		for (unsigned i = 0; i < nr; i++) {
+			const struct ss_snap_cache *c;
+			uint64_t left = family_room(s, p, size[i], order[i], f, &c);
+
+			held += left < groups[i] ? left : groups[i];
+			room += left;
+		}
+		if (!f || held > best_held || (held == best_held && room > best_room)) {
+			best = f;
+			best_held = held;
+			best_room = room;
+		}
+	}
+	return best;
+}
+
 int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 			  const struct ss_target *t, uint64_t *ptr, uint32_t n)
 {
-	unsigned *cls;
+	unsigned *cls, size[SS_STRIDE_MAX_CLASSES], order[SS_STRIDE_MAX_CLASSES], nr = 0, f;
+	uint64_t groups[SS_STRIDE_MAX_CLASSES];
 	int rc = 0;
 
 	if (!s->taken || n < SS_STRIDE_MIN_GROUP)
@@ -139,53 +195,47 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 		return -1;
 	ss_sort(ptr, n, sizeof(*ptr), cmp_u64);
 	/* largest class first: a slot of 96 is also a multiple of 32 */
-	for (unsigned prev = UINT32_MAX;;) {
-		unsigned size = 0;
-		const struct ss_snap_cache *plain, *best = NULL;
-		uint64_t groups, room = 0;
-		uint32_t gfp = 0;
-		char key[64];
-		uint32_t k;
+	for (unsigned prev = UINT32_MAX; nr < SS_STRIDE_MAX_CLASSES;) {
+		const struct ss_snap_cache *plain;
+		unsigned sz = 0;
 
 		for (int i = 0; i < ss_kmalloc_nr_classes(t); i++) {
 			unsigned c = ss_kmalloc_class_size(t, i);
 
-			if (ss_kmalloc_class_exists(t, i) && c < prev && c > size)
-				size = c;
+			if (ss_kmalloc_class_exists(t, i) && c < prev && c > sz)
+				sz = c;
 		}
-		if (!size)
+		if (!sz)
 			break;
-		prev = size;
-		plain = family_cache(p, size, 0);
-		if (!plain || !(groups = class_groups(ptr, n, size, plain, cls)))
+		prev = sz;
+		plain = family_cache(p, sz, 0);
+		if (!plain || !(groups[nr] = class_groups(ptr, n, sz, plain, cls)))
 			continue;
-		for (unsigned f = 0; f < NR_FAMILIES; f++) {
-			const struct ss_snap_cache *c = family_cache(p, size, family_gfp[f]);
-			uint64_t left;
+		size[nr] = sz;
+		order[nr++] = plain->order;
+	}
+	f = site_family(s, p, size, order, groups, nr);
+	for (unsigned i = 0; i < nr && !rc; i++) {
+		const struct ss_snap_cache *c;
+		char key[64];
+		uint32_t k, gfp = family_gfp[f];
 
-			if (!c || (f && c == plain) || c->order != plain->order)
-				continue;
-			left = c->slabs > s->taken[c - p->snap->caches] ?
-				       c->slabs - s->taken[c - p->snap->caches] : 0;
-			if (!best || left > room) {
-				best = c;
-				room = left;
-				gfp = family_gfp[f];
-			}
-		}
-		s->taken[best - p->snap->caches] += groups;
-		snprintf(key, sizeof(key), "k %u %u", gfp, size);
+		if (!family_room(s, p, size[i], order[i], f, &c) && !c)
+			gfp = 0; /* the family has no such cache: the plain one */
+		c = family_cache(p, size[i], gfp);
+		s->taken[c - p->snap->caches] += groups[i];
+		snprintf(key, sizeof(key), "k %u %u", gfp, size[i]);
 		if ((k = ss_strtab_intern(&p->keys, key)) == UINT32_MAX) {
 			rc = -1;
 			break;
 		}
 		for (uint32_t j = 0; j < n; j++) {
-			if (cls[j] != size)
+			if (cls[j] != size[i])
 				continue;
 			ss_import_prior_place(p, ptr[j], k);
 			s->frees++;
 		}
-		s->slabs += groups;
+		s->slabs += groups[i];
 	}
 	free(cls);
 	return rc;
