@@ -162,10 +162,10 @@ static int slub_add_prior(void *cache, const struct ss_snap_cache *k, struct ss_
 }
 
 static int slub_free_prior(void *cache, unsigned cpu, uint32_t kslab, uint32_t kslab_frees,
-			   struct ss_op *op)
+			   uint32_t kslab_dead, struct ss_op *op)
 {
 	struct slub_cache *c = cache;
-	struct ss_slab *sl = ss_kcache_take_prior(&c->s, kslab, kslab_frees);
+	struct ss_slab *sl = ss_kcache_take_prior(&c->s, kslab, kslab_frees, kslab_dead);
 
 	if (!sl) {
 		c->s.prior_missing++;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slab_vector.h"
+
 static uint64_t hash_of(uint64_t slab, uint64_t value, uint32_t api, uint32_t gfp)
 {
 	uint64_t x = slab * 0x9e3779b97f4a7c15ull ^ value * 0xc2b2ae3d27d4eb4full ^
@@ -44,9 +46,9 @@ static int grow(struct ss_prior_counts *pc)
 		if (e->slab)
 			*slot(&bigger, &ev) = *e;
 	}
-	bigger.nr = pc->nr;
 	free(pc->e);
-	*pc = bigger;
+	pc->e = bigger.e;
+	pc->cap = bigger.cap; /* (the scan's state stays) */
 	return 0;
 }
 
@@ -68,14 +70,76 @@ int ss_prior_counts_add(struct ss_prior_counts *pc, const struct ss_event *ev)
 	return 0;
 }
 
-uint32_t ss_prior_counts_get(const struct ss_prior_counts *pc, const struct ss_event *ev)
+static const struct ss_prior_count *find(const struct ss_prior_counts *pc,
+					  const struct ss_event *ev)
 {
 	const struct ss_prior_count *e;
 
 	if (!pc || !pc->cap || ev->kind != SS_EV_FREE_PRIOR || !ev->id)
-		return 0;
+		return NULL;
 	e = slot(pc, ev);
-	return e->slab ? e->n : 0;
+	return e->slab ? e : NULL;
+}
+
+uint32_t ss_prior_counts_get(const struct ss_prior_counts *pc, const struct ss_event *ev)
+{
+	const struct ss_prior_count *e = find(pc, ev);
+
+	return e ? e->n : 0;
+}
+
+uint32_t ss_prior_counts_dead(const struct ss_prior_counts *pc, const struct ss_event *ev)
+{
+	const struct ss_prior_count *e = find(pc, ev);
+
+	return e ? e->dead : 0;
+}
+
+/* CPU cpu's last event, the table grown to it; NULL when out of memory. */
+static struct ss_event *last_of(struct ss_prior_counts *pc, unsigned cpu)
+{
+	if (cpu >= pc->nr_last) {
+		unsigned nr = pc->nr_last ? pc->nr_last : 16;
+		struct ss_event *l;
+
+		while (nr <= cpu)
+			nr *= 2;
+		l = realloc(pc->last, nr * sizeof(*l));
+		if (!l)
+			return NULL;
+		memset(l + pc->nr_last, 0, (nr - pc->nr_last) * sizeof(*l));
+		pc->last = l;
+		pc->nr_last = nr;
+	}
+	return &pc->last[cpu];
+}
+
+int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
+			 const char *site)
+{
+	struct ss_event *last;
+
+	if (ev->kind == SS_EV_PHASE)
+		return 0; /* (no CPU of its own) */
+	if (!(last = last_of(pc, ev->cpu)))
+		return -1;
+	if (ev->kind == SS_EV_FREE_PRIOR && ev->api == SS_API_KMALLOC && last->id &&
+	    ss_site_frees_slab_vector(site)) {
+		struct ss_prior_count *e = slot(pc, last);
+
+		if (e->slab && !e->dead) {
+			e->dead = e->n;
+			pc->deaths++;
+		}
+		last->id = 0; /* the vector's free: the next one is not K's */
+		return ss_prior_counts_add(pc, ev);
+	}
+	if (ss_prior_counts_add(pc, ev))
+		return -1;
+	*last = *ev;
+	if (ev->kind != SS_EV_FREE_PRIOR)
+		last->id = 0;
+	return 0;
 }
 
 int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss_error *err)
@@ -87,7 +151,8 @@ int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss
 	if (ss_trace_open(&r, path, err))
 		return -1;
 	while ((rc = ss_trace_next(r, &ev, err)) == 1)
-		if (ss_prior_counts_add(pc, &ev)) {
+		if (ss_prior_counts_note(pc, &ev, ev.kind == SS_EV_FREE_PRIOR ?
+					 ss_trace_name(ss_trace_tables(r), ev.site) : NULL)) {
 			rc = ss_errorf(err, "out of memory");
 			break;
 		}
@@ -98,5 +163,6 @@ int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss
 void ss_prior_counts_release(struct ss_prior_counts *pc)
 {
 	free(pc->e);
+	free(pc->last);
 	memset(pc, 0, sizeof(*pc));
 }

@@ -9,6 +9,15 @@
  * holds at least n (slab_prior.h).  Counted by a pass over the trace
  * before the replay (sim/run.c); memory is one entry per kernel slab
  * the trace frees from.
+ *
+ * The same pass sees some kernel slabs freed: a kfree of an obj_exts
+ * vector (slab_vector.h) as the next event on the CPU after a prior free
+ * of kernel slab K is K's slab freed by that free.  A slab is freed empty,
+ * so K held exactly the prior objects the trace freed from it by then
+ * (`dead`, 0 when not seen freed): slab_prior.c starts K's slab with that
+ * many.  Caches without vectors, and slabs emptied by the free of an
+ * object the trace allocated (its event names no kernel slab), are not
+ * seen.
  */
 #ifndef SS_PRIOR_COUNTS_H
 #define SS_PRIOR_COUNTS_H
@@ -23,11 +32,17 @@ struct ss_prior_count {
 	uint64_t value;	   /* the event's size (kmalloc class), 0 for a cache */
 	uint32_t api, gfp; /* the event's cache (or SS_API_KMALLOC) and flags */
 	uint32_t n;	   /* prior frees of that kernel slab */
+	uint32_t dead;	   /* n when its slab was seen freed; 0: not seen */
 };
 
 struct ss_prior_counts {
 	struct ss_prior_count *e;
 	uint64_t cap, nr;
+	/* the scan's state: per CPU, the kernel slab of its last event when
+	 * that was a prior free with a slab (.id = 0: none) */
+	struct ss_event *last;
+	unsigned nr_last;
+	uint64_t deaths; /* kernel slabs seen freed */
 };
 
 /* Count the prior frees with a slab of every kernel slab in the trace at
@@ -35,8 +50,16 @@ struct ss_prior_counts {
 int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss_error *err);
 /* Add one prior free (ev->kind SS_EV_FREE_PRIOR with ev->id = K + 1). */
 int ss_prior_counts_add(struct ss_prior_counts *pc, const struct ss_event *ev);
+/* Take event ev of the trace in order, `site` its site's name (NULL for
+ * none): counts prior frees and notes slabs seen freed.  -1 when out of
+ * memory. */
+int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
+			 const char *site);
 /* The frees counted for ev's kernel slab; 0 when none or pc is NULL. */
 uint32_t ss_prior_counts_get(const struct ss_prior_counts *pc, const struct ss_event *ev);
+/* The prior objects ev's kernel slab held when it was seen freed (what it
+ * held at the start); 0 when not seen freed or pc is NULL. */
+uint32_t ss_prior_counts_dead(const struct ss_prior_counts *pc, const struct ss_event *ev);
 void ss_prior_counts_release(struct ss_prior_counts *pc);
 
 #endif

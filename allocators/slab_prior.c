@@ -425,11 +425,80 @@ static uint32_t map_draw(struct ss_kcache *s, uint32_t need, uint32_t drawn)
 	return drawn;
 }
 
+/* ---- a kernel slab seen freed: a slab of ours that held as much ----
+ * Prior slabs that hold initial-state objects only, on a node partial
+ * list, with no kernel slab mapped onto them, are interchangeable: what
+ * each holds is the snapshot's even spread, a guess.  Spreading their
+ * objects otherwise is another guess at the same node partial objects
+ * (the cache's objects, slabs and partial figures stay the snapshot's),
+ * and no event has depended on it as long as none is emptied or filled
+ * (every one keeps an object and a free slot). */
+static bool spread_slab(const struct ss_kcache *s, uint32_t i)
+{
+	const struct ss_slab *sl = s->prior_slabs[i];
+
+	return !s->mapped[i] && sl->where == SS_SLAB_NODE_PARTIAL && sl->inuse == sl->prior;
+}
+
+/* Prior slab i holds `want` initial-state objects from now on (both
+ * trees follow). */
+static void set_prior(struct ss_kcache *s, uint32_t i, uint32_t want)
+{
+	struct ss_slab *sl = s->prior_slabs[i];
+	int32_t d = (int32_t)want - (int32_t)sl->prior;
+
+	sl->prior = want;
+	sl->inuse = want;
+	tree_add(s->prior_tree, s->nr_prior_slabs, i, d);
+	tree_add(s->unmapped_tree, s->nr_prior_slabs, i, d);
+}
+
+/* A spread slab made to hold n objects, and the other spread slabs
+ * spread evenly again over what is left (none filled): the snapshot's
+ * node partial objects less what the kernel slabs seen freed held, the
+ * same guess as before for everything the trace does not say.  When the
+ * others cannot take what is left, the slab keeps the rest (it then holds
+ * more than n).  UINT32_MAX when no spread slab has room for n.
+ * O(spread slabs) per kernel slab. */
+static uint32_t spread_take(struct ss_kcache *s, uint32_t n)
+{
+	uint32_t nr = s->nr_prior_slabs, i = UINT32_MAX, count = 0, k = 0, max = 0;
+	uint64_t total = 0, share, extra;
+
+	for (uint32_t j = 0; j < nr; j++) {
+		if (!spread_slab(s, j))
+			continue;
+		if (i == UINT32_MAX && n && n < s->prior_slabs[j]->objects)
+			i = j;
+		else
+			count++;
+		total += s->prior_slabs[j]->prior;
+		max = s->prior_slabs[j]->objects - 1; /* (one cache: one size) */
+	}
+	if (i == UINT32_MAX || total < n)
+		return UINT32_MAX;
+	total -= n;
+	if (total > (uint64_t)count * max) { /* the others are full up */
+		n += (uint32_t)(total - (uint64_t)count * max);
+		total = (uint64_t)count * max;
+	}
+	set_prior(s, i, n);
+	share = count ? total / count : 0;
+	extra = count ? total % count : 0;
+	for (uint32_t j = 0; j < nr; j++)
+		if (j != i && spread_slab(s, j))
+			set_prior(s, j, (uint32_t)(share + (k++ < extra)));
+	return i;
+}
+
 /* The prior slab kernel slab `kslab` maps to, mapping it anew when it is
- * new or its slab has nothing left (map_draw). */
-static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, uint32_t drawn)
+ * new or its slab has nothing left: a spread slab made to hold what K
+ * held when K was seen freed (`dead`), else map_draw(). */
+static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, uint32_t dead,
+			  uint32_t drawn)
 {
 	struct ss_kslab *m;
+	uint32_t i;
 
 	if (kslab >= s->nr_kslab) {
 		uint32_t nr = s->nr_kslab ? s->nr_kslab : 256;
@@ -444,7 +513,10 @@ static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, u
 		s->nr_kslab = nr;
 	}
 	m = &s->kslab[kslab];
-	if (!m->slab || !s->prior_slabs[m->slab - 1]->prior) {
+	if (!m->slab && dead && (i = spread_take(s, dead)) != UINT32_MAX) {
+		m->slab = 1 + i;
+		set_mapped(s, i);
+	} else if (!m->slab || !s->prior_slabs[m->slab - 1]->prior) {
 		uint32_t need = frees > m->taken ? frees - m->taken : 0;
 
 		m->slab = 1 + map_draw(s, need, drawn);
@@ -465,7 +537,8 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
 	return build_tree(s) ? ss_errorf(err, "out of memory") : 0;
 }
 
-struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees)
+struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees,
+				     uint32_t kslab_dead)
 {
 	uint32_t i;
 	int64_t k;
@@ -474,7 +547,7 @@ struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32
 		return NULL;
 	i = draw(s, s->prior_tree, s->prior_live, &s->prior_rng);
 	if (kslab) {
-		k = kslab_slab(s, kslab - 1, kslab_frees, i);
+		k = kslab_slab(s, kslab - 1, kslab_frees, kslab_dead, i);
 		if (k < 0)
 			return NULL;
 		i = (uint32_t)k;

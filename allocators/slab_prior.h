@@ -48,8 +48,15 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * trace (prior_counts.h): K held at least that many objects, so instead
  * of a draw it maps to the slab holding the fewest initial-state objects
  * that are still that many (the largest when none is: then again for
- * the rest when it runs out).  Reproducible: the draws are seeded from
- * the cache name (docs/own-trace.md). */
-struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees);
+ * the rest when it runs out).  kslab_dead, when not 0, is how many prior
+ * objects kernel slab K held when the trace saw its slab freed, which is
+ * what it held at the start: K's first free gives a node partial slab
+ * of ours that no event has touched exactly that many, moving the
+ * difference to or from other such slabs (the cache's totals stay the
+ * snapshot's), so that K's frees empty it as the kernel's emptied K.
+ * Reproducible: the draws are seeded from the cache name
+ * (docs/own-trace.md). */
+struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees,
+				     uint32_t kslab_dead);
 
 #endif

@@ -151,6 +151,21 @@ static void test_stride_room(void **state)
 	assert_int_equal(t.stride_frees, 20);
 }
 
+/* Six 96-byte dentry names freed in each of slabs 1 .. n, and a string
+ * of n times `what` (one per free) for the expected prior frees. */
+static void free_names96(FILE *f, unsigned n)
+{
+	for (unsigned k = 1; k <= n; k++)
+		for (unsigned i = 0; i < 6; i++)
+			kfree(f, "__d_free_external", SLAB(k) + 96 * (5 * i + k));
+}
+
+static void repeat(char *buf, unsigned n, const char *what)
+{
+	while (n--)
+		strcat(buf, what);
+}
+
 /* One site, two classes: names of 96 bytes in 3 slabs and of 128 bytes
  * in one.  kmalloc-96 has 2 slabs (too few for the 96s), kmalloc-rcl-96
  * 5; kmalloc-128 has 10, kmalloc-rcl-128 1.  Class by class the 128s would
@@ -163,9 +178,7 @@ static void test_stride_site_family(void **state)
 	FILE *f = capture_file();
 	(void)state;
 
-	for (unsigned k = 1; k <= 3; k++)
-		for (unsigned i = 0; i < 6; i++)
-			kfree(f, "__d_free_external", SLAB(k) + 96 * (5 * i + k));
+	free_names96(f, 3);
 	for (unsigned i = 0; i < 6; i++)
 		kfree(f, "__d_free_external", SLAB(7) + 128 * (3 * i + 1));
 	import_file(f, "slabinfo - version: 2.1\n"
@@ -174,13 +187,36 @@ static void test_stride_site_family(void **state)
 		       "kmalloc-128 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n"
 		       "kmalloc-rcl-128 32 32 128 32 1 : tunables 0 0 0 : slabdata 1 1 0\n",
 		    &t, seen, sizeof(seen));
-	for (int i = 0; i < 18; i++)
-		strcat(want, "kmalloc:96:2 ");
-	for (int i = 0; i < 6; i++)
-		strcat(want, "kmalloc:128:2 ");
+	repeat(want, 18, "kmalloc:96:2 ");
+	repeat(want, 6, "kmalloc:128:2 ");
 	assert_string_equal(seen, want);
 	assert_int_equal(t.stride_frees, 24);
 	assert_int_equal(t.stride_slabs, 4);
+}
+
+/* Names in 3 slabs; kmalloc-96 has 10 slabs, kmalloc-rcl-96 3.  After the
+ * frees the capture allocates a reclaimable name into one of those
+ * slabs: the slab lived on (or its pages are another 96-byte slab), so
+ * it is rcl's -- and, seen, it does not count against rcl's room. */
+static void test_stride_seen_later(void **state)
+{
+	struct ss_import_totals t;
+	char seen[1024], want[1024] = "";
+	FILE *f = capture_file();
+	(void)state;
+
+	free_names96(f, 3);
+	fprintf(f, " sh-1 [000] ..... 2.0: kmalloc: call_site=__d_alloc+0x170/0x230 "
+		   "ptr=%llx bytes_req=66 bytes_alloc=96 "
+		   "gfp_flags=GFP_KERNEL_ACCOUNT|__GFP_RECLAIMABLE node=-1 accounted=true\n",
+		(unsigned long long)SLAB(2) + 96 * 7);
+	import_file(f, "slabinfo - version: 2.1\n"
+		       "kmalloc-96 420 420 96 42 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+		       "kmalloc-rcl-96 126 126 96 42 1 : tunables 0 0 0 : slabdata 3 3 0\n",
+		    &t, seen, sizeof(seen));
+	repeat(want, 18, "kmalloc:96:2 ");
+	assert_string_equal(seen, want);
+	assert_int_equal(t.stride_frees, 18);
 }
 
 /* A kfree's slab owner is what the slab held before the free: after it
@@ -232,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_stride_classes),
 		cmocka_unit_test(test_stride_room),
 		cmocka_unit_test(test_stride_site_family),
+		cmocka_unit_test(test_stride_seen_later),
 		cmocka_unit_test(test_stride_hashed),
 		cmocka_unit_test(test_owner_before_free),
 	};

@@ -201,6 +201,21 @@ static void start_cache(struct ss_kcache *s, struct ss_target *t, struct ss_topo
 		fail_msg("%s", err.msg);
 }
 
+/* The snapshot `text` written to `file` and loaded, and its cache `name`
+ * started from it. */
+static void snap_cache(const char *file, const char *text, const char *name, struct ss_snap *snap,
+		       struct ss_kcache *s, struct ss_target *t, struct ss_topology *topo)
+{
+	char path[TU_PATH_MAX];
+	struct ss_error err;
+
+	tu_path(path, sizeof(path), file);
+	tu_write_text(path, text);
+	if (ss_snap_load(snap, path, &err))
+		fail_msg("%s", err.msg);
+	start_cache(s, t, topo, ss_snap_find(snap, name));
+}
+
 static void test_populate(void **state)
 {
 	char path[TU_PATH_MAX];
@@ -303,9 +318,7 @@ static void test_populate_cpu_free(void **state)
  * are reproducible. */
 static void test_take_prior(void **state)
 {
-	char path[TU_PATH_MAX];
 	struct ss_snap snap;
-	struct ss_error err;
 	struct ss_kcache s, s2;
 	struct ss_target t;
 	struct ss_topology topo, topo2;
@@ -313,15 +326,12 @@ static void test_take_prior(void **state)
 	uint64_t slabs;
 	(void)state;
 
-	tu_path(path, sizeof(path), "slab-before.txt");
-	tu_write_text(path, snapshot);
-	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
-	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
+	snap_cache("slab-before.txt", snapshot, "dentry", &snap, &s, &t, &topo);
 	slabs = s.nr_slabs;
-	first = ss_kcache_take_prior(&s, 8, 0);
+	first = ss_kcache_take_prior(&s, 8, 0, 0);
 	assert_non_null(first);
 	for (unsigned i = 1; first->prior && i < 21; i++) {
-		sl = ss_kcache_take_prior(&s, 8, 0);
+		sl = ss_kcache_take_prior(&s, 8, 0, 0);
 		assert_ptr_equal(sl, first); /* the same kernel slab, the same slab */
 	}
 	assert_int_equal(first->prior, 0);
@@ -331,7 +341,7 @@ static void test_take_prior(void **state)
 	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
 	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "dentry"));
 	for (unsigned i = 0; i < 100; i++) {
-		struct ss_slab *a = ss_kcache_take_prior(&s, 0, 0), *b = ss_kcache_take_prior(&s2, 0, 0);
+		struct ss_slab *a = ss_kcache_take_prior(&s, 0, 0, 0), *b = ss_kcache_take_prior(&s2, 0, 0, 0);
 
 		assert_non_null(a);
 		assert_int_equal(a->inuse, b->inuse);
@@ -362,38 +372,33 @@ static const char sparse[] =
  * that holds what is left. */
 static void test_take_prior_counted(void **state)
 {
-	char path[TU_PATH_MAX];
 	struct ss_snap snap;
-	struct ss_error err;
 	struct ss_kcache s, s2;
 	struct ss_target t;
 	struct ss_topology topo, topo2;
 	struct ss_slab *sl, *first;
 	(void)state;
 
-	tu_path(path, sizeof(path), "sparse.txt");
-	tu_write_text(path, sparse);
-	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
-	start_cache(&s, &t, &topo, ss_snap_find(&snap, "buffer_head"));
+	snap_cache("sparse.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
 	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "buffer_head"));
 	/* a count every slab can hold changes nothing: the same draw */
-	sl = ss_kcache_take_prior(&s, 1, 1);
-	first = ss_kcache_take_prior(&s2, 1, 0);
+	sl = ss_kcache_take_prior(&s, 1, 1, 0);
+	first = ss_kcache_take_prior(&s2, 1, 0, 0);
 	assert_int_equal(sl->prior, first->prior);
 	assert_int_equal(sl->inuse, first->inuse);
 	/* 21 frees each, three times: only the three full slabs held them */
 	for (uint32_t k = 2; k < 5; k++) {
-		sl = ss_kcache_take_prior(&s, k, 21);
+		sl = ss_kcache_take_prior(&s, k, 21, 0);
 		assert_true(sl->prior + 1 >= 21);
 		for (unsigned i = 1; i < 21; i++)
-			assert_ptr_equal(ss_kcache_take_prior(&s, k, 21), sl);
+			assert_ptr_equal(ss_kcache_take_prior(&s, k, 21, 0), sl);
 	}
 	/* 60 frees: none held them, the fullest takes what it has, then a
 	 * slab that still holds the rest */
-	first = ss_kcache_take_prior(&s, 9, 60);
+	first = ss_kcache_take_prior(&s, 9, 60, 0);
 	while (first->prior)
-		assert_ptr_equal(ss_kcache_take_prior(&s, 9, 60), first);
-	sl = ss_kcache_take_prior(&s, 9, 60);
+		assert_ptr_equal(ss_kcache_take_prior(&s, 9, 60, 0), first);
+	sl = ss_kcache_take_prior(&s, 9, 60, 0);
 	assert_ptr_not_equal(sl, first);
 	ss_kcache_release(&s);
 	ss_kcache_release(&s2);
@@ -417,33 +422,119 @@ static const char full[] =
 
 static void test_take_prior_one_to_one(void **state)
 {
-	char path[TU_PATH_MAX];
 	struct ss_snap snap;
-	struct ss_error err;
 	struct ss_kcache s;
 	struct ss_target t;
 	struct ss_topology topo;
 	struct ss_slab *first[100];
 	(void)state;
 
-	tu_path(path, sizeof(path), "full.txt");
-	tu_write_text(path, full);
-	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
-	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
+	snap_cache("full.txt", full, "dentry", &snap, &s, &t, &topo);
 	assert_int_equal(s.nr_prior_slabs, 100);
 	for (uint32_t k = 0; k < 100; k++) {
-		first[k] = ss_kcache_take_prior(&s, k + 1, 7);
+		first[k] = ss_kcache_take_prior(&s, k + 1, 7, 0);
 		for (uint32_t j = 0; j < k; j++)
 			assert_ptr_not_equal(first[k], first[j]);
 		for (unsigned i = 1; i < 7; i++)
-			assert_ptr_equal(ss_kcache_take_prior(&s, k + 1, 7), first[k]);
+			assert_ptr_equal(ss_kcache_take_prior(&s, k + 1, 7, 0), first[k]);
 	}
 	for (uint32_t i = 0; i < s.nr_prior_slabs; i++)
 		assert_int_equal(s.prior_slabs[i]->prior, 14);
 	assert_int_equal(s.unmapped_live, 0);
 	/* with every slab mapped, a new kernel slab draws from all of them */
-	assert_non_null(ss_kcache_take_prior(&s, 101, 5));
+	assert_non_null(ss_kcache_take_prior(&s, 101, 5, 0));
 	assert_int_equal(s.prior_live, 100 * 14 - 1);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+}
+
+/* A kernel slab's slab seen freed: the vector's kfree (a prior free at
+ * __free_slab) as the next event on the CPU after K's prior free.  Any
+ * other event between, or another CPU's, says nothing; the table keeps
+ * what it noted when it grows. */
+static void test_prior_counts_dead(void **state)
+{
+	struct ss_prior_counts pc = {0};
+	struct ss_event k = {.kind = SS_EV_FREE_PRIOR, .api = 3, .cpu = 0};
+	struct ss_event vec = {.kind = SS_EV_FREE_PRIOR, .api = SS_API_KMALLOC, .value = 512,
+			       .cpu = 0, .id = 1};
+	struct ss_event alloc = {.kind = SS_EV_ALLOC, .cpu = 0, .api = 3, .value = 104};
+	(void)state;
+
+	/* K = 1: three frees, the last followed by the vector's */
+	k.id = 2;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(ss_prior_counts_note(&pc, &k, "free_buffer_head+0x21/0x80"), 0);
+	assert_int_equal(ss_prior_counts_note(&pc, &vec, "__free_slab+0x87/0xf0"), 0);
+	/* K = 2: an allocation between its free and the vector's */
+	k.id = 3;
+	assert_int_equal(ss_prior_counts_note(&pc, &k, "free_buffer_head+0x21/0x80"), 0);
+	assert_int_equal(ss_prior_counts_note(&pc, &alloc, NULL), 0);
+	assert_int_equal(ss_prior_counts_note(&pc, &vec, "__free_slab+0x87/0xf0"), 0);
+	/* K = 3: the vector freed on the other CPU */
+	k.id = 4;
+	assert_int_equal(ss_prior_counts_note(&pc, &k, "free_buffer_head+0x21/0x80"), 0);
+	vec.cpu = 1;
+	assert_int_equal(ss_prior_counts_note(&pc, &vec, "__free_slab+0x87/0xf0"), 0);
+	/* many more slabs: the table grows past its first size */
+	for (uint64_t j = 10; j < 3000; j++) {
+		k.id = j;
+		assert_int_equal(ss_prior_counts_note(&pc, &k, "free_buffer_head+0x21/0x80"), 0);
+	}
+	vec.cpu = 0;
+	assert_int_equal(ss_prior_counts_note(&pc, &vec, "free_slab_obj_exts+0x10/0x40"), 0);
+	k.id = 2;
+	assert_int_equal(ss_prior_counts_get(&pc, &k), 3);
+	assert_int_equal(ss_prior_counts_dead(&pc, &k), 3);
+	k.id = 3;
+	assert_int_equal(ss_prior_counts_dead(&pc, &k), 0);
+	k.id = 4;
+	assert_int_equal(ss_prior_counts_dead(&pc, &k), 0);
+	k.id = 2999;
+	assert_int_equal(ss_prior_counts_dead(&pc, &k), 1);
+	assert_int_equal(pc.deaths, 2);
+	/* the vectors' own slabs are counted like any prior free */
+	vec.id = 1;
+	assert_int_equal(ss_prior_counts_get(&pc, &vec), 4);
+	ss_prior_counts_release(&pc);
+}
+
+/* A kernel slab seen freed with 1 object from before: its first free
+ * gets a node partial slab holding exactly 1, the other node partial
+ * slabs share the rest evenly (5 or 6 each), and the cache's objects stay
+ * the snapshot's (sparse: 95 node partial slabs of 5 or 6 objects). */
+static void test_take_prior_dead(void **state)
+{
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_target t;
+	struct ss_topology topo;
+	struct ss_slab *sl;
+	uint64_t live, partial_objects = 0, partial = 0;
+	(void)state;
+
+	snap_cache("sparse.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
+	live = s.prior_live;
+	sl = ss_kcache_take_prior(&s, 1, 1, 1);
+	assert_int_equal(sl->prior, 0);
+	assert_int_equal(sl->inuse, 1); /* K's one object, for the free to take */
+	assert_int_equal(s.prior_live, live - 1);
+	for (uint32_t i = 0; i < s.nr_prior_slabs; i++) {
+		const struct ss_slab *o = s.prior_slabs[i];
+
+		if (o->where != SS_SLAB_NODE_PARTIAL || o == sl)
+			continue;
+		partial++;
+		partial_objects += o->prior;
+		assert_true(o->prior == 5 || o->prior == 6);
+	}
+	/* 95 * 39 slots less the 3,200 free ones (total_objects - objects):
+	 * 505 objects, 1 in K's slab, 504 over the other 94 */
+	assert_int_equal(partial, 94);
+	assert_int_equal(partial_objects, 504);
+	sl = ss_kcache_take_prior(&s, 2, 1, 1);
+	assert_int_equal(sl->prior, 0);
 	ss_kcache_release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
@@ -564,6 +655,8 @@ int main(void)
 		cmocka_unit_test(test_take_prior_counted),
 		cmocka_unit_test(test_take_prior_one_to_one),
 		cmocka_unit_test(test_prior_counts),
+		cmocka_unit_test(test_prior_counts_dead),
+		cmocka_unit_test(test_take_prior_dead),
 		cmocka_unit_test(test_totals_never_wrap),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);

@@ -239,6 +239,10 @@ uint64_t ss_import_prior_kmalloc_slab(struct ss_import_prior *p, uint64_t ptr, u
 				      uint64_t size);
 /* The stride rule placed the unknown kfree of ptr in key k's cache. */
 void ss_import_prior_place(struct ss_import_prior *p, uint64_t ptr, uint32_t k);
+/* The snapshot cache of the last object the first pass saw in the slab
+ * of the given order at ptr, or NULL. */
+const struct ss_snap_cache *ss_import_prior_last_owner(struct ss_import_prior *p, uint64_t ptr,
+						       unsigned order);
 /* The cache name of key k (kmalloc keys by their 6.x type name); -1 none. */
 int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,
 			      char name[SS_IMPORT_CACHE_NAME]);

@@ -32,22 +32,7 @@
 #include <string.h>
 
 #include "kmalloc.h"
-
-/* Functions whose kfree is of a slab's obj_exts (or objcgs) vector, by era. */
-static const char *const free_sites[] = {
-	"__free_slab", "free_slab", "unaccount_slab", "free_slab_obj_exts",
-	"memcg_free_slab_cgroups", "memcg_free_page_obj_cgroups",
-};
-
-static bool slab_free_site(const char *site)
-{
-	size_t n = site ? strcspn(site, "+") : 0;
-
-	for (size_t i = 0; i < sizeof(free_sites) / sizeof(free_sites[0]); i++)
-		if (n == strlen(free_sites[i]) && !strncmp(site, free_sites[i], n))
-			return true;
-	return false;
-}
+#include "slab_vector.h"
 
 int ss_import_objext_note(struct ss_import_objext *x, const struct ss_kmem_rec *rec)
 {
@@ -55,7 +40,7 @@ int ss_import_objext_note(struct ss_import_objext *x, const struct ss_kmem_rec *
 
 	if (rec->event != SS_KE_CACHE_FREE && rec->event != SS_KE_KFREE)
 		return 0;
-	if (rec->event == SS_KE_KFREE && slab_free_site(rec->call_site))
+	if (rec->event == SS_KE_KFREE && ss_site_frees_slab_vector(rec->call_site))
 		return 0; /* the vector itself: the slab's cache stays known */
 	if (rec->cpu >= x->nr) {
 		unsigned nr = x->nr ? 2 * x->nr : 64;
@@ -84,7 +69,7 @@ int ss_import_objext_class(const struct ss_import_objext *x, const struct ss_sna
 	const struct ss_snap_cache *c;
 	int idx;
 
-	if (!snap || rec->event != SS_KE_KFREE || !slab_free_site(rec->call_site) ||
+	if (!snap || rec->event != SS_KE_KFREE || !ss_site_frees_slab_vector(rec->call_site) ||
 	    rec->cpu >= x->nr || x->last[rec->cpu] == UINT32_MAX)
 		return -1;
 	c = ss_snap_find(snap, x->names.strs[x->last[rec->cpu]]);

@@ -221,6 +221,15 @@ static const struct ss_snap_cache *key_cache(struct ss_import_prior *p, uint32_t
 
 #define SLAB_BASE(ptr, order) (((ptr) & ~((4096ull << (order)) - 1)) | (order))
 
+const struct ss_snap_cache *ss_import_prior_last_owner(struct ss_import_prior *p, uint64_t ptr,
+						       unsigned order)
+{
+	struct ss_ptr_entry *e = ss_ptrmap_find(&p->slab_owner, SLAB_BASE(ptr, order));
+
+	return e && key_order(p, (uint32_t)e->id) == (int)order ? key_cache(p, (uint32_t)e->id)
+								: NULL;
+}
+
 /* The first pass: slab -> the cache (key) it last held. */
 static int note_slab(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 {

@@ -95,10 +95,28 @@ int ss_import_stride_begin(struct ss_import_stride *s, const struct ss_import_pr
 	return 0;
 }
 
+/* A classed group's slab seen holding another object of its class later
+ * in the capture: the family of that object, counted in seen[] (a slab
+ * lives on as long as an object is in it, and the site freed only some;
+ * its pages may also be a new slab by then, but of the same class). */
+static void count_seen(struct ss_import_prior *p, uint64_t base, unsigned size,
+		       const struct ss_snap_cache *c, uint64_t *seen)
+{
+	const struct ss_snap_cache *o = ss_import_prior_last_owner(p, base, c->order);
+
+	for (unsigned f = 0; o && f < NR_FAMILIES; f++)
+		if (o == family_cache(p, size, family_gfp[f])) {
+			seen[f]++;
+			return;
+		}
+}
+
 /* Class the pointers [0, n) (sorted) of one size: mark each group that
- * fits in cls[] (0 = not classed yet).  Returns the groups classed. */
-static uint64_t class_groups(const uint64_t *ptr, uint32_t n, unsigned size,
-			     const struct ss_snap_cache *c, unsigned *cls)
+ * fits in cls[] (0 = not classed yet), and count in seen[] the families
+ * its slab was seen holding later.  Returns the groups classed. */
+static uint64_t class_groups(struct ss_import_prior *p, const uint64_t *ptr, uint32_t n,
+			     unsigned size, const struct ss_snap_cache *c, unsigned *cls,
+			     uint64_t *seen)
 {
 	uint64_t slab = 4096ull << c->order, end = (uint64_t)c->objs_per_slab * size;
 	uint64_t groups = 0;
@@ -120,6 +138,7 @@ static uint64_t class_groups(const uint64_t *ptr, uint32_t n, unsigned size,
 			for (uint32_t k = i; k < j; k++)
 				if (!cls[k])
 					cls[k] = size;
+			count_seen(p, base, size, c, seen);
 			groups++;
 		}
 		i = j;
@@ -146,9 +165,11 @@ static uint64_t family_room(const struct ss_import_stride *s, const struct ss_im
 
 /* The family of a site's classed slabs, all classes at once: one call
  * site frees one kind of object, so its classes share a type.  The
- * family whose caches can hold the most of the site's slabs (summed over
- * its classes: min(room, slabs)), then the one with the most room, then
- * the first.  For one class that is the cache with the most room, as long
+ * family whose objects the capture saw in most of those slabs after the
+ * site's frees, then the one whose caches can hold the most of them
+ * (summed over its classes: min(room, slabs), a slab seen being the
+ * site's, not another's), then the one with the most room, then the
+ * first.  For one class that is the cache with the most room, as long
  * as it can hold the site's slabs; measured on find-usr-cold (6.18, after
  * drop_caches): __d_free_external's dentry names were 295 slabs of class
  * 96 and 14 of class 128; kmalloc-rcl-96 and -rcl-128 had 295 and 14
@@ -157,23 +178,28 @@ static uint64_t family_room(const struct ss_import_stride *s, const struct ss_im
  * kmalloc-rcl-128 had lost. */
 static unsigned site_family(const struct ss_import_stride *s, const struct ss_import_prior *p,
 			    const unsigned *size, const unsigned *order, const uint64_t *groups,
-			    unsigned nr)
+			    const uint64_t (*seen)[NR_FAMILIES], unsigned nr)
 {
 	unsigned best = 0;
-	uint64_t best_held = 0, best_room = 0;
+	uint64_t best_seen = 0, best_held = 0, best_room = 0;
 
 	for (unsigned f = 0; f < NR_FAMILIES; f++) {
-		uint64_t held = 0, room = 0;
+		uint64_t held = 0, room = 0, in = 0;
 
 		for (unsigned i = 0; i < nr; i++) {
 			const struct ss_snap_cache *c;
 			uint64_t left = family_room(s, p, size[i], order[i], f, &c);
 
+			if (c)
+				left += seen[i][f];
 			held += left < groups[i] ? left : groups[i];
 			room += left;
+			in += seen[i][f];
 		}
-		if (!f || held > best_held || (held == best_held && room > best_room)) {
+		if (!f || in > best_seen || (in == best_seen && held > best_held) ||
+		    (in == best_seen && held == best_held && room > best_room)) {
 			best = f;
+			best_seen = in;
 			best_held = held;
 			best_room = room;
 		}
@@ -185,7 +211,7 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 			  const struct ss_target *t, uint64_t *ptr, uint32_t n)
 {
 	unsigned *cls, size[SS_STRIDE_MAX_CLASSES], order[SS_STRIDE_MAX_CLASSES], nr = 0, f;
-	uint64_t groups[SS_STRIDE_MAX_CLASSES];
+	uint64_t groups[SS_STRIDE_MAX_CLASSES], seen[SS_STRIDE_MAX_CLASSES][NR_FAMILIES] = {{0}};
 	int rc = 0;
 
 	if (!s->taken || n < SS_STRIDE_MIN_GROUP)
@@ -209,12 +235,12 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 			break;
 		prev = sz;
 		plain = family_cache(p, sz, 0);
-		if (!plain || !(groups[nr] = class_groups(ptr, n, sz, plain, cls)))
+		if (!plain || !(groups[nr] = class_groups(p, ptr, n, sz, plain, cls, seen[nr])))
 			continue;
 		size[nr] = sz;
 		order[nr++] = plain->order;
 	}
-	f = site_family(s, p, size, order, groups, nr);
+	f = site_family(s, p, size, order, groups, (const uint64_t(*)[NR_FAMILIES])seen, nr);
 	for (unsigned i = 0; i < nr && !rc; i++) {
 		const struct ss_snap_cache *c;
 		char key[64];
