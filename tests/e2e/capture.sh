@@ -67,6 +67,18 @@ if [ "$ut" != unknown ]; then
 fi
 phases=$(meta tiny phases)
 [[ " $phases " == " start "*"middle_part "*"end settled " ]] || fail "phases '$phases'"
+# tracing began at the before-snapshot's /proc/slabinfo read, its sysfs
+# walk (slab-snapshot.sh, ~7000 opens: a kernfs_fop_open kmalloc each)
+# left out of the trace; slabinfo-before is that read, the snapshot's si_*
+if [ -e /sys/kernel/tracing/set_event_notrace_pid ]; then
+	[ "$(meta tiny trace_from)" = snapshot ] || fail "trace_from=$(meta tiny trace_from)"
+	n=$(zstdcat "$d/capture.ftrace.zst" | grep -c 'slab-snapshot' || true)
+	[ "$n" = 0 ] || fail "$n events of the snapshot's own walk in the trace"
+fi
+grep -q '^slabinfo - version: 2.1' "$d/slabinfo-before" || fail "slabinfo-before is not /proc/slabinfo"
+si96=$(awk '$1 == "kmalloc-96" {print $2}' "$d/slabinfo-before")
+sn96=$(sed -n 's/^cache=kmalloc-96 .* si_active_objs=\([0-9]*\) .*/\1/p' "$d/slab-before.txt")
+[ -z "$si96" ] || [ "$si96" = "$sn96" ] || fail "slabinfo-before kmalloc-96 $si96, slab-before.txt si_active_objs $sn96"
 
 # snapshots: one line per cache, aliases pointing at listed caches
 for s in before after; do
