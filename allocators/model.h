@@ -102,6 +102,9 @@ struct ss_cache_report {
 	/* objects of the initial state: still allocated, freed by prior
 	 * frees, and prior frees that found none left */
 	uint64_t prior_live, prior_freed, prior_missing;
+	/* kernel slabs the trace saw freed whose slab started holding what
+	 * they held (slab_prior.h) */
+	uint64_t kslabs_seen_freed;
 	/* of live and requested_live: objects the allocator kmalloc'ed for
 	 * itself (memcg vectors, SLAB's off-slab management, sheaves), which
 	 * no trace event names */

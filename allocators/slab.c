@@ -421,6 +421,7 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.prior_live = s->prior_live,
 		.prior_freed = s->prior_freed,
 		.prior_missing = s->prior_missing,
+		.kslabs_seen_freed = s->kslabs_seen_freed,
 		.from_snapshot = s->from_snapshot,
 		.stats = s->stats,
 		.fns = s->fns,

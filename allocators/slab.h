@@ -124,6 +124,7 @@ struct ss_kcache {
 	uint64_t prior_live;	  /* such objects still allocated */
 	uint64_t prior_freed;	  /* prior frees applied */
 	uint64_t prior_missing;	  /* prior frees with no such object left */
+	uint64_t kslabs_seen_freed; /* kernel slabs started as seen freed */
 	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };

@@ -516,6 +516,7 @@ static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, u
 	if (!m->slab && dead && (i = spread_take(s, dead)) != UINT32_MAX) {
 		m->slab = 1 + i;
 		set_mapped(s, i);
+		s->kslabs_seen_freed++;
 	} else if (!m->slab || !s->prior_slabs[m->slab - 1]->prior) {
 		uint32_t need = frees > m->taken ? frees - m->taken : 0;
 
