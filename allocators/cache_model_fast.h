@@ -37,19 +37,29 @@ static inline struct ss_kcache *ss_cmodel_fast_cache(const struct ss_cmodel *m,
 	return *c >= 0 ? m->plain[*c] : NULL;
 }
 
-/* The object into plain cache k (index c). */
-static inline int ss_cmodel_alloc_plain(struct ss_kcache *k, int c, const struct ss_event *ev,
-					struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+/* The object (its size set) is in plain cache k (index c), on slab sl:
+ * the record and the cache's bytes. */
+static inline void ss_cmodel_placed(struct ss_kcache *k, int c, struct ss_obj *obj,
+				    struct ss_slab *sl)
 {
-	obj->slab = ss_kcache_alloc(k, ev->cpu, op);
-	if (!obj->slab)
-		return ss_errorf(err, "out of memory for slab descriptors");
-	/* after the alloc: a byte store may alias anything, and before it
-	 * made gcc load op's fields again */
+	obj->slab = sl;
 	obj->mflags = 0;
 	obj->cache = (uint32_t)c;
 	obj->state = SS_OBJ_LIVE;
 	k->requested_live += obj->size;
+}
+
+/* The object into plain cache k (index c). */
+static inline int ss_cmodel_alloc_plain(struct ss_kcache *k, int c, const struct ss_event *ev,
+					struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+{
+	struct ss_slab *sl = ss_kcache_alloc(k, ev->cpu, op);
+
+	if (!sl)
+		return ss_errorf(err, "out of memory for slab descriptors");
+	/* after the alloc: a byte store may alias anything, and before it
+	 * made gcc load op's fields again */
+	ss_cmodel_placed(k, c, obj, sl);
 	return 0;
 }
 
@@ -69,6 +79,29 @@ static inline bool ss_cmodel_free_plain(struct ss_cmodel *m, unsigned cpu, struc
 	}
 	ss_kcache_free(k, cpu, obj->slab, op);
 	return true;
+}
+
+/* The same free on prices alone (f->cycles from 0), where SLUB takes a
+ * lock-free path (slub.h ss_kcache_free_plain): the object's cache, or
+ * NULL, nothing changed, for anything else (ss_cmodel_free_plain() or
+ * the model ops then). */
+static inline __attribute__((always_inline)) struct ss_kcache *
+ss_cmodel_free_priced(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj, const double *cost,
+		      struct ss_free_path *f)
+{
+	struct ss_kcache *k = m->plain[obj->cache];
+	bool remote = obj->cpu != cpu;
+
+	if (!k || obj->mflags)
+		return NULL;
+	f->cycles = 0; /* then + the price, as ss_step() adds it to a new op */
+	if (remote)
+		f->cycles += cost[SS_STEP_REMOTE_FREE];
+	if (!ss_kcache_free_plain(k, cpu, obj->slab, cost, f))
+		return NULL;
+	k->requested_live -= obj->size;
+	k->stats[SS_STEP_REMOTE_FREE] += remote;
+	return k;
 }
 
 #endif

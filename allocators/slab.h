@@ -176,14 +176,21 @@ static inline void ss_slab_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
 /* cpu writes slab->freelist / counters: that line moves when another CPU
  * wrote it last (slab_line_transfer).  Ownership follows the trace order,
  * as a cache line does; it needs no clock. */
+static inline double ss_slab_touch_on(struct ss_slab *sl, unsigned cpu, uint64_t *stats,
+				      const double *cost, double c)
+{
+	if (sl->line_cpu != cpu) {
+		if (sl->line_cpu != SS_NO_LINE_CPU)
+			c = ss_step_on(stats, cost, SS_STEP_SLAB_LINE, c);
+		sl->line_cpu = (uint16_t)cpu;
+	}
+	return c;
+}
+
 static inline void ss_slab_touch(struct ss_slab *sl, unsigned cpu,
 				 struct ss_op *op)
 {
-	if (sl->line_cpu == cpu)
-		return;
-	if (sl->line_cpu != SS_NO_LINE_CPU)
-		ss_step(op, SS_STEP_SLAB_LINE, 1);
-	sl->line_cpu = (uint16_t)cpu;
+	op->cycles = ss_slab_touch_on(sl, cpu, op->stats, op->cost, op->cycles);
 }
 
 int ss_kcache_init(struct ss_kcache *s, const char *name,

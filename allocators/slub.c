@@ -282,10 +282,10 @@ struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
 
 /* ---- free ---- */
 
-/* __slab_free() past its inline part (slub.h ss_slab_free): the
- * slab became empty, or was full; the object is already counted off. */
-void ss_slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
-			 bool was_full, struct ss_op *op)
+/* __slab_free() past its lock-free part: the slab became empty, or was
+ * full; the object is already counted off. */
+static void slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+			     bool was_full, struct ss_op *op)
 {
 	struct ss_kcache_node *n = &s->node[sl->node];
 
@@ -324,6 +324,35 @@ void ss_slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
 		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 	}
 	ss_list_unlock(n, op);
+}
+
+/* __slab_free() where slub.h's ss_kcache_free_plain() declines: the slab
+ * moves or list_lock is taken, or there is no cmpxchg_double (the
+ * fallback saves irqs and takes slab_lock: cmpxchg_locked).  The object
+ * is not on this CPU's active slab. */
+void ss_slab_free_slow(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+		       struct ss_op *op)
+{
+	double start = op->cycles;
+	bool was_full = sl->inuse == sl->objects; /* prior == NULL */
+
+	s->live--;
+	op->cycles = ss_slab_free_head(s, cpu, sl, op->cost, op->cycles);
+	/* the cmpxchg_double_slab() loop (3.10 - 6.x): one lock-free
+	 * cmpxchg_double, or without it the irq-saving slab_lock fallback */
+	ss_slab_cmpxchg_irqsave(s, sl, op);
+	sl->inuse--;
+	/* Active slab of another CPU (frozen in every era): the object joins
+	 * slab->freelist and nothing moves.  Up to 6.7 CPU-partial slabs
+	 * are frozen too (slab_free_listed has the 6.8 rule). */
+	if (sl->where == SS_SLAB_ACTIVE ||
+	    (sl->where == SS_SLAB_CPU_PARTIAL && s->t->era < SS_ERA_6_8))
+		ss_step(op, SS_STEP_FREE_FROZEN, 1);
+	/* a slab that does not become empty stays where it is unless it was
+	 * full (on no list); a CPU-partial one stays anyway */
+	else if (!sl->inuse || (was_full && sl->where != SS_SLAB_CPU_PARTIAL))
+		slab_free_listed(s, cpu, sl, was_full, op);
+	ss_fn_done(s->fns, SS_FN_SLAB_FREE, op, start);
 }
 
 /* A debug cache's free (the other paths are inline in slub.h). */

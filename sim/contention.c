@@ -16,9 +16,9 @@
 #define FLOOR_EVERY 64
 
 #ifdef SS_HAVE_AVX_SWAP
-static int contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+static ss_swap_fn contend_swap_avx;
 #endif
-static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+static ss_swap_fn tally_swap;
 
 void ss_contention_init(struct ss_contention *c, const double *clocks,
 			unsigned nr_cpus)
@@ -301,33 +301,32 @@ static int record(struct ss_contention *c, unsigned cpu, double clock,
  * get_freelist's), several CPUs: no nesting, no lock history.  Built
  * twice, below. */
 static inline __attribute__((always_inline)) int
-contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+contend_swap(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+	     struct ss_res_stat *st, double at, double len, double retry)
 {
-	struct ss_use *u = &op->use[0];
-	double t = c->clocks[cpu] + u->at, swap = t + u->len;
+	double t = c->clocks[cpu] + at, swap = t + len;
+	int retried = 0;
 
-	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES.  A
-	 * cmpxchg's len is its window, set with it (steps.h ss_op_cmpxchg:
-	 * a step's price, never negative, costs.c), unlike a lock's. */
+	/* A cmpxchg's len is its window, set with it (steps.h
+	 * ss_op_cmpxchg_at: a step's price, never negative, costs.c),
+	 * unlike a lock's. */
 	update_floor(c);
-	u->stat->uses++;
+	st->uses++;
 	c->uses++;
-	if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
-		double delay = u->retry;
-
-		u->stat->retries++;
+	if (swapped_between(ring_of(r), cpu, t, len)) {
+		st->retries++;
 		c->retries++;
-		c->retry_cycles += delay;
-		count(op, SS_STEP_CMPXCHG_RETRY);
-		op->cycles += delay;
-		swap += delay; /* (no + 0 without a retry) */
+		c->retry_cycles += retry;
+		swap += retry; /* (no + 0 without a retry) */
+		retried = 1;
 	}
-	return keep_swap(u->res, cpu, swap);
+	return keep_swap(r, cpu, swap) ? -1 : retried;
 }
 
-int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+			 struct ss_res_stat *st, double at, double len, double retry)
 {
-	return contend_swap(c, cpu, op);
+	return contend_swap(c, cpu, r, st, at, len, retry);
 }
 
 #ifdef SS_HAVE_AVX_SWAP
@@ -336,24 +335,22 @@ int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_op *op
  * without the register copies SSE2's two-operand ones need (the ring
  * test: 38 instructions -> 26, docs/bench.md speed5).  Same answers:
  * the same compares (test_contention.c runs both). */
-static __attribute__((target("avx"))) int contend_swap_avx(struct ss_contention *c,
-							  unsigned cpu, struct ss_op *op)
+static __attribute__((target("avx"))) int
+contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+		 struct ss_res_stat *st, double at, double len, double retry)
 {
-	return contend_swap(c, cpu, op);
+	return contend_swap(c, cpu, r, st, at, len, retry);
 }
 #endif
 
-int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+/* c->swap with one CPU: what ss_contend_tally does with any other
+ * operation there (one test fewer per operation with a cmpxchg). */
+static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+		      struct ss_res_stat *st, double at, double len, double retry)
 {
-	return c->swap(c, cpu, op);
-}
-
-/* c->swap with one CPU: what ss_contend_op does with any other operation
- * there (one test fewer per operation with a cmpxchg). */
-static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
-{
-	(void)cpu;
-	ss_contend_tally(c, op);
+	(void)cpu, (void)r, (void)at, (void)len, (void)retry;
+	st->uses++;
+	c->uses++;
 	return 0;
 }
 
@@ -406,7 +403,7 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 
 	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG) {
 		if (c->nr_cpus > 1)
-			return c->swap(c, cpu, op);
+			return ss_contend_swap(c, cpu, op);
 		c->lost += op->uses_lost;
 		op->use[0].stat->uses++;
 		c->uses++;

@@ -1,6 +1,7 @@
 /* test_replay_fast.c - the replay loop calls a SLUB model's common alloc
- * and free inline (allocators/cache_model_fast.h, run->cm in
- * sim/replay.c) instead of through the model ops.  The two must agree to
+ * and free inline (allocators/cache_model_fast.h, run->cm: the loop of
+ * sim/replay_plain.c, which prices SLUB's lock-free paths without a
+ * struct ss_op) instead of through the model ops.  The two must agree to
  * the byte: each trace here is replayed twice, once as `slabsim run` does
  * and once with run->cm cleared after set-up, so that every event goes
  * through run->desc->ops->alloc/free, and every result file the run writes
