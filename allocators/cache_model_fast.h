@@ -20,13 +20,19 @@
 /* The cache of ev without the placement: its api's (a declared cache),
  * or its size class (a kmalloc with no family flag, in a model whose
  * kmallocs go by size); -1 when not known yet. */
+static inline int ss_cmodel_route_of(const struct ss_cmodel *m, uint32_t api, uint32_t gfp,
+				     uint64_t size)
+{
+	if (api != SS_API_KMALLOC)
+		return api < m->api_memo.nr ? m->api_memo.slot[api] - 1 : -1;
+	if (!m->kmalloc_by_size || (gfp & SS_GFP_ALL) || size - 1 >= SS_SIZE_MEMO_MAX)
+		return -1; /* (size 0 wraps: ZERO_SIZE_PTR) */
+	return m->size_memo[(size - 1) >> 3] - 1;
+}
+
 static inline int ss_cmodel_memo_route(const struct ss_cmodel *m, const struct ss_event *ev)
 {
-	if (ev->api != SS_API_KMALLOC)
-		return ev->api < m->api_memo.nr ? m->api_memo.slot[ev->api] - 1 : -1;
-	if (!m->kmalloc_by_size || (ev->gfp & SS_GFP_ALL) || ev->value - 1 >= SS_SIZE_MEMO_MAX)
-		return -1; /* (size 0 wraps: ZERO_SIZE_PTR) */
-	return m->size_memo[(ev->value - 1) >> 3] - 1;
+	return ss_cmodel_route_of(m, ev->api, ev->gfp, ev->value);
 }
 
 /* The plain SLUB cache ev goes to, or NULL: the model ops decide. */

@@ -11,6 +11,7 @@
 #include "bad_free.h"
 #include "contention.h"
 #include "cache_model_fast.h"
+#include "trace_records.h"
 
 /* Caches the model holds before the first event (KFENCE's pool, or a
  * model that builds its initial state up front): the running byte totals
@@ -448,6 +449,29 @@ int ss_replay_finish(struct ss_run *run, struct ss_error *err)
 	return run->on_phase ? run->on_phase(run, NULL, err) : 0;
 }
 
+/* ss_replay for a run that ss_replay_plain_trace serves: records read in
+ * place, no batch; the timeline samples where the batches would take
+ * them (every sample_every events). */
+static int replay_in_place(struct ss_run *run, struct ss_trace_reader *r, struct ss_error *err)
+{
+	int end = 0;
+
+	while (!end) {
+		int64_t done = ss_replay_plain_trace(run, r, run->on_sample ? run->until_sample
+									   : UINT64_MAX,
+						     &end, err);
+
+		if (done < 0)
+			return -1;
+		if (run->on_sample && (run->until_sample -= (uint64_t)done) == 0) {
+			run->until_sample = run->sample_every;
+			if (run->on_sample(run, err))
+				return -1;
+		}
+	}
+	return ss_replay_finish(run, err);
+}
+
 int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	      struct ss_error *err)
 {
@@ -455,6 +479,8 @@ int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	int n;
 
 	ss_replay_start(run, r);
+	if (run->cm && !run->ticks && ss_trace_has_records(r))
+		return replay_in_place(run, r, err);
 	while ((n = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0)
 		if (ss_replay_batch(run, ev, (unsigned)n, err))
 			return -1;

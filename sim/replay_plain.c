@@ -16,15 +16,16 @@
 #include "replay_int.h"
 
 #include "cache_model_fast.h"
+#include "trace_records.h"
 
 /* An alloc that slab_alloc_node()'s fast path serves from a plain cache,
  * a slab object whose (site, cache) pair heads its site's chain, with no
  * pages moved since the totals last looked: 1 done, 0 not this way
  * (nothing changed). */
 static inline __attribute__((always_inline)) int
-plain_alloc(struct ss_run *run, struct ss_cmodel *cm, const struct ss_event *ev)
+plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id, uint32_t api,
+	    uint32_t gfp, uint32_t site, uint64_t size)
 {
-	unsigned cpu = ev->cpu;
 	struct ss_kcache *k;
 	struct ss_slab *sl;
 	struct ss_obj *obj;
@@ -32,20 +33,20 @@ plain_alloc(struct ss_run *run, struct ss_cmodel *cm, const struct ss_event *ev)
 	double c;
 	int ci;
 
-	if (ev->id >= run->objs.nr)
+	if (id >= run->objs.nr)
 		return 0;
-	obj = &run->objs.objs[ev->id];
+	obj = &run->objs.objs[id];
 	if (obj->state != SS_OBJ_FREE ||
-	    (ev->api != SS_API_KMALLOC && ev->value > run->tables->caches[ev->api].object_size))
+	    (api != SS_API_KMALLOC && size > run->tables->caches[api].object_size))
 		return 0;
-	ci = ss_cmodel_memo_route(cm, ev);
+	ci = ss_cmodel_route_of(cm, api, gfp, size);
 	if (ci < 0 || !(k = cm->plain[ci]) || !(sl = ss_kcache_fast_slab(k, cpu)) ||
 	    run->mem.slab_pages != run->acct.slab_pages ||
-	    (pair = ss_account_pair(&run->acct, ev->site, (uint32_t)ci)) == UINT32_MAX)
+	    (pair = ss_account_pair(&run->acct, site, (uint32_t)ci)) == UINT32_MAX)
 		return 0;
-	obj->size = ev->value;
+	obj->size = size;
 	obj->cpu = (uint16_t)cpu;
-	obj->site = ev->site;
+	obj->site = site;
 	c = ss_kcache_alloc_fast(k, sl, run->costs->cycles, 0);
 	ss_cmodel_placed(k, ci, obj, sl);
 	ss_account_alloc_pair(&run->acct, obj, pair);
@@ -61,18 +62,17 @@ plain_alloc(struct ss_run *run, struct ss_cmodel *cm, const struct ss_event *ev)
  * (ss_cmodel_free_priced), no pages moved since the totals last looked:
  * 1 done, 0 not this way (nothing changed), -1 out of memory. */
 static inline __attribute__((always_inline)) int
-plain_free(struct ss_run *run, struct ss_cmodel *cm, const struct ss_event *ev,
+plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	   struct ss_error *err)
 {
 	const double *cost = run->costs->cycles;
-	unsigned cpu = ev->cpu;
 	struct ss_free_path f;
 	struct ss_kcache *k;
 	struct ss_obj *obj;
 
-	if (ev->id >= run->objs.nr)
+	if (id >= run->objs.nr)
 		return 0;
-	obj = &run->objs.objs[ev->id];
+	obj = &run->objs.objs[id];
 	if (obj->state != SS_OBJ_LIVE || run->mem.slab_pages != run->acct.slab_pages ||
 	    !(k = ss_cmodel_free_priced(cm, cpu, obj, cost, &f)))
 		return 0;
@@ -111,9 +111,10 @@ const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event
 		ss_replay_prefetch(run, e);
 		if (e->cpu < run->same_cpus) {
 			if (e->kind == SS_EV_ALLOC)
-				rc = plain_alloc(run, cm, e);
+				rc = plain_alloc(run, cm, e->cpu, e->id, e->api, e->gfp, e->site,
+						 e->value);
 			else if (e->kind == SS_EV_FREE)
-				rc = plain_free(run, cm, e, err);
+				rc = plain_free(run, cm, e->cpu, e->id, err);
 		}
 		if (!rc)
 			rc = ss_replay_event(run, e, err) ? -1 : 1;
@@ -122,4 +123,107 @@ const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event
 		run->events++;
 	}
 	return NULL;
+}
+
+/* The object-table slot of the record after the one at p (len bytes):
+ * its id is in the same bytes whatever its kind, and a LONG record's
+ * bytes there make a harmless prefetch. */
+static inline void prefetch_next(const struct ss_run *run, const uint8_t *p, unsigned len)
+{
+	/* integer arithmetic: the id may be past the table */
+	__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
+					  ss_rec_id(ss_bin_le32(p + len)) * sizeof(struct ss_obj)));
+}
+
+/* The records of rec up to n events, the common ones straight from their
+ * words: the events taken (a record the loop does not take stops it). */
+static inline __attribute__((always_inline)) size_t
+replay_records(struct ss_run *run, struct ss_trace_records *rec, size_t n, int *failed,
+	       struct ss_error *err)
+{
+	struct ss_cmodel *cm = run->cm;
+	const uint8_t *p = rec->p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t w = ss_bin_le64(p);
+		unsigned tag = (uint8_t)w;
+		struct ss_event ev;
+		int rc = 0;
+
+		if (tag < SS_BIN2_ALLOC_TAG) {
+			prefetch_next(run, p, 4);
+			if (tag < run->same_cpus)
+				rc = plain_free(run, cm, tag, ss_rec_id(w), err);
+			if (!rc) /* a free's site, api and value are unspecified */
+				ev = (struct ss_event){.kind = SS_EV_FREE, .cpu = tag,
+						       .id = ss_rec_id(w)};
+			p += 4;
+		} else if (tag < SS_BIN2_LONG_TAG) {
+			unsigned cpu = tag - SS_BIN2_ALLOC_TAG;
+			uint32_t site = ss_rec_site(w), api = ss_rec_api(w);
+
+			if (site >= rec->site_lim[api])
+				break; /* ss_trace_next() words it */
+			prefetch_next(run, p, 8);
+			if (cpu < run->same_cpus)
+				rc = plain_alloc(run, cm, cpu, ss_rec_id(w), api, 0, site,
+						 ss_rec_size(w));
+			if (!rc)
+				ev = (struct ss_event){.kind = SS_EV_ALLOC, .cpu = cpu,
+						       .id = ss_rec_id(w), .site = site,
+						       .api = api, .value = ss_rec_size(w)};
+			p += 8;
+		} else {
+			break;
+		}
+		if (!rc)
+			rc = ss_replay_event(run, &ev, err) ? -1 : 1;
+		if (rc < 0) {
+			*failed = 1;
+			break;
+		}
+		run->events++;
+	}
+	rec->p = p;
+	return i;
+}
+
+int64_t ss_replay_plain_trace(struct ss_run *run, struct ss_trace_reader *r, uint64_t max,
+			      int *end, struct ss_error *err)
+{
+	uint64_t done = 0;
+
+	while (done < max) {
+		struct ss_trace_records rec;
+		struct ss_event ev;
+		int rc, failed = 0;
+
+		if (ss_trace_records_open(r, &rec)) {
+			size_t safe = ss_trace_records_safe(&rec), n;
+
+			if (safe > max - done)
+				safe = (size_t)(max - done);
+			n = replay_records(run, &rec, safe, &failed, err);
+			ss_trace_records_close(r, rec.p, (unsigned)n + (unsigned)failed);
+			if (failed)
+				return -1;
+			done += n;
+			if (n == safe && safe)
+				continue;
+		}
+		if (done == max)
+			break;
+		/* anything else, one event, as the batch reader would give it */
+		rc = ss_trace_next(r, &ev, err);
+		if (rc <= 0) {
+			*end = 1;
+			return rc < 0 ? -1 : (int64_t)done;
+		}
+		if (ss_replay_event(run, &ev, err))
+			return -1;
+		run->events++;
+		done++;
+	}
+	return (int64_t)done;
 }
