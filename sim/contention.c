@@ -1,19 +1,12 @@
 /* contention.c - uses of shared resources on the simulated clocks
  * (contention.h has the rules). */
-#include "contention.h"
+#include "contention_swap.h"
 
 #include <math.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #if defined(__x86_64__) && defined(__SSE2__)
 #define SS_HAVE_AVX_SWAP 1 /* ss_contend_swap built for AVX too */
 #endif
 #include <string.h>
-
-/* Placements between two recomputations of the slowest clock: a stale
- * floor only keeps a few spans longer. */
-#define FLOOR_EVERY 64
 
 #ifdef SS_HAVE_AVX_SWAP
 static ss_swap_fn contend_swap_avx;
@@ -35,24 +28,15 @@ void ss_contention_init(struct ss_contention *c, const double *clocks,
 		c->swap = tally_swap;
 }
 
-static __attribute__((noinline)) void recompute_floor(struct ss_contention *c)
+void ss_contention_floor(struct ss_contention *c)
 {
 	double min = c->clocks[0];
 
-	c->until_floor = FLOOR_EVERY;
+	c->until_floor = SS_FLOOR_EVERY;
 	for (unsigned i = 1; i < c->nr_cpus; i++)
 		if (c->clocks[i] < min)
 			min = c->clocks[i];
 	c->floor = min;
-}
-
-/* Every placement counts down, whatever its kind: the floor's schedule
- * decides which lock spans a full history drops (keep), so it is part of
- * the output. */
-static inline void update_floor(struct ss_contention *c)
-{
-	if (--c->until_floor < 0) /* one decrement of memory, its sign tested */
-		recompute_floor(c);
 }
 
 /* The first span whose `from` is above x (h->n if none). */
@@ -97,56 +81,9 @@ static double lock_start(const struct ss_res_hist *h, unsigned cpu, double t,
 	return t;
 }
 
-/* A cmpxchg line's last SS_SWAP_RING swaps (in r->hist, which only this
- * file reads; a resource is a lock or a line, never both): the times in
- * one array, so that all of them are tested with a few packed compares
- * and no branch per swap.  An empty slot is at -infinity, before every
- * read, so it never counts. */
-struct swap_ring {
-	double from[SS_SWAP_RING];
-	uint32_t cpu[SS_SWAP_RING];
-	double latest; /* the latest swap ever kept */
-	uint32_t head; /* the next slot */
-};
-
-static inline struct swap_ring *ring_of(const struct ss_resource *r)
+struct ss_swap_ring *ss_swap_ring_new(struct ss_resource *r, double at)
 {
-	return (struct swap_ring *)(void *)r->hist;
-}
-
-/* Cmpxchg: did another CPU swap inside (t, t + len]? */
-static inline __attribute__((always_inline)) int
-swapped_between(const struct swap_ring *g, unsigned cpu, double t, double len)
-{
-	double hi = t + len;
-	unsigned in = 0;
-
-	if (!g || g->latest <= t) /* every swap kept is before the read */
-		return 0;
-#if defined(__SSE2__) && SS_SWAP_RING == 8
-	{ /* two at a time, unrolled; which ones only when one is inside (rare) */
-		__m128d lo2 = _mm_set1_pd(t), hi2 = _mm_set1_pd(hi);
-#define IN2(i) _mm_and_pd(_mm_cmpgt_pd(_mm_loadu_pd(g->from + (i)), lo2), \
-			  _mm_cmple_pd(_mm_loadu_pd(g->from + (i)), hi2))
-		if (!_mm_movemask_pd(_mm_or_pd(_mm_or_pd(IN2(0), IN2(2)),
-					       _mm_or_pd(IN2(4), IN2(6)))))
-			return 0;
-#undef IN2
-	}
-#endif
-	for (unsigned i = 0; i < SS_SWAP_RING; i++)
-		in |= (unsigned)((g->from[i] > t) & (g->from[i] <= hi)) << i;
-	for (; in; in &= in - 1)
-		if (g->cpu[__builtin_ctz(in)] != cpu)
-			return 1;
-	return 0;
-}
-
-/* r's first swap, at `at`: an empty ring (out of line, once per line). */
-static __attribute__((noinline)) struct swap_ring *new_ring(struct ss_resource *r,
-							     double at)
-{
-	struct swap_ring *g = malloc(sizeof(*g));
+	struct ss_swap_ring *g = malloc(sizeof(*g));
 
 	if (!g)
 		return NULL;
@@ -156,21 +93,6 @@ static __attribute__((noinline)) struct swap_ring *new_ring(struct ss_resource *
 	g->latest = at;
 	r->hist = (struct ss_res_hist *)(void *)g;
 	return g;
-}
-
-/* Keep a swap at `at` in r's ring, over its oldest. */
-static inline int keep_swap(struct ss_resource *r, unsigned cpu, double at)
-{
-	struct swap_ring *g = ring_of(r);
-
-	if (!g && !(g = new_ring(r, at)))
-		return -1;
-	if (at > g->latest)
-		g->latest = at;
-	g->from[g->head] = at;
-	g->cpu[g->head] = cpu;
-	g->head = (g->head + 1) % SS_SWAP_RING;
-	return 0;
 }
 
 /* Keep span in r's history, in `from` order; spans ending before the
@@ -257,7 +179,7 @@ static double place(struct ss_contention *c, unsigned cpu, double clock,
 				c->wait_cycles += w;
 				count(op, SS_STEP_LOCK_WAIT);
 			}
-		} else if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
+		} else if (ss_swapped_between(ss_ring_of(u->res), cpu, t, u->len)) {
 			delay += u->retry;
 			u->stat->retries++;
 			c->retries++;
@@ -290,43 +212,17 @@ static int record(struct ss_contention *c, unsigned cpu, double clock,
 				return -1;
 		} else {
 			if (c->nr_cpus > 1 &&
-			    keep_swap(u->res, cpu, clock + end_at + after[i]))
+			    ss_keep_swap(u->res, cpu, clock + end_at + after[i]))
 				return -1;
 		}
 	}
 	return 0;
 }
 
-/* The one-cmpxchg operation (the commonest with a use: __slab_free's or
- * get_freelist's), several CPUs: no nesting, no lock history.  Built
- * twice, below. */
-static inline __attribute__((always_inline)) int
-contend_swap(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
-	     struct ss_res_stat *st, double at, double len, double retry)
-{
-	double t = c->clocks[cpu] + at, swap = t + len;
-	int retried = 0;
-
-	/* A cmpxchg's len is its window, set with it (steps.h
-	 * ss_op_cmpxchg_at: a step's price, never negative, costs.c),
-	 * unlike a lock's. */
-	update_floor(c);
-	st->uses++;
-	c->uses++;
-	if (swapped_between(ring_of(r), cpu, t, len)) {
-		st->retries++;
-		c->retries++;
-		c->retry_cycles += retry;
-		swap += retry; /* (no + 0 without a retry) */
-		retried = 1;
-	}
-	return keep_swap(r, cpu, swap) ? -1 : retried;
-}
-
 int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
 			 struct ss_res_stat *st, double at, double len, double retry)
 {
-	return contend_swap(c, cpu, r, st, at, len, retry);
+	return ss_contend_swap_at(c, cpu, r, st, at, len, retry);
 }
 
 #ifdef SS_HAVE_AVX_SWAP
@@ -339,7 +235,7 @@ static __attribute__((target("avx"))) int
 contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
 		 struct ss_res_stat *st, double at, double len, double retry)
 {
-	return contend_swap(c, cpu, r, st, at, len, retry);
+	return ss_contend_swap_at(c, cpu, r, st, at, len, retry);
 }
 #endif
 
@@ -411,7 +307,7 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 	}
 	c->lost += op->uses_lost;
 	if (c->nr_cpus > 1)
-		update_floor(c);
+		ss_contention_tick(c);
 	if (op->nr_uses == 1)
 		return contend_one(c, cpu, clock, op);
 	op->cycles += place(c, cpu, clock, op, after);

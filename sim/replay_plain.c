@@ -16,6 +16,7 @@
 #include "replay_int.h"
 
 #include "cache_model_fast.h"
+#include "contention_swap.h"
 #include "trace_records.h"
 
 /* An alloc that slab_alloc_node()'s fast path serves from a plain cache,
@@ -82,10 +83,11 @@ plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	obj->state = SS_OBJ_FREE;
 	obj->slab = NULL;
 	run->objs.live--;
-	if (f.swapped) { /* ss_contend_swap, on the path's own figures */
-		int rc = run->cont.swap(&run->cont, cpu, &f.swapped->freelist,
-					&k->res[SS_KRES_CMPXCHG], f.read_at,
-					cost[SS_STEP_CMPXCHG_DOUBLE], cost[SS_STEP_CMPXCHG_RETRY]);
+	if (f.swapped) { /* c->swap, inline (several CPUs: f.swapped) */
+		int rc = ss_contend_swap_at(&run->cont, cpu, &f.swapped->freelist,
+					    &k->res[SS_KRES_CMPXCHG], f.read_at,
+					    cost[SS_STEP_CMPXCHG_DOUBLE],
+					    cost[SS_STEP_CMPXCHG_RETRY]);
 
 		if (rc) {
 			if (rc < 0)
