@@ -56,6 +56,7 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 		run->cm = cm->fast ? cm : NULL;
 		run->ticks = cm->timed_work;
 	}
+	run->plain_avx = ss_replay_plain_avx();
 	/* most maps send trace CPU c to PU c: those need no copy of the event */
 	while (run->same_cpus < run->topo->nr_map &&
 	       run->topo->cpu_map[run->same_cpus] == run->same_cpus)

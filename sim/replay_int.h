@@ -64,5 +64,7 @@ const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event
  * events replayed, *end set at the trace's end, or -1 with err. */
 int64_t ss_replay_plain_trace(struct ss_run *run, struct ss_trace_reader *r, uint64_t max,
 			      int *end, struct ss_error *err);
+/* Whether that loop has an AVX build this CPU can run (run->plain_avx). */
+bool ss_replay_plain_avx(void);
 
 #endif
