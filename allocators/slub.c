@@ -85,20 +85,12 @@ static void put_cpu_partial(struct ss_kcache *s, unsigned cpu,
 			    struct ss_slab *sl, bool drain, struct ss_op *op)
 {
 	struct ss_kcache_cpu *c = &s->cpu[cpu];
-	bool over;
 
-	if (s->t->era < SS_ERA_5_16)
-		over = c->pobjects > s->geo.cpu_partial;
-	else
-		over = c->partial.nr >= s->geo.cpu_partial_slabs;
-	if (drain && c->partial.nr && over) {
+	if (drain && ss_cpu_partial_drains(s, c)) {
 		unfreeze_partials(s, c, cpu, op);
 		ss_step(op, SS_STEP_CPU_PARTIAL_DRAIN, 1);
 	}
-	ss_list_add(&c->partial, &sl->link, false);
-	c->pobjects += sl->objects - sl->inuse;
-	sl->where = SS_SLAB_CPU_PARTIAL;
-	sl->owner = (uint16_t)cpu;
+	ss_cpu_partial_push(c, cpu, sl);
 }
 
 /* ---- allocation ---- */

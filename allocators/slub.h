@@ -50,6 +50,27 @@ static inline struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
 	return sl;
 }
 
+/* put_cpu_partial() with drain: whether c->partial is flushed first
+ * (over the limit: objects before 5.16, slabs after). */
+static inline bool ss_cpu_partial_drains(const struct ss_kcache *s, const struct ss_kcache_cpu *c)
+{
+	if (!c->partial.nr)
+		return false;
+	if (s->t->era < SS_ERA_5_16)
+		return c->pobjects > s->geo.cpu_partial;
+	return c->partial.nr >= s->geo.cpu_partial_slabs;
+}
+
+/* put_cpu_partial()'s push, after any drain: sl on CPU cpu's partial
+ * list (c). */
+static inline void ss_cpu_partial_push(struct ss_kcache_cpu *c, unsigned cpu, struct ss_slab *sl)
+{
+	ss_list_add(&c->partial, &sl->link, false);
+	c->pobjects += sl->objects - sl->inuse;
+	sl->where = SS_SLAB_CPU_PARTIAL;
+	sl->owner = (uint16_t)cpu;
+}
+
 /* What a free along the lock-free paths did, for its caller to place:
  * the operation's cycles (in: so far), and the cmpxchg_double on the
  * slab's freelist it made, if the contention engine is to see it (with
@@ -80,12 +101,20 @@ ss_slab_free_head(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const d
 void ss_slab_free_slow(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
 		       struct ss_op *op);
 
+/* Where a lock-free __slab_free() leaves its slab (ss_kcache_free_plain). */
+enum ss_free_end {
+	SS_FREE_STAYS,	     /* neither emptied nor full before: stays put */
+	SS_FREE_FROZEN,	     /* frozen: free_frozen */
+	SS_FREE_CPU_PARTIAL, /* was full: to the CPU partial list, no drain */
+};
+
 /* slab_free() on prices alone, for a non-debug cache, where it takes no
  * lock and moves no slab: do_slab_free()'s fast path (the object's slab
  * is the CPU's active slab), or __slab_free() whose one lock-free
- * cmpxchg_double_slab() leaves the slab where it is -- frozen (the
- * active slab of another CPU, and up to 6.7 a CPU-partial one), or
- * neither emptied nor full before.  In a many-CPU trace most frees are
+ * cmpxchg_double_slab() leaves the slab frozen (the active slab of
+ * another CPU, and up to 6.7 a CPU-partial one), or where it is (neither
+ * emptied nor full before), or -- it was full -- puts it on this CPU's
+ * partial list without a drain.  In a many-CPU trace most frees are
  * remote and end there.  false, with nothing changed, for any other
  * path (ss_kcache_free takes them).  always_inline: the replay loop
  * keeps the cycles in a register (docs/bench.md, speed6). */
@@ -95,10 +124,7 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 {
 	double c = f->cycles, start = c;
 	unsigned where = sl->where;
-	/* frozen in every era; up to 6.7 CPU-partial slabs are frozen too
-	 * (ss_slab_free_slow has the 6.8 rule) */
-	bool frozen = where == SS_SLAB_ACTIVE ||
-		      (where == SS_SLAB_CPU_PARTIAL && s->t->era < SS_ERA_6_8);
+	enum ss_free_end ends = SS_FREE_STAYS;
 
 	if (s->debug_paths)
 		return false;
@@ -109,19 +135,33 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 		f->swapped = NULL;
 		return true;
 	}
-	/* a slab that becomes empty, or was full (prior == NULL: on no
-	 * list), moves unless frozen; a CPU-partial one stays anyway */
-	if (!s->cmpxchg_ok ||
-	    (!frozen && (sl->inuse == 1 || (sl->inuse == sl->objects && where != SS_SLAB_CPU_PARTIAL))))
+	if (!s->cmpxchg_ok)
 		return false;
+	/* frozen in every era; up to 6.7 CPU-partial slabs are frozen too
+	 * (ss_slab_free_slow has the 6.8 rule).  Else a slab that was full
+	 * (prior == NULL: on no list) goes to a CPU partial list, and one
+	 * that becomes empty moves (slab_free_listed in slub.c: list_lock) */
+	if (where == SS_SLAB_ACTIVE || (where == SS_SLAB_CPU_PARTIAL && s->t->era < SS_ERA_6_8)) {
+		ends = SS_FREE_FROZEN;
+	} else if (sl->inuse == sl->objects && where != SS_SLAB_CPU_PARTIAL) {
+		if (!s->has_cpu_partial || ss_cpu_partial_drains(s, &s->cpu[cpu]))
+			return false;
+		ends = SS_FREE_CPU_PARTIAL;
+	} else if (sl->inuse == 1) {
+		return false;
+	}
 	s->live--;
 	c = ss_slab_free_head(s, cpu, sl, cost, c);
 	c = ss_step_on(s->stats, cost, SS_STEP_CMPXCHG_DOUBLE, c);
 	f->read_at = c - cost[SS_STEP_CMPXCHG_DOUBLE];
 	f->swapped = s->topo->nr_cpus > 1 ? sl : NULL;
 	sl->inuse--;
-	if (frozen)
+	if (ends == SS_FREE_FROZEN) {
 		c = ss_step_on(s->stats, cost, SS_STEP_FREE_FROZEN, c);
+	} else if (ends == SS_FREE_CPU_PARTIAL) {
+		ss_cpu_partial_push(&s->cpu[cpu], cpu, sl);
+		c = ss_step_on(s->stats, cost, SS_STEP_CPU_PARTIAL_FREE, c);
+	}
 	s->fns[SS_FN_SLAB_FREE].calls++;
 	s->fns[SS_FN_SLAB_FREE].cycles += c - start;
 	f->cycles = c;
