@@ -180,6 +180,10 @@ replay_records(struct ss_run *run, struct ss_trace_records *rec, size_t n, int *
 						       .id = ss_rec_id(w), .site = site,
 						       .api = api, .value = ss_rec_size(w)};
 			p += 8;
+		} else if (ss_rec_work(&p, rec->end, rec->nr_names, &ev)) {
+			/* longer than 8 bytes: the records after it are not
+			 * all safe any more, so the loop stops after it */
+			n = i + 1;
 		} else {
 			break;
 		}
@@ -217,7 +221,7 @@ plain_trace(struct ss_run *run, struct ss_trace_reader *r, uint64_t max, int *en
 			if (failed)
 				return -1;
 			done += n;
-			if (n == safe && safe)
+			if (n) /* (a record it did not take stops the next one at once) */
 				continue;
 		}
 		if (done == max)

@@ -121,42 +121,8 @@ static inline void update_site_lim(struct ss_trace_reader *r)
 		make_site_lim(r);
 }
 
-/* A work event in a LONG record (0xf0, version 1's WORK tag with the cpu
- * in it, cycles and label varints): hackbench writes one every ~120
- * events, and each one through decode_one() costs ~170 instructions,
- * leaving this loop and entering it again.  The common shape only, with
- * the fields decode_event() sets; 0 for anything else (a cpu varint, a
- * value out of range, the block's last bytes), which decode_one() takes
- * and words. */
-static inline int decode_work(const uint8_t **pp, const uint8_t *end,
-			      struct ss_event *e, uint32_t nr_names)
-{
-	const uint8_t *q = *pp;
-	uint64_t cycles, label;
-	uint8_t tag;
-
-	if (end - q < 2 || q[0] != SS_BIN2_LONG_TAG)
-		return 0;
-	tag = q[1];
-	if ((tag & 7) != SS_BIN_WORK || !(tag >> 3))
-		return 0;
-	q += 2;
-	if (ss_bin_get_varint(&q, end, &cycles) || cycles > SS_TRACE_MAX_CYCLES ||
-	    ss_bin_get_varint(&q, end, &label) || label >= nr_names)
-		return 0;
-	e->kind = SS_EV_WORK;
-	e->cpu = (tag >> 3) - 1u;
-	e->id = 0;
-	e->site = (uint32_t)label;
-	e->api = 0;
-	e->value = cycles;
-	e->gfp = 0;
-	*pp = q;
-	return 1;
-}
-
 /* The short forms while 8 bytes remain in the block, and the common work
- * record (decode_work); stops at anything else.  Returns the events
+ * record (trace_records.h ss_rec_work); stops at anything else.  Returns the events
  * decoded into ev[0 .. max).  The inner loop runs on the output pointer
  * alone (no index to count, nothing to work out before leaving it, no
  * event number stored: the consumer counts, trace.h), and an alloc's
@@ -212,7 +178,7 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 			}
 		}
 		if (e < lim) { /* the loop stopped at e */
-			if (!decode_work(&p, end, e, nr_names))
+			if (!ss_rec_work(&p, end, nr_names, e))
 				break;
 			e++;
 		}
@@ -347,6 +313,7 @@ int ss_trace_records_open(struct ss_trace_reader *r, struct ss_trace_records *re
 	rec->p = r->blk_p;
 	rec->end = r->blk_end;
 	rec->site_lim = r->site_lim;
+	rec->nr_names = r->tb.names.nr;
 	return 1;
 }
 

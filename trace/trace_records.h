@@ -26,6 +26,7 @@ struct ss_trace_records {
 	 * tables as they are: declarations come in LONG records, which
 	 * ss_trace_next() takes) */
 	const uint16_t *site_lim;
+	uint32_t nr_names;	   /* names declared (a work record's label) */
 };
 
 /* 1 with rec at r's next record, or 0 (nothing consumed): r is not a
@@ -69,6 +70,42 @@ static inline uint32_t ss_rec_api(uint64_t w)
 static inline uint64_t ss_rec_size(uint64_t w)
 {
 	return w >> SS_BIN2_SIZE_SHIFT;
+}
+
+/* A work event in a LONG record (0xf0, version 1's WORK tag with the cpu
+ * in it, cycles and label varints) at *pp: hackbench writes one every
+ * ~120 events, and each one through the careful decoder costs a few
+ * hundred instructions, leaving the caller's loop and entering it again.
+ * The common shape only, with the fields the careful decoder sets, *pp
+ * past it; 0 for anything else (a cpu varint, a value out of range, the
+ * block's last bytes), which the careful decoder takes and words.  The
+ * batch decoder (trace_bin2_reader.c) and the replay's in-place loop
+ * both take it here. */
+static inline int ss_rec_work(const uint8_t **pp, const uint8_t *end, uint32_t nr_names,
+			      struct ss_event *e)
+{
+	const uint8_t *q = *pp;
+	uint64_t cycles, label;
+	uint8_t tag;
+
+	if (end - q < 2 || q[0] != SS_BIN2_LONG_TAG)
+		return 0;
+	tag = q[1];
+	if ((tag & 7) != SS_BIN_WORK || !(tag >> 3))
+		return 0;
+	q += 2;
+	if (ss_bin_get_varint(&q, end, &cycles) || cycles > SS_TRACE_MAX_CYCLES ||
+	    ss_bin_get_varint(&q, end, &label) || label >= nr_names)
+		return 0;
+	e->kind = SS_EV_WORK;
+	e->cpu = (tag >> 3) - 1u;
+	e->id = 0;
+	e->site = (uint32_t)label;
+	e->api = 0;
+	e->value = cycles;
+	e->gfp = 0;
+	*pp = q;
+	return 1;
 }
 
 #endif
