@@ -93,7 +93,7 @@ static inline bool ss_cmodel_free_plain(struct ss_cmodel *m, unsigned cpu, struc
  * the model ops then). */
 static inline __attribute__((always_inline)) struct ss_kcache *
 ss_cmodel_free_priced(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj, const double *cost,
-		      struct ss_free_path *f)
+		      struct ss_lockfree *f)
 {
 	struct ss_kcache *k = m->plain[obj->cache];
 	bool remote = obj->cpu != cpu;

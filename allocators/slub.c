@@ -259,6 +259,13 @@ struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
 	struct ss_slab *sl;
 
 	op->stats = s->stats;
+	if ((sl = ss_kcache_refill_slab(s, cpu))) { /* lock-free: slub.h */
+		struct ss_lockfree f = {.cycles = op->cycles};
+
+		ss_kcache_alloc_refill(s, cpu, sl, op->cost, &f);
+		ss_lockfree_to_op(s, &f, op);
+		return sl;
+	}
 	if (s->debug_paths) {
 		sl = ss_slub_debug_alloc(s, cpu, op);
 	} else {

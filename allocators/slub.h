@@ -16,6 +16,39 @@ struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
 void ss_kcache_free_slow(struct ss_kcache *s, unsigned cpu, struct ss_slab *slab,
 			 struct ss_op *op);
 
+/* What an operation along a lock-free path did, for its caller to place:
+ * the operation's cycles (in: so far), and the one cmpxchg_double on a
+ * slab's freelist it made, if the contention engine is to see it (with
+ * one CPU it is not: ss_slab_cmpxchg), read `read_at` into the
+ * operation (ss_op_cmpxchg's use.at; its window and retry are the
+ * cmpxchg_double and cmpxchg_retry prices). */
+struct ss_lockfree {
+	double cycles;
+	double read_at;
+	struct ss_slab *swapped;
+};
+
+/* One lock-free cmpxchg_double_slab() on sl, priced onto c: the step,
+ * and the use for the caller (f). */
+static inline double ss_lockfree_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
+					 const double *cost, double c, struct ss_lockfree *f)
+{
+	c = ss_step_on(s->stats, cost, SS_STEP_CMPXCHG_DOUBLE, c);
+	f->read_at = c - cost[SS_STEP_CMPXCHG_DOUBLE];
+	f->swapped = s->topo->nr_cpus > 1 ? sl : NULL;
+	return c;
+}
+
+/* The operation's cycles and its use into op (ss_slab_cmpxchg's use). */
+static inline void ss_lockfree_to_op(struct ss_kcache *s, const struct ss_lockfree *f,
+				     struct ss_op *op)
+{
+	op->cycles = f->cycles;
+	if (f->swapped)
+		ss_op_cmpxchg_at(op, &f->swapped->freelist, &s->res[SS_KRES_CMPXCHG], f->read_at,
+				 op->cost[SS_STEP_CMPXCHG_DOUBLE], op->cost[SS_STEP_CMPXCHG_RETRY]);
+}
+
 /* The CPU's active slab when slab_alloc_node()'s fast path applies (an
  * object on the CPU's freelist, c->freelist, of a non-debug cache), else
  * NULL; nothing changes. */
@@ -34,6 +67,40 @@ static inline double ss_kcache_alloc_fast(struct ss_kcache *s, struct ss_slab *s
 	sl->cpu_free--;
 	s->live++;
 	return ss_step_on(s->stats, cost, SS_STEP_ALLOC_FASTPATH, c);
+}
+
+/* The CPU's active slab when ___slab_alloc() takes its first way out
+ * (3.10 - 6.x): no object on c->freelist, but remote frees on the slab's
+ * own freelist, which get_freelist() takes with one lock-free
+ * cmpxchg_double (alloc_refill); else NULL.  Nothing changes. */
+static inline struct ss_slab *ss_kcache_refill_slab(const struct ss_kcache *s, unsigned cpu)
+{
+	struct ss_slab *sl = s->cpu[cpu].slab;
+
+	return !s->debug_paths && s->cmpxchg_ok && sl && !sl->cpu_free &&
+			       sl->inuse != sl->objects ? sl : NULL;
+}
+
+/* That way, from sl = ss_kcache_refill_slab(s, cpu), on prices alone:
+ * ___slab_alloc() -> get_freelist(), and the object off the refilled
+ * c->freelist.  f->cycles in: the operation's so far. */
+static inline __attribute__((always_inline)) void
+ss_kcache_alloc_refill(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const double *cost,
+		       struct ss_lockfree *f)
+{
+	double c = f->cycles, start = c;
+
+	c = ss_step_on(s->stats, cost, SS_STEP_ALLOC_SLOWPATH, c);
+	c = ss_slab_touch_on(sl, cpu, s->stats, cost, c);
+	c = ss_lockfree_cmpxchg(s, sl, cost, c, f);
+	sl->cpu_free += sl->objects - sl->inuse;
+	sl->inuse = sl->objects;
+	c = ss_step_on(s->stats, cost, SS_STEP_ALLOC_REFILL, c);
+	s->fns[SS_FN_SLAB_ALLOC].calls++;
+	s->fns[SS_FN_SLAB_ALLOC].cycles += c - start;
+	sl->cpu_free--;
+	s->live++;
+	f->cycles = c;
 }
 
 /* slab_alloc_node(): returns the slab the object came from.  The fast
@@ -71,17 +138,6 @@ static inline void ss_cpu_partial_push(struct ss_kcache_cpu *c, unsigned cpu, st
 	sl->owner = (uint16_t)cpu;
 }
 
-/* What a free along the lock-free paths did, for its caller to place:
- * the operation's cycles (in: so far), and the cmpxchg_double on the
- * slab's freelist it made, if the contention engine is to see it (with
- * one CPU it is not: ss_slab_cmpxchg), read `read_at` into the
- * operation (ss_op_cmpxchg's use.at; its window and retry are the
- * cmpxchg_double and cmpxchg_retry prices). */
-struct ss_free_path {
-	double cycles;
-	double read_at;
-	struct ss_slab *swapped;
-};
 
 /* __slab_free() up to its freelist update: free_slowpath, a slab on
  * another node, the slab's line moving (counted in s->stats, priced onto
@@ -120,7 +176,7 @@ enum ss_free_end {
  * keeps the cycles in a register (docs/bench.md, speed6). */
 static inline __attribute__((always_inline)) bool
 ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const double *cost,
-		     struct ss_free_path *f)
+		     struct ss_lockfree *f)
 {
 	double c = f->cycles, start = c;
 	unsigned where = sl->where;
@@ -152,9 +208,7 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 	}
 	s->live--;
 	c = ss_slab_free_head(s, cpu, sl, cost, c);
-	c = ss_step_on(s->stats, cost, SS_STEP_CMPXCHG_DOUBLE, c);
-	f->read_at = c - cost[SS_STEP_CMPXCHG_DOUBLE];
-	f->swapped = s->topo->nr_cpus > 1 ? sl : NULL;
+	c = ss_lockfree_cmpxchg(s, sl, cost, c, f);
 	sl->inuse--;
 	if (ends == SS_FREE_FROZEN) {
 		c = ss_step_on(s->stats, cost, SS_STEP_FREE_FROZEN, c);
@@ -173,7 +227,7 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 static inline void ss_kcache_free(struct ss_kcache *s, unsigned cpu,
 				  struct ss_slab *slab, struct ss_op *op)
 {
-	struct ss_free_path f = {.cycles = op->cycles};
+	struct ss_lockfree f = {.cycles = op->cycles};
 
 	if (s->debug_paths) {
 		ss_kcache_free_slow(s, cpu, slab, op);
@@ -184,11 +238,7 @@ static inline void ss_kcache_free(struct ss_kcache *s, unsigned cpu,
 		ss_slab_free_slow(s, cpu, slab, op);
 		return;
 	}
-	op->cycles = f.cycles;
-	if (f.swapped)
-		ss_op_cmpxchg_at(op, &slab->freelist, &s->res[SS_KRES_CMPXCHG], f.read_at,
-				 op->cost[SS_STEP_CMPXCHG_DOUBLE],
-				 op->cost[SS_STEP_CMPXCHG_RETRY]);
+	ss_lockfree_to_op(s, &f, op);
 }
 
 #endif

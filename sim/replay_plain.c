@@ -23,19 +23,78 @@
 #define SS_HAVE_AVX_LOOP 1 /* the in-place loop built for AVX too */
 #endif
 
-/* An alloc that slab_alloc_node()'s fast path serves from a plain cache,
- * a slab object whose (site, cache) pair heads its site's chain, with no
- * pages moved since the totals last looked: 1 done, 0 not this way
- * (nothing changed). */
+/* An operation's one cmpxchg (f->swapped) on the clocks: c->swap, inline;
+ * a retry is counted in cache k and priced onto f->cycles.  0, or -1 out
+ * of memory. */
+static inline __attribute__((always_inline)) int
+place_swap(struct ss_run *run, struct ss_kcache *k, unsigned cpu, const double *cost,
+	   struct ss_lockfree *f, struct ss_error *err)
+{
+	int rc = ss_contend_swap_at(&run->cont, cpu, &f->swapped->freelist,
+				    &k->res[SS_KRES_CMPXCHG], f->read_at,
+				    cost[SS_STEP_CMPXCHG_DOUBLE], cost[SS_STEP_CMPXCHG_RETRY]);
+
+	if (rc) {
+		if (rc < 0)
+			return ss_errorf(err, "out of memory");
+		k->stats[SS_STEP_CMPXCHG_RETRY]++;
+		f->cycles += cost[SS_STEP_CMPXCHG_RETRY];
+	}
+	return 0;
+}
+
+/* The end of an alloc into plain cache k (index ci) of obj, at site's
+ * pair: the record, the totals, the clocks and the histogram, once the
+ * path priced it (f). */
+static inline __attribute__((always_inline)) int
+plain_alloc_done(struct ss_run *run, struct ss_kcache *k, int ci, struct ss_slab *sl,
+		 struct ss_obj *obj, uint32_t pair, unsigned cpu, struct ss_lockfree *f,
+		 struct ss_error *err)
+{
+	ss_cmodel_placed(k, ci, obj, sl);
+	ss_account_alloc_pair(&run->acct, obj, pair);
+	if (++run->objs.live > run->objs.peak_live)
+		run->objs.peak_live = run->objs.live;
+	if (f->swapped && place_swap(run, k, cpu, run->costs->cycles, f, err))
+		return -1;
+	run->alloc_cycles += f->cycles;
+	run->cpu_cycles[cpu] += f->cycles;
+	ss_hist_add_cycles(&run->alloc_hist, &run->hist_memo_c[0], &run->hist_memo_b[0], f->cycles);
+	return 1;
+}
+
+/* ___slab_alloc()'s lock-free refill (ss_kcache_refill_slab) for an
+ * alloc plain_alloc() found no object on c->freelist for: out of line,
+ * so that the common alloc keeps its registers.  As plain_alloc(). */
+static __attribute__((noinline)) int
+plain_alloc_refill(struct ss_run *run, struct ss_kcache *k, int ci, struct ss_obj *obj,
+		   uint32_t pair, unsigned cpu, uint32_t site, uint64_t size, struct ss_error *err)
+{
+	struct ss_slab *sl = ss_kcache_refill_slab(k, cpu);
+	struct ss_lockfree f = {.cycles = 0};
+
+	if (!sl)
+		return 0;
+	obj->size = size;
+	obj->cpu = (uint16_t)cpu;
+	obj->site = site;
+	ss_kcache_alloc_refill(k, cpu, sl, run->costs->cycles, &f);
+	return plain_alloc_done(run, k, ci, sl, obj, pair, cpu, &f, err);
+}
+
+/* An alloc that slab_alloc_node()'s fast path serves from a plain cache
+ * (or its lock-free refill), a slab object whose (site, cache) pair
+ * heads its site's chain, with no pages moved since the totals last
+ * looked: 1 done, 0 not this way (nothing changed), -1 out of memory. */
 static inline __attribute__((always_inline)) int
 plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id, uint32_t api,
-	    uint32_t gfp, uint32_t site, uint64_t size)
+	    uint32_t gfp, uint32_t site, uint64_t size, struct ss_error *err)
 {
+	struct ss_lockfree f = {.swapped = NULL};
 	struct ss_kcache *k;
 	struct ss_slab *sl;
 	struct ss_obj *obj;
 	uint32_t pair;
-	double c;
 	int ci;
 
 	if (id >= run->objs.nr)
@@ -45,22 +104,16 @@ plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	    (api != SS_API_KMALLOC && size > run->tables->caches[api].object_size))
 		return 0;
 	ci = ss_cmodel_route_of(cm, api, gfp, size);
-	if (ci < 0 || !(k = cm->plain[ci]) || !(sl = ss_kcache_fast_slab(k, cpu)) ||
-	    run->mem.slab_pages != run->acct.slab_pages ||
+	if (ci < 0 || !(k = cm->plain[ci]) || run->mem.slab_pages != run->acct.slab_pages ||
 	    (pair = ss_account_pair(&run->acct, site, (uint32_t)ci)) == UINT32_MAX)
 		return 0;
+	if (!(sl = ss_kcache_fast_slab(k, cpu)))
+		return plain_alloc_refill(run, k, ci, obj, pair, cpu, site, size, err);
 	obj->size = size;
 	obj->cpu = (uint16_t)cpu;
 	obj->site = site;
-	c = ss_kcache_alloc_fast(k, sl, run->costs->cycles, 0);
-	ss_cmodel_placed(k, ci, obj, sl);
-	ss_account_alloc_pair(&run->acct, obj, pair);
-	if (++run->objs.live > run->objs.peak_live)
-		run->objs.peak_live = run->objs.live;
-	run->alloc_cycles += c;
-	run->cpu_cycles[cpu] += c;
-	ss_hist_add_cycles(&run->alloc_hist, &run->hist_memo_c[0], &run->hist_memo_b[0], c);
-	return 1;
+	f.cycles = ss_kcache_alloc_fast(k, sl, run->costs->cycles, 0);
+	return plain_alloc_done(run, k, ci, sl, obj, pair, cpu, &f, err);
 }
 
 /* A free of a live object of a plain cache along SLUB's lock-free paths
@@ -71,7 +124,7 @@ plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	   struct ss_error *err)
 {
 	const double *cost = run->costs->cycles;
-	struct ss_free_path f;
+	struct ss_lockfree f;
 	struct ss_kcache *k;
 	struct ss_obj *obj;
 
@@ -87,19 +140,8 @@ plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	obj->state = SS_OBJ_FREE;
 	obj->slab = NULL;
 	run->objs.live--;
-	if (f.swapped) { /* c->swap, inline (several CPUs: f.swapped) */
-		int rc = ss_contend_swap_at(&run->cont, cpu, &f.swapped->freelist,
-					    &k->res[SS_KRES_CMPXCHG], f.read_at,
-					    cost[SS_STEP_CMPXCHG_DOUBLE],
-					    cost[SS_STEP_CMPXCHG_RETRY]);
-
-		if (rc) {
-			if (rc < 0)
-				return ss_errorf(err, "out of memory");
-			k->stats[SS_STEP_CMPXCHG_RETRY]++;
-			f.cycles += cost[SS_STEP_CMPXCHG_RETRY];
-		}
-	}
+	if (f.swapped && place_swap(run, k, cpu, cost, &f, err))
+		return -1;
 	run->free_cycles += f.cycles;
 	run->cpu_cycles[cpu] += f.cycles;
 	ss_hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1], f.cycles);
@@ -118,7 +160,7 @@ const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event
 		if (e->cpu < run->same_cpus) {
 			if (e->kind == SS_EV_ALLOC)
 				rc = plain_alloc(run, cm, e->cpu, e->id, e->api, e->gfp, e->site,
-						 e->value);
+						 e->value, err);
 			else if (e->kind == SS_EV_FREE)
 				rc = plain_free(run, cm, e->cpu, e->id, err);
 		}
@@ -174,7 +216,7 @@ replay_records(struct ss_run *run, struct ss_trace_records *rec, size_t n, int *
 			prefetch_next(run, p, 8);
 			if (cpu < run->same_cpus)
 				rc = plain_alloc(run, cm, cpu, ss_rec_id(w), api, 0, site,
-						 ss_rec_size(w));
+						 ss_rec_size(w), err);
 			if (!rc)
 				ev = (struct ss_event){.kind = SS_EV_ALLOC, .cpu = cpu,
 						       .id = ss_rec_id(w), .site = site,
