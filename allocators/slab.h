@@ -87,6 +87,9 @@ struct ss_kcache {
 	bool cmpxchg_ok;      /* lock-free cmpxchg_double allowed */
 	bool poisons_object;  /* __OBJECT_POISON: P, no RCU, no ctor */
 	bool has_cpu_partial; /* kmem_cache_has_cpu_partial(s) */
+	/* the lock-free paths apply (slub.h ss_kcache_free_plain): not
+	 * debug_paths, and cmpxchg_ok; one test instead of two */
+	bool lockfree;
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
 	struct ss_slab_pool pool;

@@ -325,17 +325,23 @@ static void slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *
 	ss_list_unlock(n, op);
 }
 
-/* __slab_free() where slub.h's ss_kcache_free_plain() declines: the slab
- * moves or list_lock is taken, or there is no cmpxchg_double (the
- * fallback saves irqs and takes slab_lock: cmpxchg_locked).  The object
- * is not on this CPU's active slab. */
-void ss_slab_free_slow(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
-		       struct ss_op *op)
+/* slab_free() of a non-debug cache where slub.h's ss_kcache_free_plain()
+ * declines: __slab_free() that moves the slab or takes list_lock, or
+ * any free of a cache without cmpxchg_double (the fallback saves irqs
+ * and takes slab_lock: cmpxchg_locked), do_slab_free()'s fast path
+ * included. */
+void ss_kcache_free_rest(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+			 struct ss_op *op)
 {
 	double start = op->cycles;
 	bool was_full = sl->inuse == sl->objects; /* prior == NULL */
 
 	s->live--;
+	if (sl == s->cpu[cpu].slab) {
+		sl->cpu_free++;
+		ss_step(op, SS_STEP_FREE_FASTPATH, 1);
+		return;
+	}
 	op->cycles = ss_slab_free_head(s, cpu, sl, op->cost, op->cycles);
 	/* the cmpxchg_double_slab() loop (3.10 - 6.x): one lock-free
 	 * cmpxchg_double, or without it the irq-saving slab_lock fallback */

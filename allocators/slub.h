@@ -77,8 +77,7 @@ static inline struct ss_slab *ss_kcache_refill_slab(const struct ss_kcache *s, u
 {
 	struct ss_slab *sl = s->cpu[cpu].slab;
 
-	return !s->debug_paths && s->cmpxchg_ok && sl && !sl->cpu_free &&
-			       sl->inuse != sl->objects ? sl : NULL;
+	return s->lockfree && sl && !sl->cpu_free && sl->inuse != sl->objects ? sl : NULL;
 }
 
 /* That way, from sl = ss_kcache_refill_slab(s, cpu), on prices alone:
@@ -153,9 +152,10 @@ ss_slab_free_head(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const d
 }
 
 /* The rest of slab_free() (slub.c): __slab_free() where the slab moves or
- * list_lock is taken, or the cmpxchg_double fallback locks the slab. */
-void ss_slab_free_slow(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
-		       struct ss_op *op);
+ * list_lock is taken, and every free of a cache without cmpxchg_double,
+ * whose fallback locks the slab. */
+void ss_kcache_free_rest(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+			 struct ss_op *op);
 
 /* Where a lock-free __slab_free() leaves its slab (ss_kcache_free_plain). */
 enum ss_free_end {
@@ -182,7 +182,7 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 	unsigned where = sl->where;
 	enum ss_free_end ends = SS_FREE_STAYS;
 
-	if (s->debug_paths)
+	if (!s->lockfree) /* (ss_kcache_free_rest) */
 		return false;
 	if (sl == s->cpu[cpu].slab) {
 		s->live--;
@@ -191,10 +191,8 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 		f->swapped = NULL;
 		return true;
 	}
-	if (!s->cmpxchg_ok)
-		return false;
 	/* frozen in every era; up to 6.7 CPU-partial slabs are frozen too
-	 * (ss_slab_free_slow has the 6.8 rule).  Else a slab that was full
+	 * (ss_kcache_free_rest has the 6.8 rule).  Else a slab that was full
 	 * (prior == NULL: on no list) goes to a CPU partial list, and one
 	 * that becomes empty moves (slab_free_listed in slub.c: list_lock) */
 	if (where == SS_SLAB_ACTIVE || (where == SS_SLAB_CPU_PARTIAL && s->t->era < SS_ERA_6_8)) {
@@ -235,7 +233,7 @@ static inline void ss_kcache_free(struct ss_kcache *s, unsigned cpu,
 	}
 	op->stats = s->stats;
 	if (!ss_kcache_free_plain(s, cpu, slab, op->cost, &f)) {
-		ss_slab_free_slow(s, cpu, slab, op);
+		ss_kcache_free_rest(s, cpu, slab, op);
 		return;
 	}
 	ss_lockfree_to_op(s, &f, op);
