@@ -42,6 +42,8 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 	else
 		s->cmpxchg_ok = !(s->geo.debug & (SS_DBG_F | SS_DBG_U | SS_DBG_T));
 	s->lockfree = !s->debug_paths && s->cmpxchg_ok;
+	s->cpu_node = topo->cpu_node;
+	s->notes_swaps = topo->nr_cpus > 1;
 	/* calculate_sizes(), 3.10 - 6.18: __OBJECT_POISON only for
 	 * SLAB_POISON without SLAB_TYPESAFE_BY_RCU (DESTROY_BY_RCU) and
 	 * without a constructor. */

@@ -90,6 +90,9 @@ struct ss_kcache {
 	/* the lock-free paths apply (slub.h ss_kcache_free_plain): not
 	 * debug_paths, and cmpxchg_ok; one test instead of two */
 	bool lockfree;
+	/* topo's, read on every remote free: one load less each */
+	const uint16_t *cpu_node; /* topo->cpu_node */
+	bool notes_swaps;	  /* topo->nr_cpus > 1: ss_slab_cmpxchg */
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
 	struct ss_slab_pool pool;
@@ -170,7 +173,7 @@ static inline void ss_slab_locked(struct ss_kcache *s, struct ss_slab *sl,
 static inline void ss_slab_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
 				   struct ss_op *op)
 {
-	if (s->topo->nr_cpus > 1)
+	if (s->notes_swaps)
 		ss_op_cmpxchg(op, &sl->freelist, &s->res[SS_KRES_CMPXCHG],
 			      op->cost[SS_STEP_CMPXCHG_DOUBLE],
 			      op->cost[SS_STEP_CMPXCHG_RETRY]);

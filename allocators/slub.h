@@ -35,7 +35,7 @@ static inline double ss_lockfree_cmpxchg(struct ss_kcache *s, struct ss_slab *sl
 {
 	c = ss_step_on(s->stats, cost, SS_STEP_CMPXCHG_DOUBLE, c);
 	f->read_at = c - cost[SS_STEP_CMPXCHG_DOUBLE];
-	f->swapped = s->topo->nr_cpus > 1 ? sl : NULL;
+	f->swapped = s->notes_swaps ? sl : NULL;
 	return c;
 }
 
@@ -146,7 +146,7 @@ ss_slab_free_head(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const d
 		  double c)
 {
 	c = ss_step_on(s->stats, cost, SS_STEP_FREE_SLOWPATH, c);
-	if (sl->node != s->topo->cpu_node[cpu])
+	if (sl->node != s->cpu_node[cpu])
 		c = ss_step_on(s->stats, cost, SS_STEP_NODE_REMOTE, c);
 	return ss_slab_touch_on(sl, cpu, s->stats, cost, c);
 }
