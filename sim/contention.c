@@ -167,7 +167,6 @@ static double place(struct ss_contention *c, unsigned cpu, double clock,
 		if (u->len < 0) /* never released: held to the op's end */
 			u->len = op->cycles - u->at;
 		u->stat->uses++;
-		c->uses++;
 		if (u->kind == SS_USE_LOCK) {
 			double w = lock_start(u->res->hist, cpu, t, u->len) - t;
 
@@ -188,6 +187,7 @@ static double place(struct ss_contention *c, unsigned cpu, double clock,
 		}
 		after[i] = delay;
 	}
+	c->uses += op->nr_uses;
 	return delay;
 }
 
@@ -201,20 +201,20 @@ static int record(struct ss_contention *c, unsigned cpu, double clock,
 		double end_at = u->at + u->len, nested = after[i];
 		struct ss_res_span span = {.cpu = cpu};
 
-		for (unsigned j = i + 1; j < op->nr_uses; j++)
-			if (op->use[j].at < end_at)
-				nested = after[j]; /* after[] never decreases */
-		if (u->kind == SS_USE_LOCK) {
-			span.from = clock + u->at + after[i];
-			span.until = clock + end_at + nested;
-			u->stat->hold_cycles += span.until - span.from;
-			if (c->nr_cpus > 1 && keep(c, u->res, &span))
-				return -1;
-		} else {
+		if (u->kind != SS_USE_LOCK) { /* a swap: nothing nests in it */
 			if (c->nr_cpus > 1 &&
 			    ss_keep_swap(u->res, cpu, clock + end_at + after[i]))
 				return -1;
+			continue;
 		}
+		for (unsigned j = i + 1; j < op->nr_uses; j++)
+			if (op->use[j].at < end_at)
+				nested = after[j]; /* after[] never decreases */
+		span.from = clock + u->at + after[i];
+		span.until = clock + end_at + nested;
+		u->stat->hold_cycles += span.until - span.from;
+		if (c->nr_cpus > 1 && keep(c, u->res, &span))
+			return -1;
 	}
 	return 0;
 }
@@ -313,3 +313,4 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 	op->cycles += place(c, cpu, clock, op, after);
 	return record(c, cpu, clock, op, after);
 }
+
