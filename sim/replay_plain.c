@@ -191,6 +191,9 @@ replay_records(struct ss_run *run, struct ss_trace_records *rec, size_t n, int *
 {
 	struct ss_cmodel *cm = run->cm;
 	const uint8_t *p = rec->p;
+	/* run->events is i past it: set where a path reads it (replay.c's:
+	 * messages, the peak's event) and at the end, not per event */
+	uint64_t events = run->events;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -229,14 +232,16 @@ replay_records(struct ss_run *run, struct ss_trace_records *rec, size_t n, int *
 		} else {
 			break;
 		}
-		if (!rc)
+		if (!rc) {
+			run->events = events + i;
 			rc = ss_replay_event(run, &ev, err) ? -1 : 1;
+		}
 		if (rc < 0) {
 			*failed = 1;
 			break;
 		}
-		run->events++;
 	}
+	run->events = events + i;
 	rec->p = p;
 	return i;
 }
