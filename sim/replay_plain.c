@@ -63,18 +63,16 @@ plain_alloc_done(struct ss_run *run, struct ss_kcache *k, int ci, struct ss_slab
 	return 1;
 }
 
-/* ___slab_alloc()'s lock-free refill (ss_kcache_refill_slab) for an
- * alloc plain_alloc() found no object on c->freelist for: out of line,
- * so that the common alloc keeps its registers.  As plain_alloc(). */
+/* ___slab_alloc()'s lock-free refill of slab sl (ss_kcache_refill_slab)
+ * for an alloc plain_alloc() found no object on c->freelist for: out of
+ * line, so that the common alloc keeps its registers.  As plain_alloc(). */
 static __attribute__((noinline)) int
-plain_alloc_refill(struct ss_run *run, struct ss_kcache *k, int ci, struct ss_obj *obj,
-		   uint32_t pair, unsigned cpu, uint32_t site, uint64_t size, struct ss_error *err)
+plain_alloc_refill(struct ss_run *run, struct ss_kcache *k, int ci, struct ss_slab *sl,
+		   struct ss_obj *obj, uint32_t pair, unsigned cpu, uint32_t site, uint64_t size,
+		   struct ss_error *err)
 {
-	struct ss_slab *sl = ss_kcache_refill_slab(k, cpu);
 	struct ss_lockfree f = {.cycles = 0};
 
-	if (!sl)
-		return 0;
 	obj->size = size;
 	obj->cpu = (uint16_t)cpu;
 	obj->site = site;
@@ -108,7 +106,8 @@ plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	    (pair = ss_account_pair(&run->acct, site, (uint32_t)ci)) == UINT32_MAX)
 		return 0;
 	if (!(sl = ss_kcache_fast_slab(k, cpu)))
-		return plain_alloc_refill(run, k, ci, obj, pair, cpu, site, size, err);
+		return (sl = ss_kcache_refill_slab(k, cpu)) ?
+			       plain_alloc_refill(run, k, ci, sl, obj, pair, cpu, site, size, err) : 0;
 	obj->size = size;
 	obj->cpu = (uint16_t)cpu;
 	obj->site = site;
