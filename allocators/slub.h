@@ -164,46 +164,14 @@ enum ss_free_end {
 	SS_FREE_CPU_PARTIAL, /* was full: to the CPU partial list, no drain */
 };
 
-/* slab_free() on prices alone, for a non-debug cache, where it takes no
- * lock and moves no slab: do_slab_free()'s fast path (the object's slab
- * is the CPU's active slab), or __slab_free() whose one lock-free
- * cmpxchg_double_slab() leaves the slab frozen (the active slab of
- * another CPU, and up to 6.7 a CPU-partial one), or where it is (neither
- * emptied nor full before), or -- it was full -- puts it on this CPU's
- * partial list without a drain.  In a many-CPU trace most frees are
- * remote and end there.  false, with nothing changed, for any other
- * path (ss_kcache_free takes them).  always_inline: the replay loop
- * keeps the cycles in a register (docs/bench.md, speed6). */
+/* __slab_free() along one lock-free path (ends, a constant where it is
+ * inlined: each path its own straight code). */
 static inline __attribute__((always_inline)) bool
-ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const double *cost,
-		     struct ss_lockfree *f)
+ss_slab_free_lockfree(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const double *cost,
+		      struct ss_lockfree *f, enum ss_free_end ends)
 {
 	double c = f->cycles, start = c;
-	unsigned where = sl->where;
-	enum ss_free_end ends = SS_FREE_STAYS;
 
-	if (!s->lockfree) /* (ss_kcache_free_rest) */
-		return false;
-	if (sl == s->cpu[cpu].slab) {
-		s->live--;
-		sl->cpu_free++;
-		f->cycles = ss_step_on(s->stats, cost, SS_STEP_FREE_FASTPATH, c);
-		f->swapped = NULL;
-		return true;
-	}
-	/* frozen in every era; up to 6.7 CPU-partial slabs are frozen too
-	 * (ss_kcache_free_rest has the 6.8 rule).  Else a slab that was full
-	 * (prior == NULL: on no list) goes to a CPU partial list, and one
-	 * that becomes empty moves (slab_free_listed in slub.c: list_lock) */
-	if (where == SS_SLAB_ACTIVE || (where == SS_SLAB_CPU_PARTIAL && s->t->era < SS_ERA_6_8)) {
-		ends = SS_FREE_FROZEN;
-	} else if (sl->inuse == sl->objects && where != SS_SLAB_CPU_PARTIAL) {
-		if (!s->has_cpu_partial || ss_cpu_partial_drains(s, &s->cpu[cpu]))
-			return false;
-		ends = SS_FREE_CPU_PARTIAL;
-	} else if (sl->inuse == 1) {
-		return false;
-	}
 	s->live--;
 	c = ss_slab_free_head(s, cpu, sl, cost, c);
 	c = ss_lockfree_cmpxchg(s, sl, cost, c, f);
@@ -218,6 +186,47 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 	s->fns[SS_FN_SLAB_FREE].cycles += c - start;
 	f->cycles = c;
 	return true;
+}
+
+/* slab_free() on prices alone, for a non-debug cache, where it takes no
+ * lock and moves no slab: do_slab_free()'s fast path (the object's slab
+ * is the CPU's active slab), or __slab_free() whose one lock-free
+ * cmpxchg_double_slab() leaves the slab frozen (the active slab of
+ * another CPU, and up to 6.7 a CPU-partial one), or where it is (neither
+ * emptied nor full before), or -- it was full -- puts it on this CPU's
+ * partial list without a drain.  In a many-CPU trace most frees are
+ * remote and end there.  false, with nothing changed, for any other
+ * path (ss_kcache_free takes them).  always_inline: the replay loop
+ * keeps the cycles in a register (docs/bench.md, speed6). */
+static inline __attribute__((always_inline)) bool
+ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const double *cost,
+		     struct ss_lockfree *f)
+{
+	unsigned where = sl->where;
+
+	if (!s->lockfree) /* (ss_kcache_free_rest) */
+		return false;
+	if (sl == s->cpu[cpu].slab) {
+		s->live--;
+		sl->cpu_free++;
+		f->cycles = ss_step_on(s->stats, cost, SS_STEP_FREE_FASTPATH, f->cycles);
+		f->swapped = NULL;
+		return true;
+	}
+	/* frozen in every era; up to 6.7 CPU-partial slabs are frozen too
+	 * (ss_kcache_free_rest has the 6.8 rule).  Else a slab that was full
+	 * (prior == NULL: on no list) goes to a CPU partial list, and one
+	 * that becomes empty moves (slab_free_listed in slub.c: list_lock) */
+	if (where == SS_SLAB_ACTIVE || (where == SS_SLAB_CPU_PARTIAL && s->t->era < SS_ERA_6_8))
+		return ss_slab_free_lockfree(s, cpu, sl, cost, f, SS_FREE_FROZEN);
+	if (sl->inuse == sl->objects && where != SS_SLAB_CPU_PARTIAL) {
+		if (!s->has_cpu_partial || ss_cpu_partial_drains(s, &s->cpu[cpu]))
+			return false;
+		return ss_slab_free_lockfree(s, cpu, sl, cost, f, SS_FREE_CPU_PARTIAL);
+	}
+	if (sl->inuse == 1)
+		return false;
+	return ss_slab_free_lockfree(s, cpu, sl, cost, f, SS_FREE_STAYS);
 }
 
 /* slab_free(): the lock-free paths above, else slub.c's; a debug
