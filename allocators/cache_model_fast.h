@@ -87,16 +87,16 @@ static inline bool ss_cmodel_free_plain(struct ss_cmodel *m, unsigned cpu, struc
 	return true;
 }
 
-/* The same free on prices alone (f->cycles from 0), where SLUB takes a
+/* The same free on prices alone (f->cycles from 0; remote: obj->cpu !=
+ * cpu, a constant where the caller inlines each case), where SLUB takes a
  * lock-free path (slub.h ss_kcache_free_plain): the object's cache, or
  * NULL, nothing changed, for anything else (ss_cmodel_free_plain() or
  * the model ops then). */
 static inline __attribute__((always_inline)) struct ss_kcache *
-ss_cmodel_free_priced(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj, const double *cost,
-		      struct ss_lockfree *f)
+ss_cmodel_free_priced(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj, bool remote,
+		      const double *cost, struct ss_lockfree *f)
 {
 	struct ss_kcache *k = m->plain[obj->cache];
-	bool remote = obj->cpu != cpu;
 
 	if (!k || obj->mflags)
 		return NULL;

@@ -182,9 +182,9 @@ static inline int ss_account_alloc(struct ss_account *a,
 	return 0;
 }
 
-/* The common case of ss_account_free: a slab object, no pages moved. */
-static inline void ss_account_free_live(struct ss_account *a, struct ss_obj *obj,
-					unsigned free_cpu)
+/* The common case of ss_account_free: a slab object, no pages moved;
+ * remote: freed on another CPU than its allocation's. */
+static inline void ss_account_free_live(struct ss_account *a, struct ss_obj *obj, bool remote)
 {
 	struct ss_acct_cache *k;
 	struct ss_acct_site *s;
@@ -197,7 +197,7 @@ static inline void ss_account_free_live(struct ss_account *a, struct ss_obj *obj
 	s->frees++;
 	s->freed_requested += obj->size;
 	s->freed_allocated += k->object_size;
-	s->cross_cpu += obj->cpu != free_cpu;
+	s->cross_cpu += remote;
 }
 
 /* After the model freed obj and memcap noted it, before the engine
@@ -208,7 +208,7 @@ static inline int ss_account_free(struct ss_account *a,
 {
 	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages)
 		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
-	ss_account_free_live(a, obj, free_cpu);
+	ss_account_free_live(a, obj, obj->cpu != free_cpu);
 	return 0;
 }
 

@@ -115,25 +115,19 @@ plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	return plain_alloc_done(run, k, ci, sl, obj, pair, cpu, &f, err);
 }
 
-/* A free of a live object of a plain cache along SLUB's lock-free paths
- * (ss_cmodel_free_priced), no pages moved since the totals last looked:
- * 1 done, 0 not this way (nothing changed), -1 out of memory. */
+/* plain_free() of obj, live, freed on another CPU or not (remote: a
+ * constant where it is inlined, so that each case is straight code). */
 static inline __attribute__((always_inline)) int
-plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
-	   struct ss_error *err)
+plain_free_obj(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, struct ss_obj *obj,
+	       bool remote, struct ss_error *err)
 {
 	const double *cost = run->costs->cycles;
 	struct ss_lockfree f;
 	struct ss_kcache *k;
-	struct ss_obj *obj;
 
-	if (id >= run->objs.nr)
+	if (!(k = ss_cmodel_free_priced(cm, cpu, obj, remote, cost, &f)))
 		return 0;
-	obj = &run->objs.objs[id];
-	if (obj->state != SS_OBJ_LIVE || run->mem.slab_pages != run->acct.slab_pages ||
-	    !(k = ss_cmodel_free_priced(cm, cpu, obj, cost, &f)))
-		return 0;
-	ss_account_free_live(&run->acct, obj, cpu);
+	ss_account_free_live(&run->acct, obj, remote);
 	obj->freed = obj->state;
 	obj->free_cpu = (uint16_t)cpu;
 	obj->state = SS_OBJ_FREE;
@@ -145,6 +139,24 @@ plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	run->cpu_cycles[cpu] += f.cycles;
 	ss_hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1], f.cycles);
 	return 1;
+}
+
+/* A free of a live object of a plain cache along SLUB's lock-free paths
+ * (ss_cmodel_free_priced), no pages moved since the totals last looked:
+ * 1 done, 0 not this way (nothing changed), -1 out of memory. */
+static inline __attribute__((always_inline)) int
+plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
+	   struct ss_error *err)
+{
+	struct ss_obj *obj;
+
+	if (id >= run->objs.nr)
+		return 0;
+	obj = &run->objs.objs[id];
+	if (obj->state != SS_OBJ_LIVE || run->mem.slab_pages != run->acct.slab_pages)
+		return 0;
+	return obj->cpu != cpu ? plain_free_obj(run, cm, cpu, obj, true, err)
+			       : plain_free_obj(run, cm, cpu, obj, false, err);
 }
 
 const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event *e,
