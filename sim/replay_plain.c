@@ -80,28 +80,23 @@ plain_alloc_refill(struct ss_run *run, struct ss_kcache *k, int ci, struct ss_sl
 	return plain_alloc_done(run, k, ci, sl, obj, pair, cpu, &f, err);
 }
 
-/* An alloc that slab_alloc_node()'s fast path serves from a plain cache
- * (or its lock-free refill), a slab object whose (site, cache) pair
- * heads its site's chain, with no pages moved since the totals last
- * looked: 1 done, 0 not this way (nothing changed), -1 out of memory. */
+/* plain_alloc() of a kmalloc (api SS_API_KMALLOC) or of a named cache's
+ * object: kmalloc a constant where it is inlined, so that each case is
+ * straight code. */
 static inline __attribute__((always_inline)) int
-plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id, uint32_t api,
-	    uint32_t gfp, uint32_t site, uint64_t size, struct ss_error *err)
+plain_alloc_as(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, struct ss_obj *obj,
+	       bool kmalloc, uint32_t api, uint32_t gfp, uint32_t site, uint64_t size,
+	       struct ss_error *err)
 {
 	struct ss_lockfree f = {.swapped = NULL};
 	struct ss_kcache *k;
 	struct ss_slab *sl;
-	struct ss_obj *obj;
 	uint32_t pair;
 	int ci;
 
-	if (id >= run->objs.nr)
+	if (!kmalloc && size > run->tables->caches[api].object_size)
 		return 0;
-	obj = &run->objs.objs[id];
-	if (obj->state != SS_OBJ_FREE ||
-	    (api != SS_API_KMALLOC && size > run->tables->caches[api].object_size))
-		return 0;
-	ci = ss_cmodel_route_of(cm, api, gfp, size);
+	ci = ss_cmodel_route_of(cm, kmalloc ? SS_API_KMALLOC : api, gfp, size);
 	if (ci < 0 || !(k = cm->plain[ci]) || run->mem.slab_pages != run->acct.slab_pages ||
 	    (pair = ss_account_pair(&run->acct, site, (uint32_t)ci)) == UINT32_MAX)
 		return 0;
@@ -113,6 +108,26 @@ plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	obj->site = site;
 	f.cycles = ss_kcache_alloc_fast(k, sl, run->costs->cycles, 0);
 	return plain_alloc_done(run, k, ci, sl, obj, pair, cpu, &f, err);
+}
+
+/* An alloc that slab_alloc_node()'s fast path serves from a plain cache
+ * (or its lock-free refill), a slab object whose (site, cache) pair
+ * heads its site's chain, with no pages moved since the totals last
+ * looked: 1 done, 0 not this way (nothing changed), -1 out of memory. */
+static inline __attribute__((always_inline)) int
+plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id, uint32_t api,
+	    uint32_t gfp, uint32_t site, uint64_t size, struct ss_error *err)
+{
+	struct ss_obj *obj;
+
+	if (id >= run->objs.nr)
+		return 0;
+	obj = &run->objs.objs[id];
+	if (obj->state != SS_OBJ_FREE)
+		return 0;
+	return api == SS_API_KMALLOC
+		       ? plain_alloc_as(run, cm, cpu, obj, true, api, gfp, site, size, err)
+		       : plain_alloc_as(run, cm, cpu, obj, false, api, gfp, site, size, err);
 }
 
 /* plain_free() of obj, live, freed on another CPU or not (remote: a
