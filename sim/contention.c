@@ -155,12 +155,13 @@ static void count(struct ss_op *op, enum ss_step s)
 /* First pass: in the order the uses began, each waits for (lock) or
  * loops past (cmpxchg) other CPUs' uses; after[i] is the delay the
  * operation has accumulated once use i has its lock or made its swap. */
-static double place(struct ss_contention *c, unsigned cpu, double clock,
-		    struct ss_op *op, double *after)
+static inline __attribute__((always_inline)) double
+place(struct ss_contention *c, unsigned cpu, double clock, struct ss_op *op, unsigned n,
+      double *after)
 {
 	double delay = 0;
 
-	for (unsigned i = 0; i < op->nr_uses; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		struct ss_use *u = &op->use[i];
 		double t = clock + u->at + delay;
 
@@ -187,16 +188,17 @@ static double place(struct ss_contention *c, unsigned cpu, double clock,
 		}
 		after[i] = delay;
 	}
-	c->uses += op->nr_uses;
+	c->uses += n;
 	return delay;
 }
 
 /* Second pass: each use, with the delays nested inside it, joins its
  * resource's history. */
-static int record(struct ss_contention *c, unsigned cpu, double clock,
-		  struct ss_op *op, const double *after)
+static inline __attribute__((always_inline)) int
+record(struct ss_contention *c, unsigned cpu, double clock, struct ss_op *op, unsigned n,
+       const double *after)
 {
-	for (unsigned i = 0; i < op->nr_uses; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		struct ss_use *u = &op->use[i];
 		double end_at = u->at + u->len, nested = after[i];
 		struct ss_res_span span = {.cpu = cpu};
@@ -207,7 +209,7 @@ static int record(struct ss_contention *c, unsigned cpu, double clock,
 				return -1;
 			continue;
 		}
-		for (unsigned j = i + 1; j < op->nr_uses; j++)
+		for (unsigned j = i + 1; j < n; j++)
 			if (op->use[j].at < end_at)
 				nested = after[j]; /* after[] never decreases */
 		span.from = clock + u->at + after[i];
@@ -292,6 +294,29 @@ void ss_contend_tally(struct ss_contention *c, struct ss_op *op)
 	}
 }
 
+/* Both passes over n uses (n a constant where the commonest shapes are
+ * inlined: their loops unrolled). */
+static inline __attribute__((always_inline)) int
+place_record(struct ss_contention *c, unsigned cpu, double clock, struct ss_op *op, unsigned n,
+	     double *after)
+{
+	op->cycles += place(c, cpu, clock, op, n, after);
+	return record(c, cpu, clock, op, n, after);
+}
+
+/* Two and three uses (a cmpxchg and list_lock, two cmpxchgs, or
+ * get_partial_node()'s cmpxchg, lock, cmpxchg: most operations with
+ * several uses) in their own unrolled copies. */
+static int place_record_n(struct ss_contention *c, unsigned cpu, double clock,
+			  struct ss_op *op, double *after)
+{
+	if (op->nr_uses == 2)
+		return place_record(c, cpu, clock, op, 2, after);
+	if (op->nr_uses == 3)
+		return place_record(c, cpu, clock, op, 3, after);
+	return place_record(c, cpu, clock, op, op->nr_uses, after);
+}
+
 int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 {
 	double after[SS_OP_MAX_USES];
@@ -310,7 +335,6 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 		ss_contention_tick(c);
 	if (op->nr_uses == 1)
 		return contend_one(c, cpu, clock, op);
-	op->cycles += place(c, cpu, clock, op, after);
-	return record(c, cpu, clock, op, after);
+	return place_record_n(c, cpu, clock, op, after);
 }
 
