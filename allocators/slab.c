@@ -274,17 +274,6 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 
 /* ---- the debug checks shared by the alloc, free and discard paths ---- */
 
-void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
-			    struct ss_op *op, uint64_t n)
-{
-	if (!s->cmpxchg_ok) { /* slab_lock held over the n stores */
-		ss_slab_locked(s, sl, SS_STEP_SLAB_LOCK, n, op);
-		return;
-	}
-	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, n);
-	ss_slab_cmpxchg(s, sl, op); /* the last of them, as one use */
-}
-
 /* One memchr_inv() of n bytes (check_bytes_and_report()); none for 0. */
 static void poison_check(struct ss_op *op, uint64_t n)
 {

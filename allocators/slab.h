@@ -225,8 +225,16 @@ bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_no
  * lock-free cmpxchg_double (the contention engine sees the last as one
  * use), or, without it, the slab_lock fallback -- no irq save of its own,
  * so priced as the slab_lock pair, held over the n stores. */
-void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
-			    struct ss_op *op, uint64_t n);
+static inline void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
+					  struct ss_op *op, uint64_t n)
+{
+	if (!s->cmpxchg_ok) { /* slab_lock held over the n stores */
+		ss_slab_locked(s, sl, SS_STEP_SLAB_LOCK, n, op);
+		return;
+	}
+	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, n);
+	ss_slab_cmpxchg(s, sl, op); /* the last of them, as one use */
+}
 /* __slab_free()'s update, cmpxchg_double_slab() (3.10 - 6.x): lock-free
  * cmpxchg_double, or without it the fallback that saves irqs itself and
  * takes slab_lock (cmpxchg_locked).  free_slowpath's price holds neither.
