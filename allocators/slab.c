@@ -354,19 +354,6 @@ bool ss_slab_should_discard(const struct ss_kcache *s,
 	return n->partial.nr >= s->geo.min_partial;
 }
 
-/* add_partial() / remove_partial() */
-void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail)
-{
-	ss_list_add(&s->node[sl->node].partial, &sl->link, tail);
-	sl->where = SS_SLAB_NODE_PARTIAL;
-}
-
-void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl)
-{
-	ss_list_del(&s->node[sl->node].partial, &sl->link);
-	sl->where = SS_SLAB_NONE;
-}
-
 /* ---- reports ---- */
 
 /* count_partial(n, count_free): what get_slabinfo() reports as free. */

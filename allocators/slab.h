@@ -255,8 +255,18 @@ static inline void ss_slab_cmpxchg_irqsave(struct ss_kcache *s, struct ss_slab *
 void ss_slab_pad_check(const struct ss_kcache *s, struct ss_op *op);
 void ss_check_object(const struct ss_kcache *s, bool active, bool fp_set,
 		     struct ss_op *op);
-/* add_partial() / remove_partial(): the slab's node partial list. */
-void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail);
-void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl);
+/* add_partial() / remove_partial(): the slab's node partial list
+ * (inline: the slow paths take them tens of thousands of times). */
+static inline void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail)
+{
+	ss_list_add(&s->node[sl->node].partial, &sl->link, tail);
+	sl->where = SS_SLAB_NODE_PARTIAL;
+}
+
+static inline void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl)
+{
+	ss_list_del(&s->node[sl->node].partial, &sl->link);
+	sl->where = SS_SLAB_NONE;
+}
 
 #endif
