@@ -35,7 +35,7 @@ static inline double ss_lockfree_cmpxchg(struct ss_kcache *s, struct ss_slab *sl
 {
 	c = ss_step_on(s->stats, cost, SS_STEP_CMPXCHG_DOUBLE, c);
 	f->read_at = c - cost[SS_STEP_CMPXCHG_DOUBLE];
-	f->swapped = s->notes_swaps ? sl : NULL;
+	f->swapped = sl;
 	return c;
 }
 
@@ -44,7 +44,7 @@ static inline void ss_lockfree_to_op(struct ss_kcache *s, const struct ss_lockfr
 				     struct ss_op *op)
 {
 	op->cycles = f->cycles;
-	if (f->swapped)
+	if (f->swapped && s->notes_swaps)
 		ss_op_cmpxchg_at(op, &f->swapped->freelist, &s->res[SS_KRES_CMPXCHG], f->read_at,
 				 op->cost[SS_STEP_CMPXCHG_DOUBLE], op->cost[SS_STEP_CMPXCHG_RETRY]);
 }

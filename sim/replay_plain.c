@@ -55,7 +55,7 @@ plain_alloc_done(struct ss_run *run, struct ss_kcache *k, int ci, struct ss_slab
 	ss_account_alloc_pair(&run->acct, obj, pair);
 	if (++run->objs.live > run->objs.peak_live)
 		run->objs.peak_live = run->objs.live;
-	if (f->swapped && place_swap(run, k, cpu, run->costs->cycles, f, err))
+	if (f->swapped && k->notes_swaps && place_swap(run, k, cpu, run->costs->cycles, f, err))
 		return -1;
 	run->alloc_cycles += f->cycles;
 	run->cpu_cycles[cpu] += f->cycles;
@@ -134,7 +134,7 @@ plain_alloc(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
  * constant where it is inlined, so that each case is straight code). */
 static inline __attribute__((always_inline)) int
 plain_free_obj(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, struct ss_obj *obj,
-	       bool remote, struct ss_error *err)
+	       bool remote, int multi, struct ss_error *err)
 {
 	const double *cost = run->costs->cycles;
 	struct ss_lockfree f;
@@ -148,7 +148,10 @@ plain_free_obj(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, struct ss
 	obj->state = SS_OBJ_FREE;
 	obj->slab = NULL;
 	run->objs.live--;
-	if (f.swapped && place_swap(run, k, cpu, cost, &f, err))
+	/* multi: several CPUs (the cache's notes_swaps), a constant where the
+	 * run's topology is known to the loop, else -1 */
+	if (f.swapped && (multi < 0 ? k->notes_swaps : multi) &&
+	    place_swap(run, k, cpu, cost, &f, err))
 		return -1;
 	run->free_cycles += f.cycles;
 	run->cpu_cycles[cpu] += f.cycles;
@@ -160,7 +163,7 @@ plain_free_obj(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, struct ss
  * (ss_cmodel_free_priced), no pages moved since the totals last looked:
  * 1 done, 0 not this way (nothing changed), -1 out of memory. */
 static inline __attribute__((always_inline)) int
-plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
+plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id, int multi,
 	   struct ss_error *err)
 {
 	struct ss_obj *obj;
@@ -170,8 +173,8 @@ plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id,
 	obj = &run->objs.objs[id];
 	if (obj->state != SS_OBJ_LIVE || run->mem.slab_pages != run->acct.slab_pages)
 		return 0;
-	return obj->cpu != cpu ? plain_free_obj(run, cm, cpu, obj, true, err)
-			       : plain_free_obj(run, cm, cpu, obj, false, err);
+	return obj->cpu != cpu ? plain_free_obj(run, cm, cpu, obj, true, multi, err)
+			       : plain_free_obj(run, cm, cpu, obj, false, multi, err);
 }
 
 const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event *e,
@@ -188,7 +191,7 @@ const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event
 				rc = plain_alloc(run, cm, e->cpu, e->id, e->api, e->gfp, e->site,
 						 e->value, err);
 			else if (e->kind == SS_EV_FREE)
-				rc = plain_free(run, cm, e->cpu, e->id, err);
+				rc = plain_free(run, cm, e->cpu, e->id, -1, err);
 		}
 		if (!rc)
 			rc = ss_replay_event(run, e, err) ? -1 : 1;
@@ -213,7 +216,7 @@ static inline void prefetch_next(const struct ss_run *run, const uint8_t *p, uns
  * words: the events taken (a record the loop does not take stops it). */
 static inline __attribute__((always_inline)) size_t
 replay_records(struct ss_run *run, struct ss_trace_records *rec, size_t n, int *failed,
-	       struct ss_error *err)
+	       int multi, struct ss_error *err)
 {
 	struct ss_cmodel *cm = run->cm;
 	const uint8_t *p = rec->p;
@@ -231,7 +234,7 @@ replay_records(struct ss_run *run, struct ss_trace_records *rec, size_t n, int *
 		if (tag < SS_BIN2_ALLOC_TAG) {
 			prefetch_next(run, p, 4);
 			if (tag < run->same_cpus)
-				rc = plain_free(run, cm, tag, ss_rec_id(w), err);
+				rc = plain_free(run, cm, tag, ss_rec_id(w), multi, err);
 			if (!rc) /* a free's site, api and value are unspecified */
 				ev = (struct ss_event){.kind = SS_EV_FREE, .cpu = tag,
 						       .id = ss_rec_id(w)};
@@ -274,7 +277,7 @@ replay_records(struct ss_run *run, struct ss_trace_records *rec, size_t n, int *
 
 /* ss_replay_plain_trace, built twice below. */
 static inline __attribute__((always_inline)) int64_t
-plain_trace(struct ss_run *run, struct ss_trace_reader *r, uint64_t max, int *end,
+plain_trace(struct ss_run *run, struct ss_trace_reader *r, uint64_t max, int *end, int multi,
 	    struct ss_error *err)
 {
 	uint64_t done = 0;
@@ -289,7 +292,7 @@ plain_trace(struct ss_run *run, struct ss_trace_reader *r, uint64_t max, int *en
 
 			if (safe > max - done)
 				safe = (size_t)(max - done);
-			n = replay_records(run, &rec, safe, &failed, err);
+			n = replay_records(run, &rec, safe, &failed, multi, err);
 			ss_trace_records_close(r, rec.p, (unsigned)n + (unsigned)failed);
 			if (failed)
 				return -1;
@@ -316,7 +319,9 @@ plain_trace(struct ss_run *run, struct ss_trace_reader *r, uint64_t max, int *en
 static int64_t plain_trace_base(struct ss_run *run, struct ss_trace_reader *r, uint64_t max,
 				int *end, struct ss_error *err)
 {
-	return plain_trace(run, r, max, end, err);
+	/* every cache of the model is on the run's topology (cfg.topo) */
+	return run->topo->nr_cpus > 1 ? plain_trace(run, r, max, end, 1, err)
+				      : plain_trace(run, r, max, end, 0, err);
 }
 
 #ifdef SS_HAVE_AVX_LOOP
@@ -329,7 +334,9 @@ static __attribute__((target("avx"))) int64_t
 plain_trace_avx(struct ss_run *run, struct ss_trace_reader *r, uint64_t max, int *end,
 		struct ss_error *err)
 {
-	return plain_trace(run, r, max, end, err);
+	/* every cache of the model is on the run's topology (cfg.topo) */
+	return run->topo->nr_cpus > 1 ? plain_trace(run, r, max, end, 1, err)
+				      : plain_trace(run, r, max, end, 0, err);
 }
 #endif
 

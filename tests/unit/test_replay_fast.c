@@ -226,6 +226,9 @@ static void test_hackbench(void **state)
 					 .target = "x86_64-4.6", .cpus = 4});
 	check_same(&(struct ss_run_spec){.trace = path, .model = "kmem_cache",
 					 .target = "x86_64-6.1", .cpus = 4, .nodes = 2});
+	/* one CPU: no cmpxchg is placed (the in-place loop's other copy) */
+	check_same(&(struct ss_run_spec){.trace = path, .model = "traced",
+					 .target = "x86_64-4.6", .cpus = 1, .map = "fold"});
 }
 
 int main(void)
