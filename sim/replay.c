@@ -480,7 +480,10 @@ int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	int n;
 
 	ss_replay_start(run, r);
-	if (run->cm && !run->ticks && ss_trace_has_records(r))
+	/* (a run whose map sends some trace CPU to another PU takes the
+	 * batches: ss_replay_plain maps it, the in-place loop does not) */
+	if (run->cm && !run->ticks && ss_trace_has_records(r) &&
+	    run->same_cpus >= run->topo->nr_map)
 		return replay_in_place(run, r, err);
 	while ((n = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0)
 		if (ss_replay_batch(run, ev, (unsigned)n, err))

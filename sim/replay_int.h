@@ -59,7 +59,8 @@ const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event
 				       const struct ss_event *stop, struct ss_error *err);
 
 /* Up to max events of r (a version-2 trace: ss_trace_has_records) for a
- * run with run->cm set and no timed work, the common records decoded in
+ * run with run->cm set, no timed work and every trace CPU of the map its
+ * own PU (same_cpus covers nr_map), the common records decoded in
  * the loop (trace_records.h), the rest read with ss_trace_next(): the
  * events replayed, *end set at the trace's end, or -1 with err. */
 int64_t ss_replay_plain_trace(struct ss_run *run, struct ss_trace_reader *r, uint64_t max,

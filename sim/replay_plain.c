@@ -177,6 +177,18 @@ plain_free(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, uint64_t id, 
 			       : plain_free_obj(run, cm, cpu, obj, false, multi, err);
 }
 
+/* The PU of trace CPU cpu, as replay.c's replay_mapped takes it (most
+ * maps send CPU c to PU c: same_cpus), or UINT32_MAX for a CPU outside
+ * the topology, which replay.c words. */
+static inline unsigned pu_of(const struct ss_run *run, unsigned cpu)
+{
+	if (cpu < run->same_cpus)
+		return cpu;
+	if (cpu < run->topo->nr_map && run->topo->cpu_map[cpu] != SS_NO_PU)
+		return run->topo->cpu_map[cpu];
+	return UINT32_MAX;
+}
+
 const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event *e,
 				       const struct ss_event *stop, struct ss_error *err)
 {
@@ -185,13 +197,15 @@ const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event
 	for (; e < stop; e++) {
 		int rc = 0;
 
+		unsigned pu = pu_of(run, e->cpu);
+
 		ss_replay_prefetch(run, e);
-		if (e->cpu < run->same_cpus) {
+		if (pu != UINT32_MAX) {
 			if (e->kind == SS_EV_ALLOC)
-				rc = plain_alloc(run, cm, e->cpu, e->id, e->api, e->gfp, e->site,
+				rc = plain_alloc(run, cm, pu, e->id, e->api, e->gfp, e->site,
 						 e->value, err);
 			else if (e->kind == SS_EV_FREE)
-				rc = plain_free(run, cm, e->cpu, e->id, -1, err);
+				rc = plain_free(run, cm, pu, e->id, -1, err);
 		}
 		if (!rc)
 			rc = ss_replay_event(run, e, err) ? -1 : 1;
