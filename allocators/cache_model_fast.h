@@ -100,9 +100,7 @@ ss_cmodel_free_priced(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj, boo
 
 	if (!k || obj->mflags)
 		return NULL;
-	f->cycles = 0; /* then + the price, as ss_step() adds it to a new op */
-	if (remote)
-		f->cycles += cost[SS_STEP_REMOTE_FREE];
+	f->cycles = remote ? ss_price_from_0(cost[SS_STEP_REMOTE_FREE]) : 0;
 	if (!ss_kcache_free_plain(k, cpu, obj->slab, cost, f))
 		return NULL;
 	k->requested_live -= obj->size;

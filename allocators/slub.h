@@ -59,14 +59,16 @@ static inline struct ss_slab *ss_kcache_fast_slab(const struct ss_kcache *s, uns
 	return !s->debug_paths && sl && sl->cpu_free ? sl : NULL;
 }
 
-/* That fast path, from sl = ss_kcache_fast_slab(s, cpu): the operation's
- * cycles c after it. */
+/* That fast path, from sl = ss_kcache_fast_slab(s, cpu): its one step
+ * counted, its price returned (what the operation's cycles gain: the
+ * whole of a new operation's, ss_price_from_0). */
 static inline double ss_kcache_alloc_fast(struct ss_kcache *s, struct ss_slab *sl,
-					  const double *cost, double c)
+					  const double *cost)
 {
 	sl->cpu_free--;
 	s->live++;
-	return ss_step_on(s->stats, cost, SS_STEP_ALLOC_FASTPATH, c);
+	s->stats[SS_STEP_ALLOC_FASTPATH]++;
+	return cost[SS_STEP_ALLOC_FASTPATH];
 }
 
 /* The CPU's active slab when ___slab_alloc() takes its first way out
@@ -112,7 +114,7 @@ static inline struct ss_slab *ss_kcache_alloc(struct ss_kcache *s, unsigned cpu,
 	if (!sl)
 		return ss_kcache_alloc_slow(s, cpu, op);
 	op->stats = s->stats;
-	op->cycles = ss_kcache_alloc_fast(s, sl, op->cost, op->cycles);
+	op->cycles += ss_kcache_alloc_fast(s, sl, op->cost);
 	return sl;
 }
 

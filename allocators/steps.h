@@ -185,6 +185,16 @@ static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)
 	op->cycles += op->cost[s] * (double)n;
 }
 
+/* The cycles of a new operation (0) after one step of price p: p itself.
+ * 0 + p is p for every p but -0, and no price is -0: every cost table is
+ * read by costs.c, whose figures take no sign (what `slabsim calibrate`
+ * and `slabsim costs` write is read back so).  A path's first price
+ * needs no add. */
+static inline double ss_price_from_0(double p)
+{
+	return p;
+}
+
 /* ss_step(op, s, 1) on an operation's cycles c held by the caller (a
  * register, not op->cycles in memory): the same count, the same sum (a
  * price times 1 is the price). */

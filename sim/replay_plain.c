@@ -106,7 +106,7 @@ plain_alloc_as(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, struct ss
 	obj->size = size;
 	obj->cpu = (uint16_t)cpu;
 	obj->site = site;
-	f.cycles = ss_kcache_alloc_fast(k, sl, run->costs->cycles, 0);
+	f.cycles = ss_price_from_0(ss_kcache_alloc_fast(k, sl, run->costs->cycles));
 	return plain_alloc_done(run, k, ci, sl, obj, pair, cpu, &f, err);
 }
 
