@@ -1,7 +1,9 @@
-/* replay.c - the hot loop: events in batches, each handed to the model,
+/* replay.c - the replay: events in batches, each handed to the model,
  * accounted.  Costs are per event here, so the common alloc and free take
  * no call the model does not need and touch nothing they need not
- * (callgrind figures in docs/bench.md). */
+ * (callgrind figures in docs/bench.md).  A cache model's plain SLUB
+ * caches have their own loop (replay_plain.c), which hands every event
+ * it does not price itself to the paths here (ss_replay_event). */
 #include "replay_int.h"
 
 #include <math.h>
