@@ -195,9 +195,8 @@ const struct ss_event *ss_replay_plain(struct ss_run *run, const struct ss_event
 	struct ss_cmodel *cm = run->cm;
 
 	for (; e < stop; e++) {
-		int rc = 0;
-
 		unsigned pu = pu_of(run, e->cpu);
+		int rc = 0;
 
 		ss_replay_prefetch(run, e);
 		if (pu != UINT32_MAX) {
