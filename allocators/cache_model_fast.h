@@ -20,13 +20,19 @@
 /* The cache of ev without the placement: its api's (a declared cache),
  * or its size class (a kmalloc with no family flag, in a model whose
  * kmallocs go by size); -1 when not known yet. */
+static inline int ss_cmodel_route_of(const struct ss_cmodel *m, uint32_t api, uint32_t gfp,
+				     uint64_t size)
+{
+	if (api != SS_API_KMALLOC)
+		return api < m->api_memo.nr ? m->api_memo.slot[api] - 1 : -1;
+	if (!m->kmalloc_by_size || (gfp & SS_GFP_ALL) || size - 1 >= SS_SIZE_MEMO_MAX)
+		return -1; /* (size 0 wraps: ZERO_SIZE_PTR) */
+	return m->size_memo[(size - 1) >> 3] - 1;
+}
+
 static inline int ss_cmodel_memo_route(const struct ss_cmodel *m, const struct ss_event *ev)
 {
-	if (ev->api != SS_API_KMALLOC)
-		return ev->api < m->api_memo.nr ? m->api_memo.slot[ev->api] - 1 : -1;
-	if (!m->kmalloc_by_size || (ev->gfp & SS_GFP_ALL) || ev->value - 1 >= SS_SIZE_MEMO_MAX)
-		return -1; /* (size 0 wraps: ZERO_SIZE_PTR) */
-	return m->size_memo[(ev->value - 1) >> 3] - 1;
+	return ss_cmodel_route_of(m, ev->api, ev->gfp, ev->value);
 }
 
 /* The plain SLUB cache ev goes to, or NULL: the model ops decide. */
@@ -37,19 +43,29 @@ static inline struct ss_kcache *ss_cmodel_fast_cache(const struct ss_cmodel *m,
 	return *c >= 0 ? m->plain[*c] : NULL;
 }
 
-/* The object into plain cache k (index c). */
-static inline int ss_cmodel_alloc_plain(struct ss_kcache *k, int c, const struct ss_event *ev,
-					struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+/* The object (its size set) is in plain cache k (index c), on slab sl:
+ * the record and the cache's bytes. */
+static inline void ss_cmodel_placed(struct ss_kcache *k, int c, struct ss_obj *obj,
+				    struct ss_slab *sl)
 {
-	obj->slab = ss_kcache_alloc(k, ev->cpu, op);
-	if (!obj->slab)
-		return ss_errorf(err, "out of memory for slab descriptors");
-	/* after the alloc: a byte store may alias anything, and before it
-	 * made gcc load op's fields again */
+	obj->slab = sl;
 	obj->mflags = 0;
 	obj->cache = (uint32_t)c;
 	obj->state = SS_OBJ_LIVE;
 	k->requested_live += obj->size;
+}
+
+/* The object into plain cache k (index c). */
+static inline int ss_cmodel_alloc_plain(struct ss_kcache *k, int c, const struct ss_event *ev,
+					struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
+{
+	struct ss_slab *sl = ss_kcache_alloc(k, ev->cpu, op);
+
+	if (!sl)
+		return ss_errorf(err, "out of memory for slab descriptors");
+	/* after the alloc: a byte store may alias anything, and before it
+	 * made gcc load op's fields again */
+	ss_cmodel_placed(k, c, obj, sl);
 	return 0;
 }
 
@@ -69,6 +85,27 @@ static inline bool ss_cmodel_free_plain(struct ss_cmodel *m, unsigned cpu, struc
 	}
 	ss_kcache_free(k, cpu, obj->slab, op);
 	return true;
+}
+
+/* The same free on prices alone (f->cycles from 0; remote: obj->cpu !=
+ * cpu, a constant where the caller inlines each case), where SLUB takes a
+ * lock-free path (slub.h ss_kcache_free_plain): the object's cache, or
+ * NULL, nothing changed, for anything else (ss_cmodel_free_plain() or
+ * the model ops then). */
+static inline __attribute__((always_inline)) struct ss_kcache *
+ss_cmodel_free_priced(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj, bool remote,
+		      const double *cost, struct ss_lockfree *f)
+{
+	struct ss_kcache *k = m->plain[obj->cache];
+
+	if (!k || obj->mflags)
+		return NULL;
+	f->cycles = remote ? ss_price_from_0(cost[SS_STEP_REMOTE_FREE]) : 0;
+	if (!ss_kcache_free_plain(k, cpu, obj->slab, cost, f))
+		return NULL;
+	k->requested_live -= obj->size;
+	k->stats[SS_STEP_REMOTE_FREE] += remote;
+	return k;
 }
 
 #endif

@@ -41,6 +41,9 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 		s->cmpxchg_ok = !s->debug_paths;
 	else
 		s->cmpxchg_ok = !(s->geo.debug & (SS_DBG_F | SS_DBG_U | SS_DBG_T));
+	s->lockfree = !s->debug_paths && s->cmpxchg_ok;
+	s->cpu_node = topo->cpu_node;
+	s->notes_swaps = topo->nr_cpus > 1;
 	/* calculate_sizes(), 3.10 - 6.18: __OBJECT_POISON only for
 	 * SLAB_POISON without SLAB_TYPESAFE_BY_RCU (DESTROY_BY_RCU) and
 	 * without a constructor. */
@@ -274,17 +277,6 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 
 /* ---- the debug checks shared by the alloc, free and discard paths ---- */
 
-void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
-			    struct ss_op *op, uint64_t n)
-{
-	if (!s->cmpxchg_ok) { /* slab_lock held over the n stores */
-		ss_slab_locked(s, sl, SS_STEP_SLAB_LOCK, n, op);
-		return;
-	}
-	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, n);
-	ss_slab_cmpxchg(s, sl, op); /* the last of them, as one use */
-}
-
 /* One memchr_inv() of n bytes (check_bytes_and_report()); none for 0. */
 static void poison_check(struct ss_op *op, uint64_t n)
 {
@@ -363,19 +355,6 @@ bool ss_slab_should_discard(const struct ss_kcache *s,
 	if (s->t->era < ERA_DISCARD_GE)
 		return n->partial.nr > s->geo.min_partial;
 	return n->partial.nr >= s->geo.min_partial;
-}
-
-/* add_partial() / remove_partial() */
-void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail)
-{
-	ss_list_add(&s->node[sl->node].partial, &sl->link, tail);
-	sl->where = SS_SLAB_NODE_PARTIAL;
-}
-
-void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl)
-{
-	ss_list_del(&s->node[sl->node].partial, &sl->link);
-	sl->where = SS_SLAB_NONE;
 }
 
 /* ---- reports ---- */

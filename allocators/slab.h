@@ -87,6 +87,12 @@ struct ss_kcache {
 	bool cmpxchg_ok;      /* lock-free cmpxchg_double allowed */
 	bool poisons_object;  /* __OBJECT_POISON: P, no RCU, no ctor */
 	bool has_cpu_partial; /* kmem_cache_has_cpu_partial(s) */
+	/* the lock-free paths apply (slub.h ss_kcache_free_plain): not
+	 * debug_paths, and cmpxchg_ok; one test instead of two */
+	bool lockfree;
+	/* topo's, read on every remote free: one load less each */
+	const uint16_t *cpu_node; /* topo->cpu_node */
+	bool notes_swaps;	  /* topo->nr_cpus > 1: ss_slab_cmpxchg */
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
 	struct ss_slab_pool pool;
@@ -172,7 +178,7 @@ static inline void ss_slab_locked(struct ss_kcache *s, struct ss_slab *sl,
 static inline void ss_slab_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
 				   struct ss_op *op)
 {
-	if (s->topo->nr_cpus > 1)
+	if (s->notes_swaps)
 		ss_op_cmpxchg(op, &sl->freelist, &s->res[SS_KRES_CMPXCHG],
 			      op->cost[SS_STEP_CMPXCHG_DOUBLE],
 			      op->cost[SS_STEP_CMPXCHG_RETRY]);
@@ -181,14 +187,21 @@ static inline void ss_slab_cmpxchg(struct ss_kcache *s, struct ss_slab *sl,
 /* cpu writes slab->freelist / counters: that line moves when another CPU
  * wrote it last (slab_line_transfer).  Ownership follows the trace order,
  * as a cache line does; it needs no clock. */
+static inline double ss_slab_touch_on(struct ss_slab *sl, unsigned cpu, uint64_t *stats,
+				      const double *cost, double c)
+{
+	if (sl->line_cpu != cpu) {
+		if (sl->line_cpu != SS_NO_LINE_CPU)
+			c = ss_step_on(stats, cost, SS_STEP_SLAB_LINE, c);
+		sl->line_cpu = (uint16_t)cpu;
+	}
+	return c;
+}
+
 static inline void ss_slab_touch(struct ss_slab *sl, unsigned cpu,
 				 struct ss_op *op)
 {
-	if (sl->line_cpu == cpu)
-		return;
-	if (sl->line_cpu != SS_NO_LINE_CPU)
-		ss_step(op, SS_STEP_SLAB_LINE, 1);
-	sl->line_cpu = (uint16_t)cpu;
+	op->cycles = ss_slab_touch_on(sl, cpu, op->stats, op->cost, op->cycles);
 }
 
 int ss_kcache_init(struct ss_kcache *s, const char *name,
@@ -217,8 +230,16 @@ bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_no
  * lock-free cmpxchg_double (the contention engine sees the last as one
  * use), or, without it, the slab_lock fallback -- no irq save of its own,
  * so priced as the slab_lock pair, held over the n stores. */
-void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
-			    struct ss_op *op, uint64_t n);
+static inline void ss_slab_cmpxchg_irqoff(struct ss_kcache *s, struct ss_slab *sl,
+					  struct ss_op *op, uint64_t n)
+{
+	if (!s->cmpxchg_ok) { /* slab_lock held over the n stores */
+		ss_slab_locked(s, sl, SS_STEP_SLAB_LOCK, n, op);
+		return;
+	}
+	ss_step(op, SS_STEP_CMPXCHG_DOUBLE, n);
+	ss_slab_cmpxchg(s, sl, op); /* the last of them, as one use */
+}
 /* __slab_free()'s update, cmpxchg_double_slab() (3.10 - 6.x): lock-free
  * cmpxchg_double, or without it the fallback that saves irqs itself and
  * takes slab_lock (cmpxchg_locked).  free_slowpath's price holds neither.
@@ -239,8 +260,18 @@ static inline void ss_slab_cmpxchg_irqsave(struct ss_kcache *s, struct ss_slab *
 void ss_slab_pad_check(const struct ss_kcache *s, struct ss_op *op);
 void ss_check_object(const struct ss_kcache *s, bool active, bool fp_set,
 		     struct ss_op *op);
-/* add_partial() / remove_partial(): the slab's node partial list. */
-void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail);
-void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl);
+/* add_partial() / remove_partial(): the slab's node partial list
+ * (inline: the slow paths take them tens of thousands of times). */
+static inline void ss_slab_add_partial(struct ss_kcache *s, struct ss_slab *sl, bool tail)
+{
+	ss_list_add(&s->node[sl->node].partial, &sl->link, tail);
+	sl->where = SS_SLAB_NODE_PARTIAL;
+}
+
+static inline void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *sl)
+{
+	ss_list_del(&s->node[sl->node].partial, &sl->link);
+	sl->where = SS_SLAB_NONE;
+}
 
 #endif

@@ -85,20 +85,12 @@ static void put_cpu_partial(struct ss_kcache *s, unsigned cpu,
 			    struct ss_slab *sl, bool drain, struct ss_op *op)
 {
 	struct ss_kcache_cpu *c = &s->cpu[cpu];
-	bool over;
 
-	if (s->t->era < SS_ERA_5_16)
-		over = c->pobjects > s->geo.cpu_partial;
-	else
-		over = c->partial.nr >= s->geo.cpu_partial_slabs;
-	if (drain && c->partial.nr && over) {
+	if (drain && ss_cpu_partial_drains(s, c)) {
 		unfreeze_partials(s, c, cpu, op);
 		ss_step(op, SS_STEP_CPU_PARTIAL_DRAIN, 1);
 	}
-	ss_list_add(&c->partial, &sl->link, false);
-	c->pobjects += sl->objects - sl->inuse;
-	sl->where = SS_SLAB_CPU_PARTIAL;
-	sl->owner = (uint16_t)cpu;
+	ss_cpu_partial_push(c, cpu, sl);
 }
 
 /* ---- allocation ---- */
@@ -267,6 +259,13 @@ struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
 	struct ss_slab *sl;
 
 	op->stats = s->stats;
+	if ((sl = ss_kcache_refill_slab(s, cpu))) { /* lock-free: slub.h */
+		struct ss_lockfree f = {.cycles = op->cycles};
+
+		ss_kcache_alloc_refill(s, cpu, sl, op->cost, &f);
+		ss_lockfree_to_op(s, &f, op);
+		return sl;
+	}
 	if (s->debug_paths) {
 		sl = ss_slub_debug_alloc(s, cpu, op);
 	} else {
@@ -282,10 +281,10 @@ struct ss_slab *ss_kcache_alloc_slow(struct ss_kcache *s, unsigned cpu,
 
 /* ---- free ---- */
 
-/* __slab_free() past its inline part (slub.h ss_slab_free): the
- * slab became empty, or was full; the object is already counted off. */
-void ss_slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
-			 bool was_full, struct ss_op *op)
+/* __slab_free() past its lock-free part: the slab became empty, or was
+ * full; the object is already counted off. */
+static void slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+			     bool was_full, struct ss_op *op)
 {
 	struct ss_kcache_node *n = &s->node[sl->node];
 
@@ -324,6 +323,41 @@ void ss_slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
 		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
 	}
 	ss_list_unlock(n, op);
+}
+
+/* slab_free() of a non-debug cache where slub.h's ss_kcache_free_plain()
+ * declines: __slab_free() that moves the slab or takes list_lock, or
+ * any free of a cache without cmpxchg_double (the fallback saves irqs
+ * and takes slab_lock: cmpxchg_locked), do_slab_free()'s fast path
+ * included. */
+void ss_kcache_free_rest(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
+			 struct ss_op *op)
+{
+	double start = op->cycles;
+	bool was_full = sl->inuse == sl->objects; /* prior == NULL */
+
+	s->live--;
+	if (sl == s->cpu[cpu].slab) {
+		sl->cpu_free++;
+		ss_step(op, SS_STEP_FREE_FASTPATH, 1);
+		return;
+	}
+	op->cycles = ss_slab_free_head(s, cpu, sl, op->cost, op->cycles);
+	/* the cmpxchg_double_slab() loop (3.10 - 6.x): one lock-free
+	 * cmpxchg_double, or without it the irq-saving slab_lock fallback */
+	ss_slab_cmpxchg_irqsave(s, sl, op);
+	sl->inuse--;
+	/* Active slab of another CPU (frozen in every era): the object joins
+	 * slab->freelist and nothing moves.  Up to 6.7 CPU-partial slabs
+	 * are frozen too (slab_free_listed has the 6.8 rule). */
+	if (sl->where == SS_SLAB_ACTIVE ||
+	    (sl->where == SS_SLAB_CPU_PARTIAL && s->t->era < SS_ERA_6_8))
+		ss_step(op, SS_STEP_FREE_FROZEN, 1);
+	/* a slab that does not become empty stays where it is unless it was
+	 * full (on no list); a CPU-partial one stays anyway */
+	else if (!sl->inuse || (was_full && sl->where != SS_SLAB_CPU_PARTIAL))
+		slab_free_listed(s, cpu, sl, was_full, op);
+	ss_fn_done(s->fns, SS_FN_SLAB_FREE, op, start);
 }
 
 /* A debug cache's free (the other paths are inline in slub.h). */

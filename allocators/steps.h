@@ -185,6 +185,26 @@ static inline void ss_step(struct ss_op *op, enum ss_step s, uint64_t n)
 	op->cycles += op->cost[s] * (double)n;
 }
 
+/* The cycles of a new operation (0) after one step of price p: p itself.
+ * 0 + p is p for every p but -0, and no price is -0: every cost table is
+ * read by costs.c, whose figures take no sign (what `slabsim calibrate`
+ * and `slabsim costs` write is read back so).  A path's first price
+ * needs no add. */
+static inline double ss_price_from_0(double p)
+{
+	return p;
+}
+
+/* ss_step(op, s, 1) on an operation's cycles c held by the caller (a
+ * register, not op->cycles in memory): the same count, the same sum (a
+ * price times 1 is the price). */
+static inline double ss_step_on(uint64_t *stats, const double *cost, enum ss_step s,
+				double c)
+{
+	stats[s]++;
+	return c + cost[s];
+}
+
 static inline struct ss_use *ss_op_use(struct ss_op *op, struct ss_resource *r,
 				       struct ss_res_stat *st, enum ss_use_kind kind)
 {
@@ -221,19 +241,27 @@ static inline void ss_op_unlock(struct ss_op *op, struct ss_resource *r)
 		}
 }
 
-/* A cmpxchg on r whose read came `window` cycles before now; one more
- * round of its loop costs `retry` cycles. */
-static inline void ss_op_cmpxchg(struct ss_op *op, struct ss_resource *r,
-				 struct ss_res_stat *st, double window,
-				 double retry)
+/* A cmpxchg on r whose read came at `at` (in op's cycles) and its swap
+ * `window` cycles later; one more round of its loop costs `retry` cycles.
+ * ss_op_cmpxchg: one whose swap is now. */
+static inline void ss_op_cmpxchg_at(struct ss_op *op, struct ss_resource *r,
+				    struct ss_res_stat *st, double at, double window,
+				    double retry)
 {
 	struct ss_use *u = ss_op_use(op, r, st, SS_USE_CMPXCHG);
 
 	if (u) {
-		u->at = op->cycles - window;
+		u->at = at;
 		u->len = window;
 		u->retry = retry;
 	}
+}
+
+static inline void ss_op_cmpxchg(struct ss_op *op, struct ss_resource *r,
+				 struct ss_res_stat *st, double window,
+				 double retry)
+{
+	ss_op_cmpxchg_at(op, r, st, op->cycles - window, window, retry);
 }
 
 /* Record a call of f that began when op->cycles was `start`. */

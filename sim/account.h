@@ -110,15 +110,22 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
  * site's chain, else UINT32_MAX.  A slab cache's pair is made only after
  * its geometry was read (ss_account_slow): where there is the pair, there
  * is the geometry. */
-static inline uint32_t ss_account_head(const struct ss_account *a,
-				       const struct ss_obj *obj)
+static inline uint32_t ss_account_pair(const struct ss_account *a, uint32_t site,
+				       uint32_t cache)
 {
 	uint32_t i;
 
-	if (obj->site >= a->nr_heads || !a->site_head[obj->site])
+	if (site >= a->nr_heads || !a->site_head[site])
 		return UINT32_MAX;
-	i = a->site_head[obj->site] - 1;
-	return a->site[i].cache == obj->cache ? i : UINT32_MAX;
+	i = a->site_head[site] - 1;
+	return a->site[i].cache == cache ? i : UINT32_MAX;
+}
+
+/* obj's pair, its site and cache set */
+static inline uint32_t ss_account_head(const struct ss_account *a,
+				       const struct ss_obj *obj)
+{
+	return ss_account_pair(a, obj->site, obj->cache);
 }
 
 /* The cache's geometry when read already, else NULL. */
@@ -138,21 +145,13 @@ static inline void ss_account_touch(struct ss_account *a, struct ss_acct_cache *
 	}
 }
 
-/* After the model placed obj and memcap noted it; events = events
- * replayed before this one.  Sets obj->acct, its pair, for its free.  -1
- * when out of memory.  Inline: it runs for every allocation (O(1): a
- * running total, the cache's count, one site pair). */
-static inline int ss_account_alloc(struct ss_account *a,
-				   const struct ss_memcap *mem,
-				   struct ss_obj *obj, uint64_t events)
+/* The common case of ss_account_alloc: a slab object, no pages moved
+ * (mem->slab_pages == a->slab_pages), its pair i = ss_account_head(). */
+static inline void ss_account_alloc_pair(struct ss_account *a, struct ss_obj *obj, uint32_t i)
 {
 	struct ss_acct_cache *k;
 	struct ss_acct_site *s;
-	uint32_t i;
 
-	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
-	    (i = ss_account_head(a, obj)) == UINT32_MAX)
-		return ss_account_slow(a, mem, obj, 1, 0, events);
 	obj->acct = i;
 	s = &a->site[i];
 	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
@@ -164,20 +163,32 @@ static inline int ss_account_alloc(struct ss_account *a,
 	s->allocated += k->object_size;
 	if (s->allocs - s->frees > s->peak_live)
 		s->peak_live = s->allocs - s->frees;
+}
+
+/* After the model placed obj and memcap noted it; events = events
+ * replayed before this one.  Sets obj->acct, its pair, for its free.  -1
+ * when out of memory.  Inline: it runs for every allocation (O(1): a
+ * running total, the cache's count, one site pair). */
+static inline int ss_account_alloc(struct ss_account *a,
+				   const struct ss_memcap *mem,
+				   struct ss_obj *obj, uint64_t events)
+{
+	uint32_t i;
+
+	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages ||
+	    (i = ss_account_head(a, obj)) == UINT32_MAX)
+		return ss_account_slow(a, mem, obj, 1, 0, events);
+	ss_account_alloc_pair(a, obj, i);
 	return 0;
 }
 
-/* After the model freed obj and memcap noted it, before the engine
- * clears the record (obj->acct is then still the pair of its alloc). */
-static inline int ss_account_free(struct ss_account *a,
-				  const struct ss_memcap *mem,
-				  struct ss_obj *obj, unsigned free_cpu)
+/* The common case of ss_account_free: a slab object, no pages moved;
+ * remote: freed on another CPU than its allocation's. */
+static inline void ss_account_free_live(struct ss_account *a, struct ss_obj *obj, bool remote)
 {
 	struct ss_acct_cache *k;
 	struct ss_acct_site *s;
 
-	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages)
-		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
 	s = &a->site[obj->acct];
 	k = &a->cache[obj->cache]; /* known: its pair exists */
 	k->live--;
@@ -186,7 +197,18 @@ static inline int ss_account_free(struct ss_account *a,
 	s->frees++;
 	s->freed_requested += obj->size;
 	s->freed_allocated += k->object_size;
-	s->cross_cpu += obj->cpu != free_cpu;
+	s->cross_cpu += remote;
+}
+
+/* After the model freed obj and memcap noted it, before the engine
+ * clears the record (obj->acct is then still the pair of its alloc). */
+static inline int ss_account_free(struct ss_account *a,
+				  const struct ss_memcap *mem,
+				  struct ss_obj *obj, unsigned free_cpu)
+{
+	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages)
+		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
+	ss_account_free_live(a, obj, obj->cpu != free_cpu);
 	return 0;
 }
 

@@ -1,24 +1,17 @@
 /* contention.c - uses of shared resources on the simulated clocks
  * (contention.h has the rules). */
-#include "contention.h"
+#include "contention_swap.h"
 
 #include <math.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 #if defined(__x86_64__) && defined(__SSE2__)
 #define SS_HAVE_AVX_SWAP 1 /* ss_contend_swap built for AVX too */
 #endif
 #include <string.h>
 
-/* Placements between two recomputations of the slowest clock: a stale
- * floor only keeps a few spans longer. */
-#define FLOOR_EVERY 64
-
 #ifdef SS_HAVE_AVX_SWAP
-static int contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+static ss_swap_fn contend_swap_avx;
 #endif
-static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+static ss_swap_fn tally_swap;
 
 void ss_contention_init(struct ss_contention *c, const double *clocks,
 			unsigned nr_cpus)
@@ -35,24 +28,15 @@ void ss_contention_init(struct ss_contention *c, const double *clocks,
 		c->swap = tally_swap;
 }
 
-static __attribute__((noinline)) void recompute_floor(struct ss_contention *c)
+void ss_contention_floor(struct ss_contention *c)
 {
 	double min = c->clocks[0];
 
-	c->until_floor = FLOOR_EVERY;
+	c->until_floor = SS_FLOOR_EVERY;
 	for (unsigned i = 1; i < c->nr_cpus; i++)
 		if (c->clocks[i] < min)
 			min = c->clocks[i];
 	c->floor = min;
-}
-
-/* Every placement counts down, whatever its kind: the floor's schedule
- * decides which lock spans a full history drops (keep), so it is part of
- * the output. */
-static inline void update_floor(struct ss_contention *c)
-{
-	if (--c->until_floor < 0) /* one decrement of memory, its sign tested */
-		recompute_floor(c);
 }
 
 /* The first span whose `from` is above x (h->n if none). */
@@ -97,56 +81,9 @@ static double lock_start(const struct ss_res_hist *h, unsigned cpu, double t,
 	return t;
 }
 
-/* A cmpxchg line's last SS_SWAP_RING swaps (in r->hist, which only this
- * file reads; a resource is a lock or a line, never both): the times in
- * one array, so that all of them are tested with a few packed compares
- * and no branch per swap.  An empty slot is at -infinity, before every
- * read, so it never counts. */
-struct swap_ring {
-	double from[SS_SWAP_RING];
-	uint32_t cpu[SS_SWAP_RING];
-	double latest; /* the latest swap ever kept */
-	uint32_t head; /* the next slot */
-};
-
-static inline struct swap_ring *ring_of(const struct ss_resource *r)
+struct ss_swap_ring *ss_swap_ring_new(struct ss_resource *r, double at)
 {
-	return (struct swap_ring *)(void *)r->hist;
-}
-
-/* Cmpxchg: did another CPU swap inside (t, t + len]? */
-static inline __attribute__((always_inline)) int
-swapped_between(const struct swap_ring *g, unsigned cpu, double t, double len)
-{
-	double hi = t + len;
-	unsigned in = 0;
-
-	if (!g || g->latest <= t) /* every swap kept is before the read */
-		return 0;
-#if defined(__SSE2__) && SS_SWAP_RING == 8
-	{ /* two at a time, unrolled; which ones only when one is inside (rare) */
-		__m128d lo2 = _mm_set1_pd(t), hi2 = _mm_set1_pd(hi);
-#define IN2(i) _mm_and_pd(_mm_cmpgt_pd(_mm_loadu_pd(g->from + (i)), lo2), \
-			  _mm_cmple_pd(_mm_loadu_pd(g->from + (i)), hi2))
-		if (!_mm_movemask_pd(_mm_or_pd(_mm_or_pd(IN2(0), IN2(2)),
-					       _mm_or_pd(IN2(4), IN2(6)))))
-			return 0;
-#undef IN2
-	}
-#endif
-	for (unsigned i = 0; i < SS_SWAP_RING; i++)
-		in |= (unsigned)((g->from[i] > t) & (g->from[i] <= hi)) << i;
-	for (; in; in &= in - 1)
-		if (g->cpu[__builtin_ctz(in)] != cpu)
-			return 1;
-	return 0;
-}
-
-/* r's first swap, at `at`: an empty ring (out of line, once per line). */
-static __attribute__((noinline)) struct swap_ring *new_ring(struct ss_resource *r,
-							     double at)
-{
-	struct swap_ring *g = malloc(sizeof(*g));
+	struct ss_swap_ring *g = malloc(sizeof(*g));
 
 	if (!g)
 		return NULL;
@@ -156,21 +93,6 @@ static __attribute__((noinline)) struct swap_ring *new_ring(struct ss_resource *
 	g->latest = at;
 	r->hist = (struct ss_res_hist *)(void *)g;
 	return g;
-}
-
-/* Keep a swap at `at` in r's ring, over its oldest. */
-static inline int keep_swap(struct ss_resource *r, unsigned cpu, double at)
-{
-	struct swap_ring *g = ring_of(r);
-
-	if (!g && !(g = new_ring(r, at)))
-		return -1;
-	if (at > g->latest)
-		g->latest = at;
-	g->from[g->head] = at;
-	g->cpu[g->head] = cpu;
-	g->head = (g->head + 1) % SS_SWAP_RING;
-	return 0;
 }
 
 /* Keep span in r's history, in `from` order; spans ending before the
@@ -233,19 +155,19 @@ static void count(struct ss_op *op, enum ss_step s)
 /* First pass: in the order the uses began, each waits for (lock) or
  * loops past (cmpxchg) other CPUs' uses; after[i] is the delay the
  * operation has accumulated once use i has its lock or made its swap. */
-static double place(struct ss_contention *c, unsigned cpu, double clock,
-		    struct ss_op *op, double *after)
+static inline __attribute__((always_inline)) double
+place(struct ss_contention *c, unsigned cpu, double clock, struct ss_op *op, unsigned n,
+      double *after)
 {
 	double delay = 0;
 
-	for (unsigned i = 0; i < op->nr_uses; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		struct ss_use *u = &op->use[i];
 		double t = clock + u->at + delay;
 
 		if (u->len < 0) /* never released: held to the op's end */
 			u->len = op->cycles - u->at;
 		u->stat->uses++;
-		c->uses++;
 		if (u->kind == SS_USE_LOCK) {
 			double w = lock_start(u->res->hist, cpu, t, u->len) - t;
 
@@ -257,7 +179,7 @@ static double place(struct ss_contention *c, unsigned cpu, double clock,
 				c->wait_cycles += w;
 				count(op, SS_STEP_LOCK_WAIT);
 			}
-		} else if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
+		} else if (ss_swapped_between(ss_ring_of(u->res), cpu, t, u->len)) {
 			delay += u->retry;
 			u->stat->retries++;
 			c->retries++;
@@ -266,68 +188,43 @@ static double place(struct ss_contention *c, unsigned cpu, double clock,
 		}
 		after[i] = delay;
 	}
+	c->uses += n;
 	return delay;
 }
 
 /* Second pass: each use, with the delays nested inside it, joins its
  * resource's history. */
-static int record(struct ss_contention *c, unsigned cpu, double clock,
-		  struct ss_op *op, const double *after)
+static inline __attribute__((always_inline)) int
+record(struct ss_contention *c, unsigned cpu, double clock, struct ss_op *op, unsigned n,
+       const double *after)
 {
-	for (unsigned i = 0; i < op->nr_uses; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		struct ss_use *u = &op->use[i];
 		double end_at = u->at + u->len, nested = after[i];
 		struct ss_res_span span = {.cpu = cpu};
 
-		for (unsigned j = i + 1; j < op->nr_uses; j++)
+		if (u->kind != SS_USE_LOCK) { /* a swap: nothing nests in it */
+			if (c->nr_cpus > 1 &&
+			    ss_keep_swap(u->res, cpu, clock + end_at + after[i]))
+				return -1;
+			continue;
+		}
+		for (unsigned j = i + 1; j < n; j++)
 			if (op->use[j].at < end_at)
 				nested = after[j]; /* after[] never decreases */
-		if (u->kind == SS_USE_LOCK) {
-			span.from = clock + u->at + after[i];
-			span.until = clock + end_at + nested;
-			u->stat->hold_cycles += span.until - span.from;
-			if (c->nr_cpus > 1 && keep(c, u->res, &span))
-				return -1;
-		} else {
-			if (c->nr_cpus > 1 &&
-			    keep_swap(u->res, cpu, clock + end_at + after[i]))
-				return -1;
-		}
+		span.from = clock + u->at + after[i];
+		span.until = clock + end_at + nested;
+		u->stat->hold_cycles += span.until - span.from;
+		if (c->nr_cpus > 1 && keep(c, u->res, &span))
+			return -1;
 	}
 	return 0;
 }
 
-/* The one-cmpxchg operation (the commonest with a use: __slab_free's or
- * get_freelist's), several CPUs: no nesting, no lock history.  Built
- * twice, below. */
-static inline __attribute__((always_inline)) int
-contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+			 struct ss_res_stat *st, double at, double len, double retry)
 {
-	struct ss_use *u = &op->use[0];
-	double t = c->clocks[cpu] + u->at, swap = t + u->len;
-
-	/* op->uses_lost is 0: uses are lost only past SS_OP_MAX_USES.  A
-	 * cmpxchg's len is its window, set with it (steps.h ss_op_cmpxchg:
-	 * a step's price, never negative, costs.c), unlike a lock's. */
-	update_floor(c);
-	u->stat->uses++;
-	c->uses++;
-	if (swapped_between(ring_of(u->res), cpu, t, u->len)) {
-		double delay = u->retry;
-
-		u->stat->retries++;
-		c->retries++;
-		c->retry_cycles += delay;
-		count(op, SS_STEP_CMPXCHG_RETRY);
-		op->cycles += delay;
-		swap += delay; /* (no + 0 without a retry) */
-	}
-	return keep_swap(u->res, cpu, swap);
-}
-
-int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_op *op)
-{
-	return contend_swap(c, cpu, op);
+	return ss_contend_swap_at(c, cpu, r, st, at, len, retry);
 }
 
 #ifdef SS_HAVE_AVX_SWAP
@@ -336,24 +233,22 @@ int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_op *op
  * without the register copies SSE2's two-operand ones need (the ring
  * test: 38 instructions -> 26, docs/bench.md speed5).  Same answers:
  * the same compares (test_contention.c runs both). */
-static __attribute__((target("avx"))) int contend_swap_avx(struct ss_contention *c,
-							  unsigned cpu, struct ss_op *op)
+static __attribute__((target("avx"))) int
+contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+		 struct ss_res_stat *st, double at, double len, double retry)
 {
-	return contend_swap(c, cpu, op);
+	return ss_contend_swap_at(c, cpu, r, st, at, len, retry);
 }
 #endif
 
-int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+/* c->swap with one CPU: what ss_contend_tally does with any other
+ * operation there (one test fewer per operation with a cmpxchg). */
+static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+		      struct ss_res_stat *st, double at, double len, double retry)
 {
-	return c->swap(c, cpu, op);
-}
-
-/* c->swap with one CPU: what ss_contend_op does with any other operation
- * there (one test fewer per operation with a cmpxchg). */
-static int tally_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
-{
-	(void)cpu;
-	ss_contend_tally(c, op);
+	(void)cpu, (void)r, (void)at, (void)len, (void)retry;
+	st->uses++;
+	c->uses++;
 	return 0;
 }
 
@@ -399,6 +294,29 @@ void ss_contend_tally(struct ss_contention *c, struct ss_op *op)
 	}
 }
 
+/* Both passes over n uses (n a constant where the commonest shapes are
+ * inlined: their loops unrolled). */
+static inline __attribute__((always_inline)) int
+place_record(struct ss_contention *c, unsigned cpu, double clock, struct ss_op *op, unsigned n,
+	     double *after)
+{
+	op->cycles += place(c, cpu, clock, op, n, after);
+	return record(c, cpu, clock, op, n, after);
+}
+
+/* Two and three uses (a cmpxchg and list_lock, two cmpxchgs, or
+ * get_partial_node()'s cmpxchg, lock, cmpxchg: most operations with
+ * several uses) in their own unrolled copies. */
+static int place_record_n(struct ss_contention *c, unsigned cpu, double clock,
+			  struct ss_op *op, double *after)
+{
+	if (op->nr_uses == 2)
+		return place_record(c, cpu, clock, op, 2, after);
+	if (op->nr_uses == 3)
+		return place_record(c, cpu, clock, op, 3, after);
+	return place_record(c, cpu, clock, op, op->nr_uses, after);
+}
+
 int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 {
 	double after[SS_OP_MAX_USES];
@@ -406,7 +324,7 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 
 	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG) {
 		if (c->nr_cpus > 1)
-			return c->swap(c, cpu, op);
+			return ss_contend_swap(c, cpu, op);
 		c->lost += op->uses_lost;
 		op->use[0].stat->uses++;
 		c->uses++;
@@ -414,9 +332,9 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op)
 	}
 	c->lost += op->uses_lost;
 	if (c->nr_cpus > 1)
-		update_floor(c);
+		ss_contention_tick(c);
 	if (op->nr_uses == 1)
 		return contend_one(c, cpu, clock, op);
-	op->cycles += place(c, cpu, clock, op, after);
-	return record(c, cpu, clock, op, after);
+	return place_record_n(c, cpu, clock, op, after);
 }
+

@@ -30,13 +30,26 @@
 #define SS_RES_HIST_MAX 4096
 #define SS_SWAP_RING 8
 
+struct ss_contention;
+
+/* One operation's one cmpxchg on r (report row st), several CPUs: it read
+ * at `at` in the operation's cycles and swaps `window` later on CPU cpu,
+ * whose clock has not yet advanced by the operation; another CPU's swap
+ * in between makes it loop once more (`retry` cycles, which the caller
+ * adds to the operation and counts as its cmpxchg_retry step).  1 when it
+ * looped, 0 when not, -1 when out of memory.  An operation's one use is
+ * placed like this whether it comes in a struct ss_op (ss_contend_op) or
+ * straight from a model's inline path (sim/replay_plain.c). */
+typedef int ss_swap_fn(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+		       struct ss_res_stat *st, double at, double window, double retry);
+
 struct ss_contention {
 	/* set by ss_contention_init */
 	const double *clocks; /* every CPU's clock (struct ss_run) */
 	unsigned nr_cpus;
-	/* ss_contend_swap as built for this CPU (contention.c), or with one
-	 * CPU ss_contend_tally's */
-	int (*swap)(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+	/* ss_contend_swap_base as built for this CPU (contention.c), or with
+	 * one CPU the tally of a use */
+	ss_swap_fn *swap;
 	/* the slowest clock, recomputed every few placements: no new use can
 	 * begin before it, so older spans are dropped */
 	double floor;
@@ -59,12 +72,25 @@ int ss_contend(struct ss_contention *c, unsigned cpu, struct ss_op *op);
  * holds, for less (nothing can wait). */
 void ss_contend_tally(struct ss_contention *c, struct ss_op *op);
 
-/* ss_contend for an operation whose one use is a cmpxchg, several CPUs
- * (the commonest operation with a use). */
-int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op);
-/* Its baseline (SSE2) build, whatever the CPU (ss_contention_init sets
- * c->swap to it or to the AVX build): for the test that both agree. */
-int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_op *op);
+/* The baseline (SSE2) build of c->swap, whatever the CPU
+ * (ss_contention_init sets c->swap to it or to the AVX build): for the
+ * test that both agree. */
+ss_swap_fn ss_contend_swap_base;
+
+/* ss_contend for an operation whose one use is a cmpxchg (the commonest
+ * operation with a use): c->swap, the loop's cycles added. */
+static inline int ss_contend_swap(struct ss_contention *c, unsigned cpu, struct ss_op *op)
+{
+	const struct ss_use *u = &op->use[0];
+	int rc = c->swap(c, cpu, u->res, u->stat, u->at, u->len, u->retry);
+
+	if (rc > 0) {
+		if (op->stats)
+			op->stats[SS_STEP_CMPXCHG_RETRY]++;
+		op->cycles += u->retry;
+	}
+	return rc < 0 ? -1 : 0;
+}
 
 /* The replay's call after a model operation. */
 static inline int ss_contend_op(struct ss_contention *c, unsigned cpu,
@@ -73,7 +99,7 @@ static inline int ss_contend_op(struct ss_contention *c, unsigned cpu,
 	if (!op->nr_uses) /* a fast path: no lock, no cmpxchg */
 		return 0;
 	if (op->nr_uses == 1 && op->use[0].kind == SS_USE_CMPXCHG)
-		return c->swap(c, cpu, op); /* ss_contend_swap; one CPU: the tally */
+		return ss_contend_swap(c, cpu, op); /* one CPU: the tally */
 	if (c->nr_cpus == 1) {
 		ss_contend_tally(c, op);
 		return 0;

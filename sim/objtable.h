@@ -13,10 +13,14 @@
 
 struct ss_objtable {
 	struct ss_obj *objs;
-	uint64_t nr;  /* slots allocated */
+	uint64_t nr;  /* slots in use: ids below it have a slot, zeroed at first */
 	uint64_t cap; /* largest id + 1 allowed */
 	uint64_t live;
 	uint64_t peak_live;
+	/* objs is a reservation of cap slots (objtable.c): pages the kernel
+	 * gives zeroed as they are first touched, so growing is moving nr,
+	 * no copy and no memset; else (the reservation refused) realloc */
+	int reserved;
 };
 
 void ss_objtable_init(struct ss_objtable *t, uint64_t cap);

@@ -1,8 +1,10 @@
-/* replay.c - the hot loop: events in batches, each handed to the model,
+/* replay.c - the replay: events in batches, each handed to the model,
  * accounted.  Costs are per event here, so the common alloc and free take
  * no call the model does not need and touch nothing they need not
- * (callgrind figures in docs/bench.md). */
-#include "replay.h"
+ * (callgrind figures in docs/bench.md).  A cache model's plain SLUB
+ * caches have their own loop (replay_plain.c), which hands every event
+ * it does not price itself to the paths here (ss_replay_event). */
+#include "replay_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "bad_free.h"
 #include "contention.h"
 #include "cache_model_fast.h"
+#include "trace_records.h"
 
 /* Caches the model holds before the first event (KFENCE's pool, or a
  * model that builds its initial state up front): the running byte totals
@@ -55,6 +58,7 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 		run->cm = cm->fast ? cm : NULL;
 		run->ticks = cm->timed_work;
 	}
+	run->plain_avx = ss_replay_plain_avx();
 	/* most maps send trace CPU c to PU c: those need no copy of the event */
 	while (run->same_cpus < run->topo->nr_map &&
 	       run->topo->cpu_map[run->same_cpus] == run->same_cpus)
@@ -100,35 +104,6 @@ double ss_run_sim_cycles(const struct ss_run *run)
 double ss_run_ns(const struct ss_run *run, double cycles)
 {
 	return cycles * 1000.0 / run->target->clock_mhz;
-}
-
-/* llround() of an operation's (non-negative) cycles without the libm
- * call, exact below 2^53: the replay rounds once per alloc and per free.
- * With whole-number prices (most steps) the cycles are an integer
- * already, and one conversion back says so. */
-static inline uint64_t round_cycles(double c)
-{
-	int64_t whole = (int64_t)c; /* one instruction, unlike a uint64_t */
-
-	if ((double)whole == c)
-		return (uint64_t)whole;
-	if (!(c >= 0.5))
-		return 0;
-	return (uint64_t)whole + (c - (double)whole >= 0.5);
-}
-
-/* Add an operation's cycles to h: most operations of a run cost what the
- * one before did, so the bucket of the last value is kept (memo[0] the
- * cycles, memo[1] the bucket) and the rounding and bucket search skipped. */
-static inline void hist_add_cycles(struct ss_hist *h, double memo_c[1],
-				   size_t memo_b[1], double c)
-{
-	if (c != memo_c[0]) {
-		memo_c[0] = c;
-		memo_b[0] = ss_hist_bucket(round_cycles(c));
-	}
-	h->count[memo_b[0]]++;
-	h->total++;
 }
 
 /* FILE:LINE for a text trace, FILE: event N for a binary one (the run
@@ -187,7 +162,7 @@ static __attribute__((noinline)) int alloc_failed(struct ss_run *run,
 	return BAD(run, ev, err, "%s", why);
 }
 
-/* fast: the caller knows run->cm is set (replay_events) */
+/* fast: the caller knows run->cm is set (ss_replay_event) */
 static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, const struct ss_event *ev,
 			   bool fast, struct ss_error *err)
 {
@@ -229,7 +204,8 @@ static inline __attribute__((always_inline)) int do_alloc(struct ss_run *run, co
 		return ss_errorf(err, "out of memory");
 	run->alloc_cycles += op.cycles;
 	run->cpu_cycles[ev->cpu] += op.cycles;
-	hist_add_cycles(&run->alloc_hist, &run->hist_memo_c[0], &run->hist_memo_b[0], op.cycles);
+	ss_hist_add_cycles(&run->alloc_hist, &run->hist_memo_c[0], &run->hist_memo_b[0],
+			   op.cycles);
 	return 0;
 }
 
@@ -241,7 +217,8 @@ static inline __attribute__((always_inline)) int count_free(struct ss_run *run,
 		return ss_errorf(err, "out of memory");
 	run->free_cycles += op->cycles;
 	run->cpu_cycles[ev->cpu] += op->cycles;
-	hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1], op->cycles);
+	ss_hist_add_cycles(&run->free_hist, &run->hist_memo_c[1], &run->hist_memo_b[1],
+			   op->cycles);
 	return 0;
 }
 
@@ -424,26 +401,22 @@ void ss_replay_start(struct ss_run *run, const struct ss_trace_reader *r)
 	run->until_sample = run->sample_every;
 }
 
-/* Object-table slots this many events ahead are prefetched: with many live
- * objects the slot is otherwise a cache miss per event (docs/bench.md). */
-#define PREFETCH_AHEAD SS_REPLAY_PAD
+int ss_replay_event(struct ss_run *run, const struct ss_event *ev, struct ss_error *err)
+{
+	return replay_event(run, ev, true, err);
+}
 
-/* Events e up to stop.  The loop has two copies: fast, for a cache model
- * whose plain SLUB caches the replay calls inline (run->cm) and without
- * timed work (run->ticks), where neither is tested per event; the other,
- * for every run.  NULL, or the event that failed. */
-static inline __attribute__((always_inline)) const struct ss_event *
-replay_events(struct ss_run *run, const struct ss_event *e, const struct ss_event *stop,
-	      bool fast, struct ss_error *err)
+/* Events e up to stop, for every run (a cache model without timed work
+ * takes ss_replay_plain instead).  NULL, or the event that failed. */
+static const struct ss_event *replay_events(struct ss_run *run, const struct ss_event *e,
+					    const struct ss_event *stop, struct ss_error *err)
 {
 	for (; e < stop; e++) {
-		/* integer arithmetic: the id may be past the table */
-		__builtin_prefetch((const void *)((uintptr_t)run->objs.objs +
-						  e[PREFETCH_AHEAD].id * sizeof(struct ss_obj)));
-		if (replay_event(run, e, fast, err))
+		ss_replay_prefetch(run, e);
+		if (replay_event(run, e, false, err))
 			return e;
 		/* (a phase marker has no CPU of its own) */
-		if (!fast && run->ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
+		if (run->ticks && e->kind != SS_EV_PHASE && do_tick(run, e, err))
 			return e;
 		run->events++;
 	}
@@ -461,8 +434,8 @@ int ss_replay_batch(struct ss_run *run, const struct ss_event *ev, unsigned n,
 						      ? e + run->until_sample : last;
 		uint64_t done = (uint64_t)(stop - e);
 
-		if (run->cm && !run->ticks ? replay_events(run, e, stop, true, err)
-					   : replay_events(run, e, stop, false, err))
+		if (run->cm && !run->ticks ? ss_replay_plain(run, e, stop, err)
+					   : replay_events(run, e, stop, err))
 			return -1;
 		e = stop;
 		if (run->on_sample && (run->until_sample -= done) == 0) {
@@ -479,6 +452,29 @@ int ss_replay_finish(struct ss_run *run, struct ss_error *err)
 	return run->on_phase ? run->on_phase(run, NULL, err) : 0;
 }
 
+/* ss_replay for a run that ss_replay_plain_trace serves: records read in
+ * place, no batch; the timeline samples where the batches would take
+ * them (every sample_every events). */
+static int replay_in_place(struct ss_run *run, struct ss_trace_reader *r, struct ss_error *err)
+{
+	int end = 0;
+
+	while (!end) {
+		int64_t done = ss_replay_plain_trace(run, r, run->on_sample ? run->until_sample
+									   : UINT64_MAX,
+						     &end, err);
+
+		if (done < 0)
+			return -1;
+		if (run->on_sample && (run->until_sample -= (uint64_t)done) == 0) {
+			run->until_sample = run->sample_every;
+			if (run->on_sample(run, err))
+				return -1;
+		}
+	}
+	return ss_replay_finish(run, err);
+}
+
 int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	      struct ss_error *err)
 {
@@ -486,6 +482,11 @@ int ss_replay(struct ss_run *run, struct ss_trace_reader *r,
 	int n;
 
 	ss_replay_start(run, r);
+	/* (a run whose map sends some trace CPU to another PU takes the
+	 * batches: ss_replay_plain maps it, the in-place loop does not) */
+	if (run->cm && !run->ticks && ss_trace_has_records(r) &&
+	    run->same_cpus >= run->topo->nr_map)
+		return replay_in_place(run, r, err);
 	while ((n = ss_trace_next_batch(r, ev, SS_REPLAY_BATCH, err)) > 0)
 		if (ss_replay_batch(run, ev, (unsigned)n, err))
 			return -1;

@@ -70,6 +70,9 @@ struct ss_run {
 	 * calls inline (allocators/cache_model_fast.h); else NULL */
 	struct ss_cmodel *cm;
 	bool ticks;		 /* the model has timed work (model.h tick) */
+	/* replay_plain.c's in-place loop in its AVX build (set where the CPU
+	 * has AVX; a test clears it for the baseline build) */
+	bool plain_avx;
 	double hist_memo_c[2];	 /* alloc, free: the last cycles added ... */
 	size_t hist_memo_b[2];	 /* ... and their histogram bucket (an index
 				  * as wide as an address: no widening per use) */

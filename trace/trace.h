@@ -30,6 +30,13 @@
 #define SS_API_KMALLOC 0u /* api index 0 is always kmalloc */
 #define SS_MAX_NAME 255	  /* longest site, cache, label or phase name */
 
+/* Bounds that keep every later computation far from overflow; both
+ * formats enforce them. */
+#define SS_TRACE_MAX_CPU 65535u
+#define SS_TRACE_MAX_ID ((1ull << 48) - 1)
+#define SS_TRACE_MAX_SIZE (1ull << 40)	 /* bytes in one request */
+#define SS_TRACE_MAX_CYCLES (1ull << 48) /* cycles in one work event */
+
 enum ss_event_kind {
 	SS_EV_ALLOC,
 	SS_EV_FREE,

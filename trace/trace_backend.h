@@ -9,13 +9,6 @@
 #include "trace.h"
 #include "trace_io.h"
 
-/* Bounds that keep every later computation far from overflow; both
- * formats enforce them. */
-#define SS_TRACE_MAX_CPU 65535u
-#define SS_TRACE_MAX_ID ((1ull << 48) - 1)
-#define SS_TRACE_MAX_SIZE (1ull << 40)	 /* bytes in one request */
-#define SS_TRACE_MAX_CYCLES (1ull << 48) /* cycles in one work event */
-
 struct ss_trace_reader {
 	int (*next)(struct ss_trace_reader *r, struct ss_event *ev,
 		    struct ss_error *err);

@@ -16,6 +16,7 @@
 
 #include "trace_backend.h"
 #include "trace_bin.h"
+#include "trace_records.h"
 
 #define BAD(r, off, err, fmt, ...)                                              \
 	ss_errorf(err, "%s: byte %llu: " fmt, (r)->path, (unsigned long long)(off), \
@@ -24,8 +25,6 @@
 #define ID_MASK ((1u << SS_BIN2_ID_BITS) - 1)
 #define SITE_MASK ((1u << SS_BIN2_SITE_BITS) - 1)
 #define API_MASK ((1u << SS_BIN2_API_BITS) - 1)
-/* the id is the rest of the record's first 32 bits: one shift takes it */
-_Static_assert(SS_BIN2_ID_BITS == 24, "id = (uint32_t)w >> 8");
 
 static uint64_t offset_of(const struct ss_trace_reader *r, const uint8_t *p)
 {
@@ -116,42 +115,14 @@ static void make_site_lim(struct ss_trace_reader *r)
 		r->site_lim[a] = (uint16_t)(a < r->lim_api ? sites : 0);
 }
 
-/* A work event in a LONG record (0xf0, version 1's WORK tag with the cpu
- * in it, cycles and label varints): hackbench writes one every ~120
- * events, and each one through decode_one() costs ~170 instructions,
- * leaving this loop and entering it again.  The common shape only, with
- * the fields decode_event() sets; 0 for anything else (a cpu varint, a
- * value out of range, the block's last bytes), which decode_one() takes
- * and words. */
-static inline int decode_work(const uint8_t **pp, const uint8_t *end,
-			      struct ss_event *e, uint32_t nr_names)
+static inline void update_site_lim(struct ss_trace_reader *r)
 {
-	const uint8_t *q = *pp;
-	uint64_t cycles, label;
-	uint8_t tag;
-
-	if (end - q < 2 || q[0] != SS_BIN2_LONG_TAG)
-		return 0;
-	tag = q[1];
-	if ((tag & 7) != SS_BIN_WORK || !(tag >> 3))
-		return 0;
-	q += 2;
-	if (ss_bin_get_varint(&q, end, &cycles) || cycles > SS_TRACE_MAX_CYCLES ||
-	    ss_bin_get_varint(&q, end, &label) || label >= nr_names)
-		return 0;
-	e->kind = SS_EV_WORK;
-	e->cpu = (tag >> 3) - 1u;
-	e->id = 0;
-	e->site = (uint32_t)label;
-	e->api = 0;
-	e->value = cycles;
-	e->gfp = 0;
-	*pp = q;
-	return 1;
+	if (r->tb.names.nr != r->lim_names || r->tb.cache_names.nr != r->lim_api)
+		make_site_lim(r);
 }
 
 /* The short forms while 8 bytes remain in the block, and the common work
- * record (decode_work); stops at anything else.  Returns the events
+ * record (trace_records.h ss_rec_work); stops at anything else.  Returns the events
  * decoded into ev[0 .. max).  The inner loop runs on the output pointer
  * alone (no index to count, nothing to work out before leaving it, no
  * event number stored: the consumer counts, trace.h), and an alloc's
@@ -168,8 +139,7 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 
 	if (r->ended)
 		return 0; /* decode_one() says what follows the end */
-	if (nr_names != r->lim_names || r->tb.cache_names.nr != r->lim_api)
-		make_site_lim(r);
+	update_site_lim(r);
 	while (e < ev_end && end - p >= 8) {
 		/* records are at most 8 bytes: this many fit before fewer
 		 * than 8 bytes remain, so the inner loop checks nothing else */
@@ -187,28 +157,28 @@ static unsigned decode_fast(struct ss_trace_reader *r, struct ss_event *ev,
 				 * stored */
 				e->kind = SS_EV_FREE;
 				e->cpu = tag;
-				e->id = (uint32_t)w >> 8; /* = (w >> 8) & ID_MASK */
+				e->id = ss_rec_id(w);
 				p += 4;
 			} else if (tag < SS_BIN2_LONG_TAG) {
-				uint32_t site = (uint32_t)(w >> SS_BIN2_SITE_SHIFT) & SITE_MASK;
-				uint64_t api = (w >> SS_BIN2_API_SHIFT) & API_MASK;
+				uint32_t site = ss_rec_site(w);
+				uint64_t api = ss_rec_api(w);
 
 				if (site >= site_lim[api])
 					goto out; /* decode_one() words it */
 				/* cpu and kind SS_EV_ALLOC (0), api and gfp 0 */
 				store_pair(e, offsetof(struct ss_event, cpu),
 					   tag - SS_BIN2_ALLOC_TAG);
-				e->id = (uint32_t)w >> 8;
+				e->id = ss_rec_id(w);
 				e->site = site;
 				store_pair(e, offsetof(struct ss_event, api), api);
-				e->value = w >> SS_BIN2_SIZE_SHIFT;
+				e->value = ss_rec_size(w);
 				p += 8;
 			} else {
 				break; /* LONG or reserved: below */
 			}
 		}
 		if (e < lim) { /* the loop stopped at e */
-			if (!decode_work(&p, end, e, nr_names))
+			if (!ss_rec_work(&p, end, nr_names, e))
 				break;
 			e++;
 		}
@@ -328,6 +298,30 @@ static int bin2_next(struct ss_trace_reader *r, struct ss_event *ev,
 	if (rc == 1)
 		ev->line = (unsigned long)r->events;
 	return rc;
+}
+
+int ss_trace_has_records(const struct ss_trace_reader *r)
+{
+	return r->next_batch == bin2_next_batch;
+}
+
+int ss_trace_records_open(struct ss_trace_reader *r, struct ss_trace_records *rec)
+{
+	if (!ss_trace_has_records(r) || r->ended || r->pending || r->blk_p == r->blk_end)
+		return 0;
+	update_site_lim(r);
+	rec->p = r->blk_p;
+	rec->end = r->blk_end;
+	rec->site_lim = r->site_lim;
+	rec->nr_names = r->tb.names.nr;
+	return 1;
+}
+
+void ss_trace_records_close(struct ss_trace_reader *r, const uint8_t *p, unsigned n)
+{
+	r->blk_p = p;
+	r->blk_decoded += n;
+	r->events += n;
 }
 
 int ss_bin2_reader_init(struct ss_trace_reader *r, struct ss_error *err)

@@ -218,7 +218,7 @@ static int swap_retried(struct bench *b, unsigned cpu, double at)
  * reading at 100 does not see 100 (not after the read); CPU 1 reading at
  * 80 sees it (inclusive at 80 + 20).  Six more swaps overwrite slot 7:
  * CPU 2 reading at 80 then sees nothing. */
-static void cmpxchg_ring(int (*swap)(struct ss_contention *, unsigned, struct ss_op *))
+static void cmpxchg_ring(ss_swap_fn *swap)
 {
 	struct bench b;
 

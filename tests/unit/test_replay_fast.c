@@ -1,6 +1,7 @@
 /* test_replay_fast.c - the replay loop calls a SLUB model's common alloc
- * and free inline (allocators/cache_model_fast.h, run->cm in
- * sim/replay.c) instead of through the model ops.  The two must agree to
+ * and free inline (allocators/cache_model_fast.h, run->cm: the loop of
+ * sim/replay_plain.c, which prices SLUB's lock-free paths without a
+ * struct ss_op) instead of through the model ops.  The two must agree to
  * the byte: each trace here is replayed twice, once as `slabsim run` does
  * and once with run->cm cleared after set-up, so that every event goes
  * through run->desc->ops->alloc/free, and every result file the run writes
@@ -39,8 +40,15 @@ static int on_sample(struct ss_run *run, struct ss_error *err)
 	return 0;
 }
 
-/* Replay spec into dir; inline: whether the inline SLUB path may be taken. */
-static void replay(const struct ss_run_spec *spec, bool inline_path, const char *dir,
+/* The paths a replay can take. */
+enum path {
+	OPS,	/* every event through the model ops */
+	INLINE,	/* the inline SLUB paths, the in-place loop as built for this CPU */
+	BASE,	/* the same, the loop's baseline build (where the other is AVX's) */
+};
+
+/* Replay spec into dir along path. */
+static void replay(const struct ss_run_spec *spec, enum path path, const char *dir,
 		   struct samples *smp)
 {
 	struct ss_run_setup rs = {0};
@@ -54,8 +62,10 @@ static void replay(const struct ss_run_spec *spec, bool inline_path, const char 
 		fail_msg("%s on %s: %s", spec->model, spec->trace, err.msg);
 	/* every model here is a SLUB one: the inline path is there to skip */
 	assert_non_null(run.cm);
-	if (!inline_path)
+	if (path == OPS)
 		run.cm = NULL;
+	if (path == BASE)
+		run.plain_avx = false;
 	if (ss_replay(&run, rs.reader, &err) || ss_write_caches(dir, &run, &err) ||
 	    ss_write_counters(dir, &run, &err) || ss_write_functions(dir, &run, &err) ||
 	    ss_write_locks(dir, &run, &err) || ss_write_latency(dir, &run, &err) ||
@@ -79,7 +89,7 @@ static char *slurp(const char *path, size_t *n)
 	return buf;
 }
 
-static void check_same(const struct ss_run_spec *spec)
+static void check_path(const struct ss_run_spec *spec, enum path path)
 {
 	static const char *const files[] = {
 		"caches.csv", "counters.csv", "functions.csv", "locks.csv", "latency.csv",
@@ -97,8 +107,8 @@ static void check_same(const struct ss_run_spec *spec)
 	tu_path(dir_ops, sizeof(dir_ops), name);
 	if (mkdir(dir_fast, 0777) || mkdir(dir_ops, 0777))
 		fail_msg("%s: cannot create", dir_fast);
-	replay(spec, true, dir_fast, &fast);
-	replay(spec, false, dir_ops, &ops);
+	replay(spec, path, dir_fast, &fast);
+	replay(spec, OPS, dir_ops, &ops);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char a[2 * TU_PATH_MAX], b[2 * TU_PATH_MAX];
 		size_t na, nb;
@@ -119,6 +129,13 @@ static void check_same(const struct ss_run_spec *spec)
 	assert_memory_equal(fast.v, ops.v, fast.n * sizeof(fast.v[0]));
 	tu_remove_tree(dir_fast);
 	tu_remove_tree(dir_ops);
+}
+
+/* Both builds of the inline paths give the model ops' figures. */
+static void check_same(const struct ss_run_spec *spec)
+{
+	check_path(spec, INLINE);
+	check_path(spec, BASE);
 }
 
 /* A text trace every route of the model meets: three declared caches,
@@ -209,6 +226,9 @@ static void test_hackbench(void **state)
 					 .target = "x86_64-4.6", .cpus = 4});
 	check_same(&(struct ss_run_spec){.trace = path, .model = "kmem_cache",
 					 .target = "x86_64-6.1", .cpus = 4, .nodes = 2});
+	/* one CPU: no cmpxchg is placed (the in-place loop's other copy) */
+	check_same(&(struct ss_run_spec){.trace = path, .model = "traced",
+					 .target = "x86_64-4.6", .cpus = 1, .map = "fold"});
 }
 
 int main(void)
