@@ -274,10 +274,10 @@ static uint32_t tree_find(const uint32_t *tree, uint32_t n, uint64_t k)
 	return pos;
 }
 
-/* Both trees over the prior slabs; the mapped flags of slabs that were
- * there before are kept (ss_kcache_add_prior adds slabs to a cache whose
- * kernel slabs may be mapped already). */
-static int build_tree(struct ss_kcache *s)
+/* Both trees over the prior slabs; the mapped flags of the first `had`
+ * slabs, there before, are kept (ss_kcache_add_prior adds slabs to a
+ * cache whose kernel slabs may be mapped already). */
+static int build_tree(struct ss_kcache *s, uint32_t had)
 {
 	uint32_t n = s->nr_prior_slabs, cap = n ? n : 1;
 	uint32_t *t = realloc(s->prior_tree, cap * sizeof(*t));
@@ -292,7 +292,7 @@ static int build_tree(struct ss_kcache *s)
 	s->unmapped_tree = u;
 	if (!(m = calloc(cap, 1)))
 		return -1;
-	for (uint32_t i = 0; s->mapped && i < n; i++)
+	for (uint32_t i = 0; s->mapped && i < had && i < n; i++)
 		m[i] = s->mapped[i];
 	free(s->mapped);
 	s->mapped = m;
@@ -369,7 +369,7 @@ int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
 	else
 		rc = populate_slabinfo(s, c);
 	s->prior_rng = name_seed(s->name);
-	if (rc || build_tree(s))
+	if (rc || build_tree(s, 0))
 		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
 	return 0;
 }
@@ -530,12 +530,14 @@ static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, u
 int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
 			struct ss_error *err)
 {
+	uint32_t had = s->nr_prior_slabs;
+
 	if (populate_packed(s, c))
 		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
 	/* the trees are rebuilt over all prior slabs (once per cache added) */
 	if (!s->prior_rng)
 		s->prior_rng = name_seed(s->name);
-	return build_tree(s) ? ss_errorf(err, "out of memory") : 0;
+	return build_tree(s, had) ? ss_errorf(err, "out of memory") : 0;
 }
 
 struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees,

@@ -103,6 +103,8 @@ static struct ss_acct_cache *cache_of(struct ss_account *a, uint32_t c)
 	k->align_each = r.size_nodebug - r.object_size;
 	k->debug_each = r.slab_size - r.size_nodebug;
 	k->lpadd = (a->page_size << r.order) - (uint64_t)r.objs_per_slab * r.slab_size;
+	if (r.slab_bytes > r.nr_slabs * (a->page_size << r.order))
+		k->pool_pages = (r.slab_bytes - r.nr_slabs * (a->page_size << r.order)) / a->page_size;
 	k->known = true;
 	if ((r.prior_live || r.prior_freed) && prior_set(a, k, c, &r))
 		return NULL;
@@ -205,6 +207,18 @@ static void note_peak(struct ss_account *a, uint64_t events)
 	a->peak.events = events;
 }
 
+/* The slab tail bytes of cache k holding `pages` pages: one lpadd per
+ * slab, and its pool pages (cache_of) whole. */
+static uint64_t slab_tail_of(const struct ss_account *a, const struct ss_acct_cache *k,
+			     uint64_t pages)
+{
+	if (!pages)
+		return 0;
+	if (pages < k->pool_pages)
+		return pages * a->page_size;
+	return ((pages - k->pool_pages) >> k->order) * k->lpadd + k->pool_pages * a->page_size;
+}
+
 /* Cache c's slab pages now, as the model reports them (an initial
  * state's slabs included, which no page counter saw allocated). */
 static void note_cache_pages(struct ss_account *a, struct ss_acct_cache *k, uint32_t c)
@@ -221,7 +235,7 @@ static void note_cache_pages(struct ss_account *a, struct ss_acct_cache *k, uint
 	}
 	/* modulo 2^64: a fall adds the two's complement */
 	a->slab_pages += pages - k->pages;
-	a->slab_tail += ((pages >> k->order) - (k->pages >> k->order)) * k->lpadd;
+	a->slab_tail += slab_tail_of(a, k, pages) - slab_tail_of(a, k, k->pages);
 	k->pages = pages;
 }
 

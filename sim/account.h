@@ -51,6 +51,9 @@ struct ss_acct_cache {
 	uint32_t object_size, size_nodebug, slab_size, order;
 	uint32_t align_each, debug_each; /* per object: stride parts */
 	uint64_t lpadd;	   /* bytes after the last slot of one slab */
+	/* pages a cache holds beside its slabs, all slab tail, while it holds
+	 * any: KFENCE's pool leads with a guard pair no slot uses */
+	uint64_t pool_pages;
 	uint64_t pages;	   /* pages held, as memcap last saw them */
 	uint64_t prior;	   /* initial-state objects live, as last counted */
 	uint64_t live;	   /* the trace's objects live in the cache */

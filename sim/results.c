@@ -207,20 +207,26 @@ static int check_account(const struct ss_run *run, const struct ss_totals *t,
 	struct ss_acct_bytes b;
 
 	ss_account_now(&run->acct, &b);
+	const struct {
+		const char *name;
+		uint64_t replay, model;
+	} part[] = {
+		{"footprint", b.footprint, t->footprint_bytes},
+		{"requested", b.requested, t->requested - t->internal_requested},
+		{"allocated", b.allocated, t->allocated - t->internal_allocated},
+		{"alignment", b.align, t->align - t->internal_align},
+		{"debug", b.debug, t->debug - t->internal_debug},
+		{"slab tail", b.slab_tail, t->slab_tail},
+	};
+
 	/* the running totals follow the trace's objects; the model's also
 	 * hold the allocator's own (memcg vectors, ...): compare without them */
-	if (b.footprint != t->footprint_bytes ||
-	    b.requested != t->requested - t->internal_requested ||
-	    b.allocated != t->allocated - t->internal_allocated ||
-	    b.align != t->align - t->internal_align ||
-	    b.debug != t->debug - t->internal_debug || b.slab_tail != t->slab_tail)
-		return ss_errorf(err, "internal error: the replay's running byte totals "
-				      "(footprint %llu, requested %llu) differ from the model's "
-				      "caches (%llu, %llu) at the end",
-				 (unsigned long long)b.footprint,
-				 (unsigned long long)b.requested,
-				 (unsigned long long)t->footprint_bytes,
-				 (unsigned long long)t->requested);
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		if (part[i].replay != part[i].model)
+			return ss_errorf(err, "internal error: the replay's running %s bytes (%llu) "
+					      "differ from the model's caches (%llu) at the end",
+					 part[i].name, (unsigned long long)part[i].replay,
+					 (unsigned long long)part[i].model);
 	return 0;
 }
 
