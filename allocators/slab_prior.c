@@ -431,8 +431,10 @@ static uint32_t map_draw(struct ss_kcache *s, uint32_t need, uint32_t drawn)
  * each holds is the snapshot's even spread, a guess.  Spreading their
  * objects otherwise is another guess at the same node partial objects
  * (the cache's objects, slabs and partial figures stay the snapshot's),
- * and no event has depended on it as long as none is emptied or filled
- * (every one keeps an object and a free slot). */
+ * and no event has depended on it: none had an object of the trace in
+ * it, and none is filled (a node partial slab keeps a free slot; where
+ * fewer objects than slabs are left, some are left empty, as SLUB keeps
+ * empty node partial slabs up to min_partial). */
 static bool spread_slab(const struct ss_kcache *s, uint32_t i)
 {
 	const struct ss_slab *sl = s->prior_slabs[i];
@@ -447,6 +449,8 @@ static void set_prior(struct ss_kcache *s, uint32_t i, uint32_t want)
 	struct ss_slab *sl = s->prior_slabs[i];
 	int32_t d = (int32_t)want - (int32_t)sl->prior;
 
+	if (!d)
+		return; /* (most of a re-spread: the even share moves by one) */
 	sl->prior = want;
 	sl->inuse = want;
 	tree_add(s->prior_tree, s->nr_prior_slabs, i, d);

@@ -31,7 +31,7 @@ SLABINFO=${SLABINFO:-/proc/slabinfo}
 # multi-line debug listings.
 SKIP=" validate shrink alloc_calls free_calls "
 
-usage() { echo "usage: slab-snapshot.sh [-p PHASE] OUT" >&2; exit 2; }
+usage() { echo "usage: slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE] OUT" >&2; exit 2; }
 die() { echo "slab-snapshot.sh: $*" >&2; exit 1; }
 
 phase=snapshot si_copy="" instance=""

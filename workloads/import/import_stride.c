@@ -28,10 +28,11 @@
  * before-snapshot bounds it: the site's slabs of class s must be slabs the
  * cache had before the capture, other than those the capture saw holding
  * other objects.  One call site frees one kind of object, so all of a
- * site's slabs, every class, go to one family: the one whose caches can
- * hold the most of them, then the one with the most such slabs left, then
- * the first in the order above (site_family()); its caches are then
- * charged with them.  That is a likelihood, not a proof: a site whose
+ * site's slabs, every class, go to one family: the one whose objects the
+ * capture saw in most of those slabs after the site's frees, then the one
+ * whose caches can hold the most of them, then the one with the most such
+ * slabs left, then the first in the order above (site_family()); its
+ * caches are then charged with them.  That is a likelihood, not a proof: a site whose
  * objects came from the smaller of two families with room for them is
  * misplaced, and the import says how many frees this rule placed.
  *
@@ -246,9 +247,11 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 		char key[64];
 		uint32_t k, gfp = family_gfp[f];
 
-		if (!family_room(s, p, size[i], order[i], f, &c) && !c)
-			gfp = 0; /* the family has no such cache: the plain one */
-		c = family_cache(p, size[i], gfp);
+		family_room(s, p, size[i], order[i], f, &c);
+		if (!c) { /* the family has no such cache: the plain one */
+			gfp = 0;
+			c = family_cache(p, size[i], 0);
+		}
 		s->taken[c - p->snap->caches] += groups[i];
 		snprintf(key, sizeof(key), "k %u %u", gfp, size[i]);
 		if ((k = ss_strtab_intern(&p->keys, key)) == UINT32_MAX) {
