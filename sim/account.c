@@ -358,7 +358,7 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 	if (dir > 0) {
 		s->allocs++;
 		s->requested += obj->size;
-		s->allocated += bytes;
+		s->allocated += bytes; /* (read for a pair with no slab cache only) */
 		if (s->allocs - s->frees > s->peak_live)
 			s->peak_live = s->allocs - s->frees;
 		note_peak(a, events);

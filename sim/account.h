@@ -63,7 +63,11 @@ struct ss_acct_cache {
 };
 
 /* One (site, cache) pair.  Counts of allocations and of frees; bytes of
- * each, so that what is live is allocated - freed. */
+ * each, so that what is live is allocated - freed.  allocated and
+ * freed_allocated are kept only for a pair with no slab cache (kmalloc_large,
+ * kmalloc(0)): a slab cache's object_size is read once and never changes
+ * in the account, so its pairs' are their counts times it, computed where
+ * they are read (ss_account_site_allocated) instead of added per event. */
 struct ss_acct_site {
 	uint32_t site, cache; /* trace name index; model cache or SS_ACCT_* */
 	uint32_t next;	      /* next pair of the same site + 1, 0 = none */
@@ -148,6 +152,15 @@ static inline void ss_account_touch(struct ss_account *a, struct ss_acct_cache *
 	}
 }
 
+/* The bytes pair s allocated (object_size each for a slab cache's pair). */
+static inline uint64_t ss_account_site_allocated(const struct ss_account *a,
+						 const struct ss_acct_site *s)
+{
+	const struct ss_acct_cache *k = ss_account_geo(a, s->cache);
+
+	return k ? s->allocs * k->object_size : s->allocated;
+}
+
 /* The common case of ss_account_alloc: a slab object, no pages moved
  * (mem->slab_pages == a->slab_pages), its pair i = ss_account_head(). */
 static inline void ss_account_alloc_pair(struct ss_account *a, struct ss_obj *obj, uint32_t i)
@@ -163,7 +176,6 @@ static inline void ss_account_alloc_pair(struct ss_account *a, struct ss_obj *ob
 	a->requested += obj->size;
 	s->allocs++;
 	s->requested += obj->size;
-	s->allocated += k->object_size;
 	if (s->allocs - s->frees > s->peak_live)
 		s->peak_live = s->allocs - s->frees;
 }
@@ -199,7 +211,6 @@ static inline void ss_account_free_live(struct ss_account *a, struct ss_obj *obj
 	a->requested -= obj->size;
 	s->frees++;
 	s->freed_requested += obj->size;
-	s->freed_allocated += k->object_size;
 	s->cross_cpu += remote;
 }
 

@@ -59,6 +59,9 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 		run->ticks = cm->timed_work;
 	}
 	run->plain_avx = ss_replay_plain_avx();
+	run->route_memo = NULL;
+	if (run->cm && !(run->route_memo = calloc(SS_ROUTE_MEMO_SITES, sizeof(*run->route_memo))))
+		return ss_errorf(err, "out of memory");
 	/* most maps send trace CPU c to PU c: those need no copy of the event */
 	while (run->same_cpus < run->topo->nr_map &&
 	       run->topo->cpu_map[run->same_cpus] == run->same_cpus)
@@ -77,6 +80,8 @@ void ss_run_release(struct ss_run *run)
 	ss_account_release(&run->acct);
 	free(run->cpu_cycles);
 	run->cpu_cycles = NULL;
+	free(run->route_memo);
+	run->route_memo = NULL;
 }
 
 uint64_t ss_run_footprint_bytes(const struct ss_run *run)

@@ -30,6 +30,21 @@ typedef int (*ss_phase_fn)(struct ss_run *run, const char *phase,
 /* Called every `sample_every` events, for the timeline. */
 typedef int (*ss_sample_fn)(struct ss_run *run, struct ss_error *err);
 
+/* Sites below this have a route memo (a binary trace's ALLOC8 names at
+ * most 2^12 sites: trace_bin.h). */
+#define SS_ROUTE_MEMO_SITES 4096
+
+/* Where the last alloc of a site went (replay_plain.c): an alloc with the
+ * same api and size and no gfp flag goes to the same cache (its route
+ * memos and plain caches never change once set) and the same account
+ * pair (pairs keep their index).  key 0: empty. */
+struct ss_site_route {
+	uint64_t key;
+	struct ss_kcache *k;
+	uint32_t pair;
+	int32_t ci;
+};
+
 struct ss_run {
 	/* configuration (not owned) */
 	const struct ss_target *target;
@@ -73,6 +88,9 @@ struct ss_run {
 	/* replay_plain.c's in-place loop in its AVX build (set where the CPU
 	 * has AVX; a test clears it for the baseline build) */
 	bool plain_avx;
+	/* replay_plain.c's route of an alloc by site (NULL until its first
+	 * alloc of a plain cache: SS_ROUTE_MEMO_SITES entries) */
+	struct ss_site_route *route_memo;
 	double hist_memo_c[2];	 /* alloc, free: the last cycles added ... */
 	size_t hist_memo_b[2];	 /* ... and their histogram bucket (an index
 				  * as wide as an address: no widening per use) */

@@ -94,12 +94,32 @@ plain_alloc_as(struct ss_run *run, struct ss_cmodel *cm, unsigned cpu, struct ss
 	uint32_t pair;
 	int ci;
 
+	struct ss_site_route *memo = NULL;
+	uint64_t key = 0;
+
+	if (run->mem.slab_pages != run->acct.slab_pages)
+		return 0;
+	if (!gfp && site < SS_ROUTE_MEMO_SITES && api < 128 && size < (UINT64_C(1) << 56)) {
+		memo = &run->route_memo[site];
+		key = (size << 8) | (api << 1) | 1;
+		/* (a pair, once made, keeps its index: it need not head
+		 * the site's chain, which only speeds the search) */
+		if (memo->key == key) {
+			k = memo->k;
+			ci = memo->ci;
+			pair = memo->pair;
+			goto routed;
+		}
+	}
 	if (!kmalloc && size > run->tables->caches[api].object_size)
 		return 0;
 	ci = ss_cmodel_route_of(cm, kmalloc ? SS_API_KMALLOC : api, gfp, size);
-	if (ci < 0 || !(k = cm->plain[ci]) || run->mem.slab_pages != run->acct.slab_pages ||
+	if (ci < 0 || !(k = cm->plain[ci]) ||
 	    (pair = ss_account_pair(&run->acct, site, (uint32_t)ci)) == UINT32_MAX)
 		return 0;
+	if (memo) /* (api, size) -> ci is fixed once memoized, and so is plain[ci] */
+		*memo = (struct ss_site_route){.key = key, .k = k, .pair = pair, .ci = ci};
+routed:
 	if (!(sl = ss_kcache_fast_slab(k, cpu)))
 		return (sl = ss_kcache_refill_slab(k, cpu)) ?
 			       plain_alloc_refill(run, k, ci, sl, obj, pair, cpu, site, size, err) : 0;

@@ -299,9 +299,9 @@ int ss_write_caches(const char *dir, const struct ss_run *run,
  * rounding.  perf kmem's Frag has the same formula over bytes_alloc =
  * s->size (trace_kmem_cache_alloc(), include/trace/events/kmem.h), the
  * stride, so it also counts alignment and debug bytes (docs/outputs.md). */
-static double frag_pct(const struct ss_acct_site *s)
+static double frag_pct(uint64_t requested, uint64_t allocated)
 {
-	return s->allocated ? 100.0 - 100.0 * (double)s->requested / (double)s->allocated : 0.0;
+	return allocated ? 100.0 - 100.0 * (double)requested / (double)allocated : 0.0;
 }
 
 int ss_write_sites(const char *dir, const struct ss_run *run,
@@ -323,15 +323,15 @@ int ss_write_sites(const char *dir, const struct ss_run *run,
 	for (uint32_t i = 0; i < a->nr_sites; i++) {
 		const struct ss_acct_site *s = &a->site[order[i]];
 		const struct ss_acct_cache *k = ss_account_geo(a, s->cache);
-		uint64_t live = s->allocs - s->frees;
+		uint64_t live = s->allocs - s->frees, allocated = ss_account_site_allocated(a, s);
 
 		ss_csv_put(f.fp, ss_account_site_name(s, run->tables));
 		fputc(',', f.fp);
 		ss_csv_put(f.fp, ss_account_cache_name(a, s));
 		fprintf(f.fp, ",%llu,%llu,%llu,%llu,%.2f,%llu,%llu,%llu,%llu,%lld,%llu,%llu\n",
 			(unsigned long long)s->allocs, (unsigned long long)s->frees,
-			(unsigned long long)s->requested, (unsigned long long)s->allocated,
-			frag_pct(s), (unsigned long long)s->cross_cpu,
+			(unsigned long long)s->requested, (unsigned long long)allocated,
+			frag_pct(s->requested, allocated), (unsigned long long)s->cross_cpu,
 			(unsigned long long)live, (unsigned long long)s->peak_live,
 			(unsigned long long)(s->requested - s->freed_requested),
 			/* at the cache's object_size now, as caches.csv

@@ -20,6 +20,7 @@
 #include "results.h"
 #include "run.h"
 #include "test_util.h"
+#include "trace_convert.h"
 
 /* The run's footprint and live objects at each timeline sample. */
 struct samples {
@@ -70,7 +71,7 @@ static void replay(const struct ss_run_spec *spec, enum path path, const char *d
 	    ss_write_counters(dir, &run, &err) || ss_write_functions(dir, &run, &err) ||
 	    ss_write_locks(dir, &run, &err) || ss_write_latency(dir, &run, &err) ||
 	    ss_write_work(dir, &run, &err) || ss_write_summary(dir, &run, &lb, &err) ||
-	    ss_write_slabinfo(dir, "slabinfo", &run, &err))
+	    ss_write_slabinfo(dir, "slabinfo", &run, &err) || ss_write_sites(dir, &run, &err))
 		fail_msg("%s on %s: %s", spec->model, spec->trace, err.msg);
 	ss_run_setup_close(&rs, &run);
 }
@@ -93,7 +94,7 @@ static void check_path(const struct ss_run_spec *spec, enum path path)
 {
 	static const char *const files[] = {
 		"caches.csv", "counters.csv", "functions.csv", "locks.csv", "latency.csv",
-		"work.csv", "summary.csv", "summary.json", "slabinfo",
+		"work.csv", "summary.csv", "summary.json", "slabinfo", "sites.csv",
 	};
 	static struct samples fast, ops;
 	static unsigned nr_checks;
@@ -197,6 +198,10 @@ static void test_mixed_trace(void **state)
 	char path[TU_PATH_MAX];
 	(void)state;
 
+	char sbt[TU_PATH_MAX];
+	struct ss_error err = {{0}};
+	uint64_t n;
+
 	tu_path(path, sizeof(path), "mixed.trace");
 	write_mixed_trace(path);
 	for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++)
@@ -204,6 +209,14 @@ static void test_mixed_trace(void **state)
 			check_same(&(struct ss_run_spec){.trace = path, .model = models[m],
 							 .target = targets[t], .cpus = 4,
 							 .nodes = 2});
+	/* binary: the in-place loop reads the records, and its sites of
+	 * several sizes move their route memos (replay_plain.c) */
+	tu_path(sbt, sizeof(sbt), "mixed.sbt");
+	if (ss_trace_convert(path, sbt, SS_TRACE_BIN, &n, &err))
+		fail_msg("convert: %s", err.msg);
+	for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++)
+		check_same(&(struct ss_run_spec){.trace = sbt, .model = models[m],
+						 .target = "x86_64-6.1", .cpus = 4, .nodes = 2});
 }
 
 /* The workload the speed figures are for (docs/bench.md), binary v2. */
