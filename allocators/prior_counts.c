@@ -95,6 +95,14 @@ uint32_t ss_prior_counts_dead(const struct ss_prior_counts *pc, const struct ss_
 	return e ? e->dead : 0;
 }
 
+uint32_t ss_prior_counts_held(const struct ss_prior_counts *pc, const struct ss_event *ev)
+{
+	const struct ss_prior_count *e = find(pc, ev);
+
+	/* not seen freed: K outlived its prior frees, an object left */
+	return e ? e->n + !e->dead : 0;
+}
+
 /* CPU cpu's last event, the table grown to it; NULL when out of memory. */
 static struct ss_event *last_of(struct ss_prior_counts *pc, unsigned cpu)
 {

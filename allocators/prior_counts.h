@@ -18,6 +18,17 @@
  * many.  Caches without vectors, and slabs emptied by the free of an
  * object the trace allocated (its event names no kernel slab), are not
  * seen.
+ *
+ * A kernel slab the trace does not see freed outlived its prior frees:
+ * it held at least one object more than it gave (ss_prior_counts_held),
+ * so its frees must not empty the slab it maps onto.  That is what a
+ * memcg-accounted cache's slabs say (each has a vector; SLUB discards a
+ * slab only when a free empties it, and then frees the vector); it is
+ * an assumption for a cache without vectors, where nothing says either
+ * way, and it is wrong for the two kinds of death not seen (above, and a
+ * slab emptied on a CPU partial list and discarded by a later drain: its
+ * vector's kfree follows no free of it): docs/own-trace.md, "Kernel
+ * slabs the trace does not see freed".
  */
 #ifndef SS_PRIOR_COUNTS_H
 #define SS_PRIOR_COUNTS_H
@@ -60,6 +71,10 @@ uint32_t ss_prior_counts_get(const struct ss_prior_counts *pc, const struct ss_e
 /* The prior objects ev's kernel slab held when it was seen freed (what it
  * held at the start); 0 when not seen freed or pc is NULL. */
 uint32_t ss_prior_counts_dead(const struct ss_prior_counts *pc, const struct ss_event *ev);
+/* The objects ev's kernel slab held at least at the start: its frees
+ * counted, one more when its slab is not seen freed; 0 when none or pc
+ * is NULL. */
+uint32_t ss_prior_counts_held(const struct ss_prior_counts *pc, const struct ss_event *ev);
 void ss_prior_counts_release(struct ss_prior_counts *pc);
 
 #endif

@@ -44,8 +44,9 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * object was in (a raw-pointer capture): the first free of kernel slab K
  * draws a slab that way and its later frees take from the same one, so
  * frees the kernel made slab by slab empty slabs here too.  kslab_frees,
- * when not 0, is how many prior frees kernel slab K makes in the whole
- * trace (prior_counts.h): K held at least that many objects, so instead
+ * when not 0, is how many objects kernel slab K held at least
+ * (prior_counts.h ss_prior_counts_held: its prior frees in the whole
+ * trace, one more when K outlived them), so instead
  * of a draw it maps to the slab holding the fewest initial-state objects
  * that are still that many (the largest when none is: then again for
  * the rest when it runs out).  kslab_dead, when not 0, is how many prior

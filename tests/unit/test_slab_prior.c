@@ -494,6 +494,16 @@ static void test_prior_counts_dead(void **state)
 	k.id = 2999;
 	assert_int_equal(ss_prior_counts_dead(&pc, &k), 1);
 	assert_int_equal(pc.deaths, 2);
+	/* what each held at least: a slab seen freed its frees, one not
+	 * seen freed one more (it outlived them), one never freed from 0 */
+	k.id = 2;
+	assert_int_equal(ss_prior_counts_held(&pc, &k), 3);
+	k.id = 3;
+	assert_int_equal(ss_prior_counts_held(&pc, &k), 2);
+	k.id = 2999;
+	assert_int_equal(ss_prior_counts_held(&pc, &k), 1);
+	k.id = 5;
+	assert_int_equal(ss_prior_counts_held(&pc, &k), 0);
 	/* the vectors' own slabs are counted like any prior free */
 	vec.id = 1;
 	assert_int_equal(ss_prior_counts_get(&pc, &vec), 4);
