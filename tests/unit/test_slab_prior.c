@@ -460,6 +460,10 @@ static void test_prior_counts_dead(void **state)
 	struct ss_event vec = {.kind = SS_EV_FREE_PRIOR, .api = SS_API_KMALLOC, .value = 512,
 			       .cpu = 0, .id = 1};
 	struct ss_event alloc = {.kind = SS_EV_ALLOC, .cpu = 0, .api = 3, .value = 104};
+	static const struct {
+		uint64_t id;
+		uint32_t dead, held;
+	} want[] = {{2, 3, 3}, {3, 0, 2}, {4, 0, 2}, {2999, 1, 1}, {5, 0, 0}};
 	(void)state;
 
 	/* K = 1: three frees, the last followed by the vector's */
@@ -486,24 +490,15 @@ static void test_prior_counts_dead(void **state)
 	assert_int_equal(ss_prior_counts_note(&pc, &vec, "free_slab_obj_exts+0x10/0x40"), 0);
 	k.id = 2;
 	assert_int_equal(ss_prior_counts_get(&pc, &k), 3);
-	assert_int_equal(ss_prior_counts_dead(&pc, &k), 3);
-	k.id = 3;
-	assert_int_equal(ss_prior_counts_dead(&pc, &k), 0);
-	k.id = 4;
-	assert_int_equal(ss_prior_counts_dead(&pc, &k), 0);
-	k.id = 2999;
-	assert_int_equal(ss_prior_counts_dead(&pc, &k), 1);
 	assert_int_equal(pc.deaths, 2);
-	/* what each held at least: a slab seen freed its frees, one not
-	 * seen freed one more (it outlived them), one never freed from 0 */
-	k.id = 2;
-	assert_int_equal(ss_prior_counts_held(&pc, &k), 3);
-	k.id = 3;
-	assert_int_equal(ss_prior_counts_held(&pc, &k), 2);
-	k.id = 2999;
-	assert_int_equal(ss_prior_counts_held(&pc, &k), 1);
-	k.id = 5;
-	assert_int_equal(ss_prior_counts_held(&pc, &k), 0);
+	/* what each held when seen freed (0: not seen), and at least: a slab
+	 * seen freed its frees, one not seen freed one more (it outlived
+	 * them), one never freed from 0 */
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		k.id = want[i].id;
+		assert_int_equal(ss_prior_counts_dead(&pc, &k), want[i].dead);
+		assert_int_equal(ss_prior_counts_held(&pc, &k), want[i].held);
+	}
 	/* the vectors' own slabs are counted like any prior free */
 	vec.id = 1;
 	assert_int_equal(ss_prior_counts_get(&pc, &vec), 4);
