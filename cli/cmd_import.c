@@ -11,7 +11,8 @@
 
 #define DEFAULT_TARGET "x86_64-6.x"
 
-enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_CPUS, O_INPUT, O_HELP, NR_OPTS };
+enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_CPUS, O_WALK, O_INPUT, O_HELP,
+       NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_OUTPUT] = {"output", "-o", "TRACE",
@@ -33,6 +34,10 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_CPUS] = {"cpus", NULL, "N",
 		"the capture's CPUs (meta cpus up front; default: the\n"
 		"trace file's #P: header, else the highest CPU + 1)"},
+	[O_WALK] = {"walk", NULL, "FILE",
+		"the allocations of the before-snapshot's sysfs walk (a\n"
+		"capture's walk.ftrace.zst): frees of those objects are\n"
+		"dropped, not prior frees (docs/capture.md step 5)"},
 	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
@@ -45,7 +50,7 @@ static void import_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: slabsim import [--target TARGET] [--format-file FILE]... [--totals CSV]\n"
-		"                      [--snapshot SNAPSHOT] [--cpus N] -o TRACE INPUT\n\n"
+		"                      [--snapshot SNAPSHOT] [--cpus N] [--walk FILE] -o TRACE INPUT\n\n"
 		"Turn a capture of the kmem tracepoints (kmalloc, kmalloc_node, kmem_cache_alloc,\n"
 		"kmem_cache_alloc_node, kfree, kmem_cache_free) into a slabsim trace: ftrace\n"
 		"text (tracefs trace or trace_pipe), trace-cmd report or perf script output\n"
@@ -84,6 +89,7 @@ static int take_import_opt(void *ctx, int id, const char *v)
 	case O_TOTALS: c->totals = v; return 0;
 	case O_SNAPSHOT: o->snapshot = v; return 0;
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->cpus);
+	case O_WALK: o->walk = v; return 0;
 	default: /* O_INPUT */
 		o->input = v;
 		c->nr_inputs++;

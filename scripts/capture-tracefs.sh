@@ -83,6 +83,47 @@ tfs_instance() {
 	done
 }
 
+# A second instance that records the before-snapshot walk's own
+# allocations (slab-snapshot.sh -W): the walk's events are left out of
+# the capture, but some of its objects' frees are not (kfree_rcu()'s
+# kvfree_rcu_list path: workloads/import/import_walk.c).  Stopped; the
+# allocation events only, pointers printed as the capture's; the walk
+# and its children by set_event_pid (event-fork).  Sets WALK_INST, or
+# leaves it empty where the kernel lacks set_event_pid or event-fork.
+WALK_INST=""
+tfs_walk_instance() {
+	local e
+	[ -e "$INST/set_event_pid" ] && [ -e "$INST/options/event-fork" ] || return 0
+	WALK_INST=$TFS/instances/slabsim-walk-$$
+	mkdir "$WALK_INST" 2> /dev/null || { WALK_INST=""; die "cannot create tracing instance $TFS/instances/slabsim-walk-$$"; }
+	tfs_write 0 "$WALK_INST/tracing_on"
+	tfs_write 8192 "$WALK_INST/buffer_size_kb"
+	[ "$TFS_RAW" != 1 ] || tfs_write 0 "$WALK_INST/options/hash-ptr"
+	tfs_write 1 "$WALK_INST/options/event-fork"
+	for e in kmalloc kmem_cache_alloc $KMEM_EVENTS_OLD; do
+		[ ! -e "$WALK_INST/events/kmem/$e/enable" ] || tfs_write 1 "$WALK_INST/events/kmem/$e/enable"
+	done
+}
+
+# The walk's allocations into $1 (zstd), its instance removed; sets
+# walk_events and walk_overrun (events the full buffer lost: their
+# frees stay prior frees).
+tfs_walk_save() {
+	local f key val
+	walk_events=0 walk_overrun=0
+	[ -n "$WALK_INST" ] || return 0
+	tfs_write 0 "$WALK_INST/tracing_on"
+	grep -v '^#' "$WALK_INST/trace" | zstd -q -1 -c > "$1" || die "cannot write $1"
+	walk_events=$(zstd -dc "$1" | grep -c . || true)
+	for f in "$WALK_INST"/per_cpu/cpu*/stats; do
+		while read -r key val _; do
+			[ "$key" != overrun: ] || walk_overrun=$((walk_overrun + val))
+		done < "$f"
+	done
+	tfs_rmdir "$WALK_INST"
+	WALK_INST=""
+}
+
 # Remove instance directory $1, retrying while a reader closes its
 # trace_pipe (rmdir says EBUSY until then); a warning if it stays.
 tfs_rmdir() {
@@ -106,6 +147,11 @@ tfs_release() {
 		tfs_rmdir "$INST"
 	fi
 	INST=""
+	if [ -n "$WALK_INST" ] && [ -d "$WALK_INST" ]; then
+		{ echo 0 > "$WALK_INST/tracing_on"; } 2> /dev/null || true
+		tfs_rmdir "$WALK_INST"
+	fi
+	WALK_INST=""
 	if [ "$TFS_MOUNTED" = 1 ]; then
 		umount "$TFS" 2> /dev/null || echo "capture.sh: warning: could not unmount $TFS" >&2
 		TFS_MOUNTED=0

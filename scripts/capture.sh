@@ -138,7 +138,10 @@ snapshot() {
 # the after-snapshot starts right after tracing is off.  No gap of the
 # walk's length is left untraced, and the walk's own objects (a
 # kernfs_open_node per file, freed by kfree_rcu() seconds later) are
-# neither in the counts nor in the trace.
+# neither in the counts nor in the trace -- but for those of their frees
+# kfree_rcu() makes one by one, traced: a second instance records the
+# walk's allocations (walk.ftrace.zst), and the import drops the frees of
+# those pointers (workloads/import/import_walk.c).
 ut_setup
 # The before-snapshot's lookups would create the dentries and inodes of
 # ~7000 sysfs files where reclaim dropped them, after its counts and
@@ -149,11 +152,14 @@ stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
 ut_start "$tmp"
 if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; then
 	tfs_write 1 "$INST/options/event-fork"
-	snapshot -p before -S "$tmp/slabinfo-before" -T "$INST" "$tmp/slab-before.txt"
+	tfs_walk_instance
+	snapshot -p before -S "$tmp/slabinfo-before" -T "$INST" ${WALK_INST:+-W "$WALK_INST"} "$tmp/slab-before.txt"
 	tfs_write "" "$INST/set_event_notrace_pid" # (before its PIDs are reused)
 	tfs_write 0 "$INST/options/event-fork"
+	tfs_walk_save "$tmp/walk.ftrace.zst"
 	trace_from=snapshot
 else # before 5.8: the walk untraced, then tracing
+	walk_events=0 walk_overrun=0
 	snapshot -p before -S "$tmp/slabinfo-before" "$tmp/slab-before.txt"
 	tfs_write 1 "$INST/tracing_on"
 	trace_from=after-snapshot
@@ -287,6 +293,8 @@ done
 	echo "end_epoch_us=$end_us"
 	echo "duration_us=$((end_us - start_us))"
 	echo "trace_from=$trace_from"
+	echo "walk_events=$walk_events"
+	echo "walk_overrun=$walk_overrun"
 	echo "settle_limit_s=$settle"
 	echo "settle_s=$settled"
 	echo "settle_end=$settle_end"

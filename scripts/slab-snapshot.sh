@@ -1,5 +1,5 @@
 #!/bin/bash
-# slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE] OUT - the
+# slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE [-W INSTANCE]] OUT - the
 # state of every SLUB cache, one line per cache, from /sys/kernel/slab and
 # /proc/slabinfo (docs/capture.md):
 #
@@ -22,7 +22,10 @@
 # the instance's tracing on right after that read, with this script's own
 # events excluded (set_event_notrace_pid, cleared by the caller): the
 # trace then begins where the counts were read, and the walk's own
-# allocations are in neither.
+# allocations are in neither.  -W INSTANCE (with -T; event-fork set, the
+# caller stops it) records this script's own events from then on
+# (set_event_pid): the walk's objects, whose frees kfree_rcu() may put in
+# the trace later (workloads/import/import_walk.c).
 set -euo pipefail
 
 SLAB_DIR=${SLAB_DIR:-/sys/kernel/slab}
@@ -31,15 +34,16 @@ SLABINFO=${SLABINFO:-/proc/slabinfo}
 # multi-line debug listings.
 SKIP=" validate shrink alloc_calls free_calls "
 
-usage() { echo "usage: slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE] OUT" >&2; exit 2; }
+usage() { echo "usage: slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE [-W INSTANCE]] OUT" >&2; exit 2; }
 die() { echo "slab-snapshot.sh: $*" >&2; exit 1; }
 
-phase=snapshot si_copy="" instance=""
-while getopts p:S:T: opt; do
+phase=snapshot si_copy="" instance="" walk_instance=""
+while getopts p:S:T:W: opt; do
 	case $opt in
 	p) phase=$OPTARG ;;
 	S) si_copy=$OPTARG ;;
 	T) instance=$OPTARG ;;
+	W) walk_instance=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -50,6 +54,8 @@ out=$1
 [ -d "$SLAB_DIR" ] || die "$SLAB_DIR missing: not a SLUB kernel, or sysfs not mounted"
 [ -r "$SLABINFO" ] || die "$SLABINFO not readable (needs root)"
 [ -z "$instance" ] || [ -w "$instance/tracing_on" ] || die "$instance: not a tracing instance"
+[ -z "$walk_instance" ] || { [ -n "$instance" ] && [ -w "$walk_instance/set_event_pid" ]; } ||
+	die "-W $walk_instance: needs -T and a tracing instance with set_event_pid"
 
 # A name as one token: % and blanks percent-encoded.  Sets `enc` (no
 # subshell: see above).
@@ -79,6 +85,10 @@ enc_file() {
 	die "$instance: cannot exclude this script's events"
 mapfile -t si_lines < "$SLABINFO"
 [ -z "$instance" ] || echo 1 > "$instance/tracing_on" || die "$instance: cannot start tracing"
+if [ -n "$walk_instance" ]; then
+	echo $$ > "$walk_instance/set_event_pid" && echo 1 > "$walk_instance/tracing_on" ||
+		die "$walk_instance: cannot trace this script's events"
+fi
 declare -A si
 # name active num objsize perslab pages : tunables l b s : slabdata aslabs nslabs _
 set -f # (word splitting, not a here-string: no pipe per line)

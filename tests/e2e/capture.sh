@@ -74,6 +74,18 @@ if [ -e /sys/kernel/tracing/set_event_notrace_pid ]; then
 	[ "$(meta tiny trace_from)" = snapshot ] || fail "trace_from=$(meta tiny trace_from)"
 	n=$(zstdcat "$d/capture.ftrace.zst" | grep -c 'slab-snapshot' || true)
 	[ "$n" = 0 ] || fail "$n events of the snapshot's own walk in the trace"
+	# ... and recorded beside it, whole: its kernfs_fop_open kmallocs
+	# (import_walk.c drops the traced frees of those objects)
+	[ -s "$d/walk.ftrace.zst" ] || fail "no walk.ftrace.zst"
+	[ "$(meta tiny walk_overrun)" = 0 ] || fail "walk_overrun=$(meta tiny walk_overrun)"
+	k=$(zstdcat "$d/walk.ftrace.zst" | grep -c 'kmalloc: call_site=kernfs_fop_open' || true)
+	[ "$k" -ge 1000 ] || fail "walk.ftrace.zst: $k kernfs_fop_open kmallocs"
+	[ "$(zstdcat "$d/walk.ftrace.zst" | wc -l)" = "$(meta tiny walk_events)" ] || fail "walk_events"
+	"$S" import --snapshot "$d/slab-before.txt" --walk "$d/walk.ftrace.zst" \
+		-o "$tmp/walk.sbt" "$d/capture.ftrace.zst" > "$tmp/walk-import.txt" ||
+		fail "import --walk"
+	grep -q "the before-snapshot walk.s objects, of [1-9][0-9]* it allocated" "$tmp/walk-import.txt" ||
+		fail "import --walk: no walk line: $(cat "$tmp/walk-import.txt")"
 fi
 grep -q '^slabinfo - version: 2.1' "$d/slabinfo-before" || fail "slabinfo-before is not /proc/slabinfo"
 si96=$(awk '$1 == "kmalloc-96" {print $2}' "$d/slabinfo-before")

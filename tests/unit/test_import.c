@@ -457,6 +457,56 @@ static void test_import_objext(void **state)
 	assert_string_equal(seen, "192 512 192 ");
 }
 
+/* The snapshot walk's objects (--walk, import_walk.c): a free of one the
+ * trace never saw allocated is dropped, like its allocation; once the
+ * trace allocates the pointer again, its free is that object's; a free of
+ * a pointer the walk never had stays a prior free; a bad walk line is an
+ * error naming the file and line. */
+static void test_import_walk(void **state)
+{
+	char in[256], out[256], walk[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	(void)state;
+
+	tu_path(in, sizeof(in), "walk-main.ftrace");
+	tu_path(out, sizeof(out), "walk.trace");
+	tu_path(walk, sizeof(walk), "walk.ftrace");
+	tu_write_text(walk,
+		      " slab-snapshot.s-9 [000] ..... 1.0: kmalloc: call_site=kernfs_fop_open+0x1/0x2 ptr=a0 bytes_req=80 bytes_alloc=96 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		      " slab-snapshot.s-9 [000] ..... 1.0: kmalloc: call_site=kernfs_fop_open+0x1/0x2 ptr=b0 bytes_req=80 bytes_alloc=96 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		      " slab-snapshot.s-9 [000] ..... 1.0: kmalloc: call_site=kernfs_fop_open+0x1/0x2 ptr=a0 bytes_req=80 bytes_alloc=96 gfp_flags=GFP_KERNEL node=-1 accounted=false\n");
+	tu_write_text(in,
+		      " kworker-7 [001] ..... 2.0: kfree: call_site=kvfree_rcu_list+0x1/0x2 ptr=a0\n"
+		      " sh-1 [000] ..... 2.1: kmalloc: call_site=f+0x1/0x2 ptr=b0 bytes_req=80 bytes_alloc=96 gfp_flags=GFP_KERNEL node=-1 accounted=false\n"
+		      " sh-1 [000] ..... 2.2: kfree: call_site=f+0x1/0x2 ptr=b0\n"
+		      " kworker-7 [001] ..... 2.3: kfree: call_site=kvfree_rcu_list+0x1/0x2 ptr=b0\n"
+		      " kworker-7 [001] ..... 2.4: kfree: call_site=kvfree_rcu_list+0x1/0x2 ptr=c0\n");
+	o.input = in;
+	o.output = out;
+	o.walk = walk;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t.walk_allocs, 2);
+	assert_int_equal(t.walk_frees, 1);
+	assert_int_equal(t.frees, 1);
+	assert_int_equal(t.unknown_frees, 3);
+	/* b0's second free is one of a pointer freed before; c0 a prior free */
+	assert_int_equal(t.untraced_allocs, 1);
+	assert_int_equal(t.prior_frees + t.prior_unattributed, 1);
+	/* without the walk, a0's free is a prior free too */
+	o.walk = NULL;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t.walk_frees, 0);
+	assert_int_equal(t.prior_frees + t.prior_unattributed, 2);
+	tu_write_text(walk, " slab-snapshot.s-9 [000] ..... 1.0: kmalloc: call_site=x ptr=zz\n");
+	o.walk = walk;
+	assert_int_equal(ss_import(&o, &t, &err), -1);
+	assert_non_null(strstr(err.msg, "walk.ftrace:1:"));
+}
+
 static void test_import_errors(void **state)
 {
 	char in[256], out[256];
@@ -491,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_import_sample),
 		cmocka_unit_test(test_import_objext),
 		cmocka_unit_test(test_import_phases),
+		cmocka_unit_test(test_import_walk),
 		cmocka_unit_test(test_import_errors),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);

@@ -116,6 +116,10 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 	site_idx = ss_strtab_intern(&im->sites, site);
 	if (site_idx == UINT32_MAX || grow_sites(im, site_idx))
 		return BAD(im, err, "out of memory");
+	/* a pointer of the snapshot walk's allocated again, with an event:
+	 * its next free is this object's */
+	if (im->prior.walk.live && (e = ss_ptrmap_find(&im->prior.walk, rec->ptr)))
+		ss_ptrmap_remove(&im->prior.walk, e);
 	e = ss_ptrmap_find(&im->map, rec->ptr);
 	if (e) {
 		/* ZERO_SIZE_PTR is handed out again and again; anything else
@@ -204,6 +208,13 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 	e = ss_ptrmap_find(&im->map, rec->ptr);
 	if (!e) { /* allocated before the capture, or its allocation was lost */
 		t->unknown_frees++;
+		/* the snapshot walk's, allocated after the counts were read
+		 * (import_walk.c): in neither, like its allocation */
+		if (im->prior.walk.live && (e = ss_ptrmap_find(&im->prior.walk, rec->ptr))) {
+			ss_ptrmap_remove(&im->prior.walk, e);
+			t->walk_frees++;
+			return 0;
+		}
 		/* a pointer this capture already saw freed was allocated
 		 * again without an event: that object is not one from
 		 * before the capture (measured on 6.18: /proc inodes and
@@ -376,6 +387,8 @@ static int setup(struct importer *im, struct ss_error *err)
 	im->caches.target = &im->target;
 	im->caches.warn = stderr;
 	im->prior.snap = im->have_snap ? &im->snap : NULL;
+	if (o->walk && ss_import_walk_load(&im->prior, o->walk, &im->labels, &im->t->walk_allocs, err))
+		return -1;
 	im->dat = ss_import_is_dat(o->input);
 	/* standard input is read once: its unknown frees cannot learn */
 	if (strcmp(o->input, "-") &&
@@ -525,6 +538,9 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 		     "  %llu of a pointer freed before: allocated without an event, skipped)\n",
 		(unsigned long long)t->unknown_frees, (unsigned long long)t->prior_frees,
 		(unsigned long long)t->prior_unattributed, (unsigned long long)t->untraced_allocs);
+	if (t->walk_allocs)
+		fprintf(out, "  (%llu of them the before-snapshot walk's objects, of %llu it allocated: skipped)\n",
+			(unsigned long long)t->walk_frees, (unsigned long long)t->walk_allocs);
 	if (t->stride_frees)
 		fprintf(out, "  (%llu unknown kfree()s placed by their offsets in %llu slabs: the stride rule)\n",
 			(unsigned long long)t->stride_frees, (unsigned long long)t->stride_slabs);
@@ -558,9 +574,9 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		      "realloc_live,failed_allocs,lost_events,overwritten_events,other_events,"
 		      "skipped_lines,live_at_end,peak_live,max_cpu,caches,"
 		      "kmalloc_class_mismatch,geometry_mismatch,phases,prior_frees,prior_unattributed,"
-		      "untraced_allocs\n");
+		      "untraced_allocs,walk_allocs,walk_frees\n");
 	fprintf(f.fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 		(unsigned long long)t->lines, (unsigned long long)t->events,
 		(unsigned long long)t->allocs, (unsigned long long)t->frees,
 		(unsigned long long)t->bytes_req, (unsigned long long)t->bytes_alloc,
@@ -574,6 +590,7 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		(unsigned long long)t->kmalloc_class_mismatch,
 		(unsigned long long)t->geometry_mismatch, (unsigned long long)t->phases,
 		(unsigned long long)t->prior_frees, (unsigned long long)t->prior_unattributed,
-		(unsigned long long)t->untraced_allocs);
+		(unsigned long long)t->untraced_allocs, (unsigned long long)t->walk_allocs,
+		(unsigned long long)t->walk_frees);
 	return ss_atomic_commit(&f, err);
 }

@@ -203,6 +203,9 @@ struct ss_import_prior {
 	struct ss_kmem_rec *first;
 	uint32_t cap_caches;
 	struct ss_ptrmap untraced; /* pointers also allocated without events */
+	/* the before-snapshot's walk allocated these without events in the
+	 * trace, after the counts were read (import_walk.c) */
+	struct ss_ptrmap walk;
 	/* raw pointers (not hashed) and a snapshot: the slab of each object,
 	 * from its cache's order; which cache each slab was last seen in */
 	const struct ss_snap *snap;
@@ -221,6 +224,12 @@ struct ss_import_prior {
 	uint64_t stride_frees, stride_slabs; /* placed by the stride rule */
 	bool learned;
 };
+
+/* The pointers the snapshot walk's allocation events in path (ftrace
+ * text, plain or zstd) name, into p->walk; *n gets how many.  -1 with err
+ * naming path and line. */
+int ss_import_walk_load(struct ss_import_prior *p, const char *path,
+			const struct ss_kmem_labels *l, uint64_t *n, struct ss_error *err);
 
 /* The first pass: per free site, where the objects it freed were. */
 int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat,
@@ -295,6 +304,7 @@ struct ss_import_opts {
 	unsigned nr_formats;
 	const char *snapshot;	/* the kernel's caches: declarations from them */
 	unsigned cpus;		/* the capture's CPUs, 0: from the events */
+	const char *walk;	/* the snapshot walk's allocations (ftrace text), or NULL */
 };
 
 /* What perf kmem stat prints, and what the import had to repair. */
@@ -317,6 +327,7 @@ struct ss_import_totals {
 	uint64_t prior_unattributed;	   /* unknown frees whose cache is unknown */
 	uint64_t stride_frees, stride_slabs; /* first pass: classed by the stride rule */
 	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before */
+	uint64_t walk_allocs, walk_frees;  /* the snapshot walk's objects; their frees dropped */
 	unsigned max_cpu;
 };
 

@@ -37,6 +37,7 @@ WORKLOAD_ARG := TRACE=$(TRACE)
 OWN_DIR := $(if $(filter capture,$(OWN_KIND)),$(OWN_TRACE),$(patsubst %/,%,$(dir $(OWN_TRACE))))
 OWN_INPUT := $(if $(filter capture,$(OWN_KIND)),$(firstword $(wildcard $(OWN_TRACE)/capture.ftrace.zst $(OWN_TRACE)/trace.dat)),$(OWN_TRACE))
 OWN_BEFORE := $(wildcard $(OWN_DIR)/slab-before.txt)
+OWN_WALK := $(wildcard $(OWN_DIR)/walk.ftrace.zst)
 OWN_AFTER := $(wildcard $(OWN_DIR)/slab-after.txt)
 OWN_META := $(wildcard $(OWN_DIR)/meta)
 INITIAL ?= $(OWN_BEFORE)
@@ -55,9 +56,10 @@ OWN_SBT := $(OWN_TRACE)
 else
 OWN_SBT := $(DATA)/trace.sbt.zst
 IMPORT_PARAMS := --target $(TARGET) $(if $(OWN_BEFORE),--snapshot $(OWN_BEFORE)) \
+	$(if $(OWN_WALK),--walk $(OWN_WALK)) \
 	$(if $(OWN_CPUS),--cpus $(OWN_CPUS))
 $(eval $(call param_stamp,$(DATA)/import-params,IMPORT_PARAMS))
-$(OWN_SBT): $(OWN_INPUT) $(OWN_BEFORE) $(DATA)/import-params $(SLABSIM)
+$(OWN_SBT): $(OWN_INPUT) $(OWN_BEFORE) $(OWN_WALK) $(DATA)/import-params $(SLABSIM)
 	$(SLABSIM) import $(IMPORT_PARAMS) --totals $(DATA)/totals.csv -o $@ $(OWN_INPUT) > $(DATA)/import.txt
 endif
 

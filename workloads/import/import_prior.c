@@ -357,6 +357,8 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 	if (p->raw && p->snap && ss_import_cpuslab_free(&p->cpuslab, rec.ptr))
 		return ss_errorf(err, "out of memory");
 	if (!e) {
+		if (p->walk.live && ss_ptrmap_find(&p->walk, rec.ptr))
+			return 0; /* the snapshot walk's (import_walk.c) */
 		if (!rec.name && rec.ptr >= RAW_PTR_MIN && rec.call_site &&
 		    note_prior_kfree(p, rec.call_site, rec.ptr))
 			return ss_errorf(err, "out of memory");
@@ -589,6 +591,7 @@ void ss_import_prior_release(struct ss_import_prior *p)
 	free(p->site);
 	free(p->first);
 	ss_ptrmap_release(&p->untraced);
+	ss_ptrmap_release(&p->walk);
 	ss_ptrmap_release(&p->slab_owner);
 	ss_ptrmap_release(&p->prior_owner);
 	ss_ptrmap_release(&p->slab_ids);
