@@ -101,6 +101,11 @@ typedef int (*ss_kmem_rec_fn)(void *ctx, int kind, struct ss_kmem_rec *rec,
 /* 1 if path starts with trace-cmd's magic ("\x17\x08Dtracing"). */
 int ss_import_is_dat(const char *path);
 /* Every record of a trace.dat, in time order; *cpus gets its CPU count. */
+/* Every line of the text capture at path (plain or zstd) to fn, parsed
+ * (lines with a NUL byte skipped); *lineno (when not NULL) is the line's
+ * number during the call.  0, or -1 with err (fn's, or the reading's). */
+int ss_kmem_text_read(const char *path, const struct ss_kmem_labels *l, ss_kmem_rec_fn fn,
+		      void *ctx, unsigned long *lineno, struct ss_error *err);
 int ss_import_dat_read(const char *path, ss_kmem_rec_fn fn, void *ctx, unsigned *cpus,
 		       struct ss_error *err);
 

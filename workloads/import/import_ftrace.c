@@ -14,6 +14,7 @@
 
 #include "import.h"
 #include "parse.h"
+#include "trace_io.h"
 
 static int event_named(const char *s, size_t n)
 {
@@ -227,4 +228,33 @@ int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		return payload(p, l, rec, why);
 	}
 	return SS_KL_SKIP;
+}
+
+int ss_kmem_text_read(const char *path, const struct ss_kmem_labels *l, ss_kmem_rec_fn fn,
+		      void *ctx, unsigned long *lineno, struct ss_error *err)
+{
+	struct ss_inbuf in;
+	char *line;
+	size_t len;
+	int rc;
+
+	if (ss_inbuf_open(&in, path, err))
+		return -1;
+	while ((rc = ss_inbuf_line(&in, &line, &len, path, err)) == 1) {
+		struct ss_kmem_rec rec;
+		const char *why = NULL;
+		int kind;
+
+		if (memchr(line, '\0', len))
+			continue;
+		if (lineno)
+			*lineno = in.lines;
+		kind = ss_kmem_parse_line(line, l, &rec, &why);
+		if (fn(ctx, kind, &rec, why, err)) {
+			rc = -1;
+			break;
+		}
+	}
+	ss_inbuf_close(&in);
+	return rc < 0 ? -1 : 0;
 }

@@ -413,29 +413,12 @@ int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat
 			  struct ss_error *err)
 {
 	struct learner ln = {.p = p, .t = t};
-	struct ss_inbuf in;
-	char *line;
-	size_t len;
-	int rc = 0;
+	int rc;
 
-	if (dat) {
+	if (dat)
 		rc = ss_import_dat_read(input, learn_rec, &ln, NULL, err);
-	} else if (!(rc = ss_inbuf_open(&in, input, err))) {
-		while ((rc = ss_inbuf_line(&in, &line, &len, input, err)) == 1) {
-			struct ss_kmem_rec rec;
-			const char *why;
-			int kind;
-
-			if (memchr(line, '\0', len))
-				continue;
-			kind = ss_kmem_parse_line(line, l, &rec, &why);
-			if (learn_rec(&ln, kind, &rec, why, err)) {
-				rc = -1;
-				break;
-			}
-		}
-		ss_inbuf_close(&in);
-	}
+	else
+		rc = ss_kmem_text_read(input, l, learn_rec, &ln, NULL, err);
 	ss_ptrmap_release(&ln.map);
 	ss_ptrmap_release(&ln.dead);
 	if (rc == 0 && learn_strides(p, t))

@@ -16,45 +16,38 @@
  * the trace never saw allocated is the walk's object going, and is
  * dropped like its allocation.
  */
-#include <string.h>
-
 #include "import.h"
-#include "trace_io.h"
+
+struct walk_reader {
+	struct ss_import_prior *p;
+	const char *path;
+	unsigned long line;
+	uint64_t n;
+};
+
+static int walk_rec(void *ctx, int kind, struct ss_kmem_rec *rec, const char *why,
+		    struct ss_error *err)
+{
+	struct walk_reader *w = ctx;
+
+	if (kind < 0)
+		return ss_errorf(err, "%s:%lu: %s", w->path, w->line, why);
+	if (kind != SS_KL_EVENT || !rec->ptr ||
+	    (rec->event != SS_KE_KMALLOC && rec->event != SS_KE_CACHE_ALLOC) ||
+	    ss_ptrmap_find(&w->p->walk, rec->ptr)) /* (freed by the walk, allocated again) */
+		return 0;
+	if (!ss_ptrmap_insert(&w->p->walk, rec->ptr))
+		return ss_errorf(err, "out of memory");
+	w->n++;
+	return 0;
+}
 
 int ss_import_walk_load(struct ss_import_prior *p, const char *path,
 			const struct ss_kmem_labels *l, uint64_t *n, struct ss_error *err)
 {
-	struct ss_inbuf in;
-	char *line;
-	size_t len;
-	int rc;
+	struct walk_reader w = {.p = p, .path = path};
+	int rc = ss_kmem_text_read(path, l, walk_rec, &w, &w.line, err);
 
-	*n = 0;
-	if (ss_inbuf_open(&in, path, err))
-		return -1;
-	while ((rc = ss_inbuf_line(&in, &line, &len, path, err)) == 1) {
-		struct ss_kmem_rec rec;
-		const char *why;
-		int kind;
-
-		if (memchr(line, '\0', len))
-			continue;
-		kind = ss_kmem_parse_line(line, l, &rec, &why);
-		if (kind < 0) {
-			rc = ss_errorf(err, "%s:%llu: %s", path, (unsigned long long)in.lines, why);
-			break;
-		}
-		if (kind != SS_KL_EVENT || !rec.ptr ||
-		    (rec.event != SS_KE_KMALLOC && rec.event != SS_KE_CACHE_ALLOC))
-			continue;
-		if (ss_ptrmap_find(&p->walk, rec.ptr))
-			continue; /* (freed by the walk itself and allocated again) */
-		if (!ss_ptrmap_insert(&p->walk, rec.ptr)) {
-			rc = ss_errorf(err, "out of memory");
-			break;
-		}
-		(*n)++;
-	}
-	ss_inbuf_close(&in);
-	return rc < 0 ? -1 : 0;
+	*n = w.n;
+	return rc;
 }
