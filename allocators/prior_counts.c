@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "slab_vector.h"
 
 static uint64_t hash_of(uint64_t slab, uint64_t value, uint32_t api, uint32_t gfp)
@@ -106,19 +107,9 @@ uint32_t ss_prior_counts_held(const struct ss_prior_counts *pc, const struct ss_
 /* CPU cpu's last event, the table grown to it; NULL when out of memory. */
 static struct ss_event *last_of(struct ss_prior_counts *pc, unsigned cpu)
 {
-	if (cpu >= pc->nr_last) {
-		unsigned nr = pc->nr_last ? pc->nr_last : 16;
-		struct ss_event *l;
-
-		while (nr <= cpu)
-			nr *= 2;
-		l = realloc(pc->last, nr * sizeof(*l));
-		if (!l)
-			return NULL;
-		memset(l + pc->nr_last, 0, (nr - pc->nr_last) * sizeof(*l));
-		pc->last = l;
-		pc->nr_last = nr;
-	}
+	if (cpu >= pc->nr_last &&
+	    ss_grow_zeroed((void **)&pc->last, &pc->nr_last, cpu, sizeof(*pc->last), 16))
+		return NULL;
 	return &pc->last[cpu];
 }
 

@@ -52,7 +52,7 @@ struct ss_prior_counts {
 	/* the scan's state: per CPU, the kernel slab of its last event when
 	 * that was a prior free with a slab (.id = 0: none) */
 	struct ss_event *last;
-	unsigned nr_last;
+	uint32_t nr_last;
 	uint64_t deaths; /* kernel slabs seen freed */
 };
 

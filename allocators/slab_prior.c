@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 static bool debug_layout(const struct ss_snap_cache *c)
 {
 	return c->flags & (SS_SNAP_POISON | SS_SNAP_RED_ZONE | SS_SNAP_STORE_USER);
@@ -504,18 +506,9 @@ static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, u
 	struct ss_kslab *m;
 	uint32_t i;
 
-	if (kslab >= s->nr_kslab) {
-		uint32_t nr = s->nr_kslab ? s->nr_kslab : 256;
-
-		while (nr <= kslab)
-			nr *= 2;
-		m = realloc(s->kslab, nr * sizeof(*m));
-		if (!m)
-			return -1;
-		memset(m + s->nr_kslab, 0, (nr - s->nr_kslab) * sizeof(*m));
-		s->kslab = m;
-		s->nr_kslab = nr;
-	}
+	if (kslab >= s->nr_kslab &&
+	    ss_grow_zeroed((void **)&s->kslab, &s->nr_kslab, kslab, sizeof(*s->kslab), 256))
+		return -1;
 	m = &s->kslab[kslab];
 	if (!m->slab && dead && (i = spread_take(s, dead)) != UINT32_MAX) {
 		m->slab = 1 + i;

@@ -113,7 +113,7 @@ tfs_walk_save() {
 	walk_events=0 walk_overrun=0
 	[ -n "$WALK_INST" ] || return 0
 	tfs_write 0 "$WALK_INST/tracing_on"
-	grep -v '^#' "$WALK_INST/trace" | zstd -q -1 -c > "$1" || die "cannot write $1"
+	{ grep -v '^#' "$WALK_INST/trace" || true; } | zstd -q -1 -c > "$1" || die "cannot write $1"
 	walk_events=$(zstd -dc "$1" | grep -c . || true)
 	for f in "$WALK_INST"/per_cpu/cpu*/stats; do
 		while read -r key val _; do

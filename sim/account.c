@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "sort.h"
 
 int ss_account_init(struct ss_account *a, const struct ss_model_desc *desc,
@@ -31,24 +32,6 @@ void ss_account_release(struct ss_account *a)
 	a->nr_caches = a->nr_heads = a->nr_sites = a->cap_sites = 0;
 }
 
-/* Double an array of n elements of size sz until index idx fits; the new
- * part zeroed.  -1 when out of memory. */
-static int grow(void **arr, uint32_t *n, uint32_t idx, size_t sz)
-{
-	uint32_t nr = *n ? *n : 32;
-	char *p;
-
-	while (nr <= idx)
-		nr *= 2;
-	p = realloc(*arr, (size_t)nr * sz);
-	if (!p)
-		return -1;
-	memset(p + (size_t)*n * sz, 0, (size_t)(nr - *n) * sz);
-	*arr = p;
-	*n = nr;
-	return 0;
-}
-
 static struct ss_acct_site *site_of(struct ss_account *a, uint32_t site,
 				    uint32_t cache);
 
@@ -71,8 +54,8 @@ static int prior_set(struct ss_account *a, struct ss_acct_cache *k, uint32_t c,
 	ss_account_touch(a, k, c);
 	s->allocs = r->prior_live + r->prior_freed;
 	s->frees = r->prior_freed;
-	s->requested = s->allocated = s->allocs * k->object_size;
-	s->freed_requested = s->freed_allocated = s->frees * k->object_size;
+	s->requested = s->allocs * k->object_size;
+	s->freed_requested = s->frees * k->object_size;
 	if (r->prior_live > s->peak_live)
 		s->peak_live = r->prior_live;
 	return 0;
@@ -86,11 +69,11 @@ static struct ss_acct_cache *cache_of(struct ss_account *a, uint32_t c)
 	struct ss_cache_report r;
 
 	if (c >= a->nr_caches &&
-	    grow((void **)&a->cache, &a->nr_caches, c, sizeof(*a->cache)))
+	    ss_grow_zeroed((void **)&a->cache, &a->nr_caches, c, sizeof(*a->cache), 32))
 		return NULL;
 	/* a dirty entry per cache at most: ss_account_touch needs no test */
 	if (a->cap_dirty < a->nr_caches &&
-	    grow((void **)&a->dirty, &a->cap_dirty, a->nr_caches - 1, sizeof(*a->dirty)))
+	    ss_grow_zeroed((void **)&a->dirty, &a->cap_dirty, a->nr_caches - 1, sizeof(*a->dirty), 32))
 		return NULL;
 	k = &a->cache[c];
 	if (k->known)
@@ -122,14 +105,14 @@ static struct ss_acct_site *site_of(struct ss_account *a, uint32_t site,
 
 	if (site != SS_ACCT_PRIOR) {
 		if (site >= a->nr_heads &&
-		    grow((void **)&a->site_head, &a->nr_heads, site, sizeof(*a->site_head)))
+		    ss_grow_zeroed((void **)&a->site_head, &a->nr_heads, site, sizeof(*a->site_head), 32))
 			return NULL;
 		head = &a->site_head[site];
 	}
 	/* room for a new pair first: link may point into a->site, which
 	 * growing moves */
 	if (a->nr_sites == a->cap_sites &&
-	    grow((void **)&a->site, &a->cap_sites, a->nr_sites, sizeof(*a->site)))
+	    ss_grow_zeroed((void **)&a->site, &a->cap_sites, a->nr_sites, sizeof(*a->site), 32))
 		return NULL;
 	for (link = head; *link; link = &a->site[*link - 1].next)
 		if (a->site[*link - 1].cache == cache)
@@ -342,8 +325,7 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 		return -1;
 	if (dir > 0)
 		obj->acct = (uint32_t)(s - a->site); /* for its free (ss_account_free) */
-	if (k) {
-		bytes = k->object_size;
+	if (k) { /* (its pair's bytes: its counts times object_size) */
 		k->live += (uint64_t)(int64_t)dir;
 		ss_account_touch(a, k, obj->cache);
 		if (dir > 0)
@@ -358,7 +340,7 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 	if (dir > 0) {
 		s->allocs++;
 		s->requested += obj->size;
-		s->allocated += bytes; /* (read for a pair with no slab cache only) */
+		s->allocated += bytes;
 		if (s->allocs - s->frees > s->peak_live)
 			s->peak_live = s->allocs - s->frees;
 		note_peak(a, events);
