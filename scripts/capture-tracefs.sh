@@ -105,9 +105,15 @@ tfs_walk_instance() {
 	done
 }
 
-# The walk's allocations into $1 (zstd), its instance removed; sets
-# walk_events and walk_overrun (events the full buffer lost: their
-# frees stay prior frees).
+# The walk's allocations into $1 (zstd); sets walk_events and
+# walk_overrun (events the full buffer lost: their frees stay prior
+# frees).  The instance stays, off, until tfs_release, after the
+# after-snapshot: removing it here, with kmem tracing on, freed its
+# eventfs inodes, event files and buffer pages inside the trace
+# (measured on 6.18: 2,426 kfree()s of kmalloc-96 objects by
+# free_ei_rcu and srcu_invoke_callbacks each, trace_event_file -2,268,
+# kmalloc-64 ~-4,000 in every capture), objects of the capture's own
+# that the before-snapshot counted and the after-snapshot did not.
 tfs_walk_save() {
 	local f key val
 	walk_events=0 walk_overrun=0
@@ -120,8 +126,6 @@ tfs_walk_save() {
 			[ "$key" != overrun: ] || walk_overrun=$((walk_overrun + val))
 		done < "$f"
 	done
-	tfs_rmdir "$WALK_INST"
-	WALK_INST=""
 }
 
 # Remove instance directory $1, retrying while a reader closes its
