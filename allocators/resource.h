@@ -23,16 +23,26 @@ struct ss_res_span {
 	uint32_t cpu;
 };
 
+/* The newest holds a history keeps apart, sorted among themselves, until
+ * there are this many (sim/contention.c keep). */
+#define SS_RES_PEND 32
+
 /* The recent uses of one resource (sim/contention.c allocates, trims and
  * alone reads it): a lock's holds still inside the window of the CPUs'
  * clocks, by `from`.  A cmpxchg line's pointer holds contention.c's own
  * ring of its last swaps instead. */
 struct ss_res_hist {
 	uint32_t n, cap;
-	/* the spans are span[first .. first + n): dropping the oldest moves
-	 * `first` instead of the others, which move once `first` reaches n
-	 * (sim/contention.c keep) */
+	/* the sorted spans are span[first .. first + n): dropping the oldest
+	 * moves `first` instead of the others */
 	uint32_t first;
+	/* and the newest, pend[0 .. npend), merged into span[] once there
+	 * are SS_RES_PEND: one move of the spans after the earliest of them
+	 * per SS_RES_PEND holds, not per hold.  The history is the merge of
+	 * the two, a sorted span before a pending one that begins at the
+	 * same time (it came first). */
+	uint32_t npend;
+	struct ss_res_span pend[SS_RES_PEND];
 	struct ss_res_span span[];
 };
 

@@ -39,11 +39,10 @@ void ss_contention_floor(struct ss_contention *c)
 	c->floor = min;
 }
 
-/* The first span whose `from` is above x (h->n if none). */
-static uint32_t first_from_above(const struct ss_res_hist *h, double x)
+/* The first of the n spans sp[] whose `from` is above x (n if none). */
+static uint32_t first_above(const struct ss_res_span *sp, uint32_t n, double x)
 {
-	const struct ss_res_span *sp = h->span + h->first;
-	uint32_t lo = 0, hi = h->n;
+	uint32_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -56,22 +55,38 @@ static uint32_t first_from_above(const struct ss_res_hist *h, double x)
 	return lo;
 }
 
+/* The next span of h's history at sorted index *i and pending index *j,
+ * in the history's order (resource.h), or NULL at its end. */
+static inline const struct ss_res_span *next_span(const struct ss_res_hist *h,
+						  const struct ss_res_span *sp, uint32_t *i,
+						  uint32_t *j)
+{
+	if (*i < h->n && (*j >= h->npend || sp[*i].from <= h->pend[*j].from))
+		return &sp[(*i)++];
+	return *j < h->npend ? &h->pend[(*j)++] : NULL;
+}
+
 /* Lock: where a hold of len asked for at t can start. */
 static double lock_start(const struct ss_res_hist *h, unsigned cpu, double t,
 			 double len)
 {
-	const struct ss_res_span *sp;
-	uint32_t i;
+	const struct ss_res_span *sp, *s;
+	uint32_t i, j;
 
 	if (!h)
 		return t;
 	sp = h->span + h->first;
-	i = first_from_above(h, t);
-	if (i > 0 && sp[i - 1].until > t) /* held at t */
+	i = first_above(sp, h->n, t);
+	j = first_above(h->pend, h->npend, t);
+	/* from the last span that begins no later where it is held at t (a
+	 * pending one is the later of two that begin together) */
+	if (j > 0 && (i == 0 || h->pend[j - 1].from >= sp[i - 1].from)) {
+		if (h->pend[j - 1].until > t)
+			j--;
+	} else if (i > 0 && sp[i - 1].until > t) {
 		i--;
-	for (; i < h->n; i++) {
-		const struct ss_res_span *s = &sp[i];
-
+	}
+	while ((s = next_span(h, sp, &i, &j))) {
 		if (s->cpu == cpu || s->until <= t)
 			continue;
 		if (s->from >= t + len) /* the gap before s is long enough */
@@ -95,66 +110,100 @@ struct ss_swap_ring *ss_swap_ring_new(struct ss_resource *r, double at)
 	return g;
 }
 
-/* Keep span in r's history, in `from` order; spans ending before the
- * slowest clock go first, then the oldest beyond SS_RES_HIST_MAX.  The
- * oldest go by moving h->first: a history at its cap drops one span per
- * span kept, and moving the 4,095 others each time was 64% of a 100 M
- * event replay (hackbench -l 3125); they move once first reaches n, one
- * move per span dropped. */
+/* Drop from h the spans ending before the slowest clock, from the
+ * oldest on, and the oldest beyond SS_RES_HIST_MAX. */
+static void drop_behind(const struct ss_contention *c, struct ss_res_hist *h)
+{
+	const struct ss_res_span *sp = h->span + h->first, *s;
+	uint32_t total = h->n + h->npend, drop = 0, i = 0, j = 0;
+
+	while ((s = next_span(h, sp, &i, &j)) && s->until <= c->floor)
+		drop++;
+	if (s) /* (the one that stopped it stays) */
+		s == &h->pend[j - 1] ? j-- : i--;
+	if (drop == total && total) { /* all behind: start afresh */
+		h->n = h->first = h->npend = 0;
+		return;
+	}
+	if (!drop && total == SS_RES_HIST_MAX) { /* the oldest */
+		i = j = 0;
+		next_span(h, sp, &i, &j);
+	}
+	h->first += i;
+	h->n -= i;
+	if (j) {
+		memmove(h->pend, h->pend + j, (h->npend - j) * sizeof(h->pend[0]));
+		h->npend -= j;
+	}
+}
+
+/* Merge h's pending spans into its sorted ones, from the back: the
+ * sorted spans after the earliest pending one move, once. */
+static int flush_pending(struct ss_resource *r, struct ss_res_hist *h)
+{
+	uint32_t need = h->n + h->npend;
+	struct ss_res_span *sp;
+	int64_t i, j, k;
+
+	if (h->first + need > h->cap) {
+		if (2 * (uint64_t)need > h->cap) { /* room for as many again */
+			uint32_t cap = h->cap ? h->cap : 8;
+
+			while (cap < 2 * need)
+				cap *= 2;
+			h = realloc(h, sizeof(*h) + cap * sizeof(h->span[0]));
+			if (!h)
+				return -1;
+			h->cap = cap;
+			r->hist = h;
+		}
+		if (h->first + need > h->cap) {
+			memmove(h->span, h->span + h->first, h->n * sizeof(h->span[0]));
+			h->first = 0;
+		}
+	}
+	sp = h->span + h->first;
+	i = (int64_t)h->n - 1;
+	j = (int64_t)h->npend - 1;
+	k = (int64_t)need - 1;
+	while (j >= 0) /* a sorted span before a pending one of its `from` */
+		sp[k--] = i >= 0 && sp[i].from > h->pend[j].from ? sp[i--] : h->pend[j--];
+	h->n = need;
+	h->npend = 0;
+	return 0;
+}
+
+/* Keep span in r's history, in `from` order (after the spans that begin
+ * no later), once those that go are gone (drop_behind).  It joins the
+ * pending spans; they join the sorted ones SS_RES_PEND at a time.  A
+ * sorted array alone moved every span after a new one's place: a CPU
+ * whose clock lags the others' holds near the front of a full history,
+ * 49% of a 100 M event replay (hackbench -l 3125, main at d095ae0) and
+ * still 18 instructions per event of the 10 M one when the shorter side
+ * moved. */
 static int keep(struct ss_contention *c, struct ss_resource *r,
 		const struct ss_res_span *span)
 {
 	struct ss_res_hist *h = r->hist;
-	struct ss_res_span *sp;
-	uint32_t drop = 0, at;
+	uint32_t at;
 
 	if (h) {
-		sp = h->span + h->first;
-		while (drop < h->n && sp[drop].until <= c->floor)
-			drop++;
-		if (drop == h->n && h->n) { /* all behind: start afresh */
-			h->n = h->first = 0;
-			drop = 0;
-		}
-		if (!drop && h->n == SS_RES_HIST_MAX)
-			drop = 1;
-		h->first += drop;
-		h->n -= drop;
-		if (h->first + h->n == h->cap && h->first >= h->n) {
-			memmove(h->span, h->span + h->first, h->n * sizeof(*h->span));
-			h->first = 0;
-		}
-	}
-	if (!h || h->first + h->n == h->cap) {
-		uint32_t cap = h ? h->cap * 2 : 8;
-
-		h = realloc(h, sizeof(*h) + cap * sizeof(h->span[0]));
-		if (!h)
+		drop_behind(c, h);
+	} else {
+		if (!(h = malloc(sizeof(*h))))
 			return -1;
-		if (!r->hist)
-			h->n = h->first = 0;
-		h->cap = cap;
+		h->n = h->cap = h->first = h->npend = 0;
 		r->hist = h;
 	}
-	/* after the spans that begin no later, the spans on the shorter side
-	 * moved: the front ones into the room dropping left before `first`
-	 * where there is some.  A CPU whose clock lags the others' lands
-	 * near the front of a full history and the others near its end, so
-	 * moving the tail only was ~n spans per hold of the laggard: 49% of
-	 * a 100 M event replay (hackbench -l 3125, x86_64-4.6, main at
-	 * d095ae0), its speed falling with the trace's length.  The same
-	 * order either way. */
-	sp = h->span + h->first;
-	at = first_from_above(h, span->from);
-	if (h->first && at < h->n - at) {
-		memmove(sp - 1, sp, at * sizeof(*sp));
-		h->first--;
-		sp--;
-	} else {
-		memmove(sp + at + 1, sp + at, (h->n - at) * sizeof(*sp));
+	if (h->npend == SS_RES_PEND) {
+		if (flush_pending(r, h))
+			return -1;
+		h = r->hist;
 	}
-	sp[at] = *span;
-	h->n++;
+	at = first_above(h->pend, h->npend, span->from);
+	memmove(h->pend + at + 1, h->pend + at, (h->npend - at) * sizeof(h->pend[0]));
+	h->pend[at] = *span;
+	h->npend++;
 	return 0;
 }
 

@@ -133,6 +133,98 @@ static void test_hold_kept_in_order(void **state)
 	bench_release(&b);
 }
 
+/* The history as one sorted array, the way contention.c kept it before
+ * its pending spans (main at d095ae0): the reference the engine's waits
+ * must equal, hold for hold. */
+#define REF_MAX (SS_RES_HIST_MAX + 1)
+struct ref_hist {
+	struct ss_res_span sp[REF_MAX];
+	uint32_t n;
+};
+
+static uint32_t ref_above(const struct ref_hist *h, double x)
+{
+	uint32_t i = 0;
+
+	while (i < h->n && h->sp[i].from <= x)
+		i++;
+	return i;
+}
+
+static double ref_start(const struct ref_hist *h, unsigned cpu, double t, double len)
+{
+	uint32_t i = ref_above(h, t);
+
+	if (i > 0 && h->sp[i - 1].until > t)
+		i--;
+	for (; i < h->n; i++) {
+		const struct ss_res_span *s = &h->sp[i];
+
+		if (s->cpu == cpu || s->until <= t)
+			continue;
+		if (s->from >= t + len)
+			break;
+		t = s->until;
+	}
+	return t;
+}
+
+static void ref_keep(struct ref_hist *h, double floor, struct ss_res_span span)
+{
+	uint32_t drop = 0, at;
+
+	while (drop < h->n && h->sp[drop].until <= floor)
+		drop++;
+	if (drop == h->n)
+		drop = h->n;
+	else if (!drop && h->n == SS_RES_HIST_MAX)
+		drop = 1;
+	memmove(h->sp, h->sp + drop, (h->n - drop) * sizeof(h->sp[0]));
+	h->n -= drop;
+	at = ref_above(h, span.from);
+	memmove(h->sp + at + 1, h->sp + at, (h->n - at) * sizeof(h->sp[0]));
+	h->sp[at] = span;
+	h->n++;
+}
+
+/* 30,000 holds of one lock from 3 CPUs, CPU 2's clock lagging (the
+ * history full, its holds landing near the front) and integer times (so
+ * that holds begin together): every wait is the reference's, through the
+ * pending spans' merges, the drops behind the slowest clock and the cap. */
+static void test_history_matches_sorted_array(void **state)
+{
+	static struct ref_hist ref;
+	struct bench b;
+	uint64_t rng = 42, waits = 0;
+	(void)state;
+
+	bench_init(&b, 3);
+	ref.n = 0;
+	for (int k = 0; k < 30000; k++) {
+		unsigned cpu;
+		double pre, hold, t, want, got;
+
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		cpu = (unsigned)(rng >> 33) % 3;
+		pre = (double)((rng >> 40) % 8);
+		hold = (double)(1 + (rng >> 48) % 6);
+		t = b.clocks[cpu] + pre;
+		got = locked_op(&b, cpu, &b.lock, pre, hold, 0) - pre - hold;
+		want = ref_start(&ref, cpu, t, hold) - t;
+		assert_true(got == want);
+		waits += want > 0;
+		ref_keep(&ref, b.c.floor, (struct ss_res_span){.from = t + want,
+							      .until = t + want + hold,
+							      .cpu = cpu});
+		/* CPUs 0 and 1 also run other work; CPU 2 lags further */
+		if (cpu < 2)
+			b.clocks[cpu] += (double)(8 + (rng >> 20) % 4);
+	}
+	assert_true(waits > 1000);
+	assert_int_equal(ref.n, SS_RES_HIST_MAX); /* the cap was reached */
+	bench_release(&b);
+}
+
 /* A hold spans the waits nested inside it.  CPU 1 holds lock2 [5, 40).
  * CPU 0 takes lock at 0 and, 10 cycles in, lock2 for 20: lock2 is held
  * until 40, so CPU 0 waits 30 and its lock is held [0, 100 + 30).  CPU 2
@@ -416,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_two_cpus_one_lock),
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_hold_kept_in_order),
+		cmocka_unit_test(test_history_matches_sorted_array),
 		cmocka_unit_test(test_nested_wait),
 		cmocka_unit_test(test_cmpxchg_retry),
 		cmocka_unit_test(test_cmpxchg_ring),
