@@ -92,7 +92,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	struct ss_csv c;
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
-	int rc;
+	int rc, u = -1;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -105,21 +105,25 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		ss_csv_close(&c);
 		return -1;
 	}
+	if (prior) /* (runs before it have no such column) */
+		u = ss_csv_col(&c, "untraced_allocs");
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
-		uint64_t x, y = 0;
+		uint64_t x, y = 0, z = 0;
 
 		if (!r) {
 			rc = ss_errorf(err, "out of memory");
 			break;
 		}
-		if (ss_csv_u64(&c, a, &x, err) || (prior && ss_csv_u64(&c, b, &y, err))) {
+		if (ss_csv_u64(&c, a, &x, err) || (prior && ss_csv_u64(&c, b, &y, err)) ||
+		    (u >= 0 && ss_csv_u64(&c, (unsigned)u, &z, err))) {
 			rc = -1;
 			break;
 		}
 		if (prior) {
 			r->prior_freed += x;
 			r->prior_missing += y;
+			r->untraced_allocs += z;
 			k->prior_freed += x;
 			k->prior_missing += y;
 		} else {
@@ -248,7 +252,7 @@ static void err_cell(struct md_table *t, int64_t kernel, int64_t model)
 /* What the model leaves out for this cache, as far as the figures tell. */
 static void note_cell(struct md_table *t, const struct rp_kernel_row *r)
 {
-	char buf[200] = "";
+	char buf[320] = "";
 	size_t n = 0;
 
 	if (r->sheaf_capacity)
@@ -270,6 +274,10 @@ static void note_cell(struct md_table *t, const struct rp_kernel_row *r)
 	if (r->prior_missing && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%llu prior frees found none; ",
 				      (unsigned long long)r->prior_missing);
+	if (r->untraced_allocs && n < sizeof(buf))
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "%llu freed that no event allocated (the kernel may hold more); ",
+				      (unsigned long long)r->untraced_allocs);
 	if (n >= 2 && n < sizeof(buf))
 		buf[n - 2] = '\0';
 	mdt_cell(t, "%s", buf);
@@ -447,7 +455,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "kernel_slabs_before,kernel_slabs_after,model_slabs_after,"
 		    "kernel_delta_slabs,model_delta_slabs,slabs_error_pct,held,within,"
 		    "in_model,prior_freed,prior_missing,settled,"
-		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled\n");
+		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled,untraced_allocs\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 
@@ -460,12 +468,13 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
 			(long long)k_dslab(r), (long long)m_dslab(r));
 		csv_err(fp, k_dslab(r), m_dslab(r));
-		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d\n", rp_kernel_row_held(r),
+		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu\n", rp_kernel_row_held(r),
 			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
 			(unsigned long long)r->settled, (unsigned long long)r->u_obj1,
 			(unsigned long long)r->u_slab1,
-			rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r));
+			rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r),
+			(unsigned long long)r->untraced_allocs);
 	}
 	return ferror(fp) ? -1 : 0;
 }

@@ -33,6 +33,9 @@ struct rp_kernel_row {
 	bool in_model;			 /* the replay has the cache */
 	unsigned sheaf_capacity;	 /* 6.18 sheaves (not modelled) */
 	uint64_t prior_freed, prior_missing, settled;
+	/* frees of objects allocated without an event (prior.csv's
+	 * untraced_allocs): the kernel may hold more than any trace shows */
+	uint64_t untraced_allocs;
 	/* the model before the settling rule (slabinfo.unsettled; the same
 	 * as m_obj1, m_slab1 when the run settled nothing) */
 	uint64_t u_obj1, u_slab1;

@@ -469,23 +469,44 @@ int ss_write_work(const char *dir, const struct ss_run *run,
 	return ss_atomic_commit(&f, err);
 }
 
+/* Cache `name`'s count in the trace's meta untraced_allocs ("CACHE=N
+ * ..."; the import's frees of objects allocated without an event), 0
+ * when it has none. */
+static uint64_t untraced_allocs_of(const char *meta, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = meta; p && *p;) {
+		const char *end = strchr(p, ' ');
+		const char *eq = end ? memrchr(p, '=', (size_t)(end - p)) : strrchr(p, '=');
+
+		if (eq && (size_t)(eq - p) == len && !memcmp(p, name, len))
+			return strtoull(eq + 1, NULL, 10);
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
 int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *err)
 {
 	unsigned n = run->desc->ops->nr_caches(run->model);
+	const char *untraced = ss_trace_meta(run->tables, "untraced_allocs");
 	struct ss_atomic_file f;
 
 	if (open_in(&f, dir, "prior.csv", err))
 		return -1;
-	fprintf(f.fp, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed\n");
+	fprintf(f.fp, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed,"
+		      "untraced_allocs\n");
 	for (unsigned i = 0; i < n; i++) {
 		struct ss_cache_report r;
 
 		run->desc->ops->cache_report(run->model, i, &r);
 		if (!r.from_snapshot && !r.prior_freed && !r.prior_missing && !r.prior_live)
 			continue;
-		fprintf(f.fp, "%s,%d,%llu,%llu,%llu,%llu\n", r.name, r.from_snapshot,
+		fprintf(f.fp, "%s,%d,%llu,%llu,%llu,%llu,%llu\n", r.name, r.from_snapshot,
 			(unsigned long long)r.prior_live, (unsigned long long)r.prior_freed,
-			(unsigned long long)r.prior_missing, (unsigned long long)r.kslabs_seen_freed);
+			(unsigned long long)r.prior_missing, (unsigned long long)r.kslabs_seen_freed,
+			(unsigned long long)untraced_allocs_of(untraced, r.name));
 	}
 	return ss_atomic_commit(&f, err);
 }

@@ -86,9 +86,16 @@ grep -qF "make compare TRACE=$caps/own" "$rep/compare/compare.md" || { head -12 
 
 # ---- trace-cmd's trace.dat ----
 command -v trace-cmd > /dev/null || skip "no trace-cmd (the capture part passed)"
+# (the capture unmounts the tracefs it mounted: mounted here again, as it
+# does, or this part was skipped on every machine that does not keep
+# tracefs mounted)
+tfs_mounted=0
+if [ ! -d /sys/kernel/tracing/instances ] && mount -t tracefs nodev /sys/kernel/tracing 2> /dev/null; then
+	tfs_mounted=1
+fi
 inst=/sys/kernel/tracing/instances/slabsim-e2e-$$
 mkdir "$inst" || skip "cannot make a tracing instance"
-trap 'rmdir "$inst" 2> /dev/null || true; rm -rf "$tmp"' EXIT
+trap 'rmdir "$inst" 2> /dev/null || true; [ "$tfs_mounted" = 0 ] || umount /sys/kernel/tracing; rm -rf "$tmp"' EXIT
 echo 512 > "$inst/buffer_size_kb"
 for e in kmalloc kfree kmem_cache_alloc kmem_cache_free; do echo 1 > "$inst/events/kmem/$e/enable"; done
 echo 1 > "$inst/tracing_on"

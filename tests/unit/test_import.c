@@ -296,11 +296,29 @@ static void test_line_marker(void **state)
 	assert_string_equal(why, "slabsim-phase marker without a name");
 }
 
+/* Import the ftrace text `text` (written to NAME.ftrace) into NAME.trace
+ * (its path in out, n bytes) with target x86_64-6.x; fails the test on an
+ * error. */
+static void import_text(const char *name, const char *text, struct ss_import_totals *t,
+			char *out, size_t n)
+{
+	char in[256], file[128];
+	struct ss_import_opts o = {.target = "x86_64-6.x", .input = in, .output = out};
+	struct ss_error err = {{0}};
+
+	snprintf(file, sizeof(file), "%s.ftrace", name);
+	tu_path(in, sizeof(in), file);
+	snprintf(file, sizeof(file), "%s.trace", name);
+	tu_path(out, n, file);
+	tu_write_text(in, text);
+	if (ss_import(&o, t, &err))
+		fail_msg("%s", err.msg);
+}
+
 /* Markers become phase events in place, names cleaned to trace names. */
 static void test_import_phases(void **state)
 {
-	char in[256], out[256];
-	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	char out[256];
 	struct ss_import_totals t;
 	struct ss_error err = {{0}};
 	struct ss_trace_reader *r;
@@ -308,19 +326,14 @@ static void test_import_phases(void **state)
 	char seen[64] = "";
 	(void)state;
 
-	tu_path(in, sizeof(in), "phases.ftrace");
-	tu_path(out, sizeof(out), "phases.trace");
-	tu_write_text(in,
-		   " sh-1 [000] ...1. 1.0: tracing_mark_write: slabsim-phase start\n"
-		   " sh-1 [000] ..... 1.1: kmalloc: call_site=f ptr=a0 bytes_req=8 bytes_alloc=8\n"
-		   " sh-1 [000] ...1. 1.2: tracing_mark_write: slabsim-phase two words\n"
-		   " sh-1 [001] ..... 1.3: kfree: call_site=f ptr=a0\n"
-		   " sh-1 [000] ...1. 1.4: tracing_mark_write: not ours\n"
-		   " sh-1 [000] ...1. 1.5: tracing_mark_write: slabsim-phase end\n");
-	o.input = in;
-	o.output = out;
-	if (ss_import(&o, &t, &err))
-		fail_msg("%s", err.msg);
+	import_text("phases",
+		    " sh-1 [000] ...1. 1.0: tracing_mark_write: slabsim-phase start\n"
+		    " sh-1 [000] ..... 1.1: kmalloc: call_site=f ptr=a0 bytes_req=8 bytes_alloc=8\n"
+		    " sh-1 [000] ...1. 1.2: tracing_mark_write: slabsim-phase two words\n"
+		    " sh-1 [001] ..... 1.3: kfree: call_site=f ptr=a0\n"
+		    " sh-1 [000] ...1. 1.4: tracing_mark_write: not ours\n"
+		    " sh-1 [000] ...1. 1.5: tracing_mark_write: slabsim-phase end\n",
+		    &t, out, sizeof(out));
 	assert_int_equal(t.phases, 3);
 	assert_int_equal(t.other_events, 1);
 	assert_int_equal(t.events, 2);
@@ -507,6 +520,44 @@ static void test_import_walk(void **state)
 	assert_non_null(strstr(err.msg, "walk.ftrace:1:"));
 }
 
+/* A pointer freed again with no allocation between was allocated
+ * without an event: none of its frees is taken as an object from before
+ * the capture (the first pass finds it), each is counted in
+ * untraced_allocs and, by the cache a kmem_cache_free names, in meta
+ * untraced_allocs (most first); a kfree names no cache. */
+static void test_import_untraced_allocs(void **state)
+{
+	char out[256];
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	(void)state;
+
+	import_text("again",
+		    " rcu-1 [000] ..... 1.0: kmem_cache_free: call_site=d_free+0x1/0x2 ptr=d0 name=dentry\n"
+		    " rcu-1 [000] ..... 1.1: kmem_cache_free: call_site=d_free+0x1/0x2 ptr=d0 name=dentry\n"
+		    " rcu-1 [000] ..... 1.2: kmem_cache_free: call_site=i_free+0x1/0x2 ptr=e0 name=proc_inode_cache\n"
+		    " rcu-1 [000] ..... 1.3: kmem_cache_free: call_site=d_free+0x1/0x2 ptr=d0 name=dentry\n"
+		    " rcu-1 [000] ..... 1.4: kmem_cache_free: call_site=i_free+0x1/0x2 ptr=e0 name=proc_inode_cache\n"
+		    " sh-2 [001] ..... 1.5: kmem_cache_alloc: call_site=d_alloc+0x1/0x2 ptr=d0 bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=dentry\n"
+		    " rcu-1 [000] ..... 1.6: kmem_cache_free: call_site=d_free+0x1/0x2 ptr=d0 name=dentry\n"
+		    " rcu-1 [000] ..... 1.7: kfree: call_site=k_free+0x1/0x2 ptr=f0\n"
+		    " rcu-1 [000] ..... 1.8: kfree: call_site=k_free+0x1/0x2 ptr=f0\n",
+		    &t, out, sizeof(out));
+	/* d0's three frees before its allocation, e0's two, f0's two; d0's
+	 * last free is of its allocation */
+	assert_int_equal(t.untraced_allocs, 7);
+	assert_int_equal(t.prior_frees + t.prior_unattributed, 0);
+	assert_int_equal(t.frees, 1);
+	assert_int_equal(ss_trace_open(&r, out, &err), 0);
+	while (ss_trace_next(r, &ev, &err) == 1)
+		;
+	assert_string_equal(ss_trace_meta(ss_trace_tables(r), "untraced_allocs"),
+			    "dentry=3 proc_inode_cache=2");
+	ss_trace_close(r);
+}
+
 static void test_import_errors(void **state)
 {
 	char in[256], out[256];
@@ -542,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_import_objext),
 		cmocka_unit_test(test_import_phases),
 		cmocka_unit_test(test_import_walk),
+		cmocka_unit_test(test_import_untraced_allocs),
 		cmocka_unit_test(test_import_errors),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);

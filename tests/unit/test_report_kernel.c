@@ -88,7 +88,7 @@ static void test_load_and_csv(void **state)
 	struct rp_kernel k;
 	struct ss_error err;
 	FILE *fp;
-	char line[512];
+	char line[512], *buf;
 	(void)state;
 
 	kfiles_init(&kf, "lc");
@@ -103,8 +103,15 @@ static void test_load_and_csv(void **state)
 			 "dentry 18000 19005 192 21 1 : tunables 0 0 0 : slabdata 905 905 0\n");
 	snprintf(f, sizeof(f), "%s/settled.csv", kf.run);
 	tu_write_text(f, "cache,site,objects\ndentry,d_alloc+0x1,7\n");
+	/* 42 dentries freed that no event allocated (import, meta
+	 * untraced_allocs): a note, and kernel.csv's last column */
+	snprintf(f, sizeof(f), "%s/prior.csv", kf.run);
+	tu_write_text(f, "cache,from_snapshot,prior_live,prior_freed,prior_missing,"
+			 "kslabs_seen_freed,untraced_allocs\ndentry,1,100,5,0,0,42\n");
 	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	assert_int_equal(k.settled, 7);
+	assert_int_equal(k.rows[0].untraced_allocs, 42);
+	assert_int_equal(k.rows[0].prior_freed, 5);
 	assert_string_equal(k.rows[0].name, "dentry"); /* largest change first */
 	assert_int_equal(k.rows[0].settled, 7);
 	/* filp: not in the replay, it kept its initial state */
@@ -120,9 +127,13 @@ static void test_load_and_csv(void **state)
 	assert_non_null(fgets(line, sizeof(line), fp));
 	/* dentry: -127829 in the kernel, -128829 in the model: -0.78% */
 	assert_non_null(strstr(line, "dentry,146829,19000,18000,-127829,-128829,-0.78,"));
+	assert_non_null(strstr(line, ",42\n"));
 	assert_non_null(fgets(line, sizeof(line), fp));
 	assert_non_null(strstr(line, "filp,900,910,900,10,0,-100.00,44,44,44,0,0,,0,0,0,"));
 	fclose(fp);
+	buf = written(&k, false);
+	assert_non_null(strstr(buf, "42 freed that no event allocated (the kernel may hold more)"));
+	free(buf);
 	rp_kernel_free(&k);
 	/* a missing run slabinfo names the file */
 	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, "/nonexistent", "traced", &err), -1);
@@ -191,9 +202,9 @@ static void test_settled_not_within(void **state)
 	assert_non_null(strstr(buf, "2000 settled (before: +5000, +66.7%)"));
 	/* kernel.csv: held 1, within 0, settled 2000, unsettled figures */
 	assert_non_null(strstr(buf, "\nmaple_node,4000,7000,7000,3000,3000,0.00,128,224,224,96,96,"
-				    "0.00,1,0,1,0,0,2000,9000,288,0\n"));
+				    "0.00,1,0,1,0,0,2000,9000,288,0,0\n"));
 	assert_non_null(strstr(buf, "\ndentry,10000,12000,12000,2000,2000,0.00,500,600,600,100,100,"
-				    "0.00,1,0,1,0,0,100,12100,600,1\n"));
+				    "0.00,1,0,1,0,0,100,12100,600,1,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "grow.h"
 #include "import.h"
 #include "import_objext.h"
 #include "trace_io.h"
@@ -27,6 +28,11 @@ struct importer {
 	struct ss_strtab sites;	/* allocation sites, for untraced_frees */
 	uint64_t *lost_free;	/* per site: allocations of a live pointer */
 	uint32_t cap_sites;
+	/* caches named by frees of a pointer already freed with no
+	 * allocation between, and how many (for untraced_allocs) */
+	struct ss_strtab again;
+	uint64_t *again_n;
+	uint32_t cap_again;
 	struct ss_idpool ids;
 	struct ss_import_caches caches;
 	struct ss_import_prior prior;
@@ -195,6 +201,20 @@ static int do_prior_free(struct importer *im, const struct ss_kmem_rec *rec,
 	return 0;
 }
 
+/* One more free of cache `name` of an object allocated without an
+ * event. */
+static int count_again(struct importer *im, const char *name)
+{
+	uint32_t i = ss_strtab_intern(&im->again, name);
+
+	if (i == UINT32_MAX ||
+	    (i >= im->cap_again &&
+	     ss_grow_zeroed((void **)&im->again_n, &im->cap_again, i, sizeof(*im->again_n), 64)))
+		return -1;
+	im->again_n[i]++;
+	return 0;
+}
+
 static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 		   struct ss_error *err)
 {
@@ -222,7 +242,8 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 		if (ss_ptrmap_find(&im->dead, rec->ptr) ||
 		    ss_ptrmap_find(&im->prior.untraced, rec->ptr)) {
 			t->untraced_allocs++;
-			return 0;
+			return rec->name && count_again(im, rec->name) ? BAD(im, err, "out of memory")
+								      : 0;
 		}
 		if (!ss_ptrmap_insert(&im->dead, rec->ptr))
 			return BAD(im, err, "out of memory");
@@ -419,13 +440,12 @@ static int by_lost_desc(const void *a, const void *b, void *ctx)
 	return x < y ? -1 : x > y;
 }
 
-/* meta untraced_frees: the allocation sites whose objects were freed
- * without a free event, as "SITE=N ..." (N allocations found their
- * pointer still live), most first.  The replay's settling rule reads it
- * (docs/own-trace.md); a site absent here showed no such evidence. */
-static int write_untraced_frees(struct importer *im, struct ss_error *err)
+/* Meta `key`: "NAME=N ..." for each name of t whose count n[] is not 0,
+ * most first (ties in name order of t), as many as fit. */
+static int write_counts(struct importer *im, const char *key, const struct ss_strtab *t,
+			uint64_t *n, struct ss_error *err)
 {
-	uint32_t n = 0, *idx = malloc((im->sites.nr ? im->sites.nr : 1) * sizeof(*idx));
+	uint32_t nr = 0, *idx = malloc((t->nr ? t->nr : 1) * sizeof(*idx));
 	char *buf = malloc(SS_META_UNTRACED_MAX + 1);
 	size_t used = 0;
 	int rc = 0;
@@ -435,27 +455,40 @@ static int write_untraced_frees(struct importer *im, struct ss_error *err)
 		free(buf);
 		return ss_errorf(err, "out of memory");
 	}
-	for (uint32_t i = 0; i < im->sites.nr; i++)
-		if (im->lost_free[i])
-			idx[n++] = i;
-	qsort_r(idx, n, sizeof(*idx), by_lost_desc, im->lost_free);
+	for (uint32_t i = 0; i < t->nr; i++)
+		if (n[i])
+			idx[nr++] = i;
+	qsort_r(idx, nr, sizeof(*idx), by_lost_desc, n);
 	buf[0] = '\0';
-	for (uint32_t k = 0; k < n; k++) {
+	for (uint32_t k = 0; k < nr; k++) {
 		int w = snprintf(buf + used, SS_META_UNTRACED_MAX + 1 - used, "%s%s=%llu",
-				 used ? " " : "", im->sites.strs[idx[k]],
-				 (unsigned long long)im->lost_free[idx[k]]);
+				 used ? " " : "", t->strs[idx[k]], (unsigned long long)n[idx[k]]);
 
 		if (w < 0 || (size_t)w > SS_META_UNTRACED_MAX - used) {
-			buf[used] = '\0'; /* the rarest sites do not fit: left out */
+			buf[used] = '\0'; /* the rarest do not fit: left out */
 			break;
 		}
 		used += (size_t)w;
 	}
-	if (n && ss_trace_write_meta(im->w, "untraced_frees", buf))
+	if (nr && ss_trace_write_meta(im->w, key, buf))
 		rc = ss_trace_writer_failed(im->w, err);
 	free(idx);
 	free(buf);
 	return rc;
+}
+
+/* meta untraced_frees: the allocation sites whose objects were freed
+ * without a free event, as "SITE=N ..." (N allocations found their
+ * pointer still live), most first.  The replay's settling rule reads it
+ * (docs/own-trace.md); a site absent here showed no such evidence.
+ * meta untraced_allocs: the caches whose objects were allocated without
+ * an allocation event, as "CACHE=N ..." (N kmem_cache_free events of a
+ * pointer already freed with no allocation between), for the replay's
+ * prior.csv and the report's notes (a kfree names no cache). */
+static int write_untraced(struct importer *im, struct ss_error *err)
+{
+	return write_counts(im, "untraced_frees", &im->sites, im->lost_free, err) ||
+	       write_counts(im, "untraced_allocs", &im->again, im->again_n, err);
 }
 
 /* Facts only known at the end go last (meta may come anywhere). */
@@ -469,7 +502,7 @@ static int finish(struct importer *im, struct ss_error *err)
 	t->kmalloc_class_mismatch = im->caches.kmalloc_mismatch;
 	t->geometry_mismatch = im->caches.geometry_mismatch;
 	t->caches = im->caches.names.nr;
-	if (write_untraced_frees(im, err))
+	if (write_untraced(im, err))
 		return -1;
 	if (im->cpus_written)
 		return 0;
@@ -496,6 +529,8 @@ int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
 	ss_ptrmap_release(&im.dead);
 	ss_strtab_release(&im.sites);
 	free(im.lost_free);
+	ss_strtab_release(&im.again);
+	free(im.again_n);
 	ss_idpool_release(&im.ids);
 	ss_import_caches_release(&im.caches);
 	ss_import_prior_release(&im.prior);
