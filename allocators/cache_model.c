@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "kmalloc.h"
 #include "prior_counts.h"
 #include "slab_prior.h"
@@ -23,26 +24,9 @@ int ss_route_memo_get(const struct ss_route_memo *memo, uint32_t key)
 	return key < memo->nr ? memo->slot[key] - 1 : -1;
 }
 
-/* Grow a zeroed array of `size`-byte slots to hold index key. */
-static int grow_zeroed(void **arr, uint32_t *nr, uint32_t key, size_t size)
-{
-	uint32_t n = *nr ? *nr : 64;
-	char *p;
-
-	while (n <= key)
-		n *= 2;
-	p = realloc(*arr, (size_t)n * size);
-	if (!p)
-		return -1;
-	memset(p + (size_t)*nr * size, 0, (size_t)(n - *nr) * size);
-	*arr = p;
-	*nr = n;
-	return 0;
-}
-
 int ss_route_memo_set(struct ss_route_memo *memo, uint32_t key, int cache)
 {
-	if (key >= memo->nr && grow_zeroed((void **)&memo->slot, &memo->nr, key, sizeof(*memo->slot)))
+	if (key >= memo->nr && ss_grow_zeroed((void **)&memo->slot, &memo->nr, key, sizeof(*memo->slot), 64))
 		return -1;
 	memo->slot[key] = cache + 1;
 	return 0;
@@ -458,7 +442,7 @@ static int kmalloc_family(struct ss_cmodel *m, const struct ss_event *ev,
 	unsigned st;
 
 	if (ev->site >= m->nr_site_type &&
-	    grow_zeroed((void **)&m->site_type, &m->nr_site_type, ev->site, 1))
+	    ss_grow_zeroed((void **)&m->site_type, &m->nr_site_type, ev->site, 1, 64))
 		return ss_errorf(err, "out of memory");
 	if (!m->site_type[ev->site])
 		m->site_type[ev->site] = (uint8_t)(1 + ss_kmalloc_site_type(
@@ -543,7 +527,7 @@ static int place_prior(struct ss_cmodel *m, uint32_t api, int c, struct ss_op *o
 	if (!m->cfg.initial || api == SS_API_KMALLOC || c < 0)
 		return 0;
 	if (api >= m->nr_prior_placed &&
-	    grow_zeroed((void **)&m->prior_placed, &m->nr_prior_placed, api, 1))
+	    ss_grow_zeroed((void **)&m->prior_placed, &m->nr_prior_placed, api, 1, 64))
 		return ss_errorf(err, "out of memory");
 	if (m->prior_placed[api])
 		return 0;

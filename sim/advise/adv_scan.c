@@ -4,20 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 static int grow_sites(struct adv_scan *s, uint32_t idx)
 {
-	uint32_t nr = s->nr_site ? s->nr_site : 64;
-	struct adv_site *p;
-
-	while (nr <= idx)
-		nr *= 2;
-	p = realloc(s->site, nr * sizeof(*p));
-	if (!p)
-		return -1;
-	memset(p + s->nr_site, 0, (nr - s->nr_site) * sizeof(*p));
-	s->site = p;
-	s->nr_site = nr;
-	return 0;
+	return ss_grow_zeroed((void **)&s->site, &s->nr_site, idx, sizeof(*s->site), 64);
 }
 
 static int grow_objs(struct adv_scan *s, uint64_t id)

@@ -78,20 +78,10 @@ static int emit_free(struct importer *im, struct ss_ptr_entry *e, unsigned cpu)
 
 static int grow_sites(struct importer *im, uint32_t idx)
 {
-	uint32_t cap = im->cap_sites ? im->cap_sites : 256;
-	uint64_t *n;
-
-	if (idx < im->cap_sites)
-		return 0;
-	while (cap <= idx)
-		cap *= 2;
-	n = realloc(im->lost_free, cap * sizeof(*n));
-	if (!n)
-		return -1;
-	memset(n + im->cap_sites, 0, (cap - im->cap_sites) * sizeof(*n));
-	im->lost_free = n;
-	im->cap_sites = cap;
-	return 0;
+	return idx < im->cap_sites
+		       ? 0
+		       : ss_grow_zeroed((void **)&im->lost_free, &im->cap_sites, idx,
+					sizeof(*im->lost_free), 256);
 }
 
 static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
