@@ -162,10 +162,12 @@ static int slub_add_prior(void *cache, const struct ss_snap_cache *k, struct ss_
 }
 
 static int slub_free_prior(void *cache, unsigned cpu, uint32_t kslab, uint32_t kslab_frees,
-			   uint32_t kslab_dead, struct ss_op *op)
+			   uint32_t kslab_dead, uint64_t cache_held, uint32_t cache_kslabs,
+			   struct ss_op *op)
 {
 	struct slub_cache *c = cache;
-	struct ss_slab *sl = ss_kcache_take_prior(&c->s, kslab, kslab_frees, kslab_dead);
+	struct ss_slab *sl = ss_kcache_take_prior(&c->s, kslab, kslab_frees, kslab_dead, cache_held,
+							 cache_kslabs);
 
 	if (!sl) {
 		c->s.prior_missing++;

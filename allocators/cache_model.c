@@ -675,7 +675,9 @@ static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 		return 0;
 	rc = m->be->free_prior(fc->be, ev->cpu, ev->id ? (uint32_t)ev->id : 0,
 			       ss_prior_counts_held(m->cfg.prior_counts, ev),
-			       ss_prior_counts_dead(m->cfg.prior_counts, ev), op);
+			       ss_prior_counts_dead(m->cfg.prior_counts, ev),
+			       ss_prior_counts_cache_held(m->cfg.prior_counts, ev),
+			       ss_prior_counts_cache_kslabs(m->cfg.prior_counts, ev), op);
 	if (rc)
 		*cache = (uint32_t)c;
 	return rc;

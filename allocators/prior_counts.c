@@ -18,39 +18,60 @@ static uint64_t hash_of(uint64_t slab, uint64_t value, uint32_t api, uint32_t gf
 	return x ^ (x >> 29);
 }
 
-/* The slot of ev's kernel slab: its entry, or the empty slot it goes to. */
-static struct ss_prior_count *slot(const struct ss_prior_counts *pc, const struct ss_event *ev)
+/* The slot of (slab, ev's cache) in table t: its entry, or the empty
+ * slot it goes to. */
+static struct ss_prior_count *slot(const struct ss_prior_table *t, uint64_t slab,
+				   const struct ss_event *ev)
 {
 	uint64_t value = ev->api == SS_API_KMALLOC ? ev->value : 0;
 
-	for (uint64_t i = hash_of(ev->id, value, ev->api, ev->gfp) & (pc->cap - 1);;
-	     i = (i + 1) & (pc->cap - 1)) {
-		struct ss_prior_count *e = &pc->e[i];
+	for (uint64_t i = hash_of(slab, value, ev->api, ev->gfp) & (t->cap - 1);;
+	     i = (i + 1) & (t->cap - 1)) {
+		struct ss_prior_count *e = &t->e[i];
 
-		if (!e->slab || (e->slab == ev->id && e->value == value && e->api == ev->api &&
+		if (!e->slab || (e->slab == slab && e->value == value && e->api == ev->api &&
 				 e->gfp == ev->gfp))
 			return e;
 	}
 }
 
-static int grow(struct ss_prior_counts *pc)
+/* Room in t for one more entry (load under one half); -1 out of memory. */
+static int make_room(struct ss_prior_table *t)
 {
-	struct ss_prior_counts bigger = {.cap = pc->cap ? 2 * pc->cap : 1024};
+	struct ss_prior_table bigger = {.cap = t->cap ? 2 * t->cap : 1024, .nr = t->nr};
 
+	if ((t->nr + 1) * 2 <= t->cap)
+		return 0;
 	bigger.e = calloc(bigger.cap, sizeof(*bigger.e));
 	if (!bigger.e)
 		return -1;
-	for (uint64_t i = 0; i < pc->cap; i++) {
-		struct ss_prior_count *e = &pc->e[i];
-		struct ss_event ev = {.id = e->slab, .value = e->value, .api = e->api, .gfp = e->gfp};
+	for (uint64_t i = 0; i < t->cap; i++) {
+		struct ss_prior_count *e = &t->e[i];
+		struct ss_event ev = {.value = e->value, .api = e->api, .gfp = e->gfp};
 
 		if (e->slab)
-			*slot(&bigger, &ev) = *e;
+			*slot(&bigger, e->slab, &ev) = *e;
 	}
-	free(pc->e);
-	pc->e = bigger.e;
-	pc->cap = bigger.cap; /* (the scan's state stays) */
+	free(t->e);
+	*t = bigger;
 	return 0;
+}
+
+/* The entry of (slab, ev's cache) in t, made when new; NULL out of memory. */
+static struct ss_prior_count *entry(struct ss_prior_table *t, uint64_t slab,
+				    const struct ss_event *ev)
+{
+	struct ss_prior_count *e;
+
+	if (make_room(t))
+		return NULL;
+	e = slot(t, slab, ev);
+	if (!e->slab) {
+		*e = (struct ss_prior_count){.slab = slab, .api = ev->api, .gfp = ev->gfp,
+					     .value = ev->api == SS_API_KMALLOC ? ev->value : 0};
+		t->nr++;
+	}
+	return e;
 }
 
 int ss_prior_counts_add(struct ss_prior_counts *pc, const struct ss_event *ev)
@@ -59,27 +80,57 @@ int ss_prior_counts_add(struct ss_prior_counts *pc, const struct ss_event *ev)
 
 	if (ev->kind != SS_EV_FREE_PRIOR || !ev->id)
 		return 0;
-	if ((pc->nr + 1) * 2 > pc->cap && grow(pc)) /* load under one half */
+	if (!(e = entry(&pc->slabs, ev->id, ev)))
 		return -1;
-	e = slot(pc, ev);
-	if (!e->slab) {
-		*e = (struct ss_prior_count){.slab = ev->id, .api = ev->api, .gfp = ev->gfp,
-					     .value = ev->api == SS_API_KMALLOC ? ev->value : 0};
-		pc->nr++;
+	if (!e->n++) { /* a new kernel slab of its cache */
+		struct ss_prior_count *c = entry(&pc->caches, 1, ev);
+
+		if (!c)
+			return -1;
+		c->n++;
 	}
-	e->n++;
 	return 0;
+}
+
+/* ev's kernel slab's entry, seen freed; -1 out of memory.  Its cache's
+ * entry in pc->caches (slab 1) counts the deaths. */
+static int note_dead(struct ss_prior_counts *pc, const struct ss_event *ev)
+{
+	struct ss_prior_count *e = slot(&pc->slabs, ev->id, ev), *c;
+
+	if (!e->slab || e->dead)
+		return 0;
+	if (!(c = entry(&pc->caches, 1, ev)))
+		return -1;
+	e->dead = e->n;
+	c->dead++;
+	pc->deaths++;
+	return 0;
+}
+
+/* (slab, ev's cache)'s entry in t when ev is a prior free with a slab
+ * and t has it, else NULL. */
+static const struct ss_prior_count *lookup(const struct ss_prior_table *t, uint64_t slab,
+					    const struct ss_event *ev)
+{
+	const struct ss_prior_count *e;
+
+	if (!t->cap || ev->kind != SS_EV_FREE_PRIOR || !ev->id)
+		return NULL;
+	e = slot(t, slab, ev);
+	return e->slab ? e : NULL;
 }
 
 static const struct ss_prior_count *find(const struct ss_prior_counts *pc,
 					  const struct ss_event *ev)
 {
-	const struct ss_prior_count *e;
+	return pc ? lookup(&pc->slabs, ev->id, ev) : NULL;
+}
 
-	if (!pc || !pc->cap || ev->kind != SS_EV_FREE_PRIOR || !ev->id)
-		return NULL;
-	e = slot(pc, ev);
-	return e->slab ? e : NULL;
+static const struct ss_prior_count *cache_of(const struct ss_prior_counts *pc,
+					      const struct ss_event *ev)
+{
+	return pc ? lookup(&pc->caches, 1, ev) : NULL;
 }
 
 uint32_t ss_prior_counts_get(const struct ss_prior_counts *pc, const struct ss_event *ev)
@@ -98,10 +149,18 @@ uint32_t ss_prior_counts_dead(const struct ss_prior_counts *pc, const struct ss_
 
 uint32_t ss_prior_counts_held(const struct ss_prior_counts *pc, const struct ss_event *ev)
 {
-	const struct ss_prior_count *e = find(pc, ev);
+	const struct ss_prior_count *e = find(pc, ev), *c;
 
-	/* not seen freed: K outlived its prior frees, an object left */
-	return e ? e->n + !e->dead : 0;
+	if (!e)
+		return 0;
+	if (e->dead)
+		return e->n;
+	/* not seen freed, in a cache whose slabs the trace sees die: K
+	 * outlived its prior frees, an object left.  In a cache it sees none
+	 * of die (no vectors: a plain kmalloc cache, one never accounted)
+	 * nothing says K outlived them: at least what it gave. */
+	c = cache_of(pc, ev);
+	return e->n + (c && c->dead);
 }
 
 /* CPU cpu's last event, the table grown to it; NULL when out of memory. */
@@ -122,15 +181,19 @@ int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 		return 0; /* (no CPU of its own) */
 	if (!(last = last_of(pc, ev->cpu)))
 		return -1;
-	if (ev->kind == SS_EV_FREE_PRIOR && ev->api == SS_API_KMALLOC && last->id &&
+	if (ev->kind == SS_EV_FREE_PRIOR && ev->api == SS_API_KMALLOC &&
 	    ss_site_frees_slab_vector(site)) {
-		struct ss_prior_count *e = slot(pc, last);
-
-		if (e->slab && !e->dead) {
-			e->dead = e->n;
-			pc->deaths++;
-		}
-		last->id = 0; /* the vector's free: the next one is not K's */
+		if (last->id && note_dead(pc, last))
+			return -1;
+		/* Never K itself for the next vector's free: a vector's own
+		 * slab has no vector whose free could follow (alloc_slab_obj_exts()
+		 * clears __GFP_ACCOUNT and sets __GFP_NO_OBJ_EXT, 6.10+: it goes to a
+		 * plain kmalloc slab, which no accounted object gets into), so
+		 * a vector freed right after a vector is another slab's, freed
+		 * with no event for its own last object (a sheaf or bulk free).
+		 * Taken as K's death, it had find-usr-cold's kmalloc-512 (all
+		 * buffer_head vectors) seeing 13 of its slabs die. */
+		last->id = 0;
 		return ss_prior_counts_add(pc, ev);
 	}
 	if (ss_prior_counts_add(pc, ev))
@@ -139,6 +202,38 @@ int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 	if (ev->kind != SS_EV_FREE_PRIOR)
 		last->id = 0;
 	return 0;
+}
+
+void ss_prior_counts_finish(struct ss_prior_counts *pc)
+{
+	for (uint64_t i = 0; i < pc->caches.cap; i++)
+		pc->caches.e[i].held = 0;
+	for (uint64_t i = 0; i < pc->slabs.cap; i++) {
+		const struct ss_prior_count *e = &pc->slabs.e[i];
+		struct ss_event ev = {.kind = SS_EV_FREE_PRIOR, .id = e->slab, .value = e->value,
+				      .api = e->api, .gfp = e->gfp};
+		struct ss_prior_count *c;
+
+		if (!e->slab)
+			continue;
+		c = slot(&pc->caches, 1, &ev); /* (ss_prior_counts_add made it) */
+		if (c->slab)
+			c->held += ss_prior_counts_held(pc, &ev);
+	}
+}
+
+uint64_t ss_prior_counts_cache_held(const struct ss_prior_counts *pc, const struct ss_event *ev)
+{
+	const struct ss_prior_count *c = cache_of(pc, ev);
+
+	return c ? c->held : 0;
+}
+
+uint32_t ss_prior_counts_cache_kslabs(const struct ss_prior_counts *pc, const struct ss_event *ev)
+{
+	const struct ss_prior_count *c = cache_of(pc, ev);
+
+	return c ? c->n : 0;
 }
 
 int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss_error *err)
@@ -156,12 +251,16 @@ int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss
 			break;
 		}
 	ss_trace_close(r);
-	return rc < 0 ? -1 : 0;
+	if (rc < 0)
+		return -1;
+	ss_prior_counts_finish(pc);
+	return 0;
 }
 
 void ss_prior_counts_release(struct ss_prior_counts *pc)
 {
-	free(pc->e);
+	free(pc->slabs.e);
+	free(pc->caches.e);
 	free(pc->last);
 	memset(pc, 0, sizeof(*pc));
 }

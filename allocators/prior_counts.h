@@ -19,16 +19,18 @@
  * object the trace allocated (its event names no kernel slab), are not
  * seen.
  *
- * A kernel slab the trace does not see freed outlived its prior frees:
- * it held at least one object more than it gave (ss_prior_counts_held),
- * so its frees must not empty the slab it maps onto.  That is what a
- * memcg-accounted cache's slabs say (each has a vector; SLUB discards a
- * slab only when a free empties it, and then frees the vector); it is
- * an assumption for a cache without vectors, where nothing says either
- * way, and it is wrong for the two kinds of death not seen (above, and a
- * slab emptied on a CPU partial list and discarded by a later drain: its
- * vector's kfree follows no free of it): docs/own-trace.md, "Kernel
- * slabs the trace does not see freed".
+ * A kernel slab the trace does not see freed, in a cache the trace sees
+ * at least one slab of freed, outlived its prior frees: it held at least
+ * one object more than it gave (ss_prior_counts_held), so its frees must
+ * not empty the slab it maps onto.  That is what a memcg-accounted
+ * cache's slabs say (each has a vector; SLUB discards a slab only when a
+ * free empties it, and then frees the vector); it is wrong for the two
+ * kinds of death not seen (above, and a slab emptied on a CPU partial
+ * list and discarded by a later drain: its vector's kfree follows no free
+ * of it).  A cache none of whose slabs the trace sees freed has, as far
+ * as the trace tells, no vectors: nothing says its kernel slabs outlived
+ * their frees, and each held at least what it gave (docs/own-trace.md,
+ * "Kernel slabs the trace does not see freed").
  */
 #ifndef SS_PRIOR_COUNTS_H
 #define SS_PRIOR_COUNTS_H
@@ -42,13 +44,20 @@ struct ss_prior_count {
 	uint64_t slab;	   /* K + 1; 0 = empty slot */
 	uint64_t value;	   /* the event's size (kmalloc class), 0 for a cache */
 	uint32_t api, gfp; /* the event's cache (or SS_API_KMALLOC) and flags */
-	uint32_t n;	   /* prior frees of that kernel slab */
-	uint32_t dead;	   /* n when its slab was seen freed; 0: not seen */
+	uint32_t n;	   /* prior frees of that kernel slab; a cache's: its kernel slabs */
+	uint32_t dead;	   /* n when its slab was seen freed; 0: not seen (a cache's: how many) */
+	uint64_t held;	   /* a cache's: ss_prior_counts_held summed over its kernel slabs */
+};
+
+/* Open addressing over (slab, cache): slab 0 is an empty slot. */
+struct ss_prior_table {
+	struct ss_prior_count *e;
+	uint64_t cap, nr;
 };
 
 struct ss_prior_counts {
-	struct ss_prior_count *e;
-	uint64_t cap, nr;
+	struct ss_prior_table slabs;  /* per kernel slab (slab = K + 1) */
+	struct ss_prior_table caches; /* per cache (slab = 1): dead = its slabs seen freed */
 	/* the scan's state: per CPU, the kernel slab of its last event when
 	 * that was a prior free with a slab (.id = 0: none) */
 	struct ss_event *last;
@@ -66,14 +75,23 @@ int ss_prior_counts_add(struct ss_prior_counts *pc, const struct ss_event *ev);
  * memory. */
 int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 			 const char *site);
+/* After the last note: each cache's sum of ss_prior_counts_held (what
+ * ss_prior_counts_cache_held returns).  ss_prior_counts_scan calls it. */
+void ss_prior_counts_finish(struct ss_prior_counts *pc);
+/* What all the kernel slabs of ev's cache held at least, summed
+ * (ss_prior_counts_finish); 0 when none, before finish, or pc is NULL. */
+uint64_t ss_prior_counts_cache_held(const struct ss_prior_counts *pc, const struct ss_event *ev);
+/* How many kernel slabs of ev's cache the trace frees from; 0 when none
+ * or pc is NULL. */
+uint32_t ss_prior_counts_cache_kslabs(const struct ss_prior_counts *pc, const struct ss_event *ev);
 /* The frees counted for ev's kernel slab; 0 when none or pc is NULL. */
 uint32_t ss_prior_counts_get(const struct ss_prior_counts *pc, const struct ss_event *ev);
 /* The prior objects ev's kernel slab held when it was seen freed (what it
  * held at the start); 0 when not seen freed or pc is NULL. */
 uint32_t ss_prior_counts_dead(const struct ss_prior_counts *pc, const struct ss_event *ev);
 /* The objects ev's kernel slab held at least at the start: its frees
- * counted, one more when its slab is not seen freed; 0 when none or pc
- * is NULL. */
+ * counted, one more when its slab is not seen freed and some slab of its
+ * cache is; 0 when none or pc is NULL. */
 uint32_t ss_prior_counts_held(const struct ss_prior_counts *pc, const struct ss_event *ev);
 void ss_prior_counts_release(struct ss_prior_counts *pc);
 

@@ -131,6 +131,11 @@ struct ss_kcache {
 	uint64_t prior_freed;	  /* prior frees applied */
 	uint64_t prior_missing;	  /* prior frees with no such object left */
 	uint64_t kslabs_seen_freed; /* kernel slabs started as seen freed */
+	/* what the kernel slabs not mapped yet held at least, summed (the
+	 * cache's ss_prior_counts_cache_held less each one's as it maps) */
+	uint64_t prior_needs;
+	uint32_t prior_kslabs_left; /* those kernel slabs: how many */
+	bool prior_needs_set;
 	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };

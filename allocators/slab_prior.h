@@ -46,10 +46,16 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * frees the kernel made slab by slab empty slabs here too.  kslab_frees,
  * when not 0, is how many objects kernel slab K held at least
  * (prior_counts.h ss_prior_counts_held: its prior frees in the whole
- * trace, one more when K outlived them), so instead
- * of a draw it maps to the slab holding the fewest initial-state objects
- * that are still that many (the largest when none is: then again for
- * the rest when it runs out).  kslab_dead, when not 0, is how many prior
+ * trace, one more when K outlived them), so the draw is among the slabs
+ * holding that many (the one holding the fewest such after 64 draws; when
+ * none does, a node partial slab no event has touched made to hold that
+ * many, as below, else the fullest: then again for the rest when it runs
+ * out).  cache_held and cache_kslabs, when not 0 (taken at the cache's
+ * first call), are what all of the cache's kernel slabs held at least
+ * and how many they are (ss_prior_counts_cache_held): a draw may not
+ * leave K more objects than it needs beyond its share of what the kernel
+ * slabs still to map leave over, else a node partial slab no event has
+ * touched is made to hold what K needs.  kslab_dead, when not 0, is how many prior
  * objects kernel slab K held when the trace saw its slab freed, which is
  * what it held at the start: K's first free gives a node partial slab
  * of ours that no event has touched exactly that many, moving the
@@ -58,6 +64,6 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * Reproducible: the draws are seeded from the cache name
  * (docs/own-trace.md). */
 struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees,
-				     uint32_t kslab_dead);
+				     uint32_t kslab_dead, uint64_t cache_held, uint32_t cache_kslabs);
 
 #endif

@@ -328,10 +328,10 @@ static void test_take_prior(void **state)
 
 	snap_cache("slab-before.txt", snapshot, "dentry", &snap, &s, &t, &topo);
 	slabs = s.nr_slabs;
-	first = ss_kcache_take_prior(&s, 8, 0, 0);
+	first = ss_kcache_take_prior(&s, 8, 0, 0, 0, 0);
 	assert_non_null(first);
 	for (unsigned i = 1; first->prior && i < 21; i++) {
-		sl = ss_kcache_take_prior(&s, 8, 0, 0);
+		sl = ss_kcache_take_prior(&s, 8, 0, 0, 0, 0);
 		assert_ptr_equal(sl, first); /* the same kernel slab, the same slab */
 	}
 	assert_int_equal(first->prior, 0);
@@ -341,7 +341,7 @@ static void test_take_prior(void **state)
 	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
 	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "dentry"));
 	for (unsigned i = 0; i < 100; i++) {
-		struct ss_slab *a = ss_kcache_take_prior(&s, 0, 0, 0), *b = ss_kcache_take_prior(&s2, 0, 0, 0);
+		struct ss_slab *a = ss_kcache_take_prior(&s, 0, 0, 0, 0, 0), *b = ss_kcache_take_prior(&s2, 0, 0, 0, 0, 0);
 
 		assert_non_null(a);
 		assert_int_equal(a->inuse, b->inuse);
@@ -382,23 +382,23 @@ static void test_take_prior_counted(void **state)
 	snap_cache("sparse.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
 	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "buffer_head"));
 	/* a count every slab can hold changes nothing: the same draw */
-	sl = ss_kcache_take_prior(&s, 1, 1, 0);
-	first = ss_kcache_take_prior(&s2, 1, 0, 0);
+	sl = ss_kcache_take_prior(&s, 1, 1, 0, 0, 0);
+	first = ss_kcache_take_prior(&s2, 1, 0, 0, 0, 0);
 	assert_int_equal(sl->prior, first->prior);
 	assert_int_equal(sl->inuse, first->inuse);
 	/* 21 frees each, three times: only the three full slabs held them */
 	for (uint32_t k = 2; k < 5; k++) {
-		sl = ss_kcache_take_prior(&s, k, 21, 0);
+		sl = ss_kcache_take_prior(&s, k, 21, 0, 0, 0);
 		assert_true(sl->prior + 1 >= 21);
 		for (unsigned i = 1; i < 21; i++)
-			assert_ptr_equal(ss_kcache_take_prior(&s, k, 21, 0), sl);
+			assert_ptr_equal(ss_kcache_take_prior(&s, k, 21, 0, 0, 0), sl);
 	}
 	/* 60 frees: none held them, the fullest takes what it has, then a
 	 * slab that still holds the rest */
-	first = ss_kcache_take_prior(&s, 9, 60, 0);
+	first = ss_kcache_take_prior(&s, 9, 60, 0, 0, 0);
 	while (first->prior)
-		assert_ptr_equal(ss_kcache_take_prior(&s, 9, 60, 0), first);
-	sl = ss_kcache_take_prior(&s, 9, 60, 0);
+		assert_ptr_equal(ss_kcache_take_prior(&s, 9, 60, 0, 0, 0), first);
+	sl = ss_kcache_take_prior(&s, 9, 60, 0, 0, 0);
 	assert_ptr_not_equal(sl, first);
 	ss_kcache_release(&s);
 	ss_kcache_release(&s2);
@@ -432,17 +432,17 @@ static void test_take_prior_one_to_one(void **state)
 	snap_cache("full.txt", full, "dentry", &snap, &s, &t, &topo);
 	assert_int_equal(s.nr_prior_slabs, 100);
 	for (uint32_t k = 0; k < 100; k++) {
-		first[k] = ss_kcache_take_prior(&s, k + 1, 7, 0);
+		first[k] = ss_kcache_take_prior(&s, k + 1, 7, 0, 0, 0);
 		for (uint32_t j = 0; j < k; j++)
 			assert_ptr_not_equal(first[k], first[j]);
 		for (unsigned i = 1; i < 7; i++)
-			assert_ptr_equal(ss_kcache_take_prior(&s, k + 1, 7, 0), first[k]);
+			assert_ptr_equal(ss_kcache_take_prior(&s, k + 1, 7, 0, 0, 0), first[k]);
 	}
 	for (uint32_t i = 0; i < s.nr_prior_slabs; i++)
 		assert_int_equal(s.prior_slabs[i]->prior, 14);
 	assert_int_equal(s.unmapped_live, 0);
 	/* with every slab mapped, a new kernel slab draws from all of them */
-	assert_non_null(ss_kcache_take_prior(&s, 101, 5, 0));
+	assert_non_null(ss_kcache_take_prior(&s, 101, 5, 0, 0, 0));
 	assert_int_equal(s.prior_live, 100 * 14 - 1);
 	ss_kcache_release(&s);
 	ss_topology_release(&topo);
@@ -521,7 +521,7 @@ static void test_take_prior_dead(void **state)
 
 	snap_cache("sparse.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
 	live = s.prior_live;
-	sl = ss_kcache_take_prior(&s, 1, 1, 1);
+	sl = ss_kcache_take_prior(&s, 1, 1, 1, 0, 0);
 	assert_int_equal(sl->prior, 0);
 	assert_int_equal(sl->inuse, 1); /* K's one object, for the free to take */
 	assert_int_equal(s.prior_live, live - 1);
@@ -538,7 +538,7 @@ static void test_take_prior_dead(void **state)
 	 * 505 objects, 1 in K's slab, 504 over the other 94 */
 	assert_int_equal(partial, 94);
 	assert_int_equal(partial_objects, 504);
-	sl = ss_kcache_take_prior(&s, 2, 1, 1);
+	sl = ss_kcache_take_prior(&s, 2, 1, 1, 0, 0);
 	assert_int_equal(sl->prior, 0);
 	ss_kcache_release(&s);
 	ss_topology_release(&topo);
@@ -577,6 +577,119 @@ static void test_prior_counts(void **state)
 	ev.value = 192;
 	assert_int_equal(ss_prior_counts_get(&pc, &ev), 0);
 	ss_prior_counts_release(&pc);
+}
+
+/* Per cache: how many kernel slabs, what they held at least summed
+ * (after finish), and the +1 only where some slab of the cache is seen
+ * freed.  A vector's free right after another vector's free is another
+ * slab's death, not the first vector's slab's: a vector's own slab has
+ * no vector. */
+static void test_prior_counts_caches(void **state)
+{
+	struct ss_prior_counts pc = {0};
+	struct ss_event bh = {.kind = SS_EV_FREE_PRIOR, .api = 3, .cpu = 0};
+	struct ss_event k192 = {.kind = SS_EV_FREE_PRIOR, .api = SS_API_KMALLOC, .value = 192};
+	struct ss_event vec = {.kind = SS_EV_FREE_PRIOR, .api = SS_API_KMALLOC, .value = 512,
+			       .cpu = 0, .id = 1};
+	(void)state;
+
+	/* buffer_head slab 1 (id 2): two frees, then its vector's */
+	bh.id = 2;
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ss_prior_counts_note(&pc, &bh, "free_buffer_head+0x21/0x80"), 0);
+	assert_int_equal(ss_prior_counts_note(&pc, &vec, "__free_slab+0x87/0xf0"), 0);
+	/* three vectors freed back to back, from kmalloc-512 slabs 1, 2, 3:
+	 * none of those slabs is seen freed */
+	for (uint64_t j = 2; j <= 4; j++) {
+		vec.id = j;
+		assert_int_equal(ss_prior_counts_note(&pc, &vec, "__free_slab+0x87/0xf0"), 0);
+	}
+	/* buffer_head slab 2 (id 3): one free, not seen freed */
+	bh.id = 3;
+	assert_int_equal(ss_prior_counts_note(&pc, &bh, "free_buffer_head+0x21/0x80"), 0);
+	/* kmalloc-192: 4 kernel slabs, 1 + 2 + 3 + 4 frees, none seen freed */
+	for (uint64_t j = 1; j <= 4; j++) {
+		k192.id = j;
+		for (uint64_t i = 0; i < j; i++)
+			assert_int_equal(ss_prior_counts_note(&pc, &k192, "kfree+0x1/0x2"), 0);
+	}
+	ss_prior_counts_finish(&pc);
+	assert_int_equal(pc.deaths, 1);
+	for (uint64_t j = 1; j <= 4; j++) {
+		vec.id = j;
+		assert_int_equal(ss_prior_counts_dead(&pc, &vec), 0);
+		assert_int_equal(ss_prior_counts_held(&pc, &vec), 1); /* no death seen: no +1 */
+	}
+	assert_int_equal(ss_prior_counts_cache_kslabs(&pc, &vec), 4);
+	assert_int_equal(ss_prior_counts_cache_held(&pc, &vec), 4);
+	bh.id = 2;
+	assert_int_equal(ss_prior_counts_held(&pc, &bh), 2); /* seen freed: exactly */
+	bh.id = 3;
+	assert_int_equal(ss_prior_counts_held(&pc, &bh), 2); /* its cache sees deaths: +1 */
+	assert_int_equal(ss_prior_counts_cache_kslabs(&pc, &bh), 2);
+	assert_int_equal(ss_prior_counts_cache_held(&pc, &bh), 4);
+	k192.id = 3;
+	assert_int_equal(ss_prior_counts_held(&pc, &k192), 3);
+	assert_int_equal(ss_prior_counts_cache_held(&pc, &k192), 10);
+	assert_int_equal(ss_prior_counts_cache_kslabs(&pc, &k192), 4);
+	k192.value = 256; /* a cache with no prior frees */
+	assert_int_equal(ss_prior_counts_cache_held(&pc, &k192), 0);
+	assert_int_equal(ss_prior_counts_cache_kslabs(NULL, &k192), 0);
+	ss_prior_counts_release(&pc);
+}
+
+/* 4 full slabs and 16 node partial ones 8 of 16 in use: SLUB's figures
+ * (the even spread guesses 8 each).  The trace frees every object, kernel
+ * slab by kernel slab: 16 kernel slabs giving 3 and 13 in turn, then 4
+ * giving 16.  Told what all of them held, each maps onto a slab holding
+ * exactly what it gives (a partial slab reshaped where none does) and its
+ * frees empty it, as the kernel's emptied K; drawn without it, a kernel
+ * slab giving 3 takes a slab holding 8 or 16, and later ones split. */
+static const char tight[] =
+	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
+	"cache=kmalloc-512 name=kmalloc-512 aliases=0 align=8 cache_dma=0 cpu_partial=52 "
+	"cpu_slabs=0 ctor= destroy_by_rcu=0 hwcache_align=0 min_partial=5 object_size=512 "
+	"objects=192,N0=192 objects_partial=128,N0=128 objs_per_slab=16 order=1 "
+	"partial=16,N0=16 reclaim_account=0 sheaf_capacity=0 slab_size=512 slabs=20,N0=20 "
+	"slabs_cpu_partial=0(0) total_objects=320,N0=320\n";
+
+/* Kernel slab k's frees (in the order above); how many of them emptied the
+ * one slab they all took from. */
+static unsigned free_tight(struct ss_kcache *s, uint64_t held, uint32_t kslabs)
+{
+	unsigned emptied = 0;
+
+	for (uint32_t k = 1; k <= 20; k++) {
+		uint32_t n = k > 16 ? 16 : k % 2 ? 3 : 13;
+		struct ss_slab *first = ss_kcache_take_prior(s, k, n, 0, held, kslabs);
+		bool one = first != NULL;
+
+		for (uint32_t i = 1; i < n; i++)
+			one &= ss_kcache_take_prior(s, k, n, 0, held, kslabs) == first;
+		emptied += one && !first->prior;
+	}
+	return emptied;
+}
+
+static void test_take_prior_tight(void **state)
+{
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_target t;
+	struct ss_topology topo;
+	(void)state;
+
+	snap_cache("tight.txt", tight, "kmalloc-512", &snap, &s, &t, &topo);
+	assert_int_equal(slub_objects(&s), 192);
+	assert_int_equal(free_tight(&s, 192, 20), 20);
+	assert_int_equal(s.prior_live, 0);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	start_cache(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-512"));
+	assert_true(free_tight(&s, 0, 0) < 20);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
 }
 
 /* A fake model for the waste decomposition's checks. */
@@ -661,6 +774,8 @@ int main(void)
 		cmocka_unit_test(test_take_prior_one_to_one),
 		cmocka_unit_test(test_prior_counts),
 		cmocka_unit_test(test_prior_counts_dead),
+		cmocka_unit_test(test_prior_counts_caches),
+		cmocka_unit_test(test_take_prior_tight),
 		cmocka_unit_test(test_take_prior_dead),
 		cmocka_unit_test(test_totals_never_wrap),
 	};
