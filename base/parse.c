@@ -75,3 +75,58 @@ int ss_split(char *line, char **tok, int max)
 			*p++ = '\0';
 	}
 }
+
+/* One token of a counts list: [p, end) as NAME and COUNT; 0 when good. */
+static int count_token(const char *p, const char *end, size_t *name_len, uint64_t *count)
+{
+	char num[24];
+	const char *eq = NULL;
+
+	for (const char *q = p; q < end; q++)
+		if (*q == '=')
+			eq = q;
+	if (!eq || eq == p || (size_t)(end - eq - 1) >= sizeof(num))
+		return -1;
+	memcpy(num, eq + 1, (size_t)(end - eq - 1));
+	num[end - eq - 1] = '\0';
+	*name_len = (size_t)(eq - p);
+	return ss_parse_u64(num, UINT64_MAX, count);
+}
+
+const char *ss_parse_counts_bad(const char *list, size_t *len)
+{
+	for (const char *p = list; p;) {
+		const char *end = strchr(p, ' ');
+		size_t n;
+		uint64_t c;
+
+		if (!end)
+			end = p + strlen(p);
+		if (count_token(p, end, &n, &c)) {
+			*len = (size_t)(end - p);
+			return p;
+		}
+		p = *end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+int ss_parse_count_of(const char *list, const char *name, uint64_t *count)
+{
+	size_t want = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ' ');
+		size_t n;
+		uint64_t c;
+
+		if (!end)
+			end = p + strlen(p);
+		if (!count_token(p, end, &n, &c) && n == want && !memcmp(p, name, n)) {
+			*count = c;
+			return 1;
+		}
+		p = *end ? end + 1 : NULL;
+	}
+	return 0;
+}

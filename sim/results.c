@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "escape.h"
 #include "geometry.h"
+#include "parse.h"
 
 static int open_in(struct ss_atomic_file *f, const char *dir, const char *name,
 		   struct ss_error *err)
@@ -471,20 +472,13 @@ int ss_write_work(const char *dir, const struct ss_run *run,
 
 /* Cache `name`'s count in the trace's meta untraced_allocs ("CACHE=N
  * ..."; the import's frees of objects allocated without an event), 0
- * when it has none. */
+ * when it has none (the run checked the list when it opened the trace:
+ * sim/run.c trace_header). */
 static uint64_t untraced_allocs_of(const char *meta, const char *name)
 {
-	size_t len = strlen(name);
+	uint64_t n;
 
-	for (const char *p = meta; p && *p;) {
-		const char *end = strchr(p, ' ');
-		const char *eq = end ? memrchr(p, '=', (size_t)(end - p)) : strrchr(p, '=');
-
-		if (eq && (size_t)(eq - p) == len && !memcmp(p, name, len))
-			return strtoull(eq + 1, NULL, 10);
-		p = end ? end + 1 : NULL;
-	}
-	return 0;
+	return meta && ss_parse_count_of(meta, name, &n) ? n : 0;
 }
 
 int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *err)

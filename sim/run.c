@@ -117,6 +117,21 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
  * and `meta cpus`.  An imported trace may state its CPUs only at the end
  * (slabsim import before it knew them up front): then the whole trace is
  * read for them.  Standard input cannot be read twice: nothing. */
+/* The trace's meta `key`, when it has it, a NAME=COUNT list (the import
+ * writes them before the events; results.c and settle.c read them): 0, or
+ * -1 with err naming the trace and the first bad entry. */
+static int counts_ok(struct ss_trace_reader *r, const char *path, const char *key,
+		     struct ss_error *err)
+{
+	const char *v = ss_trace_meta(ss_trace_tables(r), key), *bad;
+	size_t len;
+
+	if (!v || !(bad = ss_parse_counts_bad(v, &len)))
+		return 0;
+	return ss_errorf(err, "%s: meta %s: '%.*s' is not NAME=COUNT", path, key,
+			 len > 80 ? 80 : (int)len, bad);
+}
+
 static int trace_header(const char *path, unsigned *cpus, bool *imported,
 			char **cpu_slab_free, struct ss_error *err)
 {
@@ -139,8 +154,16 @@ static int trace_header(const char *path, unsigned *cpus, bool *imported,
 		while ((rc = ss_trace_next(r, &ev, err)) == 1)
 			;
 	v = ss_trace_meta(ss_trace_tables(r), "cpus");
-	if (rc >= 0 && v && !ss_parse_u64(v, 65536, &n) && n)
-		*cpus = (unsigned)n;
+	if (rc >= 0 && v) {
+		if (ss_parse_u64(v, 65536, &n) || !n)
+			rc = ss_errorf(err, "%s: meta cpus '%s' is not a CPU count (1-65536)", path, v);
+		else
+			*cpus = (unsigned)n;
+	}
+	if (rc >= 0)
+		rc = counts_ok(r, path, "untraced_allocs", err);
+	if (rc >= 0)
+		rc = counts_ok(r, path, "untraced_frees", err);
 	/* written before the events (import.c), for the initial state */
 	v = ss_trace_meta(ss_trace_tables(r), "cpu_slab_free");
 	if (rc >= 0 && v && !(*cpu_slab_free = strdup(v)))
@@ -158,7 +181,7 @@ static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	s->cfg.merge = !spec->no_merge;
 	s->cfg.kernel_caches = s->imported;
 	s->cfg.initial = spec->initial_state ? &s->initial : NULL;
-	s->cfg.prior_counts = s->prior_counts.nr ? &s->prior_counts : NULL;
+	s->cfg.prior_counts = s->prior_counts.slabs.nr ? &s->prior_counts : NULL;
 	s->cfg.tables = ss_trace_tables(reader);
 	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
 }

@@ -40,6 +40,50 @@ static void test_u64(void **state)
 	assert_int_equal(ss_parse_u64(NULL, 10, &v), -1);
 }
 
+/* meta untraced_allocs / untraced_frees lists: NAME=COUNT by single
+ * spaces, NAME up to the last '='; the first bad entry and its length. */
+static void test_counts(void **state)
+{
+	static const struct {
+		const char *list, *bad;
+		size_t len;
+	} cases[] = {
+		{"dentry=1577 lsm_inode_cache=1935", NULL, 0},
+		{"a=b=3", NULL, 0}, /* the name is 'a=b' */
+		{"x=18446744073709551615", NULL, 0},
+		{"dentry=12 lsm_inode_cache=1x", "lsm_inode_cache=1x", 18},
+		{"mas_preallocate+0x442/0x480", "mas_preallocate+0x442/0x480", 27},
+		{"=3 b=1", "=3 b=1", 2},
+		{"a=", "a=", 2},
+		{"a=1  b=2", " b=2", 0}, /* two spaces: an empty entry */
+		{"a=1 ", "", 0},
+		{"", "", 0},
+		{"x=18446744073709551616", "x=18446744073709551616", 22},
+		{"a=-1", "a=-1", 4},
+	};
+	uint64_t n = 0;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = 99;
+		const char *bad = ss_parse_counts_bad(cases[i].list, &len);
+
+		if (!cases[i].bad) {
+			assert_null(bad);
+			continue;
+		}
+		assert_non_null(bad);
+		assert_string_equal(bad, cases[i].bad);
+		assert_int_equal(len, cases[i].len);
+	}
+	assert_int_equal(ss_parse_count_of("dentry=1577 lsm_inode_cache=1935", "lsm_inode_cache", &n), 1);
+	assert_int_equal(n, 1935);
+	assert_int_equal(ss_parse_count_of("dentry=1577", "dent", &n), 0);
+	assert_int_equal(ss_parse_count_of("a=b=3", "a=b", &n), 1);
+	assert_int_equal(n, 3);
+	assert_int_equal(ss_parse_count_of("", "a", &n), 0);
+}
+
 static void test_size(void **state)
 {
 	uint64_t v = 0;
@@ -128,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64),
+		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_memcap),
 	};
