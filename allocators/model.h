@@ -105,6 +105,9 @@ struct ss_cache_report {
 	/* kernel slabs the trace saw freed whose slab started holding what
 	 * they held (slab_prior.h) */
 	uint64_t kslabs_seen_freed;
+	/* free slots of the initial state's CPU slabs, which SLUB's `objects`
+	 * counts as in use: by the half-full estimate, and measured */
+	uint64_t cpu_free_estimated, cpu_free_measured;
 	/* of live and requested_live: objects the allocator kmalloc'ed for
 	 * itself (memcg vectors, SLAB's off-slab management, sheaves), which
 	 * no trace event names */

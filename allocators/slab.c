@@ -401,6 +401,8 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.prior_freed = s->prior_freed,
 		.prior_missing = s->prior_missing,
 		.kslabs_seen_freed = s->kslabs_seen_freed,
+		.cpu_free_estimated = s->prior_cpu_free_est,
+		.cpu_free_measured = s->prior_cpu_free_meas,
 		.from_snapshot = s->from_snapshot,
 		.stats = s->stats,
 		.fns = s->fns,

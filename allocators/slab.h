@@ -131,6 +131,9 @@ struct ss_kcache {
 	uint64_t prior_freed;	  /* prior frees applied */
 	uint64_t prior_missing;	  /* prior frees with no such object left */
 	uint64_t kslabs_seen_freed; /* kernel slabs started as seen freed */
+	/* the free slots the initial state gave its CPU slabs: by SLUB's
+	 * half-full estimate, and as the trace measured them */
+	uint64_t prior_cpu_free_est, prior_cpu_free_meas;
 	/* what the kernel slabs not mapped yet held at least, summed (the
 	 * cache's ss_prior_counts_cache_held less each one's as it maps) */
 	uint64_t prior_needs;

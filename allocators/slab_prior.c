@@ -127,6 +127,10 @@ static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active, uint32_t
 	if (!sl)
 		return -1;
 	used = cpu_slab_used(sl->objects, ev);
+	if (ev == SS_SNAP_FREE_UNKNOWN)
+		s->prior_cpu_free_est += sl->objects - used;
+	else
+		s->prior_cpu_free_meas += sl->objects - used;
 	if (active && !c->slab) {
 		sl->inuse = sl->objects;
 		sl->cpu_free = sl->objects - used;

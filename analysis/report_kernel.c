@@ -92,7 +92,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	struct ss_csv c;
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
-	int rc, u = -1;
+	int rc, u = -1, ce = -1, cm = -1;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -105,18 +105,23 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		ss_csv_close(&c);
 		return -1;
 	}
-	if (prior) /* (runs before it have no such column) */
+	if (prior) { /* (runs before them have no such columns) */
 		u = ss_csv_col(&c, "untraced_allocs");
+		ce = ss_csv_col(&c, "cpu_free_estimated");
+		cm = ss_csv_col(&c, "cpu_free_measured");
+	}
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
-		uint64_t x, y = 0, z = 0;
+		uint64_t x, y = 0, z = 0, e = 0, m = 0;
 
 		if (!r) {
 			rc = ss_errorf(err, "out of memory");
 			break;
 		}
 		if (ss_csv_u64(&c, a, &x, err) || (prior && ss_csv_u64(&c, b, &y, err)) ||
-		    (u >= 0 && ss_csv_u64(&c, (unsigned)u, &z, err))) {
+		    (u >= 0 && ss_csv_u64(&c, (unsigned)u, &z, err)) ||
+		    (ce >= 0 && ss_csv_u64(&c, (unsigned)ce, &e, err)) ||
+		    (cm >= 0 && ss_csv_u64(&c, (unsigned)cm, &m, err))) {
 			rc = -1;
 			break;
 		}
@@ -124,6 +129,8 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 			r->prior_freed += x;
 			r->prior_missing += y;
 			r->untraced_allocs += z;
+			r->cpu_free_est += e;
+			r->cpu_free_meas += m;
 			k->prior_freed += x;
 			k->prior_missing += y;
 		} else {
@@ -278,6 +285,19 @@ static void note_cell(struct md_table *t, const struct rp_kernel_row *r)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
 				      "%llu freed that no event allocated (the kernel may hold more); ",
 				      (unsigned long long)r->untraced_allocs);
+	/* where a held cache misses: the initial state's guess that
+	 * `objects` cannot check (it counts CPU slabs' free slots as used) */
+	if (rp_kernel_row_held(r) && !rp_kernel_row_within(r) && !r->settled &&
+	    r->cpu_free_est && n < sizeof(buf)) {
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+				      "CPU slabs started with %llu free slots by SLUB's half-full estimate",
+				      (unsigned long long)r->cpu_free_est);
+		if (r->cpu_free_meas && n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " and %llu measured",
+					      (unsigned long long)r->cpu_free_meas);
+		if (n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "; ");
+	}
 	if (n >= 2 && n < sizeof(buf))
 		buf[n - 2] = '\0';
 	mdt_cell(t, "%s", buf);
@@ -455,7 +475,8 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "kernel_slabs_before,kernel_slabs_after,model_slabs_after,"
 		    "kernel_delta_slabs,model_delta_slabs,slabs_error_pct,held,within,"
 		    "in_model,prior_freed,prior_missing,settled,"
-		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled,untraced_allocs\n");
+		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled,untraced_allocs,"
+		    "cpu_free_estimated,cpu_free_measured\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 
@@ -468,13 +489,14 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
 			(long long)k_dslab(r), (long long)m_dslab(r));
 		csv_err(fp, k_dslab(r), m_dslab(r));
-		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu\n", rp_kernel_row_held(r),
+		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu\n", rp_kernel_row_held(r),
 			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
 			(unsigned long long)r->settled, (unsigned long long)r->u_obj1,
 			(unsigned long long)r->u_slab1,
 			rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r),
-			(unsigned long long)r->untraced_allocs);
+			(unsigned long long)r->untraced_allocs, (unsigned long long)r->cpu_free_est,
+			(unsigned long long)r->cpu_free_meas);
 	}
 	return ferror(fp) ? -1 : 0;
 }

@@ -36,6 +36,10 @@ struct rp_kernel_row {
 	/* frees of objects allocated without an event (prior.csv's
 	 * untraced_allocs): the kernel may hold more than any trace shows */
 	uint64_t untraced_allocs;
+	/* the free slots the model's initial state gave the CPU slabs
+	 * (prior.csv's cpu_free_estimated, cpu_free_measured), which neither
+	 * side's `objects` shows */
+	uint64_t cpu_free_est, cpu_free_meas;
 	/* the model before the settling rule (slabinfo.unsettled; the same
 	 * as m_obj1, m_slab1 when the run settled nothing) */
 	uint64_t u_obj1, u_slab1;

@@ -490,17 +490,19 @@ int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *e
 	if (open_in(&f, dir, "prior.csv", err))
 		return -1;
 	fprintf(f.fp, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed,"
-		      "untraced_allocs\n");
+		      "untraced_allocs,cpu_free_estimated,cpu_free_measured\n");
 	for (unsigned i = 0; i < n; i++) {
 		struct ss_cache_report r;
 
 		run->desc->ops->cache_report(run->model, i, &r);
 		if (!r.from_snapshot && !r.prior_freed && !r.prior_missing && !r.prior_live)
 			continue;
-		fprintf(f.fp, "%s,%d,%llu,%llu,%llu,%llu,%llu\n", r.name, r.from_snapshot,
+		fprintf(f.fp, "%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", r.name, r.from_snapshot,
 			(unsigned long long)r.prior_live, (unsigned long long)r.prior_freed,
 			(unsigned long long)r.prior_missing, (unsigned long long)r.kslabs_seen_freed,
-			(unsigned long long)untraced_allocs_of(untraced, r.name));
+			(unsigned long long)untraced_allocs_of(untraced, r.name),
+			(unsigned long long)r.cpu_free_estimated,
+			(unsigned long long)r.cpu_free_measured);
 	}
 	return ss_atomic_commit(&f, err);
 }

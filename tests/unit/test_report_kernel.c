@@ -127,7 +127,7 @@ static void test_load_and_csv(void **state)
 	assert_non_null(fgets(line, sizeof(line), fp));
 	/* dentry: -127829 in the kernel, -128829 in the model: -0.78% */
 	assert_non_null(strstr(line, "dentry,146829,19000,18000,-127829,-128829,-0.78,"));
-	assert_non_null(strstr(line, ",42\n"));
+	assert_non_null(strstr(line, ",42,0,0\n")); /* (no CPU slab columns in its prior.csv) */
 	assert_non_null(fgets(line, sizeof(line), fp));
 	assert_non_null(strstr(line, "filp,900,910,900,10,0,-100.00,44,44,44,0,0,,0,0,0,"));
 	fclose(fp);
@@ -138,6 +138,51 @@ static void test_load_and_csv(void **state)
 	/* a missing run slabinfo names the file */
 	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, "/nonexistent", "traced", &err), -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/slabinfo"));
+}
+
+/* A held cache that misses, not settled: the note gives the free slots
+ * its initial state put on CPU slabs (prior.csv), which `objects` counts
+ * as in use on both sides; kernel.csv carries both counts. */
+static void test_cpu_free_note(void **state)
+{
+	struct kfiles kf;
+	char f[TU_PATH_MAX + 32];
+	struct rp_kernel k;
+	struct ss_error err;
+	char *buf;
+	(void)state;
+
+	kfiles_init(&kf, "cf");
+	tu_write_text(kf.before, "slabinfo - version: 2.1\n"
+			      "dentry 146829 147672 192 21 1 : tunables 0 0 0 : slabdata 7032 7032 0\n");
+	tu_write_text(kf.after, "slabinfo - version: 2.1\n"
+			     "dentry 19000 20006 192 21 1 : tunables 0 0 0 : slabdata 953 953 0\n");
+	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
+	tu_write_text(f, "slabinfo - version: 2.1\n"
+			 "dentry 5000 5019 192 21 1 : tunables 0 0 0 : slabdata 239 239 0\n");
+	snprintf(f, sizeof(f), "%s/prior.csv", kf.run);
+	tu_write_text(f, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed,"
+			 "untraced_allocs,cpu_free_estimated,cpu_free_measured\n"
+			 "dentry,1,100,5,0,0,0,30,12\n");
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_true(rp_kernel_row_held(&k.rows[0]));
+	assert_false(rp_kernel_row_within(&k.rows[0]));
+	buf = written(&k, true);
+	assert_non_null(strstr(buf, "CPU slabs started with 30 free slots by SLUB's half-full "
+				    "estimate and 12 measured"));
+	assert_non_null(strstr(buf, ",0,30,12\n"));
+	free(buf);
+	rp_kernel_free(&k);
+	/* within: no such note */
+	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
+	tu_write_text(f, "slabinfo - version: 2.1\n"
+			 "dentry 19000 20006 192 21 1 : tunables 0 0 0 : slabdata 953 953 0\n");
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_true(rp_kernel_row_within(&k.rows[0]));
+	buf = written(&k, false);
+	assert_null(strstr(buf, "CPU slabs started"));
+	free(buf);
+	rp_kernel_free(&k);
 }
 
 /* A cache the settling rule released objects of is fitted to the
@@ -202,9 +247,9 @@ static void test_settled_not_within(void **state)
 	assert_non_null(strstr(buf, "2000 settled (before: +5000, +66.7%)"));
 	/* kernel.csv: held 1, within 0, settled 2000, unsettled figures */
 	assert_non_null(strstr(buf, "\nmaple_node,4000,7000,7000,3000,3000,0.00,128,224,224,96,96,"
-				    "0.00,1,0,1,0,0,2000,9000,288,0,0\n"));
+				    "0.00,1,0,1,0,0,2000,9000,288,0,0,0,0\n"));
 	assert_non_null(strstr(buf, "\ndentry,10000,12000,12000,2000,2000,0.00,500,600,600,100,100,"
-				    "0.00,1,0,1,0,0,100,12100,600,1,0\n"));
+				    "0.00,1,0,1,0,0,100,12100,600,1,0,0,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 }
@@ -273,6 +318,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_load_and_csv),
+		cmocka_unit_test(test_cpu_free_note),
 		cmocka_unit_test(test_settled_not_within),
 		cmocka_unit_test(test_capture_meta),
 	};
