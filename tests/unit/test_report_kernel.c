@@ -140,26 +140,33 @@ static void test_load_and_csv(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/slabinfo"));
 }
 
+/* A /proc/slabinfo 2.1 file at path: the header, then rows. */
+static void slabinfo_file(const char *path, const char *rows)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "slabinfo - version: 2.1\n%s", rows);
+	tu_write_text(path, text);
+}
+
 /* A held cache that misses, not settled: the note gives the free slots
  * its initial state put on CPU slabs (prior.csv), which `objects` counts
  * as in use on both sides; kernel.csv carries both counts. */
 static void test_cpu_free_note(void **state)
 {
+	static const char dentry0[] = "dentry 146829 147672 192 21 1 : tunables 0 0 0 : slabdata 7032 7032 0\n";
+	static const char dentry1[] = "dentry 19000 20006 192 21 1 : tunables 0 0 0 : slabdata 953 953 0\n";
 	struct kfiles kf;
-	char f[TU_PATH_MAX + 32];
+	char f[TU_PATH_MAX + 32], *buf;
 	struct rp_kernel k;
 	struct ss_error err;
-	char *buf;
 	(void)state;
 
 	kfiles_init(&kf, "cf");
-	tu_write_text(kf.before, "slabinfo - version: 2.1\n"
-			      "dentry 146829 147672 192 21 1 : tunables 0 0 0 : slabdata 7032 7032 0\n");
-	tu_write_text(kf.after, "slabinfo - version: 2.1\n"
-			     "dentry 19000 20006 192 21 1 : tunables 0 0 0 : slabdata 953 953 0\n");
+	slabinfo_file(kf.before, dentry0);
+	slabinfo_file(kf.after, dentry1);
 	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
-	tu_write_text(f, "slabinfo - version: 2.1\n"
-			 "dentry 5000 5019 192 21 1 : tunables 0 0 0 : slabdata 239 239 0\n");
+	slabinfo_file(f, "dentry 5000 5019 192 21 1 : tunables 0 0 0 : slabdata 239 239 0\n");
 	snprintf(f, sizeof(f), "%s/prior.csv", kf.run);
 	tu_write_text(f, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed,"
 			 "untraced_allocs,cpu_free_estimated,cpu_free_measured\n"
@@ -175,8 +182,7 @@ static void test_cpu_free_note(void **state)
 	rp_kernel_free(&k);
 	/* within: no such note */
 	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
-	tu_write_text(f, "slabinfo - version: 2.1\n"
-			 "dentry 19000 20006 192 21 1 : tunables 0 0 0 : slabdata 953 953 0\n");
+	slabinfo_file(f, dentry1);
 	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	assert_true(rp_kernel_row_within(&k.rows[0]));
 	buf = written(&k, false);
