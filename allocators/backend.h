@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "geometry.h"
+#include "prior_counts.h"
 #include "model.h"
 
 struct ss_kcache;
@@ -89,11 +90,10 @@ struct ss_backend_ops {
 	 * 0 or -1 with err. */
 	int (*start_as)(void *cache, const struct ss_snap_cache *k, struct ss_error *err);
 	int (*add_prior)(void *cache, const struct ss_snap_cache *k, struct ss_error *err);
-	/* A free of one of those objects (kslab, kslab_frees, kslab_dead,
-	 * cache_held and cache_kslabs as ss_kcache_take_prior()): 1 freed, 0 none left.  Their
+	/* A free of one of those objects (ki as ss_kcache_take_prior()
+	 * takes it): 1 freed, 0 none left.  Their
 	 * requested bytes are the backend's report's requested_live. */
-	int (*free_prior)(void *cache, unsigned cpu, uint32_t kslab, uint32_t kslab_frees,
-			  uint32_t kslab_dead, uint64_t cache_held, uint32_t cache_kslabs,
+	int (*free_prior)(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
 			  struct ss_op *op);
 	/* __kmem_cache_alias(): a cache of object_size merged into this one
 	 * (the object size grows to the larger of the two). */

@@ -161,13 +161,11 @@ static int slub_add_prior(void *cache, const struct ss_snap_cache *k, struct ss_
 	return ss_kcache_add_prior(&((struct slub_cache *)cache)->s, k, err);
 }
 
-static int slub_free_prior(void *cache, unsigned cpu, uint32_t kslab, uint32_t kslab_frees,
-			   uint32_t kslab_dead, uint64_t cache_held, uint32_t cache_kslabs,
+static int slub_free_prior(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
 			   struct ss_op *op)
 {
 	struct slub_cache *c = cache;
-	struct ss_slab *sl = ss_kcache_take_prior(&c->s, kslab, kslab_frees, kslab_dead, cache_held,
-							 cache_kslabs);
+	struct ss_slab *sl = ss_kcache_take_prior(&c->s, ki);
 
 	if (!sl) {
 		c->s.prior_missing++;

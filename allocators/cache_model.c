@@ -647,6 +647,7 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 			 struct ss_op *op, uint32_t *cache, struct ss_error *err)
 {
+	struct ss_kslab_info ki;
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
 	struct cm_cache *fc;
 	int c, rc;
@@ -673,11 +674,8 @@ static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 	fc = m->caches[c];
 	if (!fc->be || !m->be->free_prior)
 		return 0;
-	rc = m->be->free_prior(fc->be, ev->cpu, ev->id ? (uint32_t)ev->id : 0,
-			       ss_prior_counts_held(m->cfg.prior_counts, ev),
-			       ss_prior_counts_dead(m->cfg.prior_counts, ev),
-			       ss_prior_counts_cache_held(m->cfg.prior_counts, ev),
-			       ss_prior_counts_cache_kslabs(m->cfg.prior_counts, ev), op);
+	ss_prior_counts_about(m->cfg.prior_counts, ev, &ki);
+	rc = m->be->free_prior(fc->be, ev->cpu, &ki, op);
 	if (rc)
 		*cache = (uint32_t)c;
 	return rc;

@@ -204,21 +204,77 @@ int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 	return 0;
 }
 
-void ss_prior_counts_finish(struct ss_prior_counts *pc)
+/* The cache entry of kernel slab entry e, and e's ss_prior_counts_held. */
+static struct ss_prior_count *cache_and_held(struct ss_prior_counts *pc,
+					     const struct ss_prior_count *e, uint32_t *held)
 {
-	for (uint64_t i = 0; i < pc->caches.cap; i++)
-		pc->caches.e[i].held = 0;
-	for (uint64_t i = 0; i < pc->slabs.cap; i++) {
-		const struct ss_prior_count *e = &pc->slabs.e[i];
-		struct ss_event ev = {.kind = SS_EV_FREE_PRIOR, .id = e->slab, .value = e->value,
-				      .api = e->api, .gfp = e->gfp};
-		struct ss_prior_count *c;
+	struct ss_event ev = {.kind = SS_EV_FREE_PRIOR, .id = e->slab, .value = e->value,
+			      .api = e->api, .gfp = e->gfp};
+	struct ss_prior_count *c = slot(&pc->caches, 1, &ev); /* (ss_prior_counts_add made it) */
 
-		if (!e->slab)
-			continue;
-		c = slot(&pc->caches, 1, &ev); /* (ss_prior_counts_add made it) */
-		if (c->slab)
-			c->held += ss_prior_counts_held(pc, &ev);
+	*held = ss_prior_counts_held(pc, &ev);
+	return c->slab ? c : NULL;
+}
+
+int ss_prior_counts_finish(struct ss_prior_counts *pc)
+{
+	for (uint64_t i = 0; i < pc->caches.cap; i++) {
+		struct ss_prior_count *c = &pc->caches.e[i];
+
+		c->held = 0;
+		free(c->by_held);
+		c->by_held = NULL;
+		c->nr_by_held = 0;
+	}
+	/* the largest held per cache, then a count by held, then the suffix
+	 * sums (at least h) */
+	for (uint64_t i = 0; i < pc->slabs.cap; i++) {
+		struct ss_prior_count *c;
+		uint32_t h;
+
+		if (pc->slabs.e[i].slab && (c = cache_and_held(pc, &pc->slabs.e[i], &h))) {
+			c->held += h;
+			if (h + 1 > c->nr_by_held)
+				c->nr_by_held = h + 1;
+		}
+	}
+	for (uint64_t i = 0; i < pc->caches.cap; i++) {
+		struct ss_prior_count *c = &pc->caches.e[i];
+
+		if (c->slab && !(c->by_held = calloc(c->nr_by_held, sizeof(*c->by_held))))
+			return -1;
+	}
+	for (uint64_t i = 0; i < pc->slabs.cap; i++) {
+		struct ss_prior_count *c;
+		uint32_t h;
+
+		if (pc->slabs.e[i].slab && (c = cache_and_held(pc, &pc->slabs.e[i], &h)))
+			c->by_held[h]++;
+	}
+	for (uint64_t i = 0; i < pc->caches.cap; i++) {
+		struct ss_prior_count *c = &pc->caches.e[i];
+
+		for (uint32_t h = c->nr_by_held; h-- > 1;)
+			c->by_held[h - 1] += c->by_held[h];
+	}
+	return 0;
+}
+
+void ss_prior_counts_about(const struct ss_prior_counts *pc, const struct ss_event *ev,
+			   struct ss_kslab_info *out)
+{
+	const struct ss_prior_count *c = cache_of(pc, ev);
+
+	*out = (struct ss_kslab_info){.kslab = (uint32_t)ev->id};
+	if (!find(pc, ev))
+		return; /* (standard input: no pass, K maps by draws alone) */
+	out->held = ss_prior_counts_held(pc, ev);
+	out->dead = ss_prior_counts_dead(pc, ev);
+	if (c) {
+		out->cache_held = c->held;
+		out->cache_kslabs = c->n;
+		out->by_held = c->by_held;
+		out->nr_by_held = c->nr_by_held;
 	}
 }
 
@@ -253,13 +309,16 @@ int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss
 	ss_trace_close(r);
 	if (rc < 0)
 		return -1;
-	ss_prior_counts_finish(pc);
+	if (ss_prior_counts_finish(pc))
+		return ss_errorf(err, "out of memory");
 	return 0;
 }
 
 void ss_prior_counts_release(struct ss_prior_counts *pc)
 {
 	free(pc->slabs.e);
+	for (uint64_t i = 0; i < pc->caches.cap; i++)
+		free(pc->caches.e[i].by_held);
 	free(pc->caches.e);
 	free(pc->last);
 	memset(pc, 0, sizeof(*pc));

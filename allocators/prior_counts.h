@@ -47,6 +47,23 @@ struct ss_prior_count {
 	uint32_t n;	   /* prior frees of that kernel slab; a cache's: its kernel slabs */
 	uint32_t dead;	   /* n when its slab was seen freed; 0: not seen (a cache's: how many) */
 	uint64_t held;	   /* a cache's: ss_prior_counts_held summed over its kernel slabs */
+	/* a cache's: how many of its kernel slabs held at least h, by h
+	 * (nr_by_held = the largest h + 1; ss_prior_counts_finish) */
+	uint32_t *by_held, nr_by_held;
+};
+
+/* What the trace says of the kernel slab a prior free was in, and of its
+ * cache's kernel slabs (ss_prior_counts_about): what slab_prior.c maps
+ * it by.  All 0 (kslab 0): nothing. */
+struct ss_kslab_info {
+	uint32_t kslab;	       /* K + 1 */
+	uint32_t held, dead;   /* ss_prior_counts_held, ss_prior_counts_dead */
+	uint64_t cache_held;   /* ss_prior_counts_cache_held */
+	uint32_t cache_kslabs; /* ss_prior_counts_cache_kslabs */
+	/* how many of the cache's kernel slabs held at least h, for h <
+	 * nr_by_held (none at or past it) */
+	const uint32_t *by_held;
+	uint32_t nr_by_held;
 };
 
 /* Open addressing over (slab, cache): slab 0 is an empty slot. */
@@ -77,10 +94,14 @@ int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 			 const char *site);
 /* After the last note: each cache's sum of ss_prior_counts_held (what
  * ss_prior_counts_cache_held returns).  ss_prior_counts_scan calls it. */
-void ss_prior_counts_finish(struct ss_prior_counts *pc);
+int ss_prior_counts_finish(struct ss_prior_counts *pc); /* -1: out of memory */
 /* What all the kernel slabs of ev's cache held at least, summed
  * (ss_prior_counts_finish); 0 when none, before finish, or pc is NULL. */
 uint64_t ss_prior_counts_cache_held(const struct ss_prior_counts *pc, const struct ss_event *ev);
+/* All of the above for prior free ev (its id the kernel slab K + 1, or
+ * 0); only kslab when pc is NULL or has no count for it. */
+void ss_prior_counts_about(const struct ss_prior_counts *pc, const struct ss_event *ev,
+			   struct ss_kslab_info *out);
 /* How many kernel slabs of ev's cache the trace frees from; 0 when none
  * or pc is NULL. */
 uint32_t ss_prior_counts_cache_kslabs(const struct ss_prior_counts *pc, const struct ss_event *ev);

@@ -138,7 +138,9 @@ struct ss_kcache {
 	 * cache's ss_prior_counts_cache_held less each one's as it maps) */
 	uint64_t prior_needs;
 	uint32_t prior_kslabs_left; /* those kernel slabs: how many */
-	bool prior_needs_set;
+	uint32_t prior_full_needs;  /* of them, those that held a whole slab */
+	uint64_t prior_full_unmapped; /* unmapped slabs holding a whole slab */
+	bool prior_needs_set, prior_full_counted;
 	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };

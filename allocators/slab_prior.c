@@ -280,6 +280,12 @@ static uint32_t tree_find(const uint32_t *tree, uint32_t n, uint64_t k)
 	return pos;
 }
 
+/* A prior slab holding a whole slab of initial-state objects. */
+static bool whole(const struct ss_slab *sl)
+{
+	return sl->prior == sl->objects;
+}
+
 /* Both trees over the prior slabs; the mapped flags of the first `had`
  * slabs, there before, are kept (ss_kcache_add_prior adds slabs to a
  * cache whose kernel slabs may be mapped already). */
@@ -305,14 +311,18 @@ static int build_tree(struct ss_kcache *s, uint32_t had)
 	tree_build(t, s->prior_slabs, NULL, n);
 	tree_build(u, s->prior_slabs, m, n);
 	s->unmapped_live = 0;
-	for (uint32_t i = 0; i < n; i++)
+	s->prior_full_unmapped = 0;
+	for (uint32_t i = 0; i < n; i++) {
 		s->unmapped_live += m[i] ? 0 : s->prior_slabs[i]->prior;
+		s->prior_full_unmapped += !m[i] && whole(s->prior_slabs[i]);
+	}
 	return 0;
 }
 
 /* One object of prior slab i is gone. */
 static void take_from(struct ss_kcache *s, uint32_t i)
 {
+	s->prior_full_unmapped -= !s->mapped[i] && whole(s->prior_slabs[i]);
 	s->prior_slabs[i]->prior--;
 	tree_add(s->prior_tree, s->nr_prior_slabs, i, -1);
 	s->prior_live--;
@@ -329,6 +339,7 @@ static void set_mapped(struct ss_kcache *s, uint32_t i)
 
 	if (s->mapped[i])
 		return;
+	s->prior_full_unmapped -= whole(s->prior_slabs[i]);
 	s->mapped[i] = 1;
 	tree_add(s->unmapped_tree, s->nr_prior_slabs, i, -(int32_t)left);
 	s->unmapped_live -= left;
@@ -433,8 +444,10 @@ static void set_prior(struct ss_kcache *s, uint32_t i, uint32_t want)
 
 	if (!d)
 		return; /* (most of a re-spread: the even share moves by one) */
+	s->prior_full_unmapped -= whole(sl); /* (spread slabs are unmapped) */
 	sl->prior = want;
 	sl->inuse = want;
+	s->prior_full_unmapped += whole(sl);
 	tree_add(s->prior_tree, s->nr_prior_slabs, i, d);
 	tree_add(s->unmapped_tree, s->nr_prior_slabs, i, d);
 }
@@ -497,8 +510,15 @@ static uint32_t spread_take(struct ss_kcache *s, uint32_t n)
  * the kernel's did. */
 static bool fits(const struct ss_kcache *s, uint32_t i, uint32_t need, uint64_t slack)
 {
-	uint32_t c = s->prior_slabs[i]->prior;
+	const struct ss_slab *sl = s->prior_slabs[i];
+	uint32_t c = sl->prior;
 
+	/* a whole slab is kept for the kernel slabs still to come that held
+	 * one (no other slab can take them; a node partial slab can be
+	 * reshaped to hold anything less) */
+	if (need < sl->objects && whole(sl) && !s->mapped[i] &&
+	    s->prior_full_unmapped <= s->prior_full_needs)
+		return false;
 	return c >= need && c - need <= slack;
 }
 
@@ -561,6 +581,7 @@ static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, u
 	if (!m->taken) { /* K mapped for the first time: its need is met */
 		s->prior_needs -= s->prior_needs > frees ? frees : s->prior_needs;
 		s->prior_kslabs_left -= !!s->prior_kslabs_left;
+		s->prior_full_needs -= frees >= s->geo.objs_per_slab && s->prior_full_needs;
 	}
 	m->taken++;
 	return m->slab - 1;
@@ -579,22 +600,25 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
 	return build_tree(s, had) ? ss_errorf(err, "out of memory") : 0;
 }
 
-struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees,
-				     uint32_t kslab_dead, uint64_t cache_held, uint32_t cache_kslabs)
+struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_info *ki)
 {
-	uint32_t i;
+	static const struct ss_kslab_info none;
+	uint32_t i, ops = s->geo.objs_per_slab;
 	int64_t k;
 
+	if (!ki)
+		ki = &none;
 	if (!s->prior_live)
 		return NULL;
-	if (!s->prior_needs_set && cache_held && cache_kslabs) {
-		s->prior_needs = cache_held;
-		s->prior_kslabs_left = cache_kslabs;
+	if (!s->prior_needs_set && ki->cache_kslabs) {
+		s->prior_needs = ki->cache_held;
+		s->prior_kslabs_left = ki->cache_kslabs;
+		s->prior_full_needs = ops < ki->nr_by_held ? ki->by_held[ops] : 0;
 		s->prior_needs_set = true;
 	}
 	i = draw(s, s->prior_tree, s->prior_live, &s->prior_rng);
-	if (kslab) {
-		k = kslab_slab(s, kslab - 1, kslab_frees, kslab_dead, i);
+	if (ki->kslab) {
+		k = kslab_slab(s, ki->kslab - 1, ki->held, ki->dead, i);
 		if (k < 0)
 			return NULL;
 		i = (uint32_t)k;

@@ -7,6 +7,7 @@
 #ifndef SS_SLAB_PRIOR_H
 #define SS_SLAB_PRIOR_H
 
+#include "prior_counts.h"
 #include "slab.h"
 #include "slabsnap.h"
 
@@ -40,22 +41,24 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
 /* The slab of the initial-state object a prior free takes (one fewer
  * left), or NULL when none is left.  Without kslab the object is drawn
  * uniformly from those left (a hashed-pointer capture says nothing of
- * which one it was).  kslab = K + 1 names the kernel slab the freed
- * object was in (a raw-pointer capture): the first free of kernel slab K
- * draws a slab that way and its later frees take from the same one, so
- * frees the kernel made slab by slab empty slabs here too.  kslab_frees,
- * when not 0, is how many objects kernel slab K held at least
+ * which one it was; ki NULL or ki->kslab 0).  ki->kslab = K + 1 names the
+ * kernel slab the freed object was in (a raw-pointer capture): the first
+ * free of kernel slab K draws a slab that way and its later frees take
+ * from the same one, so frees the kernel made slab by slab empty slabs
+ * here too.  ki->held, when not 0, is how many objects kernel slab K held at least
  * (prior_counts.h ss_prior_counts_held: its prior frees in the whole
  * trace, one more when K outlived them), so the draw is among the slabs
  * holding that many (the one holding the fewest such after 64 draws; when
  * none does, a node partial slab no event has touched made to hold that
  * many, as below, else the fullest: then again for the rest when it runs
- * out).  cache_held and cache_kslabs, when not 0 (taken at the cache's
- * first call), are what all of the cache's kernel slabs held at least
- * and how many they are (ss_prior_counts_cache_held): a draw may not
- * leave K more objects than it needs beyond its share of what the kernel
- * slabs still to map leave over, else a node partial slab no event has
- * touched is made to hold what K needs.  kslab_dead, when not 0, is how many prior
+ * out).  ki->cache_held and ki->cache_kslabs, when not 0 (taken at the
+ * cache's first call), are what all of the cache's kernel slabs held at
+ * least and how many they are (ss_prior_counts_cache_held): a draw may
+ * not leave K more objects than it needs beyond its share of what the
+ * kernel slabs still to map leave over, nor take a whole slab that one
+ * still to map needs (ki->by_held: how many held a whole slab), else a
+ * node partial slab no event has touched is made to hold what K needs.
+ * ki->dead, when not 0, is how many prior
  * objects kernel slab K held when the trace saw its slab freed, which is
  * what it held at the start: K's first free gives a node partial slab
  * of ours that no event has touched exactly that many, moving the
@@ -63,7 +66,6 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * snapshot's), so that K's frees empty it as the kernel's emptied K.
  * Reproducible: the draws are seeded from the cache name
  * (docs/own-trace.md). */
-struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, uint32_t kslab, uint32_t kslab_frees,
-				     uint32_t kslab_dead, uint64_t cache_held, uint32_t cache_kslabs);
+struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_info *ki);
 
 #endif

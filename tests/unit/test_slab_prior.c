@@ -178,6 +178,18 @@ static void test_snapshot_slabinfo_and_sysfs(void **state)
 	ss_snap_release(&s);
 }
 
+/* ss_kcache_take_prior() of kernel slab kslab (0: none) with what the
+ * trace says of it (held, dead) and of its cache (cache_held over
+ * cache_kslabs kernel slabs; no whole-slab counts). */
+static struct ss_slab *take(struct ss_kcache *s, uint32_t kslab, uint32_t held, uint32_t dead,
+			    uint64_t cache_held, uint32_t cache_kslabs)
+{
+	struct ss_kslab_info ki = {.kslab = kslab, .held = held, .dead = dead,
+				   .cache_held = cache_held, .cache_kslabs = cache_kslabs};
+
+	return ss_kcache_take_prior(s, &ki);
+}
+
 /* SLUB's `objects` of a simulated cache: slots less free node-partial ones */
 static uint64_t slub_objects(const struct ss_kcache *s)
 {
@@ -328,10 +340,10 @@ static void test_take_prior(void **state)
 
 	snap_cache("slab-before.txt", snapshot, "dentry", &snap, &s, &t, &topo);
 	slabs = s.nr_slabs;
-	first = ss_kcache_take_prior(&s, 8, 0, 0, 0, 0);
+	first = take(&s, 8, 0, 0, 0, 0);
 	assert_non_null(first);
 	for (unsigned i = 1; first->prior && i < 21; i++) {
-		sl = ss_kcache_take_prior(&s, 8, 0, 0, 0, 0);
+		sl = take(&s, 8, 0, 0, 0, 0);
 		assert_ptr_equal(sl, first); /* the same kernel slab, the same slab */
 	}
 	assert_int_equal(first->prior, 0);
@@ -341,7 +353,7 @@ static void test_take_prior(void **state)
 	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
 	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "dentry"));
 	for (unsigned i = 0; i < 100; i++) {
-		struct ss_slab *a = ss_kcache_take_prior(&s, 0, 0, 0, 0, 0), *b = ss_kcache_take_prior(&s2, 0, 0, 0, 0, 0);
+		struct ss_slab *a = take(&s, 0, 0, 0, 0, 0), *b = take(&s2, 0, 0, 0, 0, 0);
 
 		assert_non_null(a);
 		assert_int_equal(a->inuse, b->inuse);
@@ -382,23 +394,23 @@ static void test_take_prior_counted(void **state)
 	snap_cache("sparse.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
 	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "buffer_head"));
 	/* a count every slab can hold changes nothing: the same draw */
-	sl = ss_kcache_take_prior(&s, 1, 1, 0, 0, 0);
-	first = ss_kcache_take_prior(&s2, 1, 0, 0, 0, 0);
+	sl = take(&s, 1, 1, 0, 0, 0);
+	first = take(&s2, 1, 0, 0, 0, 0);
 	assert_int_equal(sl->prior, first->prior);
 	assert_int_equal(sl->inuse, first->inuse);
 	/* 21 frees each, three times: only the three full slabs held them */
 	for (uint32_t k = 2; k < 5; k++) {
-		sl = ss_kcache_take_prior(&s, k, 21, 0, 0, 0);
+		sl = take(&s, k, 21, 0, 0, 0);
 		assert_true(sl->prior + 1 >= 21);
 		for (unsigned i = 1; i < 21; i++)
-			assert_ptr_equal(ss_kcache_take_prior(&s, k, 21, 0, 0, 0), sl);
+			assert_ptr_equal(take(&s, k, 21, 0, 0, 0), sl);
 	}
 	/* 60 frees: none held them, the fullest takes what it has, then a
 	 * slab that still holds the rest */
-	first = ss_kcache_take_prior(&s, 9, 60, 0, 0, 0);
+	first = take(&s, 9, 60, 0, 0, 0);
 	while (first->prior)
-		assert_ptr_equal(ss_kcache_take_prior(&s, 9, 60, 0, 0, 0), first);
-	sl = ss_kcache_take_prior(&s, 9, 60, 0, 0, 0);
+		assert_ptr_equal(take(&s, 9, 60, 0, 0, 0), first);
+	sl = take(&s, 9, 60, 0, 0, 0);
 	assert_ptr_not_equal(sl, first);
 	ss_kcache_release(&s);
 	ss_kcache_release(&s2);
@@ -432,17 +444,17 @@ static void test_take_prior_one_to_one(void **state)
 	snap_cache("full.txt", full, "dentry", &snap, &s, &t, &topo);
 	assert_int_equal(s.nr_prior_slabs, 100);
 	for (uint32_t k = 0; k < 100; k++) {
-		first[k] = ss_kcache_take_prior(&s, k + 1, 7, 0, 0, 0);
+		first[k] = take(&s, k + 1, 7, 0, 0, 0);
 		for (uint32_t j = 0; j < k; j++)
 			assert_ptr_not_equal(first[k], first[j]);
 		for (unsigned i = 1; i < 7; i++)
-			assert_ptr_equal(ss_kcache_take_prior(&s, k + 1, 7, 0, 0, 0), first[k]);
+			assert_ptr_equal(take(&s, k + 1, 7, 0, 0, 0), first[k]);
 	}
 	for (uint32_t i = 0; i < s.nr_prior_slabs; i++)
 		assert_int_equal(s.prior_slabs[i]->prior, 14);
 	assert_int_equal(s.unmapped_live, 0);
 	/* with every slab mapped, a new kernel slab draws from all of them */
-	assert_non_null(ss_kcache_take_prior(&s, 101, 5, 0, 0, 0));
+	assert_non_null(take(&s, 101, 5, 0, 0, 0));
 	assert_int_equal(s.prior_live, 100 * 14 - 1);
 	ss_kcache_release(&s);
 	ss_topology_release(&topo);
@@ -521,7 +533,7 @@ static void test_take_prior_dead(void **state)
 
 	snap_cache("sparse.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
 	live = s.prior_live;
-	sl = ss_kcache_take_prior(&s, 1, 1, 1, 0, 0);
+	sl = take(&s, 1, 1, 1, 0, 0);
 	assert_int_equal(sl->prior, 0);
 	assert_int_equal(sl->inuse, 1); /* K's one object, for the free to take */
 	assert_int_equal(s.prior_live, live - 1);
@@ -538,7 +550,7 @@ static void test_take_prior_dead(void **state)
 	 * 505 objects, 1 in K's slab, 504 over the other 94 */
 	assert_int_equal(partial, 94);
 	assert_int_equal(partial_objects, 504);
-	sl = ss_kcache_take_prior(&s, 2, 1, 1, 0, 0);
+	sl = take(&s, 2, 1, 1, 0, 0);
 	assert_int_equal(sl->prior, 0);
 	ss_kcache_release(&s);
 	ss_topology_release(&topo);
@@ -661,14 +673,71 @@ static unsigned free_tight(struct ss_kcache *s, uint64_t held, uint32_t kslabs)
 
 	for (uint32_t k = 1; k <= 20; k++) {
 		uint32_t n = k > 16 ? 16 : k % 2 ? 3 : 13;
-		struct ss_slab *first = ss_kcache_take_prior(s, k, n, 0, held, kslabs);
+		struct ss_slab *first = take(s, k, n, 0, held, kslabs);
 		bool one = first != NULL;
 
 		for (uint32_t i = 1; i < n; i++)
-			one &= ss_kcache_take_prior(s, k, n, 0, held, kslabs) == first;
+			one &= take(s, k, n, 0, held, kslabs) == first;
 		emptied += one && !first->prior;
 	}
 	return emptied;
+}
+
+/* 4 whole slabs and 4 node partial ones holding 10 of 16: kernel slabs
+ * giving 12, 12, 12, then four giving 16.  Told that four of the cache's
+ * kernel slabs held a whole slab, the ones giving 12 leave the whole
+ * slabs to them (a node partial slab is reshaped to hold 12), and each
+ * of the four empties a whole slab; not told, a kernel slab giving 12 may
+ * take a whole one, and one giving 16 then splits over two. */
+static const char wholes[] =
+	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
+	"cache=kmalloc-256 name=kmalloc-256 aliases=0 align=8 cache_dma=0 cpu_partial=52 "
+	"cpu_slabs=0 ctor= destroy_by_rcu=0 hwcache_align=0 min_partial=5 object_size=256 "
+	"objects=104,N0=104 objects_partial=40,N0=40 objs_per_slab=16 order=0 "
+	"partial=4,N0=4 reclaim_account=0 sheaf_capacity=0 slab_size=256 slabs=8,N0=8 "
+	"slabs_cpu_partial=0(0) total_objects=128,N0=128\n";
+
+/* The seven kernel slabs' frees; how many of those giving 16 emptied the
+ * one slab they all took from. */
+static unsigned free_wholes(struct ss_kcache *s, const uint32_t *by_held, uint32_t nr_by_held)
+{
+	unsigned emptied = 0;
+
+	for (uint32_t k = 1; k <= 7; k++) {
+		uint32_t n = k <= 3 ? 12 : 16;
+		struct ss_kslab_info ki = {.kslab = k, .held = n, .cache_kslabs = 7,
+					   .by_held = by_held, .nr_by_held = nr_by_held};
+		struct ss_slab *first = ss_kcache_take_prior(s, &ki);
+		bool one = first != NULL;
+
+		for (uint32_t i = 1; i < n; i++)
+			one &= ss_kcache_take_prior(s, &ki) == first;
+		emptied += n == 16 && one && !first->prior;
+	}
+	return emptied;
+}
+
+static void test_take_prior_whole(void **state)
+{
+	uint32_t by_held[17];
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_target t;
+	struct ss_topology topo;
+	(void)state;
+
+	for (uint32_t h = 0; h <= 16; h++) /* at least h: seven up to 12, four past it */
+		by_held[h] = h <= 12 ? 7 : 4;
+	snap_cache("wholes.txt", wholes, "kmalloc-256", &snap, &s, &t, &topo);
+	assert_int_equal(slub_objects(&s), 104);
+	assert_int_equal(free_wholes(&s, by_held, 17), 4);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	start_cache(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-256"));
+	assert_true(free_wholes(&s, NULL, 0) < 4);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
 }
 
 static void test_take_prior_tight(void **state)
@@ -776,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_prior_counts_dead),
 		cmocka_unit_test(test_prior_counts_caches),
 		cmocka_unit_test(test_take_prior_tight),
+		cmocka_unit_test(test_take_prior_whole),
 		cmocka_unit_test(test_take_prior_dead),
 		cmocka_unit_test(test_totals_never_wrap),
 	};
