@@ -603,6 +603,7 @@ static void test_prior_counts_caches(void **state)
 	struct ss_event k192 = {.kind = SS_EV_FREE_PRIOR, .api = SS_API_KMALLOC, .value = 192};
 	struct ss_event vec = {.kind = SS_EV_FREE_PRIOR, .api = SS_API_KMALLOC, .value = 512,
 			       .cpu = 0, .id = 1};
+	struct ss_kslab_info ki;
 	(void)state;
 
 	/* buffer_head slab 1 (id 2): two frees, then its vector's */
@@ -625,7 +626,7 @@ static void test_prior_counts_caches(void **state)
 		for (uint64_t i = 0; i < j; i++)
 			assert_int_equal(ss_prior_counts_note(&pc, &k192, "kfree+0x1/0x2"), 0);
 	}
-	ss_prior_counts_finish(&pc);
+	assert_int_equal(ss_prior_counts_finish(&pc), 0);
 	assert_int_equal(pc.deaths, 1);
 	for (uint64_t j = 1; j <= 4; j++) {
 		vec.id = j;
@@ -644,6 +645,28 @@ static void test_prior_counts_caches(void **state)
 	assert_int_equal(ss_prior_counts_held(&pc, &k192), 3);
 	assert_int_equal(ss_prior_counts_cache_held(&pc, &k192), 10);
 	assert_int_equal(ss_prior_counts_cache_kslabs(&pc, &k192), 4);
+	/* all of it at once, and how many held at least h: 4 4 3 2 1 */
+	ss_prior_counts_about(&pc, &k192, &ki);
+	assert_int_equal(ki.kslab, 3);
+	assert_int_equal(ki.held, 3);
+	assert_int_equal(ki.dead, 0);
+	assert_int_equal(ki.cache_held, 10);
+	assert_int_equal(ki.cache_kslabs, 4);
+	assert_int_equal(ki.nr_by_held, 5);
+	for (uint32_t h = 0; h < 5; h++)
+		assert_int_equal(ki.by_held[h], h ? 5 - h : 4);
+	bh.id = 2;
+	ss_prior_counts_about(&pc, &bh, &ki); /* held 2 (dead) and 2 (+1): 2 2 2 */
+	assert_int_equal(ki.dead, 2);
+	assert_int_equal(ki.nr_by_held, 3);
+	assert_int_equal(ki.by_held[2], 2);
+	bh.id = 99; /* a kernel slab with no count: only its id */
+	ss_prior_counts_about(&pc, &bh, &ki);
+	assert_int_equal(ki.kslab, 99);
+	assert_int_equal(ki.held, 0);
+	assert_null(ki.by_held);
+	ss_prior_counts_about(NULL, &bh, &ki);
+	assert_int_equal(ki.kslab, 99);
 	k192.value = 256; /* a cache with no prior frees */
 	assert_int_equal(ss_prior_counts_cache_held(&pc, &k192), 0);
 	assert_int_equal(ss_prior_counts_cache_kslabs(NULL, &k192), 0);
