@@ -216,6 +216,16 @@ static struct ss_prior_count *cache_and_held(struct ss_prior_counts *pc,
 	return c->slab ? c : NULL;
 }
 
+/* Where held h counts in by_held: up to SS_PRIOR_HELD_MAX.  No slab holds
+ * more objects (slab_prior.c takes a snapshot's objs_per_slab up to
+ * UINT16_MAX; SLUB's own limit is MAX_OBJS_PER_PAGE, 32767), so a bigger
+ * count says no more, and the counts stay small whatever the trace. */
+#define SS_PRIOR_HELD_MAX 65536u
+static uint32_t held_at(uint32_t h)
+{
+	return h < SS_PRIOR_HELD_MAX ? h : SS_PRIOR_HELD_MAX;
+}
+
 int ss_prior_counts_finish(struct ss_prior_counts *pc)
 {
 	for (uint64_t i = 0; i < pc->caches.cap; i++) {
@@ -234,8 +244,8 @@ int ss_prior_counts_finish(struct ss_prior_counts *pc)
 
 		if (pc->slabs.e[i].slab && (c = cache_and_held(pc, &pc->slabs.e[i], &h))) {
 			c->held += h;
-			if (h + 1 > c->nr_by_held)
-				c->nr_by_held = h + 1;
+			if (held_at(h) + 1 > c->nr_by_held)
+				c->nr_by_held = held_at(h) + 1;
 		}
 	}
 	for (uint64_t i = 0; i < pc->caches.cap; i++) {
@@ -249,7 +259,7 @@ int ss_prior_counts_finish(struct ss_prior_counts *pc)
 		uint32_t h;
 
 		if (pc->slabs.e[i].slab && (c = cache_and_held(pc, &pc->slabs.e[i], &h)))
-			c->by_held[h]++;
+			c->by_held[held_at(h)]++;
 	}
 	for (uint64_t i = 0; i < pc->caches.cap; i++) {
 		struct ss_prior_count *c = &pc->caches.e[i];

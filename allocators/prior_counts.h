@@ -48,7 +48,8 @@ struct ss_prior_count {
 	uint32_t dead;	   /* n when its slab was seen freed; 0: not seen (a cache's: how many) */
 	uint64_t held;	   /* a cache's: ss_prior_counts_held summed over its kernel slabs */
 	/* a cache's: how many of its kernel slabs held at least h, by h
-	 * (nr_by_held = the largest h + 1; ss_prior_counts_finish) */
+	 * (nr_by_held = the largest h + 1, h counted up to 65536: no slab
+	 * holds more; ss_prior_counts_finish) */
 	uint32_t *by_held, nr_by_held;
 };
 

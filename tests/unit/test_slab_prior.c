@@ -667,6 +667,16 @@ static void test_prior_counts_caches(void **state)
 	assert_null(ki.by_held);
 	ss_prior_counts_about(NULL, &bh, &ki);
 	assert_int_equal(ki.kslab, 99);
+	/* a kernel slab giving more than any slab holds counts at 65536 */
+	k192.value = 96;
+	k192.id = 1;
+	for (uint32_t i = 0; i < 70000; i++)
+		assert_int_equal(ss_prior_counts_add(&pc, &k192), 0);
+	assert_int_equal(ss_prior_counts_finish(&pc), 0);
+	ss_prior_counts_about(&pc, &k192, &ki);
+	assert_int_equal(ki.held, 70000);
+	assert_int_equal(ki.nr_by_held, 65537);
+	assert_int_equal(ki.by_held[65536], 1);
 	k192.value = 256; /* a cache with no prior frees */
 	assert_int_equal(ss_prior_counts_cache_held(&pc, &k192), 0);
 	assert_int_equal(ss_prior_counts_cache_kslabs(NULL, &k192), 0);
