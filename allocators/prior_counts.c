@@ -275,7 +275,9 @@ void ss_prior_counts_about(const struct ss_prior_counts *pc, const struct ss_eve
 {
 	const struct ss_prior_count *c = cache_of(pc, ev);
 
-	*out = (struct ss_kslab_info){.kslab = (uint32_t)ev->id};
+	*out = (struct ss_kslab_info){.kslab = (uint32_t)ev->id, .src_api = ev->api,
+				      .src_gfp = ev->gfp,
+				      .src_value = ev->api == SS_API_KMALLOC ? ev->value : 0};
 	if (!find(pc, ev))
 		return; /* (standard input: no pass, K maps by draws alone) */
 	out->held = ss_prior_counts_held(pc, ev);

@@ -58,6 +58,12 @@ struct ss_prior_count {
  * it by.  All 0 (kslab 0): nothing. */
 struct ss_kslab_info {
 	uint32_t kslab;	       /* K + 1 */
+	/* the kernel cache K is a slab of: the event's cache (or kmalloc,
+	 * with its class and flags).  Kernel slab numbers are dense per
+	 * kernel cache, and a what-if cache may hold several kernel caches'
+	 * objects (kmalloc-buckets: dentry's in kmalloc-192) */
+	uint32_t src_api, src_gfp;
+	uint64_t src_value;
 	uint32_t held, dead;   /* ss_prior_counts_held, ss_prior_counts_dead */
 	uint64_t cache_held;   /* ss_prior_counts_cache_held */
 	uint32_t cache_kslabs; /* ss_prior_counts_cache_kslabs */

@@ -113,15 +113,26 @@ static void pool_put(struct ss_slab_pool *p, struct ss_slab *sl)
 	p->free = sl;
 }
 
-void ss_kcache_release(struct ss_kcache *s)
+/* Whether sl is one of p's descriptors. */
+static bool in_pool(const struct ss_slab_pool *p, const struct ss_slab *sl)
 {
-	struct pool_chunk *ch = s->pool.chunks, *next;
-	unsigned used = s->pool.used_in_chunk; /* the newest chunk's; the
-						 * older ones are full */
+	uintptr_t a = (uintptr_t)sl;
+
+	for (const struct pool_chunk *ch = p->chunks; ch; ch = ch->next)
+		if (a >= (uintptr_t)ch->slabs && a < (uintptr_t)(ch->slabs + ch->cap))
+			return true;
+	return false;
+}
+
+static void pool_release(struct ss_slab_pool *p)
+{
+	struct pool_chunk *ch = p->chunks, *next;
+	unsigned used = p->used_in_chunk; /* the newest chunk's; the older
+					   * ones are full */
 
 	for (; ch; ch = next) {
 		next = ch->next;
-		if (ch != s->pool.chunks) /* an older chunk: full, whatever its size */
+		if (ch != p->chunks) /* an older chunk: full, whatever its size */
 			used = ch->cap;
 		for (unsigned i = 0; i < used; i++) { /* freed ones too */
 			ss_resource_release(&ch->slabs[i].lock);
@@ -129,17 +140,25 @@ void ss_kcache_release(struct ss_kcache *s)
 		}
 		free(ch);
 	}
-	memset(&s->pool, 0, sizeof(s->pool));
+	memset(p, 0, sizeof(*p));
+}
+
+void ss_kcache_release(struct ss_kcache *s)
+{
+	pool_release(&s->pool);
+	pool_release(&s->prior_pool);
 	free(s->prior_slabs);
 	free(s->prior_tree);
 	free(s->unmapped_tree);
 	free(s->mapped);
-	free(s->kslab);
+	for (uint32_t i = 0; i < s->nr_kmaps; i++)
+		free(s->kmaps[i].kslab);
+	free(s->kmaps);
 	s->prior_slabs = NULL;
 	s->prior_tree = s->unmapped_tree = NULL;
 	s->mapped = NULL;
-	s->kslab = NULL;
-	s->nr_prior_slabs = s->cap_prior_slabs = s->nr_kslab = 0;
+	s->kmaps = NULL;
+	s->nr_prior_slabs = s->cap_prior_slabs = s->nr_kmaps = 0;
 	for (unsigned n = 0; s->node && n < s->topo->nr_nodes; n++)
 		ss_resource_release(&s->node[n].list_lock);
 	free(s->cpu);
@@ -237,7 +256,7 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 
 struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node)
 {
-	struct ss_slab *sl = pool_get(&s->pool);
+	struct ss_slab *sl = pool_get(&s->prior_pool);
 
 	if (sl)
 		account_slab(s, sl, node);
@@ -271,7 +290,10 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 	s->slab_bytes -= (uint64_t)s->t->page_size << sl->order;
 	ss_resource_release(&sl->lock);
 	ss_resource_release(&sl->freelist);
-	pool_put(&s->pool, sl);
+	if (in_pool(&s->prior_pool, sl))
+		sl->where = SS_SLAB_NONE; /* kept, empty, on no list: prior_slabs[] has it */
+	else
+		pool_put(&s->pool, sl);
 	ss_fn_done(s->fns, SS_FN_DISCARD_SLAB, op, start);
 }
 

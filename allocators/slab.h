@@ -96,6 +96,11 @@ struct ss_kcache {
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
 	struct ss_slab_pool pool;
+	/* the initial state's slabs (ss_slab_new_prior): never recycled, as
+	 * prior_slabs[] names each for the whole run (one recycled into a
+	 * later add_prior() sat at two indices, and a what-if replay of
+	 * find-usr-cold drew from the stale one and crashed) */
+	struct ss_slab_pool prior_pool;
 	unsigned remote_node_defrag_ratio; /* 1000, as kmem_cache_open() sets */
 	/* Told of each new slab and of each slab about to be freed (the
 	 * cache model's memcg vectors); NULL: nobody listens. */
@@ -121,11 +126,16 @@ struct ss_kcache {
 	uint8_t *mapped;
 	uint64_t unmapped_live;
 	uint32_t nr_prior_slabs, cap_prior_slabs;
-	struct ss_kslab {
-		uint32_t slab;	  /* prior slab index + 1, 0 = not mapped */
-		uint32_t taken;	  /* prior frees of the kernel slab so far */
-	} *kslab;		  /* by kernel slab id */
-	uint32_t nr_kslab;
+	struct ss_kslab_map {
+		uint32_t src_api, src_gfp; /* the kernel cache (ss_kslab_info) */
+		uint64_t src_value;
+		struct ss_kslab {
+			uint32_t slab;	/* prior slab index + 1, 0 = not mapped */
+			uint32_t taken; /* prior frees of the kernel slab so far */
+		} *kslab;		/* by kernel slab id */
+		uint32_t nr_kslab;
+	} *kmaps;		  /* one per kernel cache whose objects are here */
+	uint32_t nr_kmaps;
 	uint64_t prior_rng;	  /* the pick's random state */
 	uint64_t prior_live;	  /* such objects still allocated */
 	uint64_t prior_freed;	  /* prior frees applied */

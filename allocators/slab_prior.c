@@ -549,19 +549,44 @@ static uint32_t map_draw(struct ss_kcache *s, uint32_t need, uint64_t slack, uin
 	return drawn;
 }
 
-/* The prior slab kernel slab `kslab` maps to, mapping it anew when it is
+/* ki's kernel slab's entry in the map of its kernel cache (made when
+ * new); NULL out of memory.  A cache holds one kernel cache's objects,
+ * or a few (a what-if's): a short list. */
+static struct ss_kslab *kslab_entry(struct ss_kcache *s, const struct ss_kslab_info *ki)
+{
+	struct ss_kslab_map *map = NULL;
+	uint32_t k = ki->kslab - 1;
+
+	for (uint32_t i = 0; i < s->nr_kmaps && !map; i++)
+		if (s->kmaps[i].src_api == ki->src_api && s->kmaps[i].src_gfp == ki->src_gfp &&
+		    s->kmaps[i].src_value == ki->src_value)
+			map = &s->kmaps[i];
+	if (!map) {
+		struct ss_kslab_map *m = realloc(s->kmaps, (s->nr_kmaps + 1) * sizeof(*m));
+
+		if (!m)
+			return NULL;
+		s->kmaps = m;
+		map = &m[s->nr_kmaps++];
+		*map = (struct ss_kslab_map){.src_api = ki->src_api, .src_gfp = ki->src_gfp,
+					     .src_value = ki->src_value};
+	}
+	if (k >= map->nr_kslab &&
+	    ss_grow_zeroed((void **)&map->kslab, &map->nr_kslab, k, sizeof(*map->kslab), 256))
+		return NULL;
+	return &map->kslab[k];
+}
+
+/* The prior slab ki's kernel slab maps to, mapping it anew when it is
  * new or its slab has nothing left: a spread slab made to hold what K
  * held when K was seen freed (`dead`), else map_draw(). */
-static int64_t kslab_slab(struct ss_kcache *s, uint32_t kslab, uint32_t frees, uint32_t dead,
-			  uint32_t drawn)
+static int64_t kslab_slab(struct ss_kcache *s, const struct ss_kslab_info *ki, uint32_t drawn)
 {
-	struct ss_kslab *m;
-	uint32_t i;
+	uint32_t frees = ki->held, dead = ki->dead, i;
+	struct ss_kslab *m = kslab_entry(s, ki);
 
-	if (kslab >= s->nr_kslab &&
-	    ss_grow_zeroed((void **)&s->kslab, &s->nr_kslab, kslab, sizeof(*s->kslab), 256))
+	if (!m)
 		return -1;
-	m = &s->kslab[kslab];
 	if (!m->slab && dead && (i = spread_take(s, dead)) != UINT32_MAX) {
 		m->slab = 1 + i;
 		set_mapped(s, i);
@@ -618,7 +643,7 @@ struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_
 	}
 	i = draw(s, s->prior_tree, s->prior_live, &s->prior_rng);
 	if (ki->kslab) {
-		k = kslab_slab(s, ki->kslab - 1, ki->held, ki->dead, i);
+		k = kslab_slab(s, ki, i);
 		if (k < 0)
 			return NULL;
 		i = (uint32_t)k;

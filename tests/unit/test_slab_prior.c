@@ -461,6 +461,39 @@ static void test_take_prior_one_to_one(void **state)
 	ss_snap_release(&snap);
 }
 
+/* Kernel slab numbers are each kernel cache's own: a what-if cache
+ * holding two kernel caches' objects (kmalloc-buckets puts dentry's in
+ * kmalloc-192) maps kernel slab 1 of each onto two slabs. */
+static void test_take_prior_two_kernel_caches(void **state)
+{
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_target t;
+	struct ss_topology topo;
+	struct ss_kslab_info a = {.kslab = 1, .held = 7, .src_api = 3};
+	struct ss_kslab_info b = {.kslab = 1, .held = 7, .src_api = SS_API_KMALLOC,
+				  .src_value = 192};
+	struct ss_kslab_info c = b;
+	struct ss_slab *sa, *sb, *sc;
+	(void)state;
+
+	c.src_gfp = SS_GFP_ACCOUNT; /* kmalloc-cg-192's slab 1: a third */
+	snap_cache("full2.txt", full, "dentry", &snap, &s, &t, &topo);
+	sa = ss_kcache_take_prior(&s, &a);
+	sb = ss_kcache_take_prior(&s, &b);
+	sc = ss_kcache_take_prior(&s, &c);
+	assert_non_null(sa);
+	assert_true(sa != sb && sb != sc && sa != sc);
+	for (int i = 1; i < 7; i++) {
+		assert_ptr_equal(ss_kcache_take_prior(&s, &a), sa);
+		assert_ptr_equal(ss_kcache_take_prior(&s, &b), sb);
+	}
+	assert_int_equal(s.nr_kmaps, 3);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+}
+
 /* A kernel slab's slab seen freed: the vector's kfree (a prior free at
  * __free_slab) as the next event on the CPU after K's prior free.  Any
  * other event between, or another CPU's, says nothing; the table keeps
@@ -716,6 +749,61 @@ static unsigned free_tight(struct ss_kcache *s, uint64_t held, uint32_t kslabs)
 	return emptied;
 }
 
+/* The tight cache's kernel slabs freed through SLUB's free path, as a
+ * replay frees them: the slabs they empty are discarded, and no
+ * descriptor of the initial state is handed out again -- not to a new
+ * slab, and not to the slabs a later add_prior() packs another kernel
+ * cache's objects into (a recycled one sat at two indices of
+ * prior_slabs[], and a draw from the stale one crashed a kmalloc-buckets
+ * replay of find-usr-cold). */
+static void test_prior_slabs_not_recycled(void **state)
+{
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_target t;
+	struct ss_topology topo;
+	struct ss_costs costs;
+	struct ss_op op;
+	struct ss_error err;
+	uint64_t slabs0;
+	uint32_t had;
+	(void)state;
+
+	memset(&costs, 0, sizeof(costs));
+	op = (struct ss_op){.cost = costs.cycles};
+	snap_cache("tight2.txt", tight, "kmalloc-512", &snap, &s, &t, &topo);
+	slabs0 = s.nr_slabs;
+	for (uint32_t k = 1; k <= 20; k++) {
+		uint32_t n = k > 16 ? 16 : k % 2 ? 3 : 13;
+		struct ss_kslab_info ki = {.kslab = k, .held = n, .cache_held = 192,
+					   .cache_kslabs = 20};
+
+		for (uint32_t i = 0; i < n; i++) {
+			struct ss_slab *sl = ss_kcache_take_prior(&s, &ki);
+
+			assert_non_null(sl);
+			ss_kcache_free(&s, 0, sl, &op);
+		}
+	}
+	assert_true(s.nr_slabs < slabs0); /* some were discarded */
+	had = s.nr_prior_slabs;
+	assert_int_equal(ss_kcache_add_prior(&s, ss_snap_find(&snap, "kmalloc-512"), &err), 0);
+	assert_true(s.nr_prior_slabs > had);
+	for (uint32_t i = 0; i < s.nr_prior_slabs; i++)
+		for (uint32_t j = i + 1; j < s.nr_prior_slabs; j++)
+			assert_ptr_not_equal(s.prior_slabs[i], s.prior_slabs[j]);
+	for (int i = 0; i < 40; i++) {
+		struct ss_slab *sl = ss_slab_new(&s, 0, &op);
+
+		assert_non_null(sl);
+		for (uint32_t j = 0; j < s.nr_prior_slabs; j++)
+			assert_ptr_not_equal(sl, s.prior_slabs[j]);
+	}
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+}
+
 /* 4 whole slabs and 4 node partial ones holding 10 of 16: kernel slabs
  * giving 12, 12, 12, then four giving 16.  Told that four of the cache's
  * kernel slabs held a whole slab, the ones giving 12 leave the whole
@@ -874,11 +962,13 @@ int main(void)
 		cmocka_unit_test(test_take_prior),
 		cmocka_unit_test(test_take_prior_counted),
 		cmocka_unit_test(test_take_prior_one_to_one),
+		cmocka_unit_test(test_take_prior_two_kernel_caches),
 		cmocka_unit_test(test_prior_counts),
 		cmocka_unit_test(test_prior_counts_dead),
 		cmocka_unit_test(test_prior_counts_caches),
 		cmocka_unit_test(test_take_prior_tight),
 		cmocka_unit_test(test_take_prior_whole),
+		cmocka_unit_test(test_prior_slabs_not_recycled),
 		cmocka_unit_test(test_take_prior_dead),
 		cmocka_unit_test(test_totals_never_wrap),
 	};
