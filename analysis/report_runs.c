@@ -436,7 +436,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of the subdirectories of dir. */
+/* Sorted names of the subdirectories of dir, less the staging directories
+ * (DIR.tmp.PID, base/outdir.h) a run killed by SIGKILL or a crash leaves
+ * behind: no run's results, and half written. */
 static int list_dirs(const char *dir, struct rp_names *out,
 		     struct ss_error *err)
 {
@@ -449,7 +451,7 @@ static int list_dirs(const char *dir, struct rp_names *out,
 		return ss_errorf(err, "%s: cannot open: %s", dir,
 				 strerror(errno));
 	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp."))
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
 				     e->d_name) >= sizeof(path)) {

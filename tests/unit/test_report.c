@@ -506,6 +506,25 @@ static void test_order_and_filter(void **state)
 	tu_remove_tree(dir);
 }
 
+/* A run killed by SIGKILL or a crash leaves its staging directory
+ * (runs/V__M.tmp.PID, half written): the report leaves it out instead of
+ * failing on its missing summary.csv. */
+static void test_staging_dir_skipped(void **state)
+{
+	char dir[64], path[128], *s;
+
+	(void)state;
+	workdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/runs/ref__traced.tmp.4242", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(report(dir, "--models", "traced", NULL), 0);
+	s = report_md(dir);
+	assert_null(strstr(s, ".tmp."));
+	assert_has(s, "| ref | 1904 |");
+	free(s);
+	tu_remove_tree(dir);
+}
+
 static void test_plot_data(void **state)
 {
 	char dir[64], path[128], *s;
@@ -781,6 +800,7 @@ int main(void)
 		cmocka_unit_test(test_report_misses),
 		cmocka_unit_test(test_report_figures_sensitivity),
 		cmocka_unit_test(test_order_and_filter),
+		cmocka_unit_test(test_staging_dir_skipped),
 		cmocka_unit_test(test_plot_data),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_optional_columns),
