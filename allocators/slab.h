@@ -150,7 +150,7 @@ struct ss_kcache {
 	uint32_t prior_kslabs_left; /* those kernel slabs: how many */
 	uint32_t prior_full_needs;  /* of them, those that held a whole slab */
 	uint64_t prior_full_unmapped; /* unmapped slabs holding a whole slab */
-	bool prior_needs_set, prior_full_counted;
+	bool prior_needs_set;
 	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };
