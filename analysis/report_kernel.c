@@ -256,50 +256,59 @@ static void err_cell(struct md_table *t, int64_t kernel, int64_t model)
 		mdt_cell(t, "%+.1f%%", e);
 }
 
-/* What the model leaves out for this cache, as far as the figures tell. */
-static void note_cell(struct md_table *t, const struct rp_kernel_row *r)
+size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 {
-	char buf[320] = "";
 	size_t n = 0;
 
+	buf[0] = '\0';
 	if (r->sheaf_capacity)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "sheaves (%u) not modelled; ",
+		n += (size_t)snprintf(buf + n, size - n, "sheaves (%u) not modelled; ",
 				      r->sheaf_capacity);
-	if (!r->in_model && k_dobj(r))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "no event in the trace; ");
-	if (r->settled) {
+	if (!r->in_model && k_dobj(r) && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "no event in the trace; ");
+	if (r->settled && n < size) {
 		int64_t u = rp_kernel_delta(r->k_obj0, r->u_obj1);
 
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%llu settled (before: %+lld",
+		n += (size_t)snprintf(buf + n, size - n, "%llu settled (before: %+lld",
 				      (unsigned long long)r->settled, (long long)u);
-		if (!isnan(rp_kernel_err_pct(k_dobj(r), u)) && n < sizeof(buf))
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, ", %+.1f%%",
+		if (!isnan(rp_kernel_err_pct(k_dobj(r), u)) && n < size)
+			n += (size_t)snprintf(buf + n, size - n, ", %+.1f%%",
 					      rp_kernel_err_pct(k_dobj(r), u));
-		if (n < sizeof(buf))
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "); ");
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, "); ");
 	}
-	if (r->prior_missing && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%llu prior frees found none; ",
+	if (r->prior_missing && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "%llu prior frees found none; ",
 				      (unsigned long long)r->prior_missing);
-	if (r->untraced_allocs && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+	if (r->untraced_allocs && n < size)
+		n += (size_t)snprintf(buf + n, size - n,
 				      "%llu freed that no event allocated (the kernel may hold more); ",
 				      (unsigned long long)r->untraced_allocs);
 	/* where a held cache misses: the initial state's guess that
 	 * `objects` cannot check (it counts CPU slabs' free slots as used) */
 	if (rp_kernel_row_held(r) && !rp_kernel_row_within(r) && !r->settled &&
-	    r->cpu_free_est && n < sizeof(buf)) {
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+	    r->cpu_free_est && n < size) {
+		n += (size_t)snprintf(buf + n, size - n,
 				      "CPU slabs started with %llu free slots by SLUB's half-full estimate",
 				      (unsigned long long)r->cpu_free_est);
-		if (r->cpu_free_meas && n < sizeof(buf))
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " and %llu measured",
+		if (r->cpu_free_meas && n < size)
+			n += (size_t)snprintf(buf + n, size - n, " and %llu measured",
 					      (unsigned long long)r->cpu_free_meas);
-		if (n < sizeof(buf))
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "; ");
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n, "; ");
 	}
-	if (n >= 2 && n < sizeof(buf))
-		buf[n - 2] = '\0';
+	if (n >= size) /* cut short: the whole text would not fit */
+		n = size - 1;
+	else if (n >= 2)
+		buf[n -= 2] = '\0'; /* the last "; " */
+	return n;
+}
+
+static void note_cell(struct md_table *t, const struct rp_kernel_row *r)
+{
+	char buf[RP_KERNEL_NOTE_MAX];
+
+	rp_kernel_note(r, buf, sizeof(buf));
 	mdt_cell(t, "%s", buf);
 }
 
@@ -476,7 +485,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "kernel_delta_slabs,model_delta_slabs,slabs_error_pct,held,within,"
 		    "in_model,prior_freed,prior_missing,settled,"
 		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled,untraced_allocs,"
-		    "cpu_free_estimated,cpu_free_measured\n");
+		    "cpu_free_estimated,cpu_free_measured,sheaf_capacity\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 
@@ -489,14 +498,14 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
 			(long long)k_dslab(r), (long long)m_dslab(r));
 		csv_err(fp, k_dslab(r), m_dslab(r));
-		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu\n", rp_kernel_row_held(r),
+		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u\n", rp_kernel_row_held(r),
 			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
 			(unsigned long long)r->settled, (unsigned long long)r->u_obj1,
 			(unsigned long long)r->u_slab1,
 			rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r),
 			(unsigned long long)r->untraced_allocs, (unsigned long long)r->cpu_free_est,
-			(unsigned long long)r->cpu_free_meas);
+			(unsigned long long)r->cpu_free_meas, r->sheaf_capacity);
 	}
 	return ferror(fp) ? -1 : 0;
 }

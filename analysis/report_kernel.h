@@ -76,6 +76,11 @@ int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 /* The capture's meta file (capture_meta.h): the section then says what
  * the trace cannot show (tasks no tracepoint reports, lost events). */
 int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *err);
+/* What the model leaves out for row r, as far as the figures tell
+ * (report.md's last column): into buf (size bytes, cut short when it
+ * does not fit), its length returned. */
+#define RP_KERNEL_NOTE_MAX 320
+size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size);
 /* The markdown section; 0, or -1 when out of memory. */
 int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k);
 /* kernel.csv: one row per cache, largest kernel change first. */

@@ -31,6 +31,7 @@ static const struct command commands[] = {
 	{"compare", cmd_compare, "compare models and variants: compare.md and plot data"},
 	{"sweep", cmd_sweep, "gather a parameter sweep: sweep.csv, sweep.md and plot data"},
 	{"index", cmd_index, "write reports/index.html: every report, plots embedded"},
+	{"kernel-table", cmd_kernel_table, "captures' reports against the live kernel, in one table"},
 	{"convert", cmd_convert, "copy a trace into another format (text, binary .sbt, zstd)"},
 	{"import", cmd_import, "turn an ftrace/perf capture of the kmem events into a trace"},
 	{"bench", cmd_bench, "replay speed and memory of each model beside glibc malloc"},

@@ -32,6 +32,8 @@ run_case() {
 		--out "$out" "$@" ;;
 	import) "$S" import -o "$out/t.trace" "$file" "$@" ;;
 	place) "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --place "$file" --out "$out" "$@" ;;
+	kernel) mkdir -p "$out.rep" && cp "$file" "$out.rep/kernel.csv" &&
+		"$S" kernel-table --out "$out" "$out.rep" "$@" ;;
 	*) fail "unknown area '$area'" ;;
 	esac
 }
@@ -97,12 +99,12 @@ while IFS='|' read -r _ file opts code msg _; do
 	n=$((n + 1))
 	check_row $n "$file" "$opts" "$code" "$msg" 2>"$tmp/row-$n.fail" &
 	if [ $((n % 4)) -eq 0 ]; then wait; fi
-done < <(grep -E '^\| `(trace|smack|costs|target|topology|import|place)/' "$doc")
+done < <(grep -E '^\| `(trace|smack|costs|target|topology|import|place|kernel)/' "$doc")
 wait
 cat /dev/null "$tmp"/row-*.fail >"$tmp/fails"
 [ -s "$tmp/fails" ] && fail "catalogue: $(cat "$tmp/fails")"
 [ $n -ge 70 ] || fail "only $n catalogue rows in $doc"
-for f in "$bad"/{trace,smack,costs,target,topology,import,place}/*; do
+for f in "$bad"/{trace,smack,costs,target,topology,import,place,kernel}/*; do
 	rel=${f#"$bad"/}
 	[ -n "${listed[$rel]:-}" ] || fail "tests/bad/$rel has no row in docs/bad-input.md"
 done

@@ -50,10 +50,11 @@ usage_err "gen hackbench" "-o needs a value (TRACE)" -o
 usage_err costs "--set needs a value (STEP=END)" --set
 usage_err sensitivity "--dir needs a value (DIR)" --dir
 usage_err advise "--max-proposals needs a value (N)" --max-proposals
+usage_err kernel-table "--out needs a value (DIR)" --out
 
 # Unknown options, in either form; no abbreviations.
 for cmd in run convert bench topology calibrate import geometry validate report \
-	compare sweep index diff list costs sensitivity advise "gen audit" "gen smack17k" "gen hackbench"; do
+	compare sweep index diff list costs sensitivity advise kernel-table "gen audit" "gen smack17k" "gen hackbench"; do
 	usage_err "$cmd" "unknown option '--foo'" --foo
 	usage_err "$cmd" "unknown option '--foo=1'" --foo=1
 done
@@ -80,6 +81,7 @@ usage_err calibrate "unexpected argument 'y'" -o x y
 usage_err bench "want WORKLOAD=TRACE, got 'foo'" --target x86_64-6.x foo
 usage_err convert "want IN and OUT" a
 usage_err import "want -o TRACE and one INPUT" -o x a b
+usage_err kernel-table "want one report directory or more"
 
 # A usage error is found before --help is read; --help stops the scan.
 usage_err run "unknown option '--foo'" --foo --help
@@ -88,7 +90,7 @@ usage_err run "unknown option '--foo'" --foo --help
 # --help: exit 0 on stdout, every long option of the synopsis listed with
 # its help on the same line or, past the column, on the next one alone.
 for cmd in run convert bench topology calibrate import geometry validate report \
-	compare sweep index diff list costs sensitivity advise "gen audit" "gen smack17k" "gen hackbench"; do
+	compare sweep index diff list costs sensitivity advise kernel-table "gen audit" "gen smack17k" "gen hackbench"; do
 	# shellcheck disable=SC2086
 	"$SLABSIM" $cmd --help >"$tmp/help" 2>"$tmp/err" || fail "$cmd --help: exit $?"
 	[ ! -s "$tmp/err" ] || fail "$cmd --help: wrote on stderr"

@@ -84,6 +84,31 @@ make -C "$root" --no-print-directory compare "${args[@]}" > "$tmp/cmp.out" 2>&1 
 	{ tail -5 "$tmp/cmp.out"; fail "make compare TRACE="; }
 grep -qF "make compare TRACE=$caps/own" "$rep/compare/compare.md" || { head -12 "$rep/compare/compare.md"; fail "compare.md command"; }
 
+# ---- make check-captures: the captures' held caches in one table ----
+expect_rc 2 make -s -C "$root" --no-print-directory check-captures SLABSIM="$S"
+grep -q 'check-captures needs CAPTURES=' "$tmp/err" || fail "check-captures without CAPTURES: $(cat "$tmp/err")"
+mkdir "$tmp/empty"
+expect_rc 2 make -s -C "$root" --no-print-directory check-captures CAPTURES="$tmp/empty" SLABSIM="$S" # (make: 2 for any failed recipe)
+grep -q "empty: no capture in it" "$tmp/err" || fail "check-captures of a directory without captures: $(cat "$tmp/err")"
+kt=$tmp/kt
+make -C "$root" --no-print-directory check-captures CAPTURES="$caps" SLABSIM="$S" \
+	REPORTS="$tmp/reports" DATASETS="$tmp/datasets" CHECK_OUT="$kt" > "$tmp/check.out" 2>&1 ||
+	{ tail -20 "$tmp/check.out"; fail "make check-captures"; }
+[ -s "$kt/kernel-table.md" ] && [ -s "$kt/kernel-table.csv" ] || fail "check-captures: no table"
+# its report is the capture's, under PARENT-NAME: the same kernel.csv as
+# make sim TRACE= gave above (the same inputs, another directory)
+cmp "$rep/kernel.csv" "$tmp/reports/caps-own/kernel.csv" || fail "check-captures: another kernel.csv than make sim's"
+# a row per held cache, each with the report's verdict
+want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["held"] == 1 { print "caps-own," $1 "," $c["within"] }' "$rep/kernel.csv")
+got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ print $1 "," $2 "," $c["within"] }' "$kt/kernel-table.csv")
+expect_eq "kernel-table.csv's held caches and verdicts" "$got" "$want"
+n=$(printf '%s' "$want" | grep -c . || true)
+grep -q "^\*\*[0-9]* of [0-9]* held caches within\*\* over 1 capture\|^| caps-own *| *$n |" "$kt/kernel-table.md" ||
+	fail "kernel-table.md: no count line: $(head -12 "$kt/kernel-table.md")"
+grep -q "^| caps-own  *| *$n |" "$kt/kernel-table.md" || fail "kernel-table.md: no line for the capture with $n held"
+
 # ---- trace-cmd's trace.dat ----
 command -v trace-cmd > /dev/null || skip "no trace-cmd (the capture part passed)"
 # (the capture unmounts the tracefs it mounted: mounted here again, as it

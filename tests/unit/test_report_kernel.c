@@ -127,7 +127,7 @@ static void test_load_and_csv(void **state)
 	assert_non_null(fgets(line, sizeof(line), fp));
 	/* dentry: -127829 in the kernel, -128829 in the model: -0.78% */
 	assert_non_null(strstr(line, "dentry,146829,19000,18000,-127829,-128829,-0.78,"));
-	assert_non_null(strstr(line, ",42,0,0\n")); /* (no CPU slab columns in its prior.csv) */
+	assert_non_null(strstr(line, ",42,0,0,0\n")); /* (no CPU slab columns in its prior.csv, no sheaves) */
 	assert_non_null(fgets(line, sizeof(line), fp));
 	assert_non_null(strstr(line, "filp,900,910,900,10,0,-100.00,44,44,44,0,0,,0,0,0,"));
 	fclose(fp);
@@ -177,7 +177,7 @@ static void test_cpu_free_note(void **state)
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "CPU slabs started with 30 free slots by SLUB's half-full "
 				    "estimate and 12 measured"));
-	assert_non_null(strstr(buf, ",0,30,12\n"));
+	assert_non_null(strstr(buf, ",0,30,12,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 	/* within: no such note */
@@ -253,9 +253,9 @@ static void test_settled_not_within(void **state)
 	assert_non_null(strstr(buf, "2000 settled (before: +5000, +66.7%)"));
 	/* kernel.csv: held 1, within 0, settled 2000, unsettled figures */
 	assert_non_null(strstr(buf, "\nmaple_node,4000,7000,7000,3000,3000,0.00,128,224,224,96,96,"
-				    "0.00,1,0,1,0,0,2000,9000,288,0,0,0,0\n"));
+				    "0.00,1,0,1,0,0,2000,9000,288,0,0,0,0,0\n"));
 	assert_non_null(strstr(buf, "\ndentry,10000,12000,12000,2000,2000,0.00,500,600,600,100,100,"
-				    "0.00,1,0,1,0,0,100,12100,600,1,0,0,0\n"));
+				    "0.00,1,0,1,0,0,100,12100,600,1,0,0,0,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 }

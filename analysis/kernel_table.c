@@ -1,0 +1,380 @@
+/* kernel_table.c - the held caches of several captures' reports in one
+ * table (kernel_table.h). */
+#include "kernel_table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "escape.h"
+#include "md_table.h"
+
+/* kernel.csv's columns this reads, in struct order below. */
+enum {
+	C_CACHE, C_KOBJ0, C_KOBJ1, C_MOBJ1, C_KDOBJ, C_MDOBJ, C_KSLAB0, C_KSLAB1, C_MSLAB1,
+	C_KDSLAB, C_MDSLAB, C_HELD, C_WITHIN, C_IN_MODEL, C_PRIOR_FREED, C_PRIOR_MISSING,
+	C_SETTLED, C_UOBJ1, C_USLAB1, C_WITHIN_U, C_UNTRACED, C_CPU_EST, C_CPU_MEAS, NR_COLS
+};
+static const char *const col_name[NR_COLS] = {
+	"cache", "kernel_objects_before", "kernel_objects_after", "model_objects_after",
+	"kernel_delta_objects", "model_delta_objects", "kernel_slabs_before",
+	"kernel_slabs_after", "model_slabs_after", "kernel_delta_slabs", "model_delta_slabs",
+	"held", "within", "in_model", "prior_freed", "prior_missing", "settled",
+	"model_objects_unsettled", "model_slabs_unsettled", "within_unsettled",
+	"untraced_allocs", "cpu_free_estimated", "cpu_free_measured",
+};
+
+/* The last component of dir, without trailing slashes. */
+static void base_name(const char *dir, char *out, size_t n)
+{
+	size_t len = strlen(dir);
+	const char *b;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	b = dir + len;
+	while (b > dir && b[-1] != '/')
+		b--;
+	snprintf(out, n, "%.*s", (int)(len - (size_t)(b - dir)), b);
+}
+
+/* A field that must be 0 or 1. */
+static int flag(const struct ss_csv *c, unsigned idx, bool *out, struct ss_error *err)
+{
+	uint64_t v;
+
+	if (ss_csv_u64(c, idx, &v, err))
+		return -1;
+	if (v > 1)
+		return ss_errorf(err, "%s:%lu: %s is %llu, not 0 or 1", c->path, c->line,
+				 c->hdr[idx], (unsigned long long)v);
+	*out = v;
+	return 0;
+}
+
+/* A signed change the row states, checked against the one its figures
+ * give. */
+static int same_change(const struct ss_csv *c, unsigned idx, int64_t want, struct ss_error *err)
+{
+	double v;
+
+	if (ss_csv_num(c, idx, &v, err))
+		return -1;
+	if (v != (double)want)
+		return ss_errorf(err, "%s:%lu: %s is %s, its before and after figures give %lld",
+				 c->path, c->line, c->hdr[idx], ss_csv_get(c, idx), (long long)want);
+	return 0;
+}
+
+/* One record into r, checked. */
+static int read_row(const struct ss_csv *c, const unsigned *col, int sheaf_col,
+		    struct rp_kernel_row *r, struct ss_error *err)
+{
+	uint64_t *u[NR_COLS] = {
+		[C_KOBJ0] = &r->k_obj0, [C_KOBJ1] = &r->k_obj1, [C_MOBJ1] = &r->m_obj1,
+		[C_KSLAB0] = &r->k_slab0, [C_KSLAB1] = &r->k_slab1, [C_MSLAB1] = &r->m_slab1,
+		[C_PRIOR_FREED] = &r->prior_freed, [C_PRIOR_MISSING] = &r->prior_missing,
+		[C_SETTLED] = &r->settled, [C_UOBJ1] = &r->u_obj1, [C_USLAB1] = &r->u_slab1,
+		[C_UNTRACED] = &r->untraced_allocs, [C_CPU_EST] = &r->cpu_free_est,
+		[C_CPU_MEAS] = &r->cpu_free_meas,
+	};
+	bool held, within, within_u;
+	const char *name = ss_csv_get(c, col[C_CACHE]);
+
+	memset(r, 0, sizeof(*r));
+	if (!*name || strlen(name) >= sizeof(r->name))
+		return ss_errorf(err, "%s:%lu: cache name empty or longer than %zu bytes", c->path,
+				 c->line, sizeof(r->name) - 1);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	for (unsigned k = 0; k < NR_COLS; k++)
+		if (u[k] && ss_csv_u64(c, col[k], u[k], err))
+			return -1;
+	if (sheaf_col >= 0) {
+		uint64_t s;
+
+		if (ss_csv_u64(c, (unsigned)sheaf_col, &s, err))
+			return -1;
+		if (s > UINT32_MAX)
+			return ss_errorf(err, "%s:%lu: sheaf_capacity %llu is too large", c->path,
+					 c->line, (unsigned long long)s);
+		r->sheaf_capacity = (unsigned)s;
+	}
+	if (flag(c, col[C_IN_MODEL], &r->in_model, err) || flag(c, col[C_HELD], &held, err) ||
+	    flag(c, col[C_WITHIN], &within, err) || flag(c, col[C_WITHIN_U], &within_u, err) ||
+	    same_change(c, col[C_KDOBJ], rp_kernel_delta(r->k_obj0, r->k_obj1), err) ||
+	    same_change(c, col[C_MDOBJ], rp_kernel_delta(r->k_obj0, r->m_obj1), err) ||
+	    same_change(c, col[C_KDSLAB], rp_kernel_delta(r->k_slab0, r->k_slab1), err) ||
+	    same_change(c, col[C_MDSLAB], rp_kernel_delta(r->k_slab0, r->m_slab1), err))
+		return -1;
+	if (held != rp_kernel_row_held(r) || within != rp_kernel_row_within(r) ||
+	    within_u != (rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r)))
+		return ss_errorf(err, "%s:%lu: held, within or within_unsettled is not what the "
+				      "figures give under the rule (±%.0f%% objects, ±%.0f%% slabs, "
+				      "changes of %d or more): a kernel.csv of other rules?",
+				 c->path, c->line, RP_KERNEL_OBJ_TOL, RP_KERNEL_SLAB_TOL,
+				 RP_KERNEL_MIN_DELTA);
+	return 0;
+}
+
+static int read_csv(struct kt_capture *cap, struct ss_error *err)
+{
+	struct ss_csv c;
+	unsigned col[NR_COLS];
+	int sheaf_col, rc;
+	size_t room = 0;
+
+	if (ss_csv_open(&c, cap->csv, NULL, NULL, err))
+		return -1;
+	for (unsigned k = 0; k < NR_COLS; k++)
+		if (ss_csv_need(&c, col_name[k], &col[k], err))
+			goto fail;
+	sheaf_col = ss_csv_col(&c, "sheaf_capacity"); /* (kernel.csv before it: none) */
+	while ((rc = ss_csv_next(&c, err)) == 1) {
+		struct rp_kernel_row *r;
+
+		if (cap->n == room) {
+			size_t n = room ? 2 * room : 64;
+
+			if (!(r = realloc(cap->rows, n * sizeof(*r)))) {
+				ss_errorf(err, "%s: out of memory", cap->csv);
+				goto fail;
+			}
+			cap->rows = r;
+			room = n;
+		}
+		r = &cap->rows[cap->n];
+		if (read_row(&c, col, sheaf_col, r, err))
+			goto fail;
+		cap->n++;
+		if (!rp_kernel_row_held(r))
+			continue;
+		cap->held++;
+		cap->settled += r->settled > 0;
+		cap->within += rp_kernel_row_within(r);
+		cap->within_unsettled += rp_kernel_row_ok_unsettled(r);
+	}
+	ss_csv_close(&c);
+	return rc;
+fail:
+	ss_csv_close(&c);
+	return -1;
+}
+
+int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err)
+{
+	struct kt_capture *cap;
+
+	if (t->n == t->cap) {
+		size_t n = t->cap ? 2 * t->cap : 8;
+		struct kt_capture *p = realloc(t->c, n * sizeof(*p));
+
+		if (!p)
+			return ss_errorf(err, "out of memory");
+		t->c = p;
+		t->cap = n;
+	}
+	cap = &t->c[t->n];
+	memset(cap, 0, sizeof(*cap));
+	base_name(dir, cap->name, sizeof(cap->name));
+	snprintf(cap->csv, sizeof(cap->csv), "%s/kernel.csv", dir);
+	if (read_csv(cap, err)) {
+		free(cap->rows);
+		return -1;
+	}
+	t->n++;
+	return 0;
+}
+
+void kt_free(struct kt_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->c[i].rows);
+	free(t->c);
+	memset(t, 0, sizeof(*t));
+}
+
+struct kt_totals kt_totals(const struct kt_table *t)
+{
+	struct kt_totals s = {0};
+
+	for (size_t i = 0; i < t->n; i++) {
+		s.held += t->c[i].held;
+		s.settled += t->c[i].settled;
+		s.within += t->c[i].within;
+		s.within_unsettled += t->c[i].within_unsettled;
+	}
+	return s;
+}
+
+/* A row that is held and, not settled, misses. */
+static bool misses(const struct rp_kernel_row *r)
+{
+	return rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_within(r);
+}
+
+static void err_cell(struct md_table *m, int64_t kernel, int64_t model)
+{
+	double e = rp_kernel_err_pct(kernel, model);
+
+	if (isnan(e))
+		mdt_cell(m, "%s", model ? "n/a" : "0");
+	else
+		mdt_cell(m, "%+.1f%%", e);
+}
+
+static void rows_head(struct md_table *m)
+{
+	static const char *const head[] = {
+		"capture", "cache", "kernel Δobjects", "model Δobjects", "error",
+		"kernel Δslabs", "model Δslabs", "error", "within", "what the model leaves out",
+	};
+
+	mdt_init(m, "llrrrrrrll");
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		mdt_cell(m, "%s", head[i]);
+}
+
+static void row_cells(struct md_table *m, const struct kt_capture *cap,
+		      const struct rp_kernel_row *r)
+{
+	int64_t ko = rp_kernel_delta(r->k_obj0, r->k_obj1), mo = rp_kernel_delta(r->k_obj0, r->m_obj1);
+	int64_t ks = rp_kernel_delta(r->k_slab0, r->k_slab1), ms = rp_kernel_delta(r->k_slab0, r->m_slab1);
+	char note[RP_KERNEL_NOTE_MAX];
+
+	mdt_cell(m, "%s", cap->name);
+	mdt_cell(m, "%s", r->name);
+	mdt_cell(m, "%+lld", (long long)ko);
+	mdt_cell(m, "%+lld", (long long)mo);
+	err_cell(m, ko, mo);
+	mdt_cell(m, "%+lld", (long long)ks);
+	mdt_cell(m, "%+lld", (long long)ms);
+	err_cell(m, ks, ms);
+	mdt_cell(m, "%s", r->settled ? "settled" : rp_kernel_row_ok(r) ? "yes" : "no");
+	rp_kernel_note(r, note, sizeof(note));
+	mdt_cell(m, "%s", note);
+}
+
+/* The held rows of every capture, or only those that miss. */
+static int rows_table(FILE *fp, const struct kt_table *t, bool only_misses)
+{
+	struct md_table m;
+
+	rows_head(&m);
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t j = 0; j < t->c[i].n; j++) {
+			const struct rp_kernel_row *r = &t->c[i].rows[j];
+
+			if (rp_kernel_row_held(r) && (!only_misses || misses(r)))
+				row_cells(&m, &t->c[i], r);
+		}
+	return mdt_print(fp, &m);
+}
+
+/* The captures, one line each: their counts and the caches that miss. */
+static int captures_table(FILE *fp, const struct kt_table *t)
+{
+	struct md_table m;
+
+	mdt_init(&m, "lrrrl");
+	mdt_cell(&m, "capture");
+	mdt_cell(&m, "held");
+	mdt_cell(&m, "within");
+	mdt_cell(&m, "settled");
+	mdt_cell(&m, "misses");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct kt_capture *cap = &t->c[i];
+		char list[1024] = "";
+		size_t n = 0;
+
+		for (size_t j = 0; j < cap->n && n < sizeof(list); j++)
+			if (misses(&cap->rows[j]))
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+						      n ? ", " : "", cap->rows[j].name);
+		mdt_cell(&m, "%s", cap->name);
+		mdt_cell(&m, "%zu", cap->held);
+		mdt_cell(&m, "%zu", cap->within);
+		mdt_cell(&m, "%zu", cap->settled);
+		mdt_cell(&m, "%s", list);
+	}
+	return mdt_print(fp, &m);
+}
+
+int kt_write_md(FILE *fp, const struct kt_table *t, const char *command)
+{
+	struct kt_totals s = kt_totals(t);
+
+	fprintf(fp, "# The live kernel and the simulator: %zu capture%s\n\n", t->n,
+		t->n == 1 ? "" : "s");
+	if (command)
+		fprintf(fp, "`%s`\n\n", command);
+	mdt_wrap(fp, "", "", true,
+		 "Each capture's report (`reports/NAME/kernel.csv`: the run of its first model, "
+		 "`traced` by default) puts the kernel's change of every cache between its two "
+		 "slab snapshots beside the replay's.  A cache whose objects changed by %d or more "
+		 "in the kernel is held: its simulated change must be within ±%.0f%% (objects) and "
+		 "±%.0f%% (slabs) of the kernel's (docs/own-trace.md).  A settled cache (the settling "
+		 "rule read the after-snapshot) is fitted, not predicted: listed, never counted.",
+		 RP_KERNEL_MIN_DELTA, RP_KERNEL_OBJ_TOL, RP_KERNEL_SLAB_TOL);
+	fprintf(fp, "**%zu of %zu held caches within** over %zu capture%s", s.within,
+		s.held - s.settled, t->n, t->n == 1 ? "" : "s");
+	if (s.settled)
+		fprintf(fp, " (%zu more settled, not counted; without settling %zu of %zu)",
+			s.settled, s.within_unsettled, s.held);
+	fprintf(fp, ".\n\n");
+	if (captures_table(fp, t))
+		return -1;
+	if (s.within + s.settled < s.held) {
+		fprintf(fp, "## The misses\n\n");
+		if (rows_table(fp, t, true))
+			return -1;
+	}
+	fprintf(fp, "## Every held cache\n\n");
+	if (!s.held)
+		fprintf(fp, "No cache's objects changed by %d or more.\n\n", RP_KERNEL_MIN_DELTA);
+	else if (rows_table(fp, t, false))
+		return -1;
+	return ferror(fp) ? -1 : 0;
+}
+
+static void csv_err(FILE *fp, int64_t kernel, int64_t model)
+{
+	double e = rp_kernel_err_pct(kernel, model);
+
+	if (isnan(e))
+		fputc(',', fp);
+	else
+		fprintf(fp, ",%.2f", e);
+}
+
+int kt_write_csv(FILE *fp, const struct kt_table *t)
+{
+	fprintf(fp, "capture,cache,kernel_objects_before,kernel_delta_objects,model_delta_objects,"
+		    "objects_error_pct,kernel_delta_slabs,model_delta_slabs,slabs_error_pct,"
+		    "settled,within,note\n");
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t j = 0; j < t->c[i].n; j++) {
+			const struct rp_kernel_row *r = &t->c[i].rows[j];
+			int64_t ko = rp_kernel_delta(r->k_obj0, r->k_obj1);
+			int64_t mo = rp_kernel_delta(r->k_obj0, r->m_obj1);
+			int64_t ks = rp_kernel_delta(r->k_slab0, r->k_slab1);
+			int64_t ms = rp_kernel_delta(r->k_slab0, r->m_slab1);
+			char note[RP_KERNEL_NOTE_MAX];
+
+			if (!rp_kernel_row_held(r))
+				continue;
+			ss_csv_put(fp, t->c[i].name);
+			fputc(',', fp);
+			ss_csv_put(fp, r->name);
+			fprintf(fp, ",%llu,%lld,%lld", (unsigned long long)r->k_obj0, (long long)ko,
+				(long long)mo);
+			csv_err(fp, ko, mo);
+			fprintf(fp, ",%lld,%lld", (long long)ks, (long long)ms);
+			csv_err(fp, ks, ms);
+			fprintf(fp, ",%d,%d,", r->settled > 0, rp_kernel_row_within(r));
+			rp_kernel_note(r, note, sizeof(note));
+			ss_csv_put(fp, note);
+			fputc('\n', fp);
+		}
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,52 @@
+/* kernel_table.h - the live kernel and the simulator over several
+ * captures: the held caches of each capture's report (its kernel.csv,
+ * report_kernel.h) in one table, and the acceptance count over all of
+ * them (docs/own-trace.md, "Checking your own captures").  What
+ * `slabsim kernel-table` writes and `make check-captures` runs.
+ *
+ * A kernel.csv is read back strictly: its changes, `held` and `within`
+ * must be what its before/after figures give under report_kernel.h's
+ * rules, so a file edited by hand or written by another version of the
+ * rules is refused (file:line) rather than counted.
+ */
+#ifndef SS_KERNEL_TABLE_H
+#define SS_KERNEL_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "report_kernel.h"
+
+struct kt_capture {
+	char name[256];	   /* the report directory's last component */
+	char csv[4200];	   /* its kernel.csv */
+	struct rp_kernel_row *rows;
+	size_t n;
+	size_t held, settled, within, within_unsettled;
+};
+
+struct kt_table {
+	struct kt_capture *c;
+	size_t n, cap;
+};
+
+/* Add report directory dir (its kernel.csv) to t.  Errors name the file
+ * and line. */
+int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err);
+void kt_free(struct kt_table *t);
+
+/* The totals over every capture of t. */
+struct kt_totals {
+	size_t held, settled, within, within_unsettled;
+};
+struct kt_totals kt_totals(const struct kt_table *t);
+
+/* kernel-table.md: the rule, the count, a line per capture, the misses,
+ * every held cache; command is the one shown (NULL: none).  0, or -1
+ * when out of memory or on a write error. */
+int kt_write_md(FILE *fp, const struct kt_table *t, const char *command);
+/* kernel-table.csv: one row per held cache of every capture. */
+int kt_write_csv(FILE *fp, const struct kt_table *t);
+
+#endif

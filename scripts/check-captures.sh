@@ -1,0 +1,70 @@
+#!/bin/bash
+# check-captures.sh OUT PATH... - `make check-captures` (mk/check-captures.mk):
+# every capture under the PATHs through `make sim TRACE=`, then one table
+# of their held caches against the live kernel (`slabsim kernel-table`,
+# docs/own-trace.md "Checking your own captures").
+#
+# A PATH is a `make capture` directory or a directory holding them (a
+# CAPTURE_DIR).  A capture's report is REPORTS/PARENT-NAME/ (PARENT the
+# directory it is in, so that two CAPTURE_DIRs' captures of one name do not
+# share a report).  A capture without both slab snapshots cannot be
+# compared with the kernel: it is skipped, and said so.  The first make sim
+# that fails stops the check, with no table written.
+#
+# Environment: MAKE (the make to run), SLABSIM (the binary), REPORTS and
+# DATASETS (where the reports and imported traces go: REPORTS/PARENT-NAME,
+# DATASETS/import/PARENT-NAME; default reports, datasets).  make's
+# command-line variables (MODELS=, TARGET=) reach each make sim through
+# MAKEFLAGS.
+set -euo pipefail
+out=${1:?usage: check-captures.sh OUT PATH...}
+shift
+[ $# -gt 0 ] || { echo "check-captures.sh: no CAPTURES given" >&2; exit 2; }
+MAKE=${MAKE:-make}
+SLABSIM=${SLABSIM:-build/slabsim}
+REPORTS=${REPORTS:-reports}
+DATASETS=${DATASETS:-datasets}
+
+# an older table must not pass for this check's
+rm -f "$out/kernel-table.md" "$out/kernel-table.csv"
+is_capture() { [ -e "$1/capture.ftrace.zst" ] || [ -e "$1/trace.dat" ]; }
+caps=()
+for p in "$@"; do
+	p=${p%/}
+	[ -d "$p" ] || { echo "check-captures: $p: not a directory" >&2; exit 1; }
+	if is_capture "$p"; then
+		caps+=("$p")
+		continue
+	fi
+	found=0
+	for c in "$p"/*/; do
+		c=${c%/}
+		is_capture "$c" || continue
+		caps+=("$c")
+		found=1
+	done
+	[ "$found" = 1 ] || { echo "check-captures: $p: no capture in it (a make capture directory has capture.ftrace.zst or trace.dat)" >&2; exit 1; }
+done
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+reports=()
+for c in "${caps[@]}"; do
+	if [ ! -e "$c/slab-before.txt" ] || [ ! -e "$c/slab-after.txt" ]; then
+		echo "check-captures: $c: skipped (no slab-before.txt and slab-after.txt to compare with)"
+		continue
+	fi
+	parent=$(basename "$(cd "$c/.." && pwd)")
+	name=$parent-$(basename "$c")
+	echo "check-captures: $c -> $REPORTS/$name"
+	if ! "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name" REPORT="$REPORTS/$name" \
+		DATA="$DATASETS/import/$name" > "$log" 2>&1; then
+		tail -n 20 "$log" >&2
+		echo "check-captures: make sim TRACE=$c NAME=$name failed; no table written" >&2
+		exit 1
+	fi
+	reports+=("$REPORTS/$name")
+done
+[ ${#reports[@]} -gt 0 ] || { echo "check-captures: no capture has both slab snapshots" >&2; exit 1; }
+"$SLABSIM" kernel-table --out "$out" --command "make check-captures CAPTURES=\"$*\"" "${reports[@]}"
+echo "check-captures: $out/kernel-table.md, $out/kernel-table.csv written ($(sed -n 's/^\*\*\(.*\)\*\*.*/\1/p' "$out/kernel-table.md"))"
