@@ -3,6 +3,7 @@
 #   make sim WORKLOAD=smack17k   generate, replay every variant x model, plot, report
 #                                (WORKLOAD=smack17k | audit | hackbench)
 #   make sim TRACE=PATH          your own capture or trace (docs/own-trace.md)
+#   make check-captures CAPTURES="DIR ..."  every capture there against the live kernel, one table
 #   make test                    unit + end-to-end tests, then again under ASan+UBSan
 #   make compare | sweep | index reports across models, parameters, workloads (mk/)
 #   make sensitivity             every estimated cost at both ends of its range: intervals (mk/)
