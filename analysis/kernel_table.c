@@ -2,7 +2,6 @@
  * table (kernel_table.h). */
 #include "kernel_table.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,16 +212,6 @@ static bool misses(const struct rp_kernel_row *r)
 	return rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_within(r);
 }
 
-static void err_cell(struct md_table *m, int64_t kernel, int64_t model)
-{
-	double e = rp_kernel_err_pct(kernel, model);
-
-	if (isnan(e))
-		mdt_cell(m, "%s", model ? "n/a" : "0");
-	else
-		mdt_cell(m, "%+.1f%%", e);
-}
-
 static void rows_head(struct md_table *m)
 {
 	static const char *const head[] = {
@@ -246,10 +235,10 @@ static void row_cells(struct md_table *m, const struct kt_capture *cap,
 	mdt_cell(m, "%s", r->name);
 	mdt_cell(m, "%+lld", (long long)ko);
 	mdt_cell(m, "%+lld", (long long)mo);
-	err_cell(m, ko, mo);
+	rp_kernel_err_cell(m, ko, mo);
 	mdt_cell(m, "%+lld", (long long)ks);
 	mdt_cell(m, "%+lld", (long long)ms);
-	err_cell(m, ks, ms);
+	rp_kernel_err_cell(m, ks, ms);
 	mdt_cell(m, "%s", r->settled ? "settled" : rp_kernel_row_ok(r) ? "yes" : "no");
 	rp_kernel_note(r, note, sizeof(note));
 	mdt_cell(m, "%s", note);
@@ -337,16 +326,6 @@ int kt_write_md(FILE *fp, const struct kt_table *t, const char *command)
 	return ferror(fp) ? -1 : 0;
 }
 
-static void csv_err(FILE *fp, int64_t kernel, int64_t model)
-{
-	double e = rp_kernel_err_pct(kernel, model);
-
-	if (isnan(e))
-		fputc(',', fp);
-	else
-		fprintf(fp, ",%.2f", e);
-}
-
 int kt_write_csv(FILE *fp, const struct kt_table *t)
 {
 	fprintf(fp, "capture,cache,kernel_objects_before,kernel_delta_objects,model_delta_objects,"
@@ -368,9 +347,9 @@ int kt_write_csv(FILE *fp, const struct kt_table *t)
 			ss_csv_put(fp, r->name);
 			fprintf(fp, ",%llu,%lld,%lld", (unsigned long long)r->k_obj0, (long long)ko,
 				(long long)mo);
-			csv_err(fp, ko, mo);
+			rp_kernel_csv_err(fp, ko, mo);
 			fprintf(fp, ",%lld,%lld", (long long)ks, (long long)ms);
-			csv_err(fp, ks, ms);
+			rp_kernel_csv_err(fp, ks, ms);
 			fprintf(fp, ",%d,%d,", r->settled > 0, rp_kernel_row_within(r));
 			rp_kernel_note(r, note, sizeof(note));
 			ss_csv_put(fp, note);

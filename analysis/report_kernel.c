@@ -246,7 +246,7 @@ void rp_kernel_free(struct rp_kernel *k)
 	k->n = 0;
 }
 
-static void err_cell(struct md_table *t, int64_t kernel, int64_t model)
+void rp_kernel_err_cell(struct md_table *t, int64_t kernel, int64_t model)
 {
 	double e = rp_kernel_err_pct(kernel, model);
 
@@ -318,10 +318,10 @@ static void table_row(struct md_table *t, const struct rp_kernel_row *r, bool ve
 	mdt_cell(t, "%llu", (unsigned long long)r->k_obj0);
 	mdt_cell(t, "%+lld", (long long)k_dobj(r));
 	mdt_cell(t, "%+lld", (long long)m_dobj(r));
-	err_cell(t, k_dobj(r), m_dobj(r));
+	rp_kernel_err_cell(t, k_dobj(r), m_dobj(r));
 	mdt_cell(t, "%+lld", (long long)k_dslab(r));
 	mdt_cell(t, "%+lld", (long long)m_dslab(r));
-	err_cell(t, k_dslab(r), m_dslab(r));
+	rp_kernel_err_cell(t, k_dslab(r), m_dslab(r));
 	if (verdict)
 		mdt_cell(t, "%s", r->settled ? "settled" : rp_kernel_row_ok(r) ? "yes" : "no");
 	note_cell(t, r);
@@ -467,7 +467,7 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 	return 0;
 }
 
-static void csv_err(FILE *fp, int64_t kernel, int64_t model)
+void rp_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model)
 {
 	double e = rp_kernel_err_pct(kernel, model);
 
@@ -493,11 +493,11 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		fprintf(fp, ",%llu,%llu,%llu,%lld,%lld", (unsigned long long)r->k_obj0,
 			(unsigned long long)r->k_obj1, (unsigned long long)r->m_obj1,
 			(long long)k_dobj(r), (long long)m_dobj(r));
-		csv_err(fp, k_dobj(r), m_dobj(r));
+		rp_kernel_csv_err(fp, k_dobj(r), m_dobj(r));
 		fprintf(fp, ",%llu,%llu,%llu,%lld,%lld", (unsigned long long)r->k_slab0,
 			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
 			(long long)k_dslab(r), (long long)m_dslab(r));
-		csv_err(fp, k_dslab(r), m_dslab(r));
+		rp_kernel_csv_err(fp, k_dslab(r), m_dslab(r));
 		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u\n", rp_kernel_row_held(r),
 			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,

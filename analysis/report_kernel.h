@@ -80,6 +80,11 @@ int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *
  * (report.md's last column): into buf (size bytes, cut short when it
  * does not fit), its length returned. */
 #define RP_KERNEL_NOTE_MAX 320
+struct md_table;
+/* An error's cell ("+1.5%", "n/a" or "0" when the kernel's change is 0)
+ * and its CSV field (",1.50", "," when it has none). */
+void rp_kernel_err_cell(struct md_table *t, int64_t kernel, int64_t model);
+void rp_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model);
 size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size);
 /* The markdown section; 0, or -1 when out of memory. */
 int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k);
