@@ -49,6 +49,8 @@ struct ss_backend_env {
 	/* a slab of cache `cache` was made (created) or is about to go */
 	void (*slab_event)(void *ctx, int cache, void *slab, unsigned objects,
 			   bool created, unsigned cpu, struct ss_op *op);
+	/* mixed into each initial state's draws (ss_model_config) */
+	uint64_t draw_seed;
 };
 
 struct ss_backend_ops {

@@ -77,6 +77,7 @@ static void *create_common(const char *name, const struct ss_cache_spec *spec_in
 		return NULL;
 	}
 	c->env = *env;
+	c->s.draw_seed = env->draw_seed;
 	c->index = index;
 	c->tiny = tiny;
 	c->s.on_slab = on_slab;

@@ -382,7 +382,8 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 	m->policy = policy;
 	m->be = ss_backend_for(t);
 	m->env = (struct ss_backend_env){.ctx = m, .kmalloc = cm_internal_kmalloc,
-					 .kfree = cm_internal_kfree, .slab_event = cm_slab_event};
+					 .kfree = cm_internal_kfree, .slab_event = cm_slab_event,
+					 .draw_seed = cfg->draw_seed};
 	m->nr_classes = ss_kmalloc_nr_classes(t);
 	m->kfence.cache = -1;
 	m->fast = !t->kc.kfence && !t->kc.init_on_alloc && !t->kc.init_on_free && !t->kc.memcg;

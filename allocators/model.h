@@ -81,6 +81,11 @@ struct ss_model_config {
 	/* per kernel slab of the trace's prior frees, how many it makes
 	 * (a raw-pointer capture, --initial-state); NULL: not counted */
 	const struct ss_prior_counts *prior_counts;
+	/* which of the equally likely draws an initial state makes for the
+	 * slabs of objects freed from before the trace (slab_prior.c): 0 is
+	 * each cache's own (seeded by its name), any other a different
+	 * sequence (run --draw-seed: how much of a figure is the draw) */
+	uint64_t draw_seed;
 };
 
 /* One cache as reports see it (caches.csv, slabinfo, summary). */

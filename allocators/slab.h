@@ -137,6 +137,7 @@ struct ss_kcache {
 	} *kmaps;		  /* one per kernel cache whose objects are here */
 	uint32_t nr_kmaps;
 	uint64_t prior_rng;	  /* the pick's random state */
+	uint64_t draw_seed;	  /* mixed into it (ss_model_config draw_seed) */
 	uint64_t prior_live;	  /* such objects still allocated */
 	uint64_t prior_freed;	  /* prior frees applied */
 	uint64_t prior_missing;	  /* prior frees with no such object left */

@@ -363,13 +363,16 @@ static uint32_t draw(const struct ss_kcache *s, const uint32_t *tree, uint64_t l
 	return tree_find(tree, s->nr_prior_slabs, next_rand(rng) % live);
 }
 
-static uint64_t name_seed(const char *name)
+/* The draws' first state: the cache's name (FNV-1a), so that a cache's
+ * picks do not depend on the other caches, and the run's draw seed
+ * (0: the name's alone). */
+static uint64_t name_seed(const struct ss_kcache *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	uint64_t h = 0xcbf29ce484222325ull;
 
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
-	return h;
+	for (const char *n = s->name; *n; n++)
+		h = (h ^ (unsigned char)*n) * 0x100000001b3ull;
+	return h + s->draw_seed * 0x9e3779b97f4a7c15ull;
 }
 
 int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
@@ -385,7 +388,7 @@ int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
 		rc = populate_lists(s, c);
 	else
 		rc = populate_slabinfo(s, c);
-	s->prior_rng = name_seed(s->name);
+	s->prior_rng = name_seed(s);
 	if (rc || build_tree(s, 0))
 		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
 	return 0;
@@ -621,7 +624,7 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
 		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
 	/* the trees are rebuilt over all prior slabs (once per cache added) */
 	if (!s->prior_rng)
-		s->prior_rng = name_seed(s->name);
+		s->prior_rng = name_seed(s);
 	return build_tree(s, had) ? ss_errorf(err, "out of memory") : 0;
 }
 

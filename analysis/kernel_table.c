@@ -2,6 +2,7 @@
  * table (kernel_table.h). */
 #include "kernel_table.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,92 @@ fail:
 	return -1;
 }
 
+static double obj_err(const struct rp_kernel_row *r)
+{
+	return rp_kernel_err_pct(rp_kernel_delta(r->k_obj0, r->k_obj1),
+				 rp_kernel_delta(r->k_obj0, r->m_obj1));
+}
+
+static double slab_err(const struct rp_kernel_row *r)
+{
+	return rp_kernel_err_pct(rp_kernel_delta(r->k_slab0, r->k_slab1),
+				 rp_kernel_delta(r->k_slab0, r->m_slab1));
+}
+
+/* e into [*lo, *hi]; NaN (no error: the kernel's change is 0) is none. */
+static void widen(double *lo, double *hi, double e)
+{
+	if (isnan(e))
+		return;
+	if (isnan(*lo) || e < *lo)
+		*lo = e;
+	if (isnan(*hi) || e > *hi)
+		*hi = e;
+}
+
+static const struct rp_kernel_row *row_named(const struct kt_capture *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->rows[i].name, name))
+			return &c->rows[i];
+	return NULL;
+}
+
+/* Draw d's report of cap (dir.drawD) into cap's spreads. */
+static int add_draw(struct kt_capture *cap, const char *dir, unsigned d, struct ss_error *err)
+{
+	struct kt_capture o = {0};
+	int rc = 0;
+
+	snprintf(o.csv, sizeof(o.csv), "%s.draw%u/kernel.csv", dir, d);
+	if (read_csv(&o, err)) {
+		free(o.rows);
+		return -1;
+	}
+	for (size_t i = 0; i < cap->n && !rc; i++) {
+		const struct rp_kernel_row *r = &cap->rows[i], *q;
+
+		if (!rp_kernel_row_held(r))
+			continue;
+		q = row_named(&o, r->name);
+		if (!q || q->k_obj0 != r->k_obj0 || q->k_obj1 != r->k_obj1 ||
+		    q->k_slab0 != r->k_slab0 || q->k_slab1 != r->k_slab1)
+			rc = ss_errorf(err, "%s: cache %s: %s, not the kernel's of %s (another capture?)",
+				       o.csv, r->name, q ? "other kernel figures" : "no row", cap->csv);
+		else {
+			cap->spread[i].within += rp_kernel_row_within(q);
+			widen(&cap->spread[i].obj_min, &cap->spread[i].obj_max, obj_err(q));
+			widen(&cap->spread[i].slab_min, &cap->spread[i].slab_max, slab_err(q));
+		}
+	}
+	free(o.rows);
+	return rc;
+}
+
+/* The spreads of cap over the default draw and t->draws others. */
+static int add_draws(const struct kt_table *t, struct kt_capture *cap, const char *dir,
+		     struct ss_error *err)
+{
+	if (!(cap->spread = calloc(cap->n ? cap->n : 1, sizeof(*cap->spread))))
+		return ss_errorf(err, "out of memory");
+	for (size_t i = 0; i < cap->n; i++) {
+		struct kt_spread *sp = &cap->spread[i];
+
+		sp->within = rp_kernel_row_within(&cap->rows[i]);
+		sp->obj_min = sp->obj_max = obj_err(&cap->rows[i]);
+		sp->slab_min = sp->slab_max = slab_err(&cap->rows[i]);
+	}
+	for (unsigned d = 1; d <= t->draws; d++)
+		if (add_draw(cap, dir, d, err))
+			return -1;
+	for (size_t i = 0; i < cap->n; i++)
+		if (rp_kernel_row_held(&cap->rows[i]) && !cap->rows[i].settled) {
+			cap->within_all += cap->spread[i].within == t->draws + 1;
+			cap->within_none += !cap->spread[i].within;
+		}
+	return 0;
+}
+
 int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err)
 {
 	struct kt_capture *cap;
@@ -177,8 +264,9 @@ int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err)
 	memset(cap, 0, sizeof(*cap));
 	base_name(dir, cap->name, sizeof(cap->name));
 	snprintf(cap->csv, sizeof(cap->csv), "%s/kernel.csv", dir);
-	if (read_csv(cap, err)) {
+	if (read_csv(cap, err) || add_draws(t, cap, dir, err)) {
 		free(cap->rows);
+		free(cap->spread);
 		return -1;
 	}
 	t->n++;
@@ -187,8 +275,10 @@ int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err)
 
 void kt_free(struct kt_table *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		free(t->c[i].rows);
+		free(t->c[i].spread);
+	}
 	free(t->c);
 	memset(t, 0, sizeof(*t));
 }
@@ -202,6 +292,8 @@ struct kt_totals kt_totals(const struct kt_table *t)
 		s.settled += t->c[i].settled;
 		s.within += t->c[i].within;
 		s.within_unsettled += t->c[i].within_unsettled;
+		s.within_all += t->c[i].within_all;
+		s.within_none += t->c[i].within_none;
 	}
 	return s;
 }
@@ -212,21 +304,40 @@ static bool misses(const struct rp_kernel_row *r)
 	return rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_within(r);
 }
 
-static void rows_head(struct md_table *m)
+static void rows_head(struct md_table *m, unsigned draws)
 {
 	static const char *const head[] = {
 		"capture", "cache", "kernel Δobjects", "model Δobjects", "error",
-		"kernel Δslabs", "model Δslabs", "error", "within", "what the model leaves out",
+		"kernel Δslabs", "model Δslabs", "error", "within",
 	};
 
-	mdt_init(m, "llrrrrrrll");
+	mdt_init(m, draws ? "llrrrrrrlrlll" : "llrrrrrrll");
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		mdt_cell(m, "%s", head[i]);
+	if (draws) {
+		mdt_cell(m, "draws within");
+		mdt_cell(m, "objects error, every draw");
+		mdt_cell(m, "slabs error, every draw");
+	}
+	mdt_cell(m, "what the model leaves out");
 }
 
-static void row_cells(struct md_table *m, const struct kt_capture *cap,
-		      const struct rp_kernel_row *r)
+/* "-2.5% … +1.0%", one figure when they are equal, "0" for none. */
+static void range_cell(struct md_table *m, double lo, double hi)
 {
+	if (isnan(lo))
+		mdt_cell(m, "0");
+	else if (lo == hi)
+		mdt_cell(m, "%+.1f%%", lo);
+	else
+		mdt_cell(m, "%+.1f%% … %+.1f%%", lo, hi);
+}
+
+static void row_cells(struct md_table *m, const struct kt_table *t, const struct kt_capture *cap,
+		      size_t j)
+{
+	const struct rp_kernel_row *r = &cap->rows[j];
+	const struct kt_spread *sp = &cap->spread[j];
 	int64_t ko = rp_kernel_delta(r->k_obj0, r->k_obj1), mo = rp_kernel_delta(r->k_obj0, r->m_obj1);
 	int64_t ks = rp_kernel_delta(r->k_slab0, r->k_slab1), ms = rp_kernel_delta(r->k_slab0, r->m_slab1);
 	char note[RP_KERNEL_NOTE_MAX];
@@ -240,6 +351,11 @@ static void row_cells(struct md_table *m, const struct kt_capture *cap,
 	mdt_cell(m, "%+lld", (long long)ms);
 	rp_kernel_err_cell(m, ks, ms);
 	mdt_cell(m, "%s", r->settled ? "settled" : rp_kernel_row_ok(r) ? "yes" : "no");
+	if (t->draws) {
+		mdt_cell(m, "%u of %u", sp->within, t->draws + 1);
+		range_cell(m, sp->obj_min, sp->obj_max);
+		range_cell(m, sp->slab_min, sp->slab_max);
+	}
 	rp_kernel_note(r, note, sizeof(note));
 	mdt_cell(m, "%s", note);
 }
@@ -249,13 +365,13 @@ static int rows_table(FILE *fp, const struct kt_table *t, bool only_misses)
 {
 	struct md_table m;
 
-	rows_head(&m);
+	rows_head(&m, t->draws);
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t j = 0; j < t->c[i].n; j++) {
 			const struct rp_kernel_row *r = &t->c[i].rows[j];
 
 			if (rp_kernel_row_held(r) && (!only_misses || misses(r)))
-				row_cells(&m, &t->c[i], r);
+				row_cells(&m, t, &t->c[i], j);
 		}
 	return mdt_print(fp, &m);
 }
@@ -311,6 +427,14 @@ int kt_write_md(FILE *fp, const struct kt_table *t, const char *command)
 		fprintf(fp, " (%zu more settled, not counted; without settling %zu of %zu)",
 			s.settled, s.within_unsettled, s.held);
 	fprintf(fp, ".\n\n");
+	if (t->draws)
+		mdt_wrap(fp, "", "", true,
+			 "Each capture was replayed %u more times with other draws of which initial "
+			 "slab a free of an object from before the trace takes (`run --draw-seed 1` .. "
+			 "`%u`, reports NAME.drawS): of the %zu held caches not settled, %zu are within "
+			 "under every draw, %zu under none, %zu under some.",
+			 t->draws, t->draws, s.held - s.settled, s.within_all, s.within_none,
+			 s.held - s.settled - s.within_all - s.within_none);
 	if (captures_table(fp, t))
 		return -1;
 	if (s.within + s.settled < s.held) {
@@ -330,7 +454,8 @@ int kt_write_csv(FILE *fp, const struct kt_table *t)
 {
 	fprintf(fp, "capture,cache,kernel_objects_before,kernel_delta_objects,model_delta_objects,"
 		    "objects_error_pct,kernel_delta_slabs,model_delta_slabs,slabs_error_pct,"
-		    "settled,within,note\n");
+		    "settled,within,draws,within_draws,objects_error_min,objects_error_max,"
+		    "slabs_error_min,slabs_error_max,note\n");
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t j = 0; j < t->c[i].n; j++) {
 			const struct rp_kernel_row *r = &t->c[i].rows[j];
@@ -350,7 +475,15 @@ int kt_write_csv(FILE *fp, const struct kt_table *t)
 			rp_kernel_csv_err(fp, ko, mo);
 			fprintf(fp, ",%lld,%lld", (long long)ks, (long long)ms);
 			rp_kernel_csv_err(fp, ks, ms);
-			fprintf(fp, ",%d,%d,", r->settled > 0, rp_kernel_row_within(r));
+			const struct kt_spread *sp = &t->c[i].spread[j];
+
+			fprintf(fp, ",%d,%d,%u,%u", r->settled > 0, rp_kernel_row_within(r),
+				t->draws + 1, sp->within);
+			rp_kernel_csv_pct(fp, sp->obj_min);
+			rp_kernel_csv_pct(fp, sp->obj_max);
+			rp_kernel_csv_pct(fp, sp->slab_min);
+			rp_kernel_csv_pct(fp, sp->slab_max);
+			fputc(',', fp);
 			rp_kernel_note(r, note, sizeof(note));
 			ss_csv_put(fp, note);
 			fputc('\n', fp);

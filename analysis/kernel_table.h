@@ -4,6 +4,11 @@
  * them (docs/own-trace.md, "Checking your own captures").  What
  * `slabsim kernel-table` writes and `make check-captures` runs.
  *
+ * With draws, each capture was also replayed with other draw seeds
+ * (run --draw-seed S, reports REPORT.drawS): a held cache then has the
+ * range of its errors over the draws and how many of them are within,
+ * so that a miss the draw makes is told from one the model makes.
+ *
  * A kernel.csv is read back strictly: its changes, `held` and `within`
  * must be what its before/after figures give under report_kernel.h's
  * rules, so a file edited by hand or written by another version of the
@@ -18,27 +23,38 @@
 #include "error.h"
 #include "report_kernel.h"
 
+/* A held cache over the draws (the default one included). */
+struct kt_spread {
+	unsigned within;	/* draws within the bounds */
+	double obj_min, obj_max, slab_min, slab_max; /* errors, % (NaN: none) */
+};
+
 struct kt_capture {
 	char name[256];	   /* the report directory's last component */
 	char csv[4200];	   /* its kernel.csv */
 	struct rp_kernel_row *rows;
+	struct kt_spread *spread; /* per row */
 	size_t n;
 	size_t held, settled, within, within_unsettled;
+	size_t within_all, within_none; /* over every draw (unsettled rows) */
 };
 
 struct kt_table {
 	struct kt_capture *c;
 	size_t n, cap;
+	unsigned draws; /* other draw seeds per capture: 1 .. draws */
 };
 
-/* Add report directory dir (its kernel.csv) to t.  Errors name the file
- * and line. */
+/* Add report directory dir (its kernel.csv) to t, and, with t->draws,
+ * dir.draw1 .. dir.drawN (the same capture, other draw seeds: the same
+ * caches and kernel figures).  Errors name the file and line. */
 int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err);
 void kt_free(struct kt_table *t);
 
 /* The totals over every capture of t. */
 struct kt_totals {
 	size_t held, settled, within, within_unsettled;
+	size_t within_all, within_none; /* with draws: within under every draw, none */
 };
 struct kt_totals kt_totals(const struct kt_table *t);
 

@@ -467,14 +467,17 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 	return 0;
 }
 
-void rp_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model)
+void rp_kernel_csv_pct(FILE *fp, double e)
 {
-	double e = rp_kernel_err_pct(kernel, model);
-
 	if (isnan(e))
 		fputc(',', fp);
 	else
 		fprintf(fp, ",%.2f", e);
+}
+
+void rp_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model)
+{
+	rp_kernel_csv_pct(fp, rp_kernel_err_pct(kernel, model));
 }
 
 int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)

@@ -85,6 +85,8 @@ struct md_table;
  * and its CSV field (",1.50", "," when it has none). */
 void rp_kernel_err_cell(struct md_table *t, int64_t kernel, int64_t model);
 void rp_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model);
+/* A percentage's CSV field: ",1.50", or "," for NaN (none). */
+void rp_kernel_csv_pct(FILE *fp, double e);
 size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size);
 /* The markdown section; 0, or -1 when out of memory. */
 int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k);

@@ -10,12 +10,16 @@
 #include "kernel_table.h"
 #include "opts.h"
 
-enum { O_REPORTS, O_OUT, O_COMMAND, O_HELP, NR_OPTS };
+enum { O_REPORTS, O_OUT, O_DRAWS, O_COMMAND, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_REPORTS] = {NULL, NULL, "REPORT", NULL},
 	[O_OUT] = {"out", "-o", "DIR", "where kernel-table.md and kernel-table.csv go\n"
 				       "(created if missing; default reports/kernel-table)"},
+	[O_DRAWS] = {"draws", NULL, "N",
+		"each REPORT also has REPORT.draw1 .. REPORT.drawN, the same\n"
+		"capture replayed with run --draw-seed 1 .. N: per held cache,\n"
+		"how many draws are within and the range of its errors"},
 	[O_COMMAND] = {"command", NULL, "STR", "the command shown in kernel-table.md"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
@@ -27,7 +31,7 @@ static const struct ss_opt_set opt_set = {"kernel-table", specs, NR_OPTS, usage}
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: slabsim kernel-table [--out DIR] [--command STR] REPORT...\n\n"
+		"usage: slabsim kernel-table [--out DIR] [--draws N] [--command STR] REPORT...\n\n"
 		"Reads REPORT/kernel.csv of each capture's report (make sim TRACE=CAPTURE:\n"
 		"the live kernel beside the simulator, docs/own-trace.md) and writes, all or\n"
 		"nothing, DIR/kernel-table.md -- how many held caches (objects changed by\n"
@@ -45,6 +49,7 @@ struct kt_args {
 	const char **reports;
 	int n;
 	const char *out, *command;
+	unsigned draws;
 };
 
 static int take(void *ctx, int id, const char *v)
@@ -58,6 +63,8 @@ static int take(void *ctx, int id, const char *v)
 	case O_OUT:
 		a->out = v;
 		return *v ? 0 : SS_OPT_BAD_VALUE;
+	case O_DRAWS:
+		return ss_opt_uint(&opt_set, id, v, 0, 1000, &a->draws);
 	case O_COMMAND:
 		a->command = v;
 		return 0;
@@ -127,6 +134,7 @@ int cmd_kernel_table(int argc, char **argv)
 		free(a.reports);
 		return ss_opt_exit(rc);
 	}
+	t.draws = a.draws;
 	for (int i = 0; i < a.n && !rc; i++)
 		rc = kt_add_report(&t, a.reports[i], &err);
 	if (!rc)

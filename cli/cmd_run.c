@@ -34,7 +34,7 @@ struct run_opts {
 enum {
 	O_TRACE, O_MODEL, O_TARGET, O_ALLOCATOR, O_CONFIG, O_DEBUG, O_COSTS, O_CPUS,
 	O_NODES, O_NOMERGE, O_INITIAL, O_PLACE, O_FINAL,
-	O_VARIANT, O_LABEL, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
+	O_DRAW, O_VARIANT, O_LABEL, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_QUIET, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
 };
 
@@ -89,6 +89,11 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"placement overrides on top of the model's placement: sites\n"
 		"moved to dedicated caches or other classes, a kmalloc class\n"
 		"set (what `slabsim advise` proposes; docs/advise.md)"},
+	[O_DRAW] = {"draw-seed", NULL, "N",
+		"with --initial-state: another of the equally likely draws of\n"
+		"which initial slab a free of an object from before the trace\n"
+		"takes (default 0, each cache's own; kernel.txt says it): how\n"
+		"much of a figure is the draw (docs/own-trace.md)"},
 	[O_VARIANT] = {"variant", NULL, "NAME",
 		"variant label for the summary (default: the trace's meta)"},
 	[O_LABEL] = {"label", NULL, "NAME",
@@ -143,7 +148,7 @@ static void run_usage(FILE *out)
 		"                   [--allocator A] [--config LIST]\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--initial-state SNAPSHOT]\n"
-		"                   [--final-state SNAPSHOT] [--place FILE]\n"
+		"                   [--final-state SNAPSHOT] [--draw-seed N] [--place FILE]\n"
 		"                   [--variant NAME] [--label NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
@@ -219,6 +224,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 		return ss_label_ok(v) ? 0 : ss_opt_usage_err(&opt_set,
 			"--variant '%s': want UTF-8 without control bytes or a leading space", v);
 	case O_MAXOBJ: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->spec.max_objects);
+	case O_DRAW: return ss_opt_u64(&opt_set, id, v, 0, UINT32_MAX, &o->spec.draw_seed);
 	case O_MAXMEM:
 		return ss_parse_size(v, 1ull << 50, &o->spec.max_memory) || !o->spec.max_memory ?
 			SS_OPT_BAD_VALUE : 0;
@@ -361,7 +367,8 @@ static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *i
 
 /* kernel.txt: what kernel the run modelled besides its target file, for
  * a comparison across allocators and options (docs/outputs.md). */
-static int write_kernel(const char *dir, const struct ss_run *run, struct ss_error *err)
+static int write_kernel(const char *dir, const struct ss_run *run, uint64_t draw_seed,
+			struct ss_error *err)
 {
 	struct ss_atomic_file f;
 	char path[4200], era[16], opts[1024];
@@ -373,6 +380,8 @@ static int write_kernel(const char *dir, const struct ss_run *run, struct ss_err
 	ss_kconfig_str(&run->target->kc, opts, sizeof(opts));
 	fprintf(f.fp, "target=%s\nera=%s\nallocator=%s\nconfig=%s\n", run->target->name, era,
 		ss_allocator_name(run->target->kc.allocator), opts);
+	if (draw_seed) /* (the default draws: no line, as before there was one) */
+		fprintf(f.fp, "draw_seed=%llu\n", (unsigned long long)draw_seed);
 	return ss_atomic_commit(&f, err);
 }
 
@@ -390,7 +399,7 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
 	};
 
-	if (write_kernel(io->dir, run, err) ||
+	if (write_kernel(io->dir, run, o->spec.draw_seed, err) ||
 	    (o->spec.initial_state && ss_write_prior(io->dir, run, err)))
 		return -1;
 	if (ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||

@@ -11,7 +11,13 @@
 # compared with the kernel: it is skipped, and said so.  The first make sim
 # that fails stops the check, with no table written.
 #
-# Environment: MAKE (the make to run), SLABSIM (the binary), REPORTS and
+# With DRAWS=N each capture is also replayed N more times under `traced`
+# with other draws of the initial state (run --draw-seed 1 .. N, reports
+# REPORTS/PARENT-NAME.drawS, the import shared), and the table gives each
+# held cache's range over the draws (docs/own-trace.md).
+#
+# Environment: MAKE (the make to run), SLABSIM (the binary), DRAWS,
+# CHECK_RUN_FLAGS (make's RUN_FLAGS, kept beside --draw-seed), REPORTS and
 # DATASETS (where the reports and imported traces go: REPORTS/PARENT-NAME,
 # DATASETS/import/PARENT-NAME; default reports, datasets).  make's
 # command-line variables (MODELS=, TARGET=) reach each make sim through
@@ -24,6 +30,8 @@ MAKE=${MAKE:-make}
 SLABSIM=${SLABSIM:-build/slabsim}
 REPORTS=${REPORTS:-reports}
 DATASETS=${DATASETS:-datasets}
+DRAWS=${DRAWS:-0}
+[[ $DRAWS =~ ^[0-9]+$ ]] && [ "$DRAWS" -le 1000 ] || { echo "check-captures: DRAWS=$DRAWS: want 0 .. 1000" >&2; exit 2; }
 
 # an older table must not pass for this check's
 rm -f "$out/kernel-table.md" "$out/kernel-table.csv"
@@ -63,8 +71,18 @@ for c in "${caps[@]}"; do
 		echo "check-captures: make sim TRACE=$c NAME=$name failed; no table written" >&2
 		exit 1
 	fi
+	for ((s = 1; s <= DRAWS; s++)); do
+		if ! "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name.draw$s" MODELS=traced \
+			REPORT="$REPORTS/$name.draw$s" DATA="$DATASETS/import/$name" \
+			RUN_FLAGS="${CHECK_RUN_FLAGS:-} --draw-seed $s" > "$log" 2>&1; then
+			tail -n 20 "$log" >&2
+			echo "check-captures: make sim TRACE=$c, draw seed $s, failed; no table written" >&2
+			exit 1
+		fi
+	done
 	reports+=("$REPORTS/$name")
 done
 [ ${#reports[@]} -gt 0 ] || { echo "check-captures: no capture has both slab snapshots" >&2; exit 1; }
-"$SLABSIM" kernel-table --out "$out" --command "make check-captures CAPTURES=\"$*\"" "${reports[@]}"
+"$SLABSIM" kernel-table --out "$out" --draws "$DRAWS" \
+	--command "make check-captures CAPTURES=\"$*\"$([ "$DRAWS" = 0 ] || echo " DRAWS=$DRAWS")" "${reports[@]}"
 echo "check-captures: $out/kernel-table.md, $out/kernel-table.csv written ($(sed -n 's/^\*\*\(.*\)\*\*.*/\1/p' "$out/kernel-table.md"))"

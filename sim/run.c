@@ -182,6 +182,7 @@ static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	s->cfg.kernel_caches = s->imported;
 	s->cfg.initial = spec->initial_state ? &s->initial : NULL;
 	s->cfg.prior_counts = s->prior_counts.slabs.nr ? &s->prior_counts : NULL;
+	s->cfg.draw_seed = spec->draw_seed;
 	s->cfg.tables = ss_trace_tables(reader);
 	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
 }

@@ -44,6 +44,7 @@ struct ss_run_spec {
 	const struct ss_overrides *overrides; /* or a table in memory */
 	uint64_t max_objects;	/* 0: SS_OBJTABLE_DEFAULT_CAP */
 	uint64_t max_memory;	/* 0: SS_MEMCAP_DEFAULT */
+	uint64_t draw_seed;	/* ss_model_config's: 0 the default draws */
 };
 
 struct ss_run_setup {

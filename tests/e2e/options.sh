@@ -82,6 +82,8 @@ usage_err bench "want WORKLOAD=TRACE, got 'foo'" --target x86_64-6.x foo
 usage_err convert "want IN and OUT" a
 usage_err import "want -o TRACE and one INPUT" -o x a b
 usage_err kernel-table "want one report directory or more"
+usage_err kernel-table "bad value 'x' for --draws (want an integer 0..1000)" --draws x r
+usage_err run "bad value '-1' for --draw-seed (want an integer 0..4294967295)" --draw-seed -1
 
 # A usage error is found before --help is read; --help stops the scan.
 usage_err run "unknown option '--foo'" --foo --help

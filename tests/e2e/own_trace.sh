@@ -91,7 +91,7 @@ mkdir "$tmp/empty"
 expect_rc 2 make -s -C "$root" --no-print-directory check-captures CAPTURES="$tmp/empty" SLABSIM="$S" # (make: 2 for any failed recipe)
 grep -q "empty: no capture in it" "$tmp/err" || fail "check-captures of a directory without captures: $(cat "$tmp/err")"
 kt=$tmp/kt
-make -C "$root" --no-print-directory check-captures CAPTURES="$caps" SLABSIM="$S" \
+make -C "$root" --no-print-directory check-captures CAPTURES="$caps" SLABSIM="$S" DRAWS=1 \
 	REPORTS="$tmp/reports" DATASETS="$tmp/datasets" CHECK_OUT="$kt" > "$tmp/check.out" 2>&1 ||
 	{ tail -20 "$tmp/check.out"; fail "make check-captures"; }
 [ -s "$kt/kernel-table.md" ] && [ -s "$kt/kernel-table.csv" ] || fail "check-captures: no table"
@@ -108,6 +108,12 @@ n=$(printf '%s' "$want" | grep -c . || true)
 grep -q "^\*\*[0-9]* of [0-9]* held caches within\*\* over 1 capture\|^| caps-own *| *$n |" "$kt/kernel-table.md" ||
 	fail "kernel-table.md: no count line: $(head -12 "$kt/kernel-table.md")"
 grep -q "^| caps-own  *| *$n |" "$kt/kernel-table.md" || fail "kernel-table.md: no line for the capture with $n held"
+# DRAWS=1: the capture once more with draw seed 1, its import shared
+grep -qx "draw_seed=1" "$tmp/reports/caps-own.draw1/runs/trace__traced/kernel.txt" ||
+	fail "check-captures DRAWS=1: no run with --draw-seed 1"
+[ ! -e "$tmp/datasets/import/caps-own.draw1" ] || fail "check-captures DRAWS=1: imported again"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["draws"] != 2 { bad = 1 } END { exit bad }' \
+	"$kt/kernel-table.csv" || fail "kernel-table.csv: not 2 draws per held cache"
 
 # ---- trace-cmd's trace.dat ----
 command -v trace-cmd > /dev/null || skip "no trace-cmd (the capture part passed)"

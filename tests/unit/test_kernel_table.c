@@ -100,11 +100,82 @@ static void test_two_reports(void **state)
 	assert_non_null(fp);
 	assert_int_equal(kt_write_csv(fp, &t), 0);
 	fclose(fp);
-	assert_non_null(strstr(csv, "\ncaps-one,dentry,10000,4000,3900,-2.50,200,195,-2.50,0,1,\n"));
-	assert_non_null(strstr(csv, "\ncaps-one,kmalloc-96,5000,-2000,-2400,-20.00,-48,-58,-20.83,0,0,"));
-	assert_non_null(strstr(csv, "\ncaps-two,maple_node,3000,3000,3000,0.00,190,190,0.00,1,0,"));
+	/* one draw: its own errors as the range */
+	assert_non_null(strstr(csv, "\ncaps-one,dentry,10000,4000,3900,-2.50,200,195,-2.50,0,1,1,1,"
+				    "-2.50,-2.50,-2.50,-2.50,\n"));
+	assert_non_null(strstr(csv, "\ncaps-one,kmalloc-96,5000,-2000,-2400,-20.00,-48,-58,-20.83,0,0,"
+				    "1,0,-20.00,-20.00,-20.83,-20.83,"));
+	assert_non_null(strstr(csv, "\ncaps-two,maple_node,3000,3000,3000,0.00,190,190,0.00,1,0,1,0,"));
 	assert_null(strstr(csv, "filp"));
 	free(csv);
+	kt_free(&t);
+}
+
+/* Other draws of the same captures (REPORT.drawS): per held cache, how
+ * many are within and the range of the errors; a draw of another
+ * capture is refused. */
+static void test_draws(void **state)
+{
+	struct rp_kernel_row r2[2];
+	char a[TU_PATH_MAX], d1[TU_PATH_MAX], d2[TU_PATH_MAX], path[TU_PATH_MAX + 32], *md;
+	struct kt_table t = {.draws = 2};
+	struct rp_kernel k = {.rows = r2, .n = 2};
+	struct ss_error err;
+	struct kt_totals s;
+	FILE *fp;
+	(void)state;
+
+	report_dir(a, sizeof(a), "dr", 0, 2);
+	/* draw 1: dentry misses (+3000 against +4000), kmalloc-96 within */
+	memcpy(r2, rows, sizeof(r2));
+	r2[0].m_obj1 = r2[0].u_obj1 = 13000;
+	r2[1].m_obj1 = r2[1].u_obj1 = 3100;
+	r2[1].m_slab1 = r2[1].u_slab1 = 74;
+	tu_path(d1, sizeof(d1), "dr.draw1");
+	mkdir(d1, 0755);
+	snprintf(path, sizeof(path), "%s/kernel.csv", d1);
+	assert_non_null(fp = fopen(path, "w"));
+	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	fclose(fp);
+	/* draw 2: as the default draw */
+	tu_path(d2, sizeof(d2), "dr.draw2");
+	mkdir(d2, 0755);
+	k.rows = (struct rp_kernel_row *)rows;
+	snprintf(path, sizeof(path), "%s/kernel.csv", d2);
+	assert_non_null(fp = fopen(path, "w"));
+	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	fclose(fp);
+	assert_int_equal(kt_add_report(&t, a, &err), 0);
+	assert_int_equal(t.c[0].spread[0].within, 2); /* dentry: 2 of 3 */
+	assert_true(t.c[0].spread[0].obj_min < -24.9 && t.c[0].spread[0].obj_min > -25.1);
+	assert_true(t.c[0].spread[0].obj_max < -2.4 && t.c[0].spread[0].obj_max > -2.6);
+	assert_int_equal(t.c[0].spread[1].within, 1); /* kmalloc-96: 1 of 3 */
+	s = kt_totals(&t);
+	assert_int_equal(s.within_all, 0);
+	assert_int_equal(s.within_none, 0);
+	md = md_of(&t);
+	assert_non_null(strstr(md, "replayed 2 more times"));
+	assert_non_null(strstr(md, "0 are within under every draw, 0 under none, 2 under some"));
+	assert_non_null(strstr(md, "2 of 3"));
+	assert_non_null(strstr(md, "-25.0% … -2.5%"));
+	free(md);
+	kt_free(&t);
+	/* a draw with other kernel figures is another capture's */
+	r2[0] = rows[0];
+	r2[0].k_obj1 = r2[0].m_obj1 = r2[0].u_obj1 = 14500;
+	k.rows = r2;
+	k.n = 1;
+	snprintf(path, sizeof(path), "%s/kernel.csv", d2);
+	assert_non_null(fp = fopen(path, "w"));
+	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	fclose(fp);
+	t = (struct kt_table){.draws = 2};
+	assert_int_equal(kt_add_report(&t, a, &err), -1);
+	assert_non_null(strstr(err.msg, "dr.draw2/kernel.csv: cache dentry: other kernel figures"));
+	/* a draw missing */
+	t = (struct kt_table){.draws = 3};
+	assert_int_equal(kt_add_report(&t, a, &err), -1);
+	assert_non_null(strstr(err.msg, "dr.draw"));
 	kt_free(&t);
 }
 
@@ -191,6 +262,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_reports),
+		cmocka_unit_test(test_draws),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_older_csv),
 	};

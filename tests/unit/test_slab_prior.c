@@ -367,6 +367,54 @@ static void test_take_prior(void **state)
 	ss_snap_release(&snap);
 }
 
+/* The draw seed (run --draw-seed): 0 draws as a cache always has; another
+ * seed is another sequence of draws from the same initial state, with the
+ * same slabs and objects. */
+static void test_draw_seed(void **state)
+{
+	struct ss_snap snap;
+	struct ss_kcache s0, s1, sd;
+	struct ss_target t;
+	struct ss_topology topo0, topo1, topod;
+	struct ss_error err;
+	struct ss_cache_spec spec;
+	const struct ss_snap_cache *c;
+	unsigned differ = 0;
+	(void)state;
+
+	snap_cache("slab-before-seed.txt", snapshot, "dentry", &snap, &s0, &t, &topo0);
+	c = ss_snap_find(&snap, "dentry");
+	spec = (struct ss_cache_spec){.object_size = c->object_size};
+	/* seed 1, set before the initial state as the backend does */
+	if (ss_topology_flat(&topo1, 2, 1, &err) || ss_kcache_init(&s1, c->name, &spec, &t, &topo1, &err))
+		fail_msg("%s", err.msg);
+	s1.draw_seed = 1;
+	if (ss_kcache_take_geometry(&s1, c, &err) != 1 || ss_kcache_populate(&s1, c, &err))
+		fail_msg("%s", err.msg);
+	start_cache(&sd, &t, &topod, c); /* seed 0 again */
+	assert_int_equal(s0.nr_slabs, s1.nr_slabs);
+	assert_int_equal(s0.prior_live, s1.prior_live);
+	for (unsigned i = 0; i < 100; i++) {
+		struct ss_slab *a = take(&s0, 0, 0, 0, 0, 0), *b = take(&s1, 0, 0, 0, 0, 0);
+		struct ss_slab *d = take(&sd, 0, 0, 0, 0, 0);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->prior, d->prior); /* seed 0: the same draws */
+		assert_int_equal(a->inuse, d->inuse);
+		differ += a->prior != b->prior || a->inuse != b->inuse;
+	}
+	assert_true(differ > 0);
+	assert_int_equal(s0.prior_live, s1.prior_live); /* as many taken either way */
+	ss_kcache_release(&s0);
+	ss_kcache_release(&s1);
+	ss_kcache_release(&sd);
+	ss_topology_release(&topo0);
+	ss_topology_release(&topo1);
+	ss_topology_release(&topod);
+	ss_snap_release(&snap);
+}
+
 /* A cache whose node partial slabs are nearly empty (5 of 39 objects
  * each), with 3 full slabs: an object drawn at random is on a partial
  * slab three times in four. */
@@ -960,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(test_populate),
 		cmocka_unit_test(test_populate_cpu_free),
 		cmocka_unit_test(test_take_prior),
+		cmocka_unit_test(test_draw_seed),
 		cmocka_unit_test(test_take_prior_counted),
 		cmocka_unit_test(test_take_prior_one_to_one),
 		cmocka_unit_test(test_take_prior_two_kernel_caches),
