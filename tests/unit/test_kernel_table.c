@@ -172,6 +172,7 @@ static void test_draws(void **state)
 	t = (struct kt_table){.draws = 2};
 	assert_int_equal(kt_add_report(&t, a, &err), -1);
 	assert_non_null(strstr(err.msg, "dr.draw2/kernel.csv: cache dentry: other kernel figures"));
+	kt_free(&t);
 	/* a draw missing */
 	t = (struct kt_table){.draws = 3};
 	assert_int_equal(kt_add_report(&t, a, &err), -1);
