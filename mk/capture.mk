@@ -3,7 +3,7 @@
 # (docs/capture.md).  Root only.
 #
 #   make capture NAME=N CMD='...' [CAPTURE_DIR=datasets/captures]
-#                [BUFFER_KB=65536] [SETTLE=10] [TRACE_CLOCK=local]
+#                [BUFFER_KB=auto] [SETTLE=10] [TRACE_CLOCK=local]
 #                [RAW_PTR=0|1] [FORCE=1]
 #
 # Writes CAPTURE_DIR/N/: capture.ftrace.zst, slab-before.txt,
@@ -14,7 +14,8 @@
 # and a warning is printed: raise BUFFER_KB.
 
 CAPTURE_DIR ?= datasets/captures
-BUFFER_KB ?= 65536
+# auto: 1/32 of MemAvailable over the online CPUs, 64 MiB .. 1 GiB per CPU
+BUFFER_KB ?= auto
 SETTLE ?= 10
 TRACE_CLOCK ?= local
 # Raw kernel addresses by default where the kernel can print them (the

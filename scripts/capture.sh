@@ -6,7 +6,8 @@
 #   capture.sh [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r] [-f] NAME CMD
 #
 #   -d DIR      where captures go (default datasets/captures): DIR/NAME/
-#   -b KB       ring buffer per CPU in KiB (default 65536)
+#   -b KB       ring buffer per CPU in KiB, or auto (default): 1/32 of
+#               MemAvailable over the online CPUs, 64 MiB to 1 GiB each
 #   -s SECONDS  settle limit after CMD (default 10)
 #   -c CLOCK    trace clock (default local)
 #   -r          raw kernel pointers instead of hashed ones (hash-ptr off)
@@ -32,7 +33,7 @@ usage() {
 # shellcheck source=scripts/capture-untraced.sh
 . "$here/capture-untraced.sh"
 
-dir=datasets/captures buffer_kb=65536 settle=10 clock=local raw=0 force=0
+dir=datasets/captures buffer_kb=auto settle=10 clock=local raw=0 force=0
 while getopts d:b:s:c:rRf opt; do
 	case $opt in
 	d) dir=$OPTARG ;;
@@ -55,8 +56,22 @@ name=$1 cmd=$2
 [[ $name =~ ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ ]] ||
 	usage "bad NAME '$name': 1-64 letters, digits, '.', '_' or '-', not starting with '.', '_' or '-'"
 [ -n "$cmd" ] || usage "CMD is required (make capture NAME=N CMD='...')"
+# auto: a burst of a busy workload outruns the reader (perf bench sched
+# messaging: ~1 M events a second, 64 MiB per CPU lost 1.2 M of them),
+# so the ring buffer holds what memory allows without squeezing the
+# workload: 1/32 of MemAvailable over the online CPUs (a policy, not a
+# fitted figure), within 64 MiB and 1 GiB per CPU.
+buffer_rule=given
+if [ "$buffer_kb" = auto ]; then
+	buffer_rule=auto
+	avail=$(sed -n 's/^MemAvailable:[[:space:]]*\([0-9]*\) kB$/\1/p' /proc/meminfo)
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	buffer_kb=$(( ${avail:-0} / 32 / (ncpu > 0 ? ncpu : 1) ))
+	[ "$buffer_kb" -ge 65536 ] || buffer_kb=65536
+	[ "$buffer_kb" -le 1048576 ] || buffer_kb=1048576
+fi
 [[ $buffer_kb =~ ^[0-9]+$ ]] && [ "$buffer_kb" -ge 64 ] && [ "$buffer_kb" -le 16777216 ] ||
-	usage "bad BUFFER_KB '$buffer_kb': KiB per CPU, 64 to 16777216"
+	usage "bad BUFFER_KB '$buffer_kb': KiB per CPU, 64 to 16777216, or auto"
 [[ $settle =~ ^[0-9]+$ ]] && [ "$settle" -le 3600 ] ||
 	usage "bad SETTLE '$settle': whole seconds, 0 to 3600"
 [[ $clock =~ ^[a-z0-9_-]+$ ]] || usage "bad trace clock '$clock'"
@@ -301,6 +316,7 @@ done
 	echo "baseline_events_per_s=$baseline"
 	echo "last_settle_events_per_s=$last_rate"
 	echo "buffer_kb=$buffer_kb_set"
+	echo "buffer_rule=$buffer_rule"
 	echo "trace_clock=$clock"
 	echo "hashed_pointers=$([ "$raw" = 1 ] && echo no || echo yes)"
 	echo "markers_copied=$markers_copied"

@@ -43,6 +43,10 @@ done
 [ "$(meta tiny kernel)" = "$(uname -r)" ] || fail "kernel"
 [ "$(meta tiny cpus_online)" = "$(cat /sys/devices/system/cpu/online)" ] || fail "cpus_online"
 grep -q '^command=ls -la /etc > /dev/null\\necho ' "$d/meta" || fail "command not recorded on one line"
+# BUFFER_KB=auto (the default): 1/32 of MemAvailable per online CPU, 64 MiB .. 1 GiB
+[ "$(meta tiny buffer_rule)" = auto ] || fail "buffer_rule=$(meta tiny buffer_rule), want auto"
+bk=$(meta tiny buffer_kb)
+[ "$bk" -ge 65536 ] && [ "$bk" -le 1048576 ] || fail "auto buffer_kb=$bk outside 64 MiB .. 1 GiB"
 for k in start_time end_time settle_s buffer_kb cpu0_overrun cpu0_dropped lost_total lines capture_bytes; do
 	[ -n "$(meta tiny $k)" ] || fail "meta has no $k"
 done
