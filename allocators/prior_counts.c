@@ -290,20 +290,6 @@ void ss_prior_counts_about(const struct ss_prior_counts *pc, const struct ss_eve
 	}
 }
 
-uint64_t ss_prior_counts_cache_held(const struct ss_prior_counts *pc, const struct ss_event *ev)
-{
-	const struct ss_prior_count *c = cache_of(pc, ev);
-
-	return c ? c->held : 0;
-}
-
-uint32_t ss_prior_counts_cache_kslabs(const struct ss_prior_counts *pc, const struct ss_event *ev)
-{
-	const struct ss_prior_count *c = cache_of(pc, ev);
-
-	return c ? c->n : 0;
-}
-
 int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss_error *err)
 {
 	struct ss_trace_reader *r;

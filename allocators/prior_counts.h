@@ -65,8 +65,10 @@ struct ss_kslab_info {
 	uint32_t src_api, src_gfp;
 	uint64_t src_value;
 	uint32_t held, dead;   /* ss_prior_counts_held, ss_prior_counts_dead */
-	uint64_t cache_held;   /* ss_prior_counts_cache_held */
-	uint32_t cache_kslabs; /* ss_prior_counts_cache_kslabs */
+	/* what all the kernel slabs of its cache held at least, summed
+	 * (ss_prior_counts_finish), and how many the trace frees from */
+	uint64_t cache_held;
+	uint32_t cache_kslabs;
 	/* how many of the cache's kernel slabs held at least h, for h <
 	 * nr_by_held (none at or past it) */
 	const uint32_t *by_held;
@@ -99,19 +101,14 @@ int ss_prior_counts_add(struct ss_prior_counts *pc, const struct ss_event *ev);
  * memory. */
 int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 			 const char *site);
-/* After the last note: each cache's sum of ss_prior_counts_held (what
- * ss_prior_counts_cache_held returns).  ss_prior_counts_scan calls it. */
+/* After the last note: each cache's sum of ss_prior_counts_held
+ * (ss_kslab_info's cache_held) and its counts by held.
+ * ss_prior_counts_scan calls it. */
 int ss_prior_counts_finish(struct ss_prior_counts *pc); /* -1: out of memory */
-/* What all the kernel slabs of ev's cache held at least, summed
- * (ss_prior_counts_finish); 0 when none, before finish, or pc is NULL. */
-uint64_t ss_prior_counts_cache_held(const struct ss_prior_counts *pc, const struct ss_event *ev);
 /* All of the above for prior free ev (its id the kernel slab K + 1, or
  * 0); only kslab when pc is NULL or has no count for it. */
 void ss_prior_counts_about(const struct ss_prior_counts *pc, const struct ss_event *ev,
 			   struct ss_kslab_info *out);
-/* How many kernel slabs of ev's cache the trace frees from; 0 when none
- * or pc is NULL. */
-uint32_t ss_prior_counts_cache_kslabs(const struct ss_prior_counts *pc, const struct ss_event *ev);
 /* The frees counted for ev's kernel slab; 0 when none or pc is NULL. */
 uint32_t ss_prior_counts_get(const struct ss_prior_counts *pc, const struct ss_event *ev);
 /* The prior objects ev's kernel slab held when it was seen freed (what it

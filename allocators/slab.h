@@ -146,7 +146,7 @@ struct ss_kcache {
 	 * half-full estimate, and as the trace measured them */
 	uint64_t prior_cpu_free_est, prior_cpu_free_meas;
 	/* what the kernel slabs not mapped yet held at least, summed (the
-	 * cache's ss_prior_counts_cache_held less each one's as it maps) */
+	 * cache's ss_kslab_info cache_held less each one's as it maps) */
 	uint64_t prior_needs;
 	uint32_t prior_kslabs_left; /* those kernel slabs: how many */
 	uint32_t prior_full_needs;  /* of them, those that held a whole slab */

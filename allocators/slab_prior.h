@@ -53,7 +53,7 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * many, as below, else the fullest: then again for the rest when it runs
  * out).  ki->cache_held and ki->cache_kslabs, when not 0 (taken at the
  * cache's first call), are what all of the cache's kernel slabs held at
- * least and how many they are (ss_prior_counts_cache_held): a draw may
+ * least and how many they are (ss_prior_counts_finish): a draw may
  * not leave K more objects than it needs beyond its share of what the
  * kernel slabs still to map leave over, nor take a whole slab that one
  * still to map needs (ki->by_held: how many held a whole slab), else a

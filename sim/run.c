@@ -113,10 +113,6 @@ static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
 	return 0;
 }
 
-/* What the trace says of itself before its first event: `meta workload`
- * and `meta cpus`.  An imported trace may state its CPUs only at the end
- * (slabsim import before it knew them up front): then the whole trace is
- * read for them.  Standard input cannot be read twice: nothing. */
 /* The trace's meta `key`, when it has it, a NAME=COUNT list (the import
  * writes them before the events; results.c and settle.c read them): 0, or
  * -1 with err naming the trace and the first bad entry. */
@@ -132,6 +128,11 @@ static int counts_ok(struct ss_trace_reader *r, const char *path, const char *ke
 			 len > 80 ? 80 : (int)len, bad);
 }
 
+/* What the trace says of itself before its first event: `meta workload`,
+ * `meta cpus` and its NAME=COUNT lists (checked), `meta cpu_slab_free`.
+ * An imported trace may state its CPUs only at the end (slabsim import
+ * before it knew them up front): then the whole trace is read for them.
+ * Standard input cannot be read twice: nothing. */
 static int trace_header(const char *path, unsigned *cpus, bool *imported,
 			char **cpu_slab_free, struct ss_error *err)
 {

@@ -672,6 +672,15 @@ static void test_prior_counts(void **state)
 	ss_prior_counts_release(&pc);
 }
 
+/* ss_prior_counts_about() of ev, as a value. */
+static struct ss_kslab_info about(const struct ss_prior_counts *pc, const struct ss_event *ev)
+{
+	struct ss_kslab_info ki;
+
+	ss_prior_counts_about(pc, ev, &ki);
+	return ki;
+}
+
 /* Per cache: how many kernel slabs, what they held at least summed
  * (after finish), and the +1 only where some slab of the cache is seen
  * freed.  A vector's free right after another vector's free is another
@@ -714,18 +723,18 @@ static void test_prior_counts_caches(void **state)
 		assert_int_equal(ss_prior_counts_dead(&pc, &vec), 0);
 		assert_int_equal(ss_prior_counts_held(&pc, &vec), 1); /* no death seen: no +1 */
 	}
-	assert_int_equal(ss_prior_counts_cache_kslabs(&pc, &vec), 4);
-	assert_int_equal(ss_prior_counts_cache_held(&pc, &vec), 4);
+	assert_int_equal(about(&pc, &vec).cache_kslabs, 4);
+	assert_int_equal(about(&pc, &vec).cache_held, 4);
 	bh.id = 2;
 	assert_int_equal(ss_prior_counts_held(&pc, &bh), 2); /* seen freed: exactly */
 	bh.id = 3;
 	assert_int_equal(ss_prior_counts_held(&pc, &bh), 2); /* its cache sees deaths: +1 */
-	assert_int_equal(ss_prior_counts_cache_kslabs(&pc, &bh), 2);
-	assert_int_equal(ss_prior_counts_cache_held(&pc, &bh), 4);
+	assert_int_equal(about(&pc, &bh).cache_kslabs, 2);
+	assert_int_equal(about(&pc, &bh).cache_held, 4);
 	k192.id = 3;
 	assert_int_equal(ss_prior_counts_held(&pc, &k192), 3);
-	assert_int_equal(ss_prior_counts_cache_held(&pc, &k192), 10);
-	assert_int_equal(ss_prior_counts_cache_kslabs(&pc, &k192), 4);
+	assert_int_equal(about(&pc, &k192).cache_held, 10);
+	assert_int_equal(about(&pc, &k192).cache_kslabs, 4);
 	/* all of it at once, and how many held at least h: 4 4 3 2 1 */
 	ss_prior_counts_about(&pc, &k192, &ki);
 	assert_int_equal(ki.kslab, 3);
@@ -759,8 +768,8 @@ static void test_prior_counts_caches(void **state)
 	assert_int_equal(ki.nr_by_held, 65537);
 	assert_int_equal(ki.by_held[65536], 1);
 	k192.value = 256; /* a cache with no prior frees */
-	assert_int_equal(ss_prior_counts_cache_held(&pc, &k192), 0);
-	assert_int_equal(ss_prior_counts_cache_kslabs(NULL, &k192), 0);
+	assert_int_equal(about(&pc, &k192).cache_held, 0);
+	assert_int_equal(about(NULL, &k192).cache_kslabs, 0);
 	ss_prior_counts_release(&pc);
 }
 
