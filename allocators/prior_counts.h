@@ -97,10 +97,11 @@ int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss
 /* Add one prior free (ev->kind SS_EV_FREE_PRIOR with ev->id = K + 1). */
 int ss_prior_counts_add(struct ss_prior_counts *pc, const struct ss_event *ev);
 /* Take event ev of the trace in order, `site` its site's name (NULL for
- * none): counts prior frees and notes slabs seen freed.  -1 when out of
+ * none), cflags its cache's SS_CF_* flags: counts prior frees and notes
+ * slabs seen freed (never an SS_CF_RCU cache's).  -1 when out of
  * memory. */
 int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
-			 const char *site);
+			 const char *site, unsigned cflags);
 /* After the last note: each cache's sum of ss_prior_counts_held
  * (ss_kslab_info's cache_held) and its counts by held.
  * ss_prior_counts_scan calls it. */

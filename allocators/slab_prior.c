@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "partial_spread.h"
 
 static bool debug_layout(const struct ss_snap_cache *c)
 {
@@ -168,18 +169,27 @@ static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 	 * out, so they are taken from it (total_objects - objects) rather
 	 * than from objects_partial: the files are read one after another
 	 * and disagree by a slab or two on a busy machine, and `objects` is
-	 * the figure compared with the kernel.  Spread evenly; a node partial
-	 * slab may be empty (up to min_partial are kept) but never full. */
+	 * the figure compared with the kernel.  Spread as partial_spread.h
+	 * says (the most even-handed guess the count and sum allow, not an
+	 * even spread); a node partial slab may be empty (up to min_partial
+	 * are kept) but never full. */
 	free_slots = c->total_objects - c->objects;
 	if (free_slots > c->partial * ops)
 		free_slots = c->partial * ops;
 	if (free_slots < c->partial)
 		free_slots = c->partial;
-	for (uint64_t i = 0; i < c->partial; i++) {
-		uint64_t f = free_slots / c->partial + (i < free_slots % c->partial);
+	if (c->partial) {
+		uint64_t used = c->partial * ops - free_slots;
+		uint32_t *fill = malloc(c->partial * sizeof(*fill));
 
-		if (add_partial(s, (uint32_t)(ops - (f < ops ? f : ops))))
-			return -1;
+		if (!fill || c->partial > UINT32_MAX)
+			return free(fill), -1;
+		ss_partial_spread((uint32_t)c->partial, used, used >= c->partial ? 1 : 0, ops - 1,
+				  fill);
+		for (uint64_t i = 0; i < c->partial; i++)
+			if (add_partial(s, fill[i]))
+				return free(fill), -1;
+		free(fill);
 	}
 	if (cpu_partial) {
 		for (unsigned i = 0; i < c->nr_cpus; i++)
@@ -446,7 +456,7 @@ static void set_prior(struct ss_kcache *s, uint32_t i, uint32_t want)
 	int32_t d = (int32_t)want - (int32_t)sl->prior;
 
 	if (!d)
-		return; /* (most of a re-spread: the even share moves by one) */
+		return; /* (a re-spread leaves many slabs as they were) */
 	s->prior_full_unmapped -= whole(sl); /* (spread slabs are unmapped) */
 	sl->prior = want;
 	sl->inuse = want;
@@ -456,16 +466,17 @@ static void set_prior(struct ss_kcache *s, uint32_t i, uint32_t want)
 }
 
 /* A spread slab made to hold n objects, and the other spread slabs
- * spread evenly again over what is left (none filled): the snapshot's
+ * spread again over what is left (none filled, partial_spread.h): the snapshot's
  * node partial objects less what the kernel slabs seen freed held, the
  * same guess as before for everything the trace does not say.  When the
  * others cannot take what is left, the slab keeps the rest (it then holds
  * more than n).  UINT32_MAX when no spread slab has room for n.
- * O(spread slabs) per kernel slab. */
+ * O(spread slabs) per kernel slab; UINT32_MAX also out of memory (the
+ * caller then draws as when no slab has room). */
 static uint32_t spread_take(struct ss_kcache *s, uint32_t n)
 {
-	uint32_t nr = s->nr_prior_slabs, i = UINT32_MAX, count = 0, k = 0, max = 0;
-	uint64_t total = 0, share, extra;
+	uint32_t nr = s->nr_prior_slabs, i = UINT32_MAX, count = 0, k = 0, max = 0, *fill = NULL;
+	uint64_t total = 0;
 
 	for (uint32_t j = 0; j < nr; j++) {
 		if (!spread_slab(s, j))
@@ -484,12 +495,15 @@ static uint32_t spread_take(struct ss_kcache *s, uint32_t n)
 		n += (uint32_t)(total - (uint64_t)count * max);
 		total = (uint64_t)count * max;
 	}
+	if (count && !(fill = malloc(count * sizeof(*fill))))
+		return UINT32_MAX;
 	set_prior(s, i, n);
-	share = count ? total / count : 0;
-	extra = count ? total % count : 0;
+	if (count)
+		ss_partial_spread(count, total, 0, max, fill);
 	for (uint32_t j = 0; j < nr; j++)
 		if (j != i && spread_slab(s, j))
-			set_prior(s, j, (uint32_t)(share + (k++ < extra)));
+			set_prior(s, j, fill[k++]);
+	free(fill);
 	return i;
 }
 
