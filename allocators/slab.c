@@ -150,12 +150,13 @@ void ss_kcache_release(struct ss_kcache *s)
 	free(s->prior_slabs);
 	free(s->prior_tree);
 	free(s->unmapped_tree);
+	free(s->spread_fill);
 	free(s->mapped);
 	for (uint32_t i = 0; i < s->nr_kmaps; i++)
 		free(s->kmaps[i].kslab);
 	free(s->kmaps);
 	s->prior_slabs = NULL;
-	s->prior_tree = s->unmapped_tree = NULL;
+	s->prior_tree = s->unmapped_tree = s->spread_fill = NULL;
 	s->mapped = NULL;
 	s->kmaps = NULL;
 	s->nr_prior_slabs = s->cap_prior_slabs = s->nr_kmaps = 0;

@@ -120,9 +120,10 @@ struct ss_kcache {
 	 * tree over their prior counts for picking one object at random,
 	 * and the kernel slabs (slab= of prior frees) mapped onto them; a
 	 * second tree counts only the slabs no kernel slab is mapped onto
-	 * (`mapped` clear), from which a kernel slab's first free draws */
+	 * (`mapped` clear), from which a kernel slab's first free draws;
+	 * spread_fill is spread_take()'s room for the re-spread fills */
 	struct ss_slab **prior_slabs;
-	uint32_t *prior_tree, *unmapped_tree;
+	uint32_t *prior_tree, *unmapped_tree, *spread_fill;
 	uint8_t *mapped;
 	uint64_t unmapped_live;
 	uint32_t nr_prior_slabs, cap_prior_slabs;

@@ -180,10 +180,10 @@ static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 		free_slots = c->partial;
 	if (c->partial) {
 		uint64_t used = c->partial * ops - free_slots;
-		uint32_t *fill = malloc(c->partial * sizeof(*fill));
+		uint32_t *fill = c->partial <= UINT32_MAX ? malloc(c->partial * sizeof(*fill)) : NULL;
 
-		if (!fill || c->partial > UINT32_MAX)
-			return free(fill), -1;
+		if (!fill)
+			return -1;
 		ss_partial_spread((uint32_t)c->partial, used, used >= c->partial ? 1 : 0, ops - 1,
 				  fill);
 		for (uint64_t i = 0; i < c->partial; i++)
@@ -303,7 +303,7 @@ static int build_tree(struct ss_kcache *s, uint32_t had)
 {
 	uint32_t n = s->nr_prior_slabs, cap = n ? n : 1;
 	uint32_t *t = realloc(s->prior_tree, cap * sizeof(*t));
-	uint32_t *u;
+	uint32_t *u, *f;
 	uint8_t *m;
 
 	if (!t)
@@ -312,6 +312,9 @@ static int build_tree(struct ss_kcache *s, uint32_t had)
 	if (!(u = realloc(s->unmapped_tree, cap * sizeof(*u))))
 		return -1;
 	s->unmapped_tree = u;
+	if (!(f = realloc(s->spread_fill, cap * sizeof(*f))))
+		return -1;
+	s->spread_fill = f;
 	if (!(m = calloc(cap, 1)))
 		return -1;
 	for (uint32_t i = 0; s->mapped && i < had && i < n; i++)
@@ -434,7 +437,7 @@ static uint32_t best_fit(const struct ss_kcache *s, uint32_t need, bool unmapped
 /* ---- a kernel slab seen freed: a slab of ours that held as much ----
  * Prior slabs that hold initial-state objects only, on a node partial
  * list, with no kernel slab mapped onto them, are interchangeable: what
- * each holds is the snapshot's even spread, a guess.  Spreading their
+ * each holds is the snapshot's spread (partial_spread.h), a guess.  Spreading their
  * objects otherwise is another guess at the same node partial objects
  * (the cache's objects, slabs and partial figures stay the snapshot's),
  * and no event has depended on it: none had an object of the trace in
@@ -471,11 +474,10 @@ static void set_prior(struct ss_kcache *s, uint32_t i, uint32_t want)
  * same guess as before for everything the trace does not say.  When the
  * others cannot take what is left, the slab keeps the rest (it then holds
  * more than n).  UINT32_MAX when no spread slab has room for n.
- * O(spread slabs) per kernel slab; UINT32_MAX also out of memory (the
- * caller then draws as when no slab has room). */
+ * O(spread slabs) per kernel slab. */
 static uint32_t spread_take(struct ss_kcache *s, uint32_t n)
 {
-	uint32_t nr = s->nr_prior_slabs, i = UINT32_MAX, count = 0, k = 0, max = 0, *fill = NULL;
+	uint32_t nr = s->nr_prior_slabs, i = UINT32_MAX, count = 0, k = 0, max = 0;
 	uint64_t total = 0;
 
 	for (uint32_t j = 0; j < nr; j++) {
@@ -495,15 +497,11 @@ static uint32_t spread_take(struct ss_kcache *s, uint32_t n)
 		n += (uint32_t)(total - (uint64_t)count * max);
 		total = (uint64_t)count * max;
 	}
-	if (count && !(fill = malloc(count * sizeof(*fill))))
-		return UINT32_MAX;
 	set_prior(s, i, n);
-	if (count)
-		ss_partial_spread(count, total, 0, max, fill);
+	ss_partial_spread(count, total, 0, max, s->spread_fill); /* (count < nr) */
 	for (uint32_t j = 0; j < nr; j++)
 		if (j != i && spread_slab(s, j))
-			set_prior(s, j, fill[k++]);
-	free(fill);
+			set_prior(s, j, s->spread_fill[k++]);
 	return i;
 }
 
@@ -553,8 +551,8 @@ static uint32_t map_draw(struct ss_kcache *s, uint32_t need, uint64_t slack, uin
 		if (t == SS_PRIOR_REDRAWS) {
 			uint32_t best = best_fit(s, need, unmapped), i;
 
-			/* none holds need, or within the slack: the even spread
-			 * is wrong about this one, reshaped as for a kernel slab
+			/* none holds need, or within the slack: the spread is
+			 * wrong about this one, reshaped as for a kernel slab
 			 * seen freed */
 			if (!fits(s, best, need, slack) && unmapped &&
 			    (i = spread_take(s, need)) != UINT32_MAX)
