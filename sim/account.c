@@ -178,8 +178,9 @@ static void fold(struct ss_account *a)
 	a->nr_dirty = 0;
 }
 
-/* The footprint grows only with slab pages or kmalloc_large pages: the
- * peak is looked at only then (and the totals folded, so that a fold
+/* The footprint grows only with slab pages or kmalloc_large pages (at an
+ * alloc, or at a free that allocates a sheaf: account.h): the peak is
+ * looked at only then (and the totals folded, so that a fold
  * holds only the caches moved since the last). */
 static void note_peak(struct ss_account *a, uint64_t events)
 {
@@ -349,6 +350,7 @@ int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 		s->freed_requested += obj->size;
 		s->freed_allocated += bytes;
 		s->cross_cpu += obj->cpu != free_cpu;
+		note_peak(a, events);
 	}
 	return 0;
 }

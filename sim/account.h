@@ -108,7 +108,10 @@ void ss_account_release(struct ss_account *a);
 
 /* The rare cases of the two below: a new cache or site pair, a pair
  * not first in its site's chain, slab pages that changed, kmalloc_large
- * and kmalloc(0). */
+ * and kmalloc(0).  The peak is looked at after a free too: with sheaves
+ * (6.18) a free into a full sheaf when the barn has no empty one
+ * allocates a sheaf (free_to_pcs() -> __pcs_replace_full_main() ->
+ * alloc_empty_sheaf(), a kmalloc), which may take a new slab. */
 int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 		    struct ss_obj *obj, int dir, unsigned free_cpu,
 		    uint64_t events);
@@ -215,13 +218,14 @@ static inline void ss_account_free_live(struct ss_account *a, struct ss_obj *obj
 }
 
 /* After the model freed obj and memcap noted it, before the engine
- * clears the record (obj->acct is then still the pair of its alloc). */
+ * clears the record (obj->acct is then still the pair of its alloc);
+ * events as for ss_account_alloc (a free can add pages: below). */
 static inline int ss_account_free(struct ss_account *a,
 				  const struct ss_memcap *mem,
-				  struct ss_obj *obj, unsigned free_cpu)
+				  struct ss_obj *obj, unsigned free_cpu, uint64_t events)
 {
 	if (obj->state != SS_OBJ_LIVE || mem->slab_pages != a->slab_pages)
-		return ss_account_slow(a, mem, obj, -1, free_cpu, 0);
+		return ss_account_slow(a, mem, obj, -1, free_cpu, events);
 	ss_account_free_live(a, obj, obj->cpu != free_cpu);
 	return 0;
 }

@@ -249,7 +249,7 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 		run->zero_live -= obj->state == SS_OBJ_ZERO;
 		run->large_live -= obj->state == SS_OBJ_LARGE;
 	}
-	if (ss_account_free(&run->acct, &run->mem, obj, ev->cpu))
+	if (ss_account_free(&run->acct, &run->mem, obj, ev->cpu, run->events))
 		return ss_errorf(err, "out of memory");
 	obj->freed = obj->state;
 	obj->free_cpu = (uint16_t)ev->cpu;

@@ -228,6 +228,14 @@ static int check_account(const struct ss_run *run, const struct ss_totals *t,
 					      "differ from the model's caches (%llu) at the end",
 					 part[i].name, (unsigned long long)part[i].replay,
 					 (unsigned long long)part[i].model);
+	/* the peak is the largest footprint reached, the end's included: one
+	 * below it missed a moment the pages grew (account.c note_peak) */
+	if (run->acct.peak.footprint < b.footprint)
+		return ss_errorf(err, "internal error: the peak footprint (%llu bytes, event %llu) "
+				      "is below the footprint at the end (%llu)",
+				 (unsigned long long)run->acct.peak.footprint,
+				 (unsigned long long)run->acct.peak.events,
+				 (unsigned long long)b.footprint);
 	return 0;
 }
 

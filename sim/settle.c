@@ -108,7 +108,7 @@ int ss_settle_run(struct ss_run *run, const struct ss_snap *after,
 		ops->free(run->model, o->cpu, o, &op);
 		/* the memory total and sites.csv's counts follow (account.h) */
 		if (ss_memcap_note(&run->mem, run->desc, run->model, o, &op) ||
-		    ss_account_free(&run->acct, &run->mem, o, o->cpu)) {
+		    ss_account_free(&run->acct, &run->mem, o, o->cpu, run->events)) {
 			ss_errorf(err, "out of memory");
 			goto done;
 		}

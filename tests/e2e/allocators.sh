@@ -83,6 +83,28 @@ grep -q "^kmalloc-cg-" "$tmp/lsn/caches.csv" && fail "kmalloc-cg-* without CONFI
 
 # ---- sheaves on the 6.18 target ----------------------------------------------------
 grep -q "^maple_node,alloc_cpu_sheaf," "$tmp/ls/counters.csv" || fail "maple_node: no sheaf allocations"
+# A free can take pages: freed maple_nodes fill sheaves, and the barn's
+# empty ones are kmalloc'ed (alloc_empty_sheaf) into a kmalloc-512 whose
+# one slab 12 objects of the trace's own filled.  The footprint then grows
+# after the last alloc; the peak once stayed below it (only allocs looked
+# at it), and `run` now refuses such a peak.
+{
+	echo "slabsim-trace 1"
+	echo "cache maple_node size=256 align=256"
+	for i in $(seq 1 100); do echo "a 0 $i mas_alloc_nodes maple_node 256"; done
+	for i in $(seq 1 12); do echo "a 0 $((1000 + i)) fill kmalloc 512"; done
+	echo "p allocated"
+	for i in $(seq 1 100); do echo "f 0 $i"; done
+} >"$tmp/sheafpeak.trace"
+"$S" run --trace "$tmp/sheafpeak.trace" --model traced --target x86_64-6.18 \
+	--out "$tmp/sheafpeak" >/dev/null
+at_phase=$(awk -F, '$2 == "allocated" { print $3; exit }' "$tmp/sheafpeak/timeline.csv")
+end=$(col "$tmp/sheafpeak/summary.csv" footprint_kib)
+peak=$(col "$tmp/sheafpeak/summary.csv" peak_footprint_kib)
+awk -v a="$at_phase" -v e="$end" 'BEGIN { exit !(e > a) }' ||
+	fail "sheaf frees: the footprint did not grow after the allocs ($at_phase -> $end KiB): the case is not made"
+expect_eq "sheaf frees: peak" "$peak" "$end"
+[ "$(col "$tmp/sheafpeak/summary.csv" peak_event)" -gt 112 ] || fail "sheaf frees: the peak is not at a free"
 
 # ---- kernels that do not exist, bad options ----------------------------------------
 rc=0
