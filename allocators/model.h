@@ -110,6 +110,11 @@ struct ss_cache_report {
 	/* kernel slabs the trace saw freed whose slab started holding what
 	 * they held (slab_prior.h) */
 	uint64_t kslabs_seen_freed;
+	/* kernel slabs the trace freed initial objects from, and of them
+	 * those that held a whole slab (0 and 0 where a what-if cache holds
+	 * several kernel caches' objects); initial slabs that were not full
+	 * (CPU and node partial), and initial slabs the replay freed */
+	uint64_t kslabs_freed_from, kslabs_whole, prior_slabs_not_full, prior_slabs_freed;
 	/* free slots of the initial state's CPU slabs, which SLUB's `objects`
 	 * counts as in use: by the half-full estimate, and measured */
 	uint64_t cpu_free_estimated, cpu_free_measured;

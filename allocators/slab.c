@@ -396,6 +396,18 @@ static uint64_t node_partial_free(const struct ss_kcache *s)
 	return nr;
 }
 
+/* The initial state's slabs discard_slab() freed: they are never
+ * recycled, and one freed is empty on no list (a full one on no list
+ * holds its objects). */
+static uint64_t prior_slabs_freed(const struct ss_kcache *s)
+{
+	uint64_t nr = 0;
+
+	for (uint32_t i = 0; i < s->nr_prior_slabs; i++)
+		nr += s->prior_slabs[i]->where == SS_SLAB_NONE && !s->prior_slabs[i]->inuse;
+	return nr;
+}
+
 void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 {
 	*r = (struct ss_cache_report){
@@ -424,6 +436,10 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.prior_freed = s->prior_freed,
 		.prior_missing = s->prior_missing,
 		.kslabs_seen_freed = s->kslabs_seen_freed,
+		.kslabs_freed_from = s->prior_kslabs_mixed ? 0 : s->prior_kslabs,
+		.kslabs_whole = s->prior_kslabs_mixed ? 0 : s->prior_kslabs_whole,
+		.prior_slabs_not_full = s->prior_slabs_not_full,
+		.prior_slabs_freed = prior_slabs_freed(s),
 		.cpu_free_estimated = s->prior_cpu_free_est,
 		.cpu_free_measured = s->prior_cpu_free_meas,
 		.from_snapshot = s->from_snapshot,

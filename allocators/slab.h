@@ -146,6 +146,15 @@ struct ss_kcache {
 	/* the free slots the initial state gave its CPU slabs: by SLUB's
 	 * half-full estimate, and as the trace measured them */
 	uint64_t prior_cpu_free_est, prior_cpu_free_meas;
+	/* What the trace says of the kernel's slabs, for the report: how
+	 * many it frees initial objects from, how many of those gave a whole
+	 * slab (ss_kslab_info cache_kslabs, by_held[objects]), and the
+	 * initial slabs that were not full (CPU and node partial ones); the
+	 * first two only while one kernel cache's objects are here
+	 * (prior_kslabs_mixed: a what-if's several) */
+	uint32_t prior_kslabs, prior_kslabs_whole;
+	bool prior_kslabs_mixed;
+	uint64_t prior_slabs_not_full;
 	/* what the kernel slabs not mapped yet held at least, summed (the
 	 * cache's ss_kslab_info cache_held less each one's as it maps) */
 	uint64_t prior_needs;

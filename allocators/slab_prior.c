@@ -388,6 +388,19 @@ static uint64_t name_seed(const struct ss_kcache *s)
 	return h + s->draw_seed * 0x9e3779b97f4a7c15ull;
 }
 
+/* The prior slabs from index `from` on that started on a CPU or node
+ * partial list: the ones a kernel slab may have held fewer objects in
+ * than a whole slab (the report's bound, rp_kernel_note). */
+static void count_not_full(struct ss_kcache *s, uint32_t from)
+{
+	for (uint32_t i = from; i < s->nr_prior_slabs; i++) {
+		unsigned w = s->prior_slabs[i]->where;
+
+		s->prior_slabs_not_full += w == SS_SLAB_ACTIVE || w == SS_SLAB_CPU_PARTIAL ||
+					   w == SS_SLAB_NODE_PARTIAL;
+	}
+}
+
 int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
 		       struct ss_error *err)
 {
@@ -404,6 +417,7 @@ int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
 	s->prior_rng = name_seed(s);
 	if (rc || build_tree(s, 0))
 		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
+	count_not_full(s, 0);
 	return 0;
 }
 
@@ -582,6 +596,7 @@ static struct ss_kslab *kslab_entry(struct ss_kcache *s, const struct ss_kslab_i
 		if (!m)
 			return NULL;
 		s->kmaps = m;
+		s->prior_kslabs_mixed = s->nr_kmaps > 0;
 		map = &m[s->nr_kmaps++];
 		*map = (struct ss_kslab_map){.src_api = ki->src_api, .src_gfp = ki->src_gfp,
 					     .src_value = ki->src_value};
@@ -637,7 +652,11 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
 	/* the trees are rebuilt over all prior slabs (once per cache added) */
 	if (!s->prior_rng)
 		s->prior_rng = name_seed(s);
-	return build_tree(s, had) ? ss_errorf(err, "out of memory") : 0;
+	if (build_tree(s, had))
+		return ss_errorf(err, "out of memory");
+	s->prior_kslabs_mixed |= had > 0; /* (a second kernel cache's slabs) */
+	count_not_full(s, had);
+	return 0;
 }
 
 struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_info *ki)
@@ -655,6 +674,8 @@ struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_
 		s->prior_kslabs_left = ki->cache_kslabs;
 		s->prior_full_needs = ops < ki->nr_by_held ? ki->by_held[ops] : 0;
 		s->prior_needs_set = true;
+		s->prior_kslabs = ki->cache_kslabs;
+		s->prior_kslabs_whole = s->prior_full_needs;
 	}
 	i = draw(s, s->prior_tree, s->prior_live, &s->prior_rng);
 	if (ki->kslab) {

@@ -67,9 +67,33 @@ static int same_change(const struct ss_csv *c, unsigned idx, int64_t want, struc
 	return 0;
 }
 
+/* kernel.csv's optional columns of what the trace says of the kernel's
+ * slabs (a kernel.csv before them has none), in rp_kernel_row order. */
+#define NR_KSLAB_COLS 4
+static const char *const kslab_col_name[NR_KSLAB_COLS] = {
+	"kslabs_freed_from", "kslabs_whole", "prior_slabs_not_full", "prior_slabs_freed",
+};
+
+/* Those columns of the record into r, checked. */
+static int read_kslabs(const struct ss_csv *c, const int *kcol, struct rp_kernel_row *r,
+		       struct ss_error *err)
+{
+	uint64_t *u[NR_KSLAB_COLS] = {&r->kslabs_freed_from, &r->kslabs_whole,
+				      &r->prior_not_full, &r->prior_slabs_freed};
+
+	for (unsigned k = 0; k < NR_KSLAB_COLS; k++)
+		if (kcol[k] >= 0 && ss_csv_u64(c, (unsigned)kcol[k], u[k], err))
+			return -1;
+	if (r->kslabs_whole > r->kslabs_freed_from)
+		return ss_errorf(err, "%s:%lu: kslabs_whole %llu is more than kslabs_freed_from %llu",
+				 c->path, c->line, (unsigned long long)r->kslabs_whole,
+				 (unsigned long long)r->kslabs_freed_from);
+	return 0;
+}
+
 /* One record into r, checked. */
 static int read_row(const struct ss_csv *c, const unsigned *col, int sheaf_col,
-		    struct rp_kernel_row *r, struct ss_error *err)
+		    const int *kcol, struct rp_kernel_row *r, struct ss_error *err)
 {
 	uint64_t *u[NR_COLS] = {
 		[C_KOBJ0] = &r->k_obj0, [C_KOBJ1] = &r->k_obj1, [C_MOBJ1] = &r->m_obj1,
@@ -100,6 +124,8 @@ static int read_row(const struct ss_csv *c, const unsigned *col, int sheaf_col,
 					 c->line, (unsigned long long)s);
 		r->sheaf_capacity = (unsigned)s;
 	}
+	if (read_kslabs(c, kcol, r, err))
+		return -1;
 	if (flag(c, col[C_IN_MODEL], &r->in_model, err) || flag(c, col[C_HELD], &held, err) ||
 	    flag(c, col[C_WITHIN], &within, err) || flag(c, col[C_WITHIN_U], &within_u, err) ||
 	    same_change(c, col[C_KDOBJ], rp_kernel_delta(r->k_obj0, r->k_obj1), err) ||
@@ -121,7 +147,7 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 {
 	struct ss_csv c;
 	unsigned col[NR_COLS];
-	int sheaf_col, rc;
+	int sheaf_col, kcol[NR_KSLAB_COLS], rc;
 	size_t room = 0;
 
 	if (ss_csv_open(&c, cap->csv, NULL, NULL, err))
@@ -130,6 +156,8 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 		if (ss_csv_need(&c, col_name[k], &col[k], err))
 			goto fail;
 	sheaf_col = ss_csv_col(&c, "sheaf_capacity"); /* (kernel.csv before it: none) */
+	for (unsigned k = 0; k < NR_KSLAB_COLS; k++)
+		kcol[k] = ss_csv_col(&c, kslab_col_name[k]);
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r;
 
@@ -144,7 +172,7 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 			room = n;
 		}
 		r = &cap->rows[cap->n];
-		if (read_row(&c, col, sheaf_col, r, err))
+		if (read_row(&c, col, sheaf_col, kcol, r, err))
 			goto fail;
 		cap->n++;
 		if (!rp_kernel_row_held(r))

@@ -35,16 +35,35 @@ bool rp_kernel_row_held(const struct rp_kernel_row *r)
 	return llabs(k_dobj(r)) >= RP_KERNEL_MIN_DELTA;
 }
 
+static bool objects_ok(int64_t kobj, int64_t mobj)
+{
+	return fabs(rp_kernel_err_pct(kobj, mobj)) <= RP_KERNEL_OBJ_TOL;
+}
+
 /* A slab change of 0 against 0 is right; against anything else the error
  * is infinite. */
-static bool changes_ok(int64_t kobj, int64_t mobj, int64_t kslab, int64_t mslab)
+static bool slabs_ok(int64_t kslab, int64_t mslab)
 {
-	double eo = rp_kernel_err_pct(kobj, mobj);
 	double es = rp_kernel_err_pct(kslab, mslab);
 
 	if (isnan(es))
 		es = mslab ? INFINITY : 0.0;
-	return fabs(eo) <= RP_KERNEL_OBJ_TOL && fabs(es) <= RP_KERNEL_SLAB_TOL;
+	return fabs(es) <= RP_KERNEL_SLAB_TOL;
+}
+
+static bool changes_ok(int64_t kobj, int64_t mobj, int64_t kslab, int64_t mslab)
+{
+	return objects_ok(kobj, mobj) && slabs_ok(kslab, mslab);
+}
+
+bool rp_kernel_row_objects_ok(const struct rp_kernel_row *r)
+{
+	return objects_ok(k_dobj(r), m_dobj(r));
+}
+
+bool rp_kernel_row_slabs_ok(const struct rp_kernel_row *r)
+{
+	return slabs_ok(k_dslab(r), m_dslab(r));
 }
 
 bool rp_kernel_row_ok(const struct rp_kernel_row *r)
@@ -93,6 +112,10 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
 	int rc, u = -1, ce = -1, cm = -1;
+	/* the kernel slabs' columns (runs before them have none) */
+	static const char *const ks_name[4] = {"kslabs_freed_from", "kslabs_whole",
+					       "prior_slabs_not_full", "prior_slabs_freed"};
+	int ks[4] = {-1, -1, -1, -1};
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -109,10 +132,12 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		u = ss_csv_col(&c, "untraced_allocs");
 		ce = ss_csv_col(&c, "cpu_free_estimated");
 		cm = ss_csv_col(&c, "cpu_free_measured");
+		for (unsigned i = 0; i < 4; i++)
+			ks[i] = ss_csv_col(&c, ks_name[i]);
 	}
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
-		uint64_t x, y = 0, z = 0, e = 0, m = 0;
+		uint64_t x, y = 0, z = 0, e = 0, m = 0, kv[4] = {0};
 
 		if (!r) {
 			rc = ss_errorf(err, "out of memory");
@@ -125,12 +150,25 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 			rc = -1;
 			break;
 		}
+		for (unsigned i = 0; i < 4 && rc >= 0; i++)
+			if (ks[i] >= 0 && ss_csv_u64(&c, (unsigned)ks[i], &kv[i], err))
+				rc = -1;
+		if (rc >= 0 && kv[1] > kv[0])
+			rc = ss_errorf(err, "%s:%lu: kslabs_whole %llu is more than kslabs_freed_from %llu",
+				       path, c.line, (unsigned long long)kv[1],
+				       (unsigned long long)kv[0]);
+		if (rc < 0)
+			break;
 		if (prior) {
 			r->prior_freed += x;
 			r->prior_missing += y;
 			r->untraced_allocs += z;
 			r->cpu_free_est += e;
 			r->cpu_free_meas += m;
+			r->kslabs_freed_from += kv[0];
+			r->kslabs_whole += kv[1];
+			r->prior_not_full += kv[2];
+			r->prior_slabs_freed += kv[3];
 			k->prior_freed += x;
 			k->prior_missing += y;
 		} else {
@@ -284,9 +322,9 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n,
 				      "%llu freed that no event allocated (the kernel may hold more); ",
 				      (unsigned long long)r->untraced_allocs);
-	/* where a held cache misses: the initial state's guess that
+	/* where a held cache's objects miss: the initial state's guess that
 	 * `objects` cannot check (it counts CPU slabs' free slots as used) */
-	if (rp_kernel_row_held(r) && !rp_kernel_row_within(r) && !r->settled &&
+	if (rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_objects_ok(r) &&
 	    r->cpu_free_est && n < size) {
 		n += (size_t)snprintf(buf + n, size - n,
 				      "CPU slabs started with %llu free slots by SLUB's half-full estimate",
@@ -297,6 +335,21 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 		if (n < size)
 			n += (size_t)snprintf(buf + n, size - n, "; ");
 	}
+	/* where its slabs miss: which kernel slabs the trace's frees of
+	 * initial objects emptied depends on how full each was, which the
+	 * snapshot does not say beyond the whole ones */
+	if (rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_slabs_ok(r) &&
+	    r->kslabs_freed_from && n < size)
+		n += (size_t)snprintf(buf + n, size - n,
+				      "the trace freed initial objects from %llu of the kernel's slabs, "
+				      "%llu of which held a whole slab; how full the other %llu were "
+				      "the snapshot does not say (%llu slabs started partial): the "
+				      "model freed %llu of its initial slabs; ",
+				      (unsigned long long)r->kslabs_freed_from,
+				      (unsigned long long)r->kslabs_whole,
+				      (unsigned long long)(r->kslabs_freed_from - r->kslabs_whole),
+				      (unsigned long long)r->prior_not_full,
+				      (unsigned long long)r->prior_slabs_freed);
 	if (n >= size) /* cut short: the whole text would not fit */
 		n = size - 1;
 	else if (n >= 2)
@@ -488,7 +541,8 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "kernel_delta_slabs,model_delta_slabs,slabs_error_pct,held,within,"
 		    "in_model,prior_freed,prior_missing,settled,"
 		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled,untraced_allocs,"
-		    "cpu_free_estimated,cpu_free_measured,sheaf_capacity\n");
+		    "cpu_free_estimated,cpu_free_measured,sheaf_capacity,kslabs_freed_from,"
+		    "kslabs_whole,prior_slabs_not_full,prior_slabs_freed\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 
@@ -501,14 +555,18 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
 			(long long)k_dslab(r), (long long)m_dslab(r));
 		rp_kernel_csv_err(fp, k_dslab(r), m_dslab(r));
-		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u\n", rp_kernel_row_held(r),
+		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu\n",
+			rp_kernel_row_held(r),
 			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
 			(unsigned long long)r->settled, (unsigned long long)r->u_obj1,
 			(unsigned long long)r->u_slab1,
 			rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r),
 			(unsigned long long)r->untraced_allocs, (unsigned long long)r->cpu_free_est,
-			(unsigned long long)r->cpu_free_meas, r->sheaf_capacity);
+			(unsigned long long)r->cpu_free_meas, r->sheaf_capacity,
+			(unsigned long long)r->kslabs_freed_from, (unsigned long long)r->kslabs_whole,
+			(unsigned long long)r->prior_not_full,
+			(unsigned long long)r->prior_slabs_freed);
 	}
 	return ferror(fp) ? -1 : 0;
 }

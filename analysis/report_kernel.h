@@ -40,6 +40,10 @@ struct rp_kernel_row {
 	 * (prior.csv's cpu_free_estimated, cpu_free_measured), which neither
 	 * side's `objects` shows */
 	uint64_t cpu_free_est, cpu_free_meas;
+	/* what the trace says of the kernel's slabs (prior.csv): how many it
+	 * freed initial objects from, how many of those held a whole slab;
+	 * the initial slabs that were not full, and those the replay freed */
+	uint64_t kslabs_freed_from, kslabs_whole, prior_not_full, prior_slabs_freed;
 	/* the model before the settling rule (slabinfo.unsettled; the same
 	 * as m_obj1, m_slab1 when the run settled nothing) */
 	uint64_t u_obj1, u_slab1;
@@ -62,6 +66,9 @@ double rp_kernel_err_pct(int64_t kernel, int64_t model);
  * threshold). */
 bool rp_kernel_row_held(const struct rp_kernel_row *r);
 bool rp_kernel_row_ok(const struct rp_kernel_row *r);
+/* The objects' and the slabs' bound alone. */
+bool rp_kernel_row_objects_ok(const struct rp_kernel_row *r);
+bool rp_kernel_row_slabs_ok(const struct rp_kernel_row *r);
 /* What the pass count counts: held, not settled (the settling rule reads
  * the after-snapshot, so a settled cache's change is fitted to the kernel,
  * not predicted: a check, never a target) and within the bounds. */
@@ -79,7 +86,7 @@ int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *
 /* What the model leaves out for row r, as far as the figures tell
  * (report.md's last column): into buf (size bytes, cut short when it
  * does not fit), its length returned. */
-#define RP_KERNEL_NOTE_MAX 320
+#define RP_KERNEL_NOTE_MAX 512
 struct md_table;
 /* An error's cell ("+1.5%", "n/a" or "0" when the kernel's change is 0)
  * and its CSV field (",1.50", "," when it has none). */

@@ -127,7 +127,7 @@ static void test_load_and_csv(void **state)
 	assert_non_null(fgets(line, sizeof(line), fp));
 	/* dentry: -127829 in the kernel, -128829 in the model: -0.78% */
 	assert_non_null(strstr(line, "dentry,146829,19000,18000,-127829,-128829,-0.78,"));
-	assert_non_null(strstr(line, ",42,0,0,0\n")); /* (no CPU slab columns in its prior.csv, no sheaves) */
+	assert_non_null(strstr(line, ",42,0,0,0,0,0,0,0\n")); /* (no CPU slab columns in its prior.csv, no sheaves) */
 	assert_non_null(fgets(line, sizeof(line), fp));
 	assert_non_null(strstr(line, "filp,900,910,900,10,0,-100.00,44,44,44,0,0,,0,0,0,"));
 	fclose(fp);
@@ -177,7 +177,7 @@ static void test_cpu_free_note(void **state)
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "CPU slabs started with 30 free slots by SLUB's half-full "
 				    "estimate and 12 measured"));
-	assert_non_null(strstr(buf, ",0,30,12,0\n"));
+	assert_non_null(strstr(buf, ",0,30,12,0,0,0,0,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 	/* within: no such note */
@@ -188,6 +188,54 @@ static void test_cpu_free_note(void **state)
 	buf = written(&k, false);
 	assert_null(strstr(buf, "CPU slabs started"));
 	free(buf);
+	rp_kernel_free(&k);
+}
+
+/* A held cache whose slabs miss and whose objects do not: the note says
+ * what the trace tells of the kernel slabs its frees of initial objects
+ * came from (prior.csv), not the CPU slabs' free slots, which move the
+ * objects; kernel.csv carries the four counts.  A count of whole slabs
+ * above the slabs freed from cannot be and is refused. */
+static void test_kslab_note(void **state)
+{
+	static const char dentry0[] = "dentry 146829 147672 192 21 1 : tunables 0 0 0 : slabdata 7032 7032 0\n";
+	static const char dentry1[] = "dentry 19000 20006 192 21 1 : tunables 0 0 0 : slabdata 953 953 0\n";
+	static const char head[] = "cache,from_snapshot,prior_live,prior_freed,prior_missing,"
+				   "kslabs_seen_freed,untraced_allocs,cpu_free_estimated,"
+				   "cpu_free_measured,kslabs_freed_from,kslabs_whole,"
+				   "prior_slabs_not_full,prior_slabs_freed\n";
+	struct kfiles kf;
+	char f[TU_PATH_MAX + 32], text[1024], *buf;
+	struct rp_kernel k;
+	struct ss_error err;
+	(void)state;
+
+	kfiles_init(&kf, "ks");
+	slabinfo_file(kf.before, dentry0);
+	slabinfo_file(kf.after, dentry1);
+	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
+	/* objects -127,329 against -127,829 (within); slabs -5,032 against
+	 * -6,079 (+17.2%: a miss) */
+	slabinfo_file(f, "dentry 19500 42000 192 21 1 : tunables 0 0 0 : slabdata 2000 2000 0\n");
+	snprintf(f, sizeof(f), "%s/prior.csv", kf.run);
+	snprintf(text, sizeof(text), "%sdentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032\n", head);
+	tu_write_text(f, text);
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_true(rp_kernel_row_objects_ok(&k.rows[0]));
+	assert_false(rp_kernel_row_slabs_ok(&k.rows[0]));
+	buf = written(&k, true);
+	assert_non_null(strstr(buf, "the trace freed initial objects from 6500 of the kernel's "
+				    "slabs, 5000 of which held a whole slab; how full the other 1500 "
+				    "were the snapshot does not say (700 slabs started partial): the "
+				    "model freed 5032 of its initial slabs"));
+	assert_null(strstr(buf, "CPU slabs started"));
+	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032\n"));
+	free(buf);
+	rp_kernel_free(&k);
+	snprintf(text, sizeof(text), "%sdentry,1,100,127000,0,0,0,30,12,10,11,700,5032\n", head);
+	tu_write_text(f, text);
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), -1);
+	assert_non_null(strstr(err.msg, "prior.csv:2: kslabs_whole 11 is more than kslabs_freed_from 10"));
 	rp_kernel_free(&k);
 }
 
@@ -253,9 +301,9 @@ static void test_settled_not_within(void **state)
 	assert_non_null(strstr(buf, "2000 settled (before: +5000, +66.7%)"));
 	/* kernel.csv: held 1, within 0, settled 2000, unsettled figures */
 	assert_non_null(strstr(buf, "\nmaple_node,4000,7000,7000,3000,3000,0.00,128,224,224,96,96,"
-				    "0.00,1,0,1,0,0,2000,9000,288,0,0,0,0,0\n"));
+				    "0.00,1,0,1,0,0,2000,9000,288,0,0,0,0,0,0,0,0,0\n"));
 	assert_non_null(strstr(buf, "\ndentry,10000,12000,12000,2000,2000,0.00,500,600,600,100,100,"
-				    "0.00,1,0,1,0,0,100,12100,600,1,0,0,0,0\n"));
+				    "0.00,1,0,1,0,0,100,12100,600,1,0,0,0,0,0,0,0,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 }
@@ -325,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_load_and_csv),
 		cmocka_unit_test(test_cpu_free_note),
+		cmocka_unit_test(test_kslab_note),
 		cmocka_unit_test(test_settled_not_within),
 		cmocka_unit_test(test_capture_meta),
 	};

@@ -858,6 +858,7 @@ static void test_prior_slabs_not_recycled(void **state)
 	struct ss_costs costs;
 	struct ss_op op;
 	struct ss_error err;
+	struct ss_cache_report r;
 	uint64_t slabs0;
 	uint32_t had;
 	(void)state;
@@ -879,8 +880,22 @@ static void test_prior_slabs_not_recycled(void **state)
 		}
 	}
 	assert_true(s.nr_slabs < slabs0); /* some were discarded */
+	/* what the report says of them: 20 kernel slabs freed from, none
+	 * said to hold a whole slab (no by_held), the snapshot's 16 partial
+	 * ones not full, and the initial slabs discarded (no new one made) */
+	ss_kcache_report(&s, &r);
+	assert_int_equal(r.kslabs_freed_from, 20);
+	assert_int_equal(r.kslabs_whole, 0);
+	assert_int_equal(r.prior_slabs_not_full, 16);
+	assert_int_equal(r.prior_slabs_freed, slabs0 - s.nr_slabs);
 	had = s.nr_prior_slabs;
 	assert_int_equal(ss_kcache_add_prior(&s, ss_snap_find(&snap, "kmalloc-512"), &err), 0);
+	/* a second kernel cache's slabs: the kernel slabs' counts are not
+	 * one cache's any more, and are not reported */
+	ss_kcache_report(&s, &r);
+	assert_int_equal(r.kslabs_freed_from, 0);
+	assert_int_equal(r.kslabs_whole, 0);
+	assert_int_equal(r.prior_slabs_not_full, 16); /* (the 192 added packed: 12 whole slabs) */
 	assert_true(s.nr_prior_slabs > had);
 	for (uint32_t i = 0; i < s.nr_prior_slabs; i++)
 		for (uint32_t j = i + 1; j < s.nr_prior_slabs; j++)
