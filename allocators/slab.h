@@ -147,7 +147,7 @@ struct ss_kcache {
 	 * half-full estimate, and as the trace measured them */
 	uint64_t prior_cpu_free_est, prior_cpu_free_meas;
 	/* What the trace says of the kernel's slabs, for the report: how
-	 * many it frees initial objects from, how many of those gave a whole
+	 * many it frees initial objects from, how many of those held a whole
 	 * slab (ss_kslab_info cache_kslabs, by_held[objects]), and the
 	 * initial slabs that were not full (CPU and node partial ones); the
 	 * first two only while one kernel cache's objects are here

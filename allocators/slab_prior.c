@@ -596,7 +596,7 @@ static struct ss_kslab *kslab_entry(struct ss_kcache *s, const struct ss_kslab_i
 		if (!m)
 			return NULL;
 		s->kmaps = m;
-		s->prior_kslabs_mixed = s->nr_kmaps > 0;
+		s->prior_kslabs_mixed |= s->nr_kmaps > 0; /* (a second kernel cache) */
 		map = &m[s->nr_kmaps++];
 		*map = (struct ss_kslab_map){.src_api = ki->src_api, .src_gfp = ki->src_gfp,
 					     .src_value = ki->src_value};

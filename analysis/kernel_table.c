@@ -67,27 +67,19 @@ static int same_change(const struct ss_csv *c, unsigned idx, int64_t want, struc
 	return 0;
 }
 
-/* kernel.csv's optional columns of what the trace says of the kernel's
- * slabs (a kernel.csv before them has none), in rp_kernel_row order. */
-#define NR_KSLAB_COLS 4
-static const char *const kslab_col_name[NR_KSLAB_COLS] = {
-	"kslabs_freed_from", "kslabs_whole", "prior_slabs_not_full", "prior_slabs_freed",
-};
-
-/* Those columns of the record into r, checked. */
+/* kernel.csv's columns of what the trace says of the kernel's slabs
+ * (optional: a kernel.csv before them has none) into r, checked. */
 static int read_kslabs(const struct ss_csv *c, const int *kcol, struct rp_kernel_row *r,
 		       struct ss_error *err)
 {
-	uint64_t *u[NR_KSLAB_COLS] = {&r->kslabs_freed_from, &r->kslabs_whole,
-				      &r->prior_not_full, &r->prior_slabs_freed};
+	uint64_t v[RP_KERNEL_KSLAB_COLS];
 
-	for (unsigned k = 0; k < NR_KSLAB_COLS; k++)
-		if (kcol[k] >= 0 && ss_csv_u64(c, (unsigned)kcol[k], u[k], err))
-			return -1;
-	if (r->kslabs_whole > r->kslabs_freed_from)
-		return ss_errorf(err, "%s:%lu: kslabs_whole %llu is more than kslabs_freed_from %llu",
-				 c->path, c->line, (unsigned long long)r->kslabs_whole,
-				 (unsigned long long)r->kslabs_freed_from);
+	if (rp_kernel_kslab_read(c, kcol, v, err))
+		return -1;
+	r->kslabs_freed_from = v[0];
+	r->kslabs_whole = v[1];
+	r->prior_not_full = v[2];
+	r->prior_slabs_freed = v[3];
 	return 0;
 }
 
@@ -147,7 +139,7 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 {
 	struct ss_csv c;
 	unsigned col[NR_COLS];
-	int sheaf_col, kcol[NR_KSLAB_COLS], rc;
+	int sheaf_col, kcol[RP_KERNEL_KSLAB_COLS], rc;
 	size_t room = 0;
 
 	if (ss_csv_open(&c, cap->csv, NULL, NULL, err))
@@ -156,8 +148,7 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 		if (ss_csv_need(&c, col_name[k], &col[k], err))
 			goto fail;
 	sheaf_col = ss_csv_col(&c, "sheaf_capacity"); /* (kernel.csv before it: none) */
-	for (unsigned k = 0; k < NR_KSLAB_COLS; k++)
-		kcol[k] = ss_csv_col(&c, kslab_col_name[k]);
+	rp_kernel_kslab_cols(&c, kcol);
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r;
 

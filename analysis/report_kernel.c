@@ -103,6 +103,31 @@ static struct rp_kernel_row *row_for(struct rp_kernel *k, const char *name, size
 	return &k->rows[k->n++];
 }
 
+void rp_kernel_kslab_cols(const struct ss_csv *c, int col[RP_KERNEL_KSLAB_COLS])
+{
+	static const char *const name[RP_KERNEL_KSLAB_COLS] = {
+		"kslabs_freed_from", "kslabs_whole", "prior_slabs_not_full", "prior_slabs_freed",
+	};
+
+	for (unsigned i = 0; i < RP_KERNEL_KSLAB_COLS; i++)
+		col[i] = ss_csv_col(c, name[i]);
+}
+
+int rp_kernel_kslab_read(const struct ss_csv *c, const int col[RP_KERNEL_KSLAB_COLS],
+			 uint64_t v[RP_KERNEL_KSLAB_COLS], struct ss_error *err)
+{
+	for (unsigned i = 0; i < RP_KERNEL_KSLAB_COLS; i++) {
+		v[i] = 0;
+		if (col[i] >= 0 && ss_csv_u64(c, (unsigned)col[i], &v[i], err))
+			return -1;
+	}
+	if (v[1] > v[0])
+		return ss_errorf(err, "%s:%lu: kslabs_whole %llu is more than kslabs_freed_from %llu",
+				 c->path, c->line, (unsigned long long)v[1],
+				 (unsigned long long)v[0]);
+	return 0;
+}
+
 /* prior.csv and settled.csv of the run, when it wrote them. */
 static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 			size_t *cap, struct ss_error *err)
@@ -111,11 +136,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	struct ss_csv c;
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
-	int rc, u = -1, ce = -1, cm = -1;
-	/* the kernel slabs' columns (runs before them have none) */
-	static const char *const ks_name[4] = {"kslabs_freed_from", "kslabs_whole",
-					       "prior_slabs_not_full", "prior_slabs_freed"};
-	int ks[4] = {-1, -1, -1, -1};
+	int rc, u = -1, ce = -1, cm = -1, ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1};
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -132,12 +153,11 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		u = ss_csv_col(&c, "untraced_allocs");
 		ce = ss_csv_col(&c, "cpu_free_estimated");
 		cm = ss_csv_col(&c, "cpu_free_measured");
-		for (unsigned i = 0; i < 4; i++)
-			ks[i] = ss_csv_col(&c, ks_name[i]);
+		rp_kernel_kslab_cols(&c, ks);
 	}
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
-		uint64_t x, y = 0, z = 0, e = 0, m = 0, kv[4] = {0};
+		uint64_t x, y = 0, z = 0, e = 0, m = 0, kv[RP_KERNEL_KSLAB_COLS];
 
 		if (!r) {
 			rc = ss_errorf(err, "out of memory");
@@ -146,19 +166,11 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		if (ss_csv_u64(&c, a, &x, err) || (prior && ss_csv_u64(&c, b, &y, err)) ||
 		    (u >= 0 && ss_csv_u64(&c, (unsigned)u, &z, err)) ||
 		    (ce >= 0 && ss_csv_u64(&c, (unsigned)ce, &e, err)) ||
-		    (cm >= 0 && ss_csv_u64(&c, (unsigned)cm, &m, err))) {
+		    (cm >= 0 && ss_csv_u64(&c, (unsigned)cm, &m, err)) ||
+		    rp_kernel_kslab_read(&c, ks, kv, err)) {
 			rc = -1;
 			break;
 		}
-		for (unsigned i = 0; i < 4 && rc >= 0; i++)
-			if (ks[i] >= 0 && ss_csv_u64(&c, (unsigned)ks[i], &kv[i], err))
-				rc = -1;
-		if (rc >= 0 && kv[1] > kv[0])
-			rc = ss_errorf(err, "%s:%lu: kslabs_whole %llu is more than kslabs_freed_from %llu",
-				       path, c.line, (unsigned long long)kv[1],
-				       (unsigned long long)kv[0]);
-		if (rc < 0)
-			break;
 		if (prior) {
 			r->prior_freed += x;
 			r->prior_missing += y;

@@ -66,6 +66,17 @@ double rp_kernel_err_pct(int64_t kernel, int64_t model);
  * threshold). */
 bool rp_kernel_row_held(const struct rp_kernel_row *r);
 bool rp_kernel_row_ok(const struct rp_kernel_row *r);
+/* The optional columns of what the trace says of the kernel's slabs, as
+ * prior.csv and kernel.csv both carry them (a file before them has
+ * none), in rp_kernel_row order from kslabs_freed_from. */
+#define RP_KERNEL_KSLAB_COLS 4
+struct ss_csv;
+/* Their indexes in c's header (-1: absent). */
+void rp_kernel_kslab_cols(const struct ss_csv *c, int col[RP_KERNEL_KSLAB_COLS]);
+/* The current record's values into v (0 where absent), checked: no more
+ * slabs held whole than slabs freed from (error naming file and line). */
+int rp_kernel_kslab_read(const struct ss_csv *c, const int col[RP_KERNEL_KSLAB_COLS],
+			 uint64_t v[RP_KERNEL_KSLAB_COLS], struct ss_error *err);
 /* The objects' and the slabs' bound alone. */
 bool rp_kernel_row_objects_ok(const struct rp_kernel_row *r);
 bool rp_kernel_row_slabs_ok(const struct rp_kernel_row *r);
