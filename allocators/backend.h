@@ -97,6 +97,13 @@ struct ss_backend_ops {
 	 * requested bytes are the backend's report's requested_live. */
 	int (*free_prior)(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
 			  struct ss_op *op);
+	/* Optional (NULL: nothing).  The trace saw ki's kernel slab freed:
+	 * the initial objects its slab here still holds are taken as
+	 * free_prior() takes one, and put back on other initial slabs where
+	 * the snapshot leaves room (ss_kcache_kslab_left, _prior_respread).
+	 * The objects taken; *back those put back (op->resync then set). */
+	uint32_t (*kslab_freed)(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
+				struct ss_op *op, uint32_t *back);
 	/* __kmem_cache_alias(): a cache of object_size merged into this one
 	 * (the object size grows to the larger of the two). */
 	void (*alias)(void *cache, unsigned object_size);

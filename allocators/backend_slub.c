@@ -182,6 +182,21 @@ static int slub_free_prior(void *cache, unsigned cpu, const struct ss_kslab_info
 	return 1;
 }
 
+static uint32_t slub_kslab_freed(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
+				 struct ss_op *op, uint32_t *back)
+{
+	struct slub_cache *c = cache;
+	/* (with sheaves the objects would go to a sheaf, not empty the slab) */
+	uint32_t left = c->sheaves ? 0 : ss_kcache_kslab_left(&c->s, ki), n = 0;
+
+	while (n < left && slub_free_prior(cache, cpu, ki, op))
+		n++;
+	*back = ss_kcache_prior_respread(&c->s, n);
+	c->s.prior_freed -= *back; /* (taken above, put back: not freed) */
+	op->resync |= *back > 0;
+	return n;
+}
+
 /* __kmem_cache_alias() (mm/slub.c, 3.x-6.18): the merged cache's
  * object_size and inuse grow to the new cache's size, so a 192-byte
  * dentry merged into 184-byte filp objects is a 192-byte object. */
@@ -243,6 +258,7 @@ const struct ss_backend_ops ss_backend_slub = {
 	.start_as = slub_start_as,
 	.add_prior = slub_add_prior,
 	.free_prior = slub_free_prior,
+	.kslab_freed = slub_kslab_freed,
 	.alias = slub_alias,
 	.plain = slub_plain,
 };

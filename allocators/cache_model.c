@@ -644,28 +644,40 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
  * import writes the flags it learned: docs/import.md, "Frees of objects
  * from before the capture"), never a random copy or a bucket (the free
  * says nothing of the allocation's site); a declared cache wherever the
- * placement puts its allocations. */
+ * placement puts its allocations.  SS_ROUTE_KMALLOC: no slab object
+ * (ZERO_SIZE_PTR, kmalloc_large); -1 with err.  *declared: the event is
+ * a declared cache's, whose first prior free gives the cache the
+ * kernel's objects (place_prior). */
+static int prior_route(struct ss_cmodel *m, const struct ss_event *ev, bool *declared,
+		       struct ss_error *err)
+{
+	int c;
+
+	*declared = ev->api != SS_API_KMALLOC;
+	if (!*declared) {
+		if (!ev->value || ev->value > ss_kmalloc_max_cache_size(m->cfg.target))
+			return SS_ROUTE_KMALLOC;
+		return kmalloc_cache(m, ev->gfp & SS_GFP_ALL ?
+				     ss_kmalloc_gfp_type(m->cfg.target, ev->gfp) : SS_KT_NORMAL,
+				     ev->value, err);
+	}
+	c = route_base(m, ev, err);
+	return c == SS_ROUTE_KMALLOC ? kmalloc_cache(m, SS_KT_NORMAL, ev->value, err) : c;
+}
+
 static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 			 struct ss_op *op, uint32_t *cache, struct ss_error *err)
 {
 	struct ss_kslab_info ki;
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
 	struct cm_cache *fc;
-	int c, rc;
+	bool declared;
+	int c = prior_route(m, ev, &declared, err), rc;
 
-	if (ev->api == SS_API_KMALLOC) {
-		if (!ev->value || ev->value > ss_kmalloc_max_cache_size(m->cfg.target))
-			return 0; /* ZERO_SIZE_PTR or kmalloc_large: no slab object */
-		c = kmalloc_cache(m, ev->gfp & SS_GFP_ALL ?
-				  ss_kmalloc_gfp_type(m->cfg.target, ev->gfp) : SS_KT_NORMAL,
-				  ev->value, err);
-	} else {
-		c = route_base(m, ev, err);
-		if (c == SS_ROUTE_KMALLOC)
-			c = kmalloc_cache(m, SS_KT_NORMAL, ev->value, err);
-		if (place_prior(m, ev->api, c, op, err))
-			return -1;
-	}
+	if (c == SS_ROUTE_KMALLOC)
+		return 0;
+	if (declared && place_prior(m, ev->api, c, op, err))
+		return -1;
 	take_pending(m, op);
 	if (c < 0)
 		return -1;
@@ -680,6 +692,30 @@ static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 	if (rc)
 		*cache = (uint32_t)c;
 	return rc;
+}
+
+/* The cache model's kslab_freed: ev's cache found as cm_free_prior finds
+ * it (the prior frees of its kernel slab came first and placed it). */
+static int64_t cm_kslab_freed(struct ss_model *mm, const struct ss_event *ev, struct ss_op *op,
+			      uint32_t *cache, uint32_t *back, struct ss_error *err)
+{
+	struct ss_cmodel *m = (struct ss_cmodel *)mm;
+	struct ss_kslab_info ki;
+	struct cm_cache *fc;
+	bool declared;
+	int c = prior_route(m, ev, &declared, err);
+
+	*back = 0;
+	if (c == SS_ROUTE_KMALLOC)
+		return 0;
+	if (c < 0)
+		return -1;
+	*cache = (uint32_t)c;
+	fc = m->caches[c];
+	if (!fc->be || !m->be->kslab_freed)
+		return 0;
+	ss_prior_counts_about(m->cfg.prior_counts, ev, &ki);
+	return m->be->kslab_freed(fc->be, ev->cpu, &ki, op, back);
 }
 
 /* The KFENCE pool, when configured, is cache 0. */
@@ -777,6 +813,7 @@ const struct ss_model_ops ss_cache_model_ops = {
 	.alloc = cm_alloc,
 	.free = cm_free,
 	.free_prior = cm_free_prior,
+	.kslab_freed = cm_kslab_freed,
 	.nr_caches = cm_nr_caches,
 	.cache_report = cm_cache_report,
 	.cache_slab_bytes = cm_cache_slab_bytes,

@@ -110,6 +110,10 @@ struct ss_cache_report {
 	/* kernel slabs the trace saw freed whose slab started holding what
 	 * they held (slab_prior.h) */
 	uint64_t kslabs_seen_freed;
+	/* of prior_freed, those taken when the trace saw their kernel slab's
+	 * pages freed (no free event of their own: slab_prior.h
+	 * ss_kcache_kslab_left) */
+	uint64_t prior_freed_unseen;
 	/* kernel slabs the trace freed initial objects from, and of them
 	 * those that held a whole slab (0 and 0 where a what-if cache holds
 	 * several kernel caches' objects); initial slabs that were not full
@@ -154,6 +158,13 @@ struct ss_model_ops {
 	 * object_size on the way (*cache is then set even with 0). */
 	int (*free_prior)(struct ss_model *m, const struct ss_event *ev,
 			  struct ss_op *op, uint32_t *cache, struct ss_error *err);
+	/* Optional (NULL: nothing).  The trace saw the kernel slab of prior
+	 * free ev freed (its SS_EV_SLAB_FREED line, as a prior free of that
+	 * slab): it was empty, so the slab it maps onto here is emptied too
+	 * (backend.h kslab_freed).  The objects taken (*cache: their cache),
+	 * *back of them put back elsewhere in it; -1 with err. */
+	int64_t (*kslab_freed)(struct ss_model *m, const struct ss_event *ev, struct ss_op *op,
+			       uint32_t *cache, uint32_t *back, struct ss_error *err);
 	unsigned (*nr_caches)(const struct ss_model *m);
 	void (*cache_report)(const struct ss_model *m, unsigned i,
 			     struct ss_cache_report *r);

@@ -179,6 +179,13 @@ int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 
 	if (ev->kind == SS_EV_PHASE)
 		return 0; /* (no CPU of its own) */
+	/* The capture saw K's pages freed (a capture with mm_page_free,
+	 * docs/import.md): K is empty then, so every object it held from
+	 * before the trace was freed by then, by a prior free naming K.  Not
+	 * a CPU's next event for the vector rule below: __free_slab() frees
+	 * the vector (free_slab_obj_exts()) before the pages. */
+	if (ev->kind == SS_EV_SLAB_FREED)
+		return pc->slabs.cap ? note_dead(pc, ev) : 0; /* (no prior free yet: not K) */
 	if (!(last = last_of(pc, ev->cpu)))
 		return -1;
 	if (ev->kind == SS_EV_FREE_PRIOR && ev->api == SS_API_KMALLOC &&

@@ -436,6 +436,7 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.prior_freed = s->prior_freed,
 		.prior_missing = s->prior_missing,
 		.kslabs_seen_freed = s->kslabs_seen_freed,
+		.prior_freed_unseen = s->prior_freed_unseen,
 		.kslabs_freed_from = s->prior_kslabs_mixed ? 0 : s->prior_kslabs,
 		.kslabs_whole = s->prior_kslabs_mixed ? 0 : s->prior_kslabs_whole,
 		.prior_slabs_not_full = s->prior_slabs_not_full,

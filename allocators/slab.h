@@ -124,7 +124,7 @@ struct ss_kcache {
 	 * spread_fill is spread_take()'s room for the re-spread fills */
 	struct ss_slab **prior_slabs;
 	uint32_t *prior_tree, *unmapped_tree, *spread_fill;
-	uint8_t *mapped;
+	uint8_t *mapped;	/* 1: one kernel slab mapped onto it, 2: more */
 	uint64_t unmapped_live;
 	uint32_t nr_prior_slabs, cap_prior_slabs;
 	struct ss_kslab_map {
@@ -133,6 +133,9 @@ struct ss_kcache {
 		struct ss_kslab {
 			uint32_t slab;	/* prior slab index + 1, 0 = not mapped */
 			uint32_t taken; /* prior frees of the kernel slab so far */
+			/* its slab ran out and it took another: it gave more
+			 * than one slab of ours held (untraced allocations) */
+			bool remapped;
 		} *kslab;		/* by kernel slab id */
 		uint32_t nr_kslab;
 	} *kmaps;		  /* one per kernel cache whose objects are here */
@@ -143,6 +146,10 @@ struct ss_kcache {
 	uint64_t prior_freed;	  /* prior frees applied */
 	uint64_t prior_missing;	  /* prior frees with no such object left */
 	uint64_t kslabs_seen_freed; /* kernel slabs started as seen freed */
+	/* initial objects the trace never freed, taken when it saw their
+	 * kernel slab's pages freed (ss_kcache_kslab_left: kfree_bulk(),
+	 * sheaf and other frees without an event) */
+	uint64_t prior_freed_unseen;
 	/* the free slots the initial state gave its CPU slabs: by SLUB's
 	 * half-full estimate, and as the trace measured them */
 	uint64_t prior_cpu_free_est, prior_cpu_free_meas;

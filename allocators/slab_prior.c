@@ -350,8 +350,10 @@ static void set_mapped(struct ss_kcache *s, uint32_t i)
 {
 	uint32_t left = s->prior_slabs[i]->prior;
 
-	if (s->mapped[i])
+	if (s->mapped[i]) {
+		s->mapped[i] = 2; /* (ss_kcache_kslab_left: no longer one kernel slab's) */
 		return;
+	}
 	s->prior_full_unmapped -= whole(s->prior_slabs[i]);
 	s->mapped[i] = 1;
 	tree_add(s->unmapped_tree, s->nr_prior_slabs, i, -(int32_t)left);
@@ -607,6 +609,65 @@ static struct ss_kslab *kslab_entry(struct ss_kcache *s, const struct ss_kslab_i
 	return &map->kslab[k];
 }
 
+/* The entry of ki's kernel slab, or NULL when none was made. */
+static const struct ss_kslab *kslab_find(const struct ss_kcache *s, const struct ss_kslab_info *ki)
+{
+	uint32_t k = ki->kslab - 1;
+
+	for (uint32_t i = 0; i < s->nr_kmaps; i++)
+		if (s->kmaps[i].src_api == ki->src_api && s->kmaps[i].src_gfp == ki->src_gfp &&
+		    s->kmaps[i].src_value == ki->src_value)
+			return k < s->kmaps[i].nr_kslab ? &s->kmaps[i].kslab[k] : NULL;
+	return NULL;
+}
+
+uint32_t ss_kcache_kslab_left(struct ss_kcache *s, const struct ss_kslab_info *ki)
+{
+	const struct ss_kslab *m;
+	uint32_t i;
+
+	if (!ki->kslab || s->prior_kslabs_mixed || !(m = kslab_find(s, ki)) || !m->slab ||
+	    m->remapped) /* (the second slab's objects were never K's) */
+		return 0;
+	i = m->slab - 1;
+	if (s->mapped[i] != 1) /* another kernel slab's objects too: not all K's */
+		return 0;
+	return s->prior_slabs[i]->prior;
+}
+
+uint32_t ss_kcache_prior_respread(struct ss_kcache *s, uint32_t n)
+{
+	uint32_t nr = s->nr_prior_slabs, count = 0, max = 0, k = 0, add;
+	uint64_t total = 0, room = 0;
+
+	for (uint32_t j = 0; j < nr; j++) {
+		if (!spread_slab(s, j))
+			continue;
+		count++;
+		total += s->prior_slabs[j]->prior;
+		max = s->prior_slabs[j]->objects - 1; /* (one cache: one size) */
+		room += max - s->prior_slabs[j]->prior;
+	}
+	add = room < n ? (uint32_t)room : n;
+	s->prior_freed_unseen += n - add;
+	if (!add)
+		return 0;
+	ss_partial_spread(count, total + add, 0, max, s->spread_fill);
+	for (uint32_t j = 0; j < nr; j++)
+		if (spread_slab(s, j)) {
+			struct ss_slab *sl = s->prior_slabs[j];
+			uint32_t was = sl->prior;
+
+			set_prior(s, j, s->spread_fill[k++]);
+			/* (signed: the spread lowers some slabs as it raises others) */
+			s->prior_live = (uint64_t)((int64_t)s->prior_live + ((int64_t)sl->prior - was));
+			s->unmapped_live = (uint64_t)((int64_t)s->unmapped_live + ((int64_t)sl->prior - was));
+		}
+	s->live += add;
+	s->requested_live += (uint64_t)add * s->geo.object_size;
+	return add;
+}
+
 /* The prior slab ki's kernel slab maps to, mapping it anew when it is
  * new or its slab has nothing left: a spread slab made to hold what K
  * held when K was seen freed (`dead`), else map_draw(). */
@@ -630,6 +691,7 @@ static int64_t kslab_slab(struct ss_kcache *s, const struct ss_kslab_info *ki, u
 		uint64_t slack = !s->prior_needs_set ? UINT64_MAX
 			: s->unmapped_live > needs ? (s->unmapped_live - needs) / (left ? left : 1) : 0;
 
+		m->remapped |= m->slab != 0;
 		m->slab = 1 + map_draw(s, need, slack, drawn);
 		set_mapped(s, m->slab - 1);
 	}

@@ -68,4 +68,24 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * (docs/own-trace.md). */
 struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_info *ki);
 
+/* The trace saw kernel slab ki->kslab's pages freed (a `d` line): the
+ * initial objects still on the slab it maps onto, which the kernel freed
+ * without an event (kfree_bulk() of kfree_rcu() batches, sheaves), for
+ * the caller to take with as many ss_kcache_take_prior(s, ki) (they come
+ * from that slab: it has objects left, so K stays mapped there), then
+ * ss_kcache_prior_respread().  0 when K is not mapped, or ran out of its
+ * slab here and took another, or its slab holds another kernel slab's
+ * objects too (a draw that found no slab of its own), or the cache holds
+ * several kernel caches' (a what-if). */
+uint32_t ss_kcache_kslab_left(struct ss_kcache *s, const struct ss_kslab_info *ki);
+
+/* After those n were taken: objects K's slab here held that K did not
+ * (the kernel's K held fewer) or that the kernel freed without an event.
+ * Where the node partial slabs no event has touched have room (their
+ * fill is the snapshot's spread, a guess: spread_take), they take them
+ * back, spread again, so that the cache's objects stay the snapshot's;
+ * what they cannot take was freed unseen (s->prior_freed_unseen).  The
+ * objects put back, for the caller's totals (op->resync). */
+uint32_t ss_kcache_prior_respread(struct ss_kcache *s, uint32_t n);
+
 #endif

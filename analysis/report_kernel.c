@@ -136,7 +136,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	struct ss_csv c;
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
-	int rc, u = -1, ce = -1, cm = -1, ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1};
+	int rc, u = -1, ce = -1, cm = -1, un = -1, ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1};
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -153,11 +153,12 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		u = ss_csv_col(&c, "untraced_allocs");
 		ce = ss_csv_col(&c, "cpu_free_estimated");
 		cm = ss_csv_col(&c, "cpu_free_measured");
+		un = ss_csv_col(&c, "prior_freed_unseen");
 		rp_kernel_kslab_cols(&c, ks);
 	}
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
-		uint64_t x, y = 0, z = 0, e = 0, m = 0, kv[RP_KERNEL_KSLAB_COLS];
+		uint64_t x, y = 0, z = 0, e = 0, m = 0, w = 0, kv[RP_KERNEL_KSLAB_COLS];
 
 		if (!r) {
 			rc = ss_errorf(err, "out of memory");
@@ -167,6 +168,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		    (u >= 0 && ss_csv_u64(&c, (unsigned)u, &z, err)) ||
 		    (ce >= 0 && ss_csv_u64(&c, (unsigned)ce, &e, err)) ||
 		    (cm >= 0 && ss_csv_u64(&c, (unsigned)cm, &m, err)) ||
+		    (un >= 0 && ss_csv_u64(&c, (unsigned)un, &w, err)) ||
 		    rp_kernel_kslab_read(&c, ks, kv, err)) {
 			rc = -1;
 			break;
@@ -177,6 +179,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 			r->untraced_allocs += z;
 			r->cpu_free_est += e;
 			r->cpu_free_meas += m;
+			r->prior_freed_unseen += w;
 			r->kslabs_freed_from += kv[0];
 			r->kslabs_whole += kv[1];
 			r->prior_not_full += kv[2];
@@ -334,6 +337,10 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n,
 				      "%llu freed that no event allocated (the kernel may hold more); ",
 				      (unsigned long long)r->untraced_allocs);
+	if (r->prior_freed_unseen && n < size)
+		n += (size_t)snprintf(buf + n, size - n,
+				      "%llu initial objects left with their kernel slab's pages (no free event); ",
+				      (unsigned long long)r->prior_freed_unseen);
 	/* where a held cache's objects miss: the initial state's guess that
 	 * `objects` cannot check (it counts CPU slabs' free slots as used) */
 	if (rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_objects_ok(r) &&

@@ -36,6 +36,9 @@ struct rp_kernel_row {
 	/* frees of objects allocated without an event (prior.csv's
 	 * untraced_allocs): the kernel may hold more than any trace shows */
 	uint64_t untraced_allocs;
+	/* initial objects the replay took when the trace saw their kernel
+	 * slab's pages freed (prior.csv prior_freed_unseen) */
+	uint64_t prior_freed_unseen;
 	/* the free slots the model's initial state gave the CPU slabs
 	 * (prior.csv's cpu_free_estimated, cpu_free_measured), which neither
 	 * side's `objects` shows */

@@ -61,7 +61,9 @@ static void import_usage(FILE *out)
 		"event names, else (raw pointers, --snapshot) of the cache its slab held\n"
 		"before the free or that its offset in the slab tells, else of the cache its\n"
 		"call site's other frees went to; an allocation of a live pointer (lost\n"
-		"free) frees the old object first.  Prints perf kmem stat's\n"
+		"free) frees the old object first.  With raw pointers, a kmem:mm_page_free\n"
+		"(text captures) of the pages of a kernel slab the prior frees named becomes\n"
+		"that slab's death (d).  Prints perf kmem stat's\n"
 		"summary (bytes requested, allocated, internal fragmentation) and what the\n"
 		"import repaired.  See docs/import.md.\n\n");
 	ss_opt_help(out, &opt_set);

@@ -4,7 +4,7 @@
 #
 #   make capture NAME=N CMD='...' [CAPTURE_DIR=datasets/captures]
 #                [BUFFER_KB=auto] [SETTLE=10] [TRACE_CLOCK=local]
-#                [RAW_PTR=0|1] [FORCE=1]
+#                [RAW_PTR=0|1] [PAGE_FREES=0] [FORCE=1]
 #
 # Writes CAPTURE_DIR/N/: capture.ftrace.zst, slab-before.txt,
 # slab-after.txt, slabinfo-before, slabinfo-after, meta.  CMD runs under
@@ -23,7 +23,8 @@ TRACE_CLOCK ?= local
 # needs to empty the slabs the kernel emptied (find after drop_caches: 10
 # of 12 caches within with them, 5 of 14 hashed; docs/own-trace.md).  The
 # capture is then readable by root only.  RAW_PTR=1 requires them,
-# RAW_PTR=0 keeps pointers hashed.
+# RAW_PTR=0 keeps pointers hashed.  PAGE_FREES=0 leaves kmem:mm_page_free
+# off (on by default with raw pointers: the kernel slabs that died).
 # A make value as one single-quoted shell word.
 cap_sq = '$(subst ','\'',$(1))'
 
@@ -37,4 +38,5 @@ capture:
 	@scripts/capture.sh -d $(call cap_sq,$(CAPTURE_DIR)) -b $(call cap_sq,$(BUFFER_KB)) \
 		-s $(call cap_sq,$(SETTLE)) -c $(call cap_sq,$(TRACE_CLOCK)) \
 		$(if $(filter 1,$(RAW_PTR)),-r,$(if $(filter 0,$(RAW_PTR)),,-R)) $(if $(filter 1,$(FORCE)),-f) \
+		$(if $(filter 0,$(PAGE_FREES)),-P) \
 		-- $(call cap_sq,$(NAME)) "$$SLABSIM_CAPTURE_CMD"

@@ -15,6 +15,11 @@ INST=""
 KMEM_EVENTS="kmalloc kfree kmem_cache_alloc kmem_cache_free"
 KMEM_EVENTS_OLD="kmalloc_node kmem_cache_alloc_node"
 KMEM_ENABLED=()
+# mm_page_free too (PAGE_FREES=1, the default): with raw pointers it tells
+# which of the kernel's slabs died (an empty slab's pages go back to the
+# buddy allocator: workloads/import/import_pagefree.c).  Hashed pointers
+# cannot be matched to a page, so it is left off with them.
+PAGE_FREES=1
 
 # Write a value to a tracefs file; a refusal (ENOMEM for a large buffer,
 # EINVAL for an unknown clock) is fatal and says what was refused.
@@ -81,6 +86,10 @@ tfs_instance() {
 			die "tracefs has no kmem:$e tracepoint"
 		fi
 	done
+	if [ "$PAGE_FREES" = 1 ] && [ "$raw" = 1 ] && [ -e "$INST/events/kmem/mm_page_free/enable" ]; then
+		tfs_write 1 "$INST/events/kmem/mm_page_free/enable"
+		KMEM_ENABLED+=(mm_page_free)
+	fi
 }
 
 # A second instance that records the before-snapshot walk's own

@@ -3,7 +3,7 @@
 # runs: the kmem tracepoints streamed from trace_pipe, and the state of
 # every cache before and after (docs/capture.md).  Root only.
 #
-#   capture.sh [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r] [-f] NAME CMD
+#   capture.sh [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r|-R] [-f] [-P] NAME CMD
 #
 #   -d DIR      where captures go (default datasets/captures): DIR/NAME/
 #   -b KB       ring buffer per CPU in KiB, or auto (default): 1/32 of
@@ -14,6 +14,8 @@
 #   -R          raw pointers where the kernel has the hash-ptr option, else
 #               hashed with a warning (make capture's default)
 #   -f          replace an existing DIR/NAME
+#   -P          without kmem:mm_page_free (recorded by default with raw
+#               pointers: which kernel slabs died, docs/capture.md)
 #
 # Exit: 0 when the capture was written (even if CMD failed or events were
 # lost: meta says so and a warning is printed), 1 on an error or
@@ -25,7 +27,7 @@ prog=capture.sh
 die() { echo "$prog: $*" >&2; exit 1; }
 usage() {
 	[ $# -eq 0 ] || echo "$prog: $*" >&2
-	echo "usage: $prog [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r] [-f] NAME CMD" >&2
+	echo "usage: $prog [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r|-R] [-f] [-P] NAME CMD" >&2
 	exit 2
 }
 # shellcheck source=scripts/capture-tracefs.sh
@@ -34,7 +36,7 @@ usage() {
 . "$here/capture-untraced.sh"
 
 dir=datasets/captures buffer_kb=auto settle=10 clock=local raw=0 force=0
-while getopts d:b:s:c:rRf opt; do
+while getopts d:b:s:c:rRfP opt; do
 	case $opt in
 	d) dir=$OPTARG ;;
 	b) buffer_kb=$OPTARG ;;
@@ -43,6 +45,7 @@ while getopts d:b:s:c:rRf opt; do
 	r) raw=1 ;;
 	R) raw=2 ;;
 	f) force=1 ;;
+	P) PAGE_FREES=0 ;;
 	*) usage ;;
 	esac
 done

@@ -294,6 +294,50 @@ static __attribute__((noinline)) int do_free_prior(struct ss_run *run,
 	return count_free(run, ev, &op, err);
 }
 
+/* The trace saw a kernel slab's pages freed (the pre-pass read what that
+ * says of it: prior_counts.h): it was empty then, so the slab it maps
+ * onto here is emptied too -- its initial objects taken as prior frees of
+ * that kernel slab, and put back on node partial slabs no event touched
+ * where the snapshot leaves room, else counted freed without an event
+ * (slab_prior.h ss_kcache_kslab_left).  Their cycles go to the frees'
+ * total and the CPU's clock, not to the latency histogram: they are not
+ * one operation. */
+static __attribute__((noinline)) int do_slab_freed(struct ss_run *run, const struct ss_event *ev,
+						  struct ss_error *err)
+{
+	struct ss_event prior = *ev;
+	struct ss_obj obj = {.state = SS_OBJ_LIVE};
+	struct ss_op op;
+	uint32_t back = 0;
+	int64_t taken;
+
+	run->kslabs_freed++;
+	if (!run->desc->ops->kslab_freed)
+		return 0;
+	prior.kind = SS_EV_FREE_PRIOR;
+	ss_op_init(&op, run->costs->cycles);
+	taken = run->desc->ops->kslab_freed(run->model, &prior, &op, &obj.cache, &back, err);
+	if (taken < 0) {
+		char why[sizeof(err->msg)];
+
+		memcpy(why, err->msg, sizeof(why));
+		return BAD(run, ev, err, "%s", why);
+	}
+	if (!taken)
+		return 0;
+	if (ss_memcap_note(&run->mem, run->desc, run->model, &obj, &op))
+		return BAD(run, ev, err, SS_MEMCAP_LOST);
+	/* (one = 0: more than one initial object moved, the cache is read again) */
+	if (ss_account_prior(&run->acct, &run->mem, obj.cache, 0, run->events))
+		return ss_errorf(err, "out of memory");
+	run->prior_freed_unseen += (uint64_t)taken - back;
+	if (ss_contend_op(&run->cont, ev->cpu, &op))
+		return ss_errorf(err, "out of memory");
+	run->free_cycles += op.cycles;
+	run->cpu_cycles[ev->cpu] += op.cycles;
+	return 0;
+}
+
 /* The model's timed work on the event's CPU (SLAB's cache_reap), after
  * the event: on the CPU's clock and the allocator's time; the slabs it
  * frees leave the memory total. */
@@ -378,6 +422,8 @@ static __attribute__((noinline)) int replay_mapped(struct ss_run *run,
 		return do_free(run, &mapped, false, err);
 	case SS_EV_FREE_PRIOR:
 		return do_free_prior(run, &mapped, err);
+	case SS_EV_SLAB_FREED:
+		return do_slab_freed(run, &mapped, err);
 	default:
 		return do_work(run, &mapped, err);
 	}
@@ -397,6 +443,8 @@ static inline __attribute__((always_inline)) int replay_event(struct ss_run *run
 		return replay_mapped(run, ev, err);
 	if (ev->kind == SS_EV_FREE_PRIOR)
 		return do_free_prior(run, ev, err);
+	if (ev->kind == SS_EV_SLAB_FREED)
+		return do_slab_freed(run, ev, err);
 	return do_work(run, ev, err);
 }
 

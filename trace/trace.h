@@ -43,6 +43,10 @@ enum ss_event_kind {
 	SS_EV_WORK,
 	SS_EV_PHASE,
 	SS_EV_FREE_PRIOR, /* a free of an object the trace never allocated */
+	/* the kernel freed the pages of kernel slab id - 1 of the cache
+	 * (api, gfp, value as a prior free's): a slab the trace's prior frees
+	 * named, seen freed by the capture (mm_page_free, docs/import.md) */
+	SS_EV_SLAB_FREED,
 };
 
 /* The order lets the batch decoder store an alloc's cpu and kind, and its
@@ -50,7 +54,7 @@ enum ss_event_kind {
 struct ss_event {
 	uint32_t cpu;
 	enum ss_event_kind kind;
-	uint64_t id;	/* alloc, free: object id; prior: its slab + 1, or 0 */
+	uint64_t id;	/* alloc, free: object id; prior: its slab + 1, or 0; slab freed: slab + 1 */
 	/* free: only cpu, id and line (site, api and value are unspecified) */
 	uint32_t api;	/* alloc, prior: SS_API_KMALLOC or cache index */
 	uint32_t gfp;	/* alloc, prior: SS_GFP_* (0 in traces written without them) */
@@ -197,6 +201,10 @@ int ss_trace_write_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
 int ss_trace_write_free_prior(struct ss_trace_writer *w, uint32_t cpu,
 			      const char *site, uint32_t api, uint64_t size,
 			      uint32_t gfp, uint64_t slab);
+/* The kernel freed the pages of kernel slab K (slab = K + 1, never 0) of
+ * the cache api, size and gfp name as for a prior free, on cpu. */
+int ss_trace_write_slab_freed(struct ss_trace_writer *w, uint32_t cpu, uint32_t api,
+			      uint64_t size, uint32_t gfp, uint64_t slab);
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label);
 int ss_trace_write_phase(struct ss_trace_writer *w, const char *name);

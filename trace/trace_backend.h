@@ -82,6 +82,8 @@ struct ss_trace_writer_ops {
 	int (*free_obj)(struct ss_trace_writer *w, uint32_t cpu, uint64_t id);
 	int (*free_prior)(struct ss_trace_writer *w, uint32_t cpu, const char *site,
 			  uint32_t api, uint64_t size, uint32_t gfp, uint64_t slab);
+	int (*slab_freed)(struct ss_trace_writer *w, uint32_t cpu, uint32_t api,
+			  uint64_t size, uint32_t gfp, uint64_t slab);
 	int (*work)(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
 		    const char *label);
 	int (*phase)(struct ss_trace_writer *w, const char *name);

@@ -32,6 +32,8 @@ enum ss_bin_kind {
 	SS_BIN_ALLOC_GFP = 5, /* [cpu] id site api size gfp: an alloc with flags */
 	SS_BIN_FREE_PRIOR = 6, /* [cpu] site api size gfp slab: a free of an
 				* object allocated before the trace */
+	SS_BIN_SLAB_FREED = 7, /* [cpu] api size gfp slab: a kernel slab's
+				* pages freed (slab: K + 1, never 0) */
 };
 
 enum ss_bin_control {

@@ -123,6 +123,19 @@ static int decode_event(struct ss_trace_reader *r, struct cursor *c, uint8_t tag
 			return -1;
 		ev->gfp = (uint32_t)gfp;
 		return 0;
+	case SS_BIN_SLAB_FREED:
+		ev->kind = SS_EV_SLAB_FREED;
+		ev->site = 0;
+		if (get_cpu(r, c, tag, ev, err) ||
+		    get_index(r, c, "cache", tb->cache_names.nr, &ev->api, err) ||
+		    get(r, c, "size", SS_TRACE_MAX_SIZE, &ev->value, err) ||
+		    get(r, c, "gfp flags", SS_GFP_ALL, &gfp, err) ||
+		    get(r, c, "slab", SS_TRACE_MAX_ID + 1, &ev->id, err))
+			return -1;
+		if (!ev->id)
+			return BAD(r, c->off, err, "slab freed: slab 0 (want K + 1)");
+		ev->gfp = (uint32_t)gfp;
+		return 0;
 	case SS_BIN_WORK:
 		ev->kind = SS_EV_WORK;
 		ev->id = 0;

@@ -210,6 +210,19 @@ static int bin_free(struct ss_trace_writer *w, uint32_t cpu, uint64_t id)
 	return 0;
 }
 
+/* The fields a prior free and a slab freed end with (api size gfp slab),
+ * at p, and the event committed. */
+static void put_cache_slab(struct ss_trace_writer *w, uint8_t *p, uint32_t api, uint64_t size,
+			   uint32_t gfp, uint64_t slab)
+{
+	p = ss_bin_put_varint(p, api);
+	p = ss_bin_put_varint(p, size);
+	p = ss_bin_put_varint(p, gfp);
+	commit(w, ss_bin_put_varint(p, slab));
+	w->events++;
+	w->blk_events++;
+}
+
 static int bin_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *site,
 			  uint32_t api, uint64_t size, uint32_t gfp, uint64_t slab)
 {
@@ -219,13 +232,19 @@ static int bin_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *s
 	if (name_index(w, site, &idx) || !(p = reserve(w, SS_BIN_MAX_EVENT + 1)))
 		return -1;
 	p = put_long_tag_cpu(p, SS_BIN_FREE_PRIOR, cpu);
-	p = ss_bin_put_varint(p, idx);
-	p = ss_bin_put_varint(p, api);
-	p = ss_bin_put_varint(p, size);
-	p = ss_bin_put_varint(p, gfp);
-	commit(w, ss_bin_put_varint(p, slab));
-	w->events++;
-	w->blk_events++;
+	put_cache_slab(w, ss_bin_put_varint(p, idx), api, size, gfp, slab);
+	return 0;
+}
+
+static int bin_slab_freed(struct ss_trace_writer *w, uint32_t cpu, uint32_t api, uint64_t size,
+			  uint32_t gfp, uint64_t slab)
+{
+	uint8_t *p;
+
+	if (!(p = reserve(w, SS_BIN_MAX_EVENT + 1)))
+		return -1;
+	p = put_long_tag_cpu(p, SS_BIN_SLAB_FREED, cpu);
+	put_cache_slab(w, p, api, size, gfp, slab);
 	return 0;
 }
 
@@ -283,6 +302,7 @@ const struct ss_trace_writer_ops ss_bin_writer_ops = {
 	.alloc = bin_alloc,
 	.free_obj = bin_free,
 	.free_prior = bin_free_prior,
+	.slab_freed = bin_slab_freed,
 	.work = bin_work,
 	.phase = bin_phase,
 	.comment = bin_comment,

@@ -77,6 +77,8 @@ static int copy_event(struct convert *c, const struct ss_event *ev)
 	case SS_EV_FREE_PRIOR:
 		return ss_trace_write_free_prior(c->w, ev->cpu, ss_trace_name(tb, ev->site),
 						 ev->api, ev->value, ev->gfp, ev->id);
+	case SS_EV_SLAB_FREED:
+		return ss_trace_write_slab_freed(c->w, ev->cpu, ev->api, ev->value, ev->gfp, ev->id);
 	case SS_EV_WORK:
 		return ss_trace_write_work(c->w, ev->cpu, ev->value, ss_trace_name(tb, ev->site));
 	case SS_EV_PHASE:

@@ -185,6 +185,31 @@ static int parse_free_prior(struct ss_trace_reader *r, char **tok, int n,
 	return 0;
 }
 
+/* d CPU API SIZE [gfp=FLAGS] slab=K: the kernel freed slab K's pages */
+static int parse_slab_freed(struct ss_trace_reader *r, char **tok, int n, struct ss_event *ev,
+			    struct ss_error *err)
+{
+	uint64_t v, k;
+
+	if (n < 5 || n > 6)
+		return BAD(r, err, "slab freed: want 'd CPU API SIZE [gfp=FLAGS] slab=K', got %d fields", n);
+	if (parse_num(r, tok[1], "cpu", SS_TRACE_MAX_CPU, &v, err) ||
+	    parse_num(r, tok[3], "size", SS_TRACE_MAX_SIZE, &ev->value, err))
+		return -1;
+	if (n == 6 && (strncmp(tok[4], "gfp=", 4) || ss_gfp_parse(tok[4] + 4, &ev->gfp)))
+		return BAD(r, err, "slab freed: bad '%.40s' (want gfp=account,reclaimable,dma)", tok[4]);
+	if (strncmp(tok[n - 1], "slab=", 5) || ss_parse_u64(tok[n - 1] + 5, SS_TRACE_MAX_ID, &k))
+		return BAD(r, err, "slab freed: bad '%.40s' (want slab=K)", tok[n - 1]);
+	ev->api = ss_strtab_find(&r->tb.cache_names, tok[2]);
+	if (ev->api == UINT32_MAX)
+		return BAD(r, err, "slab freed: cache '%.40s' was not declared (want kmalloc or a 'cache' line before use)",
+			   tok[2]);
+	ev->id = k + 1;
+	ev->cpu = (uint32_t)v;
+	ev->kind = SS_EV_SLAB_FREED;
+	return 0;
+}
+
 static int parse_free(struct ss_trace_reader *r, char **tok, int n,
 		      struct ss_event *ev, struct ss_error *err)
 {
@@ -254,13 +279,14 @@ static int parse_line(struct ss_trace_reader *r, struct ss_event *ev,
 		case 'a': return parse_alloc(r, tok, n, ev, err) ? -1 : 1;
 		case 'f': return parse_free(r, tok, n, ev, err) ? -1 : 1;
 		case 'u': return parse_free_prior(r, tok, n, ev, err) ? -1 : 1;
+		case 'd': return parse_slab_freed(r, tok, n, ev, err) ? -1 : 1;
 		case 'w': return parse_work(r, tok, n, ev, err) ? -1 : 1;
 		case 'p': return parse_phase(r, tok, n, ev, err) ? -1 : 1;
 		}
 	}
 	if (!strcmp(tok[0], "cache"))
 		return parse_cache(r, tok, n, err);
-	return BAD(r, err, "unknown record '%.20s' (want a, f, u, w, p, cache, meta or #)", tok[0]);
+	return BAD(r, err, "unknown record '%.20s' (want a, f, u, d, w, p, cache, meta or #)", tok[0]);
 }
 
 /* The next line into r->line: 1 = line, 0 = end of the stream, -1 = error. */

@@ -56,6 +56,17 @@ static int text_free_prior(struct ss_trace_writer *w, uint32_t cpu, const char *
 		       w->tb.cache_names.strs[api], size, gfp ? " gfp=" : "", fl, sl) < 0 ? -1 : 0;
 }
 
+static int text_slab_freed(struct ss_trace_writer *w, uint32_t cpu, uint32_t api,
+			   uint64_t size, uint32_t gfp, uint64_t slab)
+{
+	char fl[64];
+
+	ss_gfp_str(gfp, fl, sizeof(fl));
+	return fprintf(w->fp, "d %" PRIu32 " %s %" PRIu64 "%s%s slab=%" PRIu64 "\n", cpu,
+		       w->tb.cache_names.strs[api], size, gfp ? " gfp=" : "", fl,
+		       slab - 1) < 0 ? -1 : 0;
+}
+
 static int text_work(struct ss_trace_writer *w, uint32_t cpu, uint64_t cycles,
 		     const char *label)
 {
@@ -79,6 +90,7 @@ const struct ss_trace_writer_ops ss_text_writer_ops = {
 	.alloc = text_alloc,
 	.free_obj = text_free,
 	.free_prior = text_free_prior,
+	.slab_freed = text_slab_freed,
 	.work = text_work,
 	.phase = text_phase,
 	.comment = text_comment,

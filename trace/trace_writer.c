@@ -135,6 +135,15 @@ int ss_trace_write_free_prior(struct ss_trace_writer *w, uint32_t cpu,
 	return w->ops->free_prior(w, cpu, site, api, size, gfp, slab);
 }
 
+int ss_trace_write_slab_freed(struct ss_trace_writer *w, uint32_t cpu, uint32_t api,
+			      uint64_t size, uint32_t gfp, uint64_t slab)
+{
+	if (api >= w->tb.cache_names.nr || (gfp & ~SS_GFP_ALL) || !slab ||
+	    slab > SS_TRACE_MAX_ID + 1)
+		return -1;
+	return w->ops->slab_freed(w, cpu, api, size, gfp, slab);
+}
+
 int ss_trace_write_work(struct ss_trace_writer *w, uint32_t cpu,
 			uint64_t cycles, const char *label)
 {

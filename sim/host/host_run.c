@@ -276,9 +276,10 @@ static int fill_window(struct host_run *h, struct ss_error *err)
 			h->have_pending = 1;
 		}
 		/* host mode replays the trace's own objects; a prior free has
-		 * none of its ids (no initial state in real memory) */
+		 * none of its ids (no initial state in real memory), nor has a
+		 * kernel slab's freeing */
 		if (ev->kind == SS_EV_WORK || ev->kind == SS_EV_PHASE ||
-		    ev->kind == SS_EV_FREE_PRIOR) {
+		    ev->kind == SS_EV_FREE_PRIOR || ev->kind == SS_EV_SLAB_FREED) {
 			h->have_pending = 0;
 			h->events++;
 			if (ev->kind == SS_EV_PHASE && n)

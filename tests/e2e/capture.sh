@@ -135,6 +135,19 @@ col() { awk -F, -v n="$1" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $
 [ "$(col phases)" = "$(wc -w <<< "$phases")" ] || fail "import phases $(col phases), meta '$phases'"
 grep -q '^p middle_part$' t.trace || fail "phase 'middle part' not in the trace"
 [ "$lossy" = yes ] || [ "$(col lost_events)" = 0 ] || fail "import found lost events in a clean capture"
+# page frees (PAGE_FREES, on by default with raw pointers): recorded, and
+# every one of them read by the import
+npf=$(zstdcat "$d/capture.ftrace.zst" | grep -c ' mm_page_free: ' || true)
+if [ "$(meta tiny hashed_pointers)" = no ] && [ -e /sys/kernel/tracing/events/kmem/mm_page_free ]; then
+	[[ " $(meta tiny kmem_events) " == *" mm_page_free "* ]] || fail "kmem_events '$(meta tiny kmem_events)' without mm_page_free"
+	[ "$npf" -gt 0 ] || fail "no mm_page_free in a raw-pointer capture"
+	"$S" import --snapshot "$d/slab-before.txt" --totals pf.csv -o pf.sbt "$d/capture.ftrace.zst" > pf.out 2>&1 ||
+		fail "import --snapshot: $(tail -3 pf.out)"
+	pcol() { awk -F, -v n="$1" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' pf.csv; }
+	[ "$(pcol page_frees)" = "$npf" ] || fail "import read $(pcol page_frees) page frees of $npf"
+	grep -q "^Page frees (mm_page_free): $npf," pf.out || fail "import does not say what the page frees gave: $(cat pf.out)"
+	[ "$(pcol kslabs_freed)" -le "$npf" ] || fail "more slabs freed than page frees"
+fi
 
 # refusals: an existing capture, a bad name, a non-root user
 rc=0; capture NAME=tiny CMD=true > /dev/null 2> err || rc=$?
@@ -148,8 +161,11 @@ if command -v setpriv > /dev/null; then
 	[ $rc != 0 ] && grep -q "must run as root" err || fail "non-root not refused: $(cat err)"
 fi
 [ -z "$(find "$caps" -mindepth 1 -maxdepth 1 ! -name tiny)" ] || fail "a refused capture left files"
-capture NAME=tiny CMD=true FORCE=1 > /dev/null 2>&1 || fail "FORCE=1 did not replace"
+capture NAME=tiny CMD=true FORCE=1 PAGE_FREES=0 > /dev/null 2>&1 || fail "FORCE=1 did not replace"
 [ "$(meta tiny exit_status)" = 0 ] || fail "FORCE=1: old capture still there"
+# PAGE_FREES=0: the page frees left off
+[[ " $(meta tiny kmem_events) " != *" mm_page_free "* ]] || fail "PAGE_FREES=0: kmem_events '$(meta tiny kmem_events)'"
+[ "$(zstdcat "$caps/tiny/capture.ftrace.zst" | grep -c ' mm_page_free: ' || true)" = 0 ] || fail "PAGE_FREES=0: page frees recorded"
 
 # the tracing state is as we found it
 [ "$(grep -c ' tracefs ' /proc/mounts || true)" = "$mounts_before" ] || fail "tracefs mount state changed"

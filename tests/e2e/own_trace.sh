@@ -57,6 +57,17 @@ awk '/^meta cpu_slab_free [^ ]+:[0-9]+:[0-9]+\+? / { m = NR } /^[af] / { first =
 	fail "the imported raw-pointer trace has no meta cpu_slab_free before its events"
 awk '/^meta cpus / { cpus = NR } /^[af] / { first = NR; exit } END { exit !(cpus && cpus < first) }' \
 	"$tmp/own.trace" || fail "the imported trace does not state its CPUs before the events"
+# page frees (make capture's default with raw pointers): the import's
+# count of kernel slabs seen freed is the trace's `d` lines, and every run
+# says what their slabs here gave up (prior.csv prior_freed_unseen)
+if [[ " $(sed -n 's/^kmem_events=//p' "$caps/own/meta") " == *" mm_page_free "* ]]; then
+	tcol() { awk -F, -v n="$1" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' "$tmp/data/totals.csv"; }
+	[ "$(tcol page_frees)" -gt 0 ] || fail "totals.csv: no page frees read from a capture with them"
+	[ "$(grep -c '^d ' "$tmp/own.trace" || true)" = "$(tcol kslabs_freed)" ] ||
+		fail "totals.csv kslabs_freed $(tcol kslabs_freed), the trace has $(grep -c '^d ' "$tmp/own.trace" || true) d lines"
+	head -1 "$rep/runs/trace__traced/prior.csv" | grep -q ',prior_freed_unseen$' ||
+		fail "prior.csv has no prior_freed_unseen column"
+fi
 # kernel.csv: one row per cache, signed changes, the header's field count
 awk -F, 'NR == 1 { n = NF } NF != n { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' \
 	"$rep/kernel.csv" || fail "kernel.csv rows"

@@ -417,6 +417,22 @@ static void test_import_sample(void **state)
 	ss_trace_close(r);
 }
 
+/* Import in (with snapshot snap) into out, and open out. */
+static struct ss_trace_reader *import_open(struct ss_import_opts *o, const char *in, const char *out,
+					   const char *snap, struct ss_import_totals *t)
+{
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+
+	o->input = in;
+	o->output = out;
+	o->snapshot = snap;
+	if (ss_import(o, t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(ss_trace_open(&r, out, &err), 0);
+	return r;
+}
+
 /* A kfree at __free_slab of a vector the capture never saw allocated is
  * the freed slab's obj_exts: its class is the objects per slab (from the
  * snapshot) of the cache the CPU's last kmem_cache_free emptied, times 8
@@ -454,12 +470,7 @@ static void test_import_objext(void **state)
 		L(0, "kfree: call_site=kvfree+0x2c/0x40 ptr=d0")
 		L(0, "kfree: call_site=__free_slab+0x87/0xf0 ptr=d8"));
 #undef L
-	o.input = in;
-	o.output = out;
-	o.snapshot = snap;
-	if (ss_import(&o, &t, &err))
-		fail_msg("%s", err.msg);
-	assert_int_equal(ss_trace_open(&r, out, &err), 0);
+	r = import_open(&o, in, out, snap, &t);
 	while (ss_trace_next(r, &ev, &err) == 1) {
 		if (ev.kind == SS_EV_FREE_PRIOR && ev.api == SS_API_KMALLOC)
 			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%llu ",
@@ -468,6 +479,102 @@ static void test_import_objext(void **state)
 	ss_trace_close(r);
 	/* dentry: 21 x 8 = 168 -> 192; buffer_head: 39 x 8 = 312 -> 512 */
 	assert_string_equal(seen, "192 512 192 ");
+}
+
+/* kmem:mm_page_free lines: hex pfn (4.x on), decimal before, perf
+ * script's subsystem prefix; mm_page_free_batched is another event. */
+static void test_line_page_free(void **state)
+{
+	struct ss_kmem_rec rec;
+	const char *why;
+	(void)state;
+
+	assert_int_equal(parse("  bash-7005    [001] ..... 63693.996696: mm_page_free: page=ffffea00058cf600 "
+			       "pfn=0x1633d8 order=2", &rec, &why), SS_KL_PAGE_FREE);
+	assert_int_equal(rec.cpu, 1);
+	assert_true(rec.pfn == 0x1633d8);
+	assert_int_equal(rec.order, 2);
+	assert_int_equal(parse("  bash-1 [000] .... 1.0: mm_page_free: page=ffffea0000000040 pfn=1455064 order=0",
+			       &rec, &why), SS_KL_PAGE_FREE);
+	assert_true(rec.pfn == 1455064);
+	assert_int_equal(parse("  bash 1 [000] 1.0: kmem:mm_page_free: page=0xffffea0000000040 pfn=0x10 order=1",
+			       &rec, &why), SS_KL_PAGE_FREE);
+	assert_true(rec.pfn == 0x10);
+	assert_int_equal(parse("  bash-1 [000] .... 1.0: mm_page_free_batched: page=ffffea0000000040 pfn=0x10",
+			       &rec, &why), SS_KL_OTHER);
+	assert_int_equal(parse("  bash-1 [000] .... 1.0: mm_page_free: page=ffffea0000000040 order=0",
+			       &rec, &why), -1);
+	assert_int_equal(parse("  bash-1 [000] .... 1.0: mm_page_free: pfn=0xzz order=0", &rec, &why), -1);
+}
+
+/* Page frees with raw pointers (import_pagefree.c): the direct map's
+ * base is what pairs of a free and a page free right after it on the CPU
+ * agree on (three here; a pair whose difference is no multiple of 1 GiB
+ * is not a candidate); a page free at a slab prior frees named is that
+ * slab's `d` event, once, with the prior frees' cache; other page frees
+ * are only counted.  Without enough pairs there is no base and no `d`. */
+static void test_import_page_frees(void **state)
+{
+	char in[256], out[256], snap[256], seen[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	(void)state;
+
+	tu_path(in, sizeof(in), "pagefree.ftrace");
+	tu_path(out, sizeof(out), "pagefree.trace");
+	tu_path(snap, sizeof(snap), "pagefree.slabinfo");
+	tu_write_text(snap, "slabinfo - version: 2.1\n"
+			    "dentry 21000 21000 192 21 1 : tunables 0 0 0 : slabdata 1000 1000 0\n");
+#define F(cpu, ptr) " sh-1 [00" #cpu "] ..... 1.0: kmem_cache_free: call_site=d_free+0x1/0x2 ptr=" ptr " name=dentry\n"
+#define P(cpu, pfn) " sh-1 [00" #cpu "] ..... 1.0: mm_page_free: page=ffffea0000000000 pfn=" pfn " order=0\n"
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *fp;
+
+		tu_write_text(in,
+			/* an allocation says dentry's sizes */
+			" sh-1 [001] ..... 1.0: kmem_cache_alloc: call_site=d_alloc+0x1/0x2 ptr=ffff888100009000 "
+			"bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=dentry\n"
+			F(0, "ffff888100001040") P(0, "0x100001")
+			F(1, "ffff888100002080") F(1, "ffff888100002000") P(1, "0x100002")
+			/* a free that did not empty its slab, and a page of the page cache */
+			F(0, "ffff888100005040") P(0, "0x4242")
+			/* a slab freed from, not seen dying */
+			F(1, "ffff888100006040")
+			/* a page no prior free named */
+			P(1, "0x100007"));
+		if (!pass) { /* the third pair: only the first input has it */
+			fp = fopen(in, "a");
+			assert_non_null(fp);
+			fputs(F(0, "ffff888100003000") P(0, "0x100003")
+			      /* the first slab's page again: a slab of another life */
+			      P(1, "0x100001"), fp);
+			fclose(fp);
+		}
+		r = import_open(&o, in, out, snap, &t);
+		seen[0] = '\0';
+		while (ss_trace_next(r, &ev, &err) == 1)
+			if (ev.kind == SS_EV_SLAB_FREED || ev.kind == SS_EV_FREE_PRIOR)
+				snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%s%llu@%u ",
+					 ev.kind == SS_EV_SLAB_FREED ? "d" : "u",
+					 (unsigned long long)ev.id - 1, ev.cpu);
+		ss_trace_close(r);
+		if (!pass) {
+			assert_string_equal(seen, "u0@0 d0@0 u1@1 u1@1 d1@1 u2@0 u3@1 u4@0 d4@0 ");
+			assert_true(t.page_base_found);
+			assert_int_equal(t.page_frees, 6);
+			assert_int_equal(t.kslabs_freed, 3);
+		} else {
+			assert_false(t.page_base_found);
+			assert_int_equal(t.page_frees, 4);
+			assert_int_equal(t.kslabs_freed, 0);
+			assert_string_equal(seen, "u0@0 u1@1 u1@1 u2@0 u3@1 ");
+		}
+	}
+#undef F
+#undef P
 }
 
 /* The snapshot walk's objects (--walk, import_walk.c): a free of one the
@@ -593,6 +700,8 @@ int main(void)
 		cmocka_unit_test(test_import_objext),
 		cmocka_unit_test(test_import_phases),
 		cmocka_unit_test(test_import_walk),
+		cmocka_unit_test(test_line_page_free),
+		cmocka_unit_test(test_import_page_frees),
 		cmocka_unit_test(test_import_untraced_allocs),
 		cmocka_unit_test(test_import_errors),
 	};

@@ -237,6 +237,16 @@ static void test_kslab_note(void **state)
 	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), -1);
 	assert_non_null(strstr(err.msg, "prior.csv:2: kslabs_whole 11 is more than kslabs_freed_from 10"));
 	rp_kernel_free(&k);
+	/* a run that took initial objects with their kernel slab's pages
+	 * (prior_freed_unseen, a later column) says how many */
+	snprintf(text, sizeof(text), "%.*s,prior_freed_unseen\ndentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032,41\n",
+		 (int)strlen(head) - 1, head);
+	tu_write_text(f, text);
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	buf = written(&k, true);
+	assert_non_null(strstr(buf, "41 initial objects left with their kernel slab's pages (no free event)"));
+	free(buf);
+	rp_kernel_free(&k);
 }
 
 /* A cache the settling rule released objects of is fitted to the

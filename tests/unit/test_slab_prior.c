@@ -572,6 +572,52 @@ static void test_prior_counts_rcu_not_dead(void **state)
 	}
 }
 
+/* A kernel slab's pages seen freed (a `d` event, SS_EV_SLAB_FREED, from
+ * mm_page_free): K held the prior frees it gave until then, whatever came
+ * between them on the CPU and whether its cache is RCU; a cache's other
+ * kernel slabs then outlived their frees.  A `d` of a slab no prior free
+ * named, or of another cache's slab of the same number, says nothing. */
+static void test_prior_counts_slab_freed(void **state)
+{
+	struct ss_prior_counts pc = {0};
+	struct ss_event k = {.kind = SS_EV_FREE_PRIOR, .api = 3, .cpu = 0, .id = 2};
+	struct ss_event other = {.kind = SS_EV_FREE_PRIOR, .api = 4, .cpu = 1, .id = 2};
+	struct ss_event d = {.kind = SS_EV_SLAB_FREED, .api = 3, .cpu = 1, .id = 2};
+	struct ss_event alloc = {.kind = SS_EV_ALLOC, .cpu = 0, .api = 3, .value = 64};
+	(void)state;
+
+	/* nothing noted yet: a `d` before any prior free is no slab of ours */
+	assert_int_equal(ss_prior_counts_note(&pc, &d, NULL, SS_CF_RCU), 0);
+	assert_int_equal(pc.deaths, 0);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(ss_prior_counts_note(&pc, &k, "rcu_do_batch+0x1/0x2", SS_CF_RCU), 0);
+		assert_int_equal(ss_prior_counts_note(&pc, &alloc, NULL, 0), 0);
+	}
+	assert_int_equal(ss_prior_counts_note(&pc, &other, "kfree+0x1/0x2", 0), 0);
+	/* K's pages freed on the other CPU, a grace period later */
+	assert_int_equal(ss_prior_counts_note(&pc, &d, NULL, SS_CF_RCU), 0);
+	/* seen once: a second `d` changes nothing */
+	assert_int_equal(ss_prior_counts_note(&pc, &d, NULL, SS_CF_RCU), 0);
+	/* slab 3 of the cache: never named by a prior free */
+	d.id = 4;
+	assert_int_equal(ss_prior_counts_note(&pc, &d, NULL, SS_CF_RCU), 0);
+	k.id = 3;
+	assert_int_equal(ss_prior_counts_note(&pc, &k, "rcu_do_batch+0x1/0x2", SS_CF_RCU), 0);
+	assert_int_equal(ss_prior_counts_finish(&pc), 0);
+	assert_int_equal(pc.deaths, 1);
+	k.id = 2;
+	assert_int_equal(ss_prior_counts_dead(&pc, &k), 4);
+	assert_int_equal(ss_prior_counts_held(&pc, &k), 4);
+	/* K = 2 of the cache: not seen freed in a cache whose deaths are seen */
+	k.id = 3;
+	assert_int_equal(ss_prior_counts_dead(&pc, &k), 0);
+	assert_int_equal(ss_prior_counts_held(&pc, &k), 2);
+	/* the other cache's slab of the same number: no death of its own */
+	assert_int_equal(ss_prior_counts_dead(&pc, &other), 0);
+	assert_int_equal(ss_prior_counts_held(&pc, &other), 1);
+	ss_prior_counts_release(&pc);
+}
+
 /* A kernel slab's slab seen freed: the vector's kfree (a prior free at
  * __free_slab) as the next event on the CPU after K's prior free.  Any
  * other event between, or another CPU's, says nothing; the table keeps
@@ -669,6 +715,79 @@ static void test_take_prior_dead(void **state)
 	assert_int_equal(partial_objects, 504);
 	sl = take(&s, 2, 1, 1, 0, 0);
 	assert_int_equal(sl->prior, 0);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+}
+
+/* The prior counts of every prior slab add up to prior_live, and a draw
+ * among them stays inside the cache. */
+static void assert_prior_consistent(struct ss_kcache *s)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < s->nr_prior_slabs; i++)
+		sum += s->prior_slabs[i]->prior;
+	assert_int_equal(sum, s->prior_live);
+	for (int i = 0; i < 200 && s->prior_live; i++)
+		assert_non_null(take(s, 0, 0, 0, 0, 0));
+}
+
+/* A kernel slab seen freed (ss_kcache_kslab_left, _prior_respread): its
+ * slab here gives up what it still holds; node partial slabs no event
+ * touched take them back while they have room (the cache's objects stay
+ * the snapshot's), and what none can take was freed without an event.
+ * A kernel slab not mapped, or of another kernel cache, gives nothing. */
+static void test_kslab_freed(void **state)
+{
+	struct ss_kslab_info ki = {.kslab = 1, .held = 39};
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_target t;
+	struct ss_topology topo;
+	struct ss_slab *sl;
+	uint64_t live;
+	uint32_t left;
+	(void)state;
+
+	snap_cache("sparse-k.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
+	assert_int_equal(ss_kcache_kslab_left(&s, &ki), 0); /* not mapped yet */
+	/* K held a whole slab: it maps onto a full one, and gives 30 */
+	for (int i = 0; i < 30; i++)
+		sl = ss_kcache_take_prior(&s, &ki);
+	assert_int_equal(sl->prior, 9);
+	live = s.prior_live;
+	ki.src_api = 7; /* another kernel cache's slab 1: never mapped here */
+	assert_int_equal(ss_kcache_kslab_left(&s, &ki), 0);
+	ki.src_api = 0;
+	left = ss_kcache_kslab_left(&s, &ki);
+	assert_int_equal(left, 9);
+	for (uint32_t i = 0; i < left; i++)
+		assert_ptr_equal(ss_kcache_take_prior(&s, &ki), sl);
+	assert_int_equal(sl->prior, 0);
+	/* 94 node partial slabs with room: all 9 back, none unseen */
+	assert_int_equal(ss_kcache_prior_respread(&s, left), 9);
+	assert_int_equal(s.prior_live, live);
+	assert_int_equal(s.prior_freed_unseen, 0);
+	assert_prior_consistent(&s);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+
+	/* every slab full: no room, the rest was freed unseen */
+	snap_cache("full-k.txt", full, "dentry", &snap, &s, &t, &topo);
+	ki.held = 21;
+	for (int i = 0; i < 5; i++)
+		sl = ss_kcache_take_prior(&s, &ki);
+	live = s.prior_live;
+	left = ss_kcache_kslab_left(&s, &ki);
+	assert_int_equal(left, 16);
+	for (uint32_t i = 0; i < left; i++)
+		assert_ptr_equal(ss_kcache_take_prior(&s, &ki), sl);
+	assert_int_equal(ss_kcache_prior_respread(&s, left), 0);
+	assert_int_equal(s.prior_live, live - 16);
+	assert_int_equal(s.prior_freed_unseen, 16);
+	assert_prior_consistent(&s);
 	ss_kcache_release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
@@ -1074,6 +1193,8 @@ int main(void)
 		cmocka_unit_test(test_take_prior_two_kernel_caches),
 		cmocka_unit_test(test_prior_counts),
 		cmocka_unit_test(test_prior_counts_dead),
+		cmocka_unit_test(test_prior_counts_slab_freed),
+		cmocka_unit_test(test_kslab_freed),
 		cmocka_unit_test(test_prior_counts_rcu_not_dead),
 		cmocka_unit_test(test_prior_counts_caches),
 		cmocka_unit_test(test_take_prior_tight),

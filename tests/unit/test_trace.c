@@ -107,6 +107,11 @@ static void test_parse_errors(void **state)
 	expect_error("slabsim-trace 1\nu 0 s kmalloc\n", 2, "want 'u CPU SITE API SIZE");
 	expect_error("slabsim-trace 1\nu 0 s nosuch 0\n", 2, "was not declared");
 	expect_error("slabsim-trace 1\nu 0 s kmalloc 8 slab=x\n", 2, "bad 'slab=x'");
+	expect_error("slabsim-trace 1\nd 0 kmalloc 8 8\n", 2, "bad '8' (want slab=K)");
+	expect_error("slabsim-trace 1\nd 0 kmalloc 8\n", 2, "got 4 fields");
+	expect_error("slabsim-trace 1\nd 0 kmalloc 8 gfp=x slab=1\n", 2, "bad 'gfp=x'");
+	expect_error("slabsim-trace 1\nd 0 nosuch 0 slab=1\n", 2, "cache 'nosuch' was not declared");
+	expect_error("slabsim-trace 1\nd 0 kmalloc 8 slab=1 x y\n", 2, "want 'd CPU API SIZE");
 	expect_error("slabsim-trace 1\na 0 1 s kmalloc 8 slab=1\n", 2, "bad 'slab=1'");
 	expect_error("slabsim-trace 1\na x 1 s kmalloc 5\n", 2, "bad cpu");
 	expect_error("slabsim-trace 1\n# ok\n\na 0 99999999999999999999 s kmalloc 5\n", 4, "bad object id");

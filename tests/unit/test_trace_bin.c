@@ -56,6 +56,12 @@ static void write_sample(const char *path, enum ss_trace_format fmt)
 	assert_int_equal(ss_trace_write_free_prior(w, 40, "site_b", SS_API_KMALLOC, 96,
 						   SS_GFP_ACCOUNT, 0), 0);
 	assert_int_equal(ss_trace_write_free_prior(w, 0, "s", 9, 0, 0, 0), -1);
+	/* kernel slab 4 of the cache freed; a kmalloc one with flags, on a
+	 * CPU past the inline range; slab 0 (none) and an unknown cache refused */
+	assert_int_equal(ss_trace_write_slab_freed(w, 0, 1, 0, 0, 5), 0);
+	assert_int_equal(ss_trace_write_slab_freed(w, 40, SS_API_KMALLOC, 96, SS_GFP_ACCOUNT, 1), 0);
+	assert_int_equal(ss_trace_write_slab_freed(w, 0, 1, 0, 0, 0), -1);
+	assert_int_equal(ss_trace_write_slab_freed(w, 0, 9, 0, 0, 3), -1);
 	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
 }
 
@@ -128,6 +134,19 @@ static void check_sample(const char *path, enum ss_trace_format fmt)
 	assert_int_equal(ev.value, 96);
 	assert_int_equal(ev.gfp, SS_GFP_ACCOUNT);
 	assert_int_equal(ev.id, 0);
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_SLAB_FREED);
+	assert_int_equal(ev.cpu, 0);
+	assert_int_equal(ev.api, 1);
+	assert_int_equal(ev.value, 0);
+	assert_int_equal(ev.id, 5);
+	next_ok(r, &ev);
+	assert_int_equal(ev.kind, SS_EV_SLAB_FREED);
+	assert_int_equal(ev.cpu, 40);
+	assert_int_equal(ev.api, SS_API_KMALLOC);
+	assert_int_equal(ev.value, 96);
+	assert_int_equal(ev.gfp, SS_GFP_ACCOUNT);
+	assert_int_equal(ev.id, 1);
 	assert_int_equal(ss_trace_next(r, &ev, &err), 0);
 	assert_string_equal(ss_trace_meta(tb, "workload"), "unit test");
 	ss_trace_close(r);
@@ -384,7 +403,9 @@ static void test_corrupt_binary(void **state)
 	/* bytes after the end */
 	expect_bin_error((const uint8_t[]){0xf8, 0, 0x12}, 3, "data after the end record");
 	/* unknown kinds and control records */
-	expect_bin_error((const uint8_t[]){0x07, 0xf8, 0}, 3, "unknown record tag 0x07");
+	expect_bin_error((const uint8_t[]){0x0c, 0xf8, 0}, 3, "unknown record tag 0x0c");
+	/* kind 7 (a slab freed) with slab 0 */
+	expect_bin_error((const uint8_t[]){0x0f, 0, 0, 0, 0, 0xf8, 0}, 7, "slab freed: slab 0");
 	/* alloc with flags: flags 0 (that is kind 1) and unknown flag bits */
 	expect_bin_error((const uint8_t[]){0x08, 1, 's', 0x0d, 5, 0, 0, 8, 0, 0xf8, 1}, 11,
 			 "gfp 0");
@@ -466,9 +487,9 @@ static void test_convert(void **state)
 	tu_path(back, sizeof(back), "c-back.trace");
 	write_sample(src, SS_TRACE_TEXT);
 	assert_int_equal(ss_trace_convert(src, mid, SS_TRACE_BIN_ZSTD, &events, &err), 0);
-	assert_int_equal(events, 9);
+	assert_int_equal(events, 11);
 	assert_int_equal(ss_trace_convert(mid, back, SS_TRACE_TEXT, &events, &err), 0);
-	assert_int_equal(events, 9);
+	assert_int_equal(events, 11);
 	check_sample(back, SS_TRACE_TEXT);
 	/* a failed conversion leaves nothing */
 	tu_path(back, sizeof(back), "never.sbt");

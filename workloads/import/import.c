@@ -261,6 +261,36 @@ static int do_phase(struct importer *im, const struct ss_kmem_rec *rec,
 static int do_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why,
 		  struct ss_error *err);
 
+/* A page free (mm_page_free): if it is the pages of a kernel slab the
+ * trace's prior frees named, that slab's death, a `d` event with the
+ * prior frees' cache (prior_counts.h reads it). */
+static int do_page_free(struct importer *im, const struct ss_kmem_rec *rec,
+			struct ss_error *err)
+{
+	char name[SS_IMPORT_CACHE_NAME];
+	uint64_t addr, size, slab;
+	uint32_t gfp;
+	int api = SS_API_KMALLOC;
+
+	im->t->page_frees++;
+	if (ss_import_pagefree_addr(&im->prior.pagefree, rec, &addr) ||
+	    !ss_import_prior_slab_freed(&im->prior, addr, rec->order, name, &size, &gfp, &slab))
+		return 0;
+	if (name[0]) {
+		/* declared: the prior free that named the slab came first */
+		api = ss_import_cache_api_named(&im->caches, im->w, name,
+						ss_import_prior_first(&im->prior, name), err);
+		if (api < 0)
+			return api == -2 ? 0 : -1;
+		size = 0;
+	}
+	if (ss_trace_write_slab_freed(im->w, rec->cpu, (uint32_t)api, size, gfp, slab))
+		return ss_trace_writer_failed(im->w, err);
+	im->t->kslabs_freed++;
+	im->t->events++;
+	return 0;
+}
+
 static int do_line(struct importer *im, char *line, struct ss_error *err)
 {
 	struct ss_import_totals *t = im->t;
@@ -289,7 +319,8 @@ static int do_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why
 	/* every line the kernel (or perf, or trace-cmd) prints ends in a
 	 * newline: an event without one is the end of a capture that was cut,
 	 * and its last value may be cut too (ptr=ffff88 of a kfree) */
-	if ((kind == SS_KL_EVENT || kind == SS_KL_PHASE || kind < 0) && im->in.cut)
+	if ((kind == SS_KL_EVENT || kind == SS_KL_PHASE || kind == SS_KL_PAGE_FREE || kind < 0) &&
+	    im->in.cut)
 		return BAD(im, err, "the last line has no newline: the capture ends mid-record (cut short?)");
 	switch (kind) {
 	case SS_KL_SKIP: t->skipped_lines++; return 0;
@@ -298,6 +329,7 @@ static int do_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why
 	case SS_KL_HEADER: t->overwritten += rec.lost; return 0;
 	case SS_KL_PHASE: return do_phase(im, &rec, err);
 	case SS_KL_EVENT: break;
+	case SS_KL_PAGE_FREE: break;
 	default: return BAD(im, err, "%s", why);
 	}
 	if (!rec.has_cpu)
@@ -308,6 +340,8 @@ static int do_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why
 		return BAD(im, err, "cpu %u, but the capture has %u CPUs", rec.cpu, im->cpus);
 	if (rec.cpu > t->max_cpu)
 		t->max_cpu = rec.cpu;
+	if (kind == SS_KL_PAGE_FREE)
+		return do_page_free(im, &rec, err);
 	if (rec.event == SS_KE_KMALLOC || rec.event == SS_KE_CACHE_ALLOC)
 		return do_alloc(im, &rec, err);
 	if (do_free(im, &rec, err))
@@ -407,6 +441,7 @@ static int setup(struct importer *im, struct ss_error *err)
 		return -1;
 	im->t->stride_frees = im->prior.stride_frees;
 	im->t->stride_slabs = im->prior.stride_slabs;
+	im->t->page_base_found = im->prior.pagefree.have_base;
 	if (!im->dat && ss_inbuf_open(&im->in, o->input, err))
 		return -1;
 	if (ss_trace_writer_open(&im->w, o->output, err))
@@ -494,6 +529,16 @@ static int finish(struct importer *im, struct ss_error *err)
 	t->caches = im->caches.names.nr;
 	if (write_untraced(im, err))
 		return -1;
+	/* what the page frees told: a replay says whether slab deaths were
+	 * seen for a cache without obj_exts vectors (prior_counts.h) */
+	if (t->page_frees) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->page_frees);
+		if (ss_trace_write_meta(im->w, "page_frees", buf))
+			return ss_trace_writer_failed(im->w, err);
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->kslabs_freed);
+		if (ss_trace_write_meta(im->w, "kslabs_freed", buf))
+			return ss_trace_writer_failed(im->w, err);
+	}
 	if (im->cpus_written)
 		return 0;
 	snprintf(buf, sizeof(buf), "%u", im->dat_cpus > t->max_cpu ? im->dat_cpus : t->max_cpu + 1);
@@ -582,6 +627,12 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 	fprintf(out, "Caches whose traced stride the target's rules do not reproduce: %llu\n",
 		(unsigned long long)t->geometry_mismatch);
 	fprintf(out, "Phase markers (slabsim-phase): %llu\n", (unsigned long long)t->phases);
+	if (t->page_frees && t->page_base_found)
+		fprintf(out, "Page frees (mm_page_free): %llu, of them %llu kernel slabs prior frees named (slab freed events)\n",
+			(unsigned long long)t->page_frees, (unsigned long long)t->kslabs_freed);
+	else if (t->page_frees)
+		fprintf(out, "Page frees (mm_page_free): %llu, not used: no direct-map base found (hashed pointers, or too few frees right before a page free)\n",
+			(unsigned long long)t->page_frees);
 	if (t->no_cpu_lines)
 		fprintf(out, "Events without a [CPU] column (put on CPU 0): %llu\n",
 			(unsigned long long)t->no_cpu_lines);
@@ -599,9 +650,9 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		      "realloc_live,failed_allocs,lost_events,overwritten_events,other_events,"
 		      "skipped_lines,live_at_end,peak_live,max_cpu,caches,"
 		      "kmalloc_class_mismatch,geometry_mismatch,phases,prior_frees,prior_unattributed,"
-		      "untraced_allocs,walk_allocs,walk_frees\n");
+		      "untraced_allocs,walk_allocs,walk_frees,page_frees,kslabs_freed\n");
 	fprintf(f.fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 		(unsigned long long)t->lines, (unsigned long long)t->events,
 		(unsigned long long)t->allocs, (unsigned long long)t->frees,
 		(unsigned long long)t->bytes_req, (unsigned long long)t->bytes_alloc,
@@ -616,6 +667,7 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		(unsigned long long)t->geometry_mismatch, (unsigned long long)t->phases,
 		(unsigned long long)t->prior_frees, (unsigned long long)t->prior_unattributed,
 		(unsigned long long)t->untraced_allocs, (unsigned long long)t->walk_allocs,
-		(unsigned long long)t->walk_frees);
+		(unsigned long long)t->walk_frees, (unsigned long long)t->page_frees,
+		(unsigned long long)t->kslabs_freed);
 	return ss_atomic_commit(&f, err);
 }

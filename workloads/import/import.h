@@ -8,6 +8,7 @@
  *   import_caches.c  cache names and kmem_cache_create() arguments
  *   import_prior.c   frees of objects allocated before the capture
  *   import_objext.c  the kfree of a freed slab's obj_exts vector
+ *   import_pagefree.c  mm_page_free -> the kernel slabs that died
  *   import_gfp.c     allocation flags from gfp_flags= and accounted=
  *   import.c         the driver: records -> trace events and totals
  */
@@ -73,6 +74,7 @@ enum ss_kmem_line {
 	SS_KL_HEADER,	/* "# entries-in-buffer/entries-written: A/B": rec.lost = B-A */
 	SS_KL_EVENT,	/* one of ours: rec filled */
 	SS_KL_PHASE,	/* "tracing_mark_write: slabsim-phase NAME": rec.name */
+	SS_KL_PAGE_FREE, /* kmem:mm_page_free: rec.pfn, rec.order */
 };
 
 struct ss_kmem_rec {
@@ -85,6 +87,8 @@ struct ss_kmem_rec {
 	const char *name;	/* cache name, NULL when not printed; phase name */
 	uint32_t gfp;		/* allocs: SS_GFP_* from gfp_flags= and accounted= */
 	uint64_t lost;
+	uint64_t pfn;		/* mm_page_free: the first page's frame, its order */
+	unsigned order;
 };
 
 /* Classify and parse one line (modified in place).  Returns the kind, or
@@ -196,6 +200,39 @@ int ss_import_cpuslab_meta(struct ss_import_cpuslab *cs, const struct ss_snap *s
 			   char *buf, size_t n);
 void ss_import_cpuslab_release(struct ss_import_cpuslab *cs);
 
+/* ---- the kernel's slab page frees (import_pagefree.c) ---- */
+
+/* Raw (unhashed) kernel pointers are at or above this. */
+#define SS_PAGEFREE_RAW_MIN 0xffff000000000000ull
+/* Page orders taken (no slab is larger: MAX_PAGE_ORDER is 10). */
+#define SS_PAGEFREE_MAX_ORDER 10
+/* Pairs (a free, then a page free on the CPU) that must agree on the
+ * direct map's base, and how many differing bases are kept apart. */
+#define SS_PAGEFREE_MIN_VOTES 3
+#define SS_PAGEFREE_CANDIDATES 16
+struct ss_pagefree_cand {
+	uint64_t base, votes;
+};
+struct ss_import_pagefree {
+	uint64_t *last_free;	/* first pass, per CPU: its last event's freed pointer */
+	uint32_t nr_cpus;
+	struct ss_pagefree_cand cand[SS_PAGEFREE_CANDIDATES];
+	unsigned nr_cand;
+	uint64_t votes;		/* candidate pairs, all bases */
+	uint64_t page_frees;	/* mm_page_free records of the first pass */
+	bool have_base;
+	uint64_t base, base_votes;
+};
+/* The first pass: one record of the capture, whatever its kind. */
+int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
+			     const struct ss_kmem_rec *rec);
+/* After the first pass: the base, if the pairs agree on one. */
+void ss_import_pagefree_finish(struct ss_import_pagefree *pf);
+/* The direct-map address of a page free's first page; -1 without a base. */
+int ss_import_pagefree_addr(const struct ss_import_pagefree *pf, const struct ss_kmem_rec *rec,
+			    uint64_t *addr);
+void ss_import_pagefree_release(struct ss_import_pagefree *pf);
+
 /* ---- frees of objects allocated before the capture ---- */
 
 struct prior_site;
@@ -227,6 +264,7 @@ struct ss_import_prior {
 	uint64_t *key_slabs;	     /* per key: slab ids handed out */
 	uint32_t nr_key_slabs;
 	uint64_t stride_frees, stride_slabs; /* placed by the stride rule */
+	struct ss_import_pagefree pagefree; /* the first pass's page frees */
 	bool learned;
 };
 
@@ -279,6 +317,14 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 			  const struct ss_target *t, uint64_t *ptr, uint32_t n);
 void ss_import_stride_release(struct ss_import_stride *s);
 
+/* A page free at addr (order) of a kernel slab that prior frees named:
+ * 1 with its cache (name, or "" for kmalloc with *size and *gfp, as
+ * ss_import_prior_pick gives them) and *slab (its id + 1), forgotten so
+ * that a later slab at that address gets an id of its own; 0 when no
+ * prior free named the slab. */
+int ss_import_prior_slab_freed(struct ss_import_prior *p, uint64_t addr, unsigned order,
+			       char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
+			       uint64_t *slab);
 /* The slab id (+ 1) of ptr in the cache a named free says, or 0. */
 uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const char *cache);
 /* The first allocation record of a cache, or NULL. */
@@ -333,6 +379,9 @@ struct ss_import_totals {
 	uint64_t stride_frees, stride_slabs; /* first pass: classed by the stride rule */
 	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before */
 	uint64_t walk_allocs, walk_frees;  /* the snapshot walk's objects; their frees dropped */
+	uint64_t page_frees;		   /* mm_page_free records */
+	uint64_t kslabs_freed;		   /* of them, slabs prior frees named: `d` events */
+	bool page_base_found;		   /* the direct map's base learned (import_pagefree.c) */
 	unsigned max_cpu;
 };
 

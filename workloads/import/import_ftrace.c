@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -179,6 +180,46 @@ static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *
 	return SS_KL_EVENT;
 }
 
+/* kmem:mm_page_free's "page=P pfn=0xF order=O" (include/trace/events/
+ * kmem.h: pfn in hex since 4.x, in decimal before; the labels have not
+ * changed since 3.x).  A page, not a slab object: it tells which slabs the
+ * kernel freed (import_pagefree.c). */
+static int page_free(char *p, struct ss_kmem_rec *rec, const char **why)
+{
+	const char *pfn = NULL, *order = NULL;
+	uint64_t o;
+
+	while (*p) {
+		char *tok = p + strspn(p, " \t\r\n");
+
+		p = tok + strcspn(tok, " \t\r\n");
+		if (*p)
+			*p++ = '\0';
+		if (!strncmp(tok, "pfn=", 4))
+			pfn = tok + 4;
+		else if (!strncmp(tok, "order=", 6))
+			order = tok + 6;
+	}
+	if (!pfn || !order)
+		return *why = "mm_page_free without pfn= and order=", -1;
+	if ((strncmp(pfn, "0x", 2) ? ss_parse_u64(pfn, UINT64_MAX, &rec->pfn)
+				   : parse_ptr(pfn, &rec->pfn)) ||
+	    ss_parse_u64(order, 63, &o))
+		return *why = "mm_page_free: bad pfn= or order=", -1;
+	rec->order = (unsigned)o;
+	return SS_KL_PAGE_FREE;
+}
+
+/* "mm_page_free" (or "kmem:mm_page_free") is the n bytes at s */
+static bool is_page_free(const char *s, size_t n)
+{
+	static const char name[] = "mm_page_free";
+	const size_t len = sizeof(name) - 1;
+
+	return n >= len && !memcmp(s + n - len, name, len) &&
+	       (n == len || (n > len && s[n - len - 1] == ':'));
+}
+
 int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		       struct ss_kmem_rec *rec, const char **why)
 {
@@ -219,6 +260,8 @@ int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 		if (ev < 0 && saw_cpu && n - 1 == strlen("tracing_mark_write") &&
 		    !memcmp(tok, "tracing_mark_write", n - 1))
 			return marker(p, rec, why);
+		if (ev < 0 && saw_cpu && is_page_free(tok, n - 1))
+			return page_free(p, rec, why);
 		if (ev < 0) {
 			if (saw_cpu)
 				return SS_KL_OTHER;

@@ -333,6 +333,8 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 	char key[SS_IMPORT_CACHE_NAME + 32];
 
 	(void)why;
+	if (ss_import_pagefree_learn(&p->pagefree, kind, &rec))
+		return ss_errorf(err, "out of memory");
 	if (kind != SS_KL_EVENT || !rec.ptr)
 		return 0; /* the second pass reports what is malformed */
 	if (rec.ptr >= RAW_PTR_MIN)
@@ -423,6 +425,7 @@ int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat
 	ss_ptrmap_release(&ln.dead);
 	if (rc == 0 && learn_strides(p, t))
 		rc = ss_errorf(err, "out of memory");
+	ss_import_pagefree_finish(&p->pagefree);
 	p->learned = rc == 0;
 	return rc < 0 ? -1 : 0;
 }
@@ -455,6 +458,7 @@ static uint64_t slab_id(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 	if (!e)
 		return 0;
 	e->id = ++p->key_slabs[k];
+	e->site = k; /* (its cache, for ss_import_prior_slab_freed) */
 	return e->id;
 }
 
@@ -524,6 +528,21 @@ uint64_t ss_import_prior_slab(struct ss_import_prior *p, uint64_t ptr, const cha
 	return k == UINT32_MAX ? 0 : slab_id(p, ptr, k);
 }
 
+int ss_import_prior_slab_freed(struct ss_import_prior *p, uint64_t addr, unsigned order,
+			       char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
+			       uint64_t *slab)
+{
+	struct ss_ptr_entry *e;
+
+	if (!p->raw || addr & ((4096ull << order) - 1) ||
+	    !(e = ss_ptrmap_find(&p->slab_ids, SLAB_BASE(addr, order))))
+		return 0;
+	place_of(p, e->site, name, size, gfp);
+	*slab = e->id;
+	ss_ptrmap_remove(&p->slab_ids, e);
+	return 1;
+}
+
 int ss_import_prior_pick(struct ss_import_prior *p, uint64_t ptr, const char *site,
 			 char name[SS_IMPORT_CACHE_NAME], uint64_t *size, uint32_t *gfp,
 			 uint64_t *slab)
@@ -578,6 +597,7 @@ void ss_import_prior_release(struct ss_import_prior *p)
 	ss_ptrmap_release(&p->slab_owner);
 	ss_ptrmap_release(&p->prior_owner);
 	ss_ptrmap_release(&p->slab_ids);
+	ss_import_pagefree_release(&p->pagefree);
 	free(p->key_order);
 	free(p->key_snapi);
 	ss_import_cpuslab_release(&p->cpuslab);
