@@ -17,7 +17,10 @@
  * (`dead`, 0 when not seen freed): slab_prior.c starts K's slab with that
  * many.  Caches without vectors, and slabs emptied by the free of an
  * object the trace allocated (its event names no kernel slab), are not
- * seen.
+ * seen that way.  A capture with page frees sees them all: a `d` line
+ * (SS_EV_SLAB_FREED: the import matched a kmem:mm_page_free to K's
+ * address) is K's death whatever emptied it, and K held the prior frees
+ * it gave by then.
  *
  * A kernel slab the trace does not see freed, in a cache the trace sees
  * at least one slab of freed, outlived its prior frees: it held at least
@@ -30,7 +33,10 @@
  * of it).  A cache none of whose slabs the trace sees freed has, as far
  * as the trace tells, no vectors: nothing says its kernel slabs outlived
  * their frees, and each held at least what it gave (docs/own-trace.md,
- * "Kernel slabs the trace does not see freed").
+ * "Kernel slabs the trace does not see freed"; with `d` lines every
+ * cache's deaths are seen, and only an emptied slab SLUB keeps -- below
+ * min_partial, or on a CPU partial list at the end -- is taken wrongly
+ * as having outlived its frees).
  */
 #ifndef SS_PRIOR_COUNTS_H
 #define SS_PRIOR_COUNTS_H
