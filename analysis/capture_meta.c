@@ -52,6 +52,12 @@ static int take(struct capture_meta *m, const char *key, const char *v)
 		m->lossy = !strcmp(v, "yes");
 	} else if (!strcmp(key, "lossy_reason")) {
 		copy_cut(m->lossy_reason, sizeof(m->lossy_reason), v);
+	} else if (!strcmp(key, "kmem_events")) {
+		char words[512], *save = NULL;
+
+		copy_cut(words, sizeof(words), v);
+		for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+			m->page_frees |= !strcmp(w, "mm_page_free");
 	}
 	return 0;
 }

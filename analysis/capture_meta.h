@@ -23,6 +23,9 @@ struct capture_meta {
 	uint64_t untraced_sched_lost;	/* sched_switch events lost */
 	bool lossy;
 	char lossy_reason[512];
+	/* kmem_events lists mm_page_free: the trace says which kernel
+	 * slabs died (docs/import.md); false for a capture without it */
+	bool page_frees;
 };
 
 /* Read `path`.  A line that is neither the header nor KEY=VALUE, or a

@@ -454,6 +454,14 @@ static void write_unseen(FILE *fp, const struct capture_meta *m)
 	if (m->lossy)
 		fprintf(fp, "  The capture lost kmem events (%s): their objects are missing from "
 			    "the replay too.", m->lossy_reason[0] ? m->lossy_reason : "see meta");
+	if (m->page_frees)
+		fprintf(fp, "  It recorded page frees (kmem:mm_page_free): the replay knew which "
+			    "of the kernel's slabs died (docs/import.md).");
+	else
+		fprintf(fp, "  It did not record page frees (`PAGE_FREES=0`, hashed pointers, or "
+			    "made before `make capture` did): which of the kernel's slabs died the "
+			    "replay knew only where obj_exts vectors showed it, and a slab change that "
+			    "misses may be that (docs/own-trace.md).");
 	fprintf(fp, "\n\n");
 }
 

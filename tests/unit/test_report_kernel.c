@@ -344,10 +344,12 @@ static void test_capture_meta(void **state)
 	tu_write_text(meta, "slabsim-capture 1\nname=x\ncommand=a=b\nlossy=no\nlossy_reason=\n"
 			    "untraced_tasks=2\nuntraced_cpu_ms=183.5\n"
 			    "untraced_task_list=76/tokio-rt-worker@1:150.2 69/tokio-rt-worker@1:33.3\n"
-			    "untraced_sched_lost=0\n");
+			    "untraced_sched_lost=0\n"
+			    "kmem_events=kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_free\n");
 	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	assert_int_equal(rp_kernel_load_meta(&k, meta, &err), 0);
 	buf = written(&k, false);
+	assert_non_null(strstr(buf, "It recorded page frees (kmem:mm_page_free)"));
 	assert_non_null(strstr(buf, "### What the trace cannot show\n\n2 tasks ran 183.5 ms during "
 				    "the capture with no tracepoint firing for them (TID/name@PID:ms: "
 				    "76/tokio-rt-worker@1:150.2 69/tokio-rt-worker@1:33.3;"));
@@ -355,11 +357,20 @@ static void test_capture_meta(void **state)
 	assert_null(strstr(buf, "lost kmem events"));
 	free(buf);
 	rp_kernel_free(&k);
+	/* without mm_page_free among the events: said so */
+	tu_write_text(meta, "slabsim-capture 1\nkmem_events=kmalloc kfree kmem_cache_alloc kmem_cache_free\n");
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(rp_kernel_load_meta(&k, meta, &err), 0);
+	buf = written(&k, false);
+	assert_non_null(strstr(buf, "It did not record page frees"));
+	free(buf);
+	rp_kernel_free(&k);
 
 	/* an older capture: no check made, said so */
 	tu_write_text(meta, "slabsim-capture 1\nlossy=yes\nlossy_reason=ring buffer lost 5 events;\n");
 	assert_int_equal(capture_meta_load(&m, meta, &err), 0);
 	assert_int_equal(m.untraced_tasks, -1);
+	assert_false(m.page_frees);
 	assert_true(m.lossy);
 	assert_string_equal(m.lossy_reason, "ring buffer lost 5 events;");
 
