@@ -119,8 +119,13 @@ static void drop_behind(const struct ss_contention *c, struct ss_res_hist *h)
 
 	while ((s = next_span(h, sp, &i, &j)) && s->until <= c->floor)
 		drop++;
-	if (s) /* (the one that stopped it stays) */
-		s == &h->pend[j - 1] ? j-- : i--;
+	if (s) { /* (the one that stopped it stays; with j 0 it is not pending:
+		  * &h->pend[j - 1] would point before the array) */
+		if (j && s == &h->pend[j - 1])
+			j--;
+		else
+			i--;
+	}
 	if (drop == total && total) { /* all behind: start afresh */
 		h->n = h->first = h->npend = 0;
 		return;

@@ -55,7 +55,7 @@ struct ss_event {
 	uint32_t cpu;
 	enum ss_event_kind kind;
 	uint64_t id;	/* alloc, free: object id; prior: its slab + 1, or 0; slab freed: slab + 1 */
-	/* free: only cpu, id and line (site, api and value are unspecified) */
+	/* free: only cpu, id and line (site, api, gfp and value are unspecified) */
 	uint32_t api;	/* alloc, prior: SS_API_KMALLOC or cache index */
 	uint32_t gfp;	/* alloc, prior: SS_GFP_* (0 in traces written without them) */
 	uint32_t site;	/* alloc, prior: site index; work: label index; phase: name index */

@@ -31,6 +31,14 @@ static void check_event(const struct ss_trace_reader *r,
 		ss_fuzz_check(ev->site < tb->names.nr, "site %u not interned", ev->site);
 		ss_fuzz_check(!(ev->gfp & ~SS_GFP_ALL), "gfp 0x%x", ev->gfp);
 		break;
+	case SS_EV_SLAB_FREED:
+		ss_fuzz_check(ev->value <= (1ull << 40), "size %llu",
+			      (unsigned long long)ev->value);
+		ss_fuzz_check(ev->api < tb->cache_names.nr, "api %u undeclared", ev->api);
+		ss_fuzz_check(!(ev->gfp & ~SS_GFP_ALL), "gfp 0x%x", ev->gfp);
+		ss_fuzz_check(ev->id >= 1 && ev->id <= (1ull << 48), "slab %llu",
+			      (unsigned long long)ev->id);
+		break;
 	case SS_EV_WORK:
 		ss_fuzz_check(ev->value <= (1ull << 48), "cycles %llu",
 			      (unsigned long long)ev->value);

@@ -231,9 +231,16 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 		 * their dentries, docs/import.md) */
 		if (ss_ptrmap_find(&im->dead, rec->ptr) ||
 		    ss_ptrmap_find(&im->prior.untraced, rec->ptr)) {
+			char name[SS_IMPORT_CACHE_NAME];
+
 			t->untraced_allocs++;
-			return rec->name && count_again(im, rec->name) ? BAD(im, err, "out of memory")
-								      : 0;
+			/* by the name the trace declares the cache under (meta
+			 * untraced_allocs is matched to it), never raw bytes a
+			 * meta value cannot hold */
+			if (!rec->name)
+				return 0;
+			ss_import_cache_name(&im->target, rec, name);
+			return count_again(im, name) ? BAD(im, err, "out of memory") : 0;
 		}
 		if (!ss_ptrmap_insert(&im->dead, rec->ptr))
 			return BAD(im, err, "out of memory");
