@@ -101,9 +101,9 @@ struct ss_backend_ops {
 	 * the initial objects its slab here still holds are taken as
 	 * free_prior() takes one, and put back on other initial slabs where
 	 * the snapshot leaves room (ss_kcache_kslab_left, _prior_respread).
-	 * The objects taken; *back those put back (op->resync then set). */
+	 * The objects taken. */
 	uint32_t (*kslab_freed)(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
-				struct ss_op *op, uint32_t *back);
+				struct ss_op *op);
 	/* __kmem_cache_alias(): a cache of object_size merged into this one
 	 * (the object size grows to the larger of the two). */
 	void (*alias)(void *cache, unsigned object_size);

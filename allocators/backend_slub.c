@@ -183,7 +183,7 @@ static int slub_free_prior(void *cache, unsigned cpu, const struct ss_kslab_info
 }
 
 static uint32_t slub_kslab_freed(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
-				 struct ss_op *op, uint32_t *back)
+				 struct ss_op *op)
 {
 	struct slub_cache *c = cache;
 	/* (with sheaves the objects would go to a sheaf, not empty the slab) */
@@ -191,9 +191,8 @@ static uint32_t slub_kslab_freed(void *cache, unsigned cpu, const struct ss_ksla
 
 	while (n < left && slub_free_prior(cache, cpu, ki, op))
 		n++;
-	*back = ss_kcache_prior_respread(&c->s, n);
-	c->s.prior_freed -= *back; /* (taken above, put back: not freed) */
-	op->resync |= *back > 0;
+	/* (taken above, put back: not freed) */
+	c->s.prior_freed -= ss_kcache_prior_respread(&c->s, n);
 	return n;
 }
 

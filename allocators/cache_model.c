@@ -697,7 +697,7 @@ static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
 /* The cache model's kslab_freed: ev's cache found as cm_free_prior finds
  * it (the prior frees of its kernel slab came first and placed it). */
 static int64_t cm_kslab_freed(struct ss_model *mm, const struct ss_event *ev, struct ss_op *op,
-			      uint32_t *cache, uint32_t *back, struct ss_error *err)
+			      uint32_t *cache, struct ss_error *err)
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
 	struct ss_kslab_info ki;
@@ -705,7 +705,6 @@ static int64_t cm_kslab_freed(struct ss_model *mm, const struct ss_event *ev, st
 	bool declared;
 	int c = prior_route(m, ev, &declared, err);
 
-	*back = 0;
 	if (c == SS_ROUTE_KMALLOC)
 		return 0;
 	if (c < 0)
@@ -715,7 +714,7 @@ static int64_t cm_kslab_freed(struct ss_model *mm, const struct ss_event *ev, st
 	if (!fc->be || !m->be->kslab_freed)
 		return 0;
 	ss_prior_counts_about(m->cfg.prior_counts, ev, &ki);
-	return m->be->kslab_freed(fc->be, ev->cpu, &ki, op, back);
+	return m->be->kslab_freed(fc->be, ev->cpu, &ki, op);
 }
 
 /* The KFENCE pool, when configured, is cache 0. */

@@ -161,10 +161,11 @@ struct ss_model_ops {
 	/* Optional (NULL: nothing).  The trace saw the kernel slab of prior
 	 * free ev freed (its SS_EV_SLAB_FREED line, as a prior free of that
 	 * slab): it was empty, so the slab it maps onto here is emptied too
-	 * (backend.h kslab_freed).  The objects taken (*cache: their cache),
-	 * *back of them put back elsewhere in it; -1 with err. */
+	 * (backend.h kslab_freed).  The objects taken (*cache: their cache;
+	 * some may be put back elsewhere in it, so the caller reads the
+	 * cache again); -1 with err. */
 	int64_t (*kslab_freed)(struct ss_model *m, const struct ss_event *ev, struct ss_op *op,
-			       uint32_t *cache, uint32_t *back, struct ss_error *err);
+			       uint32_t *cache, struct ss_error *err);
 	unsigned (*nr_caches)(const struct ss_model *m);
 	void (*cache_report)(const struct ss_model *m, unsigned i,
 			     struct ss_cache_report *r);

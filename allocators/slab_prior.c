@@ -583,15 +583,21 @@ static uint32_t map_draw(struct ss_kcache *s, uint32_t need, uint64_t slack, uin
 /* ki's kernel slab's entry in the map of its kernel cache (made when
  * new); NULL out of memory.  A cache holds one kernel cache's objects,
  * or a few (a what-if's): a short list. */
-static struct ss_kslab *kslab_entry(struct ss_kcache *s, const struct ss_kslab_info *ki)
+/* The map of ki's kernel cache, or NULL when none was made. */
+static struct ss_kslab_map *kmap_of(const struct ss_kcache *s, const struct ss_kslab_info *ki)
 {
-	struct ss_kslab_map *map = NULL;
-	uint32_t k = ki->kslab - 1;
-
-	for (uint32_t i = 0; i < s->nr_kmaps && !map; i++)
+	for (uint32_t i = 0; i < s->nr_kmaps; i++)
 		if (s->kmaps[i].src_api == ki->src_api && s->kmaps[i].src_gfp == ki->src_gfp &&
 		    s->kmaps[i].src_value == ki->src_value)
-			map = &s->kmaps[i];
+			return &s->kmaps[i];
+	return NULL;
+}
+
+static struct ss_kslab *kslab_entry(struct ss_kcache *s, const struct ss_kslab_info *ki)
+{
+	struct ss_kslab_map *map = kmap_of(s, ki);
+	uint32_t k = ki->kslab - 1;
+
 	if (!map) {
 		struct ss_kslab_map *m = realloc(s->kmaps, (s->nr_kmaps + 1) * sizeof(*m));
 
@@ -612,13 +618,9 @@ static struct ss_kslab *kslab_entry(struct ss_kcache *s, const struct ss_kslab_i
 /* The entry of ki's kernel slab, or NULL when none was made. */
 static const struct ss_kslab *kslab_find(const struct ss_kcache *s, const struct ss_kslab_info *ki)
 {
-	uint32_t k = ki->kslab - 1;
+	const struct ss_kslab_map *map = kmap_of(s, ki);
 
-	for (uint32_t i = 0; i < s->nr_kmaps; i++)
-		if (s->kmaps[i].src_api == ki->src_api && s->kmaps[i].src_gfp == ki->src_gfp &&
-		    s->kmaps[i].src_value == ki->src_value)
-			return k < s->kmaps[i].nr_kslab ? &s->kmaps[i].kslab[k] : NULL;
-	return NULL;
+	return map && ki->kslab - 1 < map->nr_kslab ? &map->kslab[ki->kslab - 1] : NULL;
 }
 
 uint32_t ss_kcache_kslab_left(struct ss_kcache *s, const struct ss_kslab_info *ki)

@@ -85,7 +85,7 @@ uint32_t ss_kcache_kslab_left(struct ss_kcache *s, const struct ss_kslab_info *k
  * fill is the snapshot's spread, a guess: spread_take), they take them
  * back, spread again, so that the cache's objects stay the snapshot's;
  * what they cannot take was freed unseen (s->prior_freed_unseen).  The
- * objects put back, for the caller's totals (op->resync). */
+ * objects put back. */
 uint32_t ss_kcache_prior_respread(struct ss_kcache *s, uint32_t n);
 
 #endif

@@ -308,15 +308,13 @@ static __attribute__((noinline)) int do_slab_freed(struct ss_run *run, const str
 	struct ss_event prior = *ev;
 	struct ss_obj obj = {.state = SS_OBJ_LIVE};
 	struct ss_op op;
-	uint32_t back = 0;
 	int64_t taken;
 
-	run->kslabs_freed++;
 	if (!run->desc->ops->kslab_freed)
 		return 0;
 	prior.kind = SS_EV_FREE_PRIOR;
 	ss_op_init(&op, run->costs->cycles);
-	taken = run->desc->ops->kslab_freed(run->model, &prior, &op, &obj.cache, &back, err);
+	taken = run->desc->ops->kslab_freed(run->model, &prior, &op, &obj.cache, err);
 	if (taken < 0) {
 		char why[sizeof(err->msg)];
 
@@ -330,7 +328,6 @@ static __attribute__((noinline)) int do_slab_freed(struct ss_run *run, const str
 	/* (one = 0: more than one initial object moved, the cache is read again) */
 	if (ss_account_prior(&run->acct, &run->mem, obj.cache, 0, run->events))
 		return ss_errorf(err, "out of memory");
-	run->prior_freed_unseen += (uint64_t)taken - back;
 	if (ss_contend_op(&run->cont, ev->cpu, &op))
 		return ss_errorf(err, "out of memory");
 	run->free_cycles += op.cycles;

@@ -70,12 +70,6 @@ struct ss_run {
 	/* frees of objects allocated before the trace (SS_EV_FREE_PRIOR):
 	 * applied to the initial state, and with no such object left */
 	uint64_t prior_frees, prior_missing;
-	/* kernel slabs the capture saw freed (SS_EV_SLAB_FREED): nothing to
-	 * replay, the pre-pass took what they say (prior_counts.h) */
-	uint64_t kslabs_freed;
-	/* initial objects those slabs still held here, taken then (freed in
-	 * the kernel without an event) */
-	uint64_t prior_freed_unseen;
 	double alloc_cycles, free_cycles, work_cycles;
 	double timer_cycles; /* the model's timed work (model.h tick) */
 	double *label_cycles;	 /* work cycles per label (trace name index) */

@@ -536,8 +536,8 @@ static int finish(struct importer *im, struct ss_error *err)
 	t->caches = im->caches.names.nr;
 	if (write_untraced(im, err))
 		return -1;
-	/* what the page frees told: a replay says whether slab deaths were
-	 * seen for a cache without obj_exts vectors (prior_counts.h) */
+	/* what the page frees gave, for whoever reads the trace (the totals
+	 * have them too): the `d` lines themselves are what the replay reads */
 	if (t->page_frees) {
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->page_frees);
 		if (ss_trace_write_meta(im->w, "page_frees", buf))

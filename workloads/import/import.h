@@ -219,9 +219,8 @@ struct ss_import_pagefree {
 	struct ss_pagefree_cand cand[SS_PAGEFREE_CANDIDATES];
 	unsigned nr_cand;
 	uint64_t votes;		/* candidate pairs, all bases */
-	uint64_t page_frees;	/* mm_page_free records of the first pass */
 	bool have_base;
-	uint64_t base, base_votes;
+	uint64_t base;
 };
 /* The first pass: one record of the capture, whatever its kind. */
 int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,

@@ -61,8 +61,6 @@ int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
 {
 	uint64_t *last;
 
-	if (kind == SS_KL_PAGE_FREE)
-		pf->page_frees++;
 	if ((kind != SS_KL_EVENT && kind != SS_KL_PAGE_FREE && kind != SS_KL_OTHER) ||
 	    !rec->has_cpu)
 		return 0;
@@ -97,7 +95,6 @@ void ss_import_pagefree_finish(struct ss_import_pagefree *pf)
 			best = &pf->cand[i];
 	pf->have_base = best && best->votes >= SS_PAGEFREE_MIN_VOTES && 2 * best->votes > pf->votes;
 	pf->base = pf->have_base ? best->base : 0;
-	pf->base_votes = best ? best->votes : 0;
 	free(pf->last_free);
 	pf->last_free = NULL;
 	pf->nr_cpus = 0;
