@@ -28,18 +28,25 @@ static int parse_ms(const char *v, double *out)
 	return errno || end == v || *end || !isfinite(*out) || *out < 0 ? -1 : 0;
 }
 
-static int take(struct capture_meta *m, const char *key, const char *v)
+/* a count, into a field that is -1 when the meta does not say */
+static int parse_count(const char *v, long long *out)
 {
 	uint64_t u;
 
+	if (ss_parse_u64(v, INT64_MAX, &u))
+		return -1;
+	*out = (long long)u;
+	return 0;
+}
+
+static int take(struct capture_meta *m, const char *key, const char *v)
+{
 	if (!strcmp(key, "untraced_tasks")) {
 		if (!strcmp(v, "unknown")) {
 			m->untraced_tasks = -1;
 			return 0;
 		}
-		if (ss_parse_u64(v, INT64_MAX, &u))
-			return -1;
-		m->untraced_tasks = (long long)u;
+		return parse_count(v, &m->untraced_tasks);
 	} else if (!strcmp(key, "untraced_cpu_ms")) {
 		return parse_ms(v, &m->untraced_cpu_ms);
 	} else if (!strcmp(key, "untraced_task_list")) {
@@ -52,6 +59,16 @@ static int take(struct capture_meta *m, const char *key, const char *v)
 		m->lossy = !strcmp(v, "yes");
 	} else if (!strcmp(key, "lossy_reason")) {
 		copy_cut(m->lossy_reason, sizeof(m->lossy_reason), v);
+	} else if (!strcmp(key, "subreaper")) {
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			return -1;
+		m->subreaper = !strcmp(v, "yes");
+	} else if (!strcmp(key, "orphans_reaped")) {
+		return parse_count(v, &m->orphans_reaped);
+	} else if (!strcmp(key, "orphans_left")) {
+		return parse_count(v, &m->orphans_left);
+	} else if (!strcmp(key, "init_zombies_before")) {
+		return parse_count(v, &m->init_zombies_before);
 	} else if (!strcmp(key, "kmem_events")) {
 		char words[512], *save = NULL;
 
@@ -71,6 +88,8 @@ int capture_meta_load(struct capture_meta *m, const char *path, struct ss_error 
 
 	memset(m, 0, sizeof(*m));
 	m->untraced_tasks = -1;
+	m->subreaper = -1;
+	m->orphans_reaped = m->orphans_left = m->init_zombies_before = -1;
 	copy_cut(m->path, sizeof(m->path), path);
 	fp = fopen(path, "r");
 	if (!fp)

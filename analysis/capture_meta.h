@@ -26,6 +26,12 @@ struct capture_meta {
 	/* kmem_events lists mm_page_free: the trace says which kernel
 	 * slabs died (docs/import.md); false for a capture without it */
 	bool page_frees;
+	/* scripts/capture-orphans.sh: -1 where the meta does not say (made
+	 * before make capture did) */
+	int subreaper;			/* CMD ran under slabsim reap: 1, 0 */
+	long long orphans_reaped;	/* CMD's descendants reaped by it */
+	long long orphans_left;		/* still running when CMD ended */
+	long long init_zombies_before;	/* init's, unreaped at the snapshot */
 };
 
 /* Read `path`.  A line that is neither the header nor KEY=VALUE, or a

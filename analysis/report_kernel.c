@@ -426,6 +426,37 @@ int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *
 	return 0;
 }
 
+/* Who reaped the processes CMD orphaned (scripts/capture-orphans.sh):
+ * each reaping frees a sighand_cache object in the reaper's context, and
+ * where that is init no tracepoint may fire for it. */
+static void write_orphans(FILE *fp, const struct capture_meta *m)
+{
+	if (m->subreaper < 0)
+		fprintf(fp, "  CMD did not run under `slabsim reap` (the capture was made before "
+			    "`make capture` did so): processes it orphaned were reaped by init, and "
+			    "where no tracepoint fires for init (as on the machines slabsim was built "
+			    "on) each took a sighand_cache object out of the kernel's counts with no "
+			    "event.");
+	else if (m->subreaper == 0)
+		fprintf(fp, "  CMD ran without `slabsim reap`: processes it orphaned were reaped by "
+			    "init, possibly untraced.");
+	else if (m->orphans_reaped > 0)
+		fprintf(fp, "  CMD ran under `slabsim reap`: the %lld %s it orphaned %s reaped there, "
+			    "traced, not by init.", m->orphans_reaped,
+			m->orphans_reaped == 1 ? "process" : "processes",
+			m->orphans_reaped == 1 ? "was" : "were");
+	if (m->orphans_left > 0)
+		fprintf(fp, "  %lld %s CMD started %s still running when it ended: init reaps "
+			    "%s, and the objects that frees leave with no event where init is "
+			    "untraced.", m->orphans_left,
+			m->orphans_left == 1 ? "process" : "processes",
+			m->orphans_left == 1 ? "was" : "were", m->orphans_left == 1 ? "it" : "them");
+	if (m->init_zombies_before > 0)
+		fprintf(fp, "  init still had %lld zombies to reap at the before-snapshot: the "
+			    "objects their reaping freed (a sighand_cache object each) left the "
+			    "counts with no event.", m->init_zombies_before);
+}
+
 /* What no replay of the trace can predict, as the capture measured it. */
 static void write_unseen(FILE *fp, const struct capture_meta *m)
 {
@@ -454,6 +485,7 @@ static void write_unseen(FILE *fp, const struct capture_meta *m)
 	if (m->lossy)
 		fprintf(fp, "  The capture lost kmem events (%s): their objects are missing from "
 			    "the replay too.", m->lossy_reason[0] ? m->lossy_reason : "see meta");
+	write_orphans(fp, m);
 	if (m->page_frees)
 		fprintf(fp, "  It recorded page frees (kmem:mm_page_free): the replay knew which "
 			    "of the kernel's slabs died (docs/import.md).");

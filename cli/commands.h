@@ -23,5 +23,6 @@ int cmd_costs(int argc, char **argv);	 /* cli/cmd_costs.c */
 int cmd_sensitivity(int argc, char **argv); /* cli/cmd_sensitivity.c */
 int cmd_advise(int argc, char **argv);	 /* cli/cmd_advise.c */
 int cmd_kernel_table(int argc, char **argv); /* cli/cmd_kernel_table.c */
+int cmd_reap(int argc, char **argv);	 /* cli/cmd_reap.c */
 
 #endif

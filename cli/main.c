@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{"kernel-table", cmd_kernel_table, "captures' reports against the live kernel, in one table"},
 	{"convert", cmd_convert, "copy a trace into another format (text, binary .sbt, zstd)"},
 	{"import", cmd_import, "turn an ftrace/perf capture of the kmem events into a trace"},
+	{"reap", cmd_reap, "run a command as the subreaper of its orphans (make capture)"},
 	{"bench", cmd_bench, "replay speed and memory of each model beside glibc malloc"},
 	{"topology", cmd_topology, "print the packages, NUMA nodes, cores and PUs of a topology"},
 	{"calibrate", cmd_calibrate, "measure the cost-table steps on this host, write a cost table"},

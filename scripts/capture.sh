@@ -3,7 +3,8 @@
 # runs: the kmem tracepoints streamed from trace_pipe, and the state of
 # every cache before and after (docs/capture.md).  Root only.
 #
-#   capture.sh [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r|-R] [-f] [-P] NAME CMD
+#   capture.sh [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r|-R] [-f] [-P]
+#              [-x SLABSIM] NAME CMD
 #
 #   -d DIR      where captures go (default datasets/captures): DIR/NAME/
 #   -b KB       ring buffer per CPU in KiB, or auto (default): 1/32 of
@@ -16,6 +17,9 @@
 #   -f          replace an existing DIR/NAME
 #   -P          without kmem:mm_page_free (recorded by default with raw
 #               pointers: which kernel slabs died, docs/capture.md)
+#   -x SLABSIM  run CMD under `SLABSIM reap` (make capture's default): the
+#               processes it orphans are reaped, traced, there and not by
+#               init (capture-orphans.sh)
 #
 # Exit: 0 when the capture was written (even if CMD failed or events were
 # lost: meta says so and a warning is printed), 1 on an error or
@@ -27,16 +31,18 @@ prog=capture.sh
 die() { echo "$prog: $*" >&2; exit 1; }
 usage() {
 	[ $# -eq 0 ] || echo "$prog: $*" >&2
-	echo "usage: $prog [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r|-R] [-f] [-P] NAME CMD" >&2
+	echo "usage: $prog [-d DIR] [-b KB] [-s SECONDS] [-c CLOCK] [-r|-R] [-f] [-P] [-x SLABSIM] NAME CMD" >&2
 	exit 2
 }
 # shellcheck source=scripts/capture-tracefs.sh
 . "$here/capture-tracefs.sh"
 # shellcheck source=scripts/capture-untraced.sh
 . "$here/capture-untraced.sh"
+# shellcheck source=scripts/capture-orphans.sh
+. "$here/capture-orphans.sh"
 
-dir=datasets/captures buffer_kb=auto settle=10 clock=local raw=0 force=0
-while getopts d:b:s:c:rRfP opt; do
+dir=datasets/captures buffer_kb=auto settle=10 clock=local raw=0 force=0 reaper=""
+while getopts d:b:s:c:rRfPx: opt; do
 	case $opt in
 	d) dir=$OPTARG ;;
 	b) buffer_kb=$OPTARG ;;
@@ -46,6 +52,7 @@ while getopts d:b:s:c:rRfP opt; do
 	R) raw=2 ;;
 	f) force=1 ;;
 	P) PAGE_FREES=0 ;;
+	x) reaper=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -80,6 +87,7 @@ fi
 [[ $clock =~ ^[a-z0-9_-]+$ ]] || usage "bad trace clock '$clock'"
 [ "$(id -u)" = 0 ] || die "must run as root (tracefs and /sys/kernel/slab are root-only)"
 command -v zstd > /dev/null || die "zstd not found (apt-get install zstd)"
+[ -z "$reaper" ] || [ -x "$reaper" ] || die "$reaper: not an executable slabsim (-x)"
 mkdir -p "$dir" || die "cannot create $dir"
 dir=$(cd "$dir" && pwd)
 dest=$dir/$name
@@ -161,6 +169,10 @@ snapshot() {
 # walk's allocations (walk.ftrace.zst), and the import drops the frees of
 # those pointers (workloads/import/import_walk.c).
 ut_setup
+# init's zombies reaped now, not in the window (capture-orphans.sh)
+orph_drain_init
+[ "$ORPH_INIT_ZOMBIES" = 0 ] ||
+	echo "$prog: warning: init still had $ORPH_INIT_ZOMBIES zombies to reap after ${ORPH_WAIT_S}s: their objects may leave the counts with no event" >&2
 # The before-snapshot's lookups would create the dentries and inodes of
 # ~7000 sysfs files where reclaim dropped them, after its counts and
 # untraced: made now, they are in the counts.
@@ -195,7 +207,11 @@ tfs_written; baseline=$((written - w0))
 marker start
 now_us; start_us=$now
 status=0
-SLABSIM_TRACE_MARKER=$INST/trace_marker bash -c "$cmd" || status=$?
+if [ -n "$reaper" ]; then
+	SLABSIM_TRACE_MARKER=$INST/trace_marker "$reaper" reap --report "$tmp/.reap" -- bash -c "$cmd" || status=$?
+else
+	SLABSIM_TRACE_MARKER=$INST/trace_marker bash -c "$cmd" || status=$?
+fi
 now_us; end_us=$now
 marker end
 
@@ -326,11 +342,12 @@ done
 	echo "kmem_events=${KMEM_ENABLED[*]}"
 	echo "reader=$reader"
 	cat "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta"
+	orph_meta "${reaper:+$tmp/.reap}"
 	echo "capture_bytes=$(stat -c %s "$tmp/capture.ftrace.zst")"
 	echo "lossy=$lossy"
 	echo "lossy_reason=${reasons# }"
 } > "$tmp/meta"
-rm -f "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta"
+rm -f "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta" "$tmp/.reap"
 
 # ---- into place --------------------------------------------------------------
 old=""
@@ -351,6 +368,10 @@ echo "$prog: $dest: $events events, $(stat -c %s "$dest/capture.ftrace.zst") byt
 untraced=$(sed -n 's/^untraced_tasks=//p' "$dest/meta")
 if [ "$untraced" != 0 ] && [ "$untraced" != unknown ]; then
 	echo "$prog: warning: $untraced task(s) ran $(sed -n 's/^untraced_cpu_ms=//p' "$dest/meta") ms with no tracepoint firing for them ($(sed -n 's/^untraced_task_list=//p' "$dest/meta")): the slab objects they hold are in the snapshots and in no trace (docs/capture.md)" >&2
+fi
+left=$(sed -n 's/^orphans_left=//p' "$dest/meta")
+if [ -n "$left" ] && [ "$left" != 0 ]; then
+	echo "$prog: warning: $left process(es) CMD started were still running when it ended: init reaps them, and the objects their reaping frees leave with no event (docs/capture.md)" >&2
 fi
 if [ $lossy = yes ]; then
 	echo "$prog: WARNING: lossy capture:${reasons% ;} -- raise BUFFER_KB (now $buffer_kb_set KiB per CPU)" >&2

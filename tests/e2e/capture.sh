@@ -27,6 +27,7 @@ meta() { sed -n "s/^$2=//p" "$caps/$1/meta"; }
 # into the capture's instance on 6.17+) and $SLABSIM_TRACE_MARKER.
 capture NAME=tiny CMD='ls -la /etc > /dev/null
 echo "slabsim-phase middle part" > $SLABSIM_TRACE_MARKER
+(sleep 0.1 &)
 [ -e /sys/kernel/tracing/instances/slabsim-capture-*/options/copy_trace_marker ] &&
 	echo "slabsim-phase top" > /sys/kernel/tracing/trace_marker
 exit 3' > "$tmp/out" 2> "$tmp/err" || fail "make capture: $(cat "$tmp/err")"
@@ -69,6 +70,12 @@ if [ "$ut" != unknown ]; then
 	# capture.sh itself runs for more than the floor in the window, seen
 	meta tiny untraced_task_list | grep -q '/capture.sh@' && fail "capture.sh listed as untraced: $(meta tiny untraced_task_list)"
 fi
+# CMD ran under slabsim reap (capture-orphans.sh): the sleep its subshell
+# left behind was reaped there, not by init
+[ "$(meta tiny subreaper)" = yes ] || fail "subreaper=$(meta tiny subreaper)"
+[ "$(meta tiny orphans_reaped)" = 1 ] && [ "$(meta tiny orphans_left)" = 0 ] ||
+	fail "orphans: reaped $(meta tiny orphans_reaped), left $(meta tiny orphans_left)"
+[[ $(meta tiny init_zombies_before) =~ ^[0-9]+$ ]] || fail "init_zombies_before"
 phases=$(meta tiny phases)
 [[ " $phases " == " start "*"middle_part "*"end settled " ]] || fail "phases '$phases'"
 # tracing began at the before-snapshot's /proc/slabinfo read, its sysfs

@@ -318,6 +318,22 @@ static void test_settled_not_within(void **state)
 	rp_kernel_free(&k);
 }
 
+/* The report of kf's snapshots with meta file `meta` holding `text`
+ * (the caller frees it). */
+static char *written_with_meta(const struct kfiles *kf, const char *meta, const char *text)
+{
+	struct rp_kernel k;
+	struct ss_error err;
+	char *buf;
+
+	tu_write_text(meta, text);
+	assert_int_equal(rp_kernel_load(&k, kf->before, kf->after, kf->run, "traced", &err), 0);
+	assert_int_equal(rp_kernel_load_meta(&k, meta, &err), 0);
+	buf = written(&k, false);
+	rp_kernel_free(&k);
+	return buf;
+}
+
 /* The capture's meta: which tasks no tracepoint saw, in the section;
  * bad values and lines name FILE:LINE; an old capture says it did not
  * check. */
@@ -355,21 +371,43 @@ static void test_capture_meta(void **state)
 				    "76/tokio-rt-worker@1:150.2 69/tokio-rt-worker@1:33.3;"));
 	assert_null(strstr(buf, "sched_switch events were lost"));
 	assert_null(strstr(buf, "lost kmem events"));
+	/* no orphan keys: an older capture, whose orphans init reaped */
+	assert_non_null(strstr(buf, "CMD did not run under `slabsim reap`"));
 	free(buf);
 	rp_kernel_free(&k);
+	/* the orphans' reaper, as capture-orphans.sh writes it */
+	buf = written_with_meta(&kf, meta, "slabsim-capture 1\ninit_zombies_before=7\n"
+					   "init_zombies_wait_ms=10000\nsubreaper=yes\n"
+					   "orphans_reaped=1003\norphans_left=1\n");
+	assert_int_equal(capture_meta_load(&m, meta, &err), 0);
+	assert_int_equal(m.subreaper, 1);
+	assert_int_equal(m.orphans_reaped, 1003);
+	assert_int_equal(m.orphans_left, 1);
+	assert_int_equal(m.init_zombies_before, 7);
+	assert_non_null(strstr(buf, "the 1003 processes it orphaned were reaped there, traced"));
+	assert_non_null(strstr(buf, "1 process CMD started was still running when it ended: init "
+				    "reaps it"));
+	assert_non_null(strstr(buf, "init still had 7 zombies to reap at the before-snapshot"));
+	assert_null(strstr(buf, "did not run under"));
+	free(buf);
+	/* nothing orphaned, nothing left: no sentence */
+	buf = written_with_meta(&kf, meta, "slabsim-capture 1\ninit_zombies_before=0\n"
+					   "subreaper=yes\norphans_reaped=0\norphans_left=0\n");
+	assert_null(strstr(buf, "orphaned"));
+	assert_null(strstr(buf, "zombies"));
+	free(buf);
 	/* without mm_page_free among the events: said so */
-	tu_write_text(meta, "slabsim-capture 1\nkmem_events=kmalloc kfree kmem_cache_alloc kmem_cache_free\n");
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
-	assert_int_equal(rp_kernel_load_meta(&k, meta, &err), 0);
-	buf = written(&k, false);
+	buf = written_with_meta(&kf, meta, "slabsim-capture 1\nkmem_events=kmalloc kfree "
+					   "kmem_cache_alloc kmem_cache_free\n");
 	assert_non_null(strstr(buf, "It did not record page frees"));
 	free(buf);
-	rp_kernel_free(&k);
 
 	/* an older capture: no check made, said so */
 	tu_write_text(meta, "slabsim-capture 1\nlossy=yes\nlossy_reason=ring buffer lost 5 events;\n");
 	assert_int_equal(capture_meta_load(&m, meta, &err), 0);
 	assert_int_equal(m.untraced_tasks, -1);
+	assert_int_equal(m.subreaper, -1);
+	assert_int_equal(m.orphans_left, -1);
 	assert_false(m.page_frees);
 	assert_true(m.lossy);
 	assert_string_equal(m.lossy_reason, "ring buffer lost 5 events;");
@@ -378,6 +416,12 @@ static void test_capture_meta(void **state)
 	tu_write_text(meta, "slabsim-capture 1\nname=x\nuntraced_tasks=-3\n");
 	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
 	assert_non_null(strstr(err.msg, ":3: bad untraced_tasks value '-3'"));
+	tu_write_text(meta, "slabsim-capture 1\nsubreaper=maybe\n");
+	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: bad subreaper value 'maybe'"));
+	tu_write_text(meta, "slabsim-capture 1\norphans_left=-1\n");
+	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_non_null(strstr(err.msg, ":2: bad orphans_left value '-1'"));
 	tu_write_text(meta, "slabsim-capture 1\nuntraced_cpu_ms=nan\n");
 	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: bad untraced_cpu_ms"));
