@@ -2,10 +2,12 @@
  * raw-pointer kfree()s of objects from before the capture, at a site that
  * freed nothing the capture saw allocated, placed by their offsets in
  * their slabs and, among the kmalloc types, in the one whose caches hold
- * the most of the site's slabs, then the most slabs the capture did not
+ * the most of the site's slabs, then the one under which the capture's
+ * not seeing them is likeliest, then the most slabs the capture did not
  * see holding other objects. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -33,6 +35,16 @@ static void kfree(FILE *f, const char *site, uint64_t ptr)
 {
 	fprintf(f, " sh-1 [000] ..... 1.0: kfree: call_site=%s+0x10/0x20 ptr=%llx\n", site,
 		(unsigned long long)ptr);
+}
+
+/* A kmalloc event: bytes_alloc `size`, plain GFP_KERNEL or reclaimable
+ * (a dentry name's GFP_KERNEL_ACCOUNT | __GFP_RECLAIMABLE). */
+static void kmalloc_at(FILE *f, const char *site, uint64_t ptr, unsigned size, bool rcl)
+{
+	fprintf(f, " sh-1 [000] ..... 1.0: kmalloc: call_site=%s+0x1/0x2 ptr=%llx bytes_req=%u "
+		   "bytes_alloc=%u gfp_flags=%s node=-1 accounted=%s\n", site,
+		(unsigned long long)ptr, size - 2, size,
+		rcl ? "GFP_KERNEL_ACCOUNT|__GFP_RECLAIMABLE" : "GFP_KERNEL", rcl ? "true" : "false");
 }
 
 /* Writes the capture; rcl_seen slabs of rcl-96 allocated (and kept) in
@@ -166,6 +178,19 @@ static void repeat(char *buf, unsigned n, const char *what)
 		strcat(buf, what);
 }
 
+/* Import f (free_names96(f, 3) and more) with snapshot snap: the 18 names
+ * must all go to kmalloc-rcl-96. */
+static void assert_names_rcl96(FILE *f, const char *snap)
+{
+	struct ss_import_totals t;
+	char seen[1024], want[1024] = "";
+
+	import_file(f, snap, &t, seen, sizeof(seen));
+	repeat(want, 18, "kmalloc:96:2 "); /* SS_GFP_RECLAIMABLE */
+	assert_string_equal(seen, want);
+	assert_int_equal(t.stride_frees, 18);
+}
+
 /* One site, two classes: names of 96 bytes in 3 slabs and of 128 bytes
  * in one.  kmalloc-96 has 2 slabs (too few for the 96s), kmalloc-rcl-96
  * 5; kmalloc-128 has 10, kmalloc-rcl-128 1.  Class by class the 128s would
@@ -200,23 +225,65 @@ static void test_stride_site_family(void **state)
  * it is rcl's -- and, seen, it does not count against rcl's room. */
 static void test_stride_seen_later(void **state)
 {
+	FILE *f = capture_file();
+	(void)state;
+
+	free_names96(f, 3);
+	kmalloc_at(f, "__d_alloc", SLAB(2) + 96 * 7, 96, true);
+	assert_names_rcl96(f, "slabinfo - version: 2.1\n"
+			      "kmalloc-96 420 420 96 42 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+			      "kmalloc-rcl-96 126 126 96 42 1 : tunables 0 0 0 : slabdata 3 3 0\n");
+}
+
+/* Names in 3 slabs; kmalloc-96 has 30 slabs, kmalloc-rcl-96 5: both can
+ * hold the site's 3, and kmalloc-96 has the more room.  But the capture
+ * allocated plain 96-byte objects into 12 of kmalloc-96's slabs and none
+ * of the site's: had the names been kmalloc-96's, some of their slabs
+ * would likely have been seen too (q = 13/32 each), while none of
+ * rcl's slabs was seen at all (q = 1/7).  The likelier family is rcl
+ * (find-usr-cold of the thirteenth round, docs/own-trace.md). */
+static void test_stride_unseen_busy(void **state)
+{
+	FILE *f = capture_file();
+	(void)state;
+
+	for (unsigned i = 0; i < 12; i++)
+		kmalloc_at(f, "g", SLAB(200 + i), 96, false);
+	free_names96(f, 3);
+	assert_names_rcl96(f, "slabinfo - version: 2.1\n"
+			      "kmalloc-96 1260 1260 96 42 1 : tunables 0 0 0 : slabdata 30 30 0\n"
+			      "kmalloc-rcl-96 210 210 96 42 1 : tunables 0 0 0 : slabdata 5 5 0\n");
+}
+
+/* A site that learned kmalloc-32 (one object the capture saw allocated and
+ * freed) frees objects from before the capture in two slabs: six at odd
+ * 16-byte slots, where no kmalloc-32 object sits, and six at 32-byte
+ * slots.  The first six are kmalloc-16's, the others kmalloc-32's; a
+ * seventh, alone in its slab, keeps the learned share (git-status-cold's
+ * ext4_free_in_core_inode, docs/import.md). */
+static void test_stride_learned_site(void **state)
+{
 	struct ss_import_totals t;
 	char seen[1024], want[1024] = "";
 	FILE *f = capture_file();
 	(void)state;
 
-	free_names96(f, 3);
-	fprintf(f, " sh-1 [000] ..... 2.0: kmalloc: call_site=__d_alloc+0x170/0x230 "
-		   "ptr=%llx bytes_req=66 bytes_alloc=96 "
-		   "gfp_flags=GFP_KERNEL_ACCOUNT|__GFP_RECLAIMABLE node=-1 accounted=true\n",
-		(unsigned long long)SLAB(2) + 96 * 7);
+	kmalloc_at(f, "ext4_cache_fast_symlink", SLAB(50), 32, false);
+	kfree(f, "ext4_free_in_core_inode", SLAB(50));
+	for (unsigned i = 0; i < 6; i++)
+		kfree(f, "ext4_free_in_core_inode", SLAB(1) + 16 * (2 * i + 1));
+	for (unsigned i = 0; i < 6; i++)
+		kfree(f, "ext4_free_in_core_inode", SLAB(2) + 32 * (3 * i + 1));
+	kfree(f, "ext4_free_in_core_inode", SLAB(3) + 16);
 	import_file(f, "slabinfo - version: 2.1\n"
-		       "kmalloc-96 420 420 96 42 1 : tunables 0 0 0 : slabdata 10 10 0\n"
-		       "kmalloc-rcl-96 126 126 96 42 1 : tunables 0 0 0 : slabdata 3 3 0\n",
+		       "kmalloc-16 2560 2560 16 256 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+		       "kmalloc-32 1280 1280 32 128 1 : tunables 0 0 0 : slabdata 10 10 0\n",
 		    &t, seen, sizeof(seen));
-	repeat(want, 18, "kmalloc:96:2 ");
+	repeat(want, 6, "kmalloc:16:0 ");
+	repeat(want, 7, "kmalloc:32:0 ");
 	assert_string_equal(seen, want);
-	assert_int_equal(t.stride_frees, 18);
+	assert_int_equal(t.stride_frees, 12);
+	assert_int_equal(t.stride_slabs, 2);
 }
 
 /* A kfree's slab owner is what the slab held before the free: after it
@@ -269,6 +336,8 @@ int main(void)
 		cmocka_unit_test(test_stride_room),
 		cmocka_unit_test(test_stride_site_family),
 		cmocka_unit_test(test_stride_seen_later),
+		cmocka_unit_test(test_stride_unseen_busy),
+		cmocka_unit_test(test_stride_learned_site),
 		cmocka_unit_test(test_stride_hashed),
 		cmocka_unit_test(test_owner_before_free),
 	};

@@ -308,12 +308,15 @@ void ss_import_kmalloc_name(uint32_t gfp, uint64_t size, char *buf, size_t n);
 #define SS_STRIDE_MAX_CLASSES 32
 struct ss_import_stride {
 	uint64_t *taken;     /* per snapshot cache: slabs seen held or given */
+	uint64_t *seen;      /* per snapshot cache: slabs the first pass saw held */
 	uint64_t frees, slabs; /* placed by the rule */
 };
 int ss_import_stride_begin(struct ss_import_stride *s, const struct ss_import_prior *p);
-/* One site's pointers (sorted in place): record the frees it classes. */
+/* One site's pointers (sorted in place): record the frees it classes.
+ * gfp: the site's kmalloc family where the capture saw it (SS_GFP_*
+ * flags of its learned frees), or -1 to choose one. */
 int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
-			  const struct ss_target *t, uint64_t *ptr, uint32_t n);
+			  const struct ss_target *t, uint64_t *ptr, uint32_t n, int64_t gfp);
 void ss_import_stride_release(struct ss_import_stride *s);
 
 /* A page free at addr (order) of a kernel slab that prior frees named:

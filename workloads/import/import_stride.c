@@ -30,8 +30,10 @@
  * other objects.  One call site frees one kind of object, so all of a
  * site's slabs, every class, go to one family: the one whose objects the
  * capture saw in most of those slabs after the site's frees, then the one
- * whose caches can hold the most of them, then the one with the most such
- * slabs left, then the first in the order above (site_family()); its
+ * whose caches can hold the most of them, then the one under which the
+ * capture's not seeing those slabs is likeliest, then the one with the
+ * most such slabs left, then the first in the order above
+ * (site_family()); its
  * caches are then charged with them.  That is a likelihood, not a proof: a site whose
  * objects came from the smaller of two families with room for them is
  * misplaced, and the import says how many frees this rule placed.
@@ -39,6 +41,7 @@
  * Each classed free is recorded as of that cache (prior_owner), so that
  * the second pass places it by rule 3, slab ids and all.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,8 +83,11 @@ int ss_import_stride_begin(struct ss_import_stride *s, const struct ss_import_pr
 	if (!p->snap || !p->snap->nr)
 		return 0;
 	s->taken = calloc(p->snap->nr, sizeof(*s->taken));
-	if (!s->taken)
+	s->seen = calloc(p->snap->nr, sizeof(*s->seen));
+	if (!s->taken || !s->seen) {
+		ss_import_stride_release(s);
 		return -1;
+	}
 	/* the slabs the first pass saw holding objects: not free for others */
 	for (uint64_t i = 0; i < p->slab_owner.nr_slots; i++) {
 		const struct ss_ptr_entry *e = &p->slab_owner.slots[i];
@@ -93,6 +99,7 @@ int ss_import_stride_begin(struct ss_import_stride *s, const struct ss_import_pr
 		if ((c = ss_snap_find(p->snap, name)))
 			s->taken[c - p->snap->caches]++;
 	}
+	memcpy(s->seen, s->taken, p->snap->nr * sizeof(*s->seen));
 	return 0;
 }
 
@@ -164,52 +171,92 @@ static uint64_t family_room(const struct ss_import_stride *s, const struct ss_im
 	return c->slabs > taken ? c->slabs - taken : 0;
 }
 
+/* How likely the site's slabs of one class are to have gone unseen if
+ * they were cache c's: the first pass saw `taken` of c's `slabs` holding
+ * objects, so each of c's slabs is seen with probability q = (taken + 1)
+ * / (slabs + 2) (Laplace's rule of succession: no constant of ours), and
+ * of the site's `groups` slabs `in` were seen as c's and the rest not.
+ * Returns the log-likelihood. */
+static double unseen_log_likelihood(uint64_t taken, uint64_t slabs, uint64_t groups, uint64_t in)
+{
+	double q = (double)((taken < slabs ? taken : slabs) + 1) / (double)(slabs + 2);
+
+	if (in > groups)
+		in = groups;
+	return (double)in * log(q) + (double)(groups - in) * log1p(-q);
+}
+
 /* The family of a site's classed slabs, all classes at once: one call
  * site frees one kind of object, so its classes share a type.  The
  * family whose objects the capture saw in most of those slabs after the
  * site's frees, then the one whose caches can hold the most of them
  * (summed over its classes: min(room, slabs), a slab seen being the
- * site's, not another's), then the one with the most room, then the
- * first.  For one class that is the cache with the most room, as long
- * as it can hold the site's slabs; measured on find-usr-cold (6.18, after
- * drop_caches): __d_free_external's dentry names were 295 slabs of class
- * 96 and 14 of class 128; kmalloc-rcl-96 and -rcl-128 had 295 and 14
- * slabs before the capture, kmalloc-96 and -128 191 and 202 -- class by
- * class the 128s went to kmalloc-128, which kept 414 objects the kernel's
- * kmalloc-rcl-128 had lost. */
+ * site's, not another's), then the one under which the site's slabs
+ * going unseen is likeliest (unseen_log_likelihood(), summed over the
+ * classes), then the one with the most room, then the first.
+ *
+ * Why the likelihood: a family whose slabs the capture uses is one whose
+ * slabs it would have seen.  Measured on find-usr-cold (6.18, after
+ * drop_caches), twice.  In the fifth round __d_free_external's dentry
+ * names were 295 slabs of class 96 and 14 of class 128; kmalloc-rcl-96
+ * and -rcl-128 had 295 and 14 slabs before the capture, kmalloc-96 and
+ * -128 191 and 202, and room alone chose right.  In the thirteenth, 296
+ * and 14 slabs, kmalloc-rcl-96 and -rcl-128 297 and 14, kmalloc-96 and
+ * -128 324 and 228: both families could hold them all, room chose the
+ * plain one, and the replay's kmalloc-96 lost the 12,077 objects the
+ * kernel's kmalloc-rcl-96 had (kmalloc-rcl-96 +0 against -12,077).  The
+ * capture had seen 27 of kmalloc-96's slabs and 67 of kmalloc-128's
+ * hold objects, none of them the site's, against 1 and 0 of the
+ * reclaimable ones': log-likelihood -31.5 plain, -2.9 reclaimable. */
 static unsigned site_family(const struct ss_import_stride *s, const struct ss_import_prior *p,
 			    const unsigned *size, const unsigned *order, const uint64_t *groups,
 			    const uint64_t (*seen)[NR_FAMILIES], unsigned nr)
 {
 	unsigned best = 0;
 	uint64_t best_seen = 0, best_held = 0, best_room = 0;
+	double best_ll = 0;
 
 	for (unsigned f = 0; f < NR_FAMILIES; f++) {
 		uint64_t held = 0, room = 0, in = 0;
+		double ll = 0;
 
 		for (unsigned i = 0; i < nr; i++) {
 			const struct ss_snap_cache *c;
 			uint64_t left = family_room(s, p, size[i], order[i], f, &c);
 
-			if (c)
+			if (c) {
 				left += seen[i][f];
+				ll += unseen_log_likelihood(s->seen[c - p->snap->caches], c->slabs,
+							    groups[i], seen[i][f]);
+			} else {
+				ll = -INFINITY; /* no such cache: none of its slabs */
+			}
 			held += left < groups[i] ? left : groups[i];
 			room += left;
 			in += seen[i][f];
 		}
 		if (!f || in > best_seen || (in == best_seen && held > best_held) ||
-		    (in == best_seen && held == best_held && room > best_room)) {
+		    (in == best_seen && held == best_held && ll > best_ll) ||
+		    (in == best_seen && held == best_held && ll == best_ll && room > best_room)) {
 			best = f;
 			best_seen = in;
 			best_held = held;
+			best_ll = ll;
 			best_room = room;
 		}
 	}
 	return best;
 }
 
+/* The family (index in family_gfp[]) of kmalloc flags gfp, as
+ * kmalloc_type() picks it: DMA over reclaimable over accounted. */
+static unsigned family_of(uint32_t gfp)
+{
+	return gfp & SS_GFP_DMA ? 3 : gfp & SS_GFP_RECLAIMABLE ? 1 : gfp & SS_GFP_ACCOUNT ? 2 : 0;
+}
+
 int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
-			  const struct ss_target *t, uint64_t *ptr, uint32_t n)
+			  const struct ss_target *t, uint64_t *ptr, uint32_t n, int64_t gfp_seen)
 {
 	unsigned *cls, size[SS_STRIDE_MAX_CLASSES], order[SS_STRIDE_MAX_CLASSES], nr = 0, f;
 	uint64_t groups[SS_STRIDE_MAX_CLASSES], seen[SS_STRIDE_MAX_CLASSES][NR_FAMILIES] = {{0}};
@@ -241,7 +288,8 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 		size[nr] = sz;
 		order[nr++] = plain->order;
 	}
-	f = site_family(s, p, size, order, groups, (const uint64_t(*)[NR_FAMILIES])seen, nr);
+	f = gfp_seen >= 0 ? family_of((uint32_t)gfp_seen)
+			  : site_family(s, p, size, order, groups, (const uint64_t(*)[NR_FAMILIES])seen, nr);
 	for (unsigned i = 0; i < nr && !rc; i++) {
 		const struct ss_snap_cache *c;
 		char key[64];
@@ -273,5 +321,6 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 void ss_import_stride_release(struct ss_import_stride *s)
 {
 	free(s->taken);
-	s->taken = NULL;
+	free(s->seen);
+	s->taken = s->seen = NULL;
 }
