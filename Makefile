@@ -131,6 +131,8 @@ help:
 	  '  sweep             one parameter swept: reports/W/sweep-PARAM/ (PARAM=, VALUES=)' \
 	  '  index             reports/index.html and one HTML page per report' \
 	  '  validate          the geometry rules against this machine'"'"'s /sys/kernel/slab' \
+	  '  capture           record CMD'"'"'s kmem events and slab state (root; NAME=, CMD=): docs/capture.md' \
+	  '  check-captures    every capture under CAPTURES= through make sim TRACE=, one table' \
 	  '  bench             replay speed and memory beside glibc malloc' \
 	  '  topo-plot         footprint and p99 against topology size: reports/topology/' \
 	  '  fuzz              the fuzz targets (clang libFuzzer; FUZZ_SECONDS=)' \

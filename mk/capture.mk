@@ -8,7 +8,8 @@
 #
 # Writes CAPTURE_DIR/N/: capture.ftrace.zst, slab-before.txt,
 # slab-after.txt, slabinfo-before, slabinfo-after, meta.  CMD runs under
-# `bash -c` in this directory; it may mark phases of its own with
+# `slabsim reap -- bash -c` in this directory (the processes it orphans
+# are reaped there, traced, not by init); it may mark phases of its own with
 #   echo 'slabsim-phase NAME' > /sys/kernel/tracing/trace_marker
 # A lossy capture (ring buffer overrun) is kept, marked lossy=yes in meta,
 # and a warning is printed: raise BUFFER_KB.
