@@ -446,8 +446,8 @@ static void write_orphans(FILE *fp, const struct capture_meta *m)
 			m->orphans_reaped == 1 ? "process" : "processes",
 			m->orphans_reaped == 1 ? "was" : "were");
 	if (m->orphans_left > 0)
-		fprintf(fp, "  %lld %s CMD started %s still running when it ended: init reaps "
-			    "%s, and the objects that frees leave with no event where init is "
+		fprintf(fp, "  %lld orphaned %s of CMD's %s still running after it ended: init "
+			    "reaps %s, and the objects that frees leave with no event where init is "
 			    "untraced.", m->orphans_left,
 			m->orphans_left == 1 ? "process" : "processes",
 			m->orphans_left == 1 ? "was" : "were", m->orphans_left == 1 ? "it" : "them");

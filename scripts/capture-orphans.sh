@@ -56,8 +56,9 @@ orph_drain_init() {
 #   init_zombies_wait_ms=N  how long the capture waited for them
 #   subreaper=yes|no        CMD ran under slabsim reap
 #   orphans_reaped=N        CMD's descendants reaped by it (traced)
-#   orphans_left=N          descendants still running when CMD ended
-#                           (init reaps them, untraced)
+#   orphans_left=N          orphans still running when CMD ended and
+#                           the grace was over (init reaps them and
+#                           what they started, untraced)
 orph_meta() {
 	local report=$1
 	echo "init_zombies_before=$ORPH_INIT_ZOMBIES"

@@ -371,7 +371,7 @@ if [ "$untraced" != 0 ] && [ "$untraced" != unknown ]; then
 fi
 left=$(sed -n 's/^orphans_left=//p' "$dest/meta")
 if [ -n "$left" ] && [ "$left" != 0 ]; then
-	echo "$prog: warning: $left process(es) CMD started were still running when it ended: init reaps them, and the objects their reaping frees leave with no event (docs/capture.md)" >&2
+	echo "$prog: warning: $left orphaned process(es) of CMD's were still running 1 s after it ended: init reaps them, and the objects their reaping frees leave with no event (docs/capture.md)" >&2
 fi
 if [ $lossy = yes ]; then
 	echo "$prog: WARNING: lossy capture:${reasons% ;} -- raise BUFFER_KB (now $buffer_kb_set KiB per CPU)" >&2

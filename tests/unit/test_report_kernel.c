@@ -385,8 +385,8 @@ static void test_capture_meta(void **state)
 	assert_int_equal(m.orphans_left, 1);
 	assert_int_equal(m.init_zombies_before, 7);
 	assert_non_null(strstr(buf, "the 1003 processes it orphaned were reaped there, traced"));
-	assert_non_null(strstr(buf, "1 process CMD started was still running when it ended: init "
-				    "reaps it"));
+	assert_non_null(strstr(buf, "1 orphaned process of CMD's was still running after it ended: "
+				    "init reaps it"));
 	assert_non_null(strstr(buf, "init still had 7 zombies to reap at the before-snapshot"));
 	assert_null(strstr(buf, "did not run under"));
 	free(buf);
