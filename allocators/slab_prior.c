@@ -580,10 +580,9 @@ static uint32_t map_draw(struct ss_kcache *s, uint32_t need, uint64_t slack, uin
 	return drawn;
 }
 
-/* ki's kernel slab's entry in the map of its kernel cache (made when
- * new); NULL out of memory.  A cache holds one kernel cache's objects,
- * or a few (a what-if's): a short list. */
-/* The map of ki's kernel cache, or NULL when none was made. */
+/* The map of ki's kernel cache, or NULL when none was made.  A cache
+ * holds one kernel cache's objects, or a few (a what-if's): a short
+ * list. */
 static struct ss_kslab_map *kmap_of(const struct ss_kcache *s, const struct ss_kslab_info *ki)
 {
 	for (uint32_t i = 0; i < s->nr_kmaps; i++)
@@ -593,6 +592,8 @@ static struct ss_kslab_map *kmap_of(const struct ss_kcache *s, const struct ss_k
 	return NULL;
 }
 
+/* ki's kernel slab's entry in the map of its kernel cache (both made
+ * when new); NULL out of memory. */
 static struct ss_kslab *kslab_entry(struct ss_kcache *s, const struct ss_kslab_info *ki)
 {
 	struct ss_kslab_map *map = kmap_of(s, ki);

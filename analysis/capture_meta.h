@@ -29,8 +29,8 @@ struct capture_meta {
 	/* scripts/capture-orphans.sh: -1 where the meta does not say (made
 	 * before make capture did) */
 	int subreaper;			/* CMD ran under slabsim reap: 1, 0 */
-	long long orphans_reaped;	/* CMD's descendants reaped by it */
-	long long orphans_left;		/* still running when CMD ended */
+	long long orphans_reaped;	/* CMD's orphans reaped by slabsim reap */
+	long long orphans_left;		/* orphans still running after its grace */
 	long long init_zombies_before;	/* init's, unreaped at the snapshot */
 };
 

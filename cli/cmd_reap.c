@@ -99,6 +99,23 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The children of ours still running (orphans reparented to us), once
+ * waitpid() has said there is one at least. */
+static long children_left(void)
+{
+	long left = 0, child;
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	if (!(fp = fopen(path, "r")))
+		return 1; /* (no CONFIG_PROC_CHILDREN: one, as waitpid said) */
+	while (fscanf(fp, "%ld", &child) == 1)
+		left++;
+	fclose(fp);
+	return left;
+}
+
 /* Reap until CMD (pid) has ended and no descendant is left, or grace
  * seconds after CMD's end: CMD's status in *st, descendants reaped in
  * *reaped; returns how many were still running (-1: waitpid failed). */
@@ -128,24 +145,7 @@ static long reap_all(pid_t pid, unsigned grace, int *st, unsigned long *reaped)
 			return -1;
 		}
 	}
-	/* what is still running: children of ours now (orphans included) */
-	{
-		long left = 0;
-		char path[64];
-		FILE *fp;
-
-		snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
-		if ((fp = fopen(path, "r"))) {
-			long child;
-
-			while (fscanf(fp, "%ld", &child) == 1)
-				left++;
-			fclose(fp);
-		} else {
-			left = 1; /* unknown, but at least one: waitpid returned 0 */
-		}
-		return left;
-	}
+	return children_left();
 }
 
 /* The report lines, through a temporary file renamed into place. */

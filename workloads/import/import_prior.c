@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "kmalloc_type.h"
 #include "trace_io.h"
 
 struct prior_count {
@@ -379,25 +380,20 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 }
 
 /* The kmalloc flags of site s's learned frees when they are all kmalloc
- * objects of one family (kmalloc_type()'s), else -1: a named cache's
- * objects are no class's, and two families no one's. */
-static int64_t site_kmalloc_gfp(const struct ss_import_prior *p, const struct prior_site *s)
+ * objects of one family (kmalloc_type()'s on target t), else -1: a named
+ * cache's objects are no class's, and two families no one's. */
+static int64_t site_kmalloc_gfp(const struct ss_import_prior *p, const struct ss_target *t,
+				const struct prior_site *s)
 {
 	int64_t gfp = -1;
 
 	for (uint32_t j = 0; j < s->nr; j++) {
 		unsigned g;
 		unsigned long long size;
-		char a[SS_IMPORT_CACHE_NAME], b[SS_IMPORT_CACHE_NAME];
 
-		if (sscanf(p->keys.strs[s->c[j].key], "k %u %llu", &g, &size) != 2)
+		if (sscanf(p->keys.strs[s->c[j].key], "k %u %llu", &g, &size) != 2 ||
+		    (gfp >= 0 && ss_kmalloc_gfp_type(t, g) != ss_kmalloc_gfp_type(t, (uint32_t)gfp)))
 			return -1;
-		if (gfp >= 0) { /* the same family: the same name at one size */
-			ss_import_kmalloc_name((uint32_t)gfp, 8, a, sizeof(a));
-			ss_import_kmalloc_name(g, 8, b, sizeof(b));
-			if (strcmp(a, b))
-				return -1;
-		}
 		gfp = g;
 	}
 	return gfp;
@@ -437,7 +433,7 @@ static int learn_strides(struct ss_import_prior *p, const struct ss_target *t)
 		}
 		if (!s->total)
 			rc = ss_import_stride_site(&st, p, t, s->unk, n, -1);
-		else if ((gfp = site_kmalloc_gfp(p, s)) >= 0)
+		else if ((gfp = site_kmalloc_gfp(p, t, s)) >= 0)
 			rc = ss_import_stride_site(&st, p, t, s->unk, n, gfp);
 		free(s->unk);
 		s->unk = NULL;

@@ -48,6 +48,7 @@
 
 #include "import.h"
 #include "kmalloc.h"
+#include "kmalloc_type.h"
 #include "sort.h"
 
 /* Families of a kmalloc class, in the order ties go. */
@@ -172,14 +173,14 @@ static uint64_t family_room(const struct ss_import_stride *s, const struct ss_im
 }
 
 /* How likely the site's slabs of one class are to have gone unseen if
- * they were cache c's: the first pass saw `taken` of c's `slabs` holding
- * objects, so each of c's slabs is seen with probability q = (taken + 1)
+ * they were cache c's: the first pass saw `seen` of c's `slabs` holding
+ * objects, so each of c's slabs is seen with probability q = (seen + 1)
  * / (slabs + 2) (Laplace's rule of succession: no constant of ours), and
  * of the site's `groups` slabs `in` were seen as c's and the rest not.
  * Returns the log-likelihood. */
-static double unseen_log_likelihood(uint64_t taken, uint64_t slabs, uint64_t groups, uint64_t in)
+static double unseen_log_likelihood(uint64_t seen, uint64_t slabs, uint64_t groups, uint64_t in)
 {
-	double q = (double)((taken < slabs ? taken : slabs) + 1) / (double)(slabs + 2);
+	double q = (double)((seen < slabs ? seen : slabs) + 1) / (double)(slabs + 2);
 
 	if (in > groups)
 		in = groups;
@@ -248,11 +249,17 @@ static unsigned site_family(const struct ss_import_stride *s, const struct ss_im
 	return best;
 }
 
-/* The family (index in family_gfp[]) of kmalloc flags gfp, as
- * kmalloc_type() picks it: DMA over reclaimable over accounted. */
-static unsigned family_of(uint32_t gfp)
+/* The family (index in family_gfp[]) of kmalloc flags gfp: the first
+ * whose flags kmalloc_type() sends where it sends gfp's on target t
+ * (ss_kmalloc_gfp_type: DMA over reclaimable over accounted, per era). */
+static unsigned family_of(const struct ss_target *t, uint32_t gfp)
 {
-	return gfp & SS_GFP_DMA ? 3 : gfp & SS_GFP_RECLAIMABLE ? 1 : gfp & SS_GFP_ACCOUNT ? 2 : 0;
+	unsigned type = ss_kmalloc_gfp_type(t, gfp);
+
+	for (unsigned f = 0; f < NR_FAMILIES; f++)
+		if (ss_kmalloc_gfp_type(t, family_gfp[f]) == type)
+			return f;
+	return 0;
 }
 
 int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
@@ -288,7 +295,7 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 		size[nr] = sz;
 		order[nr++] = plain->order;
 	}
-	f = gfp_seen >= 0 ? family_of((uint32_t)gfp_seen)
+	f = gfp_seen >= 0 ? family_of(t, (uint32_t)gfp_seen)
 			  : site_family(s, p, size, order, groups, (const uint64_t(*)[NR_FAMILIES])seen, nr);
 	for (unsigned i = 0; i < nr && !rc; i++) {
 		const struct ss_snap_cache *c;
