@@ -313,6 +313,42 @@ static void test_owner_before_free(void **state)
 	assert_int_equal(t.prior_unattributed, 1);
 }
 
+/* A kmem_cache_free naming its cache, of an object from before the
+ * capture, says what its slab held as an allocation would: the later
+ * kfree()s in that slab (kfree_rcu() of the same cache's objects, at
+ * kvfree_rcu_list) are that cache's, not kmalloc-128's, whose stride
+ * they share (TIME_WAIT sockets' bind buckets expiring, fourteenth round
+ * of docs/own-trace.md).  Slab 21, named nowhere, is left to the stride
+ * rule. */
+static void test_owner_named_prior_free(void **state)
+{
+	struct ss_import_totals t;
+	char seen[1024], want[1024] = "";
+	FILE *f = capture_file();
+	(void)state;
+
+	/* (an allocation elsewhere declares the cache: a slabinfo file has no
+	 * object size) */
+	fprintf(f, " sh-1 [000] ..... 1.0: kmem_cache_alloc: call_site=inet_bind_bucket_create+0x1/0x2 "
+		   "ptr=%llx bytes_req=128 bytes_alloc=128 gfp_flags=GFP_ATOMIC node=-1 "
+		   "accounted=false name=eventpoll_epi\n", (unsigned long long)SLAB(30));
+	fprintf(f, " sh-1 [000] ..... 1.0: kmem_cache_free: call_site=inet_twsk_bind_unhash+0x1/0x2 "
+		   "ptr=%llx name=eventpoll_epi\n", (unsigned long long)SLAB(20) + 128 * 31);
+	for (unsigned i = 0; i < 6; i++)
+		kfree(f, "kvfree_rcu_list", SLAB(20) + 128 * (2 * i + 1));
+	for (unsigned i = 0; i < 6; i++)
+		kfree(f, "kvfree_rcu_list", SLAB(21) + 128 * (2 * i + 1));
+	import_file(f, "slabinfo - version: 2.1\n"
+		       "kmalloc-128 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+		       "eventpoll_epi 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n",
+		    &t, seen, sizeof(seen));
+	repeat(want, 7, "eventpoll_epi:0:0 ");
+	repeat(want, 6, "kmalloc:128:0 ");
+	assert_string_equal(seen, want);
+	assert_int_equal(t.stride_frees, 6);
+	assert_int_equal(t.stride_slabs, 1);
+}
+
 /* Hashed pointers say nothing of slots: the rule stays out. */
 static void test_stride_hashed(void **state)
 {
@@ -340,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_stride_learned_site),
 		cmocka_unit_test(test_stride_hashed),
 		cmocka_unit_test(test_owner_before_free),
+		cmocka_unit_test(test_owner_named_prior_free),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }
