@@ -191,6 +191,23 @@ static void assert_names_rcl96(FILE *f, const char *snap)
 	assert_int_equal(t.stride_frees, 18);
 }
 
+/* Import f with snapshot snap: n1 prior frees to place p1, then n2 to p2
+ * (as import_file() writes them), frees and slabs of them by the stride
+ * rule. */
+static void assert_two_places(FILE *f, const char *snap, unsigned n1, const char *p1,
+			      unsigned n2, const char *p2, uint64_t frees, uint64_t slabs)
+{
+	struct ss_import_totals t;
+	char seen[1024], want[1024] = "";
+
+	import_file(f, snap, &t, seen, sizeof(seen));
+	repeat(want, n1, p1);
+	repeat(want, n2, p2);
+	assert_string_equal(seen, want);
+	assert_int_equal(t.stride_frees, frees);
+	assert_int_equal(t.stride_slabs, slabs);
+}
+
 /* One site, two classes: names of 96 bytes in 3 slabs and of 128 bytes
  * in one.  kmalloc-96 has 2 slabs (too few for the 96s), kmalloc-rcl-96
  * 5; kmalloc-128 has 10, kmalloc-rcl-128 1.  Class by class the 128s would
@@ -263,8 +280,6 @@ static void test_stride_unseen_busy(void **state)
  * ext4_free_in_core_inode, docs/import.md). */
 static void test_stride_learned_site(void **state)
 {
-	struct ss_import_totals t;
-	char seen[1024], want[1024] = "";
 	FILE *f = capture_file();
 	(void)state;
 
@@ -275,15 +290,10 @@ static void test_stride_learned_site(void **state)
 	for (unsigned i = 0; i < 6; i++)
 		kfree(f, "ext4_free_in_core_inode", SLAB(2) + 32 * (3 * i + 1));
 	kfree(f, "ext4_free_in_core_inode", SLAB(3) + 16);
-	import_file(f, "slabinfo - version: 2.1\n"
-		       "kmalloc-16 2560 2560 16 256 1 : tunables 0 0 0 : slabdata 10 10 0\n"
-		       "kmalloc-32 1280 1280 32 128 1 : tunables 0 0 0 : slabdata 10 10 0\n",
-		    &t, seen, sizeof(seen));
-	repeat(want, 6, "kmalloc:16:0 ");
-	repeat(want, 7, "kmalloc:32:0 ");
-	assert_string_equal(seen, want);
-	assert_int_equal(t.stride_frees, 12);
-	assert_int_equal(t.stride_slabs, 2);
+	assert_two_places(f, "slabinfo - version: 2.1\n"
+			     "kmalloc-16 2560 2560 16 256 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+			     "kmalloc-32 1280 1280 32 128 1 : tunables 0 0 0 : slabdata 10 10 0\n",
+			  6, "kmalloc:16:0 ", 7, "kmalloc:32:0 ", 12, 2);
 }
 
 /* A kfree's slab owner is what the slab held before the free: after it
@@ -322,8 +332,6 @@ static void test_owner_before_free(void **state)
  * rule. */
 static void test_owner_named_prior_free(void **state)
 {
-	struct ss_import_totals t;
-	char seen[1024], want[1024] = "";
 	FILE *f = capture_file();
 	(void)state;
 
@@ -338,15 +346,10 @@ static void test_owner_named_prior_free(void **state)
 		kfree(f, "kvfree_rcu_list", SLAB(20) + 128 * (2 * i + 1));
 	for (unsigned i = 0; i < 6; i++)
 		kfree(f, "kvfree_rcu_list", SLAB(21) + 128 * (2 * i + 1));
-	import_file(f, "slabinfo - version: 2.1\n"
-		       "kmalloc-128 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n"
-		       "eventpoll_epi 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n",
-		    &t, seen, sizeof(seen));
-	repeat(want, 7, "eventpoll_epi:0:0 ");
-	repeat(want, 6, "kmalloc:128:0 ");
-	assert_string_equal(seen, want);
-	assert_int_equal(t.stride_frees, 6);
-	assert_int_equal(t.stride_slabs, 1);
+	assert_two_places(f, "slabinfo - version: 2.1\n"
+			     "kmalloc-128 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n"
+			     "eventpoll_epi 320 320 128 32 1 : tunables 0 0 0 : slabdata 10 10 0\n",
+			  7, "eventpoll_epi:0:0 ", 6, "kmalloc:128:0 ", 6, 1);
 }
 
 /* Hashed pointers say nothing of slots: the rule stays out. */
