@@ -178,6 +178,21 @@ static void test_cpu_free_note(void **state)
 	assert_non_null(strstr(buf, "CPU slabs started with 30 free slots by SLUB's half-full "
 				    "estimate and 12 measured"));
 	assert_non_null(strstr(buf, ",0,30,12,0,0,0,0,0\n"));
+	assert_null(strstr(buf, "frees that took initial objects")); /* no untraced_allocs */
+	free(buf);
+	rp_kernel_free(&k);
+	/* with tasks that allocated unseen (untraced_allocs): the objects'
+	 * change had the 5 frees of initial objects been of theirs,
+	 * -141,829 + 5 */
+	snprintf(f, sizeof(f), "%s/prior.csv", kf.run);
+	tu_write_text(f, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed,"
+			 "untraced_allocs,cpu_free_estimated,cpu_free_measured\n"
+			 "dentry,1,100,5,0,0,42,30,12\n");
+	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	buf = written(&k, true);
+	assert_non_null(strstr(buf, "42 freed that no event allocated (the kernel may hold more); "
+				    "if the 5 frees that took initial objects were of objects such "
+				    "tasks allocated, the model's change would be -141824"));
 	free(buf);
 	rp_kernel_free(&k);
 	/* within: no such note */
@@ -187,6 +202,7 @@ static void test_cpu_free_note(void **state)
 	assert_true(rp_kernel_row_within(&k.rows[0]));
 	buf = written(&k, false);
 	assert_null(strstr(buf, "CPU slabs started"));
+	assert_null(strstr(buf, "frees that took initial objects")); /* within */
 	free(buf);
 	rp_kernel_free(&k);
 }
