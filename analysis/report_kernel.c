@@ -309,6 +309,13 @@ void rp_kernel_err_cell(struct md_table *t, int64_t kernel, int64_t model)
 		mdt_cell(t, "%+.1f%%", e);
 }
 
+/* A held cache, not settled, whose objects miss: where the notes on what
+ * moves the objects apply. */
+static bool objects_miss(const struct rp_kernel_row *r)
+{
+	return rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_objects_ok(r);
+}
+
 /* Where a held cache's objects miss and the trace shows tasks allocating
  * in it without events (untraced_allocs): a free of a pointer seen only
  * once is either of an initial object or of one such a task allocated,
@@ -321,8 +328,8 @@ static size_t untraced_bound_note(const struct rp_kernel_row *r, char *buf, size
 {
 	int64_t m = m_dobj(r);
 
-	if (!r->untraced_allocs || !r->prior_freed || r->settled || !rp_kernel_row_held(r) ||
-	    rp_kernel_row_objects_ok(r) || r->prior_freed > (uint64_t)(INT64_MAX - (m > 0 ? m : 0)))
+	if (!r->untraced_allocs || !r->prior_freed || !objects_miss(r) ||
+	    r->prior_freed > (uint64_t)(INT64_MAX - (m > 0 ? m : 0)))
 		return 0;
 	return (size_t)snprintf(buf, size,
 				"if the %llu frees that took initial objects were of objects such "
@@ -366,8 +373,7 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 				      (unsigned long long)r->prior_freed_unseen);
 	/* where a held cache's objects miss: the initial state's guess that
 	 * `objects` cannot check (it counts CPU slabs' free slots as used) */
-	if (rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_objects_ok(r) &&
-	    r->cpu_free_est && n < size) {
+	if (objects_miss(r) && r->cpu_free_est && n < size) {
 		n += (size_t)snprintf(buf + n, size - n,
 				      "CPU slabs started with %llu free slots by SLUB's half-full estimate",
 				      (unsigned long long)r->cpu_free_est);
