@@ -168,10 +168,8 @@ static int slub_free_prior(void *cache, unsigned cpu, const struct ss_kslab_info
 	struct slub_cache *c = cache;
 	struct ss_slab *sl = ss_kcache_take_prior(&c->s, ki);
 
-	if (!sl) {
-		c->s.prior_missing++;
+	if (!sl) /* (counted there: missing, or a listed slab's unseen) */
 		return 0;
-	}
 	c->s.prior_freed++;
 	c->s.requested_live -= c->s.geo.object_size; /* as populate counted it */
 	c->cpu = cpu;

@@ -107,6 +107,9 @@ struct ss_cache_report {
 	/* objects of the initial state: still allocated, freed by prior
 	 * frees, and prior frees that found none left */
 	uint64_t prior_live, prior_freed, prior_missing;
+	/* kernel slabs the trace names by their place on the node partial
+	 * list (slab-fill), and frees of them beyond what they held */
+	uint64_t kslabs_listed, prior_listed_unseen;
 	/* kernel slabs the trace saw freed whose slab started holding what
 	 * they held (slab_prior.h) */
 	uint64_t kslabs_seen_freed;

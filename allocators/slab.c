@@ -152,6 +152,8 @@ void ss_kcache_release(struct ss_kcache *s)
 	free(s->unmapped_tree);
 	free(s->spread_fill);
 	free(s->mapped);
+	free(s->fill_slab);
+	free(s->fill_held);
 	for (uint32_t i = 0; i < s->nr_kmaps; i++)
 		free(s->kmaps[i].kslab);
 	free(s->kmaps);
@@ -435,6 +437,8 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.prior_live = s->prior_live,
 		.prior_freed = s->prior_freed,
 		.prior_missing = s->prior_missing,
+		.kslabs_listed = s->prior_kslabs_mixed ? 0 : s->kslabs_listed,
+		.prior_listed_unseen = s->prior_listed_unseen,
 		.kslabs_seen_freed = s->kslabs_seen_freed,
 		.prior_freed_unseen = s->prior_freed_unseen,
 		.kslabs_freed_from = s->prior_kslabs_mixed ? 0 : s->prior_kslabs,

@@ -144,7 +144,7 @@ struct ss_kcache {
 	uint64_t draw_seed;	  /* mixed into it (ss_model_config draw_seed) */
 	uint64_t prior_live;	  /* such objects still allocated */
 	uint64_t prior_freed;	  /* prior frees applied */
-	uint64_t prior_missing;	  /* prior frees with no such object left */
+	uint64_t prior_missing;	  /* prior frees with no such object left (take_prior) */
 	uint64_t kslabs_seen_freed; /* kernel slabs started as seen freed */
 	/* initial objects the trace never freed, taken when it saw their
 	 * kernel slab's pages freed (ss_kcache_kslab_left: kfree_bulk(),
@@ -169,6 +169,20 @@ struct ss_kcache {
 	uint32_t prior_full_needs;  /* of them, those that held a whole slab */
 	uint64_t prior_full_unmapped; /* unmapped slabs holding a whole slab */
 	bool prior_needs_set;
+	/* the node partial slabs as the kernel listed them (slab-fill,
+	 * slabsnap.h fill_inuse): prior slab index of each, head first; with
+	 * fill_ids the trace's kernel slab ids 1..nr_fill_slab are these
+	 * (slab_prior.c fill_slab_of).  fill_moved: objects the fills were
+	 * moved by to agree with the snapshot's counts (read moments apart) */
+	uint32_t *fill_slab;
+	uint32_t *fill_held;	  /* the objects each started with */
+	uint32_t nr_fill_slab;
+	bool fill_ids;
+	uint64_t fill_moved;
+	/* kernel slabs mapped by their place, and the frees of them beyond
+	 * what they held (objects allocated there with no event: dropped) */
+	uint32_t kslabs_listed;
+	uint64_t prior_listed_unseen;
 	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };

@@ -148,45 +148,116 @@ static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active, uint32_t
 	return push_prior(s, sl, used);
 }
 
+/* The node partial slabs as the kernel listed them (slabsnap.h
+ * fill_inuse), head first, made to agree with the snapshot's counts:
+ * `free_slots` free slots over the listed slabs (what `objects` leaves
+ * out; the fill is read moments before /proc/slabinfo, so a busy cache's
+ * differ by a few objects), moved one object at a time from the tail
+ * (the slabs get_partial_node() reaches last), never filling a slab.
+ * *fill: malloc'd, c->nr_fill of them; *moved: objects moved.  1 when the
+ * fill cannot agree (it was read while the lists changed more than a few
+ * objects a slab): the caller spreads instead; -1 out of memory. */
+static int plan_measured(const struct ss_snap_cache *c, uint32_t ops, uint64_t free_slots,
+			 uint32_t **fill_out, uint64_t *moved)
+{
+	uint32_t n = c->nr_fill, *fill;
+	uint64_t sum = 0, used;
+	int64_t d;
+
+	if (!n || n + c->cpu_slabs > c->slabs || free_slots < n || free_slots > (uint64_t)n * ops)
+		return 1;
+	used = (uint64_t)n * ops - free_slots;
+	if (!(fill = malloc(n * sizeof(*fill))))
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		sum += fill[i] = c->fill_inuse[i] < ops ? c->fill_inuse[i] : ops - 1;
+	d = (int64_t)used - (int64_t)sum;
+	*moved = (uint64_t)(d < 0 ? -d : d);
+	if (*moved > (used > 10 * (uint64_t)ops ? used / 10 : ops)) {
+		free(fill);
+		return 1;
+	}
+	while (d) { /* (ends: used is within the slabs' room, checked above) */
+		for (uint32_t i = n; i-- > 0 && d;) {
+			if (d > 0 && fill[i] < ops - 1)
+				fill[i]++, d--;
+			else if (d < 0 && fill[i] > 0)
+				fill[i]--, d++;
+		}
+	}
+	*fill_out = fill;
+	return 0;
+}
+
+/* The planned node partial slabs, in list order; each one's prior slab
+ * index in s->fill_slab. */
+static int add_measured(struct ss_kcache *s, const struct ss_snap_cache *c, const uint32_t *fill)
+{
+	if (!(s->fill_slab = malloc(c->nr_fill * sizeof(*s->fill_slab))) ||
+	    !(s->fill_held = malloc(c->nr_fill * sizeof(*s->fill_held))))
+		return -1;
+	for (uint32_t i = 0; i < c->nr_fill; i++) {
+		s->fill_slab[i] = s->nr_prior_slabs;
+		s->fill_held[i] = fill[i];
+		if (add_partial(s, fill[i]))
+			return -1;
+	}
+	s->nr_fill_slab = c->nr_fill;
+	s->fill_ids = c->fill_ids;
+	return 0;
+}
+
 /* The kernel's own layout and lists.  Pushed in the reverse order of
  * ss_kcache_take_prior(): full, node partial, CPU partial, active. */
 static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 {
 	unsigned ncpu = s->topo->nr_cpus;
-	uint64_t cpu_partial = 0, active, full, free_slots;
-	uint32_t ops = s->geo.objs_per_slab;
+	uint64_t cpu_partial = 0, active, full, free_slots, partial, moved = 0;
+	uint32_t ops = s->geo.objs_per_slab, *fill = NULL;
+	int rc;
 
 	for (unsigned i = 0; i < c->nr_cpus; i++)
 		cpu_partial += c->cpu_partial_slabs[i];
 	if (cpu_partial > c->cpu_slabs)
 		cpu_partial = 0; /* read while they moved: all CPU slabs active */
 	active = c->cpu_slabs - cpu_partial;
-	full = c->slabs - c->partial - c->cpu_slabs;
-	for (uint64_t i = 0; i < full; i++)
-		if (add_full(s, ops))
-			return -1;
 	/* The free slots of node partial slabs are what `objects` leaves
 	 * out, so they are taken from it (total_objects - objects) rather
 	 * than from objects_partial: the files are read one after another
 	 * and disagree by a slab or two on a busy machine, and `objects` is
-	 * the figure compared with the kernel.  Spread as partial_spread.h
-	 * says (the most even-handed guess the count and sum allow, not an
-	 * even spread); a node partial slab may be empty (up to min_partial
-	 * are kept) but never full. */
+	 * the figure compared with the kernel. */
 	free_slots = c->total_objects - c->objects;
-	if (free_slots > c->partial * ops)
-		free_slots = c->partial * ops;
-	if (free_slots < c->partial)
-		free_slots = c->partial;
-	if (c->partial) {
-		uint64_t used = c->partial * ops - free_slots;
-		uint32_t *fill = c->partial <= UINT32_MAX ? malloc(c->partial * sizeof(*fill)) : NULL;
-
-		if (!fill)
+	/* measured (slab-fill): the kernel's own slabs in its list order,
+	 * and the full slabs what the CPU and listed ones leave */
+	if ((rc = plan_measured(c, ops, free_slots, &fill, &moved)) < 0)
+		return -1;
+	partial = rc == 0 ? c->nr_fill : c->partial;
+	full = c->slabs - partial - c->cpu_slabs;
+	for (uint64_t i = 0; i < full; i++)
+		if (add_full(s, ops))
+			return free(fill), -1;
+	if (fill) {
+		s->fill_moved = moved;
+		rc = add_measured(s, c, fill);
+		free(fill);
+		if (rc)
 			return -1;
-		ss_partial_spread((uint32_t)c->partial, used, used >= c->partial ? 1 : 0, ops - 1,
-				  fill);
-		for (uint64_t i = 0; i < c->partial; i++)
+	} else if (partial) {
+		/* Else spread as partial_spread.h says (the most even-handed
+		 * guess the count and sum allow, not an even spread); a node
+		 * partial slab may be empty (up to min_partial are kept) but
+		 * never full. */
+		uint64_t used;
+
+		if (free_slots > partial * ops)
+			free_slots = partial * ops;
+		if (free_slots < partial)
+			free_slots = partial;
+		used = partial * ops - free_slots;
+		if (!(fill = partial <= UINT32_MAX ? malloc(partial * sizeof(*fill)) : NULL))
+			return -1;
+		ss_partial_spread((uint32_t)partial, used, used >= partial ? 1 : 0, ops - 1, fill);
+		for (uint64_t i = 0; i < partial; i++)
 			if (add_partial(s, fill[i]))
 				return free(fill), -1;
 		free(fill);
@@ -419,6 +490,10 @@ int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
 	s->prior_rng = name_seed(s);
 	if (rc || build_tree(s, 0))
 		return ss_errorf(err, "cache %s: out of memory for its initial slabs", s->name);
+	/* the listed slabs are the trace's kernel slabs 1..n: no other kernel
+	 * slab is drawn onto them (fill_slab_of) */
+	for (uint32_t i = 0; s->fill_ids && i < s->nr_fill_slab; i++)
+		set_mapped(s, s->fill_slab[i]);
 	count_not_full(s, 0);
 	return 0;
 }
@@ -671,6 +746,18 @@ uint32_t ss_kcache_prior_respread(struct ss_kcache *s, uint32_t n)
 	return add;
 }
 
+/* The listed slab (slab-fill) that kernel slab ki->kslab is, when the
+ * trace numbers its kernel slabs by their place on the list (import
+ * --slab-fill) and this cache holds that kernel cache's objects alone and
+ * started from its list; UINT32_MAX otherwise.  (A kernel slab not listed
+ * was full or a CPU's: it is drawn as before, from the others.) */
+static uint32_t fill_slab_of(const struct ss_kcache *s, const struct ss_kslab_info *ki)
+{
+	if (!s->fill_ids || s->prior_kslabs_mixed || ki->kslab > s->nr_fill_slab)
+		return UINT32_MAX;
+	return s->fill_slab[ki->kslab - 1];
+}
+
 /* The prior slab ki's kernel slab maps to, mapping it anew when it is
  * new or its slab has nothing left: a spread slab made to hold what K
  * held when K was seen freed (`dead`), else map_draw(). */
@@ -681,6 +768,19 @@ static int64_t kslab_slab(struct ss_kcache *s, const struct ss_kslab_info *ki, u
 
 	if (!m)
 		return -1;
+	if ((i = fill_slab_of(s, ki)) != UINT32_MAX) {
+		/* A listed slab held fill_held objects: a free of it beyond
+		 * them is of an object allocated there after the list was
+		 * read, by a task no tracepoint reports (make-clone-j2's
+		 * dentry: 35 of 65 listed slabs gave more, 281 frees in all),
+		 * which the kernel counts neither before nor after */
+		if (m->taken >= s->fill_held[ki->kslab - 1])
+			return -2;
+		if (!m->slab) {
+			m->slab = 1 + i; /* (mapped when populated) */
+			s->kslabs_listed++;
+		}
+	}
 	if (!m->slab && dead && (i = spread_take(s, dead)) != UINT32_MAX) {
 		m->slab = 1 + i;
 		set_mapped(s, i);
@@ -732,8 +832,10 @@ struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_
 
 	if (!ki)
 		ki = &none;
-	if (!s->prior_live)
+	if (!s->prior_live) {
+		s->prior_missing++;
 		return NULL;
+	}
 	if (!s->prior_needs_set && ki->cache_kslabs) {
 		s->prior_needs = ki->cache_held;
 		s->prior_kslabs_left = ki->cache_kslabs;
@@ -745,8 +847,14 @@ struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_
 	i = draw(s, s->prior_tree, s->prior_live, &s->prior_rng);
 	if (ki->kslab) {
 		k = kslab_slab(s, ki, i);
-		if (k < 0)
+		if (k == -2) {
+			s->prior_listed_unseen++;
 			return NULL;
+		}
+		if (k < 0) {
+			s->prior_missing++;
+			return NULL;
+		}
 		i = (uint32_t)k;
 	}
 	take_from(s, i);

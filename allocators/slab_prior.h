@@ -64,6 +64,12 @@ int ss_kcache_add_prior(struct ss_kcache *s, const struct ss_snap_cache *c,
  * of ours that no event has touched exactly that many, moving the
  * difference to or from other such slabs (the cache's totals stay the
  * snapshot's), so that K's frees empty it as the kernel's emptied K.
+ * With the kernel's own list (slab-fill, fill_ids) K <= the list's
+ * length is the K-th listed slab: its frees take from that slab, and
+ * those beyond what it held are of objects allocated there unseen (NULL,
+ * counted in prior_listed_unseen); the listed slabs are never drawn for
+ * another K while others hold objects.  NULL otherwise counts in
+ * prior_missing.
  * Reproducible: the draws are seeded from the cache name
  * (docs/own-trace.md). */
 struct ss_slab *ss_kcache_take_prior(struct ss_kcache *s, const struct ss_kslab_info *ki);

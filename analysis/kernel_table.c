@@ -80,6 +80,8 @@ static int read_kslabs(const struct ss_csv *c, const int *kcol, struct rp_kernel
 	r->kslabs_whole = v[1];
 	r->prior_not_full = v[2];
 	r->prior_slabs_freed = v[3];
+	r->kslabs_listed = v[4];
+	r->prior_listed_unseen = v[5];
 	return 0;
 }
 

@@ -107,6 +107,7 @@ void rp_kernel_kslab_cols(const struct ss_csv *c, int col[RP_KERNEL_KSLAB_COLS])
 {
 	static const char *const name[RP_KERNEL_KSLAB_COLS] = {
 		"kslabs_freed_from", "kslabs_whole", "prior_slabs_not_full", "prior_slabs_freed",
+		"kslabs_listed", "prior_listed_unseen",
 	};
 
 	for (unsigned i = 0; i < RP_KERNEL_KSLAB_COLS; i++)
@@ -125,6 +126,10 @@ int rp_kernel_kslab_read(const struct ss_csv *c, const int col[RP_KERNEL_KSLAB_C
 		return ss_errorf(err, "%s:%lu: kslabs_whole %llu is more than kslabs_freed_from %llu",
 				 c->path, c->line, (unsigned long long)v[1],
 				 (unsigned long long)v[0]);
+	if (v[4] > v[0])
+		return ss_errorf(err, "%s:%lu: kslabs_listed %llu is more than kslabs_freed_from %llu",
+				 c->path, c->line, (unsigned long long)v[4],
+				 (unsigned long long)v[0]);
 	return 0;
 }
 
@@ -136,7 +141,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	struct ss_csv c;
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
-	int rc, u = -1, ce = -1, cm = -1, un = -1, ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1};
+	int rc, u = -1, ce = -1, cm = -1, un = -1, ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1, -1, -1};
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -184,6 +189,8 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 			r->kslabs_whole += kv[1];
 			r->prior_not_full += kv[2];
 			r->prior_slabs_freed += kv[3];
+			r->kslabs_listed += kv[4];
+			r->prior_listed_unseen += kv[5];
 			k->prior_freed += x;
 			k->prior_missing += y;
 		} else {
@@ -387,17 +394,42 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 	 * initial objects emptied depends on how full each was, which the
 	 * snapshot does not say beyond the whole ones */
 	if (rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_slabs_ok(r) &&
-	    r->kslabs_freed_from && n < size)
+	    r->kslabs_freed_from && n < size) {
+		/* (a listed slab whose unseen objects made its frees a slab's
+		 * worth counts as whole too: the rest, not below none) */
+		uint64_t known = r->kslabs_whole + r->kslabs_listed;
+		uint64_t other = r->kslabs_freed_from > known ? r->kslabs_freed_from - known : 0;
+
 		n += (size_t)snprintf(buf + n, size - n,
 				      "the trace freed initial objects from %llu of the kernel's slabs, "
-				      "%llu of which held a whole slab; how full the other %llu were "
-				      "the snapshot does not say (%llu slabs started partial): the "
-				      "model freed %llu of its initial slabs; ",
+				      "%llu of which held a whole slab",
 				      (unsigned long long)r->kslabs_freed_from,
-				      (unsigned long long)r->kslabs_whole,
-				      (unsigned long long)(r->kslabs_freed_from - r->kslabs_whole),
-				      (unsigned long long)r->prior_not_full,
-				      (unsigned long long)r->prior_slabs_freed);
+				      (unsigned long long)r->kslabs_whole);
+		if (r->kslabs_listed && n < size)
+			n += (size_t)snprintf(buf + n, size - n,
+					      " and %llu of which were on the node partial list, "
+					      "their fill measured (slab-fill)",
+					      (unsigned long long)r->kslabs_listed);
+		/* (with the kernel's list: the others were not on it -- full,
+		 * or a CPU's) */
+		if (n < size)
+			n += (size_t)snprintf(buf + n, size - n,
+					      "; %s %llu %s (%s%llu slabs started partial): the model "
+					      "freed %llu of its initial slabs; ",
+					      r->kslabs_listed ? "the other" : "how full the other",
+					      (unsigned long long)other,
+					      r->kslabs_listed ? "were full or CPU slabs when the list was read"
+							       : "were the snapshot does not say",
+					      r->kslabs_listed ? "a CPU slab's fill no file shows; " : "",
+					      (unsigned long long)r->prior_not_full,
+					      (unsigned long long)r->prior_slabs_freed);
+	}
+	/* the kernel's own list shows objects allocated with no event */
+	if (r->prior_listed_unseen && n < size)
+		n += (size_t)snprintf(buf + n, size - n,
+				      "%llu frees of listed kernel slabs beyond the objects they "
+				      "held when listed: allocated there with no event, dropped; ",
+				      (unsigned long long)r->prior_listed_unseen);
 	if (n >= size) /* cut short: the whole text would not fit */
 		n = size - 1;
 	else if (n >= 2)
@@ -630,7 +662,8 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "in_model,prior_freed,prior_missing,settled,"
 		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled,untraced_allocs,"
 		    "cpu_free_estimated,cpu_free_measured,sheaf_capacity,kslabs_freed_from,"
-		    "kslabs_whole,prior_slabs_not_full,prior_slabs_freed\n");
+		    "kslabs_whole,prior_slabs_not_full,prior_slabs_freed,kslabs_listed,"
+		    "prior_listed_unseen\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 
@@ -643,7 +676,8 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
 			(long long)k_dslab(r), (long long)m_dslab(r));
 		rp_kernel_csv_err(fp, k_dslab(r), m_dslab(r));
-		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu\n",
+		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
+			    "%llu,%llu\n",
 			rp_kernel_row_held(r),
 			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
@@ -654,7 +688,9 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->cpu_free_meas, r->sheaf_capacity,
 			(unsigned long long)r->kslabs_freed_from, (unsigned long long)r->kslabs_whole,
 			(unsigned long long)r->prior_not_full,
-			(unsigned long long)r->prior_slabs_freed);
+			(unsigned long long)r->prior_slabs_freed,
+			(unsigned long long)r->kslabs_listed,
+			(unsigned long long)r->prior_listed_unseen);
 	}
 	return ferror(fp) ? -1 : 0;
 }

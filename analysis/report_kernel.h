@@ -47,6 +47,9 @@ struct rp_kernel_row {
 	 * freed initial objects from, how many of those held a whole slab;
 	 * the initial slabs that were not full, and those the replay freed */
 	uint64_t kslabs_freed_from, kslabs_whole, prior_not_full, prior_slabs_freed;
+	/* of kslabs_freed_from, those the slab-fill listed (their fill
+	 * measured), and frees of them beyond what they held (dropped) */
+	uint64_t kslabs_listed, prior_listed_unseen;
 	/* the model before the settling rule (slabinfo.unsettled; the same
 	 * as m_obj1, m_slab1 when the run settled nothing) */
 	uint64_t u_obj1, u_slab1;
@@ -72,7 +75,7 @@ bool rp_kernel_row_ok(const struct rp_kernel_row *r);
 /* The optional columns of what the trace says of the kernel's slabs, as
  * prior.csv and kernel.csv both carry them (a file before them has
  * none), in rp_kernel_row order from kslabs_freed_from. */
-#define RP_KERNEL_KSLAB_COLS 4
+#define RP_KERNEL_KSLAB_COLS 6
 struct ss_csv;
 /* Their indexes in c's header (-1: absent). */
 void rp_kernel_kslab_cols(const struct ss_csv *c, int col[RP_KERNEL_KSLAB_COLS]);
@@ -100,7 +103,7 @@ int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *
 /* What the model leaves out for row r, as far as the figures tell
  * (report.md's last column): into buf (size bytes, cut short when it
  * does not fit), its length returned. */
-#define RP_KERNEL_NOTE_MAX 512
+#define RP_KERNEL_NOTE_MAX 1024
 struct md_table;
 /* An error's cell ("+1.5%", "n/a" or "0" when the kernel's change is 0)
  * and its CSV field (",1.50", "," when it has none). */

@@ -59,6 +59,17 @@ struct ss_snap_cache {
 	 * SS_SNAP_FREE_ATLEAST for a lower bound, or SS_SNAP_FREE_UNKNOWN */
 	uint32_t *cpu_free;
 	unsigned nr_cpu_free;
+	/* the node partial slabs as the kernel listed them, head first
+	 * (ss_snap_take_fill; nr_fill 0: not measured): the objects in use on
+	 * each, and the address of its pages (0 when the slab showed no free
+	 * object to find it by) */
+	uint32_t *fill_inuse;
+	uint64_t *fill_base;
+	uint64_t *fill_page;	/* its struct slab (struct page) address */
+	uint32_t nr_fill;
+	/* the trace's kernel slab ids 1..nr_fill are these slabs, in order
+	 * (a trace imported with this fill: import --slab-fill) */
+	bool fill_ids;
 };
 
 #define SS_SNAP_FREE_UNKNOWN UINT32_MAX
@@ -93,6 +104,17 @@ const struct ss_snap_cache *ss_snap_find(const struct ss_snap *s, const char *na
  * (*skipped counts them); a malformed item is an error naming it. */
 int ss_snap_take_cpu_free(struct ss_snap *s, const char *meta, unsigned *skipped,
 			  struct ss_error *err);
+
+/* Take a `slabsim-slabfill 1` file (make capture's slab-fill-before.txt,
+ * capture/slabfill.c): each cache's node partial slabs in list order with
+ * their objects in use, into the caches' fill arrays.  The snapshot's
+ * geometry gives each slab's pages from the free object's address.  A
+ * cache the snapshot lacks is skipped (*skipped counts them); a slab whose
+ * objects per slab are not the snapshot's is an error (another kernel's
+ * file), as is a malformed line, naming file:line.  *hash: the file's
+ * XXH3-64, which an imported trace records (meta slab_fill). */
+int ss_snap_take_fill(struct ss_snap *s, const char *path, uint64_t *hash,
+		      unsigned *skipped, struct ss_error *err);
 
 /* Free object slots on the node partial lists (what `objects` leaves out). */
 uint64_t ss_snap_node_partial_free(const struct ss_snap_cache *c);

@@ -11,7 +11,7 @@
 
 #define DEFAULT_TARGET "x86_64-6.x"
 
-enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_CPUS, O_WALK, O_INPUT, O_HELP,
+enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_INPUT, O_HELP,
        NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -31,6 +31,12 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"and flags, and those a free names before any allocation;\n"
 		"with raw pointers, write meta cpu_slab_free: the free\n"
 		"slots of each CPU's first slab (docs/import.md)"},
+	[O_SLAB_FILL] = {"slab-fill", NULL, "FILE",
+		"each cache's node partial slabs as the kernel listed\n"
+		"them (a capture's slab-fill-before.txt; needs\n"
+		"--snapshot): with raw pointers, the kernel slabs the\n"
+		"prior frees name are numbered by their place on the\n"
+		"list, for run --slab-fill (meta slab_fill)"},
 	[O_CPUS] = {"cpus", NULL, "N",
 		"the capture's CPUs (meta cpus up front; default: the\n"
 		"trace file's #P: header, else the highest CPU + 1)"},
@@ -50,7 +56,8 @@ static void import_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: slabsim import [--target TARGET] [--format-file FILE]... [--totals CSV]\n"
-		"                      [--snapshot SNAPSHOT] [--cpus N] [--walk FILE] -o TRACE INPUT\n\n"
+		"                      [--snapshot SNAPSHOT [--slab-fill FILE]] [--cpus N] [--walk FILE]\n"
+		"                      -o TRACE INPUT\n\n"
 		"Turn a capture of the kmem tracepoints (kmalloc, kmalloc_node, kmem_cache_alloc,\n"
 		"kmem_cache_alloc_node, kfree, kmem_cache_free) into a slabsim trace: ftrace\n"
 		"text (tracefs trace or trace_pipe), trace-cmd report or perf script output\n"
@@ -90,6 +97,7 @@ static int take_import_opt(void *ctx, int id, const char *v)
 		return 0;
 	case O_TOTALS: c->totals = v; return 0;
 	case O_SNAPSHOT: o->snapshot = v; return 0;
+	case O_SLAB_FILL: o->slab_fill = v; return 0;
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->cpus);
 	case O_WALK: o->walk = v; return 0;
 	default: /* O_INPUT */
@@ -109,6 +117,8 @@ static int parse_import_opts(int argc, char **argv, struct import_cmd *c)
 		return rc;
 	if (c->nr_inputs != 1 || !c->o.output)
 		return ss_opt_usage_err(&opt_set, "want -o TRACE and one INPUT");
+	if (c->o.slab_fill && !c->o.snapshot)
+		return ss_opt_usage_err(&opt_set, "--slab-fill needs --snapshot (the geometry it reads slabs by)");
 	/* the outputs replace files whole: never the capture or each other */
 	for (unsigned i = 0; i <= c->o.nr_formats; i++) {
 		const char *in = i < c->o.nr_formats ? c->o.formats[i] : c->o.input;

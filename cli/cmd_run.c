@@ -33,7 +33,7 @@ struct run_opts {
 
 enum {
 	O_TRACE, O_MODEL, O_TARGET, O_ALLOCATOR, O_CONFIG, O_DEBUG, O_COSTS, O_CPUS,
-	O_NODES, O_NOMERGE, O_INITIAL, O_PLACE, O_FINAL,
+	O_NODES, O_NOMERGE, O_INITIAL, O_SLAB_FILL, O_PLACE, O_FINAL,
 	O_DRAW, O_VARIANT, O_LABEL, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_QUIET, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
 };
@@ -79,6 +79,14 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"many; kmalloc-cg-N caches listed turn CONFIG_MEMCG on;\n"
 		"each CPU's active slab half free, or as the trace's meta\n"
 		"cpu_slab_free says (docs/own-trace.md)"},
+	[O_SLAB_FILL] = {"slab-fill", NULL, "FILE",
+		"the initial state's node partial slabs as the kernel\n"
+		"listed them (a capture's slab-fill-before.txt): each\n"
+		"one's objects in use, in list order, instead of a\n"
+		"spread of the snapshot's count; with a trace imported\n"
+		"with the same file (meta slab_fill), a prior free of a\n"
+		"listed kernel slab takes from that very slab\n"
+		"(docs/own-trace.md)"},
 	[O_FINAL] = {"final-state", NULL, "SNAPSHOT",
 		"the kernel's caches after the trace (with --initial-state):\n"
 		"objects left live at sites the import found freed without\n"
@@ -148,7 +156,8 @@ static void run_usage(FILE *out)
 		"                   [--allocator A] [--config LIST]\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--initial-state SNAPSHOT]\n"
-		"                   [--final-state SNAPSHOT] [--draw-seed N] [--place FILE]\n"
+		"                   [--slab-fill FILE] [--final-state SNAPSHOT] [--draw-seed N]\n"
+		"                   [--place FILE]\n"
 		"                   [--variant NAME] [--label NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
@@ -219,6 +228,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_PLACE: o->spec.place = v; return 0;
 	case O_INITIAL: o->spec.initial_state = v; return 0;
 	case O_FINAL: o->spec.final_state = v; return 0;
+	case O_SLAB_FILL: o->spec.slab_fill = v; return 0;
 	case O_VARIANT: /* a summary.csv and .json field, as a meta value */
 		o->variant = v;
 		return ss_label_ok(v) ? 0 : ss_opt_usage_err(&opt_set,
@@ -273,6 +283,8 @@ static int check_run_opts(const struct run_opts *o)
 		return ss_opt_usage_err(&opt_set, "host mode takes --topology, not --cpus/--nodes");
 	if (o->spec.final_state && !o->spec.initial_state)
 		return ss_opt_usage_err(&opt_set, "--final-state settles against --initial-state: give both");
+	if (o->spec.slab_fill && !o->spec.initial_state)
+		return ss_opt_usage_err(&opt_set, "--slab-fill fills --initial-state's slabs: give both");
 	if (o->host_mode && o->spec.initial_state)
 		return ss_opt_usage_err(&opt_set, "host mode replays in real memory: no --initial-state");
 	if (o->events && !o->host_mode)

@@ -180,6 +180,22 @@ stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
 # the tasks no tracepoint reports (capture-untraced.sh): watched over the
 # whole window the kmem events cover
 ut_start "$tmp"
+# Each cache's node partial slabs with their fill, in list order (the
+# snapshot has them only as a count and a sum): slab-fill, a BPF
+# kmem_cache iterator beside the slabsim binary, read right before the
+# counts.  Without it (no BPF, a kernel before 6.13, not built) the replay
+# spreads the count, as before; meta slab_fill says which.
+slab_fill=no
+fill_bin=${reaper:+$(dirname "$reaper")/slab-fill}
+if [ -n "$fill_bin" ] && [ -x "$fill_bin" ]; then
+	if "$fill_bin" "$tmp/slab-fill-before.txt" 2> "$tmp/.fill-err"; then
+		slab_fill=yes
+	else
+		slab_fill="no ($(head -c 200 "$tmp/.fill-err" | tr '\n' ' '))"
+		echo "$prog: warning: slab-fill: $(cat "$tmp/.fill-err"): node partial slabs' fills not measured" >&2
+	fi
+	rm -f "$tmp/.fill-err"
+fi
 if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; then
 	tfs_write 1 "$INST/options/event-fork"
 	tfs_walk_instance
@@ -341,6 +357,7 @@ done
 	echo "markers_copied=$markers_copied"
 	echo "kmem_events=${KMEM_ENABLED[*]}"
 	echo "reader=$reader"
+	echo "slab_fill=$slab_fill"
 	cat "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta"
 	orph_meta "${reaper:+$tmp/.reap}"
 	echo "capture_bytes=$(stat -c %s "$tmp/capture.ftrace.zst")"

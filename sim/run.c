@@ -134,7 +134,7 @@ static int counts_ok(struct ss_trace_reader *r, const char *path, const char *ke
  * before it knew them up front): then the whole trace is read for them.
  * Standard input cannot be read twice: nothing. */
 static int trace_header(const char *path, unsigned *cpus, bool *imported,
-			char **cpu_slab_free, struct ss_error *err)
+			char **cpu_slab_free, char **slab_fill, struct ss_error *err)
 {
 	struct ss_trace_reader *r;
 	struct ss_event ev;
@@ -168,6 +168,9 @@ static int trace_header(const char *path, unsigned *cpus, bool *imported,
 	/* written before the events (import.c), for the initial state */
 	v = ss_trace_meta(ss_trace_tables(r), "cpu_slab_free");
 	if (rc >= 0 && v && !(*cpu_slab_free = strdup(v)))
+		rc = ss_errorf(err, "out of memory");
+	v = ss_trace_meta(ss_trace_tables(r), "slab_fill");
+	if (rc >= 0 && v && !(*slab_fill = strdup(v)))
 		rc = ss_errorf(err, "out of memory");
 	ss_trace_close(r);
 	return rc < 0 ? -1 : 0;
@@ -218,6 +221,28 @@ static int take_cpu_free(struct ss_run_setup *s, struct ss_error *err)
 	return 0;
 }
 
+/* The node partial slabs of the initial state as the kernel listed them
+ * (slab-fill): their fills, and, when the trace was imported with the
+ * same file (meta slab_fill), the trace's kernel slab ids are their
+ * places.  Another file than the import's is refused: its ids would name
+ * other slabs. */
+static int take_slab_fill(struct ss_run_setup *s, const char *path, struct ss_error *err)
+{
+	unsigned skipped = 0;
+	uint64_t hash;
+	char hex[32];
+
+	if (ss_snap_take_fill(&s->initial, path, &hash, &skipped, err))
+		return -1;
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)hash);
+	if (s->slab_fill && strcmp(s->slab_fill, hex))
+		return ss_errorf(err, "--slab-fill %s: the trace %s was imported with another slab-fill "
+				 "file (meta slab_fill %s, this one %s)", path, s->trace, s->slab_fill, hex);
+	for (unsigned i = 0; s->slab_fill && i < s->initial.nr; i++)
+		s->initial.caches[i].fill_ids = s->initial.caches[i].nr_fill > 0;
+	return 0;
+}
+
 /* What both opens do first: the trace's own CPUs and kind, the initial
  * state and the topology. */
 static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
@@ -228,7 +253,8 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	s->trace = spec->trace;
 	s->max_objects = spec->max_objects;
 	s->max_memory = spec->max_memory;
-	if (trace_header(spec->trace, &trace_cpus, &s->imported, &s->cpu_slab_free, err))
+	if (trace_header(spec->trace, &trace_cpus, &s->imported, &s->cpu_slab_free, &s->slab_fill,
+			 err))
 		return -1;
 	s->cpus_from = spec->topology ? "topology" : spec->cpus ? "--cpus" : "target";
 	if (!spec->topology && !spec->cpus && trace_cpus) {
@@ -240,6 +266,8 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (spec->initial_state)
 		kernel_from_snapshot(s);
 	if (spec->initial_state && s->cpu_slab_free && take_cpu_free(s, err))
+		return -1;
+	if (spec->slab_fill && take_slab_fill(s, spec->slab_fill, err))
 		return -1;
 	/* a pass over the trace before the replay (standard input is read
 	 * once: its kernel slabs map by draws alone, slab_prior.h) */
@@ -325,6 +353,8 @@ void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
 	ss_snap_release(&s->initial);
 	free(s->cpu_slab_free);
 	s->cpu_slab_free = NULL;
+	free(s->slab_fill);
+	s->slab_fill = NULL;
 	ss_prior_counts_release(&s->prior_counts);
 	ss_topology_release(&s->topo);
 	ss_overrides_release(&s->place);

@@ -39,6 +39,7 @@ struct ss_run_spec {
 	unsigned cpus, nodes;	/* 0: the trace's `meta cpus`, else the target's */
 	const char *initial_state; /* a slab snapshot the caches start from */
 	const char *final_state;   /* the kernel's after-snapshot: settle (settle.h) */
+	const char *slab_fill;	   /* the initial state's node partial slabs (slab-fill) */
 	bool no_merge;		/* no SLUB merging of the caches a model creates */
 	const char *place;	/* a placement override file (override.h) */
 	const struct ss_overrides *overrides; /* or a table in memory */
@@ -60,6 +61,7 @@ struct ss_run_setup {
 	struct ss_snap initial;	/* --initial-state, if given */
 	struct ss_prior_counts prior_counts; /* its prior frees per kernel slab */
 	char *cpu_slab_free;	/* the trace's meta cpu_slab_free, or NULL */
+	char *slab_fill;	/* the trace's meta slab_fill, or NULL */
 	const char *cpus_from;	/* "--cpus", "trace", "target" or "topology" */
 	bool imported;		/* meta workload import: the kernel's caches */
 	const char *trace;	/* the path the reader opened */

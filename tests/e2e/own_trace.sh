@@ -65,8 +65,17 @@ if [[ " $(sed -n 's/^kmem_events=//p' "$caps/own/meta") " == *" mm_page_free "* 
 	[ "$(tcol page_frees)" -gt 0 ] || fail "totals.csv: no page frees read from a capture with them"
 	[ "$(grep -c '^d ' "$tmp/own.trace" || true)" = "$(tcol kslabs_freed)" ] ||
 		fail "totals.csv kslabs_freed $(tcol kslabs_freed), the trace has $(grep -c '^d ' "$tmp/own.trace" || true) d lines"
-	head -1 "$rep/runs/trace__traced/prior.csv" | grep -q ',prior_freed_unseen$' ||
+	head -1 "$rep/runs/trace__traced/prior.csv" | grep -Eq ',prior_freed_unseen(,|$)' ||
 		fail "prior.csv has no prior_freed_unseen column"
+fi
+# the node partial slabs one by one (slab-fill): make sim TRACE= imports
+# and replays with them, and prior.csv says how many kernel slabs were
+# listed ones
+if [ -e "$caps/own/slab-fill-before.txt" ]; then
+	grep -q -- '--slab-fill' "$rep/run-params" || fail "make sim TRACE= did not replay with the slab-fill"
+	grep -Eq '^meta slab_fill [0-9a-f]{16}$' "$tmp/own.trace" || fail "the import did not number kernel slabs by the slab-fill"
+	head -1 "$rep/runs/trace__traced/prior.csv" | grep -q ',kslabs_listed,prior_listed_unseen$' ||
+		fail "prior.csv has no kslabs_listed, prior_listed_unseen columns"
 fi
 # kernel.csv: one row per cache, signed changes, the header's field count
 awk -F, 'NR == 1 { n = NF } NF != n { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' \

@@ -39,6 +39,7 @@ struct importer {
 	struct ss_import_objext objext; /* freed slabs' obj_exts vectors */
 	struct ss_snap snap;
 	bool have_snap;
+	uint64_t fill_hash;	/* the slab-fill file's (meta slab_fill) */
 	bool cpus_written;	/* meta cpus went out before the events */
 	struct ss_inbuf in;
 	unsigned long lineno;
@@ -401,6 +402,20 @@ done:
 	return 0;
 }
 
+/* meta slab_fill: the slab-fill file the kernel slab ids follow (run
+ * --slab-fill checks it was given the same), before the events */
+static int write_slab_fill(struct importer *im, struct ss_error *err)
+{
+	char buf[32];
+
+	if (!im->o->slab_fill)
+		return 0;
+	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)im->fill_hash);
+	if (ss_trace_write_meta(im->w, "slab_fill", buf))
+		return ss_trace_writer_failed(im->w, err);
+	return 0;
+}
+
 /* meta cpu_slab_free (import_cpuslab.c): written before the events, so
  * that `run --initial-state` has it when it fills the caches. */
 static int write_cpu_slab_free(struct importer *im, struct ss_error *err)
@@ -436,9 +451,17 @@ static int setup(struct importer *im, struct ss_error *err)
 		im->have_snap = true;
 		im->caches.snap = &im->snap;
 	}
+	if (o->slab_fill) {
+		unsigned skipped = 0;
+
+		if (ss_snap_take_fill(&im->snap, o->slab_fill, &im->fill_hash, &skipped, err))
+			return -1;
+	}
 	im->caches.target = &im->target;
 	im->caches.warn = stderr;
 	im->prior.snap = im->have_snap ? &im->snap : NULL;
+	if (o->slab_fill && ss_import_prior_fill(&im->prior))
+		return ss_errorf(err, "out of memory");
 	if (o->walk && ss_import_walk_load(&im->prior, o->walk, &im->labels, &im->t->walk_allocs, err))
 		return -1;
 	im->dat = ss_import_is_dat(o->input);
@@ -449,6 +472,10 @@ static int setup(struct importer *im, struct ss_error *err)
 	im->t->stride_frees = im->prior.stride_frees;
 	im->t->stride_slabs = im->prior.stride_slabs;
 	im->t->page_base_found = im->prior.pagefree.have_base;
+	im->t->page_base_from_fill = im->prior.pagefree.base_from_fill;
+	im->t->page_votes_wrong = im->prior.pagefree.votes_wrong;
+	im->t->page_base = im->prior.pagefree.base;
+	im->t->page_votes_base = im->prior.pagefree.votes_base;
 	if (!im->dat && ss_inbuf_open(&im->in, o->input, err))
 		return -1;
 	if (ss_trace_writer_open(&im->w, o->output, err))
@@ -457,7 +484,7 @@ static int setup(struct importer *im, struct ss_error *err)
 	    ss_trace_write_meta(im->w, "source", o->input) ||
 	    ss_trace_write_meta(im->w, "target", im->target.name))
 		return ss_trace_writer_failed(im->w, err);
-	if (write_cpu_slab_free(im, err))
+	if (write_slab_fill(im, err) || write_cpu_slab_free(im, err))
 		return -1;
 	return o->cpus ? write_cpus(im, o->cpus, err) : 0;
 }
@@ -637,6 +664,13 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 	if (t->page_frees && t->page_base_found)
 		fprintf(out, "Page frees (mm_page_free): %llu, of them %llu kernel slabs prior frees named (slab freed events)\n",
 			(unsigned long long)t->page_frees, (unsigned long long)t->kslabs_freed);
+	if (t->page_frees && t->page_base_from_fill && t->page_votes_wrong)
+		fprintf(out, "  (the direct map at %#llx, from the slab-fill's slabs and the page frees' "
+			     "struct pages; the frees-then-page-free votes had put it at %#llx)\n",
+			(unsigned long long)t->page_base, (unsigned long long)t->page_votes_base);
+	else if (t->page_frees && t->page_base_from_fill)
+		fprintf(out, "  (the direct map at %#llx, from the slab-fill's slabs and the page frees' "
+			     "struct pages)\n", (unsigned long long)t->page_base);
 	else if (t->page_frees)
 		fprintf(out, "Page frees (mm_page_free): %llu, not used: no direct-map base found (hashed pointers, or too few frees right before a page free)\n",
 			(unsigned long long)t->page_frees);

@@ -89,6 +89,7 @@ struct ss_kmem_rec {
 	uint64_t lost;
 	uint64_t pfn;		/* mm_page_free: the first page's frame, its order */
 	unsigned order;
+	uint64_t page;		/* mm_page_free: its struct page (page=), 0 when not printed */
 };
 
 /* Classify and parse one line (modified in place).  Returns the kind, or
@@ -221,12 +222,26 @@ struct ss_import_pagefree {
 	uint64_t votes;		/* candidate pairs, all bases */
 	bool have_base;
 	uint64_t base;
+	/* the struct page array (vmemmap): page = vmemmap + pfn * stride,
+	 * from the page frees' page= and pfn= (text captures) */
+	uint64_t ref_page, ref_pfn, stride, vmemmap, vm_agree, vm_disagree;
+	bool have_vmemmap;
+	/* the base from the slab-fill file instead (ss_import_pagefree_fill),
+	 * and the votes' when they had another one */
+	bool base_from_fill, votes_wrong;
+	uint64_t votes_base;
 };
 /* The first pass: one record of the capture, whatever its kind. */
 int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
 			     const struct ss_kmem_rec *rec);
 /* After the first pass: the base, if the pairs agree on one. */
 void ss_import_pagefree_finish(struct ss_import_pagefree *pf);
+/* With a slab-fill file (snap's caches' fill_page and fill_base) and the
+ * vmemmap learned: the direct map's base exactly, each listed slab's
+ * struct page and pages giving it, instead of the votes (which a handful
+ * of pairs can get wrong by a GiB: rsync-share-tmpfs, 6 of 7).  0 taken,
+ * 1 not available (no vmemmap, no fill, or the slabs disagree). */
+int ss_import_pagefree_fill(struct ss_import_pagefree *pf, const struct ss_snap *snap);
 /* The direct-map address of a page free's first page; -1 without a base. */
 int ss_import_pagefree_addr(const struct ss_import_pagefree *pf, const struct ss_kmem_rec *rec,
 			    uint64_t *addr);
@@ -259,6 +274,11 @@ struct ss_import_prior {
 	 * was freed + 1 (0: not known then); the stride rule fills some */
 	struct ss_ptrmap prior_owner;
 	struct ss_ptrmap slab_ids;   /* slab base | order -> dense id + 1 */
+	/* slab base | order -> its place on its cache's node partial list + 1
+	 * (id; site: the snapshot cache), from the slab-fill file: such a
+	 * slab's id is its place, the others' come after the list's length */
+	struct ss_ptrmap fill_pos;
+	bool fill;
 	struct ss_import_cpuslab cpuslab; /* the first pass's, for meta cpu_slab_free */
 	uint64_t *key_slabs;	     /* per key: slab ids handed out */
 	uint32_t nr_key_slabs;
@@ -266,6 +286,11 @@ struct ss_import_prior {
 	struct ss_import_pagefree pagefree; /* the first pass's page frees */
 	bool learned;
 };
+
+/* Number the kernel slabs of caches whose node partial slabs p->snap
+ * lists (ss_snap_take_fill) by their place on the list.  -1 out of
+ * memory. */
+int ss_import_prior_fill(struct ss_import_prior *p);
 
 /* The pointers the snapshot walk's allocation events in path (ftrace
  * text, plain or zstd) name, into p->walk; *n gets how many.  -1 with err
@@ -356,6 +381,7 @@ struct ss_import_opts {
 	const char *formats[SS_KE_NR * 2]; /* tracefs format files */
 	unsigned nr_formats;
 	const char *snapshot;	/* the kernel's caches: declarations from them */
+	const char *slab_fill;	/* their node partial slabs (slab-fill), or NULL */
 	unsigned cpus;		/* the capture's CPUs, 0: from the events */
 	const char *walk;	/* the snapshot walk's allocations (ftrace text), or NULL */
 };
@@ -384,6 +410,9 @@ struct ss_import_totals {
 	uint64_t page_frees;		   /* mm_page_free records */
 	uint64_t kslabs_freed;		   /* of them, slabs prior frees named: `d` events */
 	bool page_base_found;		   /* the direct map's base learned (import_pagefree.c) */
+	bool page_base_from_fill;	   /* ... exactly, from the slab-fill file */
+	bool page_votes_wrong;		   /* ... where the votes had another */
+	uint64_t page_base, page_votes_base;
 	unsigned max_cpu;
 };
 

@@ -37,6 +37,8 @@ WORKLOAD_ARG := TRACE=$(TRACE)
 OWN_DIR := $(if $(filter capture,$(OWN_KIND)),$(OWN_TRACE),$(patsubst %/,%,$(dir $(OWN_TRACE))))
 OWN_INPUT := $(if $(filter capture,$(OWN_KIND)),$(firstword $(wildcard $(OWN_TRACE)/capture.ftrace.zst $(OWN_TRACE)/trace.dat)),$(OWN_TRACE))
 OWN_BEFORE := $(wildcard $(OWN_DIR)/slab-before.txt)
+# the node partial slabs' fills (slab-fill), with the before-snapshot only
+OWN_FILL := $(if $(OWN_BEFORE),$(wildcard $(OWN_DIR)/slab-fill-before.txt))
 OWN_WALK := $(wildcard $(OWN_DIR)/walk.ftrace.zst)
 OWN_AFTER := $(wildcard $(OWN_DIR)/slab-after.txt)
 OWN_META := $(wildcard $(OWN_DIR)/meta)
@@ -56,20 +58,24 @@ OWN_SBT := $(OWN_TRACE)
 else
 OWN_SBT := $(DATA)/trace.sbt.zst
 IMPORT_PARAMS := --target $(TARGET) $(if $(OWN_BEFORE),--snapshot $(OWN_BEFORE)) \
+	$(if $(OWN_FILL),--slab-fill $(OWN_FILL)) \
 	$(if $(OWN_WALK),--walk $(OWN_WALK)) \
 	$(if $(OWN_CPUS),--cpus $(OWN_CPUS))
 $(eval $(call param_stamp,$(DATA)/import-params,IMPORT_PARAMS))
-$(OWN_SBT): $(OWN_INPUT) $(OWN_BEFORE) $(OWN_WALK) $(DATA)/import-params $(SLABSIM)
+$(OWN_SBT): $(OWN_INPUT) $(OWN_BEFORE) $(OWN_FILL) $(OWN_WALK) $(DATA)/import-params $(SLABSIM)
 	$(SLABSIM) import $(IMPORT_PARAMS) --totals $(DATA)/totals.csv -o $@ $(OWN_INPUT) > $(DATA)/import.txt
 endif
 
+# the fill goes with the capture's own before-snapshot only (INITIAL= may name another)
+OWN_RUN_FILL := $(if $(and $(OWN_FILL),$(filter $(OWN_BEFORE),$(INITIAL))),$(OWN_FILL))
 OWN_RUN_PARAMS := --target $(TARGET) $(if $(INITIAL),--initial-state $(INITIAL)) \
+	$(if $(OWN_RUN_FILL),--slab-fill $(OWN_RUN_FILL)) \
 	$(if $(and $(INITIAL),$(OWN_AFTER)),--final-state $(OWN_AFTER)) \
 	$(if $(CPUS),--cpus $(CPUS)) $(if $(COSTS),--costs $(COSTS)) $(RUN_FLAGS)
 $(eval $(call param_stamp,$(REPORT)/run-params,OWN_RUN_PARAMS))
 
 define own_run_rule
-$(REPORT)/runs/trace__$(1)/summary.csv: $(OWN_SBT) $(INITIAL) $(OWN_AFTER) $(SLABSIM) $(REPORT)/run-params
+$(REPORT)/runs/trace__$(1)/summary.csv: $(OWN_SBT) $(INITIAL) $(OWN_RUN_FILL) $(OWN_AFTER) $(SLABSIM) $(REPORT)/run-params
 	$(SLABSIM) run --trace $$< --model $(1) --variant trace $(OWN_RUN_PARAMS) --out $$(@D)
 endef
 $(foreach m,$(MODELS),$(eval $(call own_run_rule,$(m))))

@@ -186,7 +186,7 @@ static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *
  * kernel freed (import_pagefree.c). */
 static int page_free(char *p, struct ss_kmem_rec *rec, const char **why)
 {
-	const char *pfn = NULL, *order = NULL;
+	const char *pfn = NULL, *order = NULL, *page = NULL;
 	uint64_t o;
 
 	while (*p) {
@@ -199,6 +199,8 @@ static int page_free(char *p, struct ss_kmem_rec *rec, const char **why)
 			pfn = tok + 4;
 		else if (!strncmp(tok, "order=", 6))
 			order = tok + 6;
+		else if (!strncmp(tok, "page=", 5))
+			page = tok + 5;
 	}
 	if (!pfn || !order)
 		return *why = "mm_page_free without pfn= and order=", -1;
@@ -207,6 +209,9 @@ static int page_free(char *p, struct ss_kmem_rec *rec, const char **why)
 	    ss_parse_u64(order, 63, &o))
 		return *why = "mm_page_free: bad pfn= or order=", -1;
 	rec->order = (unsigned)o;
+	/* (a hashed or odd page= says nothing: 0) */
+	if (!page || parse_ptr(page, &rec->page))
+		rec->page = 0;
 	return SS_KL_PAGE_FREE;
 }
 

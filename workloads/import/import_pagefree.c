@@ -18,6 +18,11 @@
  * by more than half of all candidate pairs; else there is none, and page
  * frees say nothing (the import says so).
  *
+ * With a slab-fill file the base is exact instead: each listed slab's
+ * struct page (the file's SLAB) is a frame through the vmemmap the page
+ * frees' page= and pfn= give, and its free object's address rounded down
+ * is that frame's direct-map address (ss_import_pagefree_fill).
+ *
  * The second pass turns a page free at a kernel slab the trace's prior
  * frees named into a "slab freed" event (import.c, trace-format.md `d`).
  */
@@ -56,6 +61,69 @@ static void vote(struct ss_import_pagefree *pf, uint64_t base)
 	/* (a candidate past the table still counts against the majority) */
 }
 
+/* page = vmemmap + pfn * sizeof(struct page): the stride from the first
+ * two page frees of different frames, every later one checked */
+static void learn_vmemmap(struct ss_import_pagefree *pf, const struct ss_kmem_rec *rec)
+{
+	if (!rec->page || rec->page < SS_PAGEFREE_RAW_MIN)
+		return;
+	if (!pf->ref_page) {
+		pf->ref_page = rec->page;
+		pf->ref_pfn = rec->pfn;
+	} else if (!pf->stride && rec->pfn != pf->ref_pfn) {
+		uint64_t dp = rec->page > pf->ref_page ? rec->page - pf->ref_page : pf->ref_page - rec->page;
+		uint64_t dn = rec->pfn > pf->ref_pfn ? rec->pfn - pf->ref_pfn : pf->ref_pfn - rec->pfn;
+
+		/* (both the same way, a whole number of bytes a page) */
+		if ((rec->page > pf->ref_page) == (rec->pfn > pf->ref_pfn) && dp % dn == 0 &&
+		    dp / dn >= 32 && dp / dn <= 256) {
+			pf->stride = dp / dn;
+			pf->vmemmap = rec->page - rec->pfn * pf->stride;
+		} else {
+			pf->vm_disagree++;
+		}
+	} else if (pf->stride) {
+		if (rec->page == pf->vmemmap + rec->pfn * pf->stride)
+			pf->vm_agree++;
+		else
+			pf->vm_disagree++;
+	}
+}
+
+int ss_import_pagefree_fill(struct ss_import_pagefree *pf, const struct ss_snap *snap)
+{
+	uint64_t base = 0, agree = 0, disagree = 0;
+
+	if (!pf->have_vmemmap || !snap)
+		return 1;
+	for (unsigned c = 0; c < snap->nr; c++) {
+		const struct ss_snap_cache *sc = &snap->caches[c];
+
+		for (uint32_t i = 0; i < sc->nr_fill; i++) {
+			uint64_t b;
+
+			if (!sc->fill_base[i] || sc->fill_page[i] < pf->vmemmap ||
+			    (sc->fill_page[i] - pf->vmemmap) % pf->stride)
+				continue;
+			b = sc->fill_base[i] - ((sc->fill_page[i] - pf->vmemmap) / pf->stride << 12);
+			if (!agree && !disagree)
+				base = b;
+			if (b == base)
+				agree++;
+			else
+				disagree++;
+		}
+	}
+	if (!agree || disagree || base % PUD_BYTES)
+		return 1;
+	pf->votes_wrong = pf->have_base && pf->base != base;
+	pf->votes_base = pf->base;
+	pf->base = base;
+	pf->have_base = true;
+	pf->base_from_fill = true;
+	return 0;
+}
+
 int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
 			     const struct ss_kmem_rec *rec)
 {
@@ -67,6 +135,7 @@ int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
 	if (!(last = last_slot(pf, rec->cpu)))
 		return -1;
 	if (kind == SS_KL_PAGE_FREE) {
+		learn_vmemmap(pf, rec);
 		if (*last && rec->order <= SS_PAGEFREE_MAX_ORDER) {
 			uint64_t slab = *last & ~((4096ull << rec->order) - 1);
 			uint64_t base = slab - (rec->pfn << 12);
@@ -95,6 +164,7 @@ void ss_import_pagefree_finish(struct ss_import_pagefree *pf)
 			best = &pf->cand[i];
 	pf->have_base = best && best->votes >= SS_PAGEFREE_MIN_VOTES && 2 * best->votes > pf->votes;
 	pf->base = pf->have_base ? best->base : 0;
+	pf->have_vmemmap = pf->stride && pf->vm_agree && !pf->vm_disagree;
 	free(pf->last_free);
 	pf->last_free = NULL;
 	pf->nr_cpus = 0;

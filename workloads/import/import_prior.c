@@ -490,14 +490,59 @@ int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat
 	if (rc == 0 && learn_strides(p, t))
 		rc = ss_errorf(err, "out of memory");
 	ss_import_pagefree_finish(&p->pagefree);
+	if (p->fill)
+		ss_import_pagefree_fill(&p->pagefree, p->snap);
 	p->learned = rc == 0;
 	return rc < 0 ? -1 : 0;
+}
+
+int ss_import_prior_fill(struct ss_import_prior *p)
+{
+	p->fill = true;
+	for (unsigned c = 0; p->snap && c < p->snap->nr; c++) {
+		const struct ss_snap_cache *sc = &p->snap->caches[c];
+
+		for (uint32_t i = 0; i < sc->nr_fill; i++) {
+			struct ss_ptr_entry *e;
+
+			if (!sc->fill_base[i] || sc->order > 10)
+				continue;
+			if (!(e = ss_ptrmap_insert(&p->fill_pos, SLAB_BASE(sc->fill_base[i], sc->order))))
+				return -1;
+			e->id = i + 1;
+			e->site = c;
+		}
+	}
+	return 0;
+}
+
+/* With a slab-fill file: how many ids come before key k's cache's
+ * unlisted slabs (its listed slabs' places come first), and *place the id
+ * of a listed slab: its place, taken once (its pages may hold another
+ * slab later).  0 otherwise. */
+static uint64_t fill_ids(struct ss_import_prior *p, uint64_t base, uint32_t k, uint64_t *place)
+{
+	const struct ss_snap_cache *sc;
+	struct ss_ptr_entry *e;
+	int32_t c;
+
+	if (!p->fill || (c = p->key_snapi[k]) < 0 || !(sc = &p->snap->caches[c])->nr_fill)
+		return 0;
+	if ((e = ss_ptrmap_find(&p->fill_pos, base)) && e->site == (uint32_t)c) {
+		uint64_t id = e->id;
+
+		ss_ptrmap_remove(&p->fill_pos, e);
+		*place = id;
+		return 0;
+	}
+	return sc->nr_fill;
 }
 
 /* The dense id + 1 of ptr's slab within key k's cache, 0 when unknown. */
 static uint64_t slab_id(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 {
 	struct ss_ptr_entry *e;
+	uint64_t place, before;
 	int o;
 
 	if (!p->raw || ptr < RAW_PTR_MIN || (o = key_order(p, k)) < 0)
@@ -521,7 +566,9 @@ static uint64_t slab_id(struct ss_import_prior *p, uint64_t ptr, uint32_t k)
 	e = ss_ptrmap_insert(&p->slab_ids, SLAB_BASE(ptr, o));
 	if (!e)
 		return 0;
-	e->id = ++p->key_slabs[k];
+	place = 0;
+	before = fill_ids(p, SLAB_BASE(ptr, o), k, &place);
+	e->id = place ? place : before + ++p->key_slabs[k];
 	e->site = k; /* (its cache, for ss_import_prior_slab_freed) */
 	return e->id;
 }
@@ -659,6 +706,7 @@ void ss_import_prior_release(struct ss_import_prior *p)
 	ss_ptrmap_release(&p->untraced);
 	ss_ptrmap_release(&p->walk);
 	ss_ptrmap_release(&p->slab_owner);
+	ss_ptrmap_release(&p->fill_pos);
 	ss_ptrmap_release(&p->prior_owner);
 	ss_ptrmap_release(&p->slab_ids);
 	ss_import_pagefree_release(&p->pagefree);

@@ -1,0 +1,21 @@
+# mk/slabfill.mk - build/slab-fill, the capture's reader of every SLUB
+# cache's node partial slabs (capture/slabfill.c, docs/capture.md): a BPF
+# kmem_cache iterator compiled with clang (-target bpf, CO-RE against the
+# running kernel's BTF), linked into a small libbpf program as bytes.
+# Not part of build/slabsim: only `make capture` needs it, as root.
+
+SLAB_FILL := $(BUILD)/slab-fill
+# <asm/types.h> for <linux/bpf.h> under -target bpf: the host's multiarch dir
+BPF_INC := $(firstword $(wildcard /usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)))
+
+$(BUILD)/slabfill.bpf.o: capture/slabfill.bpf.c capture/slabfill_rec.h
+	@mkdir -p $(@D)
+	clang -target bpf -O2 -g -Wall -Werror $(if $(BPF_INC),-I$(BPF_INC)) -c $< -o $@
+
+$(SLAB_FILL): capture/slabfill.c capture/slabfill_obj.S capture/slabfill_rec.h $(BUILD)/slabfill.bpf.o
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror \
+		-DSLABFILL_BPF_OBJ='"$(abspath $(BUILD)/slabfill.bpf.o)"' \
+		-o $@ capture/slabfill.c capture/slabfill_obj.S $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+
+# (here: SLAB_FILL is set by the time these prerequisites are read)
+all capture: $(SLAB_FILL)

@@ -1,0 +1,300 @@
+/* test_slab_fill.c - the node partial slabs as the kernel listed them
+ * (`slab-fill`, base/slabsnap_fill.c): the file read into a snapshot's
+ * caches, a cache started with those fills in list order and made to
+ * agree with the snapshot's counts (allocators/slab_prior.c), and prior
+ * frees of a listed kernel slab taken from that very slab when the trace
+ * numbers kernel slabs by their place (import --slab-fill), those beyond
+ * what it held dropped as objects allocated there unseen. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "prior_counts.h"
+#include "slab_prior.h"
+#include "slabsnap.h"
+#include "slub.h"
+#include "test_util.h"
+#include "topology.h"
+
+/* 10 slabs of 4 objects: 6 full, 3 node partial (4 objects in use on
+ * them, 8 free slots), 1 CPU slab */
+static const char snapshot[] =
+	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
+	"cache=foo name=foo aliases=0 align=8 cache_dma=0 cpu_partial=24 cpu_slabs=1,N0=1 ctor= "
+	"destroy_by_rcu=0 hwcache_align=0 min_partial=5 object_size=1024 objects=32,N0=32 "
+	"objects_partial=4,N0=4 objs_per_slab=4 order=0 partial=3,N0=3 reclaim_account=0 "
+	"sheaf_capacity=0 slab_size=1024 slabs=10,N0=10 slabs_cpu_partial=0(0) "
+	"total_objects=40,N0=40\n";
+
+static void load(struct ss_snap *snap)
+{
+	char path[TU_PATH_MAX];
+	struct ss_error err;
+
+	tu_path(path, sizeof(path), "slab-before.txt");
+	tu_write_text(path, snapshot);
+	if (ss_snap_load(snap, path, &err))
+		fail_msg("%s", err.msg);
+}
+
+/* fill text into snap; 0 or -1 with err */
+static int take_fill(struct ss_snap *snap, const char *text, uint64_t *hash, unsigned *skipped,
+		     struct ss_error *err)
+{
+	char path[TU_PATH_MAX];
+
+	tu_path(path, sizeof(path), "slab-fill-before.txt");
+	tu_write_text(path, text);
+	*skipped = 0;
+	return ss_snap_take_fill(snap, path, hash, skipped, err);
+}
+
+/* the list head first: 1, 3 and 0 objects in use; "bar" is not in the
+ * snapshot (skipped) */
+static const char fill[] =
+	"slabsim-slabfill 1 nodes=1\n"
+	"cache=foo\n"
+	"n 0 ffffea0000100000 ffff888004001400 1 4\n"
+	"n 0 ffffea0000100040 ffff888004002c00 3 4\n"
+	"n 0 ffffea0000100080 ffff888004003000 0 4\n"
+	"cache=bar\n"
+	"n 0 ffffea00001000c0 ffff888004004000 2 8\n";
+
+static void test_fill_file(void **state)
+{
+	struct ss_snap snap;
+	struct ss_error err;
+	const struct ss_snap_cache *c;
+	uint64_t h1, h2;
+	unsigned skipped;
+	(void)state;
+
+	load(&snap);
+	assert_int_equal(take_fill(&snap, fill, &h1, &skipped, &err), 0);
+	assert_int_equal(skipped, 1);
+	c = ss_snap_find(&snap, "foo");
+	assert_int_equal(c->nr_fill, 3);
+	assert_int_equal(c->fill_inuse[0], 1);
+	assert_int_equal(c->fill_inuse[1], 3);
+	assert_int_equal(c->fill_inuse[2], 0);
+	/* the slab's pages: its free object rounded down to the slab size */
+	assert_true(c->fill_base[0] == 0xffff888004001000ull);
+	assert_true(c->fill_base[1] == 0xffff888004002000ull);
+	ss_snap_release(&snap);
+
+	/* the same text, the same hash; another one, another */
+	load(&snap);
+	assert_int_equal(take_fill(&snap, fill, &h2, &skipped, &err), 0);
+	assert_true(h1 == h2);
+	ss_snap_release(&snap);
+	load(&snap);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1 nodes=1\ncache=foo\n"
+					  "n 0 1 ffff888004001400 2 4\n", &h2, &skipped, &err), 0);
+	assert_true(h1 != h2);
+	ss_snap_release(&snap);
+
+	/* errors name the file and line */
+	load(&snap);
+	assert_int_equal(take_fill(&snap, "slabsim-slab 1\n", &h1, &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, "slab-fill-before.txt:1: not a slab-fill file"));
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\nn 0 1 2 3\n", &h1,
+				   &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: expected 'n NODE SLAB FREE INUSE OBJECTS'"));
+	ss_snap_release(&snap);
+	load(&snap);
+	/* another geometry than the snapshot's: another kernel's file */
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\nn 0 1 2 3 8\n", &h1,
+				   &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: cache foo: a partial slab of 8 objects"));
+	ss_snap_release(&snap);
+	load(&snap);
+	/* a full slab is no partial one */
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\nn 0 1 2 4 4\n", &h1,
+				   &skipped, &err), -1);
+	ss_snap_release(&snap);
+	load(&snap);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\nn 0 1 2 1 4\n", &h1, &skipped, &err),
+			 -1);
+	assert_non_null(strstr(err.msg, ":2: unexpected line"));
+	ss_snap_release(&snap);
+}
+
+static void start(struct ss_kcache *s, struct ss_topology *topo, const struct ss_snap_cache *c)
+{
+	struct ss_error err;
+	struct ss_cache_spec spec = {.object_size = c->object_size};
+	static struct ss_target t;
+
+	ss_target_defaults(&t);
+	t.cpus = 2;
+	if (ss_topology_flat(topo, 2, 1, &err) || ss_kcache_init(s, c->name, &spec, &t, topo, &err) ||
+	    ss_kcache_take_geometry(s, c, &err) != 1 || ss_kcache_populate(s, c, &err))
+		fail_msg("%s", err.msg);
+}
+
+/* the node partial list's fills, head first, into got (at most n); how many */
+static unsigned node_fills(const struct ss_kcache *s, uint32_t *got, unsigned n)
+{
+	unsigned k = 0;
+
+	for (struct ss_link *l = s->node[0].partial.head; l && k < n; l = l->next)
+		got[k++] = ss_slab_of(l)->inuse;
+	return k;
+}
+
+static uint64_t slub_objects(const struct ss_kcache *s)
+{
+	struct ss_cache_report r;
+
+	ss_kcache_report(s, &r);
+	return r.total_objects - r.node_partial_free;
+}
+
+static void test_populate_measured(void **state)
+{
+	struct ss_snap snap;
+	struct ss_error err;
+	struct ss_kcache s;
+	struct ss_topology topo;
+	uint32_t got[8];
+	uint64_t h;
+	unsigned skipped;
+	(void)state;
+
+	/* without the fill: a spread of 4 objects over 3 slabs */
+	load(&snap);
+	start(&s, &topo, ss_snap_find(&snap, "foo"));
+	assert_int_equal(node_fills(&s, got, 8), 3);
+	assert_false(got[0] == 1 && got[1] == 3 && got[2] == 0);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+
+	/* with it: the kernel's fills in the kernel's order, the same counts */
+	assert_int_equal(take_fill(&snap, fill, &h, &skipped, &err), 0);
+	start(&s, &topo, ss_snap_find(&snap, "foo"));
+	assert_int_equal(node_fills(&s, got, 8), 3);
+	assert_int_equal(got[0], 1);
+	assert_int_equal(got[1], 3);
+	assert_int_equal(got[2], 0);
+	assert_int_equal(s.nr_slabs, 10);
+	assert_int_equal(slub_objects(&s), 32);
+	assert_int_equal(s.fill_moved, 0);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+
+	/* read a moment apart: one object more than the counts allow comes
+	 * off the tail's slab first; four slabs where the snapshot says three:
+	 * one full slab fewer */
+	load(&snap);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\n"
+					  "n 0 1 ffff888004001400 1 4\n"
+					  "n 0 2 ffff888004002c00 3 4\n"
+					  "n 0 3 ffff888004003000 1 4\n"
+					  "n 0 4 ffff888004005000 1 4\n", &h, &skipped, &err), 0);
+	start(&s, &topo, ss_snap_find(&snap, "foo"));
+	assert_int_equal(node_fills(&s, got, 8), 4);
+	/* 4 slabs, 8 free slots: 8 in use; the fills say 6: 2 more, tail first */
+	assert_int_equal(got[0], 1);
+	assert_int_equal(got[1], 3);
+	assert_int_equal(got[2], 2);
+	assert_int_equal(got[3], 2);
+	assert_int_equal(s.fill_moved, 2);
+	assert_int_equal(s.nr_slabs, 10);
+	assert_int_equal(slub_objects(&s), 32);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+
+	/* too far apart to agree (all 3 slabs nearly full where the counts
+	 * leave 4 objects): the spread, as without the file */
+	load(&snap);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\n"
+					  "n 0 1 ffff888004001400 3 4\n"
+					  "n 0 2 ffff888004002c00 3 4\n"
+					  "n 0 3 ffff888004003000 3 4\n", &h, &skipped, &err), 0);
+	start(&s, &topo, ss_snap_find(&snap, "foo"));
+	assert_int_equal(s.nr_fill_slab, 0);
+	assert_int_equal(slub_objects(&s), 32);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+}
+
+static struct ss_slab *take(struct ss_kcache *s, uint32_t kslab)
+{
+	struct ss_kslab_info ki = {.kslab = kslab, .held = 1};
+
+	return ss_kcache_take_prior(s, &ki);
+}
+
+/* Kernel slab K (1..3) is the K-th listed slab when the trace numbers
+ * them so: its frees take from that slab, and none else is drawn onto
+ * it; a kernel slab after the list's length (full, or a CPU's) is drawn
+ * from the others. */
+static void test_take_listed(void **state)
+{
+	struct ss_snap snap;
+	struct ss_error err;
+	struct ss_kcache s;
+	struct ss_topology topo;
+	struct ss_snap_cache *c;
+	struct ss_slab *listed[3];
+	uint64_t h;
+	unsigned skipped;
+	(void)state;
+
+	load(&snap);
+	assert_int_equal(take_fill(&snap, fill, &h, &skipped, &err), 0);
+	c = (struct ss_snap_cache *)ss_snap_find(&snap, "foo");
+	c->fill_ids = true;
+	start(&s, &topo, c);
+	for (unsigned i = 0; i < 3; i++)
+		listed[i] = s.prior_slabs[s.fill_slab[i]];
+	assert_ptr_equal(take(&s, 2), listed[1]);
+	assert_int_equal(listed[1]->prior, 2);
+	assert_ptr_equal(take(&s, 1), listed[0]);
+	assert_int_equal(listed[0]->prior, 0); /* the kernel's emptied it too */
+	assert_ptr_equal(take(&s, 2), listed[1]);
+	/* K 1 held 1 object when listed: a second free of it is of an
+	 * object allocated there with no event -- dropped, and counted as
+	 * that, not as a missing one, nor taken from another slab */
+	assert_null(take(&s, 1));
+	assert_int_equal(s.prior_listed_unseen, 1);
+	assert_int_equal(s.prior_missing, 0);
+	assert_int_equal(s.kslabs_listed, 2);
+	/* not listed: never one of the listed slabs */
+	for (unsigned k = 4; k < 12; k++) {
+		struct ss_slab *sl = take(&s, k);
+
+		assert_non_null(sl);
+		assert_true(sl != listed[0] && sl != listed[1] && sl != listed[2]);
+	}
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+
+	/* a trace not numbered so (fill_ids false): K 1 is drawn, and may be
+	 * any slab holding an object */
+	c->fill_ids = false;
+	start(&s, &topo, c);
+	assert_int_equal(s.fill_ids, false);
+	assert_non_null(take(&s, 1));
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fill_file),
+		cmocka_unit_test(test_populate_measured),
+		cmocka_unit_test(test_take_listed),
+	};
+
+	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
+}
