@@ -150,61 +150,74 @@ static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active, uint32_t
 
 /* The node partial slabs as the kernel listed them (slabsnap.h
  * fill_inuse), head first, made to agree with the snapshot's counts:
- * `free_slots` free slots over the listed slabs (what `objects` leaves
- * out; the fill is read moments before /proc/slabinfo, so a busy cache's
- * differ by a few objects), moved one object at a time from the tail
- * (the slabs get_partial_node() reaches last), never filling a slab.
- * *fill: malloc'd, c->nr_fill of them; *moved: objects moved.  1 when the
- * fill cannot agree (it was read while the lists changed more than a few
- * objects a slab): the caller spreads instead; -1 out of memory. */
+ * `free_slots` free slots on the node partial lists (what `objects`
+ * leaves out).  The file is read moments before /proc/slabinfo, so a busy
+ * cache's differ.  More in use at the count than listed: allocations in
+ * between, which SLUB makes from the slabs get_partial_node() takes, the
+ * list's head first -- so the listed slabs are filled head first, and one
+ * filled up has left the list (a full slab now, still the kernel slab at
+ * that place: pg-initdb-pgbench's dentry, 5 listed slabs with 43 free
+ * slots, none at the count).  Fewer: frees, taken one object at a time
+ * from the tail.  *fill: malloc'd, c->nr_fill of them, `ops` for a slab
+ * now full; *moved: objects moved.  1 when they cannot agree, or differ
+ * by more than a hundredth of the cache's objects (two slabs' worth at
+ * least): read too far apart, the caller spreads the count instead; -1
+ * out of memory. */
 static int plan_measured(const struct ss_snap_cache *c, uint32_t ops, uint64_t free_slots,
 			 uint32_t **fill_out, uint64_t *moved)
 {
 	uint32_t n = c->nr_fill, *fill;
-	uint64_t sum = 0, used;
+	uint64_t sum = 0, limit = c->objects / 100 > 2ull * ops ? c->objects / 100 : 2ull * ops;
 	int64_t d;
 
-	if (!n || n + c->cpu_slabs > c->slabs || free_slots < n || free_slots > (uint64_t)n * ops)
+	if (!n || n + c->cpu_slabs > c->slabs || free_slots > (uint64_t)n * ops)
 		return 1;
-	used = (uint64_t)n * ops - free_slots;
 	if (!(fill = malloc(n * sizeof(*fill))))
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
 		sum += fill[i] = c->fill_inuse[i] < ops ? c->fill_inuse[i] : ops - 1;
-	d = (int64_t)used - (int64_t)sum;
+	/* objects to add (> 0) or take (< 0): listed free slots less counted */
+	d = (int64_t)((uint64_t)n * ops - sum) - (int64_t)free_slots;
 	*moved = (uint64_t)(d < 0 ? -d : d);
-	if (*moved > (used > 10 * (uint64_t)ops ? used / 10 : ops)) {
+	if (*moved > limit || (d < 0 && (uint64_t)-d > sum)) {
 		free(fill);
 		return 1;
 	}
-	while (d) { /* (ends: used is within the slabs' room, checked above) */
-		for (uint32_t i = n; i-- > 0 && d;) {
-			if (d > 0 && fill[i] < ops - 1)
-				fill[i]++, d--;
-			else if (d < 0 && fill[i] > 0)
-				fill[i]--, d++;
-		}
+	for (uint32_t i = 0; d > 0; i++) { /* (ends: free_slots <= n * ops) */
+		uint32_t add = (uint64_t)d < ops - fill[i] ? (uint32_t)d : ops - fill[i];
+
+		fill[i] += add;
+		d -= add;
 	}
+	while (d < 0) /* (ends: no more than the listed objects) */
+		for (uint32_t i = n; i-- > 0 && d < 0;)
+			if (fill[i] > 0)
+				fill[i]--, d++;
 	*fill_out = fill;
 	return 0;
 }
 
-/* The planned node partial slabs, in list order; each one's prior slab
- * index in s->fill_slab. */
-static int add_measured(struct ss_kcache *s, const struct ss_snap_cache *c, const uint32_t *fill)
+/* The planned listed slabs, in list order (on the node partial list, or
+ * full when filled up); each one's prior slab index in s->fill_slab.  How
+ * many stayed partial. */
+static int64_t add_measured(struct ss_kcache *s, const struct ss_snap_cache *c, const uint32_t *fill)
 {
+	uint32_t ops = s->geo.objs_per_slab;
+	int64_t partial = 0;
+
 	if (!(s->fill_slab = malloc(c->nr_fill * sizeof(*s->fill_slab))) ||
 	    !(s->fill_held = malloc(c->nr_fill * sizeof(*s->fill_held))))
 		return -1;
 	for (uint32_t i = 0; i < c->nr_fill; i++) {
 		s->fill_slab[i] = s->nr_prior_slabs;
 		s->fill_held[i] = fill[i];
-		if (add_partial(s, fill[i]))
+		partial += fill[i] < ops;
+		if (fill[i] < ops ? add_partial(s, fill[i]) : add_full(s, ops))
 			return -1;
 	}
 	s->nr_fill_slab = c->nr_fill;
 	s->fill_ids = c->fill_ids;
-	return 0;
+	return partial;
 }
 
 /* The kernel's own layout and lists.  Pushed in the reverse order of
@@ -231,14 +244,14 @@ static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 	 * and the full slabs what the CPU and listed ones leave */
 	if ((rc = plan_measured(c, ops, free_slots, &fill, &moved)) < 0)
 		return -1;
-	partial = rc == 0 ? c->nr_fill : c->partial;
+	partial = rc == 0 ? c->nr_fill : c->partial; /* (listed: some may be full now) */
 	full = c->slabs - partial - c->cpu_slabs;
 	for (uint64_t i = 0; i < full; i++)
 		if (add_full(s, ops))
 			return free(fill), -1;
 	if (fill) {
 		s->fill_moved = moved;
-		rc = add_measured(s, c, fill);
+		rc = add_measured(s, c, fill) < 0 ? -1 : 0;
 		free(fill);
 		if (rc)
 			return -1;

@@ -187,38 +187,62 @@ static void test_populate_measured(void **state)
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 
-	/* read a moment apart: one object more than the counts allow comes
-	 * off the tail's slab first; four slabs where the snapshot says three:
-	 * one full slab fewer */
+	/* read a moment apart, four listed where the counts have 8 free slots
+	 * and the file 12: 4 objects allocated in between, from the head --
+	 * its first slab filled up and left the list (a full slab now, still
+	 * the first listed), its second filled by 2 */
 	load(&snap);
 	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\n"
-					  "n 0 1 ffff888004001400 1 4\n"
-					  "n 0 2 ffff888004002c00 3 4\n"
-					  "n 0 3 ffff888004003000 1 4\n"
+					  "n 0 1 ffff888004001400 2 4\n"
+					  "n 0 2 ffff888004002c00 1 4\n"
+					  "n 0 3 ffff888004003000 0 4\n"
 					  "n 0 4 ffff888004005000 1 4\n", &h, &skipped, &err), 0);
 	start(&s, &topo, ss_snap_find(&snap, "foo"));
-	assert_int_equal(node_fills(&s, got, 8), 4);
-	/* 4 slabs, 8 free slots: 8 in use; the fills say 6: 2 more, tail first */
-	assert_int_equal(got[0], 1);
-	assert_int_equal(got[1], 3);
-	assert_int_equal(got[2], 2);
-	assert_int_equal(got[3], 2);
-	assert_int_equal(s.fill_moved, 2);
+	assert_int_equal(node_fills(&s, got, 8), 3);
+	assert_int_equal(got[0], 3);
+	assert_int_equal(got[1], 0);
+	assert_int_equal(got[2], 1);
+	assert_int_equal(s.prior_slabs[s.fill_slab[0]]->inuse, 4);
+	assert_int_equal(s.prior_slabs[s.fill_slab[0]]->where, SS_SLAB_NONE);
+	assert_int_equal(s.fill_moved, 4);
 	assert_int_equal(s.nr_slabs, 10);
 	assert_int_equal(slub_objects(&s), 32);
 	ss_kcache_release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 
-	/* too far apart to agree (all 3 slabs nearly full where the counts
-	 * leave 4 objects): the spread, as without the file */
+	/* fewer in use at the count than listed: frees, one object a slab
+	 * from the tail on */
 	load(&snap);
 	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\n"
-					  "n 0 1 ffff888004001400 3 4\n"
+					  "n 0 1 ffff888004001400 2 4\n"
 					  "n 0 2 ffff888004002c00 3 4\n"
-					  "n 0 3 ffff888004003000 3 4\n", &h, &skipped, &err), 0);
+					  "n 0 3 ffff888004003000 1 4\n", &h, &skipped, &err), 0);
+	start(&s, &topo, ss_snap_find(&snap, "foo"));
+	assert_int_equal(node_fills(&s, got, 8), 3);
+	assert_int_equal(got[0], 2);
+	assert_int_equal(got[1], 2);
+	assert_int_equal(got[2], 0);
+	assert_int_equal(s.fill_moved, 2);
+	assert_int_equal(slub_objects(&s), 32);
+	ss_kcache_release(&s);
+	ss_topology_release(&topo);
+	ss_snap_release(&snap);
+
+	/* more slabs listed than the snapshot has outside the CPUs: read too
+	 * far apart to agree, the spread as without the file */
+	load(&snap);
+	{
+		char text[1024] = "slabsim-slabfill 1\ncache=foo\n";
+
+		for (unsigned i = 0; i < 10; i++)
+			snprintf(text + strlen(text), sizeof(text) - strlen(text),
+				 "n 0 %x ffff8880040%02x400 1 4\n", i + 1, i + 1);
+		assert_int_equal(take_fill(&snap, text, &h, &skipped, &err), 0);
+	}
 	start(&s, &topo, ss_snap_find(&snap, "foo"));
 	assert_int_equal(s.nr_fill_slab, 0);
+	assert_int_equal(node_fills(&s, got, 8), 3);
 	assert_int_equal(slub_objects(&s), 32);
 	ss_kcache_release(&s);
 	ss_topology_release(&topo);
