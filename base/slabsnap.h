@@ -66,7 +66,7 @@ struct ss_snap_cache {
 	uint32_t *fill_inuse;
 	uint64_t *fill_base;
 	uint64_t *fill_page;	/* its struct slab (struct page) address */
-	uint32_t nr_fill;
+	uint32_t nr_fill, cap_fill;
 	/* the trace's kernel slab ids 1..nr_fill are these slabs, in order
 	 * (a trace imported with this fill: import --slab-fill) */
 	bool fill_ids;

@@ -6,35 +6,26 @@
 #include "slabsnap.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #define XXH_INLINE_ALL /* (header-only, as trace/trace_hash.c uses it) */
 #include <xxhash.h>
 
-#include "parse.h"
+#include "grow.h"
 
 #define FILL_PAGE_SIZE 4096ull /* the slab's order counts these (x86_64) */
 
 static int add_slab(struct ss_snap_cache *c, uint32_t inuse, uint64_t base, uint64_t page)
 {
-	/* capacity: 16, then doubled each time nr_fill reaches a power of two */
-	if (!c->nr_fill || (c->nr_fill >= 16 && !(c->nr_fill & (c->nr_fill - 1)))) {
-		uint32_t cap = c->nr_fill ? 2 * c->nr_fill : 16;
-		uint32_t *in = realloc(c->fill_inuse, cap * sizeof(*in));
-		uint64_t *b, *pg;
+	uint32_t ci = c->cap_fill, cb = c->cap_fill, cp = c->cap_fill;
 
-		if (!in)
-			return -1;
-		c->fill_inuse = in;
-		if (!(b = realloc(c->fill_base, cap * sizeof(*b))))
-			return -1;
-		c->fill_base = b;
-		if (!(pg = realloc(c->fill_page, cap * sizeof(*pg))))
-			return -1;
-		c->fill_page = pg;
-	}
+	/* (three arrays of one capacity: each grown from the same count) */
+	if (ss_grow_zeroed((void **)&c->fill_inuse, &ci, c->nr_fill, sizeof(*c->fill_inuse), 16) ||
+	    ss_grow_zeroed((void **)&c->fill_base, &cb, c->nr_fill, sizeof(*c->fill_base), 16) ||
+	    ss_grow_zeroed((void **)&c->fill_page, &cp, c->nr_fill, sizeof(*c->fill_page), 16))
+		return -1;
+	c->cap_fill = ci;
 	c->fill_page[c->nr_fill] = page;
 	c->fill_inuse[c->nr_fill] = inuse;
 	c->fill_base[c->nr_fill++] = base;

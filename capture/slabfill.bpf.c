@@ -1,5 +1,5 @@
 /* slabfill.bpf.c - how full each partial slab of every SLUB cache is, read
- * from the kernel itself (`slabsim slab-fill`, docs/capture.md).
+ * from the kernel itself (`build/slab-fill`, docs/capture.md).
  *
  * /sys/kernel/slab gives a cache's partial slabs only as a count and a sum
  * (partial, objects_partial: count_partial() over the node lists), and
@@ -7,11 +7,12 @@
  * slab's own fill and its place on the list (get_partial_node() refills
  * from the head).  A kmem_cache iterator (bpf_iter_kmem_cache, 6.13) visits
  * every cache; this program walks, per cache, each node's partial list in
- * list order, and sends a record per slab through a ring buffer (one cache's slabs can be more than a
- * seq_file page holds).  The lists are read without their locks, as
- * count_partial() does on 6.18 without CONFIG_SLUB_DEBUG: a slab that moves
- * meanwhile can be missed or seen twice, and user space checks the sums
- * against the kernel's own counters.
+ * list order, and sends a record per slab through a ring buffer (one
+ * cache's slabs can be more than a seq_file page holds).  The lists are
+ * read without their locks, as count_partial() does on 6.18 without
+ * CONFIG_SLUB_DEBUG: a slab that moves meanwhile can be missed or seen
+ * twice, and the replay makes the fills agree with the snapshot's counts
+ * (allocators/slab_prior.c plan_measured).
  *
  * The CPU slabs are not read: s->cpu_slab carries no per-CPU type tag in
  * this kernel's BTF (bpf_per_cpu_ptr() refuses it), and __per_cpu_offset,
@@ -33,18 +34,11 @@ struct list_head {
 	struct list_head *next, *prev;
 } __attribute__((preserve_access_index));
 
-struct kmem_cache_order_objects {
-	unsigned int x;
-} __attribute__((preserve_access_index));
-
 struct slab {
-	struct kmem_cache *slab_cache;
 	struct list_head slab_list;
-	struct slab *next;
 	void *freelist;
 	unsigned int inuse : 16;
 	unsigned int objects : 15;
-	unsigned int frozen : 1;
 } __attribute__((preserve_access_index));
 
 struct kmem_cache_node {
@@ -53,10 +47,7 @@ struct kmem_cache_node {
 } __attribute__((preserve_access_index));
 
 struct kmem_cache {
-	unsigned int offset;
-	unsigned long random;
 	const char *name;
-	struct kmem_cache_order_objects oo;
 	struct kmem_cache_node *node[1024];
 } __attribute__((preserve_access_index));
 
@@ -81,26 +72,23 @@ struct {
 __u32 cache_index;	/* the cache being visited: its header's number */
 __u64 dropped;		/* records the ring had no room for */
 
-/* bpf_loop's state over one list or chain */
+/* bpf_loop's state over one node's list */
 struct walk {
-	struct kmem_cache *s;
-	struct slab *slab;	    /* the next one */
-	struct list_head *head;	    /* a node list's head, to stop at */
-	__u32 kind, where;
+	struct list_head *at;	    /* the next link */
+	struct list_head *head;	    /* the node's list head, to stop at */
+	__u32 node;
 };
 
-static void emit(struct walk *w, struct slab *slab, __u32 kind)
+static void emit(struct walk *w, struct slab *slab)
 {
 	struct slabfill_rec r = {};
 
 	r.cache = cache_index;
-	r.kind = kind;
-	r.where = w->where;
+	r.node = w->node;
 	r.slab = (__u64)slab;
 	r.freelist = (__u64)BPF_CORE_READ(slab, freelist);
 	r.inuse = BPF_CORE_READ_BITFIELD_PROBED(slab, inuse);
 	r.objects = BPF_CORE_READ_BITFIELD_PROBED(slab, objects);
-	r.frozen = BPF_CORE_READ_BITFIELD_PROBED(slab, frozen);
 	if (bpf_ringbuf_output(&slabs, &r, sizeof(r), 0))
 		dropped++;
 }
@@ -109,14 +97,12 @@ static void emit(struct walk *w, struct slab *slab, __u32 kind)
 static long node_step(__u32 i, void *ctx)
 {
 	struct walk *w = ctx;
-	struct list_head *at = (struct list_head *)w->slab;
-	struct slab *slab;
+	struct list_head *at = w->at;
 
 	if (!at || at == w->head)
 		return 1;
-	slab = (struct slab *)((char *)at - bpf_core_field_offset(struct slab, slab_list));
-	emit(w, slab, SLABFILL_NODE_PARTIAL);
-	w->slab = (struct slab *)BPF_CORE_READ(at, next);
+	emit(w, (struct slab *)((char *)at - bpf_core_field_offset(struct slab, slab_list)));
+	w->at = BPF_CORE_READ(at, next);
 	return 0;
 }
 
@@ -134,16 +120,15 @@ int slab_fill(struct bpf_iter__kmem_cache *ctx)
 	name = BPF_CORE_READ(s, name);
 	cache_index++;
 	BPF_SEQ_PRINTF(seq, "cache %u %s\n", cache_index, name);
-	w.s = s;
 	for (n = 0; n < SLABFILL_MAX_NODES && n < nr_nodes; n++) {
 		struct kmem_cache_node *kn = BPF_CORE_READ(s, node[n]);
 
 		if (!kn)
 			continue;
-		w.where = n;
+		w.node = n;
 		w.head = (struct list_head *)((char *)kn +
 					      bpf_core_field_offset(struct kmem_cache_node, partial));
-		w.slab = (struct slab *)BPF_CORE_READ(kn, partial.next);
+		w.at = BPF_CORE_READ(kn, partial.next);
 		bpf_loop(SLABFILL_MAX_LIST, node_step, &w, 0);
 	}
 	return 0;

@@ -126,7 +126,7 @@ static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes)
 		for (; at < s->nr && s->r[at].cache == idx; at++) {
 			const struct slabfill_rec *r = &s->r[at];
 
-			fprintf(f, "n %u %llx %llx %u %u\n", r->where,
+			fprintf(f, "n %u %llx %llx %u %u\n", r->node,
 				(unsigned long long)r->slab, (unsigned long long)r->freelist,
 				r->inuse, r->objects);
 		}

@@ -578,6 +578,19 @@ static void test_import_page_frees(void **state)
 			assert_true(t.page_base_found);
 			assert_int_equal(t.page_frees, 6);
 			assert_int_equal(t.kslabs_freed, 3);
+			/* the summary says the base was found, and only that */
+			{
+				char *text = NULL;
+				size_t len = 0;
+				FILE *mem = open_memstream(&text, &len);
+
+				assert_non_null(mem);
+				ss_import_print(mem, &t);
+				fclose(mem);
+				assert_non_null(strstr(text, "Page frees (mm_page_free): 6, of them 3 kernel slabs"));
+				assert_null(strstr(text, "not used"));
+				free(text);
+			}
 		} else {
 			assert_false(t.page_base_found);
 			assert_int_equal(t.page_frees, 4);

@@ -154,15 +154,43 @@ static uint64_t slub_objects(const struct ss_kcache *s)
 	return r.total_objects - r.node_partial_free;
 }
 
+/* The snapshot with fill `text` taken, and its cache started from both. */
+static void start_filled(const char *text, struct ss_snap *snap, struct ss_kcache *s,
+			 struct ss_topology *topo)
+{
+	struct ss_error err;
+	uint64_t h;
+	unsigned skipped;
+
+	load(snap);
+	assert_int_equal(take_fill(snap, text, &h, &skipped, &err), 0);
+	start(s, topo, ss_snap_find(snap, "foo"));
+}
+
+static void stop(struct ss_kcache *s, struct ss_topology *topo, struct ss_snap *snap)
+{
+	ss_kcache_release(s);
+	ss_topology_release(topo);
+	ss_snap_release(snap);
+}
+
+/* the node partial list's first three fills are a, b, c; n on it */
+static void assert_fills(const struct ss_kcache *s, unsigned n, uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t got[8];
+
+	assert_int_equal(node_fills(s, got, 8), n);
+	assert_int_equal(got[0], a);
+	assert_int_equal(got[1], b);
+	assert_int_equal(got[2], c);
+}
+
 static void test_populate_measured(void **state)
 {
 	struct ss_snap snap;
-	struct ss_error err;
 	struct ss_kcache s;
 	struct ss_topology topo;
 	uint32_t got[8];
-	uint64_t h;
-	unsigned skipped;
 	(void)state;
 
 	/* without the fill: a spread of 4 objects over 3 slabs */
@@ -170,83 +198,58 @@ static void test_populate_measured(void **state)
 	start(&s, &topo, ss_snap_find(&snap, "foo"));
 	assert_int_equal(node_fills(&s, got, 8), 3);
 	assert_false(got[0] == 1 && got[1] == 3 && got[2] == 0);
-	ss_kcache_release(&s);
-	ss_topology_release(&topo);
+	stop(&s, &topo, &snap);
 
 	/* with it: the kernel's fills in the kernel's order, the same counts */
-	assert_int_equal(take_fill(&snap, fill, &h, &skipped, &err), 0);
-	start(&s, &topo, ss_snap_find(&snap, "foo"));
-	assert_int_equal(node_fills(&s, got, 8), 3);
-	assert_int_equal(got[0], 1);
-	assert_int_equal(got[1], 3);
-	assert_int_equal(got[2], 0);
+	start_filled(fill, &snap, &s, &topo);
+	assert_fills(&s, 3, 1, 3, 0);
 	assert_int_equal(s.nr_slabs, 10);
 	assert_int_equal(slub_objects(&s), 32);
 	assert_int_equal(s.fill_moved, 0);
-	ss_kcache_release(&s);
-	ss_topology_release(&topo);
-	ss_snap_release(&snap);
+	stop(&s, &topo, &snap);
 
 	/* read a moment apart, four listed where the counts have 8 free slots
 	 * and the file 12: 4 objects allocated in between, from the head --
 	 * its first slab filled up and left the list (a full slab now, still
 	 * the first listed), its second filled by 2 */
-	load(&snap);
-	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\n"
-					  "n 0 1 ffff888004001400 2 4\n"
-					  "n 0 2 ffff888004002c00 1 4\n"
-					  "n 0 3 ffff888004003000 0 4\n"
-					  "n 0 4 ffff888004005000 1 4\n", &h, &skipped, &err), 0);
-	start(&s, &topo, ss_snap_find(&snap, "foo"));
-	assert_int_equal(node_fills(&s, got, 8), 3);
-	assert_int_equal(got[0], 3);
-	assert_int_equal(got[1], 0);
-	assert_int_equal(got[2], 1);
+	start_filled("slabsim-slabfill 1\ncache=foo\n"
+		     "n 0 1 ffff888004001400 2 4\n"
+		     "n 0 2 ffff888004002c00 1 4\n"
+		     "n 0 3 ffff888004003000 0 4\n"
+		     "n 0 4 ffff888004005000 1 4\n", &snap, &s, &topo);
+	assert_fills(&s, 3, 3, 0, 1);
 	assert_int_equal(s.prior_slabs[s.fill_slab[0]]->inuse, 4);
 	assert_int_equal(s.prior_slabs[s.fill_slab[0]]->where, SS_SLAB_NONE);
 	assert_int_equal(s.fill_moved, 4);
 	assert_int_equal(s.nr_slabs, 10);
 	assert_int_equal(slub_objects(&s), 32);
-	ss_kcache_release(&s);
-	ss_topology_release(&topo);
-	ss_snap_release(&snap);
+	stop(&s, &topo, &snap);
 
 	/* fewer in use at the count than listed: frees, one object a slab
 	 * from the tail on */
-	load(&snap);
-	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\n"
-					  "n 0 1 ffff888004001400 2 4\n"
-					  "n 0 2 ffff888004002c00 3 4\n"
-					  "n 0 3 ffff888004003000 1 4\n", &h, &skipped, &err), 0);
-	start(&s, &topo, ss_snap_find(&snap, "foo"));
-	assert_int_equal(node_fills(&s, got, 8), 3);
-	assert_int_equal(got[0], 2);
-	assert_int_equal(got[1], 2);
-	assert_int_equal(got[2], 0);
+	start_filled("slabsim-slabfill 1\ncache=foo\n"
+		     "n 0 1 ffff888004001400 2 4\n"
+		     "n 0 2 ffff888004002c00 3 4\n"
+		     "n 0 3 ffff888004003000 1 4\n", &snap, &s, &topo);
+	assert_fills(&s, 3, 2, 2, 0);
 	assert_int_equal(s.fill_moved, 2);
 	assert_int_equal(slub_objects(&s), 32);
-	ss_kcache_release(&s);
-	ss_topology_release(&topo);
-	ss_snap_release(&snap);
+	stop(&s, &topo, &snap);
 
 	/* more slabs listed than the snapshot has outside the CPUs: read too
 	 * far apart to agree, the spread as without the file */
-	load(&snap);
 	{
 		char text[1024] = "slabsim-slabfill 1\ncache=foo\n";
 
 		for (unsigned i = 0; i < 10; i++)
 			snprintf(text + strlen(text), sizeof(text) - strlen(text),
 				 "n 0 %x ffff8880040%02x400 1 4\n", i + 1, i + 1);
-		assert_int_equal(take_fill(&snap, text, &h, &skipped, &err), 0);
+		start_filled(text, &snap, &s, &topo);
 	}
-	start(&s, &topo, ss_snap_find(&snap, "foo"));
 	assert_int_equal(s.nr_fill_slab, 0);
 	assert_int_equal(node_fills(&s, got, 8), 3);
 	assert_int_equal(slub_objects(&s), 32);
-	ss_kcache_release(&s);
-	ss_topology_release(&topo);
-	ss_snap_release(&snap);
+	stop(&s, &topo, &snap);
 }
 
 static struct ss_slab *take(struct ss_kcache *s, uint32_t kslab)

@@ -661,17 +661,18 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 	fprintf(out, "Caches whose traced stride the target's rules do not reproduce: %llu\n",
 		(unsigned long long)t->geometry_mismatch);
 	fprintf(out, "Phase markers (slabsim-phase): %llu\n", (unsigned long long)t->phases);
-	if (t->page_frees && t->page_base_found)
+	if (t->page_frees && t->page_base_found) {
 		fprintf(out, "Page frees (mm_page_free): %llu, of them %llu kernel slabs prior frees named (slab freed events)\n",
 			(unsigned long long)t->page_frees, (unsigned long long)t->kslabs_freed);
-	if (t->page_frees && t->page_base_from_fill && t->page_votes_wrong)
-		fprintf(out, "  (the direct map at %#llx, from the slab-fill's slabs and the page frees' "
-			     "struct pages; the frees-then-page-free votes had put it at %#llx)\n",
-			(unsigned long long)t->page_base, (unsigned long long)t->page_votes_base);
-	else if (t->page_frees && t->page_base_from_fill)
-		fprintf(out, "  (the direct map at %#llx, from the slab-fill's slabs and the page frees' "
-			     "struct pages)\n", (unsigned long long)t->page_base);
-	else if (t->page_frees)
+		if (t->page_base_from_fill)
+			fprintf(out, "  (the direct map at %#llx, from the slab-fill's slabs and the page "
+				     "frees' struct pages", (unsigned long long)t->page_base);
+		if (t->page_base_from_fill && t->page_votes_wrong)
+			fprintf(out, "; the frees-then-page-free votes had put it at %#llx",
+				(unsigned long long)t->page_votes_base);
+		if (t->page_base_from_fill)
+			fputs(")\n", out);
+	} else if (t->page_frees)
 		fprintf(out, "Page frees (mm_page_free): %llu, not used: no direct-map base found (hashed pointers, or too few frees right before a page free)\n",
 			(unsigned long long)t->page_frees);
 	if (t->no_cpu_lines)
