@@ -196,14 +196,21 @@ static uint32_t slub_kslab_freed(void *cache, unsigned cpu, const struct ss_ksla
 
 /* __kmem_cache_alias() (mm/slub.c, 3.x-6.18): the merged cache's
  * object_size and inuse grow to the new cache's size, so a 192-byte
- * dentry merged into 184-byte filp objects is a 192-byte object. */
+ * dentry merged into 184-byte filp objects is a 192-byte object.  The
+ * initial state's objects are counted at the cache's object_size
+ * (slab_prior.c push_prior; a prior free takes that much off): they grow
+ * with it, as sim/account.c's regeometry() prices them, else the frees of
+ * objects counted at 128 bytes and taken off at 136 wrap requested_live
+ * (captures30 py-smallfiles-ext4, eventpoll_epi under kmem_cache). */
 static void slub_alias(void *cache, unsigned object_size)
 {
 	struct ss_kcache *s = &((struct slub_cache *)cache)->s;
 	unsigned w = s->t->ptr_size, inuse = (object_size + w - 1) / w * w;
 
-	if (object_size > s->geo.object_size)
+	if (object_size > s->geo.object_size) {
+		s->requested_live += s->prior_live * (object_size - s->geo.object_size);
 		s->geo.object_size = object_size;
+	}
 	if (inuse > s->geo.inuse)
 		s->geo.inuse = inuse;
 }

@@ -110,6 +110,7 @@ struct ss_cache_report {
 	/* kernel slabs the trace names by their place on the node partial
 	 * list (slab-fill), and frees of them beyond what they held */
 	uint64_t kslabs_listed, prior_listed_unseen;
+	uint64_t cpu_slabs_listed; /* CPU slabs started as slab-fill listed them */
 	/* kernel slabs the trace saw freed whose slab started holding what
 	 * they held (slab_prior.h) */
 	uint64_t kslabs_seen_freed;

@@ -438,6 +438,7 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.prior_freed = s->prior_freed,
 		.prior_missing = s->prior_missing,
 		.kslabs_listed = s->prior_kslabs_mixed ? 0 : s->kslabs_listed,
+		.cpu_slabs_listed = s->cpu_slabs_listed,
 		.prior_listed_unseen = s->prior_listed_unseen,
 		.kslabs_seen_freed = s->kslabs_seen_freed,
 		.prior_freed_unseen = s->prior_freed_unseen,

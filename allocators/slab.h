@@ -169,11 +169,12 @@ struct ss_kcache {
 	uint32_t prior_full_needs;  /* of them, those that held a whole slab */
 	uint64_t prior_full_unmapped; /* unmapped slabs holding a whole slab */
 	bool prior_needs_set;
-	/* the node partial slabs as the kernel listed them (slab-fill,
-	 * slabsnap.h fill_inuse): prior slab index of each, head first; with
-	 * fill_ids the trace's kernel slab ids 1..nr_fill_slab are these
-	 * (slab_prior.c fill_slab_of).  fill_moved: objects the fills were
-	 * moved by to agree with the snapshot's counts (read moments apart) */
+	/* the slabs as the kernel listed them (slab-fill, slabsnap.h
+	 * ss_snap_fill): prior slab index of each (UINT32_MAX: not used),
+	 * node partial head first, then the CPU slabs; with fill_ids the
+	 * trace's kernel slab ids 1..nr_fill_slab are these (slab_prior.c
+	 * fill_slab_of).  fill_moved: objects the node fills were moved by to
+	 * agree with the snapshot's counts (read moments apart) */
 	uint32_t *fill_slab;
 	uint32_t *fill_held;	  /* the objects each started with */
 	uint32_t nr_fill_slab;
@@ -183,6 +184,7 @@ struct ss_kcache {
 	 * what they held (objects allocated there with no event: dropped) */
 	uint32_t kslabs_listed;
 	uint64_t prior_listed_unseen;
+	uint32_t cpu_slabs_listed; /* CPU slabs started as listed (slab-fill) */
 	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };

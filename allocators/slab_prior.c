@@ -149,7 +149,7 @@ static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active, uint32_t
 }
 
 /* The node partial slabs as the kernel listed them (slabsnap.h
- * fill_inuse), head first, made to agree with the snapshot's counts:
+ * ss_snap_fill), head first, made to agree with the snapshot's counts:
  * `free_slots` free slots on the node partial lists (what `objects`
  * leaves out).  The file is read moments before /proc/slabinfo, so a busy
  * cache's differ.  More in use at the count than listed: allocations in
@@ -158,24 +158,25 @@ static int add_cpu_slab(struct ss_kcache *s, unsigned cpu, bool active, uint32_t
  * filled up has left the list (a full slab now, still the kernel slab at
  * that place: pg-initdb-pgbench's dentry, 5 listed slabs with 43 free
  * slots, none at the count).  Fewer: frees, taken one object at a time
- * from the tail.  *fill: malloc'd, c->nr_fill of them, `ops` for a slab
- * now full; *moved: objects moved.  1 when they cannot agree, or differ
+ * from the tail.  cpu_slabs: the CPU slabs the others leave room for.
+ * *fill: malloc'd, c->nr_fill_node of them, `ops` for a slab now full;
+ * *moved: objects moved.  1 when they cannot agree, or differ
  * by more than a hundredth of the cache's objects (two slabs' worth at
  * least): read too far apart, the caller spreads the count instead; -1
  * out of memory. */
 static int plan_measured(const struct ss_snap_cache *c, uint32_t ops, uint64_t free_slots,
-			 uint32_t **fill_out, uint64_t *moved)
+			 uint64_t cpu_slabs, uint32_t **fill_out, uint64_t *moved)
 {
-	uint32_t n = c->nr_fill, *fill;
+	uint32_t n = c->nr_fill_node, *fill;
 	uint64_t sum = 0, limit = c->objects / 100 > 2ull * ops ? c->objects / 100 : 2ull * ops;
 	int64_t d;
 
-	if (!n || n + c->cpu_slabs > c->slabs || free_slots > (uint64_t)n * ops)
+	if (!n || n + cpu_slabs > c->slabs || free_slots > (uint64_t)n * ops)
 		return 1;
 	if (!(fill = malloc(n * sizeof(*fill))))
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
-		sum += fill[i] = c->fill_inuse[i] < ops ? c->fill_inuse[i] : ops - 1;
+		sum += fill[i] = c->fill[i].inuse < ops ? c->fill[i].inuse : ops - 1;
 	/* objects to add (> 0) or take (< 0): listed free slots less counted */
 	d = (int64_t)((uint64_t)n * ops - sum) - (int64_t)free_slots;
 	*moved = (uint64_t)(d < 0 ? -d : d);
@@ -197,27 +198,98 @@ static int plan_measured(const struct ss_snap_cache *c, uint32_t ops, uint64_t f
 	return 0;
 }
 
-/* The planned listed slabs, in list order (on the node partial list, or
- * full when filled up); each one's prior slab index in s->fill_slab.  How
- * many stayed partial. */
-static int64_t add_measured(struct ss_kcache *s, const struct ss_snap_cache *c, const uint32_t *fill)
+/* Room for the listed slabs' prior slab indexes, none used yet. */
+static int fill_slabs_new(struct ss_kcache *s, const struct ss_snap_cache *c)
 {
-	uint32_t ops = s->geo.objs_per_slab;
-	int64_t partial = 0;
-
+	if (s->fill_slab)
+		return 0;
 	if (!(s->fill_slab = malloc(c->nr_fill * sizeof(*s->fill_slab))) ||
-	    !(s->fill_held = malloc(c->nr_fill * sizeof(*s->fill_held))))
+	    !(s->fill_held = calloc(c->nr_fill, sizeof(*s->fill_held))))
 		return -1;
-	for (uint32_t i = 0; i < c->nr_fill; i++) {
-		s->fill_slab[i] = s->nr_prior_slabs;
-		s->fill_held[i] = fill[i];
-		partial += fill[i] < ops;
-		if (fill[i] < ops ? add_partial(s, fill[i]) : add_full(s, ops))
-			return -1;
-	}
+	for (uint32_t i = 0; i < c->nr_fill; i++)
+		s->fill_slab[i] = UINT32_MAX;
 	s->nr_fill_slab = c->nr_fill;
 	s->fill_ids = c->fill_ids;
-	return partial;
+	return 0;
+}
+
+/* Listed slab i is the prior slab just pushed, holding `held`. */
+static void fill_slab_is(struct ss_kcache *s, uint32_t i, uint32_t held)
+{
+	s->fill_slab[i] = s->nr_prior_slabs - 1;
+	s->fill_held[i] = held;
+}
+
+/* The planned node partial slabs, in list order (on the node partial
+ * list, or full when filled up). */
+static int add_measured(struct ss_kcache *s, const struct ss_snap_cache *c, const uint32_t *fill)
+{
+	uint32_t ops = s->geo.objs_per_slab;
+
+	if (fill_slabs_new(s, c))
+		return -1;
+	for (uint32_t i = 0; i < c->nr_fill_node; i++) {
+		if (fill[i] < ops ? add_partial(s, fill[i]) : add_full(s, ops))
+			return -1;
+		fill_slab_is(s, i, fill[i]);
+	}
+	return 0;
+}
+
+/* The CPU slabs as the kernel listed them (slabsnap.h ss_snap_fill): an
+ * active slab with its own count (remote frees taken off it) and the
+ * objects on its CPU's freelist, which SLUB counts as in use; a CPU
+ * partial slab with its count (not frozen from 6.8: accurate).  Pushed
+ * after the full and node partial slabs, CPU partial before active as
+ * populate_lists() does.  An active slab whose freelist walk failed
+ * keeps SLUB's half-full estimate for it. */
+static int add_cpu_listed(struct ss_kcache *s, const struct ss_snap_cache *c, bool active)
+{
+	unsigned ncpu = s->topo->nr_cpus;
+
+	if (fill_slabs_new(s, c))
+		return -1;
+	for (uint32_t i = c->nr_fill_node; i < c->nr_fill; i++) {
+		const struct ss_snap_fill *f = &c->fill[i];
+		struct ss_kcache_cpu *cc = &s->cpu[f->where % ncpu];
+		struct ss_slab *sl;
+		uint32_t used;
+
+		if ((f->kind == SS_FILL_CPU) != active)
+			continue;
+		if (!(sl = ss_slab_new_prior(s, 0)))
+			return -1;
+		sl->owner = (uint16_t)(f->where % ncpu);
+		sl->inuse = f->inuse < sl->objects ? f->inuse : sl->objects;
+		if (active && !cc->slab) {
+			uint32_t cf = f->cpu_free != SS_SNAP_FREE_UNKNOWN ? f->cpu_free
+				: sl->inuse - cpu_slab_used(sl->inuse, SS_SNAP_FREE_UNKNOWN);
+
+			if (cf > sl->inuse)
+				cf = sl->inuse;
+			used = sl->inuse - cf;
+			sl->cpu_free = cf;
+			sl->where = SS_SLAB_ACTIVE;
+			cc->slab = sl;
+			if (f->cpu_free != SS_SNAP_FREE_UNKNOWN)
+				s->prior_cpu_free_meas += cf + (sl->objects - sl->inuse);
+			else
+				s->prior_cpu_free_est += cf + (sl->objects - sl->inuse);
+		} else {
+			/* (a CPU listed twice, as when the model has fewer:
+			 * its slab joins the CPU partial list) */
+			used = sl->inuse;
+			ss_list_add(&cc->partial, &sl->link, true);
+			cc->pobjects += sl->objects - used;
+			sl->where = SS_SLAB_CPU_PARTIAL;
+			s->prior_cpu_free_meas += sl->objects - used;
+		}
+		if (push_prior(s, sl, used))
+			return -1;
+		fill_slab_is(s, i, used);
+		s->cpu_slabs_listed++;
+	}
+	return 0;
 }
 
 /* The kernel's own layout and lists.  Pushed in the reverse order of
@@ -225,8 +297,10 @@ static int64_t add_measured(struct ss_kcache *s, const struct ss_snap_cache *c, 
 static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 {
 	unsigned ncpu = s->topo->nr_cpus;
-	uint64_t cpu_partial = 0, active, full, free_slots, partial, moved = 0;
+	uint64_t cpu_partial = 0, active, full, free_slots, partial, moved = 0, cpu_slabs;
 	uint32_t ops = s->geo.objs_per_slab, *fill = NULL;
+	uint32_t cpu_listed = c->fill_cpus ? c->nr_fill - c->nr_fill_node : 0;
+	bool cpu_measured;
 	int rc;
 
 	for (unsigned i = 0; i < c->nr_cpus; i++)
@@ -234,6 +308,11 @@ static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 	if (cpu_partial > c->cpu_slabs)
 		cpu_partial = 0; /* read while they moved: all CPU slabs active */
 	active = c->cpu_slabs - cpu_partial;
+	/* measured (slab-fill 2): the CPU slabs as listed, whatever the
+	 * count read a moment later says, unless the two leave no room */
+	cpu_measured = c->fill_cpus && (uint64_t)cpu_listed + c->partial <= c->slabs &&
+		       (uint64_t)cpu_listed + c->nr_fill_node <= c->slabs;
+	cpu_slabs = cpu_measured ? cpu_listed : c->cpu_slabs;
 	/* The free slots of node partial slabs are what `objects` leaves
 	 * out, so they are taken from it (total_objects - objects) rather
 	 * than from objects_partial: the files are read one after another
@@ -242,16 +321,18 @@ static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 	free_slots = c->total_objects - c->objects;
 	/* measured (slab-fill): the kernel's own slabs in its list order,
 	 * and the full slabs what the CPU and listed ones leave */
-	if ((rc = plan_measured(c, ops, free_slots, &fill, &moved)) < 0)
+	if ((rc = plan_measured(c, ops, free_slots, cpu_slabs, &fill, &moved)) < 0)
 		return -1;
-	partial = rc == 0 ? c->nr_fill : c->partial; /* (listed: some may be full now) */
-	full = c->slabs - partial - c->cpu_slabs;
+	partial = rc == 0 ? c->nr_fill_node : c->partial; /* (listed: some may be full now) */
+	if (partial + cpu_slabs > c->slabs) /* (the counts read apart) */
+		partial = c->slabs - cpu_slabs;
+	full = c->slabs - partial - cpu_slabs;
 	for (uint64_t i = 0; i < full; i++)
 		if (add_full(s, ops))
 			return free(fill), -1;
 	if (fill) {
 		s->fill_moved = moved;
-		rc = add_measured(s, c, fill) < 0 ? -1 : 0;
+		rc = add_measured(s, c, fill);
 		free(fill);
 		if (rc)
 			return -1;
@@ -275,6 +356,8 @@ static int populate_lists(struct ss_kcache *s, const struct ss_snap_cache *c)
 				return free(fill), -1;
 		free(fill);
 	}
+	if (cpu_measured)
+		return add_cpu_listed(s, c, false) || add_cpu_listed(s, c, true) ? -1 : 0;
 	if (cpu_partial) {
 		for (unsigned i = 0; i < c->nr_cpus; i++)
 			for (uint32_t k = 0; k < c->cpu_partial_slabs[i]; k++)
@@ -506,7 +589,8 @@ int ss_kcache_populate(struct ss_kcache *s, const struct ss_snap_cache *c,
 	/* the listed slabs are the trace's kernel slabs 1..n: no other kernel
 	 * slab is drawn onto them (fill_slab_of) */
 	for (uint32_t i = 0; s->fill_ids && i < s->nr_fill_slab; i++)
-		set_mapped(s, s->fill_slab[i]);
+		if (s->fill_slab[i] != UINT32_MAX)
+			set_mapped(s, s->fill_slab[i]);
 	count_not_full(s, 0);
 	return 0;
 }
@@ -768,7 +852,7 @@ static uint32_t fill_slab_of(const struct ss_kcache *s, const struct ss_kslab_in
 {
 	if (!s->fill_ids || s->prior_kslabs_mixed || ki->kslab > s->nr_fill_slab)
 		return UINT32_MAX;
-	return s->fill_slab[ki->kslab - 1];
+	return s->fill_slab[ki->kslab - 1]; /* (UINT32_MAX when not used) */
 }
 
 /* The prior slab ki's kernel slab maps to, mapping it anew when it is

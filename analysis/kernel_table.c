@@ -82,6 +82,7 @@ static int read_kslabs(const struct ss_csv *c, const int *kcol, struct rp_kernel
 	r->prior_slabs_freed = v[3];
 	r->kslabs_listed = v[4];
 	r->prior_listed_unseen = v[5];
+	r->cpu_slabs_listed = v[6];
 	return 0;
 }
 

@@ -107,7 +107,7 @@ void rp_kernel_kslab_cols(const struct ss_csv *c, int col[RP_KERNEL_KSLAB_COLS])
 {
 	static const char *const name[RP_KERNEL_KSLAB_COLS] = {
 		"kslabs_freed_from", "kslabs_whole", "prior_slabs_not_full", "prior_slabs_freed",
-		"kslabs_listed", "prior_listed_unseen",
+		"kslabs_listed", "prior_listed_unseen", "cpu_slabs_listed",
 	};
 
 	for (unsigned i = 0; i < RP_KERNEL_KSLAB_COLS; i++)
@@ -141,7 +141,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	struct ss_csv c;
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
-	int rc, u = -1, ce = -1, cm = -1, un = -1, ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1, -1, -1};
+	int rc, u = -1, ce = -1, cm = -1, un = -1, ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1, -1, -1, -1};
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -191,6 +191,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 			r->prior_slabs_freed += kv[3];
 			r->kslabs_listed += kv[4];
 			r->prior_listed_unseen += kv[5];
+			r->cpu_slabs_listed += kv[6];
 			k->prior_freed += x;
 			k->prior_missing += y;
 		} else {
@@ -407,20 +408,23 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 				      (unsigned long long)r->kslabs_whole);
 		if (r->kslabs_listed && n < size)
 			n += (size_t)snprintf(buf + n, size - n,
-					      " and %llu of which were on the node partial list, "
+					      " and %llu of which were on the node partial list%s, "
 					      "their fill measured (slab-fill)",
-					      (unsigned long long)r->kslabs_listed);
-		/* (with the kernel's list: the others were not on it -- full,
-		 * or a CPU's) */
+					      (unsigned long long)r->kslabs_listed,
+					      r->cpu_slabs_listed ? " or a CPU's" : "");
+		/* (with the kernel's lists: the others were on none -- full,
+		 * or, when the CPU slabs were not read, a CPU's) */
 		if (n < size)
 			n += (size_t)snprintf(buf + n, size - n,
 					      "; %s %llu %s (%s%llu slabs started partial): the model "
 					      "freed %llu of its initial slabs; ",
 					      r->kslabs_listed ? "the other" : "how full the other",
 					      (unsigned long long)other,
-					      r->kslabs_listed ? "were full or CPU slabs when the list was read"
-							       : "were the snapshot does not say",
-					      r->kslabs_listed ? "a CPU slab's fill no file shows; " : "",
+					      !r->kslabs_listed ? "were the snapshot does not say"
+					      : r->cpu_slabs_listed ? "were full when the lists were read"
+								    : "were full or CPU slabs when the list was read",
+					      r->kslabs_listed && !r->cpu_slabs_listed
+						      ? "a CPU slab's fill no file shows; " : "",
 					      (unsigned long long)r->prior_not_full,
 					      (unsigned long long)r->prior_slabs_freed);
 	}
@@ -663,7 +667,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled,untraced_allocs,"
 		    "cpu_free_estimated,cpu_free_measured,sheaf_capacity,kslabs_freed_from,"
 		    "kslabs_whole,prior_slabs_not_full,prior_slabs_freed,kslabs_listed,"
-		    "prior_listed_unseen\n");
+		    "prior_listed_unseen,cpu_slabs_listed\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 
@@ -677,7 +681,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(long long)k_dslab(r), (long long)m_dslab(r));
 		rp_kernel_csv_err(fp, k_dslab(r), m_dslab(r));
 		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
-			    "%llu,%llu\n",
+			    "%llu,%llu,%llu\n",
 			rp_kernel_row_held(r),
 			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
@@ -690,7 +694,8 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->prior_not_full,
 			(unsigned long long)r->prior_slabs_freed,
 			(unsigned long long)r->kslabs_listed,
-			(unsigned long long)r->prior_listed_unseen);
+			(unsigned long long)r->prior_listed_unseen,
+			(unsigned long long)r->cpu_slabs_listed);
 	}
 	return ferror(fp) ? -1 : 0;
 }

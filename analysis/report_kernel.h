@@ -49,7 +49,7 @@ struct rp_kernel_row {
 	uint64_t kslabs_freed_from, kslabs_whole, prior_not_full, prior_slabs_freed;
 	/* of kslabs_freed_from, those the slab-fill listed (their fill
 	 * measured), and frees of them beyond what they held (dropped) */
-	uint64_t kslabs_listed, prior_listed_unseen;
+	uint64_t kslabs_listed, prior_listed_unseen, cpu_slabs_listed;
 	/* the model before the settling rule (slabinfo.unsettled; the same
 	 * as m_obj1, m_slab1 when the run settled nothing) */
 	uint64_t u_obj1, u_slab1;
@@ -75,7 +75,7 @@ bool rp_kernel_row_ok(const struct rp_kernel_row *r);
 /* The optional columns of what the trace says of the kernel's slabs, as
  * prior.csv and kernel.csv both carry them (a file before them has
  * none), in rp_kernel_row order from kslabs_freed_from. */
-#define RP_KERNEL_KSLAB_COLS 6
+#define RP_KERNEL_KSLAB_COLS 7
 struct ss_csv;
 /* Their indexes in c's header (-1: absent). */
 void rp_kernel_kslab_cols(const struct ss_csv *c, int col[RP_KERNEL_KSLAB_COLS]);

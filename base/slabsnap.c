@@ -267,9 +267,7 @@ void ss_snap_release(struct ss_snap *s)
 	for (unsigned i = 0; i < s->nr; i++) {
 		free(s->caches[i].cpu_partial_slabs);
 		free(s->caches[i].cpu_free);
-		free(s->caches[i].fill_inuse);
-		free(s->caches[i].fill_base);
-		free(s->caches[i].fill_page);
+		free(s->caches[i].fill);
 	}
 	free(s->caches);
 	free(s->alias);

@@ -38,6 +38,20 @@
 #define SS_SNAP_STORE_USER 0x080u /* store_user */
 #define SS_SNAP_CHECKS 0x100u	 /* sanity_checks */
 
+/* the list a slab-fill slab was on */
+enum ss_fill_kind { SS_FILL_NODE, SS_FILL_CPU, SS_FILL_CPU_PARTIAL };
+
+/* One slab as slab-fill listed it (capture/slabfill.c). */
+struct ss_snap_fill {
+	uint64_t base;		/* its pages' address, 0 when it showed no free object */
+	uint64_t page;		/* its struct slab (struct page) address */
+	uint32_t inuse;		/* the slab's count: an active slab's counts the
+				 * objects on its CPU freelist as in use */
+	uint32_t cpu_free;	/* SS_FILL_CPU: those objects, or SS_SNAP_FREE_UNKNOWN */
+	uint32_t where;		/* its node, or its CPU */
+	uint8_t kind;		/* enum ss_fill_kind */
+};
+
 struct ss_snap_cache {
 	char name[SS_SNAP_NAME]; /* as /proc/slabinfo lists it */
 	char dir[SS_SNAP_NAME];	 /* the /sys/kernel/slab directory ("" from slabinfo) */
@@ -59,14 +73,15 @@ struct ss_snap_cache {
 	 * SS_SNAP_FREE_ATLEAST for a lower bound, or SS_SNAP_FREE_UNKNOWN */
 	uint32_t *cpu_free;
 	unsigned nr_cpu_free;
-	/* the node partial slabs as the kernel listed them, head first
-	 * (ss_snap_take_fill; nr_fill 0: not measured): the objects in use on
-	 * each, and the address of its pages (0 when the slab showed no free
-	 * object to find it by) */
-	uint32_t *fill_inuse;
-	uint64_t *fill_base;
-	uint64_t *fill_page;	/* its struct slab (struct page) address */
-	uint32_t nr_fill, cap_fill;
+	/* the slabs as the kernel listed them (ss_snap_take_fill; nr_fill 0:
+	 * not measured): the node partial slabs first, head first
+	 * (nr_fill_node of them), then each CPU's active slab and CPU partial
+	 * slabs, head first */
+	struct ss_snap_fill *fill;
+	uint32_t nr_fill, cap_fill, nr_fill_node;
+	/* the file listed CPU slabs (version 2): a cache it shows none of has
+	 * none; without, they are the snapshot's counts and an estimate */
+	bool fill_cpus;
 	/* the trace's kernel slab ids 1..nr_fill are these slabs, in order
 	 * (a trace imported with this fill: import --slab-fill) */
 	bool fill_ids;
@@ -105,9 +120,10 @@ const struct ss_snap_cache *ss_snap_find(const struct ss_snap *s, const char *na
 int ss_snap_take_cpu_free(struct ss_snap *s, const char *meta, unsigned *skipped,
 			  struct ss_error *err);
 
-/* Take a `slabsim-slabfill 1` file (make capture's slab-fill-before.txt,
- * capture/slabfill.c): each cache's node partial slabs in list order with
- * their objects in use, into the caches' fill arrays.  The snapshot's
+/* Take a `slabsim-slabfill` file, version 1 or 2 (make capture's
+ * slab-fill-before.txt, capture/slabfill.c): each cache's node partial
+ * slabs and (2) CPU slabs in list order with their objects in use, into
+ * the caches' fill arrays.  The snapshot's
  * geometry gives each slab's pages from the free object's address.  A
  * cache the snapshot lacks is skipped (*skipped counts them); a slab whose
  * objects per slab are not the snapshot's is an error (another kernel's

@@ -1,8 +1,9 @@
-/* slabsnap_fill.c - each cache's node partial slabs as the kernel listed
- * them (`slab-fill`, capture/slabfill.c), added to a snapshot's caches
- * (slabsnap.h, ss_snap_take_fill).  /sys/kernel/slab shows those slabs only
- * as a count and a sum; this file has each one's objects in use, in the
- * order get_partial_node() takes them. */
+/* slabsnap_fill.c - each cache's partial and CPU slabs as the kernel
+ * listed them (`slab-fill`, capture/slabfill.c), added to a snapshot's
+ * caches (slabsnap.h, ss_snap_take_fill).  /sys/kernel/slab shows those
+ * slabs only as counts and a sum; this file has each one's objects in
+ * use, in the order get_partial_node() and the CPU partial list take
+ * them. */
 #include "slabsnap.h"
 
 #include <errno.h>
@@ -16,42 +17,66 @@
 
 #define FILL_PAGE_SIZE 4096ull /* the slab's order counts these (x86_64) */
 
-static int add_slab(struct ss_snap_cache *c, uint32_t inuse, uint64_t base, uint64_t page)
-{
-	uint32_t ci = c->cap_fill, cb = c->cap_fill, cp = c->cap_fill;
-
-	/* (three arrays of one capacity: each grown from the same count) */
-	if (ss_grow_zeroed((void **)&c->fill_inuse, &ci, c->nr_fill, sizeof(*c->fill_inuse), 16) ||
-	    ss_grow_zeroed((void **)&c->fill_base, &cb, c->nr_fill, sizeof(*c->fill_base), 16) ||
-	    ss_grow_zeroed((void **)&c->fill_page, &cp, c->nr_fill, sizeof(*c->fill_page), 16))
-		return -1;
-	c->cap_fill = ci;
-	c->fill_page[c->nr_fill] = page;
-	c->fill_inuse[c->nr_fill] = inuse;
-	c->fill_base[c->nr_fill++] = base;
-	return 0;
-}
-
-/* "n NODE SLAB FREE INUSE OBJECTS" into c (NULL: a cache skipped) */
-static int slab_line(struct ss_snap_cache *c, char *line, const char *path,
+/* "n NODE SLAB FREE INUSE OBJECTS", "c CPU SLAB FREE INUSE OBJECTS
+ * CPUFREE" or "p CPU SLAB FREE INUSE OBJECTS" into c (NULL: a cache
+ * skipped).  Node partial slabs come first: the trace's kernel slab ids
+ * number them before the CPU slabs. */
+static int slab_line(struct ss_snap_cache *c, char *line, unsigned version, const char *path,
 		     unsigned long ln, struct ss_error *err)
 {
-	unsigned node, inuse, objects;
+	static const char *const what[] = {
+		[SS_FILL_NODE] = "n NODE SLAB FREE INUSE OBJECTS",
+		[SS_FILL_CPU] = "c CPU SLAB FREE INUSE OBJECTS CPUFREE",
+		[SS_FILL_CPU_PARTIAL] = "p CPU SLAB FREE INUSE OBJECTS",
+	};
+	struct ss_snap_fill f = {.cpu_free = SS_SNAP_FREE_UNKNOWN};
+	unsigned where, inuse, objects, cpu_free;
 	unsigned long long slab, free_obj;
-	int end = 0;
+	int end = 0, tail = 0;
 
-	if (sscanf(line, "n %u %llx %llx %u %u %n", &node, &slab, &free_obj, &inuse, &objects,
-		   &end) != 5 || line[end])
-		return ss_error_at(err, path, ln, "expected 'n NODE SLAB FREE INUSE OBJECTS'");
+	f.kind = line[0] == 'n' ? SS_FILL_NODE : line[0] == 'c' ? SS_FILL_CPU : SS_FILL_CPU_PARTIAL;
+	if (f.kind != SS_FILL_NODE && version < 2)
+		return ss_error_at(err, path, ln, "a CPU slab in a version 1 file");
+	if (sscanf(line + 1, " %u %llx %llx %u %u %n", &where, &slab, &free_obj, &inuse, &objects,
+		   &end) != 5)
+		return ss_error_at(err, path, ln, "expected '%s'", what[f.kind]);
+	if (f.kind == SS_FILL_CPU) {
+		if (!strcmp(line + 1 + end, "-"))
+			tail = 1;
+		else if (sscanf(line + 1 + end, "%u%n", &cpu_free, &tail) == 1 && cpu_free <= objects)
+			f.cpu_free = cpu_free;
+		else
+			tail = 0;
+		if (!tail)
+			return ss_error_at(err, path, ln, "expected '%s' (CPUFREE a count up to "
+						    "OBJECTS, or -)", what[f.kind]);
+	}
+	if (line[1 + end + tail])
+		return ss_error_at(err, path, ln, "expected '%s'", what[f.kind]);
 	if (!c)
 		return 0;
-	if (objects != c->objs_per_slab || inuse >= objects)
+	if (f.kind == SS_FILL_NODE && c->nr_fill > c->nr_fill_node)
+		return ss_error_at(err, path, ln, "cache %s: a node partial slab after a CPU slab",
+				   c->name);
+	/* an active slab may be full; a listed partial slab has a free slot
+	 * (or had, a moment before: a CPU partial slab is read without its
+	 * CPU's lock, and one filled since is taken as it is) */
+	if (objects != c->objs_per_slab || inuse > objects ||
+	    (inuse == objects && f.kind == SS_FILL_NODE) ||
+	    (f.cpu_free != SS_SNAP_FREE_UNKNOWN && f.cpu_free > inuse))
 		return ss_error_at(err, path, ln,
-				   "cache %s: a partial slab of %u objects with %u in use, where the "
-				   "snapshot has %u objects per slab (another kernel's fill?)",
-				   c->name, objects, inuse, c->objs_per_slab);
-	if (add_slab(c, inuse, free_obj ? free_obj & ~((FILL_PAGE_SIZE << c->order) - 1) : 0, slab))
+				   "cache %s: a slab of %u objects with %u in use%s, where the snapshot "
+				   "has %u objects per slab (another kernel's fill?)",
+				   c->name, objects, inuse,
+				   f.kind == SS_FILL_NODE ? " on a partial list" : "", c->objs_per_slab);
+	f.where = where;
+	f.inuse = inuse;
+	f.page = slab;
+	f.base = free_obj ? free_obj & ~((FILL_PAGE_SIZE << c->order) - 1) : 0;
+	if (ss_grow_zeroed((void **)&c->fill, &c->cap_fill, c->nr_fill, sizeof(*c->fill), 16))
 		return ss_errorf(err, "out of memory");
+	c->fill[c->nr_fill++] = f;
+	c->nr_fill_node += f.kind == SS_FILL_NODE;
 	return 0;
 }
 
@@ -66,6 +91,7 @@ int ss_snap_take_fill(struct ss_snap *s, const char *path, uint64_t *hash,
 	ssize_t len;
 	unsigned long ln = 0;
 	bool in_cache = false;
+	unsigned version = 0;
 	int rc = 0;
 
 	if (!fp || !h) {
@@ -78,8 +104,10 @@ int ss_snap_take_fill(struct ss_snap *s, const char *path, uint64_t *hash,
 		XXH3_64bits_update(h, line, (size_t)len);
 		line[strcspn(line, "\r\n")] = '\0';
 		if (ln == 1) {
-			if (strncmp(line, "slabsim-slabfill 1", 18))
-				rc = ss_error_at(err, path, ln, "not a slab-fill file (expected 'slabsim-slabfill 1')");
+			if (sscanf(line, "slabsim-slabfill %u", &version) != 1 || version < 1 ||
+			    version > 2)
+				rc = ss_error_at(err, path, ln, "not a slab-fill file (expected "
+							      "'slabsim-slabfill 1' or '2')");
 		} else if (!strncmp(line, "cache=", 6)) {
 			c = (struct ss_snap_cache *)ss_snap_find(s, line + 6);
 			in_cache = true;
@@ -87,8 +115,11 @@ int ss_snap_take_fill(struct ss_snap *s, const char *path, uint64_t *hash,
 				++*skipped;
 			else if (c->nr_fill)
 				rc = ss_error_at(err, path, ln, "cache %s listed twice", line + 6);
-		} else if (line[0] == 'n' && in_cache) {
-			rc = slab_line(c, line, path, ln, err);
+			else if (version >= 2)
+				c->fill_cpus = true;
+		} else if ((line[0] == 'n' || line[0] == 'c' || line[0] == 'p') && line[1] == ' ' &&
+			   in_cache) {
+			rc = slab_line(c, line, version, path, ln, err);
 		} else if (line[0]) {
 			rc = ss_error_at(err, path, ln, "unexpected line '%.60s'", line);
 		}

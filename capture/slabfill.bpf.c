@@ -1,23 +1,32 @@
-/* slabfill.bpf.c - how full each partial slab of every SLUB cache is, read
- * from the kernel itself (`build/slab-fill`, docs/capture.md).
+/* slabfill.bpf.c - how full each partial and CPU slab of every SLUB cache
+ * is, read from the kernel itself (`build/slab-fill`, docs/capture.md).
  *
  * /sys/kernel/slab gives a cache's partial slabs only as a count and a sum
  * (partial, objects_partial: count_partial() over the node lists), and
- * slabs_cpu_partial as an estimate; the replay of a capture needs each
- * slab's own fill and its place on the list (get_partial_node() refills
- * from the head).  A kmem_cache iterator (bpf_iter_kmem_cache, 6.13) visits
- * every cache; this program walks, per cache, each node's partial list in
- * list order, and sends a record per slab through a ring buffer (one
- * cache's slabs can be more than a seq_file page holds).  The lists are
- * read without their locks, as count_partial() does on 6.18 without
- * CONFIG_SLUB_DEBUG: a slab that moves meanwhile can be missed or seen
- * twice, and the replay makes the fills agree with the snapshot's counts
- * (allocators/slab_prior.c plan_measured).
+ * its CPU slabs only as a count (cpu_slabs) and slabs_cpu_partial as an
+ * estimate; the replay of a capture needs each slab's own fill and its
+ * place on its list (get_partial_node() refills from the head).  A
+ * kmem_cache iterator (bpf_iter_kmem_cache, 6.13) visits every cache; this
+ * program walks, per cache, each node's partial list in list order, then
+ * each CPU's kmem_cache_cpu: the active slab (its free objects on the
+ * CPU's lockless freelist counted by walking it) and the CPU partial list
+ * (slab->next, head first), and sends a record per slab through a ring
+ * buffer (one cache's slabs can be more than a seq_file page holds).  The
+ * lists are read without their locks, as count_partial() does on 6.18
+ * without CONFIG_SLUB_DEBUG: a slab that moves meanwhile can be missed or
+ * seen twice, and the replay makes the fills agree with the snapshot's
+ * counts (allocators/slab_prior.c plan_measured).
  *
- * The CPU slabs are not read: s->cpu_slab carries no per-CPU type tag in
- * this kernel's BTF (bpf_per_cpu_ptr() refuses it), and __per_cpu_offset,
- * which per_cpu_ptr() adds, is not in kallsyms without KALLSYMS_ALL.  The
- * replay keeps its estimate for them (docs/own-trace.md).
+ * The CPU areas: s->cpu_slab is a __percpu pointer, and this kernel's BTF
+ * tags no field per-CPU (bpf_per_cpu_ptr() refuses it) nor does kallsyms
+ * hold __per_cpu_offset or this_cpu_off without KALLSYMS_ALL.  A per-CPU
+ * array map of this program's own gives the offsets instead: its storage
+ * is one __percpu pointer (struct bpf_array pptrs[0]), and
+ * bpf_map_lookup_percpu_elem() returns that pointer as per_cpu_ptr()
+ * makes it for CPU c, so the difference is CPU c's offset
+ * (__per_cpu_offset[c]), the one per_cpu_ptr(s->cpu_slab, c) adds.  Reading
+ * the map's own address this way takes root (bpf_allow_ptr_leaks()), as
+ * the iterator does anyway.
  *
  * Types are declared here with only the fields read, relocated against the
  * running kernel's BTF (CO-RE), so no vmlinux.h is generated.
@@ -36,6 +45,7 @@ struct list_head {
 
 struct slab {
 	struct list_head slab_list;
+	struct slab *next;	/* (CPU partial lists: the union's other side) */
 	void *freelist;
 	unsigned int inuse : 16;
 	unsigned int objects : 15;
@@ -46,9 +56,27 @@ struct kmem_cache_node {
 	struct list_head partial;
 } __attribute__((preserve_access_index));
 
+struct kmem_cache_cpu {
+	void *freelist;		/* the active slab's free objects, this CPU's */
+	struct slab *slab;	/* the active slab */
+	struct slab *partial;	/* CONFIG_SLUB_CPU_PARTIAL */
+} __attribute__((preserve_access_index));
+
+struct kmem_cache_order_objects {
+	unsigned int x;		/* order << OO_SHIFT (16) | objects */
+} __attribute__((preserve_access_index));
+
 struct kmem_cache {
+	struct kmem_cache_cpu *cpu_slab; /* __percpu */
+	unsigned int offset;	/* the free pointer's place in an object */
+	struct kmem_cache_order_objects oo;
+	unsigned long random;	/* CONFIG_SLAB_FREELIST_HARDENED */
 	const char *name;
 	struct kmem_cache_node *node[1024];
+} __attribute__((preserve_access_index));
+
+struct bpf_array {
+	void *pptrs[1];		/* a per-CPU array's storage, __percpu */
 } __attribute__((preserve_access_index));
 
 struct bpf_iter_meta {
@@ -63,6 +91,15 @@ struct bpf_iter__kmem_cache {
 /* set by user space before load: a section of their own, so that its
  * map holds nothing else (the format strings are in .rodata) */
 const volatile __u32 nr_nodes SEC(".rodata.cfg") = 1;
+const volatile __u32 nr_cpus SEC(".rodata.cfg") = 1;
+
+/* its per-CPU storage gives the per-CPU offsets (above) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} percpu_probe SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -71,6 +108,7 @@ struct {
 
 __u32 cache_index;	/* the cache being visited: its header's number */
 __u64 dropped;		/* records the ring had no room for */
+__u64 cpu_unread;	/* CPU areas whose offset could not be found */
 
 /* bpf_loop's state over one node's list */
 struct walk {
@@ -79,18 +117,129 @@ struct walk {
 	__u32 node;
 };
 
-static void emit(struct walk *w, struct slab *slab)
+/* a slab's record: kind SLABFILL_NODE/CPU/CPU_PARTIAL, where its node or
+ * CPU; free_obj a free object (0: none shown); cpu_free the active slab's
+ * objects on the CPU freelist */
+static void emit(struct slab *slab, __u16 kind, __u32 where, __u64 free_obj, __u16 cpu_free)
 {
 	struct slabfill_rec r = {};
 
 	r.cache = cache_index;
-	r.node = w->node;
+	r.where = where;
+	r.kind = kind;
 	r.slab = (__u64)slab;
-	r.freelist = (__u64)BPF_CORE_READ(slab, freelist);
+	r.freelist = free_obj ? free_obj : (__u64)BPF_CORE_READ(slab, freelist);
 	r.inuse = BPF_CORE_READ_BITFIELD_PROBED(slab, inuse);
 	r.objects = BPF_CORE_READ_BITFIELD_PROBED(slab, objects);
+	r.cpu_free = cpu_free;
 	if (bpf_ringbuf_output(&slabs, &r, sizeof(r), 0))
 		dropped++;
+}
+
+/* the address a pointer holds, as a number (bpf_probe_read_kernel copies
+ * it: the verifier lets root read a pointer so, bpf_allow_ptr_leaks()) */
+static __u64 addr_of(const void *p)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &p);
+	return v;
+}
+
+/* bpf_loop's state over an active slab's CPU freelist */
+struct freewalk {
+	__u64 obj;		/* the next free object, 0 at the end */
+	__u64 lo, hi;		/* the slab's pages: a pointer outside ends it */
+	__u64 random;		/* s->random, 0 when not hardened */
+	__u32 offset;		/* s->offset */
+	__u32 n;		/* objects counted */
+	int bad;		/* a pointer outside the slab, or unreadable */
+};
+
+/* One free object: its free pointer at obj + s->offset, decoded as
+ * freelist_ptr_decode() does (6.18 mm/slub.c: ptr ^ s->random ^
+ * swab(ptr_addr) when CONFIG_SLAB_FREELIST_HARDENED). */
+static long free_step(__u32 i, void *ctx)
+{
+	struct freewalk *f = ctx;
+	__u64 at, v = 0;
+
+	if (!f->obj)
+		return 1;
+	if (f->obj < f->lo || f->obj >= f->hi) {
+		f->bad = 1;
+		return 1;
+	}
+	f->n++;
+	at = f->obj + f->offset;
+	if (bpf_probe_read_kernel(&v, sizeof(v), (void *)at)) {
+		f->bad = 1;
+		return 1;
+	}
+	f->obj = v ^ f->random ^ (f->random ? __builtin_bswap64(at) : 0);
+	return 0;
+}
+
+/* bpf_loop's state over one CPU's partial list */
+struct cpuwalk {
+	struct slab *at;
+	__u32 cpu;
+};
+
+static long cpu_partial_step(__u32 i, void *ctx)
+{
+	struct cpuwalk *w = ctx;
+	struct slab *at = w->at;
+
+	if (!at)
+		return 1;
+	emit(at, SLABFILL_CPU_PARTIAL, w->cpu, 0, 0);
+	w->at = BPF_CORE_READ(at, next);
+	return 0;
+}
+
+/* bpf_loop's state over the CPUs */
+struct cpus {
+	__u64 cpu_slab;		/* s->cpu_slab, __percpu */
+	__u64 base;		/* percpu_probe's __percpu storage */
+	__u64 slab_bytes;	/* PAGE_SIZE << order */
+	__u64 random;
+	__u32 offset;
+};
+
+/* CPU c's active slab and CPU partial list */
+static long cpu_step(__u32 c, void *ctx)
+{
+	struct cpus *cs = ctx;
+	__u32 zero = 0;
+	void *mine = bpf_map_lookup_percpu_elem(&percpu_probe, &zero, c);
+	struct kmem_cache_cpu *kc;
+	struct slab *slab;
+
+	if (!mine) {
+		cpu_unread++;
+		return 0;
+	}
+	kc = (struct kmem_cache_cpu *)(cs->cpu_slab + (addr_of(mine) - cs->base));
+	slab = BPF_CORE_READ(kc, slab);
+	if (slab) {
+		struct freewalk f = {.random = cs->random, .offset = cs->offset};
+
+		f.obj = addr_of(BPF_CORE_READ(kc, freelist));
+		f.lo = f.obj & ~(cs->slab_bytes - 1);
+		f.hi = f.lo + cs->slab_bytes;
+		bpf_loop(SLABFILL_MAX_OBJECTS, free_step, &f, 0);
+		/* counted: 1 + its count (0: none on the CPU freelist, or
+		 * the walk ran off the slab, a list changing as it was read) */
+		emit(slab, SLABFILL_CPU, c, addr_of(BPF_CORE_READ(kc, freelist)),
+		     f.bad || f.obj ? 0 : (__u16)(f.n + 1));
+	}
+	if (bpf_core_field_exists(kc->partial)) {
+		struct cpuwalk w = {.at = BPF_CORE_READ(kc, partial), .cpu = c};
+
+		bpf_loop(SLABFILL_MAX_LIST, cpu_partial_step, &w, 0);
+	}
+	return 0;
 }
 
 /* one node partial slab: slab_list links them, head is the node's */
@@ -101,7 +250,8 @@ static long node_step(__u32 i, void *ctx)
 
 	if (!at || at == w->head)
 		return 1;
-	emit(w, (struct slab *)((char *)at - bpf_core_field_offset(struct slab, slab_list)));
+	emit((struct slab *)((char *)at - bpf_core_field_offset(struct slab, slab_list)),
+	     SLABFILL_NODE, w->node, 0, 0);
 	w->at = BPF_CORE_READ(at, next);
 	return 0;
 }
@@ -112,6 +262,7 @@ int slab_fill(struct bpf_iter__kmem_cache *ctx)
 	struct seq_file *seq = ctx->meta->seq;
 	struct kmem_cache *s = ctx->s;
 	struct walk w = {};
+	struct cpus cs = {};
 	const char *name;
 	__u32 n;
 
@@ -131,5 +282,14 @@ int slab_fill(struct bpf_iter__kmem_cache *ctx)
 		w.at = BPF_CORE_READ(kn, partial.next);
 		bpf_loop(SLABFILL_MAX_LIST, node_step, &w, 0);
 	}
+	cs.cpu_slab = addr_of(BPF_CORE_READ(s, cpu_slab));
+	cs.offset = BPF_CORE_READ(s, offset);
+	cs.slab_bytes = 4096ull << (BPF_CORE_READ(s, oo.x) >> 16);
+	if (bpf_core_field_exists(s->random))
+		cs.random = BPF_CORE_READ(s, random);
+	bpf_probe_read_kernel(&cs.base, sizeof(cs.base),
+			      (void *)(addr_of(&percpu_probe) +
+				       bpf_core_field_offset(struct bpf_array, pptrs)));
+	bpf_loop(nr_cpus < SLABFILL_MAX_CPUS ? nr_cpus : SLABFILL_MAX_CPUS, cpu_step, &cs, 0);
 	return 0;
 }

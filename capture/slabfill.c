@@ -1,17 +1,23 @@
-/* slabfill.c - `slab-fill`: every SLUB cache's partial slabs, each with its
- * fill, in list order, read from the running kernel through a BPF
+/* slabfill.c - `slab-fill`: every SLUB cache's partial and CPU slabs, each
+ * with its fill, in list order, read from the running kernel through a BPF
  * kmem_cache iterator (slabfill.bpf.c, linked in as bytes: slabfill_obj.S).
  *
  *   slab-fill OUT   (root; the capture's slab-fill-before.txt, docs/capture.md)
  *
  * Output, written to OUT.tmp and renamed:
- *   slabsim-slabfill 1 nodes=M
+ *   slabsim-slabfill 2 nodes=M cpus=N
  *   cache=NAME
  *   n NODE SLAB FREE INUSE OBJECTS   a node partial slab, head of the list first
+ *   c CPU SLAB FREE INUSE OBJECTS CPUFREE
+ *                                    a CPU's active slab
+ *   p CPU SLAB FREE INUSE OBJECTS    a CPU partial slab, head of the list first
  * SLAB is the struct slab address (an identity), FREE the address of a free
  * object on it (hex, 0 when the slab shows none): the slab's pages are
  * FREE rounded down to the slab size, which is how a trace's pointers name
- * it.  Exit 0 written, 1 on error, 3 when BPF or the iterator is not
+ * it.  INUSE is the slab's own count (an active slab's counts the objects
+ * on its CPU's freelist as in use, as SLUB does); CPUFREE those objects,
+ * counted by walking the list, '-' when the walk failed (the list changed
+ * as it was read).  Exit 0 written, 1 on error, 3 when BPF or the iterator is not
  * available here (the capture then goes on without the file).
  */
 #include <errno.h>
@@ -106,12 +112,12 @@ static unsigned count_nodes(void)
 
 /* cache lines in iterator order, each followed by its slabs (the ring keeps
  * each cache's records in the order they were sent) */
-static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes)
+static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes, unsigned cpus)
 {
 	size_t at = 0;
 	char *line, *save = NULL;
 
-	fprintf(f, "slabsim-slabfill 1 nodes=%u\n", nodes);
+	fprintf(f, "slabsim-slabfill 2 nodes=%u cpus=%u\n", nodes, cpus);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned idx;
 		int name_at = 0;
@@ -126,9 +132,19 @@ static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes)
 		for (; at < s->nr && s->r[at].cache == idx; at++) {
 			const struct slabfill_rec *r = &s->r[at];
 
-			fprintf(f, "n %u %llx %llx %u %u\n", r->node,
+			static const char kind[] = {[SLABFILL_NODE] = 'n', [SLABFILL_CPU] = 'c',
+						    [SLABFILL_CPU_PARTIAL] = 'p'};
+
+			if (r->kind > SLABFILL_CPU_PARTIAL)
+				continue; /* (none sent) */
+			fprintf(f, "%c %u %llx %llx %u %u", kind[r->kind], r->where,
 				(unsigned long long)r->slab, (unsigned long long)r->freelist,
 				r->inuse, r->objects);
+			if (r->kind == SLABFILL_CPU && r->cpu_free)
+				fprintf(f, " %u", r->cpu_free - 1u);
+			else if (r->kind == SLABFILL_CPU)
+				fprintf(f, " -");
+			fputc('\n', f);
 		}
 	}
 	return ferror(f) ? -1 : 0;
@@ -169,16 +185,22 @@ int main(int argc, char **argv)
 	size_t len = 0;
 	int rc = 3, fd = -1;
 	unsigned nodes = count_nodes();
+	int cpus = libbpf_num_possible_cpus();
 	FILE *f;
 
 	if (argc != 2 || !strcmp(argv[1], "--help")) {
 		fprintf(argc == 2 ? stdout : stderr,
 			"usage: slab-fill OUT\n"
-			"  every SLUB cache's node partial slabs with their fill, in list\n"
-			"  order, read through a BPF kmem_cache iterator (root, Linux 6.13+)\n");
+			"  every SLUB cache's node partial, CPU and CPU partial slabs with\n"
+			"  their fill, in list order, read through a BPF kmem_cache iterator\n"
+			"  (root, Linux 6.13+)\n");
 		return argc == 2 ? 0 : 2;
 	}
 	libbpf_set_print(print_libbpf);
+	if (cpus <= 0) {
+		fprintf(stderr, "slab-fill: cannot count the possible CPUs\n");
+		return 1;
+	}
 	obj = bpf_object__open_mem(slabfill_bpf_obj, (size_t)(slabfill_bpf_obj_end - slabfill_bpf_obj), &opts);
 	if (!obj) {
 		fprintf(stderr, "slab-fill: cannot open the BPF object\n");
@@ -187,10 +209,11 @@ int main(int argc, char **argv)
 	/* rodata before load */
 	{
 		struct bpf_map *ro = map_ending(obj, ".cfg");
-		__u32 v = nodes;
+		/* (slabfill.bpf.c's .rodata.cfg: nr_nodes, then nr_cpus) */
+		__u32 v[2] = {nodes, (__u32)cpus};
 
-		if (!ro || bpf_map__set_initial_value(ro, &v, sizeof(v))) {
-			fprintf(stderr, "slab-fill: cannot set the node count\n");
+		if (!ro || bpf_map__set_initial_value(ro, v, sizeof(v))) {
+			fprintf(stderr, "slab-fill: cannot set the node and CPU counts\n");
 			goto out;
 		}
 	}
@@ -214,8 +237,9 @@ int main(int argc, char **argv)
 	}
 	{
 		struct bpf_map *bss = map_ending(obj, ".bss");
-		/* (slabfill.bpf.c's .bss: cache_index, then dropped, 8-aligned) */
-		struct { __u32 cache_index, pad; __u64 dropped; } b;
+		/* (slabfill.bpf.c's .bss: cache_index, then dropped and
+		 * cpu_unread, 8-aligned) */
+		struct { __u32 cache_index, pad; __u64 dropped, cpu_unread; } b;
 		__u32 zero = 0;
 
 		if (!bss || bpf_map_lookup_elem(bpf_map__fd(bss), &zero, &b)) {
@@ -227,13 +251,18 @@ int main(int argc, char **argv)
 				(unsigned long long)b.dropped);
 			goto out;
 		}
+		if (b.cpu_unread) {
+			fprintf(stderr, "slab-fill: %llu CPU areas could not be found\n",
+				(unsigned long long)b.cpu_unread);
+			goto out;
+		}
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
 	if (!(f = fopen(tmp, "w"))) {
 		fprintf(stderr, "slab-fill: %s: %s\n", tmp, strerror(errno));
 		goto out;
 	}
-	if (write_out(f, text, &s, nodes) | fclose(f) || rename(tmp, argv[1])) {
+	if (write_out(f, text, &s, nodes, (unsigned)cpus) | fclose(f) || rename(tmp, argv[1])) {
 		fprintf(stderr, "slab-fill: writing %s failed\n", argv[1]);
 		unlink(tmp);
 		goto out;

@@ -1,19 +1,27 @@
-/* slabfill_rec.h - one node partial slab as slabfill.bpf.c reports it to
- * user space (slabfill.c): shared by the BPF program and its reader. */
+/* slabfill_rec.h - one slab as slabfill.bpf.c reports it to user space
+ * (slabfill.c): shared by the BPF program and its reader. */
 #ifndef SLABFILL_REC_H
 #define SLABFILL_REC_H
 
 #define SLABFILL_RING_BYTES (16u << 20)
 #define SLABFILL_MAX_LIST (1u << 20) /* slabs per list, at most */
 #define SLABFILL_MAX_NODES 64
+#define SLABFILL_MAX_CPUS 4096
+#define SLABFILL_MAX_OBJECTS 32768 /* a slab's objects: a 15-bit field */
+
+/* the list a slab is on */
+#define SLABFILL_NODE 0		/* a node partial list */
+#define SLABFILL_CPU 1		/* a CPU's active slab */
+#define SLABFILL_CPU_PARTIAL 2	/* a CPU partial list */
 
 struct slabfill_rec {
 	__u64 slab;	/* struct slab *: the slab's identity */
 	__u64 freelist; /* a free object's address, 0 when none */
 	__u32 cache;	/* the header line's number */
-	__u32 node;	/* the node whose partial list it is on */
+	__u32 where;	/* the node, or the CPU, whose list it is on */
+	__u16 kind;	/* SLABFILL_* */
 	__u16 inuse, objects;
-	__u32 pad;
+	__u16 cpu_free;	/* SLABFILL_CPU: 1 + the CPU freelist's objects, 0 unknown */
 };
 
 #endif

@@ -32,11 +32,11 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"with raw pointers, write meta cpu_slab_free: the free\n"
 		"slots of each CPU's first slab (docs/import.md)"},
 	[O_SLAB_FILL] = {"slab-fill", NULL, "FILE",
-		"each cache's node partial slabs as the kernel listed\n"
-		"them (a capture's slab-fill-before.txt; needs\n"
+		"each cache's node partial and CPU slabs as the kernel\n"
+		"listed them (a capture's slab-fill-before.txt; needs\n"
 		"--snapshot): with raw pointers, the kernel slabs the\n"
-		"prior frees name are numbered by their place on the\n"
-		"list, for run --slab-fill (meta slab_fill)"},
+		"prior frees name are numbered by their place in the\n"
+		"file, for run --slab-fill (meta slab_fill)"},
 	[O_CPUS] = {"cpus", NULL, "N",
 		"the capture's CPUs (meta cpus up front; default: the\n"
 		"trace file's #P: header, else the highest CPU + 1)"},

@@ -80,10 +80,11 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"each CPU's active slab half free, or as the trace's meta\n"
 		"cpu_slab_free says (docs/own-trace.md)"},
 	[O_SLAB_FILL] = {"slab-fill", NULL, "FILE",
-		"the initial state's node partial slabs as the kernel\n"
-		"listed them (a capture's slab-fill-before.txt): each\n"
-		"one's objects in use, in list order, instead of a\n"
-		"spread of the snapshot's count; with a trace imported\n"
+		"the initial state's node partial and CPU slabs as the\n"
+		"kernel listed them (a capture's slab-fill-before.txt):\n"
+		"each one's objects in use, in list order, instead of a\n"
+		"spread of the snapshot's count and a half-full estimate\n"
+		"for the CPU slabs; with a trace imported\n"
 		"with the same file (meta slab_fill), a prior free of a\n"
 		"listed kernel slab takes from that very slab\n"
 		"(docs/own-trace.md)"},

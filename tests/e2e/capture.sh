@@ -156,8 +156,8 @@ if [ "$(meta tiny hashed_pointers)" = no ] && [ -e /sys/kernel/tracing/events/km
 	[ "$(pcol kslabs_freed)" -le "$npf" ] || fail "more slabs freed than page frees"
 fi
 
-# the node partial slabs one by one (build/slab-fill, a BPF kmem_cache
-# iterator, 6.13+): the file, its slabs against the snapshot's list
+# the node partial and CPU slabs one by one (build/slab-fill, a BPF
+# kmem_cache iterator, 6.13+): the file, its slabs against the snapshot's list
 # counts, and an import numbering kernel slabs by their place, which
 # `run --slab-fill` takes only with the same file
 if [ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "${kmin%%[!0-9]*}" -ge 13 ]; } && [ -e /sys/kernel/btf/vmlinux ]; then
@@ -165,19 +165,31 @@ if [ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "${kmin%%[!0-9]*}" -ge 13 ]; } &&
 fi
 if [ "$(meta tiny slab_fill)" = yes ]; then
 	f=$d/slab-fill-before.txt
-	[ "$(head -1 "$f" | cut -d' ' -f1-2)" = "slabsim-slabfill 1" ] || fail "slab-fill-before.txt header"
-	# caches with node partial slabs whose count the fill matches exactly
-	# (read a moment apart: the busiest few may differ)
-	read -r same listed < <(awk '
+	[ "$(head -1 "$f" | cut -d' ' -f1-2)" = "slabsim-slabfill 2" ] || fail "slab-fill-before.txt header"
+	# caches with node partial (n lines) or CPU slabs (c and p lines:
+	# sysfs cpu_slabs counts each CPU's active slab and its partial
+	# list's length) whose count the fill matches exactly (read a moment
+	# apart: the busiest few may differ)
+	fill_counts() { # LINE-KINDS SYSFS-ATTRIBUTE
+		awk -v kinds="$1" -v attr="$2" '
 		FNR == 1 { file++ }
 		file == 1 && /^cache=/ { name = substr($0, 7); next }
-		file == 1 && /^n / { n[name]++; next }
+		file == 1 && index(kinds, substr($0, 1, 1)) && substr($0, 2, 1) == " " { n[name]++; next }
 		file == 2 && /^cache=/ { split($2, a, "="); p = 0
-			for (i = 3; i <= NF; i++) if ($i ~ /^partial=/) { split($i, b, "[=,]"); p = b[2] }
+			for (i = 3; i <= NF; i++) if (index($i, attr "=") == 1) { split($i, b, "[=,]"); p = b[2] }
 			if (p > 0) { listed++; if (n[a[2]] == p) same++ } }
-		END { print same + 0, listed + 0 }' "$f" "$d/slab-before.txt")
+		END { print same + 0, listed + 0 }' "$f" "$d/slab-before.txt"
+	}
+	read -r same listed < <(fill_counts n partial)
 	[ "$listed" -gt 0 ] && [ $((same * 10)) -ge $((listed * 8)) ] ||
 		fail "slab-fill: $same of $listed caches' node partial counts as the snapshot's"
+	read -r same listed < <(fill_counts cp cpu_slabs)
+	[ "$listed" -gt 0 ] && [ $((same * 10)) -ge $((listed * 8)) ] ||
+		fail "slab-fill: $same of $listed caches' CPU slab counts as the snapshot's"
+	# an active slab's CPU freelist walked (a count, not '-') for most
+	read -r walked active < <(awk '/^c / { a++; if ($NF != "-") w++ } END { print w + 0, a + 0 }' "$f")
+	[ "$active" -gt 0 ] && [ $((walked * 10)) -ge $((active * 9)) ] ||
+		fail "slab-fill: $walked of $active active slabs' CPU freelists walked"
 	"$S" import --snapshot "$d/slab-before.txt" --slab-fill "$f" -o fill.trace \
 		"$d/capture.ftrace.zst" > fill.out 2>&1 || fail "import --slab-fill: $(tail -3 fill.out)"
 	grep -Eq '^meta slab_fill [0-9a-f]{16}$' fill.trace || fail "no meta slab_fill in the trace"

@@ -68,14 +68,17 @@ if [[ " $(sed -n 's/^kmem_events=//p' "$caps/own/meta") " == *" mm_page_free "* 
 	head -1 "$rep/runs/trace__traced/prior.csv" | grep -Eq ',prior_freed_unseen(,|$)' ||
 		fail "prior.csv has no prior_freed_unseen column"
 fi
-# the node partial slabs one by one (slab-fill): make sim TRACE= imports
-# and replays with them, and prior.csv says how many kernel slabs were
-# listed ones
+# the node partial and CPU slabs one by one (slab-fill): make sim TRACE=
+# imports and replays with them, and prior.csv says how many kernel slabs
+# were listed ones and how many CPU slabs started as listed
 if [ -e "$caps/own/slab-fill-before.txt" ]; then
 	grep -q -- '--slab-fill' "$rep/run-params" || fail "make sim TRACE= did not replay with the slab-fill"
 	grep -Eq '^meta slab_fill [0-9a-f]{16}$' "$tmp/own.trace" || fail "the import did not number kernel slabs by the slab-fill"
-	head -1 "$rep/runs/trace__traced/prior.csv" | grep -q ',kslabs_listed,prior_listed_unseen$' ||
-		fail "prior.csv has no kslabs_listed, prior_listed_unseen columns"
+	head -1 "$rep/runs/trace__traced/prior.csv" | grep -q ',kslabs_listed,prior_listed_unseen,cpu_slabs_listed$' ||
+		fail "prior.csv has no kslabs_listed, prior_listed_unseen, cpu_slabs_listed columns"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cpu_slabs_listed") c = i; next }
+		{ n += $c } END { exit !(n > 0) }' "$rep/runs/trace__traced/prior.csv" ||
+		fail "no CPU slab started as the slab-fill listed it"
 fi
 # kernel.csv: one row per cache, signed changes, the header's field count
 awk -F, 'NR == 1 { n = NF } NF != n { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' \

@@ -1,10 +1,10 @@
-/* test_slab_fill.c - the node partial slabs as the kernel listed them
- * (`slab-fill`, base/slabsnap_fill.c): the file read into a snapshot's
- * caches, a cache started with those fills in list order and made to
- * agree with the snapshot's counts (allocators/slab_prior.c), and prior
- * frees of a listed kernel slab taken from that very slab when the trace
- * numbers kernel slabs by their place (import --slab-fill), those beyond
- * what it held dropped as objects allocated there unseen. */
+/* test_slab_fill.c - the node partial and CPU slabs as the kernel listed
+ * them (`slab-fill`, base/slabsnap_fill.c): the file read into a
+ * snapshot's caches, a cache started with those fills in list order and
+ * made to agree with the snapshot's counts (allocators/slab_prior.c), and
+ * prior frees of a listed kernel slab taken from that very slab when the
+ * trace numbers kernel slabs by their place (import --slab-fill), those
+ * beyond what it held dropped as objects allocated there unseen. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,12 +78,15 @@ static void test_fill_file(void **state)
 	assert_int_equal(skipped, 1);
 	c = ss_snap_find(&snap, "foo");
 	assert_int_equal(c->nr_fill, 3);
-	assert_int_equal(c->fill_inuse[0], 1);
-	assert_int_equal(c->fill_inuse[1], 3);
-	assert_int_equal(c->fill_inuse[2], 0);
+	assert_int_equal(c->nr_fill_node, 3);
+	assert_false(c->fill_cpus);
+	assert_int_equal(c->fill[0].inuse, 1);
+	assert_int_equal(c->fill[1].inuse, 3);
+	assert_int_equal(c->fill[2].inuse, 0);
 	/* the slab's pages: its free object rounded down to the slab size */
-	assert_true(c->fill_base[0] == 0xffff888004001000ull);
-	assert_true(c->fill_base[1] == 0xffff888004002000ull);
+	assert_true(c->fill[0].base == 0xffff888004001000ull);
+	assert_true(c->fill[1].base == 0xffff888004002000ull);
+	assert_true(c->fill[1].page == 0xffffea0000100040ull);
 	ss_snap_release(&snap);
 
 	/* the same text, the same hash; another one, another */
@@ -109,7 +112,7 @@ static void test_fill_file(void **state)
 	/* another geometry than the snapshot's: another kernel's file */
 	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\nn 0 1 2 3 8\n", &h1,
 				   &skipped, &err), -1);
-	assert_non_null(strstr(err.msg, ":3: cache foo: a partial slab of 8 objects"));
+	assert_non_null(strstr(err.msg, ":3: cache foo: a slab of 8 objects"));
 	ss_snap_release(&snap);
 	load(&snap);
 	/* a full slab is no partial one */
@@ -120,6 +123,71 @@ static void test_fill_file(void **state)
 	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\nn 0 1 2 1 4\n", &h1, &skipped, &err),
 			 -1);
 	assert_non_null(strstr(err.msg, ":2: unexpected line"));
+	ss_snap_release(&snap);
+}
+
+/* version 2: each CPU's active slab (its count, and the objects on the
+ * CPU freelist) and CPU partial slabs after the node partial ones */
+static const char fill_cpus[] =
+	"slabsim-slabfill 2 nodes=1 cpus=2\n"
+	"cache=foo\n"
+	"n 0 ffffea0000100000 ffff888004001400 1 4\n"
+	"n 0 ffffea0000100040 ffff888004002c00 3 4\n"
+	"n 0 ffffea0000100080 ffff888004003000 0 4\n"
+	"c 0 ffffea00001000c0 ffff888004004400 4 4 3\n"
+	"p 0 ffffea0000100100 ffff888004005800 2 4\n"
+	"c 1 ffffea0000100140 0 4 4 -\n";
+
+static void test_fill_file_cpus(void **state)
+{
+	struct ss_snap snap;
+	struct ss_error err;
+	const struct ss_snap_cache *c;
+	uint64_t h;
+	unsigned skipped;
+	(void)state;
+
+	load(&snap);
+	assert_int_equal(take_fill(&snap, fill_cpus, &h, &skipped, &err), 0);
+	c = ss_snap_find(&snap, "foo");
+	assert_true(c->fill_cpus);
+	assert_int_equal(c->nr_fill, 6);
+	assert_int_equal(c->nr_fill_node, 3);
+	assert_int_equal(c->fill[3].kind, SS_FILL_CPU);
+	assert_int_equal(c->fill[3].where, 0);
+	assert_int_equal(c->fill[3].inuse, 4);
+	assert_int_equal(c->fill[3].cpu_free, 3);
+	assert_true(c->fill[3].base == 0xffff888004004000ull);
+	assert_int_equal(c->fill[4].kind, SS_FILL_CPU_PARTIAL);
+	assert_int_equal(c->fill[4].inuse, 2);
+	/* a walk that failed: unknown; no free object: no pages known */
+	assert_int_equal(c->fill[5].where, 1);
+	assert_int_equal(c->fill[5].cpu_free, SS_SNAP_FREE_UNKNOWN);
+	assert_true(c->fill[5].base == 0);
+	ss_snap_release(&snap);
+
+	load(&snap);
+	/* no CPU slab in a version 1 file */
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 1\ncache=foo\nc 0 1 2 4 4 3\n", &h,
+				   &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: a CPU slab in a version 1 file"));
+	/* node partial slabs first: the ids number them before the CPUs' */
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 2\ncache=foo\np 0 1 2 1 4\n"
+					  "n 0 3 4 1 4\n", &h, &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":4: cache foo: a node partial slab after a CPU slab"));
+	ss_snap_release(&snap);
+	load(&snap);
+	/* more on the CPU freelist than the slab counts in use */
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 2\ncache=foo\nc 0 1 2 2 4 3\n", &h,
+				   &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: cache foo: a slab of 4 objects with 2 in use"));
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 2\ncache=foo\nc 0 1 2 2 4\n", &h,
+				   &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: expected 'c CPU SLAB FREE INUSE OBJECTS CPUFREE'"));
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 2\ncache=foo\nc 0 1 2 2 4 1 x\n", &h,
+				   &skipped, &err), -1);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 3\n", &h, &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":1: not a slab-fill file"));
 	ss_snap_release(&snap);
 }
 
@@ -315,10 +383,64 @@ static void test_take_listed(void **state)
 	ss_snap_release(&snap);
 }
 
+/* The CPU slabs as listed: CPU 0's active slab counts 4 in use of which 3
+ * are on its freelist (one object held), its partial slab 2; CPU 1's
+ * walk failed (SLUB's half estimate for its freelist).  The full slabs
+ * are what the listed ones leave (10 - 3 - 3), the counts the
+ * snapshot's; kernel slab 4 (the first CPU one) is CPU 0's active slab,
+ * holding one object: a second free of it is dropped as unseen. */
+static void test_populate_cpus(void **state)
+{
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_topology topo;
+	struct ss_slab *a0, *a1;
+	(void)state;
+
+	start_filled(fill_cpus, &snap, &s, &topo);
+	a0 = s.cpu[0].slab;
+	a1 = s.cpu[1].slab;
+	assert_non_null(a0);
+	assert_non_null(a1);
+	assert_int_equal(a0->inuse, 4);
+	assert_int_equal(a0->cpu_free, 3);
+	assert_int_equal(a0->prior, 1);
+	assert_int_equal(a1->cpu_free, 2);
+	assert_int_equal(s.cpu[0].partial.nr, 1);
+	assert_int_equal(ss_slab_of(s.cpu[0].partial.head)->inuse, 2);
+	assert_int_equal(s.cpu[1].partial.nr, 0);
+	assert_int_equal(s.cpu_slabs_listed, 3);
+	assert_int_equal(s.nr_slabs, 10);
+	assert_int_equal(slub_objects(&s), 32);
+	assert_int_equal(s.prior_cpu_free_meas, 3 + 2);
+	assert_int_equal(s.prior_cpu_free_est, 2);
+	stop(&s, &topo, &snap);
+
+	{
+		struct ss_error err;
+		struct ss_snap_cache *c;
+		uint64_t h;
+		unsigned skipped;
+
+		load(&snap);
+		assert_int_equal(take_fill(&snap, fill_cpus, &h, &skipped, &err), 0);
+		c = (struct ss_snap_cache *)ss_snap_find(&snap, "foo");
+		c->fill_ids = true;
+		start(&s, &topo, c);
+		assert_ptr_equal(take(&s, 4), s.cpu[0].slab);
+		assert_null(take(&s, 4));
+		assert_int_equal(s.prior_listed_unseen, 1);
+		assert_ptr_equal(take(&s, 5), ss_slab_of(s.cpu[0].partial.head));
+		stop(&s, &topo, &snap);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fill_file),
+		cmocka_unit_test(test_fill_file_cpus),
+		cmocka_unit_test(test_populate_cpus),
 		cmocka_unit_test(test_populate_measured),
 		cmocka_unit_test(test_take_listed),
 	};

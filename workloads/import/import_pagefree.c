@@ -100,12 +100,12 @@ int ss_import_pagefree_fill(struct ss_import_pagefree *pf, const struct ss_snap 
 		const struct ss_snap_cache *sc = &snap->caches[c];
 
 		for (uint32_t i = 0; i < sc->nr_fill; i++) {
+			const struct ss_snap_fill *f = &sc->fill[i];
 			uint64_t b;
 
-			if (!sc->fill_base[i] || sc->fill_page[i] < pf->vmemmap ||
-			    (sc->fill_page[i] - pf->vmemmap) % pf->stride)
+			if (!f->base || f->page < pf->vmemmap || (f->page - pf->vmemmap) % pf->stride)
 				continue;
-			b = sc->fill_base[i] - ((sc->fill_page[i] - pf->vmemmap) / pf->stride << 12);
+			b = f->base - ((f->page - pf->vmemmap) / pf->stride << 12);
 			if (!agree && !disagree)
 				base = b;
 			if (b == base)

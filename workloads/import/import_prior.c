@@ -474,6 +474,33 @@ static int learn_strides(struct ss_import_prior *p, const struct ss_target *t)
 	return rc;
 }
 
+/* A listed slab that showed no free object (a CPU's active slab handed
+ * out whole) is found by its struct page instead, once the direct map's
+ * base is exact (ss_import_pagefree_fill): its pages are the frame's. */
+static int fill_bare(struct ss_import_prior *p)
+{
+	const struct ss_import_pagefree *pf = &p->pagefree;
+
+	for (unsigned c = 0; c < p->snap->nr; c++) {
+		const struct ss_snap_cache *sc = &p->snap->caches[c];
+
+		for (uint32_t i = 0; i < sc->nr_fill; i++) {
+			const struct ss_snap_fill *f = &sc->fill[i];
+			struct ss_ptr_entry *e;
+
+			if (f->base || sc->order > 10 || f->page < pf->vmemmap ||
+			    (f->page - pf->vmemmap) % pf->stride)
+				continue;
+			if (!(e = ss_ptrmap_insert(&p->fill_pos, pf->base + ((f->page - pf->vmemmap) /
+									    pf->stride << 12))))
+				return -1;
+			e->id = i + 1;
+			e->site = c;
+		}
+	}
+	return 0;
+}
+
 int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat,
 			  const struct ss_kmem_labels *l, const struct ss_target *t,
 			  struct ss_error *err)
@@ -490,8 +517,8 @@ int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat
 	if (rc == 0 && learn_strides(p, t))
 		rc = ss_errorf(err, "out of memory");
 	ss_import_pagefree_finish(&p->pagefree);
-	if (p->fill)
-		ss_import_pagefree_fill(&p->pagefree, p->snap);
+	if (p->fill && !ss_import_pagefree_fill(&p->pagefree, p->snap) && fill_bare(p))
+		rc = ss_errorf(err, "out of memory");
 	p->learned = rc == 0;
 	return rc < 0 ? -1 : 0;
 }
@@ -505,9 +532,9 @@ int ss_import_prior_fill(struct ss_import_prior *p)
 		for (uint32_t i = 0; i < sc->nr_fill; i++) {
 			struct ss_ptr_entry *e;
 
-			if (!sc->fill_base[i] || sc->order > 10)
+			if (!sc->fill[i].base || sc->order > 10)
 				continue;
-			if (!(e = ss_ptrmap_insert(&p->fill_pos, SLAB_BASE(sc->fill_base[i], sc->order))))
+			if (!(e = ss_ptrmap_insert(&p->fill_pos, SLAB_BASE(sc->fill[i].base, sc->order))))
 				return -1;
 			e->id = i + 1;
 			e->site = c;
