@@ -126,6 +126,9 @@ struct ss_cache_report {
 	/* free slots of the initial state's CPU slabs, which SLUB's `objects`
 	 * counts as in use: by the half-full estimate, and measured */
 	uint64_t cpu_free_estimated, cpu_free_measured;
+	/* the CPU slabs' free slots when the report was taken (the run's
+	 * end), the same count kernel.csv reads from a slab-fill file after */
+	uint64_t cpu_free_end;
 	/* of live and requested_live: objects the allocator kmalloc'ed for
 	 * itself (memcg vectors, SLAB's off-slab management, sheaves), which
 	 * no trace event names */

@@ -184,8 +184,10 @@ int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 	 * before the trace was freed by then, by a prior free naming K.  Not
 	 * a CPU's next event for the vector rule below: __free_slab() frees
 	 * the vector (free_slab_obj_exts()) before the pages. */
-	if (ev->kind == SS_EV_SLAB_FREED)
+	if (ev->kind == SS_EV_SLAB_FREED) {
+		pc->page_deaths = true;
 		return pc->slabs.cap ? note_dead(pc, ev) : 0; /* (no prior free yet: not K) */
+	}
 	if (!(last = last_of(pc, ev->cpu)))
 		return -1;
 	if (ev->kind == SS_EV_FREE_PRIOR && ev->api == SS_API_KMALLOC &&
@@ -294,8 +296,10 @@ void ss_prior_counts_about(const struct ss_prior_counts *pc, const struct ss_eve
 				      .src_value = ev->api == SS_API_KMALLOC ? ev->value : 0};
 	if (!find(pc, ev))
 		return; /* (standard input: no pass, K maps by draws alone) */
+	out->frees = find(pc, ev)->n;
 	out->held = ss_prior_counts_held(pc, ev);
 	out->dead = ss_prior_counts_dead(pc, ev);
+	out->outlived = !out->dead && (out->held > out->frees || pc->page_deaths);
 	if (c) {
 		out->cache_held = c->held;
 		out->cache_kslabs = c->n;

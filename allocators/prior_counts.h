@@ -41,6 +41,7 @@
 #ifndef SS_PRIOR_COUNTS_H
 #define SS_PRIOR_COUNTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -71,6 +72,11 @@ struct ss_kslab_info {
 	uint32_t src_api, src_gfp;
 	uint64_t src_value;
 	uint32_t held, dead;   /* ss_prior_counts_held, ss_prior_counts_dead */
+	uint32_t frees;	       /* the prior frees of K over the whole trace */
+	/* K was not seen freed where the trace would have seen it: its
+	 * cache's slabs are seen die (held is then frees + 1), or the trace
+	 * has the page frees of slabs (`d` lines), which show every death */
+	bool outlived;
 	/* what all the kernel slabs of its cache held at least, summed
 	 * (ss_prior_counts_finish), and how many the trace frees from */
 	uint64_t cache_held;
@@ -95,6 +101,7 @@ struct ss_prior_counts {
 	struct ss_event *last;
 	uint32_t nr_last;
 	uint64_t deaths; /* kernel slabs seen freed */
+	bool page_deaths; /* the trace has SS_EV_SLAB_FREED events */
 };
 
 /* Count the prior frees with a slab of every kernel slab in the trace at

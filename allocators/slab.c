@@ -190,6 +190,26 @@ uint64_t ss_kcache_cpu_slabs(const struct ss_kcache *s)
 	return nr;
 }
 
+/* Free slots on the CPU slabs (each active slab's c->freelist and own
+ * freelist, each CPU partial slab's), which SLUB's `objects` counts as in
+ * use: show_slab_objects() subtracts only the node partial lists'. */
+static uint64_t cpu_slabs_free(const struct ss_kcache *s)
+{
+	uint64_t nr = 0;
+
+	for (unsigned c = 0; c < s->topo->nr_cpus; c++) {
+		const struct ss_slab *sl = s->cpu[c].slab;
+
+		if (sl)
+			nr += sl->objects - sl->inuse + sl->cpu_free;
+		for (const struct ss_link *l = s->cpu[c].partial.head; l; l = l->next) {
+			sl = ss_list_entry(l, const struct ss_slab, link);
+			nr += sl->objects - sl->inuse;
+		}
+	}
+	return nr;
+}
+
 /* ---- slabs ---- */
 
 /* Pages of one slab, poisoned and initialised as allocate_slab() and
@@ -448,6 +468,7 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.prior_slabs_freed = prior_slabs_freed(s),
 		.cpu_free_estimated = s->prior_cpu_free_est,
 		.cpu_free_measured = s->prior_cpu_free_meas,
+		.cpu_free_end = cpu_slabs_free(s),
 		.from_snapshot = s->from_snapshot,
 		.stats = s->stats,
 		.fns = s->fns,

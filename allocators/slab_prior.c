@@ -871,7 +871,15 @@ static int64_t kslab_slab(struct ss_kcache *s, const struct ss_kslab_info *ki, u
 		 * read, by a task no tracepoint reports (make-clone-j2's
 		 * dentry: 35 of 65 listed slabs gave more, 281 frees in all),
 		 * which the kernel counts neither before nor after */
-		if (m->taken >= s->fill_held[ki->kslab - 1])
+		uint32_t held = s->fill_held[ki->kslab - 1];
+
+		/* Such a slab that outlived its frees (not seen die where
+		 * the trace would show it) was kept alive by those unseen
+		 * objects: one of its objects is left for them, so that its
+		 * frees do not empty it where the kernel's did not */
+		if (ki->frees > held && ki->outlived && held)
+			held--;
+		if (m->taken >= held)
 			return -2;
 		if (!m->slab) {
 			m->slab = 1 + i; /* (mapped when populated) */

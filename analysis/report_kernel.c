@@ -141,7 +141,8 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	struct ss_csv c;
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
-	int rc, u = -1, ce = -1, cm = -1, un = -1, ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1, -1, -1, -1};
+	int rc, u = -1, ce = -1, cm = -1, un = -1, fe = -1;
+	int ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1, -1, -1, -1};
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -159,11 +160,12 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		ce = ss_csv_col(&c, "cpu_free_estimated");
 		cm = ss_csv_col(&c, "cpu_free_measured");
 		un = ss_csv_col(&c, "prior_freed_unseen");
+		fe = ss_csv_col(&c, "cpu_free_end");
 		rp_kernel_kslab_cols(&c, ks);
 	}
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
-		uint64_t x, y = 0, z = 0, e = 0, m = 0, w = 0, kv[RP_KERNEL_KSLAB_COLS];
+		uint64_t x, y = 0, z = 0, e = 0, m = 0, w = 0, f = 0, kv[RP_KERNEL_KSLAB_COLS];
 
 		if (!r) {
 			rc = ss_errorf(err, "out of memory");
@@ -174,6 +176,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		    (ce >= 0 && ss_csv_u64(&c, (unsigned)ce, &e, err)) ||
 		    (cm >= 0 && ss_csv_u64(&c, (unsigned)cm, &m, err)) ||
 		    (un >= 0 && ss_csv_u64(&c, (unsigned)un, &w, err)) ||
+		    (fe >= 0 && ss_csv_u64(&c, (unsigned)fe, &f, err)) ||
 		    rp_kernel_kslab_read(&c, ks, kv, err)) {
 			rc = -1;
 			break;
@@ -192,6 +195,8 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 			r->kslabs_listed += kv[4];
 			r->prior_listed_unseen += kv[5];
 			r->cpu_slabs_listed += kv[6];
+			r->m_cpu_free1 += f;
+			r->m_cpu_free1_known = fe >= 0;
 			k->prior_freed += x;
 			k->prior_missing += y;
 		} else {
@@ -345,6 +350,29 @@ static size_t untraced_bound_note(const struct rp_kernel_row *r, char *buf, size
 				(unsigned long long)r->prior_freed, (long long)(m + (int64_t)r->prior_freed));
 }
 
+/* Where a held cache's objects miss and both sides' CPU slabs are known
+ * at the end: how many free slots each side's CPU slabs held then, which
+ * `objects` counts as in use, and the change of the objects in use. */
+static size_t cpu_free_after_note(const struct rp_kernel_row *r, char *buf, size_t size)
+{
+	int64_t k, m;
+	size_t n;
+
+	if (!objects_miss(r) || !rp_kernel_in_use_deltas(r, &k, &m))
+		return 0;
+	n = (size_t)snprintf(buf, size,
+			     "after, the CPU slabs had %llu free slots in the kernel and %llu in "
+			     "the model, counted in `objects` as in use: the objects in use "
+			     "changed by %+lld and %+lld",
+			     (unsigned long long)r->k_cpu_free1, (unsigned long long)r->m_cpu_free1,
+			     (long long)k, (long long)m);
+	if (!isnan(rp_kernel_err_pct(k, m)) && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " (%+.1f%%)", rp_kernel_err_pct(k, m));
+	if (n < size)
+		n += (size_t)snprintf(buf + n, size - n, "; ");
+	return n < size ? n : size - 1;
+}
+
 size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -391,6 +419,8 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 		if (n < size)
 			n += (size_t)snprintf(buf + n, size - n, "; ");
 	}
+	if (n < size)
+		n += cpu_free_after_note(r, buf + n, size - n);
 	/* where its slabs miss: which kernel slabs the trace's frees of
 	 * initial objects emptied depends on how full each was, which the
 	 * snapshot does not say beyond the whole ones */
@@ -432,7 +462,8 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 	if (r->prior_listed_unseen && n < size)
 		n += (size_t)snprintf(buf + n, size - n,
 				      "%llu frees of listed kernel slabs beyond the objects they "
-				      "held when listed: allocated there with no event, dropped; ",
+				      "held when listed (all but one, where the slab outlived "
+				      "them): allocated there with no event, dropped; ",
 				      (unsigned long long)r->prior_listed_unseen);
 	if (n >= size) /* cut short: the whole text would not fit */
 		n = size - 1;
@@ -657,6 +688,15 @@ void rp_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model)
 	rp_kernel_csv_pct(fp, rp_kernel_err_pct(kernel, model));
 }
 
+/* A count's CSV field, empty when not known. */
+static void csv_known(FILE *fp, bool known, uint64_t v)
+{
+	if (known)
+		fprintf(fp, ",%llu", (unsigned long long)v);
+	else
+		fputc(',', fp);
+}
+
 int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 {
 	fprintf(fp, "cache,kernel_objects_before,kernel_objects_after,model_objects_after,"
@@ -667,9 +707,11 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "model_objects_unsettled,model_slabs_unsettled,within_unsettled,untraced_allocs,"
 		    "cpu_free_estimated,cpu_free_measured,sheaf_capacity,kslabs_freed_from,"
 		    "kslabs_whole,prior_slabs_not_full,prior_slabs_freed,kslabs_listed,"
-		    "prior_listed_unseen,cpu_slabs_listed\n");
+		    "prior_listed_unseen,cpu_slabs_listed,kernel_cpu_free_after,"
+		    "model_cpu_free_after,objects_in_use_error_pct\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
+		int64_t kin, min;
 
 		ss_csv_put(fp, r->name);
 		fprintf(fp, ",%llu,%llu,%llu,%lld,%lld", (unsigned long long)r->k_obj0,
@@ -681,7 +723,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(long long)k_dslab(r), (long long)m_dslab(r));
 		rp_kernel_csv_err(fp, k_dslab(r), m_dslab(r));
 		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
-			    "%llu,%llu,%llu\n",
+			    "%llu,%llu,%llu",
 			rp_kernel_row_held(r),
 			rp_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
@@ -696,6 +738,13 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->kslabs_listed,
 			(unsigned long long)r->prior_listed_unseen,
 			(unsigned long long)r->cpu_slabs_listed);
+		csv_known(fp, r->k_cpu_free1_known, r->k_cpu_free1);
+		csv_known(fp, r->m_cpu_free1_known, r->m_cpu_free1);
+		if (rp_kernel_in_use_deltas(r, &kin, &min))
+			rp_kernel_csv_err(fp, kin, min);
+		else
+			fputc(',', fp);
+		fputc('\n', fp);
 	}
 	return ferror(fp) ? -1 : 0;
 }

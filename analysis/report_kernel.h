@@ -50,6 +50,12 @@ struct rp_kernel_row {
 	/* of kslabs_freed_from, those the slab-fill listed (their fill
 	 * measured), and frees of them beyond what they held (dropped) */
 	uint64_t kslabs_listed, prior_listed_unseen, cpu_slabs_listed;
+	/* the CPU slabs' free slots at the end, which `objects` counts as in
+	 * use: the kernel's from a slab-fill file read after the
+	 * after-snapshot (rp_kernel_load_fill_after), the model's from
+	 * prior.csv cpu_free_end; each only where known */
+	uint64_t k_cpu_free1, m_cpu_free1;
+	bool k_cpu_free1_known, m_cpu_free1_known;
 	/* the model before the settling rule (slabinfo.unsettled; the same
 	 * as m_obj1, m_slab1 when the run settled nothing) */
 	uint64_t u_obj1, u_slab1;
@@ -100,6 +106,16 @@ int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 /* The capture's meta file (capture_meta.h): the section then says what
  * the trace cannot show (tasks no tracepoint reports, lost events). */
 int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *err);
+/* The capture's slab-fill file read after its after-snapshot
+ * (slab-fill-after.txt): each cache's CPU slabs' free slots then, so that
+ * the report can say how much of an objects miss is what the CPU slabs
+ * held.  A cache whose CPU freelist walk failed stays unknown.  Errors
+ * name the file and line. */
+int rp_kernel_load_fill_after(struct rp_kernel *k, const char *fill, struct ss_error *err);
+/* The change of the objects really in use (`objects` less the CPU slabs'
+ * free slots; before: those the model started with, measured or
+ * estimated): false when either side's after is unknown. */
+bool rp_kernel_in_use_deltas(const struct rp_kernel_row *r, int64_t *kernel, int64_t *model);
 /* What the model leaves out for row r, as far as the figures tell
  * (report.md's last column): into buf (size bytes, cut short when it
  * does not fit), its length returned. */

@@ -34,6 +34,7 @@ struct report_opts {
 	unsigned nalt;
 	const char *kernel_before, *kernel_after; /* slab snapshots of a capture */
 	const char *capture_meta;		  /* its meta file */
+	const char *kernel_fill_after;		  /* its slab-fill-after.txt */
 	struct rp_names variants, models; /* empty = not given */
 	struct rp_calib calib[MAX_CALIB];
 	unsigned ncalib;
@@ -43,6 +44,7 @@ struct report_opts {
 
 enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
        O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_KBEFORE, O_KAFTER, O_CMETA,
+       O_KFILL,
        O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -84,6 +86,11 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_CMETA] = {"capture-meta", NULL, "FILE",
 		"the capture's meta (make capture): the section says which\n"
 		"tasks ran with no tracepoint and what events were lost"},
+	[O_KFILL] = {"kernel-fill-after", NULL, "FILE",
+		"the capture's slab-fill file read after --kernel-after\n"
+		"(slab-fill-after.txt): kernel.csv and the notes give the\n"
+		"CPU slabs' free slots at the end, which `objects` counts\n"
+		"as in use, on both sides"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
 		"write only the plot data (waste.dat, latency.dat,\n"
 		"title.gp and the workload's own)"},
@@ -103,7 +110,7 @@ static void usage(FILE *out)
 		"                      [--compare-model M] [--baseline VARIANT] [--alt-runs DIR]...\n"
 		"                      [--sensitivity FILE] [--plot-data-only]\n"
 		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT\n"
-		"                       [--capture-meta FILE]]\n\n"
+		"                       [--capture-meta FILE] [--kernel-fill-after FILE]]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
 		"title), DIR/figures.csv (the headline figures) and DIR/report.md (only\n"
@@ -171,6 +178,7 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_KBEFORE: o->kernel_before = v; return 0;
 	case O_KAFTER: o->kernel_after = v; return 0;
 	case O_CMETA: o->capture_meta = v; return 0;
+	case O_KFILL: o->kernel_fill_after = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
 	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
@@ -194,6 +202,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		return ss_opt_usage_err(&opt_set, "--kernel-before and --kernel-after go together");
 	if (o->capture_meta && !o->kernel_after)
 		return ss_opt_usage_err(&opt_set, "--capture-meta needs --kernel-after");
+	if (o->kernel_fill_after && !o->kernel_after)
+		return ss_opt_usage_err(&opt_set, "--kernel-fill-after needs --kernel-after");
 	if (!o->compare_model)
 		o->compare_model = "traced";
 	if (!o->command) {
@@ -513,6 +523,9 @@ static int run_report(const struct report_opts *o)
 				   o->compare_model, &err))
 			goto fail;
 		if (o->capture_meta && rp_kernel_load_meta(&kernel, o->capture_meta, &err))
+			goto fail;
+		if (o->kernel_fill_after &&
+		    rp_kernel_load_fill_after(&kernel, o->kernel_fill_after, &err))
 			goto fail;
 		kernel_cmp = &kernel;
 	}

@@ -74,11 +74,21 @@ fi
 if [ -e "$caps/own/slab-fill-before.txt" ]; then
 	grep -q -- '--slab-fill' "$rep/run-params" || fail "make sim TRACE= did not replay with the slab-fill"
 	grep -Eq '^meta slab_fill [0-9a-f]{16}$' "$tmp/own.trace" || fail "the import did not number kernel slabs by the slab-fill"
-	head -1 "$rep/runs/trace__traced/prior.csv" | grep -q ',kslabs_listed,prior_listed_unseen,cpu_slabs_listed$' ||
-		fail "prior.csv has no kslabs_listed, prior_listed_unseen, cpu_slabs_listed columns"
+	head -1 "$rep/runs/trace__traced/prior.csv" | grep -q ',kslabs_listed,prior_listed_unseen,cpu_slabs_listed,cpu_free_end$' ||
+		fail "prior.csv has no kslabs_listed, prior_listed_unseen, cpu_slabs_listed, cpu_free_end columns"
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cpu_slabs_listed") c = i; next }
 		{ n += $c } END { exit !(n > 0) }' "$rep/runs/trace__traced/prior.csv" ||
 		fail "no CPU slab started as the slab-fill listed it"
+	# and read again after the after-snapshot: kernel.csv gives both
+	# sides' CPU slabs' free slots at the end for most caches
+	[ "$(sed -n 's/^slab_fill_after=//p' "$caps/own/meta")" = yes ] || fail "meta slab_fill_after"
+	prior_end=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cpu_free_end") c = i; next }
+		{ n += $c } END { print n + 0 }' "$rep/runs/trace__traced/prior.csv")
+	[ "$prior_end" -gt 0 ] || fail "prior.csv: no free slot on any CPU slab at the end"
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ rows++; k += $c["kernel_cpu_free_after"] != ""; m += $c["model_cpu_free_after"] != "" }
+		END { exit !(rows > 0 && k * 10 >= rows * 8 && m > 0) }' "$rep/kernel.csv" ||
+		fail "kernel.csv: CPU slabs' free slots after missing for most caches"
 fi
 # kernel.csv: one row per cache, signed changes, the header's field count
 awk -F, 'NR == 1 { n = NF } NF != n { print "row " NR ": " NF " fields"; bad = 1 } END { exit bad }' \

@@ -42,6 +42,8 @@ OWN_FILL := $(if $(OWN_BEFORE),$(wildcard $(OWN_DIR)/slab-fill-before.txt))
 OWN_WALK := $(wildcard $(OWN_DIR)/walk.ftrace.zst)
 OWN_AFTER := $(wildcard $(OWN_DIR)/slab-after.txt)
 OWN_META := $(wildcard $(OWN_DIR)/meta)
+# the CPU slabs' fill after (slab-fill after the after-snapshot)
+OWN_FILL_AFTER := $(if $(OWN_AFTER),$(wildcard $(OWN_DIR)/slab-fill-after.txt))
 INITIAL ?= $(OWN_BEFORE)
 # meta's cpus_possible ("0-1", "0-3,6") as a count
 OWN_CPUS := $(if $(OWN_META),$(shell sed -n 's/^cpus_possible=//p' $(call sh_quote,$(OWN_META)) | \
@@ -81,8 +83,8 @@ endef
 $(foreach m,$(MODELS),$(eval $(call own_run_rule,$(m))))
 
 # report.md's section "the live kernel and the simulator"
-REPORT_EXTRA_ARGS := $(if $(and $(INITIAL),$(OWN_AFTER)),--kernel-before $(INITIAL) --kernel-after $(OWN_AFTER) $(if $(OWN_META),--capture-meta $(OWN_META)))
-REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER) $(OWN_META)
+REPORT_EXTRA_ARGS := $(if $(and $(INITIAL),$(OWN_AFTER)),--kernel-before $(INITIAL) --kernel-after $(OWN_AFTER) $(if $(OWN_META),--capture-meta $(OWN_META)) $(if $(OWN_FILL_AFTER),--kernel-fill-after $(OWN_FILL_AFTER)))
+REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER) $(OWN_META) $(OWN_FILL_AFTER)
 
 .PHONY: runs sim
 runs: $(RUN_SUMMARIES)
