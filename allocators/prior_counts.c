@@ -333,6 +333,10 @@ int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss
 			rc = ss_errorf(err, "out of memory");
 			break;
 		}
+	/* (the import's meta, after the events: the page frees could name
+	 * every kernel slab that died, whether or not one did) */
+	if (rc == 0 && ss_trace_meta(ss_trace_tables(r), "page_base"))
+		pc->page_deaths = true;
 	ss_trace_close(r);
 	if (rc < 0)
 		return -1;

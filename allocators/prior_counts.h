@@ -101,7 +101,9 @@ struct ss_prior_counts {
 	struct ss_event *last;
 	uint32_t nr_last;
 	uint64_t deaths; /* kernel slabs seen freed */
-	bool page_deaths; /* the trace has SS_EV_SLAB_FREED events */
+	/* the trace has SS_EV_SLAB_FREED events, or its meta page_base:
+	 * the page frees show every death of a kernel slab it frees from */
+	bool page_deaths;
 };
 
 /* Count the prior frees with a slab of every kernel slab in the trace at

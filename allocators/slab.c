@@ -154,6 +154,7 @@ void ss_kcache_release(struct ss_kcache *s)
 	free(s->mapped);
 	free(s->fill_slab);
 	free(s->fill_held);
+	free(s->pinned);
 	for (uint32_t i = 0; i < s->nr_kmaps; i++)
 		free(s->kmaps[i].kslab);
 	free(s->kmaps);
@@ -394,9 +395,21 @@ void ss_check_object(const struct ss_kcache *s, bool active, bool fp_set,
  * "slub: fix off by one in number of slab tests"); no target lies there. */
 #define ERA_DISCARD_GE 316
 
-bool ss_slab_should_discard(const struct ss_kcache *s,
-			    const struct ss_kcache_node *n)
+/* sl is one of the pinned initial slabs (a handful at most: a linear
+ * search, on the empty-slab path only). */
+static bool slab_pinned(const struct ss_kcache *s, const struct ss_slab *sl)
 {
+	for (uint32_t i = 0; i < s->nr_pinned; i++)
+		if (s->pinned[i] == sl)
+			return true;
+	return false;
+}
+
+bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n,
+			    const struct ss_slab *sl)
+{
+	if (s->nr_pinned && slab_pinned(s, sl))
+		return false;
 	if (s->t->era < ERA_DISCARD_GE)
 		return n->partial.nr > s->geo.min_partial;
 	return n->partial.nr >= s->geo.min_partial;

@@ -178,6 +178,12 @@ struct ss_kcache {
 	uint32_t *fill_slab;
 	uint32_t *fill_held;	  /* the objects each started with */
 	uint32_t nr_fill_slab;
+	/* initial slabs never discarded: listed kernel slabs the trace
+	 * frees from and would have seen die, and did not (slab_prior.c
+	 * kslab_slab): the kernel's outlived the capture, so an emptied
+	 * replica stays on its node's partial list */
+	struct ss_slab **pinned;
+	uint32_t nr_pinned, cap_pinned;
 	bool fill_ids;
 	uint64_t fill_moved;
 	/* kernel slabs mapped by their place, and the frees of them beyond
@@ -277,7 +283,8 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node, struct ss_op *op
 struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node);
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl, struct ss_op *op);
 /* The test before discarding an empty slab (nr_partial against min_partial). */
-bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n);
+bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n,
+			    const struct ss_slab *sl);
 /* n updates of a slab's freelist and counters with interrupts already
  * off (__cmpxchg_double_slab() / __slab_update_freelist(): acquire_slab,
  * deactivate_slab, get_freelist, unfreeze_partials, freeze_slab):

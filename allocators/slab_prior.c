@@ -855,6 +855,19 @@ static uint32_t fill_slab_of(const struct ss_kcache *s, const struct ss_kslab_in
 	return s->fill_slab[ki->kslab - 1]; /* (UINT32_MAX when not used) */
 }
 
+/* Keep initial slab sl from being discarded when it empties: the kernel
+ * slab it is outlived the capture (ss_slab_should_discard).  -1 when out
+ * of memory. */
+static int pin(struct ss_kcache *s, struct ss_slab *sl)
+{
+	if (s->nr_pinned == s->cap_pinned &&
+	    ss_grow_zeroed((void **)&s->pinned, &s->cap_pinned, s->nr_pinned,
+			   sizeof(*s->pinned), 16))
+		return -1;
+	s->pinned[s->nr_pinned++] = sl;
+	return 0;
+}
+
 /* The prior slab ki's kernel slab maps to, mapping it anew when it is
  * new or its slab has nothing left: a spread slab made to hold what K
  * held when K was seen freed (`dead`), else map_draw(). */
@@ -884,6 +897,8 @@ static int64_t kslab_slab(struct ss_kcache *s, const struct ss_kslab_info *ki, u
 		if (!m->slab) {
 			m->slab = 1 + i; /* (mapped when populated) */
 			s->kslabs_listed++;
+			if (ki->outlived && pin(s, s->prior_slabs[i]))
+				return -1;
 		}
 	}
 	if (!m->slab && dead && (i = spread_take(s, dead)) != UINT32_MAX) {

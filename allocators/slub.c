@@ -60,7 +60,7 @@ static void unfreeze_partials(struct ss_kcache *s, struct ss_kcache_cpu *c,
 		ss_slab_touch(sl, cpu, op);
 		if (s->t->era < SS_ERA_6_8)
 			ss_slab_cmpxchg_irqoff(s, sl, op, 1);
-		if (sl->inuse == 0 && ss_slab_should_discard(s, n)) {
+		if (sl->inuse == 0 && ss_slab_should_discard(s, n, sl)) {
 			ss_step(op, SS_STEP_DEACTIVATE_EMPTY, 1);
 			ss_list_add(&discard, &sl->link, true);
 		} else {
@@ -308,7 +308,7 @@ static void slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *
 	if (!was_full && sl->inuse) /* stays on n->partial: no lock */
 		return;
 	ss_list_lock(s, n, op);
-	if (!sl->inuse && ss_slab_should_discard(s, n)) {
+	if (!sl->inuse && ss_slab_should_discard(s, n, sl)) {
 		if (!was_full) {
 			ss_slab_remove_partial(s, sl);
 			ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);

@@ -229,7 +229,7 @@ static void release_if_empty(struct ss_kcache *s, struct ss_slab *sl,
 {
 	struct ss_kcache_node *n = &s->node[sl->node];
 
-	if (sl->inuse || !ss_slab_should_discard(s, n)) {
+	if (sl->inuse || !ss_slab_should_discard(s, n, sl)) {
 		ss_list_unlock(n, op);
 		return;
 	}

@@ -64,7 +64,7 @@ void ss_tiny_free(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl,
 	if (sl->node != s->topo->cpu_node[cpu])
 		ss_step(op, SS_STEP_NODE_REMOTE, 1);
 	sl->inuse--;
-	if (!sl->inuse && ss_slab_should_discard(s, &s->node[sl->node])) {
+	if (!sl->inuse && ss_slab_should_discard(s, &s->node[sl->node], sl)) {
 		/* slab_empty: n->nr_partial >= min_partial (0) holds always */
 		ss_step(op, SS_STEP_LIST_LOCK, 1);
 		if (!was_full) {

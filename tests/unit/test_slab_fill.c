@@ -7,6 +7,7 @@
  * beyond what it held dropped as objects allocated there unseen. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -438,6 +439,45 @@ static void test_take_listed_outlived(void **state)
 	ss_snap_release(&snap);
 }
 
+/* K 2 (3 objects when listed, on the node partial list) freed empty: a
+ * kernel slab that outlived the capture keeps its replica, emptied on
+ * the partial list; one that did not is discarded as SLUB discards it. */
+static void free_k2(bool outlived, uint64_t *slabs_before, uint64_t *slabs_after)
+{
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_topology topo;
+	struct ss_costs costs;
+	struct ss_op op;
+	struct ss_kslab_info k2 = {.kslab = 2, .frees = 3, .held = 3 + outlived,
+				   .outlived = outlived};
+
+	memset(&costs, 0, sizeof(costs));
+	op = (struct ss_op){.cost = costs.cycles};
+	start_numbered(fill, &snap, &s, &topo);
+	s.geo.min_partial = 0; /* (foo's 3 node partial slabs are below its own) */
+	*slabs_before = s.nr_slabs;
+	for (unsigned i = 0; i < 3; i++) {
+		struct ss_slab *sl = ss_kcache_take_prior(&s, &k2);
+
+		assert_non_null(sl);
+		ss_kcache_free(&s, 0, sl, &op);
+	}
+	*slabs_after = s.nr_slabs;
+	stop(&s, &topo, &snap);
+}
+
+static void test_outlived_not_discarded(void **state)
+{
+	uint64_t before, after;
+	(void)state;
+
+	free_k2(false, &before, &after);
+	assert_int_equal(after, before - 1);
+	free_k2(true, &before, &after);
+	assert_int_equal(after, before);
+}
+
 /* The CPU slabs as listed: CPU 0's active slab counts 4 in use of which 3
  * are on its freelist (one object held), its partial slab 2; CPU 1's
  * walk failed (SLUB's half estimate for its freelist).  The full slabs
@@ -488,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_populate_measured),
 		cmocka_unit_test(test_take_listed),
 		cmocka_unit_test(test_take_listed_outlived),
+		cmocka_unit_test(test_outlived_not_discarded),
 	};
 
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);

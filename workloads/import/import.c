@@ -573,6 +573,14 @@ static int finish(struct importer *im, struct ss_error *err)
 		if (ss_trace_write_meta(im->w, "kslabs_freed", buf))
 			return ss_trace_writer_failed(im->w, err);
 	}
+	/* the base that names a page free's kernel slab: with it, every
+	 * kernel slab the trace frees from and that died has its `d` line,
+	 * so one without did not die (allocators/prior_counts.h outlived) */
+	if (t->page_frees && t->page_base_found) {
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)t->page_base);
+		if (ss_trace_write_meta(im->w, "page_base", buf))
+			return ss_trace_writer_failed(im->w, err);
+	}
 	if (im->cpus_written)
 		return 0;
 	snprintf(buf, sizeof(buf), "%u", im->dat_cpus > t->max_cpu ? im->dat_cpus : t->max_cpu + 1);
