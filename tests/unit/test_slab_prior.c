@@ -615,6 +615,30 @@ static void test_prior_counts_slab_freed(void **state)
 	/* the other cache's slab of the same number: no death of its own */
 	assert_int_equal(ss_prior_counts_dead(&pc, &other), 0);
 	assert_int_equal(ss_prior_counts_held(&pc, &other), 1);
+	/* what the replay is told (ss_prior_counts_about): K died; slab 3
+	 * and the other cache's outlived the capture -- the page frees show
+	 * every death (a `d` was seen), in the other cache too */
+	{
+		struct ss_kslab_info ki;
+
+		k.id = 2;
+		ss_prior_counts_about(&pc, &k, &ki);
+		assert_int_equal(ki.frees, 4);
+		assert_false(ki.outlived);
+		k.id = 3;
+		ss_prior_counts_about(&pc, &k, &ki);
+		assert_int_equal(ki.frees, 1);
+		assert_true(ki.outlived);
+		ss_prior_counts_about(&pc, &other, &ki);
+		assert_int_equal(ki.held, 1); /* (no death seen in its cache) */
+		assert_true(ki.outlived);
+		/* without page frees: only where its cache's deaths are seen */
+		pc.page_deaths = false;
+		ss_prior_counts_about(&pc, &other, &ki);
+		assert_false(ki.outlived);
+		ss_prior_counts_about(&pc, &k, &ki);
+		assert_true(ki.outlived);
+	}
 	ss_prior_counts_release(&pc);
 }
 
