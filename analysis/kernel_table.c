@@ -86,9 +86,20 @@ static int read_kslabs(const struct ss_csv *c, const int *kcol, struct rp_kernel
 	return 0;
 }
 
-/* One record into r, checked. */
+/* An optional count (a kernel.csv before its column has none; an empty
+ * field is not known): into *v with *known. */
+static int read_known(const struct ss_csv *c, int idx, uint64_t *v, bool *known,
+		      struct ss_error *err)
+{
+	*known = idx >= 0 && *ss_csv_get(c, (unsigned)idx);
+	return *known ? ss_csv_u64(c, (unsigned)idx, v, err) : 0;
+}
+
+/* One record into r, checked.  fcol: kernel_cpu_free_after and
+ * model_cpu_free_after (-1: absent). */
 static int read_row(const struct ss_csv *c, const unsigned *col, int sheaf_col,
-		    const int *kcol, struct rp_kernel_row *r, struct ss_error *err)
+		    const int *kcol, const int *fcol, struct rp_kernel_row *r,
+		    struct ss_error *err)
 {
 	uint64_t *u[NR_COLS] = {
 		[C_KOBJ0] = &r->k_obj0, [C_KOBJ1] = &r->k_obj1, [C_MOBJ1] = &r->m_obj1,
@@ -119,7 +130,9 @@ static int read_row(const struct ss_csv *c, const unsigned *col, int sheaf_col,
 					 c->line, (unsigned long long)s);
 		r->sheaf_capacity = (unsigned)s;
 	}
-	if (read_kslabs(c, kcol, r, err))
+	if (read_kslabs(c, kcol, r, err) ||
+	    read_known(c, fcol[0], &r->k_cpu_free1, &r->k_cpu_free1_known, err) ||
+	    read_known(c, fcol[1], &r->m_cpu_free1, &r->m_cpu_free1_known, err))
 		return -1;
 	if (flag(c, col[C_IN_MODEL], &r->in_model, err) || flag(c, col[C_HELD], &held, err) ||
 	    flag(c, col[C_WITHIN], &within, err) || flag(c, col[C_WITHIN_U], &within_u, err) ||
@@ -142,7 +155,7 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 {
 	struct ss_csv c;
 	unsigned col[NR_COLS];
-	int sheaf_col, kcol[RP_KERNEL_KSLAB_COLS], rc;
+	int sheaf_col, kcol[RP_KERNEL_KSLAB_COLS], fcol[2], rc;
 	size_t room = 0;
 
 	if (ss_csv_open(&c, cap->csv, NULL, NULL, err))
@@ -152,6 +165,8 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 			goto fail;
 	sheaf_col = ss_csv_col(&c, "sheaf_capacity"); /* (kernel.csv before it: none) */
 	rp_kernel_kslab_cols(&c, kcol);
+	fcol[0] = ss_csv_col(&c, "kernel_cpu_free_after");
+	fcol[1] = ss_csv_col(&c, "model_cpu_free_after");
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r;
 
@@ -166,7 +181,7 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 			room = n;
 		}
 		r = &cap->rows[cap->n];
-		if (read_row(&c, col, sheaf_col, kcol, r, err))
+		if (read_row(&c, col, sheaf_col, kcol, fcol, r, err))
 			goto fail;
 		cap->n++;
 		if (!rp_kernel_row_held(r))

@@ -22,7 +22,9 @@ static const struct rp_kernel_row rows[] = {
 	 .k_slab1 = 700, .m_slab1 = 695, .in_model = true, .u_obj1 = 13900, .u_slab1 = 695},
 	{.name = "kmalloc-96", .k_obj0 = 5000, .k_obj1 = 3000, .m_obj1 = 2600, .k_slab0 = 120,
 	 .k_slab1 = 72, .m_slab1 = 62, .in_model = true, .u_obj1 = 2600, .u_slab1 = 62,
-	 .cpu_free_est = 84, .cpu_free_meas = 21, .untraced_allocs = 3},
+	 .cpu_free_est = 84, .cpu_free_meas = 21, .untraced_allocs = 3,
+	 .k_cpu_free1 = 130, .k_cpu_free1_known = true, .m_cpu_free1 = 90,
+	 .m_cpu_free1_known = true},
 	{.name = "maple_node", .k_obj0 = 3000, .k_obj1 = 6000, .m_obj1 = 6000, .k_slab0 = 190,
 	 .k_slab1 = 380, .m_slab1 = 380, .in_model = true, .settled = 900, .u_obj1 = 6900,
 	 .u_slab1 = 435, .sheaf_capacity = 32},
@@ -92,7 +94,9 @@ static void test_two_reports(void **state)
 	assert_non_null(strstr(md, "## The misses"));
 	assert_non_null(strstr(md, "3 freed that no event allocated (the kernel may hold more); CPU "
 				   "slabs started with 84 free slots by SLUB's half-full estimate and "
-				   "21 measured"));
+				   "21 measured; after, the CPU slabs had 130 free slots in the kernel "
+				   "and 90 in the model, counted in `objects` as in use: the objects in "
+				   "use changed by -2025 and -2385 (-17.8%)"));
 	assert_non_null(strstr(md, "sheaves (32) not modelled; 900 settled (before: +3900, +30.0%)"));
 	assert_null(strstr(md, "filp")); /* not held */
 	free(md);
