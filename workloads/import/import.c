@@ -575,8 +575,9 @@ static int finish(struct importer *im, struct ss_error *err)
 	}
 	/* the base that names a page free's kernel slab: with it, every
 	 * kernel slab the trace frees from and that died has its `d` line,
-	 * so one without did not die (allocators/prior_counts.h outlived) */
-	if (t->page_frees && t->page_base_found) {
+	 * so one without did not die (allocators/prior_counts.h outlived) --
+	 * unless events were lost, a page free perhaps among them */
+	if (t->page_frees && t->page_base_found && !t->lost_events && !t->overwritten) {
 		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)t->page_base);
 		if (ss_trace_write_meta(im->w, "page_base", buf))
 			return ss_trace_writer_failed(im->w, err);
