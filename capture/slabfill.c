@@ -2,7 +2,8 @@
  * with its fill, in list order, read from the running kernel through a BPF
  * kmem_cache iterator (slabfill.bpf.c, linked in as bytes: slabfill_obj.S).
  *
- *   slab-fill OUT   (root; the capture's slab-fill-before.txt, docs/capture.md)
+ *   slab-fill OUT   (root; the capture's slab-fill-before.txt and slab-fill-after.txt,
+ *                    docs/capture.md)
  *
  * Output, written to OUT.tmp and renamed:
  *   slabsim-slabfill 2 nodes=M cpus=N

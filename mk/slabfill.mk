@@ -1,5 +1,5 @@
 # mk/slabfill.mk - build/slab-fill, the capture's reader of every SLUB
-# cache's node partial slabs (capture/slabfill.c, docs/capture.md): a BPF
+# cache's node partial and CPU slabs (capture/slabfill.c, docs/capture.md): a BPF
 # kmem_cache iterator compiled with clang (-target bpf, CO-RE against the
 # running kernel's BTF), linked into a small libbpf program as bytes.
 # Not part of build/slabsim: only `make capture` needs it, as root.
