@@ -395,8 +395,9 @@ void ss_check_object(const struct ss_kcache *s, bool active, bool fp_set,
  * "slub: fix off by one in number of slab tests"); no target lies there. */
 #define ERA_DISCARD_GE 316
 
-/* sl is one of the pinned initial slabs (a handful at most: a linear
- * search, on the empty-slab path only). */
+/* sl is one of the pinned initial slabs: a linear search, on the
+ * empty-slab path only (find-usr-cold, 2,919 listed dentry slabs freed
+ * from: +0.03% instructions over the whole replay, docs/own-trace.md). */
 static bool slab_pinned(const struct ss_kcache *s, const struct ss_slab *sl)
 {
 	for (uint32_t i = 0; i < s->nr_pinned; i++)

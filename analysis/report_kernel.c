@@ -370,7 +370,7 @@ static size_t cpu_free_after_note(const struct rp_kernel_row *r, char *buf, size
 		n += (size_t)snprintf(buf + n, size - n, " (%+.1f%%)", rp_kernel_err_pct(k, m));
 	if (n < size)
 		n += (size_t)snprintf(buf + n, size - n, "; ");
-	return n < size ? n : size - 1;
+	return n; /* (as snprintf: size or more when cut short) */
 }
 
 size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)

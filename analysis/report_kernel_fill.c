@@ -9,15 +9,8 @@
  * than a CPU freelist more or less at the end.  With both sides' CPU
  * slabs known the report gives the change of the objects really in use.
  */
-#include <string.h>
-
 #include "report_kernel.h"
 #include "slabsnap.h"
-
-static int64_t kernel_delta(const struct rp_kernel_row *r)
-{
-	return rp_kernel_delta(r->k_obj0, r->k_obj1);
-}
 
 bool rp_kernel_in_use_deltas(const struct rp_kernel_row *r, int64_t *kernel, int64_t *model)
 {
@@ -27,7 +20,7 @@ bool rp_kernel_in_use_deltas(const struct rp_kernel_row *r, int64_t *kernel, int
 
 	if (!r->k_cpu_free1_known || !r->m_cpu_free1_known)
 		return false;
-	*kernel = kernel_delta(r) - ((int64_t)r->k_cpu_free1 - before);
+	*kernel = rp_kernel_delta(r->k_obj0, r->k_obj1) - ((int64_t)r->k_cpu_free1 - before);
 	*model = rp_kernel_delta(r->k_obj0, r->m_obj1) - ((int64_t)r->m_cpu_free1 - before);
 	return true;
 }

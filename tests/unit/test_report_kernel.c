@@ -273,6 +273,18 @@ static void test_cpu_free_note(void **state)
 	rp_kernel_free(&k);
 }
 
+/* prior.csv at path: head (its columns, ending in a newline) with cols
+ * added, then row; and the run loaded with it. */
+static int load_prior(struct rp_kernel *k, const struct kfiles *kf, const char *path,
+		      const char *head, const char *cols, const char *row, struct ss_error *err)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "%.*s%s\n%s", (int)strlen(head) - 1, head, cols, row);
+	tu_write_text(path, text);
+	return rp_kernel_load(k, kf->before, kf->after, kf->run, "traced", err);
+}
+
 /* A held cache whose slabs miss and whose objects do not: the note says
  * what the trace tells of the kernel slabs its frees of initial objects
  * came from (prior.csv), not the CPU slabs' free slots, which move the
@@ -287,7 +299,7 @@ static void test_kslab_note(void **state)
 				   "cpu_free_measured,kslabs_freed_from,kslabs_whole,"
 				   "prior_slabs_not_full,prior_slabs_freed\n";
 	struct kfiles kf;
-	char f[TU_PATH_MAX + 32], text[1024], *buf;
+	char f[TU_PATH_MAX + 32], *buf;
 	struct rp_kernel k;
 	struct ss_error err;
 	(void)state;
@@ -300,9 +312,8 @@ static void test_kslab_note(void **state)
 	 * -6,079 (+17.2%: a miss) */
 	slabinfo_file(f, "dentry 19500 42000 192 21 1 : tunables 0 0 0 : slabdata 2000 2000 0\n");
 	snprintf(f, sizeof(f), "%s/prior.csv", kf.run);
-	snprintf(text, sizeof(text), "%sdentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032\n", head);
-	tu_write_text(f, text);
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(load_prior(&k, &kf, f, head, "",
+				    "dentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032\n", &err), 0);
 	assert_true(rp_kernel_row_objects_ok(&k.rows[0]));
 	assert_false(rp_kernel_row_slabs_ok(&k.rows[0]));
 	buf = written(&k, true);
@@ -314,17 +325,14 @@ static void test_kslab_note(void **state)
 	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,0,0,0,,,\n"));
 	free(buf);
 	rp_kernel_free(&k);
-	snprintf(text, sizeof(text), "%sdentry,1,100,127000,0,0,0,30,12,10,11,700,5032\n", head);
-	tu_write_text(f, text);
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), -1);
+	assert_int_equal(load_prior(&k, &kf, f, head, "",
+				    "dentry,1,100,127000,0,0,0,30,12,10,11,700,5032\n", &err), -1);
 	assert_non_null(strstr(err.msg, "prior.csv:2: kslabs_whole 11 is more than kslabs_freed_from 10"));
 	rp_kernel_free(&k);
 	/* a run that took initial objects with their kernel slab's pages
 	 * (prior_freed_unseen, a later column) says how many */
-	snprintf(text, sizeof(text), "%.*s,prior_freed_unseen\ndentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032,41\n",
-		 (int)strlen(head) - 1, head);
-	tu_write_text(f, text);
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(load_prior(&k, &kf, f, head, ",prior_freed_unseen",
+				    "dentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032,41\n", &err), 0);
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "41 initial objects left with their kernel slab's pages (no free event)"));
 	free(buf);
@@ -332,11 +340,9 @@ static void test_kslab_note(void **state)
 	/* with the kernel's own list (slab-fill): the slabs it listed are
 	 * known, not among those the snapshot says nothing of, and the frees
 	 * beyond what they held are named; kernel.csv carries both */
-	snprintf(text, sizeof(text), "%.*s,prior_freed_unseen,kslabs_listed,prior_listed_unseen\n"
-		 "dentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032,0,1200,281\n",
-		 (int)strlen(head) - 1, head);
-	tu_write_text(f, text);
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(load_prior(&k, &kf, f, head, ",prior_freed_unseen,kslabs_listed,"
+				    "prior_listed_unseen",
+				    "dentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032,0,1200,281\n", &err), 0);
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "5000 of which held a whole slab and 1200 of which were on the node "
 				    "partial list, their fill measured (slab-fill); the other 300 were "
@@ -348,12 +354,9 @@ static void test_kslab_note(void **state)
 	free(buf);
 	rp_kernel_free(&k);
 	/* the CPU slabs listed too (slab-fill 2): the others were full */
-	snprintf(text, sizeof(text), "%.*s,prior_freed_unseen,kslabs_listed,prior_listed_unseen,"
-		 "cpu_slabs_listed\n"
-		 "dentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032,0,1200,281,14\n",
-		 (int)strlen(head) - 1, head);
-	tu_write_text(f, text);
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(load_prior(&k, &kf, f, head,
+				    ",prior_freed_unseen,kslabs_listed,prior_listed_unseen,cpu_slabs_listed",
+				    "dentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032,0,1200,281,14\n", &err), 0);
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "1200 of which were on the node partial list or a CPU's, their "
 				    "fill measured (slab-fill); the other 300 were full when the lists "
@@ -363,11 +366,9 @@ static void test_kslab_note(void **state)
 	free(buf);
 	rp_kernel_free(&k);
 	/* more listed than freed from cannot be */
-	snprintf(text, sizeof(text), "%.*s,prior_freed_unseen,kslabs_listed,prior_listed_unseen\n"
-		 "dentry,1,100,127000,0,0,0,30,12,10,0,700,5032,0,11,0\n",
-		 (int)strlen(head) - 1, head);
-	tu_write_text(f, text);
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), -1);
+	assert_int_equal(load_prior(&k, &kf, f, head, ",prior_freed_unseen,kslabs_listed,"
+				    "prior_listed_unseen",
+				    "dentry,1,100,127000,0,0,0,30,12,10,0,700,5032,0,11,0\n", &err), -1);
 	assert_non_null(strstr(err.msg, "prior.csv:2: kslabs_listed 11 is more than kslabs_freed_from 10"));
 	rp_kernel_free(&k);
 }

@@ -236,7 +236,11 @@ int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
 			     const struct ss_kmem_rec *rec);
 /* After the first pass: the base, if the pairs agree on one. */
 void ss_import_pagefree_finish(struct ss_import_pagefree *pf);
-/* With a slab-fill file (snap's caches' fill_page and fill_base) and the
+/* The offset of struct page `page`'s frame from the direct map's base
+ * (its pfn << 12, through the vmemmap learned); false when the vmemmap is
+ * not known or page is none of its struct pages. */
+bool ss_import_pagefree_frame(const struct ss_import_pagefree *pf, uint64_t page, uint64_t *off);
+/* With a slab-fill file (snap's caches' fill[] pages and bases) and the
  * vmemmap learned: the direct map's base exactly, each listed slab's
  * struct page and pages giving it, instead of the votes (which a handful
  * of pairs can get wrong by a GiB: rsync-share-tmpfs, 6 of 7).  0 taken,

@@ -90,6 +90,14 @@ static void learn_vmemmap(struct ss_import_pagefree *pf, const struct ss_kmem_re
 	}
 }
 
+bool ss_import_pagefree_frame(const struct ss_import_pagefree *pf, uint64_t page, uint64_t *off)
+{
+	if (!pf->have_vmemmap || page < pf->vmemmap || (page - pf->vmemmap) % pf->stride)
+		return false;
+	*off = (page - pf->vmemmap) / pf->stride << 12;
+	return true;
+}
+
 int ss_import_pagefree_fill(struct ss_import_pagefree *pf, const struct ss_snap *snap)
 {
 	uint64_t base = 0, agree = 0, disagree = 0;
@@ -103,9 +111,9 @@ int ss_import_pagefree_fill(struct ss_import_pagefree *pf, const struct ss_snap 
 			const struct ss_snap_fill *f = &sc->fill[i];
 			uint64_t b;
 
-			if (!f->base || f->page < pf->vmemmap || (f->page - pf->vmemmap) % pf->stride)
+			if (!f->base || !ss_import_pagefree_frame(pf, f->page, &b))
 				continue;
-			b = f->base - ((f->page - pf->vmemmap) / pf->stride << 12);
+			b = f->base - b;
 			if (!agree && !disagree)
 				base = b;
 			if (b == base)

@@ -487,12 +487,11 @@ static int fill_bare(struct ss_import_prior *p)
 		for (uint32_t i = 0; i < sc->nr_fill; i++) {
 			const struct ss_snap_fill *f = &sc->fill[i];
 			struct ss_ptr_entry *e;
+			uint64_t off;
 
-			if (f->base || sc->order > 10 || f->page < pf->vmemmap ||
-			    (f->page - pf->vmemmap) % pf->stride)
+			if (f->base || sc->order > 10 || !ss_import_pagefree_frame(pf, f->page, &off))
 				continue;
-			if (!(e = ss_ptrmap_insert(&p->fill_pos, pf->base + ((f->page - pf->vmemmap) /
-									    pf->stride << 12))))
+			if (!(e = ss_ptrmap_insert(&p->fill_pos, pf->base + off)))
 				return -1;
 			e->id = i + 1;
 			e->site = c;
