@@ -11,7 +11,7 @@
 
 #define DEFAULT_TARGET "x86_64-6.x"
 
-enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_INPUT, O_HELP,
+enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_SLAB_PAGES, O_INPUT, O_HELP,
        NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -44,6 +44,12 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"the allocations of the before-snapshot's sysfs walk (a\n"
 		"capture's walk.ftrace.zst): frees of those objects are\n"
 		"dropped, not prior frees (docs/capture.md step 5)"},
+	[O_SLAB_PAGES] = {"slab-pages", NULL, "FILE",
+		"the page frames that were slab pages at the before-\n"
+		"snapshot (a capture's slab-pages-before.txt; raw\n"
+		"pointers and a slab-fill file): a kmem_cache_free of\n"
+		"an object on any other page is of an object allocated\n"
+		"in the window without an event, not a prior free"},
 	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
@@ -57,6 +63,7 @@ static void import_usage(FILE *out)
 	fprintf(out,
 		"usage: slabsim import [--target TARGET] [--format-file FILE]... [--totals CSV]\n"
 		"                      [--snapshot SNAPSHOT [--slab-fill FILE]] [--cpus N] [--walk FILE]\n"
+		"                      [--slab-pages FILE]\n"
 		"                      -o TRACE INPUT\n\n"
 		"Turn a capture of the kmem tracepoints (kmalloc, kmalloc_node, kmem_cache_alloc,\n"
 		"kmem_cache_alloc_node, kfree, kmem_cache_free) into a slabsim trace: ftrace\n"
@@ -100,6 +107,7 @@ static int take_import_opt(void *ctx, int id, const char *v)
 	case O_SLAB_FILL: o->slab_fill = v; return 0;
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->cpus);
 	case O_WALK: o->walk = v; return 0;
+	case O_SLAB_PAGES: o->slab_pages = v; return 0;
 	default: /* O_INPUT */
 		o->input = v;
 		c->nr_inputs++;

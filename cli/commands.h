@@ -24,5 +24,6 @@ int cmd_sensitivity(int argc, char **argv); /* cli/cmd_sensitivity.c */
 int cmd_advise(int argc, char **argv);	 /* cli/cmd_advise.c */
 int cmd_kernel_table(int argc, char **argv); /* cli/cmd_kernel_table.c */
 int cmd_reap(int argc, char **argv);	 /* cli/cmd_reap.c */
+int cmd_slabpages(int argc, char **argv); /* cli/cmd_slabpages.c */
 
 #endif

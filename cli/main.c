@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{"convert", cmd_convert, "copy a trace into another format (text, binary .sbt, zstd)"},
 	{"import", cmd_import, "turn an ftrace/perf capture of the kmem events into a trace"},
 	{"reap", cmd_reap, "run a command as the subreaper of its orphans (make capture)"},
+	{"slab-pages", cmd_slabpages, "write which page frames are slab pages now (make capture)"},
 	{"bench", cmd_bench, "replay speed and memory of each model beside glibc malloc"},
 	{"topology", cmd_topology, "print the packages, NUMA nodes, cores and PUs of a topology"},
 	{"calibrate", cmd_calibrate, "measure the cost-table steps on this host, write a cost table"},

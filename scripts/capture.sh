@@ -196,6 +196,20 @@ if [ -n "$fill_bin" ] && [ -x "$fill_bin" ]; then
 	fi
 	rm -f "$tmp/.fill-err"
 fi
+# Which page frames are slab pages (/proc/kpageflags), read last before
+# the counts: an object freed later on any other page was allocated in
+# the window, by a task no event reports if the trace has no allocation
+# of it (import --slab-pages, workloads/import/import_slabpages.c).
+slab_pages=no
+if [ -n "$reaper" ]; then
+	if "$reaper" slab-pages "$tmp/slab-pages-before.txt" 2> "$tmp/.pages-err"; then
+		slab_pages=yes
+	else
+		slab_pages="no ($(head -c 200 "$tmp/.pages-err" | tr '\n' ' '))"
+		echo "$prog: warning: slab-pages: $(cat "$tmp/.pages-err")" >&2
+	fi
+	rm -f "$tmp/.pages-err"
+fi
 if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; then
 	tfs_write 1 "$INST/options/event-fork"
 	tfs_walk_instance
@@ -372,6 +386,7 @@ done
 	echo "kmem_events=${KMEM_ENABLED[*]}"
 	echo "reader=$reader"
 	echo "slab_fill=$slab_fill"
+	echo "slab_pages=$slab_pages"
 	echo "slab_fill_after=$slab_fill_after"
 	cat "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta"
 	orph_meta "${reaper:+$tmp/.reap}"

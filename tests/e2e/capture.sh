@@ -202,6 +202,21 @@ if [ "$(meta tiny slab_fill)" = yes ]; then
 		fail "run with another slab-fill file than the import's not refused: $(cat fill-run2.out)"
 fi
 
+# the slab page frames before (/proc/kpageflags, root): the file whole,
+# every slab slab-fill listed on a frame it marks, and an import that
+# uses it (frees on other frames: allocated in the window, untraced)
+[ "$(meta tiny slab_pages)" = yes ] || fail "slab_pages=$(meta tiny slab_pages)"
+p=$d/slab-pages-before.txt
+read -r runs pages < <(awk 'NR == 1 { for (i = 2; i <= NF; i++) { split($i, a, "="); h[a[1]] = a[2] } next }
+	{ r++; n += $2 } END { print (r == h["runs"]) ? "ok" : "bad", (n == h["slab"]) ? n : -1 }' "$p")
+[ "$runs" = ok ] && [ "$pages" -gt 0 ] || fail "slab-pages-before.txt: runs $runs, pages $pages: $(head -2 "$p")"
+if [ "$(meta tiny slab_fill)" = yes ] && [ "$(meta tiny hashed_pointers)" = no ]; then
+	"$S" import --snapshot "$d/slab-before.txt" --slab-fill "$d/slab-fill-before.txt" --slab-pages "$p" \
+		-o pages.trace "$d/capture.ftrace.zst" > pages.out 2>&1 || fail "import --slab-pages: $(tail -3 pages.out)"
+	grep -q "of those on pages no slab held at the before-snapshot" pages.out ||
+		fail "import did not use slab-pages: $(grep -i slab-pages pages.out)"
+fi
+
 # refusals: an existing capture, a bad name, a non-root user
 rc=0; capture NAME=tiny CMD=true > /dev/null 2> err || rc=$?
 [ $rc != 0 ] && grep -q "exists (FORCE=1" err || fail "existing capture not refused: $(cat err)"

@@ -2,6 +2,7 @@
  * both kernel eras, tracefs format files, the pointer map, cache
  * declarations, and a whole import with hand-worked totals. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -523,6 +524,22 @@ static void page_free_files(const char *stem, char *in, char *out, char *snap)
 			    "dentry 21000 21000 192 21 1 : tunables 0 0 0 : slabdata 1000 1000 0\n");
 }
 
+/* Does the import's summary (ss_import_print) of t say needle? */
+static bool summary_says(const struct ss_import_totals *t, const char *needle)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	bool says;
+
+	assert_non_null(mem);
+	ss_import_print(mem, t);
+	fclose(mem);
+	says = strstr(text, needle) != NULL;
+	free(text);
+	return says;
+}
+
 /* Page frees with raw pointers (import_pagefree.c): the direct map's
  * base is what pairs of a free and a page free right after it on the CPU
  * agree on (three here; a pair whose difference is no multiple of 1 GiB
@@ -591,18 +608,8 @@ static void test_import_page_frees(void **state)
 			assert_int_equal(t.page_frees, 6);
 			assert_int_equal(t.kslabs_freed, 3);
 			/* the summary says the base was found, and only that */
-			{
-				char *text = NULL;
-				size_t len = 0;
-				FILE *mem = open_memstream(&text, &len);
-
-				assert_non_null(mem);
-				ss_import_print(mem, &t);
-				fclose(mem);
-				assert_non_null(strstr(text, "Page frees (mm_page_free): 6, of them 3 kernel slabs"));
-				assert_null(strstr(text, "not used"));
-				free(text);
-			}
+			assert_true(summary_says(&t, "Page frees (mm_page_free): 6, of them 3 kernel slabs"));
+			assert_false(summary_says(&t, "not used"));
 		} else {
 			assert_false(t.page_base_found);
 			assert_int_equal(t.page_frees, 4);
@@ -613,6 +620,26 @@ static void test_import_page_frees(void **state)
 #undef F
 #undef P
 }
+
+/* page_free_files() and a slab-fill file (256 bytes), written: two of
+ * dentry's node partial slabs, frames 0x140005 (7 in use) and 0x140006 (3),
+ * the direct map at 0xffff888000000000. */
+static void fill_files(const char *stem, char *in, char *out, char *snap, char *fill)
+{
+	char name[64];
+
+	page_free_files(stem, in, out, snap);
+	snprintf(name, sizeof(name), "%s.fill", stem);
+	tu_path(fill, 256, name);
+	tu_write_text(fill, "slabsim-slabfill 1 nodes=1\n"
+			    "cache=dentry\n"
+			    "n 0 ffffea0005000140 ffff888140005200 7 21\n"
+			    "n 0 ffffea0005000180 ffff888140006200 3 21\n");
+}
+
+/* A dentry free and a page free with its struct page (the next tests). */
+#define F(cpu, ptr) " sh-1 [00" #cpu "] ..... 1.0: kmem_cache_free: call_site=d_free+0x1/0x2 ptr=" ptr " name=dentry\n"
+#define P(cpu, page, pfn) " sh-1 [00" #cpu "] ..... 1.0: mm_page_free: page=" page " pfn=" pfn " order=0\n"
 
 /* With a slab-fill file (--slab-fill) the direct map's base is exact:
  * the page frees' page= and pfn= give the struct page array, and each
@@ -630,12 +657,9 @@ static void test_import_page_base_from_fill(void **state)
 	struct ss_event ev;
 	(void)state;
 
-	page_free_files("basefill", in, out, snap);
-	tu_path(fill, sizeof(fill), "basefill.fill");
+	fill_files("basefill", in, out, snap, fill);
 	/* page = 0xffffea0000000000 + pfn * 64; the direct map at
 	 * 0xffff888000000000: frame 0x140001 is ffff888140001000 */
-#define F(cpu, ptr) " sh-1 [00" #cpu "] ..... 1.0: kmem_cache_free: call_site=d_free+0x1/0x2 ptr=" ptr " name=dentry\n"
-#define P(cpu, page, pfn) " sh-1 [00" #cpu "] ..... 1.0: mm_page_free: page=" page " pfn=" pfn " order=0\n"
 	tu_write_text(in,
 		" sh-1 [001] ..... 1.0: kmem_cache_alloc: call_site=d_alloc+0x1/0x2 ptr=ffff888100009000 "
 		"bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=dentry\n"
@@ -646,10 +670,6 @@ static void test_import_page_base_from_fill(void **state)
 		F(0, "ffff888140003000") P(0, "ffffea00040000c0", "0x100003")
 		/* the listed slab's second object, freed */
 		F(1, "ffff888140005080"));
-	tu_write_text(fill, "slabsim-slabfill 1 nodes=1\n"
-			    "cache=dentry\n"
-			    "n 0 ffffea0005000140 ffff888140005200 7 21\n"
-			    "n 0 ffffea0005000180 ffff888140006200 3 21\n");
 	o.slab_fill = fill;
 	r = import_open(&o, in, out, snap, &t);
 	seen[0] = '\0';
@@ -667,9 +687,79 @@ static void test_import_page_base_from_fill(void **state)
 	/* the three unlisted slabs come after the list's two; the listed one
 	 * (frame 0x140005) is 1, the head: K 0 in the trace */
 	assert_string_equal(seen, "u2 u3 u4 u0 ");
+}
+
+/* The slab pages before (--slab-pages, import_slabpages.c): a
+ * kmem_cache_free of an object on a frame that was no slab page then,
+ * or whose page the window freed since, is an untraced allocation, not a
+ * prior free; on a slab page (listed or not: a full slab is on no list)
+ * it stays a prior free; a kfree is never taken (a large kmalloc's pages
+ * are no slab).  When the slab-fill's listed slabs are not on the pages
+ * the file marks, the rule is not used and the import says why. */
+static void test_import_slab_pages(void **state)
+{
+	char in[256], out[256], snap[256], fill[256], pages[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	(void)state;
+
+	fill_files("slabpages", in, out, snap, fill);
+	tu_path(pages, sizeof(pages), "slabpages.pages");
+	tu_write_text(in,
+		" sh-1 [001] ..... 1.0: kmem_cache_alloc: call_site=d_alloc+0x1/0x2 ptr=ffff888140005000 "
+		"bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=dentry\n"
+		/* two page frees of page cache: the struct page array */
+		P(0, "ffffea0000100040", "0x4001") P(1, "ffffea0000100080", "0x4002")
+		/* the listed slab (frame 0x140005), and a full one (0x140010) */
+		F(1, "ffff888140005080") F(0, "ffff888140010040")
+		/* frame 0x140020: no slab page before */
+		F(0, "ffff888140020040")
+		/* the full slab's page freed: its frame's next object is new */
+		P(0, "ffffea0005000400", "0x140010") F(1, "ffff888140010080")
+		/* a kfree on a frame no slab held: a large kmalloc's, maybe */
+		" sh-1 [000] ..... 1.0: kfree: call_site=k_free+0x1/0x2 ptr=ffff888140030000\n");
+	for (int pass = 0; pass < 2; pass++) {
+		/* pass 1: the file marks neither listed slab */
+		tu_write_text(pages, pass ? "slabsim-slabpages 1 frames=2000000 slab=1 runs=1\n140010 1\n"
+					  : "slabsim-slabpages 1 frames=2000000 slab=3 runs=2\n"
+					    "140005 2\n140010 1\n");
+		o.slab_fill = fill;
+		o.slab_pages = pages;
+		r = import_open(&o, in, out, snap, &t);
+		while (ss_trace_next(r, &ev, &err) == 1) /* meta untraced_allocs is at the end */
+			;
+		if (!pass) {
+			assert_true(t.slab_pages_used);
+			assert_int_equal(t.new_slab_frees, 2);
+			assert_int_equal(t.untraced_allocs, 2);
+			assert_string_equal(ss_trace_meta(ss_trace_tables(r), "untraced_allocs"),
+					    "dentry=2");
+			/* the listed slab's, the full one's, the kfree */
+			assert_int_equal(t.prior_frees + t.prior_unattributed, 3);
+		} else {
+			assert_false(t.slab_pages_used);
+			assert_non_null(t.slab_pages_why);
+			assert_int_equal(t.new_slab_frees, 0);
+			assert_int_equal(t.untraced_allocs, 0);
+			assert_int_equal(t.prior_frees + t.prior_unattributed, 5);
+		}
+		ss_trace_close(r);
+		assert_true(summary_says(&t, pass ? "(the slab-pages file not used: the slab-fill's"
+						  : "(2 of those on pages no slab held"));
+	}
+	/* a cut file is an error naming it */
+	tu_write_text(pages, "slabsim-slabpages 1 frames=2000000 slab=3 runs=2\n140005 2\n");
+	o.input = in;
+	o.output = out;
+	assert_int_equal(ss_import(&o, &t, &err), -1);
+	assert_non_null(strstr(err.msg, "slabpages.pages:2: "));
+}
+
 #undef F
 #undef P
-}
 
 /* The snapshot walk's objects (--walk, import_walk.c): a free of one the
  * trace never saw allocated is dropped, like its allocation; once the
@@ -797,6 +887,7 @@ int main(void)
 		cmocka_unit_test(test_line_page_free),
 		cmocka_unit_test(test_import_page_frees),
 		cmocka_unit_test(test_import_page_base_from_fill),
+		cmocka_unit_test(test_import_slab_pages),
 		cmocka_unit_test(test_import_untraced_allocs),
 		cmocka_unit_test(test_import_errors),
 	};

@@ -37,6 +37,7 @@ struct importer {
 	struct ss_import_caches caches;
 	struct ss_import_prior prior;
 	struct ss_import_objext objext; /* freed slabs' obj_exts vectors */
+	struct ss_import_slabpages slabpages; /* the slab pages before (--slab-pages) */
 	struct ss_snap snap;
 	bool have_snap;
 	uint64_t fill_hash;	/* the slab-fill file's (meta slab_fill) */
@@ -229,12 +230,16 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 		/* a pointer this capture already saw freed was allocated
 		 * again without an event: that object is not one from
 		 * before the capture (measured on 6.18: /proc inodes and
-		 * their dentries, docs/import.md) */
-		if (ss_ptrmap_find(&im->dead, rec->ptr) ||
+		 * their dentries, docs/import.md); nor is an object on a
+		 * page that held no slab then (import_slabpages.c) */
+		bool new_slab = ss_import_slabpages_new(&im->slabpages, rec);
+
+		if (new_slab || ss_ptrmap_find(&im->dead, rec->ptr) ||
 		    ss_ptrmap_find(&im->prior.untraced, rec->ptr)) {
 			char name[SS_IMPORT_CACHE_NAME];
 
 			t->untraced_allocs++;
+			t->new_slab_frees += new_slab;
 			/* by the name the trace declares the cache under (meta
 			 * untraced_allocs is matched to it), never raw bytes a
 			 * meta value cannot hold */
@@ -281,6 +286,7 @@ static int do_page_free(struct importer *im, const struct ss_kmem_rec *rec,
 	int api = SS_API_KMALLOC;
 
 	im->t->page_frees++;
+	ss_import_slabpages_page_free(&im->slabpages, rec);
 	if (ss_import_pagefree_addr(&im->prior.pagefree, rec, &addr) ||
 	    !ss_import_prior_slab_freed(&im->prior, addr, rec->order, name, &size, &gfp, &slab))
 		return 0;
@@ -476,6 +482,13 @@ static int setup(struct importer *im, struct ss_error *err)
 	im->t->page_votes_wrong = im->prior.pagefree.votes_wrong;
 	im->t->page_base = im->prior.pagefree.base;
 	im->t->page_votes_base = im->prior.pagefree.votes_base;
+	if (o->slab_pages) {
+		if (ss_import_slabpages_setup(&im->slabpages, o->slab_pages, &im->prior.pagefree,
+					      im->have_snap ? &im->snap : NULL, err))
+			return -1;
+		im->t->slab_pages_used = im->slabpages.active;
+		im->t->slab_pages_why = im->slabpages.why;
+	}
 	if (!im->dat && ss_inbuf_open(&im->in, o->input, err))
 		return -1;
 	if (ss_trace_writer_open(&im->w, o->output, err))
@@ -613,6 +626,7 @@ int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
 	ss_import_caches_release(&im.caches);
 	ss_import_prior_release(&im.prior);
 	ss_import_objext_release(&im.objext);
+	ss_import_slabpages_release(&im.slabpages);
 	if (im.have_snap)
 		ss_snap_release(&im.snap);
 	return rc;
@@ -651,6 +665,11 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 		     "  %llu of a pointer freed before: allocated without an event, skipped)\n",
 		(unsigned long long)t->unknown_frees, (unsigned long long)t->prior_frees,
 		(unsigned long long)t->prior_unattributed, (unsigned long long)t->untraced_allocs);
+	if (t->slab_pages_used)
+		fprintf(out, "  (%llu of those on pages no slab held at the before-snapshot: slab-pages)\n",
+			(unsigned long long)t->new_slab_frees);
+	else if (t->slab_pages_why)
+		fprintf(out, "  (the slab-pages file not used: %s)\n", t->slab_pages_why);
 	if (t->walk_allocs)
 		fprintf(out, "  (%llu of them the before-snapshot walk's objects, of %llu it allocated: skipped)\n",
 			(unsigned long long)t->walk_frees, (unsigned long long)t->walk_allocs);

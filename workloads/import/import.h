@@ -10,6 +10,7 @@
  *   import_objext.c  the kfree of a freed slab's obj_exts vector
  *   import_pagefree.c  mm_page_free -> the kernel slabs that died
  *   import_gfp.c     allocation flags from gfp_flags= and accounted=
+ *   import_slabpages.c  frees on pages no slab held before: untraced allocations
  *   import.c         the driver: records -> trace events and totals
  */
 #ifndef SS_IMPORT_H
@@ -21,6 +22,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "slabpages.h"
 #include "slabsnap.h"
 #include "strtab.h"
 #include "target.h"
@@ -251,6 +253,30 @@ int ss_import_pagefree_addr(const struct ss_import_pagefree *pf, const struct ss
 			    uint64_t *addr);
 void ss_import_pagefree_release(struct ss_import_pagefree *pf);
 
+/* ---- pages no slab held at the before-snapshot (import_slabpages.c) ---- */
+
+/* The slab-fill's listed slabs whose pages must be marked slab pages in
+ * the file, in percent, for the rule to be used (a check that the file
+ * and the direct map's base agree; a few may die between the two reads). */
+#define SS_SLABPAGES_MIN_LISTED_PCT 95
+struct ss_import_slabpages {
+	struct ss_slabpages pages;
+	bool loaded, active;	/* active: the rule is used */
+	const char *why;	/* loaded and not active: the reason */
+	uint64_t base;		/* the direct map's */
+	uint64_t listed, listed_found; /* the check's slabs */
+};
+/* Load path and check it against the slab-fill's slabs (snap) through
+ * the direct map pf learned; not active (why) when it cannot be used. */
+int ss_import_slabpages_setup(struct ss_import_slabpages *s, const char *path,
+			      const struct ss_import_pagefree *pf, const struct ss_snap *snap,
+			      struct ss_error *err);
+/* A kmem_cache_free of an object on a page that was no slab page then. */
+bool ss_import_slabpages_new(const struct ss_import_slabpages *s, const struct ss_kmem_rec *rec);
+/* mm_page_free: those frames are slab pages no more. */
+void ss_import_slabpages_page_free(struct ss_import_slabpages *s, const struct ss_kmem_rec *rec);
+void ss_import_slabpages_release(struct ss_import_slabpages *s);
+
 /* ---- frees of objects allocated before the capture ---- */
 
 struct prior_site;
@@ -388,6 +414,7 @@ struct ss_import_opts {
 	const char *slab_fill;	/* their node partial slabs (slab-fill), or NULL */
 	unsigned cpus;		/* the capture's CPUs, 0: from the events */
 	const char *walk;	/* the snapshot walk's allocations (ftrace text), or NULL */
+	const char *slab_pages;	/* the slab pages before (slab-pages), or NULL */
 };
 
 /* What perf kmem stat prints, and what the import had to repair. */
@@ -409,7 +436,11 @@ struct ss_import_totals {
 	uint64_t prior_frees;		   /* unknown frees written as prior frees */
 	uint64_t prior_unattributed;	   /* unknown frees whose cache is unknown */
 	uint64_t stride_frees, stride_slabs; /* first pass: classed by the stride rule */
-	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before */
+	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before,
+					    * or on a page no slab held before */
+	uint64_t new_slab_frees;	   /* of them, on such a page (--slab-pages) */
+	bool slab_pages_used;		   /* --slab-pages given and its rule used */
+	const char *slab_pages_why;	   /* given and not used: why */
 	uint64_t walk_allocs, walk_frees;  /* the snapshot walk's objects; their frees dropped */
 	uint64_t page_frees;		   /* mm_page_free records */
 	uint64_t kslabs_freed;		   /* of them, slabs prior frees named: `d` events */
