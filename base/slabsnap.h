@@ -38,6 +38,9 @@
 #define SS_SNAP_STORE_USER 0x080u /* store_user */
 #define SS_SNAP_CHECKS 0x100u	 /* sanity_checks */
 
+/* a slab-fill slab's free objects' bitmap: slabs of up to this many
+ * objects x 64 (capture/slabfill_rec.h SLABFILL_FREE_WORDS) */
+#define SS_FILL_FREE_WORDS 8
 /* the list a slab-fill slab was on */
 enum ss_fill_kind { SS_FILL_NODE, SS_FILL_CPU, SS_FILL_CPU_PARTIAL };
 
@@ -50,6 +53,11 @@ struct ss_snap_fill {
 	uint32_t cpu_free;	/* SS_FILL_CPU: those objects, or SS_SNAP_FREE_UNKNOWN */
 	uint32_t where;		/* its node, or its CPU */
 	uint8_t kind;		/* enum ss_fill_kind */
+	/* version 3: which objects were free (bit i: object i from the
+	 * slab's start), when the file has them and they agree with its
+	 * counts (free_known) */
+	bool free_known;
+	uint64_t free_bits[SS_FILL_FREE_WORDS];
 };
 
 struct ss_snap_cache {
@@ -120,10 +128,10 @@ const struct ss_snap_cache *ss_snap_find(const struct ss_snap *s, const char *na
 int ss_snap_take_cpu_free(struct ss_snap *s, const char *meta, unsigned *skipped,
 			  struct ss_error *err);
 
-/* Take a `slabsim-slabfill` file, version 1 or 2 (make capture's
+/* Take a `slabsim-slabfill` file, version 1, 2 or 3 (make capture's
  * slab-fill-before.txt, capture/slabfill.c): each cache's node partial
- * slabs and (2) CPU slabs in list order with their objects in use, into
- * the caches' fill arrays.  The snapshot's
+ * slabs and (2) CPU slabs in list order with their objects in use and
+ * (3) which objects were free, into the caches' fill arrays.  The snapshot's
  * geometry gives each slab's pages from the free object's address.  A
  * cache the snapshot lacks is skipped (*skipped counts them); a slab whose
  * objects per slab are not the snapshot's is an error (another kernel's

@@ -17,10 +17,42 @@
 
 #define FILL_PAGE_SIZE 4096ull /* the slab's order counts these (x86_64) */
 
+/* Version 3's last field: a hex digit per four objects (bit 0: the
+ * lowest) into f, or "-" (not known).  Its length must be the objects';
+ * bits that disagree with the line's counts (the lists are read without
+ * their locks) leave the objects unknown.  -1: malformed. */
+static int free_field(struct ss_snap_fill *f, const char *text, unsigned objects, int *len)
+{
+	unsigned n = 0, digits = (objects + 3) / 4, set = 0;
+
+	*len = (int)strcspn(text, " ");
+	if (!strcmp(text, "-"))
+		return 0;
+	if ((unsigned)*len != digits || objects > 64 * SS_FILL_FREE_WORDS)
+		return -1;
+	for (n = 0; n < digits; n++) {
+		const char *d = strchr("0123456789abcdef", text[n]);
+		uint64_t v;
+
+		if (!d || !text[n])
+			return -1;
+		v = (uint64_t)(d - "0123456789abcdef");
+		if (4 * n + 4 > objects && v >> (objects - 4 * n))
+			return -1; /* a bit past the last object */
+		f->free_bits[n / 16] |= v << (n % 16 * 4);
+		set += (unsigned)__builtin_popcountll(v);
+	}
+	/* a listed partial slab's free objects are objects - inuse; an
+	 * active slab's are its CPU freelist's and more (remote frees) */
+	f->free_known = f->kind == SS_FILL_CPU ? f->cpu_free == SS_SNAP_FREE_UNKNOWN || set >= f->cpu_free
+					       : set == objects - f->inuse;
+	return 0;
+}
+
 /* "n NODE SLAB FREE INUSE OBJECTS", "c CPU SLAB FREE INUSE OBJECTS
- * CPUFREE" or "p CPU SLAB FREE INUSE OBJECTS" into c (NULL: a cache
- * skipped).  Node partial slabs come first: the trace's kernel slab ids
- * number them before the CPU slabs. */
+ * CPUFREE" or "p CPU SLAB FREE INUSE OBJECTS", each followed by FREEBITS
+ * in version 3, into c (NULL: a cache skipped).  Node partial slabs come
+ * first: the trace's kernel slab ids number them before the CPU slabs. */
 static int slab_line(struct ss_snap_cache *c, char *line, unsigned version, const char *path,
 		     unsigned long ln, struct ss_error *err)
 {
@@ -41,7 +73,7 @@ static int slab_line(struct ss_snap_cache *c, char *line, unsigned version, cons
 		   &end) != 5)
 		return ss_error_at(err, path, ln, "expected '%s'", what[f.kind]);
 	if (f.kind == SS_FILL_CPU) {
-		if (!strcmp(line + 1 + end, "-"))
+		if (line[1 + end] == '-' && (!line[2 + end] || line[2 + end] == ' '))
 			tail = 1;
 		else if (sscanf(line + 1 + end, "%u%n", &cpu_free, &tail) == 1 && cpu_free <= objects)
 			f.cpu_free = cpu_free;
@@ -50,6 +82,17 @@ static int slab_line(struct ss_snap_cache *c, char *line, unsigned version, cons
 		if (!tail)
 			return ss_error_at(err, path, ln, "expected '%s' (CPUFREE a count up to "
 						    "OBJECTS, or -)", what[f.kind]);
+	}
+	f.inuse = inuse;
+	if (version >= 3) {
+		int len = 0;
+		const char *rest = line + 1 + end + tail + (f.kind == SS_FILL_CPU);
+
+		if ((f.kind == SS_FILL_CPU && line[1 + end + tail] != ' ') ||
+		    free_field(&f, rest, objects, &len))
+			return ss_error_at(err, path, ln, "expected '%s FREEBITS' (a hex digit per "
+						      "4 objects, or -)", what[f.kind]);
+		tail += len + (f.kind == SS_FILL_CPU);
 	}
 	if (line[1 + end + tail])
 		return ss_error_at(err, path, ln, "expected '%s'", what[f.kind]);
@@ -70,7 +113,6 @@ static int slab_line(struct ss_snap_cache *c, char *line, unsigned version, cons
 				   c->name, objects, inuse,
 				   f.kind == SS_FILL_NODE ? " on a partial list" : "", c->objs_per_slab);
 	f.where = where;
-	f.inuse = inuse;
 	f.page = slab;
 	f.base = free_obj ? free_obj & ~((FILL_PAGE_SIZE << c->order) - 1) : 0;
 	if (ss_grow_zeroed((void **)&c->fill, &c->cap_fill, c->nr_fill, sizeof(*c->fill), 16))
@@ -105,9 +147,9 @@ int ss_snap_take_fill(struct ss_snap *s, const char *path, uint64_t *hash,
 		line[strcspn(line, "\r\n")] = '\0';
 		if (ln == 1) {
 			if (sscanf(line, "slabsim-slabfill %u", &version) != 1 || version < 1 ||
-			    version > 2)
+			    version > 3)
 				rc = ss_error_at(err, path, ln, "not a slab-fill file (expected "
-							      "'slabsim-slabfill 1' or '2')");
+							      "'slabsim-slabfill 1', '2' or '3')");
 		} else if (!strncmp(line, "cache=", 6)) {
 			c = (struct ss_snap_cache *)ss_snap_find(s, line + 6);
 			in_cache = true;

@@ -11,7 +11,10 @@
  * each CPU's kmem_cache_cpu: the active slab (its free objects on the
  * CPU's lockless freelist counted by walking it) and the CPU partial list
  * (slab->next, head first), and sends a record per slab through a ring
- * buffer (one cache's slabs can be more than a seq_file page holds).  The
+ * buffer (one cache's slabs can be more than a seq_file page holds), with
+ * a bitmap of its free objects: its own freelist walked, and an active
+ * slab's CPU freelist too (the import tells objects allocated unseen in
+ * the capture's window by them, docs/import.md).  The
  * lists are read without their locks, as count_partial() does on 6.18
  * without CONFIG_SLUB_DEBUG: a slab that moves meanwhile can be missed or
  * seen twice, and the replay makes the fills agree with the snapshot's
@@ -68,8 +71,11 @@ struct kmem_cache_order_objects {
 
 struct kmem_cache {
 	struct kmem_cache_cpu *cpu_slab; /* __percpu */
+	unsigned int size;	/* the stride */
 	unsigned int offset;	/* the free pointer's place in an object */
 	struct kmem_cache_order_objects oo;
+	struct kmem_cache_order_objects min; /* the order a slab falls back to */
+	unsigned int red_left_pad; /* CONFIG_SLUB_DEBUG: before each object */
 	unsigned long random;	/* CONFIG_SLAB_FREELIST_HARDENED */
 	const char *name;
 	struct kmem_cache_node *node[1024];
@@ -107,6 +113,13 @@ struct {
 } slabs SEC(".maps");
 
 __u32 cache_index;	/* the cache being visited: its header's number */
+/* the cache's geometry, for the free objects' walks (one cache at a
+ * time); a section of its own, so that .bss stays as the reader reads it */
+struct geom {
+	__u64 random, size, pad_left, oo_bytes, min_bytes;
+	__u32 offset, oo_objects;
+};
+struct geom g SEC(".data.geom") = {};
 __u64 dropped;		/* records the ring had no room for */
 __u64 cpu_unread;	/* CPU areas whose offset could not be found */
 
@@ -116,25 +129,6 @@ struct walk {
 	struct list_head *head;	    /* the node's list head, to stop at */
 	__u32 node;
 };
-
-/* a slab's record: kind SLABFILL_NODE/CPU/CPU_PARTIAL, where its node or
- * CPU; free_obj a free object (0: none shown); cpu_free the active slab's
- * objects on the CPU freelist */
-static void emit(struct slab *slab, __u16 kind, __u32 where, __u64 free_obj, __u16 cpu_free)
-{
-	struct slabfill_rec r = {};
-
-	r.cache = cache_index;
-	r.where = where;
-	r.kind = kind;
-	r.slab = (__u64)slab;
-	r.freelist = free_obj ? free_obj : (__u64)BPF_CORE_READ(slab, freelist);
-	r.inuse = BPF_CORE_READ_BITFIELD_PROBED(slab, inuse);
-	r.objects = BPF_CORE_READ_BITFIELD_PROBED(slab, objects);
-	r.cpu_free = cpu_free;
-	if (bpf_ringbuf_output(&slabs, &r, sizeof(r), 0))
-		dropped++;
-}
 
 /* the address a pointer holds, as a number (bpf_probe_read_kernel copies
  * it: the verifier lets root read a pointer so, bpf_allow_ptr_leaks()) */
@@ -146,23 +140,29 @@ static __u64 addr_of(const void *p)
 	return v;
 }
 
-/* bpf_loop's state over an active slab's CPU freelist */
+/* bpf_loop's state over a freelist: a slab's own, or an active slab's
+ * CPU freelist */
 struct freewalk {
 	__u64 obj;		/* the next free object, 0 at the end */
-	__u64 lo, hi;		/* the slab's pages: a pointer outside ends it */
-	__u64 random;		/* s->random, 0 when not hardened */
-	__u32 offset;		/* s->offset */
+	__u64 lo, hi;		/* the slab's bytes: a pointer outside ends it */
 	__u32 n;		/* objects counted */
-	int bad;		/* a pointer outside the slab, or unreadable */
+	int bad;		/* a pointer outside the slab, unreadable, or a
+				 * walk that did not end */
+	int nobits;		/* an object the bitmap cannot hold */
+	__u64 bits[SLABFILL_FREE_WORDS]; /* bit i: object i is free */
+	__u64 shown;		/* the record's free object (0: the slab's first) */
+	__u16 cpu_free;		/* the record's cpu_free */
 };
 
-/* One free object: its free pointer at obj + s->offset, decoded as
- * freelist_ptr_decode() does (6.18 mm/slub.c: ptr ^ s->random ^
- * swab(ptr_addr) when CONFIG_SLAB_FREELIST_HARDENED). */
+/* One free object: marked in the bitmap, then its free pointer at obj +
+ * s->offset, decoded as freelist_ptr_decode() does (6.18 mm/slub.c: ptr ^
+ * s->random ^ swab(ptr_addr) when CONFIG_SLAB_FREELIST_HARDENED).  An
+ * object's index is (obj - slab start - s->red_left_pad) / s->size, as
+ * __obj_to_index() counts them. */
 static long free_step(__u32 i, void *ctx)
 {
 	struct freewalk *f = ctx;
-	__u64 at, v = 0;
+	__u64 at, v = 0, idx;
 
 	if (!f->obj)
 		return 1;
@@ -171,13 +171,75 @@ static long free_step(__u32 i, void *ctx)
 		return 1;
 	}
 	f->n++;
-	at = f->obj + f->offset;
+	idx = g.size ? (f->obj - f->lo - g.pad_left) / g.size : SLABFILL_FREE_BITS;
+	if (idx < SLABFILL_FREE_BITS)
+		f->bits[(idx >> 6) & (SLABFILL_FREE_WORDS - 1)] |= 1ull << (idx & 63);
+	else
+		f->nobits = 1;
+	at = f->obj + g.offset;
 	if (bpf_probe_read_kernel(&v, sizeof(v), (void *)at)) {
 		f->bad = 1;
 		return 1;
 	}
-	f->obj = v ^ f->random ^ (f->random ? __builtin_bswap64(at) : 0);
+	f->obj = v ^ g.random ^ (g.random ? __builtin_bswap64(at) : 0);
 	return 0;
+}
+
+/* Walk the free objects from obj into f; the slab's bytes from the first
+ * walk that has an object: its order is the cache's (oo), or the order
+ * it falls back to (min) when it holds fewer objects. */
+static void walk_free(struct freewalk *f, struct slab *slab, __u64 obj)
+{
+	if (!obj)
+		return;
+	if (!f->hi) {
+		__u64 bytes = BPF_CORE_READ_BITFIELD_PROBED(slab, objects) == g.oo_objects
+				      ? g.oo_bytes : g.min_bytes;
+
+		f->lo = obj & ~(bytes - 1);
+		f->hi = f->lo + bytes;
+	}
+	f->obj = obj;
+	bpf_loop(SLABFILL_MAX_OBJECTS, free_step, f, 0);
+	if (f->obj)
+		f->bad = 1;
+}
+
+/* a slab's record: kind SLABFILL_NODE/CPU/CPU_PARTIAL, where its node or
+ * CPU; f its free objects walked, with the free object to show (0: the
+ * slab's first) and (an active slab) its objects on the CPU freelist
+ * (BPF functions take 5 arguments at most) */
+static void emit(struct slab *slab, __u16 kind, __u32 where, const struct freewalk *f)
+{
+	/* in the ring itself: the stack of every frame from the iterator's
+	 * down to free_step() is 512 bytes in all */
+	struct slabfill_rec *r = bpf_ringbuf_reserve(&slabs, sizeof(*r), 0);
+
+	if (!r) {
+		dropped++;
+		return;
+	}
+	r->cache = cache_index;
+	r->where = where;
+	r->kind = kind;
+	r->slab = (__u64)slab;
+	r->freelist = f->shown ? f->shown : addr_of(BPF_CORE_READ(slab, freelist));
+	r->inuse = BPF_CORE_READ_BITFIELD_PROBED(slab, inuse);
+	r->objects = BPF_CORE_READ_BITFIELD_PROBED(slab, objects);
+	r->cpu_free = f->cpu_free;
+	r->free_ok = !f->bad && !f->nobits;
+	__builtin_memcpy(r->free_bits, f->bits, sizeof(r->free_bits));
+	r->pad[0] = r->pad[1] = r->pad[2] = 0;
+	bpf_ringbuf_submit(r, 0);
+}
+
+/* a listed slab's record with its own freelist walked */
+static void emit_walked(struct slab *slab, __u16 kind, __u32 where)
+{
+	struct freewalk f = {};
+
+	walk_free(&f, slab, addr_of(BPF_CORE_READ(slab, freelist)));
+	emit(slab, kind, where, &f);
 }
 
 /* bpf_loop's state over one CPU's partial list */
@@ -193,7 +255,7 @@ static long cpu_partial_step(__u32 i, void *ctx)
 
 	if (!at)
 		return 1;
-	emit(at, SLABFILL_CPU_PARTIAL, w->cpu, 0, 0);
+	emit_walked(at, SLABFILL_CPU_PARTIAL, w->cpu);
 	w->at = BPF_CORE_READ(at, next);
 	return 0;
 }
@@ -202,9 +264,6 @@ static long cpu_partial_step(__u32 i, void *ctx)
 struct cpus {
 	__u64 cpu_slab;		/* s->cpu_slab, __percpu */
 	__u64 base;		/* percpu_probe's __percpu storage */
-	__u64 slab_bytes;	/* PAGE_SIZE << order */
-	__u64 random;
-	__u32 offset;
 };
 
 /* CPU c's active slab and CPU partial list */
@@ -223,16 +282,17 @@ static long cpu_step(__u32 c, void *ctx)
 	kc = (struct kmem_cache_cpu *)(cs->cpu_slab + (addr_of(mine) - cs->base));
 	slab = BPF_CORE_READ(kc, slab);
 	if (slab) {
-		struct freewalk f = {.random = cs->random, .offset = cs->offset};
+		struct freewalk f = {};
 
-		f.obj = addr_of(BPF_CORE_READ(kc, freelist));
-		f.lo = f.obj & ~(cs->slab_bytes - 1);
-		f.hi = f.lo + cs->slab_bytes;
-		bpf_loop(SLABFILL_MAX_OBJECTS, free_step, &f, 0);
-		/* counted: 1 + its count (0: none on the CPU freelist, or
-		 * the walk ran off the slab, a list changing as it was read) */
-		emit(slab, SLABFILL_CPU, c, addr_of(BPF_CORE_READ(kc, freelist)),
-		     f.bad || f.obj ? 0 : (__u16)(f.n + 1));
+		f.shown = addr_of(BPF_CORE_READ(kc, freelist));
+		walk_free(&f, slab, f.shown);
+		/* counted: 1 + its count (0: the walk ran off the slab, a
+		 * list changing as it was read) */
+		f.cpu_free = f.bad ? 0 : (__u16)(f.n + 1);
+		/* then objects freed to the slab itself since the CPU took
+		 * its freelist (remote frees): free too */
+		walk_free(&f, slab, addr_of(BPF_CORE_READ(slab, freelist)));
+		emit(slab, SLABFILL_CPU, c, &f);
 	}
 	if (bpf_core_field_exists(kc->partial)) {
 		struct cpuwalk w = {.at = BPF_CORE_READ(kc, partial), .cpu = c};
@@ -250,8 +310,8 @@ static long node_step(__u32 i, void *ctx)
 
 	if (!at || at == w->head)
 		return 1;
-	emit((struct slab *)((char *)at - bpf_core_field_offset(struct slab, slab_list)),
-	     SLABFILL_NODE, w->node, 0, 0);
+	emit_walked((struct slab *)((char *)at - bpf_core_field_offset(struct slab, slab_list)),
+		    SLABFILL_NODE, w->node);
 	w->at = BPF_CORE_READ(at, next);
 	return 0;
 }
@@ -271,6 +331,13 @@ int slab_fill(struct bpf_iter__kmem_cache *ctx)
 	name = BPF_CORE_READ(s, name);
 	cache_index++;
 	BPF_SEQ_PRINTF(seq, "cache %u %s\n", cache_index, name);
+	g.offset = BPF_CORE_READ(s, offset);
+	g.size = BPF_CORE_READ(s, size);
+	g.oo_objects = BPF_CORE_READ(s, oo.x) & 0xffff;
+	g.oo_bytes = 4096ull << (BPF_CORE_READ(s, oo.x) >> 16);
+	g.min_bytes = 4096ull << (BPF_CORE_READ(s, min.x) >> 16);
+	g.random = bpf_core_field_exists(s->random) ? BPF_CORE_READ(s, random) : 0;
+	g.pad_left = bpf_core_field_exists(s->red_left_pad) ? BPF_CORE_READ(s, red_left_pad) : 0;
 	for (n = 0; n < SLABFILL_MAX_NODES && n < nr_nodes; n++) {
 		struct kmem_cache_node *kn = BPF_CORE_READ(s, node[n]);
 
@@ -283,10 +350,6 @@ int slab_fill(struct bpf_iter__kmem_cache *ctx)
 		bpf_loop(SLABFILL_MAX_LIST, node_step, &w, 0);
 	}
 	cs.cpu_slab = addr_of(BPF_CORE_READ(s, cpu_slab));
-	cs.offset = BPF_CORE_READ(s, offset);
-	cs.slab_bytes = 4096ull << (BPF_CORE_READ(s, oo.x) >> 16);
-	if (bpf_core_field_exists(s->random))
-		cs.random = BPF_CORE_READ(s, random);
 	bpf_probe_read_kernel(&cs.base, sizeof(cs.base),
 			      (void *)(addr_of(&percpu_probe) +
 				       bpf_core_field_offset(struct bpf_array, pptrs)));

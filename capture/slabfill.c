@@ -6,19 +6,20 @@
  *                    docs/capture.md)
  *
  * Output, written to OUT.tmp and renamed:
- *   slabsim-slabfill 2 nodes=M cpus=N
+ *   slabsim-slabfill 3 nodes=M cpus=N
  *   cache=NAME
- *   n NODE SLAB FREE INUSE OBJECTS   a node partial slab, head of the list first
- *   c CPU SLAB FREE INUSE OBJECTS CPUFREE
- *                                    a CPU's active slab
- *   p CPU SLAB FREE INUSE OBJECTS    a CPU partial slab, head of the list first
+ *   n NODE SLAB FREE INUSE OBJECTS BITS   a node partial slab, head of the list first
+ *   c CPU SLAB FREE INUSE OBJECTS CPUFREE BITS
+ *                                         a CPU's active slab
+ *   p CPU SLAB FREE INUSE OBJECTS BITS    a CPU partial slab, head of the list first
  * SLAB is the struct slab address (an identity), FREE the address of a free
  * object on it (hex, 0 when the slab shows none): the slab's pages are
  * FREE rounded down to the slab size, which is how a trace's pointers name
  * it.  INUSE is the slab's own count (an active slab's counts the objects
  * on its CPU's freelist as in use, as SLUB does); CPUFREE those objects,
  * counted by walking the list, '-' when the walk failed (the list changed
- * as it was read).  Exit 0 written, 1 on error, 3 when BPF or the iterator is not
+ * as it was read).  BITS: which objects were free, a hex digit per four
+ * from the slab's start (bit 0 the lowest), '-' when not known.  Exit 0 written, 1 on error, 3 when BPF or the iterator is not
  * available here (the capture then goes on without the file).
  */
 #include <errno.h>
@@ -111,6 +112,21 @@ static unsigned count_nodes(void)
 	return n ? n : 1;
 }
 
+/* " FREE": which objects were free, a hex digit per four objects from the
+ * slab's start (bit 0 of a digit: the lowest), or " -" when the walk did
+ * not finish inside the slab or the slab has more objects than the
+ * bitmap (version 3, docs/capture.md) */
+static void write_free_bits(FILE *f, const struct slabfill_rec *r)
+{
+	if (!r->free_ok || r->objects > SLABFILL_FREE_BITS) {
+		fputs(" -", f);
+		return;
+	}
+	fputc(' ', f);
+	for (unsigned i = 0; i < (r->objects + 3u) / 4u; i++)
+		fputc("0123456789abcdef"[(r->free_bits[i / 16] >> (i % 16 * 4)) & 0xf], f);
+}
+
 /* cache lines in iterator order, each followed by its slabs (the ring keeps
  * each cache's records in the order they were sent) */
 static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes, unsigned cpus)
@@ -118,7 +134,7 @@ static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes,
 	size_t at = 0;
 	char *line, *save = NULL;
 
-	fprintf(f, "slabsim-slabfill 2 nodes=%u cpus=%u\n", nodes, cpus);
+	fprintf(f, "slabsim-slabfill 3 nodes=%u cpus=%u\n", nodes, cpus);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned idx;
 		int name_at = 0;
@@ -145,6 +161,7 @@ static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes,
 				fprintf(f, " %u", r->cpu_free - 1u);
 			else if (r->kind == SLABFILL_CPU)
 				fprintf(f, " -");
+			write_free_bits(f, r);
 			fputc('\n', f);
 		}
 	}
@@ -193,7 +210,8 @@ int main(int argc, char **argv)
 		fprintf(argc == 2 ? stdout : stderr,
 			"usage: slab-fill OUT\n"
 			"  every SLUB cache's node partial, CPU and CPU partial slabs with\n"
-			"  their fill, in list order, read through a BPF kmem_cache iterator\n"
+			"  their fill and free objects, in list order, read through a BPF\n"
+			"  kmem_cache iterator\n"
 			"  (root, Linux 6.13+)\n");
 		return argc == 2 ? 0 : 2;
 	}

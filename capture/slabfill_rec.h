@@ -3,11 +3,14 @@
 #ifndef SLABFILL_REC_H
 #define SLABFILL_REC_H
 
-#define SLABFILL_RING_BYTES (16u << 20)
+#define SLABFILL_RING_BYTES (32u << 20)
 #define SLABFILL_MAX_LIST (1u << 20) /* slabs per list, at most */
 #define SLABFILL_MAX_NODES 64
 #define SLABFILL_MAX_CPUS 4096
 #define SLABFILL_MAX_OBJECTS 32768 /* a slab's objects: a 15-bit field */
+/* the free objects' bitmap: slabs of more objects get none */
+#define SLABFILL_FREE_WORDS 8
+#define SLABFILL_FREE_BITS (64 * SLABFILL_FREE_WORDS)
 
 /* the list a slab is on */
 #define SLABFILL_NODE 0		/* a node partial list */
@@ -22,6 +25,11 @@ struct slabfill_rec {
 	__u16 kind;	/* SLABFILL_* */
 	__u16 inuse, objects;
 	__u16 cpu_free;	/* SLABFILL_CPU: 1 + the CPU freelist's objects, 0 unknown */
+	/* bit i: object i (from the slab's start) was free, on the slab's
+	 * freelist or (an active slab) its CPU's; valid when free_ok */
+	__u64 free_bits[SLABFILL_FREE_WORDS];
+	__u16 free_ok;	/* 1: every free object's walk ended inside the slab */
+	__u16 pad[3];
 };
 
 #endif

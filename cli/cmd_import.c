@@ -11,7 +11,7 @@
 
 #define DEFAULT_TARGET "x86_64-6.x"
 
-enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_SLAB_PAGES, O_INPUT, O_HELP,
+enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_SLAB_PAGES, O_FREE_OBJECTS, O_INPUT, O_HELP,
        NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -45,11 +45,16 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"capture's walk.ftrace.zst): frees of those objects are\n"
 		"dropped, not prior frees (docs/capture.md step 5)"},
 	[O_SLAB_PAGES] = {"slab-pages", NULL, "FILE",
-		"the page frames that were slab pages at the before-\n"
-		"snapshot (a capture's slab-pages-before.txt; raw\n"
-		"pointers and a slab-fill file): a kmem_cache_free of\n"
-		"an object on any other page is of an object allocated\n"
-		"in the window without an event, not a prior free"},
+		"the page frames that were slab pages as tracing began\n"
+		"(a capture's slab-pages-start.txt; raw pointers and a\n"
+		"slab-fill file): a kmem_cache_free of an object on any\n"
+		"other page is of an object allocated in the window\n"
+		"without an event, not a prior free"},
+	[O_FREE_OBJECTS] = {"free-objects", NULL, "FILE",
+		"the listed slabs' free objects as tracing began (a\n"
+		"capture's slab-fill-start.txt, version 3; needs\n"
+		"--snapshot): a free of one of them is likewise of an\n"
+		"object allocated in the window without an event"},
 	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
@@ -63,7 +68,7 @@ static void import_usage(FILE *out)
 	fprintf(out,
 		"usage: slabsim import [--target TARGET] [--format-file FILE]... [--totals CSV]\n"
 		"                      [--snapshot SNAPSHOT [--slab-fill FILE]] [--cpus N] [--walk FILE]\n"
-		"                      [--slab-pages FILE]\n"
+		"                      [--slab-pages FILE] [--free-objects FILE]\n"
 		"                      -o TRACE INPUT\n\n"
 		"Turn a capture of the kmem tracepoints (kmalloc, kmalloc_node, kmem_cache_alloc,\n"
 		"kmem_cache_alloc_node, kfree, kmem_cache_free) into a slabsim trace: ftrace\n"
@@ -108,6 +113,7 @@ static int take_import_opt(void *ctx, int id, const char *v)
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->cpus);
 	case O_WALK: o->walk = v; return 0;
 	case O_SLAB_PAGES: o->slab_pages = v; return 0;
+	case O_FREE_OBJECTS: o->free_objects = v; return 0;
 	default: /* O_INPUT */
 		o->input = v;
 		c->nr_inputs++;
@@ -127,6 +133,8 @@ static int parse_import_opts(int argc, char **argv, struct import_cmd *c)
 		return ss_opt_usage_err(&opt_set, "want -o TRACE and one INPUT");
 	if (c->o.slab_fill && !c->o.snapshot)
 		return ss_opt_usage_err(&opt_set, "--slab-fill needs --snapshot (the geometry it reads slabs by)");
+	if (c->o.free_objects && !c->o.snapshot)
+		return ss_opt_usage_err(&opt_set, "--free-objects needs --snapshot (the geometry it reads slabs by)");
 	/* the outputs replace files whole: never the capture or each other */
 	for (unsigned i = 0; i <= c->o.nr_formats; i++) {
 		const char *in = i < c->o.nr_formats ? c->o.formats[i] : c->o.input;

@@ -185,30 +185,28 @@ ut_start "$tmp"
 # kmem_cache iterator beside the slabsim binary, read right before the
 # counts.  Without it (no BPF, a kernel before 6.13, not built) the replay
 # spreads the count, as before; meta slab_fill says which.
+# read_file FILE CMD...: run CMD (which writes FILE); `read_status` gets
+# yes, or "no (its first error)" with FILE removed and the error kept in
+# `read_error` (the capture goes on without the file).
+read_file() {
+	local file=$1
+	shift
+	if "$@" 2> "$tmp/.read-err"; then
+		read_status=yes read_error=
+	else
+		read_error=$(cat "$tmp/.read-err")
+		read_status="no ($(head -c 200 "$tmp/.read-err" | tr '\n' ' '))"
+		rm -f "$file"
+	fi
+	rm -f "$tmp/.read-err"
+}
 slab_fill=no
 fill_bin=${reaper:+$(dirname "$reaper")/slab-fill}
 if [ -n "$fill_bin" ] && [ -x "$fill_bin" ]; then
-	if "$fill_bin" "$tmp/slab-fill-before.txt" 2> "$tmp/.fill-err"; then
-		slab_fill=yes
-	else
-		slab_fill="no ($(head -c 200 "$tmp/.fill-err" | tr '\n' ' '))"
-		echo "$prog: warning: slab-fill: $(cat "$tmp/.fill-err"): node partial slabs' fills not measured" >&2
-	fi
-	rm -f "$tmp/.fill-err"
-fi
-# Which page frames are slab pages (/proc/kpageflags), read last before
-# the counts: an object freed later on any other page was allocated in
-# the window, by a task no event reports if the trace has no allocation
-# of it (import --slab-pages, workloads/import/import_slabpages.c).
-slab_pages=no
-if [ -n "$reaper" ]; then
-	if "$reaper" slab-pages "$tmp/slab-pages-before.txt" 2> "$tmp/.pages-err"; then
-		slab_pages=yes
-	else
-		slab_pages="no ($(head -c 200 "$tmp/.pages-err" | tr '\n' ' '))"
-		echo "$prog: warning: slab-pages: $(cat "$tmp/.pages-err")" >&2
-	fi
-	rm -f "$tmp/.pages-err"
+	read_file "$tmp/slab-fill-before.txt" "$fill_bin" "$tmp/slab-fill-before.txt"
+	slab_fill=$read_status
+	[ "$slab_fill" = yes ] ||
+		echo "$prog: warning: slab-fill: $read_error: node partial slabs' fills not measured" >&2
 fi
 if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; then
 	tfs_write 1 "$INST/options/event-fork"
@@ -223,6 +221,25 @@ else # before 5.8: the walk untraced, then tracing
 	snapshot -p before -S "$tmp/slabinfo-before" "$tmp/slab-before.txt"
 	tfs_write 1 "$INST/tracing_on"
 	trace_from=after-snapshot
+fi
+# Objects that did not exist when tracing began, read right after it
+# began (so that whatever the reads miss was allocated with tracing on):
+# which page frames are slab pages (/proc/kpageflags, slab-pages-start.txt)
+# and each listed slab's free objects (slab-fill again,
+# slab-fill-start.txt).  A free the trace shows of an object on another
+# page, or of one free then, with no allocation event, is of an object a
+# task no event reports allocated in the window (import --slab-pages and
+# --free-objects, workloads/import/import_slabpages.c).
+slab_pages=no
+if [ -n "$reaper" ]; then
+	read_file "$tmp/slab-pages-start.txt" "$reaper" slab-pages "$tmp/slab-pages-start.txt"
+	slab_pages=$read_status
+	[ "$slab_pages" = yes ] || echo "$prog: warning: slab-pages: $read_error" >&2
+fi
+slab_fill_start=no
+if [ "$slab_fill" = yes ]; then
+	read_file "$tmp/slab-fill-start.txt" "$fill_bin" "$tmp/slab-fill-start.txt"
+	slab_fill_start=$read_status
 fi
 
 # ---- trace -----------------------------------------------------------------
@@ -283,13 +300,8 @@ snapshot -p after -S "$tmp/slabinfo-after" "$tmp/slab-after.txt"
 # read worked; a failure here costs that figure only.
 slab_fill_after=no
 if [ "$slab_fill" = yes ]; then
-	if "$fill_bin" "$tmp/slab-fill-after.txt" 2> "$tmp/.fill-err"; then
-		slab_fill_after=yes
-	else
-		slab_fill_after="no ($(head -c 200 "$tmp/.fill-err" | tr '\n' ' '))"
-		rm -f "$tmp/slab-fill-after.txt"
-	fi
-	rm -f "$tmp/.fill-err"
+	read_file "$tmp/slab-fill-after.txt" "$fill_bin" "$tmp/slab-fill-after.txt"
+	slab_fill_after=$read_status
 fi
 ut_stop "$tmp"
 
@@ -387,6 +399,7 @@ done
 	echo "reader=$reader"
 	echo "slab_fill=$slab_fill"
 	echo "slab_pages=$slab_pages"
+	echo "slab_fill_start=$slab_fill_start"
 	echo "slab_fill_after=$slab_fill_after"
 	cat "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta"
 	orph_meta "${reaper:+$tmp/.reap}"

@@ -165,7 +165,15 @@ if [ "$kmaj" -gt 6 ] || { [ "$kmaj" = 6 ] && [ "${kmin%%[!0-9]*}" -ge 13 ]; } &&
 fi
 if [ "$(meta tiny slab_fill)" = yes ]; then
 	f=$d/slab-fill-before.txt
-	[ "$(head -1 "$f" | cut -d' ' -f1-2)" = "slabsim-slabfill 2" ] || fail "slab-fill-before.txt header"
+	[ "$(head -1 "$f" | cut -d' ' -f1-2)" = "slabsim-slabfill 3" ] || fail "slab-fill-before.txt header"
+	# each listed slab's free objects (version 3): a bitmap whose count is
+	# the line's (a partial slab: objects - inuse) for most
+	read -r agree listed < <(awk '/^[np] / { l++; n = 0; b = $NF
+		for (i = 1; i <= length(b); i++) { d = index("0123456789abcdef", substr(b, i, 1)) - 1
+			for (; d > 0; d = int(d / 2)) n += d % 2 }
+		if (b != "-" && n == $6 - $5) a++ } END { print a + 0, l + 0 }' "$f")
+	[ "$listed" -gt 0 ] && [ $((agree * 10)) -ge $((listed * 9)) ] ||
+		fail "slab-fill: $agree of $listed listed slabs' free objects agree with their counts"
 	# caches with node partial (n lines) or CPU slabs (c and p lines:
 	# sysfs cpu_slabs counts each CPU's active slab and its partial
 	# list's length) whose count the fill matches exactly (read a moment
@@ -202,19 +210,24 @@ if [ "$(meta tiny slab_fill)" = yes ]; then
 		fail "run with another slab-fill file than the import's not refused: $(cat fill-run2.out)"
 fi
 
-# the slab page frames before (/proc/kpageflags, root): the file whole,
-# every slab slab-fill listed on a frame it marks, and an import that
-# uses it (frees on other frames: allocated in the window, untraced)
+# the slab page frames and the listed slabs' free objects as tracing
+# began (/proc/kpageflags, slab-fill again; root): the files whole, every
+# slab slab-fill listed on a frame slab-pages marks, and an import that
+# uses both (frees of objects not there then: allocated in the window)
 [ "$(meta tiny slab_pages)" = yes ] || fail "slab_pages=$(meta tiny slab_pages)"
-p=$d/slab-pages-before.txt
+p=$d/slab-pages-start.txt
 read -r runs pages < <(awk 'NR == 1 { for (i = 2; i <= NF; i++) { split($i, a, "="); h[a[1]] = a[2] } next }
 	{ r++; n += $2 } END { print (r == h["runs"]) ? "ok" : "bad", (n == h["slab"]) ? n : -1 }' "$p")
-[ "$runs" = ok ] && [ "$pages" -gt 0 ] || fail "slab-pages-before.txt: runs $runs, pages $pages: $(head -2 "$p")"
+[ "$runs" = ok ] && [ "$pages" -gt 0 ] || fail "slab-pages-start.txt: runs $runs, pages $pages: $(head -2 "$p")"
 if [ "$(meta tiny slab_fill)" = yes ] && [ "$(meta tiny hashed_pointers)" = no ]; then
+	[ "$(meta tiny slab_fill_start)" = yes ] || fail "slab_fill_start=$(meta tiny slab_fill_start)"
 	"$S" import --snapshot "$d/slab-before.txt" --slab-fill "$d/slab-fill-before.txt" --slab-pages "$p" \
-		-o pages.trace "$d/capture.ftrace.zst" > pages.out 2>&1 || fail "import --slab-pages: $(tail -3 pages.out)"
-	grep -q "of those on pages no slab held at the before-snapshot" pages.out ||
+		--free-objects "$d/slab-fill-start.txt" -o pages.trace "$d/capture.ftrace.zst" > pages.out 2>&1 ||
+		fail "import --slab-pages --free-objects: $(tail -3 pages.out)"
+	grep -q "of those on pages no slab held as tracing began" pages.out ||
 		fail "import did not use slab-pages: $(grep -i slab-pages pages.out)"
+	grep -q "of those of objects a listed slab had free as tracing began" pages.out ||
+		fail "import did not use the free objects: $(cat pages.out)"
 fi
 
 # refusals: an existing capture, a bad name, a non-root user

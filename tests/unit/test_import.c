@@ -689,10 +689,17 @@ static void test_import_page_base_from_fill(void **state)
 	assert_string_equal(seen, "u2 u3 u4 u0 ");
 }
 
+/* An allocation that says dentry's sizes, and two page frees of page
+ * cache that give the struct page array (the next two tests). */
+#define DENTRY_AND_VMEMMAP \
+	" sh-1 [001] ..... 1.0: kmem_cache_alloc: call_site=d_alloc+0x1/0x2 ptr=ffff888100009000 " \
+	"bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=dentry\n" \
+	P(0, "ffffea0000100040", "0x4001") P(1, "ffffea0000100080", "0x4002")
+
 /* The slab pages before (--slab-pages, import_slabpages.c): a
  * kmem_cache_free of an object on a frame that was no slab page then,
  * or whose page the window freed since, is an untraced allocation, not a
- * prior free; on a slab page (listed or not: a full slab is on no list)
+ * prior free, from the "start" phase marker on; on a slab page (listed or not: a full slab is on no list)
  * it stays a prior free; a kfree is never taken (a large kmalloc's pages
  * are no slab).  When the slab-fill's listed slabs are not on the pages
  * the file marks, the rule is not used and the import says why. */
@@ -709,10 +716,10 @@ static void test_import_slab_pages(void **state)
 	fill_files("slabpages", in, out, snap, fill);
 	tu_path(pages, sizeof(pages), "slabpages.pages");
 	tu_write_text(in,
-		" sh-1 [001] ..... 1.0: kmem_cache_alloc: call_site=d_alloc+0x1/0x2 ptr=ffff888140005000 "
-		"bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=dentry\n"
-		/* two page frees of page cache: the struct page array */
-		P(0, "ffffea0000100040", "0x4001") P(1, "ffffea0000100080", "0x4002")
+		DENTRY_AND_VMEMMAP
+		/* before the "start" marker the rule waits: a prior free */
+		F(1, "ffff888140021040")
+		" sh-1 [000] ..... 1.0: tracing_mark_write: slabsim-phase start\n"
 		/* the listed slab (frame 0x140005), and a full one (0x140010) */
 		F(1, "ffff888140005080") F(0, "ffff888140010040")
 		/* frame 0x140020: no slab page before */
@@ -737,18 +744,19 @@ static void test_import_slab_pages(void **state)
 			assert_int_equal(t.untraced_allocs, 2);
 			assert_string_equal(ss_trace_meta(ss_trace_tables(r), "untraced_allocs"),
 					    "dentry=2");
-			/* the listed slab's, the full one's, the kfree */
-			assert_int_equal(t.prior_frees + t.prior_unattributed, 3);
+			/* the one before the marker, the listed slab's, the full
+			 * one's, the kfree */
+			assert_int_equal(t.prior_frees + t.prior_unattributed, 4);
 		} else {
 			assert_false(t.slab_pages_used);
 			assert_non_null(t.slab_pages_why);
 			assert_int_equal(t.new_slab_frees, 0);
 			assert_int_equal(t.untraced_allocs, 0);
-			assert_int_equal(t.prior_frees + t.prior_unattributed, 5);
+			assert_int_equal(t.prior_frees + t.prior_unattributed, 6);
 		}
 		ss_trace_close(r);
 		assert_true(summary_says(&t, pass ? "(the slab-pages file not used: the slab-fill's"
-						  : "(2 of those on pages no slab held"));
+						  : "(2 of those on pages no slab held as tracing began"));
 	}
 	/* a cut file is an error naming it */
 	tu_write_text(pages, "slabsim-slabpages 1 frames=2000000 slab=3 runs=2\n140005 2\n");
@@ -758,8 +766,52 @@ static void test_import_slab_pages(void **state)
 	assert_non_null(strstr(err.msg, "slabpages.pages:2: "));
 }
 
+/* --free-objects: a slab-fill file of version 3, read as tracing began,
+ * has each listed slab's free objects: a free of one of them that the
+ * trace never saw allocated is of an object allocated in the window
+ * without an event (import_slabpages.c), not a prior free, from the
+ * "start" phase marker on (before it, the object may have been in use as
+ * tracing began); a free of one in use then stays a prior free; once the
+ * slab's page is freed, its bits say nothing of a slab made there. */
+static void test_import_free_bits(void **state)
+{
+	char in[256], out[256], snap[256], fill[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	(void)state;
+
+	fill_files("freebits", in, out, snap, fill);
+	/* dentry: 21 objects of 192 bytes a page; 0, 2 and 20 free */
+	tu_write_text(fill, "slabsim-slabfill 3 nodes=1 cpus=1\n"
+			    "cache=dentry\n"
+			    "n 0 ffffea0005000140 ffff888140005000 18 21 500001\n");
+	tu_write_text(in,
+		DENTRY_AND_VMEMMAP
+		/* before the marker: the object may have been in use as
+		 * tracing began and free when the file was read */
+		F(0, "ffff888140005000")
+		" sh-1 [000] ..... 1.0: tracing_mark_write: slabsim-phase start\n"
+		F(0, "ffff8881400050c0") F(1, "ffff888140005180")
+		P(1, "ffffea0005000140", "0x140005") F(1, "ffff888140005f00"));
+	o.slab_fill = fill;
+	o.free_objects = fill;
+	r = import_open(&o, in, out, snap, &t);
+	while (ss_trace_next(r, &ev, &err) == 1)
+		;
+	ss_trace_close(r);
+	assert_true(t.free_slots_used);
+	assert_int_equal(t.free_slot_frees, 1);
+	assert_int_equal(t.untraced_allocs, 1);
+	assert_int_equal(t.prior_frees + t.prior_unattributed, 3);
+	assert_true(summary_says(&t, "(1 of those of objects a listed slab had free as tracing began"));
+}
+
 #undef F
 #undef P
+#undef DENTRY_AND_VMEMMAP
 
 /* The snapshot walk's objects (--walk, import_walk.c): a free of one the
  * trace never saw allocated is dropped, like its allocation; once the
@@ -888,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_import_page_frees),
 		cmocka_unit_test(test_import_page_base_from_fill),
 		cmocka_unit_test(test_import_slab_pages),
+		cmocka_unit_test(test_import_free_bits),
 		cmocka_unit_test(test_import_untraced_allocs),
 		cmocka_unit_test(test_import_errors),
 	};

@@ -187,8 +187,76 @@ static void test_fill_file_cpus(void **state)
 	assert_non_null(strstr(err.msg, ":3: expected 'c CPU SLAB FREE INUSE OBJECTS CPUFREE'"));
 	assert_int_equal(take_fill(&snap, "slabsim-slabfill 2\ncache=foo\nc 0 1 2 2 4 1 x\n", &h,
 				   &skipped, &err), -1);
-	assert_int_equal(take_fill(&snap, "slabsim-slabfill 3\n", &h, &skipped, &err), -1);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4\n", &h, &skipped, &err), -1);
 	assert_non_null(strstr(err.msg, ":1: not a slab-fill file"));
+	ss_snap_release(&snap);
+}
+
+/* version 3: each listed slab's free objects, a hex digit per four
+ * (bit 0 the lowest): known when they agree with the line's counts (a
+ * partial slab: objects - inuse of them; an active slab: its CPU
+ * freelist's and maybe more), "-" not known; a field of the wrong length
+ * or a digit that is not hex is an error. */
+static void test_fill_file_free_bits(void **state)
+{
+	static const char v3[] =
+		"slabsim-slabfill 3 nodes=1 cpus=2\n"
+		"cache=foo\n"
+		"n 0 ffffea0000100000 ffff888004001400 1 4 e\n"	/* objects 1-3 free */
+		"n 0 ffffea0000100040 ffff888004002c00 3 4 3\n"	/* 2 free: not 4 - 3 */
+		"n 0 ffffea0000100080 ffff888004003000 0 4 -\n"
+		"c 0 ffffea00001000c0 ffff888004004400 4 4 3 b\n"	/* 3 on the CPU's, 3 free */
+		"p 0 ffffea0000100100 ffff888004005800 2 4 5\n"
+		"c 1 ffffea0000100140 0 4 4 - 0\n";
+	static const struct {
+		const char *line, *msg;
+	} bad[] = {
+		{"n 0 1 2 1 4 ee\n", ":3: expected 'n NODE SLAB FREE INUSE OBJECTS FREEBITS'"},
+		{"n 0 1 2 1 4 g\n", ":3: expected 'n NODE"},
+		{"n 0 1 2 1 4\n", ":3: expected 'n NODE"},
+		{"c 0 1 2 4 4 3\n", ":3: expected 'c CPU SLAB FREE INUSE OBJECTS CPUFREE FREEBITS'"},
+		{"n 0 1 2 1 4 e x\n", ":3: expected 'n NODE"},
+	};
+	struct ss_snap snap;
+	struct ss_error err;
+	const struct ss_snap_cache *c;
+	char text[256];
+	uint64_t h;
+	unsigned skipped;
+	(void)state;
+
+	load(&snap);
+	if (take_fill(&snap, v3, &h, &skipped, &err))
+		fail_msg("%s", err.msg);
+	c = ss_snap_find(&snap, "foo");
+	assert_int_equal(c->nr_fill, 6);
+	assert_true(c->fill[0].free_known);
+	assert_true(c->fill[0].free_bits[0] == 0xe);
+	assert_false(c->fill[1].free_known);
+	assert_false(c->fill[2].free_known);
+	assert_true(c->fill[3].free_known);
+	assert_true(c->fill[3].free_bits[0] == 0xb);
+	assert_int_equal(c->fill[3].cpu_free, 3);
+	assert_true(c->fill[4].free_known);
+	assert_true(c->fill[4].free_bits[0] == 0x5);
+	/* an active slab with nothing free */
+	assert_true(c->fill[5].free_known);
+	assert_true(c->fill[5].free_bits[0] == 0);
+	ss_snap_release(&snap);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		load(&snap);
+		snprintf(text, sizeof(text), "slabsim-slabfill 3\ncache=foo\n%s", bad[i].line);
+		assert_int_equal(take_fill(&snap, text, &h, &skipped, &err), -1);
+		if (!strstr(err.msg, bad[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, bad[i].msg);
+		ss_snap_release(&snap);
+	}
+	/* bits that disagree with the counts (a list read unlocked): not
+	 * known, and no error */
+	load(&snap);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 3\ncache=foo\nn 0 1 2 1 4 8\n", &h,
+				   &skipped, &err), 0);
+	assert_false(ss_snap_find(&snap, "foo")->fill[0].free_known);
 	ss_snap_release(&snap);
 }
 
@@ -524,6 +592,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fill_file),
 		cmocka_unit_test(test_fill_file_cpus),
+		cmocka_unit_test(test_fill_file_free_bits),
 		cmocka_unit_test(test_populate_cpus),
 		cmocka_unit_test(test_populate_measured),
 		cmocka_unit_test(test_take_listed),

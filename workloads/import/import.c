@@ -40,6 +40,9 @@ struct importer {
 	struct ss_import_slabpages slabpages; /* the slab pages before (--slab-pages) */
 	struct ss_snap snap;
 	bool have_snap;
+	/* the snapshot again, with the --free-objects file's slabs */
+	struct ss_snap start_snap;
+	bool have_start_snap;
 	uint64_t fill_hash;	/* the slab-fill file's (meta slab_fill) */
 	bool cpus_written;	/* meta cpus went out before the events */
 	struct ss_inbuf in;
@@ -231,15 +234,20 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 		 * again without an event: that object is not one from
 		 * before the capture (measured on 6.18: /proc inodes and
 		 * their dentries, docs/import.md); nor is an object on a
-		 * page that held no slab then (import_slabpages.c) */
-		bool new_slab = ss_import_slabpages_new(&im->slabpages, rec);
+		 * page that held no slab then, or one a listed slab had
+		 * free then (import_slabpages.c) */
+		bool again = ss_ptrmap_find(&im->dead, rec->ptr) ||
+			     ss_ptrmap_find(&im->prior.untraced, rec->ptr);
+		bool new_slab = !again && ss_import_slabpages_new(&im->slabpages, rec);
+		bool was_free = !again && !new_slab &&
+				ss_import_freebits_was_free(&im->slabpages, rec->ptr);
 
-		if (new_slab || ss_ptrmap_find(&im->dead, rec->ptr) ||
-		    ss_ptrmap_find(&im->prior.untraced, rec->ptr)) {
+		if (again || new_slab || was_free) {
 			char name[SS_IMPORT_CACHE_NAME];
 
 			t->untraced_allocs++;
 			t->new_slab_frees += new_slab;
+			t->free_slot_frees += was_free;
 			/* by the name the trace declares the cache under (meta
 			 * untraced_allocs is matched to it), never raw bytes a
 			 * meta value cannot hold */
@@ -268,6 +276,10 @@ static int do_phase(struct importer *im, const struct ss_kmem_rec *rec,
 	if (ss_trace_write_phase(im->w, name))
 		return ss_trace_writer_failed(im->w, err);
 	im->t->phases++;
+	/* make capture's "start" comes after its reads of the slab pages and
+	 * free objects: from here on they tell objects born in the window */
+	if (!strcmp(name, SS_IMPORT_OBJECTS_READ_PHASE))
+		im->slabpages.read = true;
 	return 0;
 }
 
@@ -489,6 +501,19 @@ static int setup(struct importer *im, struct ss_error *err)
 		im->t->slab_pages_used = im->slabpages.active;
 		im->t->slab_pages_why = im->slabpages.why;
 	}
+	if (o->free_objects) {
+		uint64_t hash;
+		unsigned skipped = 0;
+
+		if (ss_snap_load(&im->start_snap, o->snapshot, err))
+			return -1;
+		im->have_start_snap = true;
+		if (ss_snap_take_fill(&im->start_snap, o->free_objects, &hash, &skipped, err))
+			return -1;
+		if (ss_import_freebits_setup(&im->slabpages, &im->prior.pagefree, &im->start_snap))
+			return ss_errorf(err, "out of memory");
+		im->t->free_slots_used = im->slabpages.frames.live > 0;
+	}
 	if (!im->dat && ss_inbuf_open(&im->in, o->input, err))
 		return -1;
 	if (ss_trace_writer_open(&im->w, o->output, err))
@@ -629,6 +654,8 @@ int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
 	ss_import_slabpages_release(&im.slabpages);
 	if (im.have_snap)
 		ss_snap_release(&im.snap);
+	if (im.have_start_snap)
+		ss_snap_release(&im.start_snap);
 	return rc;
 }
 
@@ -666,10 +693,13 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 		(unsigned long long)t->unknown_frees, (unsigned long long)t->prior_frees,
 		(unsigned long long)t->prior_unattributed, (unsigned long long)t->untraced_allocs);
 	if (t->slab_pages_used)
-		fprintf(out, "  (%llu of those on pages no slab held at the before-snapshot: slab-pages)\n",
+		fprintf(out, "  (%llu of those on pages no slab held as tracing began: slab-pages)\n",
 			(unsigned long long)t->new_slab_frees);
 	else if (t->slab_pages_why)
 		fprintf(out, "  (the slab-pages file not used: %s)\n", t->slab_pages_why);
+	if (t->free_slots_used)
+		fprintf(out, "  (%llu of those of objects a listed slab had free as tracing began: "
+			     "free-objects)\n", (unsigned long long)t->free_slot_frees);
 	if (t->walk_allocs)
 		fprintf(out, "  (%llu of them the before-snapshot walk's objects, of %llu it allocated: skipped)\n",
 			(unsigned long long)t->walk_frees, (unsigned long long)t->walk_allocs);

@@ -259,12 +259,23 @@ void ss_import_pagefree_release(struct ss_import_pagefree *pf);
  * the file, in percent, for the rule to be used (a check that the file
  * and the direct map's base agree; a few may die between the two reads). */
 #define SS_SLABPAGES_MIN_LISTED_PCT 95
+/* The phase marker after which the two files above hold (make capture
+ * writes it once they are read).  A free before it may be of an object
+ * that was in use as tracing began and free when they were read. */
+#define SS_IMPORT_OBJECTS_READ_PHASE "start"
 struct ss_import_slabpages {
 	struct ss_slabpages pages;
+	bool read;		/* the marker seen: the rules apply */
 	bool loaded, active;	/* active: the rule is used */
 	const char *why;	/* loaded and not active: the reason */
 	uint64_t base;		/* the direct map's */
 	uint64_t listed, listed_found; /* the check's slabs */
+	/* the slab-fill's listed slabs whose free objects it has (version
+	 * 3): each page frame + 1 -> id the cache's index, bytes_alloc its
+	 * place in the cache's fill (ss_import_freebits_setup) */
+	struct ss_ptrmap frames;
+	const struct ss_snap *snap;
+	uint64_t fill_base;	/* the direct map's, when frames is used */
 };
 /* Load path and check it against the slab-fill's slabs (snap) through
  * the direct map pf learned; not active (why) when it cannot be used. */
@@ -273,7 +284,15 @@ int ss_import_slabpages_setup(struct ss_import_slabpages *s, const char *path,
 			      struct ss_error *err);
 /* A kmem_cache_free of an object on a page that was no slab page then. */
 bool ss_import_slabpages_new(const struct ss_import_slabpages *s, const struct ss_kmem_rec *rec);
-/* mm_page_free: those frames are slab pages no more. */
+/* With the direct map's base: map the frames of the listed slabs whose
+ * free objects snap's fill (--free-objects, version 3) has.  -1 out of
+ * memory. */
+int ss_import_freebits_setup(struct ss_import_slabpages *s, const struct ss_import_pagefree *pf,
+			     const struct ss_snap *snap);
+/* A free of an object that was free as tracing began, on a slab the
+ * --free-objects file listed with its free objects. */
+bool ss_import_freebits_was_free(struct ss_import_slabpages *s, uint64_t ptr);
+/* mm_page_free: those frames are slab pages no more, nor listed slabs. */
 void ss_import_slabpages_page_free(struct ss_import_slabpages *s, const struct ss_kmem_rec *rec);
 void ss_import_slabpages_release(struct ss_import_slabpages *s);
 
@@ -414,7 +433,8 @@ struct ss_import_opts {
 	const char *slab_fill;	/* their node partial slabs (slab-fill), or NULL */
 	unsigned cpus;		/* the capture's CPUs, 0: from the events */
 	const char *walk;	/* the snapshot walk's allocations (ftrace text), or NULL */
-	const char *slab_pages;	/* the slab pages before (slab-pages), or NULL */
+	const char *slab_pages;	/* the slab pages as tracing began (slab-pages), or NULL */
+	const char *free_objects; /* a slab-fill file (version 3) read as tracing began, or NULL */
 };
 
 /* What perf kmem stat prints, and what the import had to repair. */
@@ -439,7 +459,10 @@ struct ss_import_totals {
 	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before,
 					    * or on a page no slab held before */
 	uint64_t new_slab_frees;	   /* of them, on such a page (--slab-pages) */
+	uint64_t free_slot_frees;	   /* of them, of an object a listed slab had free
+					    * as tracing began (--free-objects) */
 	bool slab_pages_used;		   /* --slab-pages given and its rule used */
+	bool free_slots_used;		   /* --free-objects given and used */
 	const char *slab_pages_why;	   /* given and not used: why */
 	uint64_t walk_allocs, walk_frees;  /* the snapshot walk's objects; their frees dropped */
 	uint64_t page_frees;		   /* mm_page_free records */

@@ -40,8 +40,10 @@ OWN_BEFORE := $(wildcard $(OWN_DIR)/slab-before.txt)
 # the node partial slabs' fills (slab-fill), with the before-snapshot only
 OWN_FILL := $(if $(OWN_BEFORE),$(wildcard $(OWN_DIR)/slab-fill-before.txt))
 OWN_WALK := $(wildcard $(OWN_DIR)/walk.ftrace.zst)
-# the slab page frames before (slab-pages), with the fill it is checked by
-OWN_PAGES := $(if $(OWN_FILL),$(wildcard $(OWN_DIR)/slab-pages-before.txt))
+# the slab page frames and the listed slabs' free objects as tracing
+# began (slab-pages, slab-fill again), with the fill they are checked by
+OWN_PAGES := $(if $(OWN_FILL),$(wildcard $(OWN_DIR)/slab-pages-start.txt))
+OWN_FREE := $(if $(OWN_FILL),$(wildcard $(OWN_DIR)/slab-fill-start.txt))
 OWN_AFTER := $(wildcard $(OWN_DIR)/slab-after.txt)
 OWN_META := $(wildcard $(OWN_DIR)/meta)
 # the CPU slabs' fill after (slab-fill after the after-snapshot)
@@ -65,9 +67,10 @@ IMPORT_PARAMS := --target $(TARGET) $(if $(OWN_BEFORE),--snapshot $(OWN_BEFORE))
 	$(if $(OWN_FILL),--slab-fill $(OWN_FILL)) \
 	$(if $(OWN_WALK),--walk $(OWN_WALK)) \
 	$(if $(OWN_PAGES),--slab-pages $(OWN_PAGES)) \
+	$(if $(OWN_FREE),--free-objects $(OWN_FREE)) \
 	$(if $(OWN_CPUS),--cpus $(OWN_CPUS))
 $(eval $(call param_stamp,$(DATA)/import-params,IMPORT_PARAMS))
-$(OWN_SBT): $(OWN_INPUT) $(OWN_BEFORE) $(OWN_FILL) $(OWN_WALK) $(OWN_PAGES) $(DATA)/import-params $(SLABSIM)
+$(OWN_SBT): $(OWN_INPUT) $(OWN_BEFORE) $(OWN_FILL) $(OWN_WALK) $(OWN_PAGES) $(OWN_FREE) $(DATA)/import-params $(SLABSIM)
 	$(SLABSIM) import $(IMPORT_PARAMS) --totals $(DATA)/totals.csv -o $@ $(OWN_INPUT) > $(DATA)/import.txt
 endif
 

@@ -64,21 +64,83 @@ bool ss_import_slabpages_new(const struct ss_import_slabpages *s, const struct s
 {
 	uint64_t pfn;
 
-	if (!s->active || !rec->name || rec->ptr < s->base)
+	if (!s->active || !s->read || !rec->name || rec->ptr < s->base)
 		return false;
 	pfn = (rec->ptr - s->base) >> 12;
 	return pfn < s->pages.frames && !ss_slabpages_has(&s->pages, pfn);
 }
 
+int ss_import_freebits_setup(struct ss_import_slabpages *s, const struct ss_import_pagefree *pf,
+			     const struct ss_snap *snap)
+{
+	if (!pf->have_base || !snap)
+		return 0;
+	s->snap = snap;
+	s->fill_base = pf->base;
+	for (uint32_t i = 0; i < snap->nr; i++) {
+		const struct ss_snap_cache *c = &snap->caches[i];
+
+		/* red-zoned objects start red_left_pad into their stride */
+		if (c->flags & SS_SNAP_RED_ZONE || !c->slab_size)
+			continue;
+		for (uint32_t k = 0; k < c->nr_fill; k++) {
+			uint64_t off;
+
+			if (!c->fill[k].free_known || !ss_import_pagefree_frame(pf, c->fill[k].page, &off))
+				continue;
+			for (uint64_t p = 0; p < 1ull << c->order; p++) {
+				struct ss_ptr_entry *e = ss_ptrmap_find(&s->frames, (off >> 12) + p + 1);
+
+				if (!e && !(e = ss_ptrmap_insert(&s->frames, (off >> 12) + p + 1)))
+					return -1;
+				e->id = i;
+				e->bytes_alloc = k;
+			}
+		}
+	}
+	return 0;
+}
+
+bool ss_import_freebits_was_free(struct ss_import_slabpages *s, uint64_t ptr)
+{
+	const struct ss_snap_cache *c;
+	const struct ss_snap_fill *f;
+	struct ss_ptr_entry *e;
+	uint64_t start, idx, off;
+
+	if (!s->read || !s->frames.live || ptr < s->fill_base)
+		return false;
+	off = ptr - s->fill_base;
+	e = ss_ptrmap_find(&s->frames, (off >> 12) + 1);
+	if (!e)
+		return false;
+	c = &s->snap->caches[e->id];
+	f = &c->fill[e->bytes_alloc];
+	/* the slab's first frame: its pages are aligned to its order */
+	start = off & ~((4096ull << c->order) - 1);
+	idx = (off - start) / c->slab_size;
+	return idx < 64 * SS_FILL_FREE_WORDS && idx < c->objs_per_slab &&
+	       f->free_bits[idx / 64] >> (idx % 64) & 1;
+}
+
 void ss_import_slabpages_page_free(struct ss_import_slabpages *s, const struct ss_kmem_rec *rec)
 {
-	if (s->active && rec->order <= SS_PAGEFREE_MAX_ORDER)
+	if (rec->order > SS_PAGEFREE_MAX_ORDER)
+		return;
+	if (s->active)
 		ss_slabpages_clear(&s->pages, rec->pfn, 1ull << rec->order);
+	for (uint64_t p = 0; s->frames.live && p < 1ull << rec->order; p++) {
+		struct ss_ptr_entry *e = ss_ptrmap_find(&s->frames, rec->pfn + p + 1);
+
+		if (e)
+			ss_ptrmap_remove(&s->frames, e);
+	}
 }
 
 void ss_import_slabpages_release(struct ss_import_slabpages *s)
 {
 	if (s->loaded)
 		ss_slabpages_release(&s->pages);
+	ss_ptrmap_release(&s->frames);
 	memset(s, 0, sizeof(*s));
 }
