@@ -1,11 +1,11 @@
 /* slabpages.h - which page frames held slab pages at one moment: make
- * capture's slab-pages-before.txt, read from /proc/kpageflags (KPF_SLAB,
+ * capture's slab-pages-start.txt, read from /proc/kpageflags (KPF_SLAB,
  * bit 7, set on every page of a slab, head and tail: fs/proc/page.c
- * stable_page_flags(), 6.18) right before the before-snapshot.
+ * stable_page_flags(), 6.18) right after tracing began.
  *
- * Why: an object on a page that was no slab page then cannot have been
- * allocated before the capture.  Its free, with no allocation event, is
- * of an object a task no tracepoint reports allocated in the window
+ * Why: an object on a page that was no slab page then was allocated
+ * after tracing began.  Its free, with no allocation event, is of an
+ * object a task no tracepoint reports allocated in the window
  * (docs/import.md), not one from the before-snapshot's population.
  *
  * The file: a header "slabsim-slabpages 1 frames=F slab=S runs=R", then R

@@ -49,12 +49,15 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"(a capture's slab-pages-start.txt; raw pointers and a\n"
 		"slab-fill file): a kmem_cache_free of an object on any\n"
 		"other page is of an object allocated in the window\n"
-		"without an event, not a prior free"},
+		"without an event, not a prior free (from the trace's\n"
+		"'start' phase marker on, which make capture writes\n"
+		"after the read)"},
 	[O_FREE_OBJECTS] = {"free-objects", NULL, "FILE",
 		"the listed slabs' free objects as tracing began (a\n"
 		"capture's slab-fill-start.txt, version 3; needs\n"
 		"--snapshot): a free of one of them is likewise of an\n"
-		"object allocated in the window without an event"},
+		"object allocated in the window without an event (from\n"
+		"the 'start' marker on)"},
 	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };

@@ -1,6 +1,6 @@
 /* cmd_slabpages.c - `slabsim slab-pages [--kpageflags FILE] OUT`: which
  * page frames are slab pages now (base/slabpages.h), for make capture's
- * slab-pages-before.txt.  The import takes it (--slab-pages): a free of an
+ * slab-pages-start.txt.  The import takes it (--slab-pages): a free of an
  * object on a page that was no slab page then is of an object allocated
  * in the window without an event, not one from before (docs/import.md). */
 #include <errno.h>
@@ -39,7 +39,7 @@ static void slabpages_usage(FILE *out)
 		"/proc/kpageflags, set on every page of a slab.  OUT has a header line\n"
 		"'slabsim-slabpages 1 frames=F slab=S runs=R' and one 'PFN COUNT' line a\n"
 		"run of slab pages (hex frame, decimal count).  make capture writes\n"
-		"slab-pages-before.txt right before its before-snapshot; slabsim import\n"
+		"slab-pages-start.txt right after tracing begins; slabsim import\n"
 		"--slab-pages reads it (docs/capture.md, docs/import.md).\n\n");
 	ss_opt_help(out, &opt_set);
 }
