@@ -19,8 +19,9 @@
  * on its CPU's freelist as in use, as SLUB does); CPUFREE those objects,
  * counted by walking the list, '-' when the walk failed (the list changed
  * as it was read).  BITS: which objects were free, a hex digit per four
- * from the slab's start (bit 0 the lowest), '-' when not known.  Exit 0 written, 1 on error, 3 when BPF or the iterator is not
- * available here (the capture then goes on without the file).
+ * from the slab's start (bit 0 the lowest), '-' when not known.  Exit 0
+ * written, 1 on error, 3 when BPF or the iterator is not available here
+ * (the capture then goes on without the file).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -211,8 +212,7 @@ int main(int argc, char **argv)
 			"usage: slab-fill OUT\n"
 			"  every SLUB cache's node partial, CPU and CPU partial slabs with\n"
 			"  their fill and free objects, in list order, read through a BPF\n"
-			"  kmem_cache iterator\n"
-			"  (root, Linux 6.13+)\n");
+			"  kmem_cache iterator (root, Linux 6.13+)\n");
 		return argc == 2 ? 0 : 2;
 	}
 	libbpf_set_print(print_libbpf);

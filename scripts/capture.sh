@@ -180,11 +180,6 @@ stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
 # the tasks no tracepoint reports (capture-untraced.sh): watched over the
 # whole window the kmem events cover
 ut_start "$tmp"
-# Each cache's node partial slabs with their fill, in list order (the
-# snapshot has them only as a count and a sum): slab-fill, a BPF
-# kmem_cache iterator beside the slabsim binary, read right before the
-# counts.  Without it (no BPF, a kernel before 6.13, not built) the replay
-# spreads the count, as before; meta slab_fill says which.
 # read_file FILE CMD...: run CMD (which writes FILE); `read_status` gets
 # yes, or "no (its first error)" with FILE removed and the error kept in
 # `read_error` (the capture goes on without the file).
@@ -200,6 +195,11 @@ read_file() {
 	fi
 	rm -f "$tmp/.read-err"
 }
+# Each cache's node partial slabs with their fill, in list order (the
+# snapshot has them only as a count and a sum): slab-fill, a BPF
+# kmem_cache iterator beside the slabsim binary, read right before the
+# counts.  Without it (no BPF, a kernel before 6.13, not built) the replay
+# spreads the count, as before; meta slab_fill says which.
 slab_fill=no
 fill_bin=${reaper:+$(dirname "$reaper")/slab-fill}
 if [ -n "$fill_bin" ] && [ -x "$fill_bin" ]; then

@@ -37,7 +37,7 @@ struct importer {
 	struct ss_import_caches caches;
 	struct ss_import_prior prior;
 	struct ss_import_objext objext; /* freed slabs' obj_exts vectors */
-	struct ss_import_slabpages slabpages; /* the slab pages before (--slab-pages) */
+	struct ss_import_slabpages slabpages; /* objects not there as tracing began */
 	struct ss_snap snap;
 	bool have_snap;
 	/* the snapshot again, with the --free-objects file's slabs */

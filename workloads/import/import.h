@@ -10,7 +10,7 @@
  *   import_objext.c  the kfree of a freed slab's obj_exts vector
  *   import_pagefree.c  mm_page_free -> the kernel slabs that died
  *   import_gfp.c     allocation flags from gfp_flags= and accounted=
- *   import_slabpages.c  frees on pages no slab held before: untraced allocations
+ *   import_slabpages.c  frees of objects not there as tracing began: untraced
  *   import.c         the driver: records -> trace events and totals
  */
 #ifndef SS_IMPORT_H
@@ -253,7 +253,7 @@ int ss_import_pagefree_addr(const struct ss_import_pagefree *pf, const struct ss
 			    uint64_t *addr);
 void ss_import_pagefree_release(struct ss_import_pagefree *pf);
 
-/* ---- pages no slab held at the before-snapshot (import_slabpages.c) ---- */
+/* ---- objects not there as tracing began (import_slabpages.c) ---- */
 
 /* The slab-fill's listed slabs whose pages must be marked slab pages in
  * the file, in percent, for the rule to be used (a check that the file
@@ -268,14 +268,13 @@ struct ss_import_slabpages {
 	bool read;		/* the marker seen: the rules apply */
 	bool loaded, active;	/* active: the rule is used */
 	const char *why;	/* loaded and not active: the reason */
-	uint64_t base;		/* the direct map's */
+	uint64_t base;		/* the direct map's (either rule) */
 	uint64_t listed, listed_found; /* the check's slabs */
 	/* the slab-fill's listed slabs whose free objects it has (version
 	 * 3): each page frame + 1 -> id the cache's index, bytes_alloc its
 	 * place in the cache's fill (ss_import_freebits_setup) */
 	struct ss_ptrmap frames;
 	const struct ss_snap *snap;
-	uint64_t fill_base;	/* the direct map's, when frames is used */
 };
 /* Load path and check it against the slab-fill's slabs (snap) through
  * the direct map pf learned; not active (why) when it cannot be used. */
@@ -456,8 +455,8 @@ struct ss_import_totals {
 	uint64_t prior_frees;		   /* unknown frees written as prior frees */
 	uint64_t prior_unattributed;	   /* unknown frees whose cache is unknown */
 	uint64_t stride_frees, stride_slabs; /* first pass: classed by the stride rule */
-	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before,
-					    * or on a page no slab held before */
+	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before, or
+					    * of an object not there as tracing began */
 	uint64_t new_slab_frees;	   /* of them, on such a page (--slab-pages) */
 	uint64_t free_slot_frees;	   /* of them, of an object a listed slab had free
 					    * as tracing began (--free-objects) */

@@ -1,5 +1,5 @@
-/* import_slabpages.c - frees of objects on pages that were no slab pages
- * at the before-snapshot (import --slab-pages, base/slabpages.h).
+/* import_slabpages.c - frees of objects that were not there when tracing
+ * began (import --slab-pages, --free-objects; base/slabpages.h).
  *
  * Such an object was allocated inside the capture's window.  With no
  * allocation event for it, a task no tracepoint reports allocated it
@@ -12,13 +12,18 @@
  * slabs no snapshot listed, each of whose 23 objects the trace freed and
  * whose pages it then freed (docs/own-trace.md, nineteenth round).
  *
- * A page freed in the window (mm_page_free) is a slab page no more: a
- * slab made there later is new too.  The rule is used only with the
- * direct map's base found and the slab-fill file's listed slabs on pages
- * the file marks (SS_SLABPAGES_MIN_LISTED_PCT of them; they were read a
- * moment before it), and only for kmem_cache_free events, which name a
- * cache: a kfree() of a large kmalloc (no slab: its own pages) looks the
- * same as a new slab's object. */
+ * Two reads, both right after tracing began, tell such objects: the page
+ * frames that were slab pages (an object on any other page is new), and
+ * each listed slab's free objects (a free one then is new).  Both apply
+ * from the capture's "start" marker on, written after the reads (before
+ * it, an object in use as tracing began may have been freed by the time
+ * they were read).  A page freed in the window (mm_page_free) is a slab
+ * page no more, nor a listed slab: whatever is made there later is new.
+ * The pages rule is used only with the direct map's base found and the
+ * slab-fill file's listed slabs on pages the file marks
+ * (SS_SLABPAGES_MIN_LISTED_PCT of them), and only for kmem_cache_free
+ * events, which name a cache: a kfree() of a large kmalloc (no slab: its
+ * own pages) looks the same as a new slab's object. */
 #include <string.h>
 
 #include "import.h"
@@ -76,7 +81,7 @@ int ss_import_freebits_setup(struct ss_import_slabpages *s, const struct ss_impo
 	if (!pf->have_base || !snap)
 		return 0;
 	s->snap = snap;
-	s->fill_base = pf->base;
+	s->base = pf->base;
 	for (uint32_t i = 0; i < snap->nr; i++) {
 		const struct ss_snap_cache *c = &snap->caches[i];
 
@@ -108,9 +113,9 @@ bool ss_import_freebits_was_free(struct ss_import_slabpages *s, uint64_t ptr)
 	struct ss_ptr_entry *e;
 	uint64_t start, idx, off;
 
-	if (!s->read || !s->frames.live || ptr < s->fill_base)
+	if (!s->read || !s->frames.live || ptr < s->base)
 		return false;
-	off = ptr - s->fill_base;
+	off = ptr - s->base;
 	e = ss_ptrmap_find(&s->frames, (off >> 12) + 1);
 	if (!e)
 		return false;
