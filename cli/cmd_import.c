@@ -11,7 +11,7 @@
 
 #define DEFAULT_TARGET "x86_64-6.x"
 
-enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_SLAB_PAGES, O_FREE_OBJECTS, O_INPUT, O_HELP,
+enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_SLAB_PAGES, O_FREE_OBJECTS, O_DROP_UNTRACED, O_INPUT, O_HELP,
        NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -58,6 +58,14 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"--snapshot): a free of one of them is likewise of an\n"
 		"object allocated in the window without an event (from\n"
 		"the 'start' marker on)"},
+	[O_DROP_UNTRACED] = {"drop-untraced", NULL, NULL,
+		"drop both ends of an object allocated without an event\n"
+		"(its free is all the trace has) instead of replaying it:\n"
+		"by default, with raw pointers and --snapshot, the capture\n"
+		"is read twice and its allocation written after its kernel\n"
+		"slab's last traced allocation, on that CPU, or with no\n"
+		"such allocation, before the first of its slab's group of\n"
+		"such frees (docs/import.md)"},
 	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
@@ -71,7 +79,7 @@ static void import_usage(FILE *out)
 	fprintf(out,
 		"usage: slabsim import [--target TARGET] [--format-file FILE]... [--totals CSV]\n"
 		"                      [--snapshot SNAPSHOT [--slab-fill FILE]] [--cpus N] [--walk FILE]\n"
-		"                      [--slab-pages FILE] [--free-objects FILE]\n"
+		"                      [--slab-pages FILE] [--free-objects FILE] [--drop-untraced]\n"
 		"                      -o TRACE INPUT\n\n"
 		"Turn a capture of the kmem tracepoints (kmalloc, kmalloc_node, kmem_cache_alloc,\n"
 		"kmem_cache_alloc_node, kfree, kmem_cache_free) into a slabsim trace: ftrace\n"
@@ -117,6 +125,7 @@ static int take_import_opt(void *ctx, int id, const char *v)
 	case O_WALK: o->walk = v; return 0;
 	case O_SLAB_PAGES: o->slab_pages = v; return 0;
 	case O_FREE_OBJECTS: o->free_objects = v; return 0;
+	case O_DROP_UNTRACED: o->drop_untraced = true; return 0;
 	default: /* O_INPUT */
 		o->input = v;
 		c->nr_inputs++;

@@ -57,11 +57,19 @@ awk '/^meta cpu_slab_free [^ ]+:[0-9]+:[0-9]+\+? / { m = NR } /^[af] / { first =
 	fail "the imported raw-pointer trace has no meta cpu_slab_free before its events"
 awk '/^meta cpus / { cpus = NR } /^[af] / { first = NR; exit } END { exit !(cpus && cpus < first) }' \
 	"$tmp/own.trace" || fail "the imported trace does not state its CPUs before the events"
+# objects allocated without an event (raw pointers, a snapshot): each one
+# the import replays is an allocation at site untraced_alloc in the trace,
+# freed once; none is replayed that was not counted
+tcol() { awk -F, -v n="$1" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' "$tmp/data/totals.csv"; }
+placed=$(tcol untraced_placed)
+[ -n "$placed" ] || fail "totals.csv has no untraced_placed column"
+[ "$placed" -le "$(tcol untraced_allocs)" ] || fail "more untraced objects replayed ($placed) than counted"
+[ "$(awk '$1 == "a" && $4 == "untraced_alloc"' "$tmp/own.trace" | wc -l)" = "$placed" ] ||
+	fail "the trace's untraced_alloc allocations are not totals.csv's untraced_placed $placed"
 # page frees (make capture's default with raw pointers): the import's
 # count of kernel slabs seen freed is the trace's `d` lines, and every run
 # says what their slabs here gave up (prior.csv prior_freed_unseen)
 if [[ " $(sed -n 's/^kmem_events=//p' "$caps/own/meta") " == *" mm_page_free "* ]]; then
-	tcol() { awk -F, -v n="$1" 'NR==1{for(i=1;i<=NF;i++) if($i==n) c=i} NR==2{print $c}' "$tmp/data/totals.csv"; }
 	[ "$(tcol page_frees)" -gt 0 ] || fail "totals.csv: no page frees read from a capture with them"
 	[ "$(grep -c '^d ' "$tmp/own.trace" || true)" = "$(tcol kslabs_freed)" ] ||
 		fail "totals.csv kslabs_freed $(tcol kslabs_freed), the trace has $(grep -c '^d ' "$tmp/own.trace" || true) d lines"

@@ -901,6 +901,136 @@ static void test_import_untraced_allocs(void **state)
 	ss_trace_close(r);
 }
 
+/* The events of an imported trace, "KIND CPU SITE" each: a for an
+ * allocation (SITE u for untraced_alloc, t otherwise), f for a free; a
+ * free of an id no allocation holds fails the test. */
+static void untraced_events(const char *out, char *seen, size_t n)
+{
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r;
+	struct ss_event ev;
+	int rc;
+
+	seen[0] = '\0';
+	assert_int_equal(ss_trace_open(&r, out, &err), 0);
+	while ((rc = ss_trace_next(r, &ev, &err)) == 1) {
+		size_t used = strlen(seen);
+
+		if (ev.kind == SS_EV_ALLOC)
+			snprintf(seen + used, n - used, "a%u%s ", ev.cpu,
+				 strcmp(ss_trace_name(ss_trace_tables(r), ev.site), SS_UNTRACED_SITE)
+					 ? "t" : "u");
+		else if (ev.kind == SS_EV_FREE)
+			snprintf(seen + used, n - used, "f%u ", ev.cpu);
+	}
+	if (rc < 0)
+		fail_msg("%s", err.msg);
+	ss_trace_close(r);
+}
+
+/* Objects allocated without an event are replayed (import_untraced.c):
+ * a free of one goes with an allocation after its kernel slab's last
+ * traced allocation, on that allocation's CPU -- unless the object was
+ * freed since (then as below); a slab no traced allocation touched has
+ * its frees grouped, each group's allocations before its first free, on
+ * its CPU, a group ending when one of its objects is freed again.  With
+ * --drop-untraced both ends are dropped, as before. */
+static void test_import_untraced_placed(void **state)
+{
+	char in[256], out[256], snap[256], seen[512];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	(void)state;
+
+	page_free_files("placed", in, out, snap);
+#define A(cpu, ptr) " sh-1 [00" #cpu "] ..... 1.0: kmem_cache_alloc: call_site=d_alloc+0x1/0x2 ptr=" ptr \
+	" bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=dentry\n"
+#define F(cpu, ptr) " sh-1 [00" #cpu "] ..... 1.0: kmem_cache_free: call_site=d_free+0x1/0x2 ptr=" ptr " name=dentry\n"
+	tu_write_text(in,
+		A(1, "ffff888100009000")	/* slab 9000: CPU 1 hands it out */
+		A(0, "ffff88810000a000")
+		F(0, "ffff8881000090c0")	/* freed twice, never allocated: */
+		F(0, "ffff8881000090c0")	/* the second is no longer after 9000's */
+		F(1, "ffff88810000b040")	/* slab b000: no traced allocation */
+		F(0, "ffff88810000b080")
+		F(1, "ffff88810000b040")	/* b040 again: a new group */
+		F(0, "ffff88810000b080"));
+#undef A
+#undef F
+	o.input = in;
+	o.output = out;
+	o.snapshot = snap;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t.untraced_allocs, 6);
+	assert_int_equal(t.untraced_placed, 6);
+	assert_int_equal(t.untraced_anchored, 1);
+	assert_int_equal(t.frees, 0);
+	untraced_events(out, seen, sizeof(seen));
+	assert_string_equal(seen, "a1t a1u a0t f0 a0u f0 a1u a1u f1 f0 a1u a1u f1 f0 ");
+	assert_true(summary_says(&t, "(6 of those replayed: an allocation written where the trace places it,\n"
+				     "  1 after their slab's last traced allocation"));
+	/* dropped: the traced allocations alone */
+	o.drop_untraced = true;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(t.untraced_allocs, 6);
+	assert_int_equal(t.untraced_placed, 0);
+	untraced_events(out, seen, sizeof(seen));
+	assert_string_equal(seen, "a1t a0t ");
+}
+
+/* A cache with per-CPU sheaves (6.18: sheaf_capacity in the snapshot)
+ * has its objects reach a CPU by bulk refills no tracepoint shows: its
+ * objects allocated without an event are not placed, both ends dropped;
+ * the same trace with sheaf_capacity 0 places them. */
+static void test_import_untraced_sheaves(void **state)
+{
+	char in[256], out[256], snap[256], seen[256];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	static const char *const line =
+		"cache=maple_node name=maple_node aliases=0 align=256 cache_dma=0 cpu_partial=52 "
+		"cpu_slabs=2,N0=2 ctor= destroy_by_rcu=0 hwcache_align=0 min_partial=5 "
+		"object_size=256 objects=512,N0=512 objects_partial=0 objs_per_slab=16 order=0 "
+		"partial=0 poison=0 reclaim_account=0 red_zone=0 remote_node_defrag_ratio=100 "
+		"sanity_checks=0 sheaf_capacity=%u slab_size=256 slabs=32,N0=32 "
+		"slabs_cpu_partial=0(0) store_user=0 total_objects=512,N0=512 trace=0 usersize=0\n";
+	char text[1024];
+	(void)state;
+
+	tu_path(in, sizeof(in), "sheaves.ftrace");
+	tu_path(out, sizeof(out), "sheaves.trace");
+	tu_path(snap, sizeof(snap), "sheaves.slab");
+	tu_write_text(in,
+		" sh-1 [001] ..... 1.0: kmem_cache_alloc: call_site=m_alloc+0x1/0x2 ptr=ffff888100009000 "
+		"bytes_req=256 bytes_alloc=256 gfp_flags=GFP_KERNEL node=-1 accounted=false name=maple_node\n"
+		" sh-1 [000] ..... 1.0: kmem_cache_free: call_site=m_free+0x1/0x2 ptr=ffff888100009100 name=maple_node\n"
+		" sh-1 [000] ..... 1.0: kmem_cache_free: call_site=m_free+0x1/0x2 ptr=ffff888100009100 name=maple_node\n");
+	o.input = in;
+	o.output = out;
+	o.snapshot = snap;
+	for (unsigned sheaf = 0; sheaf <= 32; sheaf += 32) {
+		int n = snprintf(text, sizeof(text), "slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n");
+
+		snprintf(text + n, sizeof(text) - (size_t)n, line, sheaf);
+		tu_write_text(snap, text);
+		if (ss_import(&o, &t, &err))
+			fail_msg("%s", err.msg);
+		assert_int_equal(t.untraced_allocs, 2);
+		untraced_events(out, seen, sizeof(seen));
+		if (sheaf) {
+			assert_int_equal(t.untraced_placed, 0);
+			assert_string_equal(seen, "a1t ");
+		} else {
+			assert_int_equal(t.untraced_placed, 2);
+			assert_string_equal(seen, "a1t a1u f0 a0u f0 ");
+		}
+	}
+}
+
 static void test_import_errors(void **state)
 {
 	char in[256], out[256];
@@ -942,6 +1072,8 @@ int main(void)
 		cmocka_unit_test(test_import_slab_pages),
 		cmocka_unit_test(test_import_free_bits),
 		cmocka_unit_test(test_import_untraced_allocs),
+		cmocka_unit_test(test_import_untraced_placed),
+		cmocka_unit_test(test_import_untraced_sheaves),
 		cmocka_unit_test(test_import_errors),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);

@@ -38,6 +38,7 @@ struct importer {
 	struct ss_import_prior prior;
 	struct ss_import_objext objext; /* freed slabs' obj_exts vectors */
 	struct ss_import_slabpages slabpages; /* objects not there as tracing began */
+	struct ss_import_untraced *untraced; /* their allocations: planned, then written */
 	struct ss_snap snap;
 	bool have_snap;
 	/* the snapshot again, with the --free-objects file's slabs */
@@ -51,6 +52,9 @@ struct importer {
 	bool dat;		/* the input is a trace-cmd trace.dat */
 	unsigned dat_cpus;	/* its CPU count (meta cpus at the end) */
 };
+
+/* Where the planning reading's trace goes. */
+#define SS_IMPORT_PLAN_OUTPUT "/dev/null"
 
 #define BAD(im, err, ...) ss_error_at(err, (im)->o->input, (im)->lineno, __VA_ARGS__)
 
@@ -146,6 +150,16 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 				     rec->gfp))
 		return ss_trace_writer_failed(im->w, err);
 	t->events++;
+	/* which CPU's slab handed out objects when: where the objects of
+	 * the same slab that no event allocated go (import_untraced.c) */
+	if (im->untraced->mode == SS_UNTRACED_PLAN && rec->event == SS_KE_CACHE_ALLOC &&
+	    rec->name) {
+		char name[SS_IMPORT_CACHE_NAME];
+
+		ss_import_cache_name(&im->target, rec, name);
+		if (ss_import_untraced_alloc(im->untraced, rec, name, im->lineno))
+			return BAD(im, err, "out of memory");
+	}
 	return 0;
 }
 
@@ -210,6 +224,69 @@ static int count_again(struct importer *im, const char *name)
 	return 0;
 }
 
+/* A free of an object allocated without an event, of cache `name`: the
+ * first reading plans where its allocation goes, the second writes the
+ * free of the object it allocated there (import_untraced.c). */
+static int untraced_free(struct importer *im, const struct ss_kmem_rec *rec, const char *name,
+			 struct ss_error *err)
+{
+	struct ss_import_untraced *u = im->untraced;
+	uint64_t k, id;
+
+	if (u->mode == SS_UNTRACED_PLAN)
+		return ss_import_untraced_plan(u, rec, name, im->lineno) ? BAD(im, err, "out of memory")
+									 : 0;
+	if (u->mode != SS_UNTRACED_APPLY)
+		return 0;
+	k = u->seen++;
+	if (k >= u->nr ||
+	    (u->obj[k].at && strcmp(u->names.strs[u->obj[k].cache], name)))
+		return BAD(im, err, "the capture reads differently the second time (did it change while read?)");
+	if (!u->id[k]) /* not placed, or its cache could not be declared: dropped */
+		return 0;
+	id = u->id[k] - 1;
+	if (ss_trace_write_free(im->w, rec->cpu, id))
+		return ss_trace_writer_failed(im->w, err);
+	ss_idpool_put(&im->ids, id);
+	im->t->untraced_placed++;
+	im->t->events++;
+	return 0;
+}
+
+/* The allocations planned before the record at hand: fresh ids, on the
+ * planned CPU, of the bytes the cache's allocations ask for. */
+static int untraced_allocs_due(struct importer *im, struct ss_error *err)
+{
+	struct ss_import_untraced *u = im->untraced;
+	uint64_t k;
+
+	while (ss_import_untraced_due(u, im->lineno, &k)) {
+		const char *name = u->names.strs[u->obj[k].cache];
+		int api = ss_import_cache_api_named(&im->caches, im->w, name,
+						    ss_import_prior_first(&im->prior, name), err);
+		uint64_t size, id;
+
+		if (api == -2) /* nothing says its size: its free is dropped */
+			continue;
+		if (api < 0) {
+			char why[sizeof(err->msg)];
+
+			memcpy(why, err->msg, sizeof(why));
+			return BAD(im, err, "%s", why);
+		}
+		size = ss_import_cache_req(&im->caches, name);
+		if (!size)
+			continue;
+		id = ss_idpool_get(&im->ids);
+		if (ss_trace_write_alloc(im->w, u->obj[k].cpu, id, SS_UNTRACED_SITE, (uint32_t)api,
+					 size))
+			return ss_trace_writer_failed(im->w, err);
+		u->id[k] = id + 1;
+		im->t->events++;
+	}
+	return 0;
+}
+
 static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 		   struct ss_error *err)
 {
@@ -254,7 +331,9 @@ static int do_free(struct importer *im, const struct ss_kmem_rec *rec,
 			if (!rec->name)
 				return 0;
 			ss_import_cache_name(&im->target, rec, name);
-			return count_again(im, name) ? BAD(im, err, "out of memory") : 0;
+			if (count_again(im, name))
+				return BAD(im, err, "out of memory");
+			return untraced_free(im, rec, name, err);
 		}
 		if (!ss_ptrmap_insert(&im->dead, rec->ptr))
 			return BAD(im, err, "out of memory");
@@ -299,6 +378,8 @@ static int do_page_free(struct importer *im, const struct ss_kmem_rec *rec,
 
 	im->t->page_frees++;
 	ss_import_slabpages_page_free(&im->slabpages, rec);
+	if (!ss_import_pagefree_addr(&im->prior.pagefree, rec, &addr))
+		ss_import_untraced_page_free(im->untraced, addr);
 	if (ss_import_pagefree_addr(&im->prior.pagefree, rec, &addr) ||
 	    !ss_import_prior_slab_freed(&im->prior, addr, rec->order, name, &size, &gfp, &slab))
 		return 0;
@@ -342,6 +423,8 @@ static int do_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why
 	struct ss_import_totals *t = im->t;
 	struct ss_kmem_rec rec = *recp;
 
+	if (im->untraced->mode == SS_UNTRACED_APPLY && untraced_allocs_due(im, err))
+		return -1;
 	/* every line the kernel (or perf, or trace-cmd) prints ends in a
 	 * newline: an event without one is the end of a capture that was cut,
 	 * and its last value may be cut too (ptr=ffff88 of a kfree) */
@@ -516,8 +599,15 @@ static int setup(struct importer *im, struct ss_error *err)
 	}
 	if (!im->dat && ss_inbuf_open(&im->in, o->input, err))
 		return -1;
-	if (ss_trace_writer_open(&im->w, o->output, err))
+	if (im->untraced->mode == SS_UNTRACED_PLAN) {
+		/* the planning reading: its trace goes nowhere, its warnings
+		 * are the second reading's */
+		im->caches.warn = NULL;
+		if (ss_trace_writer_open_format(&im->w, o->output, SS_TRACE_BIN, err))
+			return -1;
+	} else if (ss_trace_writer_open(&im->w, o->output, err)) {
 		return -1;
+	}
 	if (ss_trace_write_meta(im->w, "workload", "import") ||
 	    ss_trace_write_meta(im->w, "source", o->input) ||
 	    ss_trace_write_meta(im->w, "target", im->target.name))
@@ -628,18 +718,30 @@ static int finish(struct importer *im, struct ss_error *err)
 	return 0;
 }
 
-int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
-	      struct ss_error *err)
+/* One reading of the capture: u says whether it plans the untraced
+ * objects' allocations (the trace then goes nowhere) or writes them. */
+static int import_once(const struct ss_import_opts *o, struct ss_import_totals *t,
+		       struct ss_import_untraced *u, struct ss_error *err)
 {
-	struct importer im = {.o = o, .t = t};
+	struct importer im = {.o = o, .t = t, .untraced = u};
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));
-	if (setup(&im, err) || read_all(&im, err) || finish(&im, err)) {
+	if (setup(&im, err)) {
+		ss_trace_writer_abort(im.w);
+		goto out;
+	}
+	/* a slab is an address rounded down: raw pointers and a snapshot */
+	if (u->mode == SS_UNTRACED_PLAN && !im.prior.raw)
+		u->mode = SS_UNTRACED_OFF;
+	u->snap = im.have_snap ? &im.snap : NULL;
+	if (read_all(&im, err) || finish(&im, err)) {
 		ss_trace_writer_abort(im.w);
 	} else {
 		rc = ss_trace_writer_commit(im.w, err);
 	}
+	u->snap = NULL;
+out:
 	ss_inbuf_close(&im.in);
 	ss_ptrmap_release(&im.map);
 	ss_ptrmap_release(&im.dead);
@@ -656,6 +758,35 @@ int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
 		ss_snap_release(&im.snap);
 	if (im.have_start_snap)
 		ss_snap_release(&im.start_snap);
+	return rc;
+}
+
+/* Two readings when objects allocated without an event are replayed
+ * (import_untraced.c): standard input is read once, and keeps dropping
+ * them. */
+int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,
+	      struct ss_error *err)
+{
+	struct ss_import_untraced u = {.mode = SS_UNTRACED_OFF};
+	int rc;
+
+	if (!o->drop_untraced && strcmp(o->input, "-")) {
+		struct ss_import_opts plan = *o;
+
+		plan.output = SS_IMPORT_PLAN_OUTPUT;
+		u.mode = SS_UNTRACED_PLAN;
+		if (import_once(&plan, t, &u, err)) {
+			ss_import_untraced_release(&u);
+			return -1;
+		}
+		if (u.mode == SS_UNTRACED_PLAN && ss_import_untraced_ready(&u)) {
+			ss_import_untraced_release(&u);
+			return ss_errorf(err, "out of memory");
+		}
+	}
+	rc = import_once(o, t, &u, err);
+	t->untraced_anchored = u.anchored;
+	ss_import_untraced_release(&u);
 	return rc;
 }
 
@@ -689,9 +820,13 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 		(unsigned long long)t->events, (unsigned long long)(t->allocs - t->failed_allocs),
 		(unsigned long long)t->frees, t->max_cpu, (unsigned long long)t->caches);
 	fprintf(out, "Frees of unknown pointers: %llu (%llu written as prior frees, %llu of an unknown cache skipped,\n"
-		     "  %llu of a pointer freed before: allocated without an event, skipped)\n",
+		     "  %llu of an object allocated without an event)\n",
 		(unsigned long long)t->unknown_frees, (unsigned long long)t->prior_frees,
 		(unsigned long long)t->prior_unattributed, (unsigned long long)t->untraced_allocs);
+	if (t->untraced_allocs)
+		fprintf(out, "  (%llu of those replayed: an allocation written where the trace places it,\n"
+			     "  %llu after their slab's last traced allocation; the rest dropped)\n",
+			(unsigned long long)t->untraced_placed, (unsigned long long)t->untraced_anchored);
 	if (t->slab_pages_used)
 		fprintf(out, "  (%llu of those on pages no slab held as tracing began: slab-pages)\n",
 			(unsigned long long)t->new_slab_frees);
@@ -750,9 +885,9 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		      "realloc_live,failed_allocs,lost_events,overwritten_events,other_events,"
 		      "skipped_lines,live_at_end,peak_live,max_cpu,caches,"
 		      "kmalloc_class_mismatch,geometry_mismatch,phases,prior_frees,prior_unattributed,"
-		      "untraced_allocs,walk_allocs,walk_frees,page_frees,kslabs_freed\n");
+		      "untraced_allocs,walk_allocs,walk_frees,page_frees,kslabs_freed,untraced_placed\n");
 	fprintf(f.fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 		(unsigned long long)t->lines, (unsigned long long)t->events,
 		(unsigned long long)t->allocs, (unsigned long long)t->frees,
 		(unsigned long long)t->bytes_req, (unsigned long long)t->bytes_alloc,
@@ -768,6 +903,6 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		(unsigned long long)t->prior_frees, (unsigned long long)t->prior_unattributed,
 		(unsigned long long)t->untraced_allocs, (unsigned long long)t->walk_allocs,
 		(unsigned long long)t->walk_frees, (unsigned long long)t->page_frees,
-		(unsigned long long)t->kslabs_freed);
+		(unsigned long long)t->kslabs_freed, (unsigned long long)t->untraced_placed);
 	return ss_atomic_commit(&f, err);
 }

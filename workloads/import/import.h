@@ -181,6 +181,9 @@ int ss_import_cache_api(struct ss_import_caches *c, struct ss_trace_writer *w,
 int ss_import_cache_api_named(struct ss_import_caches *c, struct ss_trace_writer *w,
 			      const char *name, const struct ss_kmem_rec *first,
 			      struct ss_error *err);
+/* The bytes requested of a declared cache's allocations (its first's), 0
+ * when not declared. */
+uint64_t ss_import_cache_req(const struct ss_import_caches *c, const char *name);
 void ss_import_caches_release(struct ss_import_caches *c);
 
 /* ---- the CPU slabs' free slots at the start (import_cpuslab.c) ---- */
@@ -294,6 +297,66 @@ bool ss_import_freebits_was_free(struct ss_import_slabpages *s, uint64_t ptr);
 /* mm_page_free: those frames are slab pages no more, nor listed slabs. */
 void ss_import_slabpages_page_free(struct ss_import_slabpages *s, const struct ss_kmem_rec *rec);
 void ss_import_slabpages_release(struct ss_import_slabpages *s);
+
+/* ---- objects allocated without an event, replayed (import_untraced.c) ---- */
+
+/* One such object: its allocation goes before input record `at` (0: it
+ * is not placed, its free dropped), on `cpu`; cache is an index in the
+ * plan's names.  Its free is the untraced free it was planned from (the
+ * k-th is obj[k]). */
+struct ss_untraced_obj {
+	uint64_t at;
+	uint32_t cpu, cache;
+};
+
+/* The allocation site of their replayed allocations (sites.csv). */
+#define SS_UNTRACED_SITE "untraced_alloc"
+
+enum ss_untraced_mode { SS_UNTRACED_OFF, SS_UNTRACED_PLAN, SS_UNTRACED_APPLY };
+
+struct ss_import_untraced {
+	enum ss_untraced_mode mode;
+	/* planning (the first reading) */
+	const struct ss_snap *snap;	/* slab orders; NULL: a page is a slab */
+	struct ss_strtab names;		/* caches of the planned objects, and of
+					 * the traced allocations seen */
+	int8_t *order;			/* per name: its slab order, -1 not looked up */
+	uint32_t cap_order;
+	/* kernel slab base -> bytes_alloc: the input record of its last
+	 * traced allocation (0: none since its pages were last freed), cpu:
+	 * that allocation's CPU; id: the record of its open group's first
+	 * untraced free (0: none), site: that free's CPU */
+	struct ss_ptrmap slabs;
+	/* object pointer -> bytes_alloc: the record of its last untraced
+	 * free */
+	struct ss_ptrmap ptrs;
+	struct ss_untraced_obj *obj;
+	uint64_t nr, cap;
+	/* applying (the second reading) */
+	uint64_t *by_at;		/* placed obj indices, by (at, index) */
+	uint64_t nr_due;		/* how many */
+	uint64_t *id;			/* per obj: its trace id + 1, 0 unwritten */
+	uint64_t next, seen;
+	/* how each was placed: after its slab's last traced allocation, or
+	 * with its slab's group of untraced frees */
+	uint64_t anchored, grouped;
+};
+/* A traced kmem_cache_alloc of cache `name` (planning only); -1 out of
+ * memory. */
+int ss_import_untraced_alloc(struct ss_import_untraced *u, const struct ss_kmem_rec *rec,
+			     const char *name, uint64_t record);
+/* The pages at direct-map address addr were freed: a slab there is new. */
+void ss_import_untraced_page_free(struct ss_import_untraced *u, uint64_t addr);
+/* Planning: an untraced free of cache `name` at input record `record`;
+ * -1 out of memory. */
+int ss_import_untraced_plan(struct ss_import_untraced *u, const struct ss_kmem_rec *rec,
+			    const char *name, uint64_t record);
+/* Between the readings: order the planned allocations; -1 out of memory. */
+int ss_import_untraced_ready(struct ss_import_untraced *u);
+/* Applying: the object of the next planned allocation due at or before
+ * record (its index in *k), or 0 when none is. */
+int ss_import_untraced_due(struct ss_import_untraced *u, uint64_t record, uint64_t *k);
+void ss_import_untraced_release(struct ss_import_untraced *u);
 
 /* ---- frees of objects allocated before the capture ---- */
 
@@ -434,6 +497,8 @@ struct ss_import_opts {
 	const char *walk;	/* the snapshot walk's allocations (ftrace text), or NULL */
 	const char *slab_pages;	/* the slab pages as tracing began (slab-pages), or NULL */
 	const char *free_objects; /* a slab-fill file (version 3) read as tracing began, or NULL */
+	bool drop_untraced;	/* objects allocated without an event: drop their
+				 * frees instead of replaying them (import_untraced.c) */
 };
 
 /* What perf kmem stat prints, and what the import had to repair. */
@@ -460,6 +525,9 @@ struct ss_import_totals {
 	uint64_t new_slab_frees;	   /* of them, on such a page (--slab-pages) */
 	uint64_t free_slot_frees;	   /* of them, of an object a listed slab had free
 					    * as tracing began (--free-objects) */
+	uint64_t untraced_placed;	   /* of them, replayed: an allocation written
+					    * where the trace places it (import_untraced.c) */
+	uint64_t untraced_anchored;	   /* ... after its slab's last traced allocation */
 	bool slab_pages_used;		   /* --slab-pages given and its rule used */
 	bool free_slots_used;		   /* --free-objects given and used */
 	const char *slab_pages_why;	   /* given and not used: why */

@@ -1,5 +1,6 @@
 # workloads/import/import.mk - your own workload (docs/own-trace.md):
 #   make sim TRACE=PATH [NAME=N] [MODELS="..."] [TARGET=T] [INITIAL=SNAPSHOT]
+#            [IMPORT_FLAGS="..."]
 #   make compare TRACE=PATH [NAME=N]
 #
 # PATH is a `make capture` directory, or a trace or capture file: ftrace,
@@ -10,7 +11,9 @@
 # (INITIAL=, default slab-before.txt; INITIAL= with nothing starts them
 # empty), and with slab-after.txt the report compares the simulator with
 # the live kernel.  Outputs: datasets/import/N/ (the imported trace,
-# totals.csv) and reports/N/ like any workload's.
+# totals.csv) and reports/N/ like any workload's.  IMPORT_FLAGS= adds
+# `slabsim import` options (--drop-untraced: the what-if of dropping the
+# objects no event allocated, docs/import.md).
 
 ifeq ($(strip $(TRACE)),)
 .PHONY: sim runs report
@@ -68,7 +71,7 @@ IMPORT_PARAMS := --target $(TARGET) $(if $(OWN_BEFORE),--snapshot $(OWN_BEFORE))
 	$(if $(OWN_WALK),--walk $(OWN_WALK)) \
 	$(if $(OWN_PAGES),--slab-pages $(OWN_PAGES)) \
 	$(if $(OWN_FREE),--free-objects $(OWN_FREE)) \
-	$(if $(OWN_CPUS),--cpus $(OWN_CPUS))
+	$(if $(OWN_CPUS),--cpus $(OWN_CPUS)) $(IMPORT_FLAGS)
 $(eval $(call param_stamp,$(DATA)/import-params,IMPORT_PARAMS))
 $(OWN_SBT): $(OWN_INPUT) $(OWN_BEFORE) $(OWN_FILL) $(OWN_WALK) $(OWN_PAGES) $(OWN_FREE) $(DATA)/import-params $(SLABSIM)
 	$(SLABSIM) import $(IMPORT_PARAMS) --totals $(DATA)/totals.csv -o $@ $(OWN_INPUT) > $(DATA)/import.txt

@@ -247,6 +247,13 @@ int ss_import_cache_api_named(struct ss_import_caches *c, struct ss_trace_writer
 	return (int)c->api[idx];
 }
 
+uint64_t ss_import_cache_req(const struct ss_import_caches *c, const char *name)
+{
+	uint32_t idx = ss_strtab_find(&c->names, name);
+
+	return idx == UINT32_MAX ? 0 : c->req[idx];
+}
+
 void ss_import_caches_release(struct ss_import_caches *c)
 {
 	ss_strtab_release(&c->names);

@@ -1,0 +1,211 @@
+/* import_untraced.c - objects allocated without an event, replayed where
+ * the trace places their allocation (import --drop-untraced: not).
+ *
+ * The import tells such objects by their frees (import.c do_free: a
+ * pointer freed again with no allocation between, an object on a page
+ * that was no slab page as tracing began, one a listed slab had free
+ * then).  Dropping both ends keeps every count right but not the slabs:
+ * in the kernel the allocation took a slot of some CPU's slab -- filling
+ * it, so that the CPU moved on to another -- and the free, often on
+ * another CPU, found that slab full and put it on its CPU partial list
+ * (__slab_free(), mm/slub.c 6.18), where it may end empty.  Measured on
+ * a capture of initdb + pgbench (docs/own-trace.md, twentieth round):
+ * 1,655 such objects; with both ends dropped the kernel's CPUs held 194
+ * free dentry slots at the end and the replay's 30.
+ *
+ * So the import reads the capture twice.  The first reading plans: for
+ * each such free, the kernel slab of the object (its address rounded
+ * down to the slab size, from the snapshot's order; raw pointers) says
+ * where the allocation goes:
+ *
+ *  - after the slab's last traced allocation before the free, on that
+ *    allocation's CPU: the slab was a CPU's active slab then, and objects
+ *    are handed out from the active slab (___slab_alloc);
+ *  - with none since the object's previous free (or since the slab's
+ *    pages were last freed), the slab's objects came only from unseen
+ *    allocations (a task no tracepoint reports filled a slab of its own):
+ *    with the group of such frees of that slab, before the group's first
+ *    free and on its CPU.  A group ends when one of its objects is freed
+ *    again.
+ *
+ * Caches with per-CPU sheaves are left out (order_of() says why): their
+ * objects' frees are dropped at both ends, as before.
+ *
+ * The second reading writes the trace with those allocations (site
+ * SS_UNTRACED_SITE, fresh ids) and each planned free as an ordinary free
+ * of its object.  Both readings classify the same frees in the same
+ * order: the planned allocations touch none of the import's own state.
+ * Memory: the plan holds 16 bytes per such free, and a map entry per
+ * kernel slab and per such object seen. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "import.h"
+
+/* order_of()'s mark for a cache with sheaves (never an order). */
+#define SS_UNTRACED_SHEAVES 127
+
+/* The index of cache `name` in u->names, with its slab order; -2 for a
+ * cache whose objects are not placed, -1 out of memory. */
+static int order_of(struct ss_import_untraced *u, const char *name, unsigned *order)
+{
+	uint32_t i = ss_strtab_intern(&u->names, name);
+
+	if (i == UINT32_MAX)
+		return -1;
+	if (i >= u->cap_order) {
+		uint32_t old = u->cap_order;
+
+		if (ss_grow_zeroed((void **)&u->order, &u->cap_order, i, sizeof(*u->order), 64))
+			return -1;
+		memset(u->order + old, -1, u->cap_order - old);
+	}
+	if (u->order[i] < 0) {
+		const struct ss_snap_cache *c = u->snap ? ss_snap_find(u->snap, name) : NULL;
+
+		/* no snapshot, or a cache it lacks: a page is a slab */
+		u->order[i] = (int8_t)(c && c->order <= SS_PAGEFREE_MAX_ORDER ? c->order : 0);
+		/* per-CPU sheaves (6.18): objects reach a CPU's sheaf by bulk
+		 * refills no tracepoint shows, so a slab's last traced
+		 * allocation says nothing of where one came from -- and the
+		 * models have no sheaves to put it in */
+		if (c && c->sheaf_capacity)
+			u->order[i] = SS_UNTRACED_SHEAVES;
+	}
+	*order = u->order[i] == SS_UNTRACED_SHEAVES ? 0 : (unsigned)u->order[i];
+	return u->order[i] == SS_UNTRACED_SHEAVES ? -2 : (int)i;
+}
+
+static struct ss_ptr_entry *slab_of(struct ss_import_untraced *u, uint64_t ptr, unsigned order)
+{
+	uint64_t base = ptr & ~((4096ull << order) - 1);
+	struct ss_ptr_entry *e = ss_ptrmap_find(&u->slabs, base);
+
+	return e ? e : ss_ptrmap_insert(&u->slabs, base);
+}
+
+int ss_import_untraced_alloc(struct ss_import_untraced *u, const struct ss_kmem_rec *rec,
+			     const char *name, uint64_t record)
+{
+	struct ss_ptr_entry *s;
+	unsigned order;
+
+	if (u->mode != SS_UNTRACED_PLAN)
+		return 0;
+	int cache = order_of(u, name, &order);
+
+	if (cache == -2)
+		return 0;
+	if (cache < 0 || !(s = slab_of(u, rec->ptr, order)))
+		return -1;
+	s->bytes_alloc = record;
+	s->cpu = rec->cpu;
+	return 0;
+}
+
+void ss_import_untraced_page_free(struct ss_import_untraced *u, uint64_t addr)
+{
+	struct ss_ptr_entry *e;
+
+	if (u->mode == SS_UNTRACED_PLAN && (e = ss_ptrmap_find(&u->slabs, addr)))
+		ss_ptrmap_remove(&u->slabs, e);
+}
+
+int ss_import_untraced_plan(struct ss_import_untraced *u, const struct ss_kmem_rec *rec,
+			    const char *name, uint64_t record)
+{
+	struct ss_ptr_entry *s, *p;
+	struct ss_untraced_obj *o;
+	uint64_t prev_free;
+	unsigned order;
+	int cache = order_of(u, name, &order);
+
+	if (u->nr == u->cap) {
+		uint64_t cap = u->cap ? 2 * u->cap : 1024;
+		struct ss_untraced_obj *obj = realloc(u->obj, cap * sizeof(*obj));
+
+		if (!obj)
+			return -1;
+		u->obj = obj;
+		u->cap = cap;
+	}
+	if (cache == -2) { /* not placed: its free is dropped */
+		u->obj[u->nr++] = (struct ss_untraced_obj){.at = 0, .cache = UINT32_MAX};
+		return 0;
+	}
+	if (cache < 0 || !(s = slab_of(u, rec->ptr, order)))
+		return -1;
+	p = ss_ptrmap_find(&u->ptrs, rec->ptr);
+	if (!p && !(p = ss_ptrmap_insert(&u->ptrs, rec->ptr)))
+		return -1;
+	o = &u->obj[u->nr++];
+	o->cache = (uint32_t)cache;
+	prev_free = p->bytes_alloc; /* 0: never freed before */
+	if (s->bytes_alloc > prev_free) {
+		o->at = s->bytes_alloc + 1;
+		o->cpu = s->cpu;
+		u->anchored++;
+	} else {
+		/* a group ends when one of its objects is freed again: that
+		 * free came after the group began */
+		if (!s->id || s->id <= prev_free) {
+			s->id = record; /* a new group starts here */
+			s->site = rec->cpu;
+		}
+		o->at = s->id;
+		o->cpu = s->site;
+		u->grouped++;
+	}
+	p->bytes_alloc = record;
+	return 0;
+}
+
+static int by_at(const void *a, const void *b, void *ctx)
+{
+	const struct ss_untraced_obj *obj = ctx;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	if (obj[x].at != obj[y].at)
+		return obj[x].at < obj[y].at ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+int ss_import_untraced_ready(struct ss_import_untraced *u)
+{
+	ss_ptrmap_release(&u->slabs);
+	ss_ptrmap_release(&u->ptrs);
+	u->by_at = malloc((u->nr ? u->nr : 1) * sizeof(*u->by_at));
+	u->id = calloc(u->nr ? u->nr : 1, sizeof(*u->id));
+	if (!u->by_at || !u->id)
+		return -1;
+	u->nr_due = 0;
+	for (uint64_t i = 0; i < u->nr; i++)
+		if (u->obj[i].at) /* 0: not placed */
+			u->by_at[u->nr_due++] = i;
+	qsort_r(u->by_at, u->nr_due, sizeof(*u->by_at), by_at, u->obj);
+	u->mode = SS_UNTRACED_APPLY;
+	u->next = u->seen = 0;
+	return 0;
+}
+
+int ss_import_untraced_due(struct ss_import_untraced *u, uint64_t record, uint64_t *k)
+{
+	if (u->mode != SS_UNTRACED_APPLY || u->next >= u->nr_due ||
+	    u->obj[u->by_at[u->next]].at > record)
+		return 0;
+	*k = u->by_at[u->next++];
+	return 1;
+}
+
+void ss_import_untraced_release(struct ss_import_untraced *u)
+{
+	ss_strtab_release(&u->names);
+	free(u->order);
+	ss_ptrmap_release(&u->slabs);
+	ss_ptrmap_release(&u->ptrs);
+	free(u->obj);
+	free(u->by_at);
+	free(u->id);
+	memset(u, 0, sizeof(*u));
+}
