@@ -58,6 +58,16 @@ struct importer {
 
 #define BAD(im, err, ...) ss_error_at(err, (im)->o->input, (im)->lineno, __VA_ARGS__)
 
+/* err, set by a helper that knows no line, again with the input's file
+ * and line in front. */
+static int at_line(const struct importer *im, struct ss_error *err)
+{
+	char why[sizeof(err->msg)];
+
+	memcpy(why, err->msg, sizeof(why));
+	return BAD(im, err, "%s", why);
+}
+
 /* meta cpus before the first event, so that a replay sizes its CPUs
  * from it without reading the trace twice. */
 static int write_cpus(struct importer *im, unsigned cpus, struct ss_error *err)
@@ -111,12 +121,8 @@ static int do_alloc(struct importer *im, const struct ss_kmem_rec *rec,
 		return 0;
 	}
 	api = ss_import_cache_api(&im->caches, im->w, rec, &size, err);
-	if (api < 0) {
-		char why[sizeof(err->msg)];
-
-		memcpy(why, err->msg, sizeof(why));
-		return BAD(im, err, "%s", why);
-	}
+	if (api < 0)
+		return at_line(im, err);
 	ss_import_clean_name(rec->call_site, site);
 	site_idx = ss_strtab_intern(&im->sites, site);
 	if (site_idx == UINT32_MAX || grow_sites(im, site_idx))
@@ -194,12 +200,8 @@ static int do_prior_free(struct importer *im, const struct ss_kmem_rec *rec,
 			t->prior_unattributed++;
 			return 0;
 		}
-		if (api < 0) {
-			char why[sizeof(err->msg)];
-
-			memcpy(why, err->msg, sizeof(why));
-			return BAD(im, err, "%s", why);
-		}
+		if (api < 0)
+			return at_line(im, err);
 		size = 0;
 	}
 	ss_import_clean_name(rec->call_site, site);
@@ -268,12 +270,8 @@ static int untraced_allocs_due(struct importer *im, struct ss_error *err)
 
 		if (api == -2) /* nothing says its size: its free is dropped */
 			continue;
-		if (api < 0) {
-			char why[sizeof(err->msg)];
-
-			memcpy(why, err->msg, sizeof(why));
-			return BAD(im, err, "%s", why);
-		}
+		if (api < 0)
+			return at_line(im, err);
 		size = ss_import_cache_req(&im->caches, name);
 		if (!size)
 			continue;

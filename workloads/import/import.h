@@ -337,9 +337,9 @@ struct ss_import_untraced {
 	uint64_t nr_due;		/* how many */
 	uint64_t *id;			/* per obj: its trace id + 1, 0 unwritten */
 	uint64_t next, seen;
-	/* how each was placed: after its slab's last traced allocation, or
-	 * with its slab's group of untraced frees */
-	uint64_t anchored, grouped;
+	/* how many were placed after their slab's last traced allocation
+	 * (the others: with their slab's group of untraced frees) */
+	uint64_t anchored;
 };
 /* A traced kmem_cache_alloc of cache `name` (planning only); -1 out of
  * memory. */

@@ -35,8 +35,8 @@
  * SS_UNTRACED_SITE, fresh ids) and each planned free as an ordinary free
  * of its object.  Both readings classify the same frees in the same
  * order: the planned allocations touch none of the import's own state.
- * Memory: the plan holds 16 bytes per such free, and a map entry per
- * kernel slab and per such object seen. */
+ * Memory: 16 bytes per such free for the plan and 16 more to apply it,
+ * and a map entry per kernel slab and per such object seen. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,11 +90,11 @@ int ss_import_untraced_alloc(struct ss_import_untraced *u, const struct ss_kmem_
 {
 	struct ss_ptr_entry *s;
 	unsigned order;
+	int cache;
 
 	if (u->mode != SS_UNTRACED_PLAN)
 		return 0;
-	int cache = order_of(u, name, &order);
-
+	cache = order_of(u, name, &order);
 	if (cache == -2)
 		return 0;
 	if (cache < 0 || !(s = slab_of(u, rec->ptr, order)))
@@ -155,7 +155,6 @@ int ss_import_untraced_plan(struct ss_import_untraced *u, const struct ss_kmem_r
 		}
 		o->at = s->id;
 		o->cpu = s->site;
-		u->grouped++;
 	}
 	p->bytes_alloc = record;
 	return 0;
