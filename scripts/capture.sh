@@ -21,6 +21,9 @@
 #               processes it orphans are reaped, traced, there and not by
 #               init (capture-orphans.sh)
 #
+# Environment: SLABSIM_STAGE, a tmpfs for the files written inside the
+# window (default /dev/shm; below).
+#
 # Exit: 0 when the capture was written (even if CMD failed or events were
 # lost: meta says so and a warning is printed), 1 on an error or
 # interruption (nothing is left behind), 2 on bad usage.
@@ -96,17 +99,19 @@ if [ -e "$dest" ] && [ "$force" != 1 ]; then
 fi
 
 # ---- clean-up: no half capture, no tracing left on --------------------------
-tmp="" reader_pid="" zstd_pid="" committed=0
+tmp="" stage="" reader_pid="" zstd_pid="" committed=0
 cleanup() {
 	local rc=$?
 	set +e
 	# both, by PID: zstd may still be waiting for the fifo's writer
 	[ -n "$reader_pid" ] && kill "$reader_pid" 2> /dev/null
-	[ -n "$zstd_pid" ] && kill "$zstd_pid" 2> /dev/null
+	# (a stopped zstd, below, would keep the TERM pending)
+	[ -n "$zstd_pid" ] && kill "$zstd_pid" 2> /dev/null && kill -CONT "$zstd_pid" 2> /dev/null
 	[ -n "$reader_pid" ] && wait "$reader_pid" 2> /dev/null
 	[ -n "$zstd_pid" ] && wait "$zstd_pid" 2> /dev/null
 	ut_release
 	tfs_release
+	[ -z "$stage" ] || [ "$stage" = "$tmp" ] || rm -rf "$stage"
 	if [ "$committed" != 1 ] && [ -n "$tmp" ]; then
 		rm -rf "$tmp"
 		echo "$prog: no capture written" >&2
@@ -118,6 +123,24 @@ trap 'echo "$prog: interrupted" >&2; exit 130' INT
 trap 'echo "$prog: terminated" >&2; exit 143' TERM HUP
 
 tmp=$(mktemp -d "$dir/.$name.tmp.XXXXXX")
+# Every file but the trace is written to a staging directory in memory
+# (tmpfs) and moved into the capture at the end.  Written into DIR, the
+# files the snapshots write after the before-counts (their slabinfo copy,
+# slab-before.txt) stay in the page cache with their buffer_heads,
+# extent_status entries and radix_tree_nodes: objects in the
+# after-counts that no trace has (measured: the 40 buffer_heads of a
+# 20k-file rm's 1,862 came from there; docs/capture.md).  tmpfs pages
+# have no buffer_heads.  SLABSIM_STAGE names another tmpfs; a directory
+# that is not one is not used (meta staging= says which).
+stage=$tmp staging="capture directory"
+stage_root=${SLABSIM_STAGE:-/dev/shm}
+if [ "$(stat -f -c %T "$stage_root" 2> /dev/null)" = tmpfs ] &&
+	stage=$(mktemp -d "$stage_root/.slabsim-capture-$name.XXXXXX" 2> /dev/null); then
+	staging="tmpfs $stage_root"
+else
+	stage=$tmp
+	echo "$prog: warning: $stage_root is not a writable tmpfs: the snapshots are written into $dir, and their page cache's objects are in the after-counts only (SLABSIM_STAGE=)" >&2
+fi
 
 # ---- tracing instance and reader ----------------------------------------------
 tfs_mount
@@ -179,21 +202,21 @@ orph_drain_init
 stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
 # the tasks no tracepoint reports (capture-untraced.sh): watched over the
 # whole window the kmem events cover
-ut_start "$tmp"
+ut_start "$stage"
 # read_file FILE CMD...: run CMD (which writes FILE); `read_status` gets
 # yes, or "no (its first error)" with FILE removed and the error kept in
 # `read_error` (the capture goes on without the file).
 read_file() {
 	local file=$1
 	shift
-	if "$@" 2> "$tmp/.read-err"; then
+	if "$@" 2> "$stage/.read-err"; then
 		read_status=yes read_error=
 	else
-		read_error=$(cat "$tmp/.read-err")
-		read_status="no ($(head -c 200 "$tmp/.read-err" | tr '\n' ' '))"
+		read_error=$(cat "$stage/.read-err")
+		read_status="no ($(head -c 200 "$stage/.read-err" | tr '\n' ' '))"
 		rm -f "$file"
 	fi
-	rm -f "$tmp/.read-err"
+	rm -f "$stage/.read-err"
 }
 # Each cache's node partial slabs with their fill, in list order (the
 # snapshot has them only as a count and a sum): slab-fill, a BPF
@@ -203,7 +226,7 @@ read_file() {
 slab_fill=no
 fill_bin=${reaper:+$(dirname "$reaper")/slab-fill}
 if [ -n "$fill_bin" ] && [ -x "$fill_bin" ]; then
-	read_file "$tmp/slab-fill-before.txt" "$fill_bin" "$tmp/slab-fill-before.txt"
+	read_file "$stage/slab-fill-before.txt" "$fill_bin" "$stage/slab-fill-before.txt"
 	slab_fill=$read_status
 	[ "$slab_fill" = yes ] ||
 		echo "$prog: warning: slab-fill: $read_error: node partial slabs' fills not measured" >&2
@@ -211,14 +234,14 @@ fi
 if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; then
 	tfs_write 1 "$INST/options/event-fork"
 	tfs_walk_instance
-	snapshot -p before -S "$tmp/slabinfo-before" -T "$INST" ${WALK_INST:+-W "$WALK_INST"} "$tmp/slab-before.txt"
+	snapshot -p before -S "$stage/slabinfo-before" -T "$INST" ${WALK_INST:+-W "$WALK_INST"} "$stage/slab-before.txt"
 	tfs_write "" "$INST/set_event_notrace_pid" # (before its PIDs are reused)
 	tfs_write 0 "$INST/options/event-fork"
-	tfs_walk_save "$tmp/walk.ftrace.zst"
+	tfs_walk_save "$stage/walk.ftrace.zst"
 	trace_from=snapshot
 else # before 5.8: the walk untraced, then tracing
 	walk_events=0 walk_overrun=0
-	snapshot -p before -S "$tmp/slabinfo-before" "$tmp/slab-before.txt"
+	snapshot -p before -S "$stage/slabinfo-before" "$stage/slab-before.txt"
 	tfs_write 1 "$INST/tracing_on"
 	trace_from=after-snapshot
 fi
@@ -232,13 +255,13 @@ fi
 # --free-objects, workloads/import/import_slabpages.c).
 slab_pages=no
 if [ -n "$reaper" ]; then
-	read_file "$tmp/slab-pages-start.txt" "$reaper" slab-pages "$tmp/slab-pages-start.txt"
+	read_file "$stage/slab-pages-start.txt" "$reaper" slab-pages "$stage/slab-pages-start.txt"
 	slab_pages=$read_status
 	[ "$slab_pages" = yes ] || echo "$prog: warning: slab-pages: $read_error" >&2
 fi
 slab_fill_start=no
 if [ "$slab_fill" = yes ]; then
-	read_file "$tmp/slab-fill-start.txt" "$fill_bin" "$tmp/slab-fill-start.txt"
+	read_file "$stage/slab-fill-start.txt" "$fill_bin" "$stage/slab-fill-start.txt"
 	slab_fill_start=$read_status
 fi
 
@@ -255,7 +278,7 @@ marker start
 now_us; start_us=$now
 status=0
 if [ -n "$reaper" ]; then
-	SLABSIM_TRACE_MARKER=$INST/trace_marker "$reaper" reap --report "$tmp/.reap" -- bash -c "$cmd" || status=$?
+	SLABSIM_TRACE_MARKER=$INST/trace_marker "$reaper" reap --report "$stage/.reap" -- bash -c "$cmd" || status=$?
 else
 	SLABSIM_TRACE_MARKER=$INST/trace_marker bash -c "$cmd" || status=$?
 fi
@@ -288,22 +311,35 @@ done
 # own allocations are in the capture rather than only in the snapshot.
 stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
 marker settled
+# zstd writes the capture into DIR: drained after tracing is off, its
+# pages' buffer_heads would be in the after-counts and in no trace
+# (measured: 10 in one capture).  It waits, stopped, until the
+# after-reads are done; the reader fills the pipe meanwhile and the ring
+# buffer keeps the rest.
+kill -STOP "$zstd_pid" 2> /dev/null || die "zstd, compressing the capture, is gone (disk full?)"
 tfs_write 0 "$INST/tracing_on"
 # Right away: what happens between tracing off and the snapshot is in the
 # snapshot but not in the capture.  At real-time priority the snapshot
-# takes ~0.1 s here instead of ~2 s on a busy machine; the reader drains
-# the ring buffer meanwhile.
-snapshot -p after -S "$tmp/slabinfo-after" "$tmp/slab-after.txt"
-# The CPU slabs' free slots at the end, which the after-snapshot's
-# `objects` counts as in use: read right after its counts, for the
-# report's objects in use (docs/own-trace.md).  Only where the before
-# read worked; a failure here costs that figure only.
+# takes ~0.1 s here instead of ~2 s on a busy machine.  The CPU slabs'
+# free slots at the end, which the after-snapshot's `objects` counts as
+# in use, are read right after its counts and before its walk (-A), for
+# the report's objects in use (docs/own-trace.md): read after the walk,
+# they had the walk's own allocations taken from them.  Only where the
+# before read worked; a failure here costs that figure only.
+fill_after=""
+[ "$slab_fill" != yes ] || fill_after="$(printf '%q ' "$fill_bin" "$stage/slab-fill-after.txt")2> $(printf %q "$stage/.fill-err") || rm -f $(printf %q "$stage/slab-fill-after.txt")"
+snapshot -p after -S "$stage/slabinfo-after" ${fill_after:+-A "$fill_after"} "$stage/slab-after.txt"
+kill -CONT "$zstd_pid"
 slab_fill_after=no
 if [ "$slab_fill" = yes ]; then
-	read_file "$tmp/slab-fill-after.txt" "$fill_bin" "$tmp/slab-fill-after.txt"
-	slab_fill_after=$read_status
+	if [ -e "$stage/slab-fill-after.txt" ]; then
+		slab_fill_after=yes
+	else
+		slab_fill_after="no ($(head -c 200 "$stage/.fill-err" 2> /dev/null | tr '\n' ' '))"
+	fi
+	rm -f "$stage/.fill-err"
 fi
-ut_stop "$tmp"
+ut_stop "$stage"
 
 # The reader ends by itself once the buffer is drained; a kernel that does
 # not give trace_pipe readers end-of-file gets 30 s, then the reader is
@@ -326,6 +362,13 @@ tfs_stats > "$tmp/.stats"
 
 ut_release
 tfs_release
+# The staged files into the capture (a copy across file systems: the
+# window is over)
+if [ "$stage" != "$tmp" ]; then
+	for f in "$stage"/*; do
+		[ ! -e "$f" ] || mv "$f" "$tmp/" || die "cannot move $f into $tmp"
+	done
+fi
 
 # ---- meta ------------------------------------------------------------------
 # Event counts by name, [LOST N EVENTS] totals and the phase markers in
@@ -401,13 +444,14 @@ done
 	echo "slab_pages=$slab_pages"
 	echo "slab_fill_start=$slab_fill_start"
 	echo "slab_fill_after=$slab_fill_after"
-	cat "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta"
-	orph_meta "${reaper:+$tmp/.reap}"
+	echo "staging=$staging"
+	cat "$tmp/.stats" "$tmp/.counts" "$stage/.ut-meta"
+	orph_meta "${reaper:+$stage/.reap}"
 	echo "capture_bytes=$(stat -c %s "$tmp/capture.ftrace.zst")"
 	echo "lossy=$lossy"
 	echo "lossy_reason=${reasons# }"
 } > "$tmp/meta"
-rm -f "$tmp/.stats" "$tmp/.counts" "$tmp/.ut-meta" "$tmp/.reap"
+rm -f "$tmp/.stats" "$tmp/.counts" "$stage/.ut-meta" "$stage/.reap"
 
 # ---- into place --------------------------------------------------------------
 old=""

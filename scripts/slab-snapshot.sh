@@ -1,5 +1,5 @@
 #!/bin/bash
-# slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE [-W INSTANCE]] OUT - the
+# slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE [-W INSTANCE]] [-A CMD] OUT - the
 # state of every SLUB cache, one line per cache, from /sys/kernel/slab and
 # /proc/slabinfo (docs/capture.md):
 #
@@ -25,7 +25,10 @@
 # allocations are in neither.  -W INSTANCE (with -T; event-fork set, the
 # caller stops it) records this script's own events from then on
 # (set_event_pid): the walk's objects, whose frees kfree_rcu() may put in
-# the trace later (workloads/import/import_walk.c).
+# the trace later (workloads/import/import_walk.c).  -A CMD runs CMD
+# (bash -c) right after that read, before this script writes anything or
+# starts its walk, whose own allocations would otherwise be in what CMD
+# reads; its exit status is the caller's to check (by its output).
 set -euo pipefail
 
 SLAB_DIR=${SLAB_DIR:-/sys/kernel/slab}
@@ -34,16 +37,17 @@ SLABINFO=${SLABINFO:-/proc/slabinfo}
 # multi-line debug listings.
 SKIP=" validate shrink alloc_calls free_calls "
 
-usage() { echo "usage: slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE [-W INSTANCE]] OUT" >&2; exit 2; }
+usage() { echo "usage: slab-snapshot.sh [-p PHASE] [-S SLABINFO_COPY] [-T INSTANCE [-W INSTANCE]] [-A CMD] OUT" >&2; exit 2; }
 die() { echo "slab-snapshot.sh: $*" >&2; exit 1; }
 
-phase=snapshot si_copy="" instance="" walk_instance=""
-while getopts p:S:T:W: opt; do
+phase=snapshot si_copy="" instance="" walk_instance="" after_read=""
+while getopts p:S:T:W:A: opt; do
 	case $opt in
 	p) phase=$OPTARG ;;
 	S) si_copy=$OPTARG ;;
 	T) instance=$OPTARG ;;
 	W) walk_instance=$OPTARG ;;
+	A) after_read=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -89,6 +93,7 @@ if [ -n "$walk_instance" ]; then
 	echo $$ > "$walk_instance/set_event_pid" && echo 1 > "$walk_instance/tracing_on" ||
 		die "$walk_instance: cannot trace this script's events"
 fi
+[ -z "$after_read" ] || bash -c "$after_read" || true
 declare -A si
 # name active num objsize perslab pages : tunables l b s : slabdata aslabs nslabs _
 set -f # (word splitting, not a here-string: no pipe per line)

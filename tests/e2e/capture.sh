@@ -76,6 +76,14 @@ fi
 [ "$(meta tiny orphans_reaped)" = 1 ] && [ "$(meta tiny orphans_left)" = 0 ] ||
 	fail "orphans: reaped $(meta tiny orphans_reaped), left $(meta tiny orphans_left)"
 [[ $(meta tiny init_zombies_before) =~ ^[0-9]+$ ]] || fail "init_zombies_before"
+# the files written inside the window were staged on tmpfs (no page cache
+# buffer_heads in the after-counts), moved in, and the stage removed
+if [ "$(stat -f -c %T /dev/shm 2> /dev/null)" = tmpfs ]; then
+	[ "$(meta tiny staging)" = "tmpfs /dev/shm" ] || fail "staging=$(meta tiny staging), /dev/shm is a tmpfs"
+else
+	[ "$(meta tiny staging)" = "capture directory" ] || fail "staging=$(meta tiny staging), no tmpfs at /dev/shm"
+fi
+[ -z "$(find /dev/shm -maxdepth 1 -name '.slabsim-capture-tiny.*' 2> /dev/null)" ] || fail "staging directory left in /dev/shm"
 phases=$(meta tiny phases)
 [[ " $phases " == " start "*"middle_part "*"end settled " ]] || fail "phases '$phases'"
 # tracing began at the before-snapshot's /proc/slabinfo read, its sysfs
@@ -242,8 +250,17 @@ if command -v setpriv > /dev/null; then
 	[ $rc != 0 ] && grep -q "must run as root" err || fail "non-root not refused: $(cat err)"
 fi
 [ -z "$(find "$caps" -mindepth 1 -maxdepth 1 ! -name tiny)" ] || fail "a refused capture left files"
-capture NAME=tiny CMD=true FORCE=1 PAGE_FREES=0 > /dev/null 2>&1 || fail "FORCE=1 did not replace"
+# (and SLABSIM_STAGE, not a tmpfs: written into the capture directory, said)
+mkdir "$tmp/notmpfs"
+SLABSIM_STAGE=$tmp/notmpfs capture NAME=tiny CMD=true FORCE=1 PAGE_FREES=0 > /dev/null 2> err || fail "FORCE=1 did not replace: $(cat err)"
 [ "$(meta tiny exit_status)" = 0 ] || fail "FORCE=1: old capture still there"
+if [ "$(stat -f -c %T "$tmp/notmpfs")" != tmpfs ]; then
+	[ "$(meta tiny staging)" = "capture directory" ] && grep -q "is not a writable tmpfs" err ||
+		fail "SLABSIM_STAGE on $(stat -f -c %T "$tmp/notmpfs"): staging=$(meta tiny staging), $(cat err)"
+fi
+for f in slab-before.txt slab-after.txt slabinfo-before slabinfo-after; do
+	[ -s "$caps/tiny/$f" ] || fail "SLABSIM_STAGE not a tmpfs: $f missing"
+done
 # PAGE_FREES=0: the page frees left off
 [[ " $(meta tiny kmem_events) " != *" mm_page_free "* ]] || fail "PAGE_FREES=0: kmem_events '$(meta tiny kmem_events)'"
 [ "$(zstdcat "$caps/tiny/capture.ftrace.zst" | grep -c ' mm_page_free: ' || true)" = 0 ] || fail "PAGE_FREES=0: page frees recorded"
