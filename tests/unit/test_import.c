@@ -434,6 +434,23 @@ static struct ss_trace_reader *import_open(struct ss_import_opts *o, const char 
 	return r;
 }
 
+/* Import in (import_open()) and list in seen (n bytes) the class size of
+ * each kmalloc prior free, in trace order ("192 512 "). */
+static void prior_kmalloc_sizes(struct ss_import_opts *o, const char *in, const char *out,
+				const char *snap, struct ss_import_totals *t, char *seen, size_t n)
+{
+	struct ss_error err = {{0}};
+	struct ss_trace_reader *r = import_open(o, in, out, snap, t);
+	struct ss_event ev;
+
+	seen[0] = '\0';
+	while (ss_trace_next(r, &ev, &err) == 1)
+		if (ev.kind == SS_EV_FREE_PRIOR && ev.api == SS_API_KMALLOC)
+			snprintf(seen + strlen(seen), n - strlen(seen), "%llu ",
+				 (unsigned long long)ev.value);
+	ss_trace_close(r);
+}
+
 /* A kfree at __free_slab of a vector the capture never saw allocated is
  * the freed slab's obj_exts: its class is the objects per slab (from the
  * snapshot) of the cache the CPU's last kmem_cache_free emptied, times 8
@@ -444,10 +461,7 @@ static void test_import_objext(void **state)
 	char in[256], out[256], snap[256];
 	struct ss_import_opts o = {.target = "x86_64-6.x"};
 	struct ss_import_totals t;
-	struct ss_error err = {{0}};
-	struct ss_trace_reader *r;
-	struct ss_event ev;
-	char seen[128] = "";
+	char seen[128];
 	(void)state;
 
 	tu_path(in, sizeof(in), "objext.ftrace");
@@ -471,13 +485,7 @@ static void test_import_objext(void **state)
 		L(0, "kfree: call_site=kvfree+0x2c/0x40 ptr=d0")
 		L(0, "kfree: call_site=__free_slab+0x87/0xf0 ptr=d8"));
 #undef L
-	r = import_open(&o, in, out, snap, &t);
-	while (ss_trace_next(r, &ev, &err) == 1) {
-		if (ev.kind == SS_EV_FREE_PRIOR && ev.api == SS_API_KMALLOC)
-			snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "%llu ",
-				 (unsigned long long)ev.value);
-	}
-	ss_trace_close(r);
+	prior_kmalloc_sizes(&o, in, out, snap, &t, seen, sizeof(seen));
 	/* dentry: 21 x 8 = 168 -> 192; buffer_head: 39 x 8 = 312 -> 512 */
 	assert_string_equal(seen, "192 512 192 ");
 }
@@ -813,6 +821,84 @@ static void test_import_free_bits(void **state)
 #undef P
 #undef DENTRY_AND_VMEMMAP
 
+/* A kfree, raw pointer, of an object from before the capture on a slab no
+ * event named yet but the slab-fill file listed (read before the
+ * capture): the listed cache's (import_prior.c slab_key()).  The site's
+ * learned frees are kmalloc-128's and the offsets (384) fit 128 and 192
+ * alike: without the listing the site's share takes them, as it does for
+ * the unlisted slab's. */
+static void test_import_listed_slab_kfree(void **state)
+{
+	char in[256], out[256], snap[256], fill[256], seen[128];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	(void)state;
+
+	tu_path(in, sizeof(in), "listed.ftrace");
+	tu_path(out, sizeof(out), "listed.trace");
+	tu_path(snap, sizeof(snap), "listed.slabinfo");
+	tu_path(fill, sizeof(fill), "listed.fill");
+	tu_write_text(snap, "slabinfo - version: 2.1\n"
+			    "kmalloc-128 3200 3200 128 32 1 : tunables 0 0 0 : slabdata 100 100 0\n"
+			    "kmalloc-192 2100 2100 192 21 1 : tunables 0 0 0 : slabdata 100 100 0\n");
+	/* kmalloc-192's node partial slab at frame 0x140005 */
+	tu_write_text(fill, "slabsim-slabfill 1 nodes=1\n"
+			    "cache=kmalloc-192\n"
+			    "n 0 ffffea0005000140 ffff888140005000 7 21\n");
+#define L(cpu, ev) " sh-1 [00" #cpu "] ..... 1.0: " ev "\n"
+	tu_write_text(in,
+		L(0, "kmalloc: call_site=f+0x1/0x2 ptr=ffff888100009000 bytes_req=100 bytes_alloc=128 gfp_flags=GFP_KERNEL node=-1 accounted=false")
+		L(0, "kfree: call_site=g+0x1/0x2 ptr=ffff888100009000")
+		L(1, "kfree: call_site=g+0x1/0x2 ptr=ffff888140005180")
+		L(1, "kfree: call_site=g+0x1/0x2 ptr=ffff888140007180"));
+#undef L
+	for (int with = 1; with >= 0; with--) {
+		o.slab_fill = with ? fill : NULL;
+		prior_kmalloc_sizes(&o, in, out, snap, &t, seen, sizeof(seen));
+		assert_string_equal(seen, with ? "192 128 " : "128 128 ");
+		assert_int_equal(t.listed_frees, with);
+		assert_true(summary_says(&t, "(1 unknown kfree()s on slabs the slab-fill listed") == with);
+	}
+}
+
+/* A freed slab's obj_exts vector kfree()d (raw pointer, never seen
+ * allocated) right after a kfree() of an object the capture saw
+ * allocated: that object's cache's objects per slab x 8 (kmalloc-cg-64:
+ * 64 a slab, 512 bytes), not the site's learned share (one 192-byte
+ * vector), which a vector after a kfree of an unknown object still gets;
+ * a vector's own known kfree between them changes nothing. */
+static void test_import_vector_after_kfree(void **state)
+{
+	char in[256], out[256], snap[256], seen[128];
+	struct ss_import_opts o = {.target = "x86_64-6.x"};
+	struct ss_import_totals t;
+	(void)state;
+
+	tu_path(in, sizeof(in), "vector.ftrace");
+	tu_path(out, sizeof(out), "vector.trace");
+	tu_path(snap, sizeof(snap), "vector.slabinfo");
+	tu_write_text(snap, "slabinfo - version: 2.1\n"
+			    "kmalloc-cg-64 6400 6400 64 64 1 : tunables 0 0 0 : slabdata 100 100 0\n"
+			    "kmalloc-192 2100 2100 192 21 1 : tunables 0 0 0 : slabdata 100 100 0\n"
+			    "kmalloc-512 800 800 512 8 1 : tunables 0 0 0 : slabdata 100 100 0\n");
+#define L(cpu, ev) " sh-1 [00" #cpu "] ..... 1.0: " ev "\n"
+#define VEC "call_site=__free_slab+0x87/0xf0 ptr="
+	tu_write_text(in,
+		L(0, "kmalloc: call_site=f+0x1/0x2 ptr=ffff888100001000 bytes_req=60 bytes_alloc=64 gfp_flags=GFP_KERNEL_ACCOUNT node=-1 accounted=true")
+		L(1, "kmalloc: call_site=alloc_slab_obj_exts+0x58/0x110 ptr=ffff888100002000 bytes_req=168 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false")
+		L(0, "kfree: call_site=g+0x1/0x2 ptr=ffff888100001000")
+		L(1, "kfree: " VEC "ffff888100002000")
+		L(0, "kfree: " VEC "ffff888140007600")
+		L(1, "kfree: call_site=h+0x1/0x2 ptr=ffff888140009000")
+		L(1, "kfree: " VEC "ffff888140008600"));
+#undef VEC
+#undef L
+	prior_kmalloc_sizes(&o, in, out, snap, &t, seen, sizeof(seen));
+	assert_string_equal(seen, "512 192 ");
+	assert_int_equal(t.vector_frees, 1);
+	assert_true(summary_says(&t, "(1 freed slabs' obj_exts vectors after a kfree() of an object"));
+}
+
 /* The snapshot walk's objects (--walk, import_walk.c): a free of one the
  * trace never saw allocated is dropped, like its allocation; once the
  * trace allocates the pointer again, its free is that object's; a free of
@@ -1064,6 +1150,8 @@ int main(void)
 		cmocka_unit_test(test_infer_spec),
 		cmocka_unit_test(test_import_sample),
 		cmocka_unit_test(test_import_objext),
+		cmocka_unit_test(test_import_listed_slab_kfree),
+		cmocka_unit_test(test_import_vector_after_kfree),
 		cmocka_unit_test(test_import_phases),
 		cmocka_unit_test(test_import_walk),
 		cmocka_unit_test(test_line_page_free),

@@ -569,6 +569,8 @@ static int setup(struct importer *im, struct ss_error *err)
 	    ss_import_prior_learn(&im->prior, o->input, im->dat, &im->labels, &im->target, err))
 		return -1;
 	im->t->stride_frees = im->prior.stride_frees;
+	im->t->listed_frees = im->prior.listed_frees;
+	im->t->vector_frees = im->prior.vector_frees;
 	im->t->stride_slabs = im->prior.stride_slabs;
 	im->t->page_base_found = im->prior.pagefree.have_base;
 	im->t->page_base_from_fill = im->prior.pagefree.base_from_fill;
@@ -836,6 +838,13 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 	if (t->walk_allocs)
 		fprintf(out, "  (%llu of them the before-snapshot walk's objects, of %llu it allocated: skipped)\n",
 			(unsigned long long)t->walk_frees, (unsigned long long)t->walk_allocs);
+	if (t->listed_frees)
+		fprintf(out, "  (%llu unknown kfree()s on slabs the slab-fill listed and no event had named: "
+			     "the listed cache's)\n", (unsigned long long)t->listed_frees);
+	if (t->vector_frees)
+		fprintf(out, "  (%llu freed slabs' obj_exts vectors after a kfree() of an object the capture "
+			     "saw allocated: its cache's objects per slab x %u)\n",
+			(unsigned long long)t->vector_frees, SS_OBJEXT_BYTES);
 	if (t->stride_frees)
 		fprintf(out, "  (%llu unknown kfree()s placed by their offsets in %llu slabs: the stride rule)\n",
 			(unsigned long long)t->stride_frees, (unsigned long long)t->stride_slabs);

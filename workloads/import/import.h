@@ -394,6 +394,8 @@ struct ss_import_prior {
 	uint64_t *key_slabs;	     /* per key: slab ids handed out */
 	uint32_t nr_key_slabs;
 	uint64_t stride_frees, stride_slabs; /* placed by the stride rule */
+	uint64_t listed_frees; /* kfrees on listed slabs no event had named */
+	uint64_t vector_frees; /* obj_exts vectors after a kfree of a seen object */
 	struct ss_import_pagefree pagefree; /* the first pass's page frees */
 	bool learned;
 };
@@ -520,6 +522,8 @@ struct ss_import_totals {
 	uint64_t prior_frees;		   /* unknown frees written as prior frees */
 	uint64_t prior_unattributed;	   /* unknown frees whose cache is unknown */
 	uint64_t stride_frees, stride_slabs; /* first pass: classed by the stride rule */
+	uint64_t listed_frees; /* first pass: their slab-fill listed slab's cache */
+	uint64_t vector_frees; /* first pass: vectors after a kfree of a seen object */
 	uint64_t untraced_allocs;	   /* unknown frees of a pointer freed before, or
 					    * of an object not there as tracing began */
 	uint64_t new_slab_frees;	   /* of them, on such a page (--slab-pages) */

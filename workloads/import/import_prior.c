@@ -37,7 +37,10 @@
 #include <string.h>
 
 #include "import.h"
+#include "import_objext.h"
+#include "kmalloc.h"
 #include "kmalloc_type.h"
+#include "slab_vector.h"
 #include "trace_io.h"
 
 struct prior_count {
@@ -288,7 +291,8 @@ int ss_import_prior_key_cache(const struct ss_import_prior *p, uint32_t k,
  * drop_caches sent 6,762 dentry-name kfrees to dentry, ext4_inode_cache
  * and extent_status by their slabs' later owners).  Unknown then, it is
  * a candidate for the stride rule. */
-static int note_prior_kfree(struct ss_import_prior *p, const char *site, uint64_t ptr)
+static int note_prior_kfree(struct ss_import_prior *p, const char *site, uint64_t ptr,
+			    uint32_t vector_key)
 {
 	uint32_t k = slab_key(p, ptr);
 	struct ss_ptr_entry *e = ss_ptrmap_find(&p->prior_owner, ptr);
@@ -296,6 +300,8 @@ static int note_prior_kfree(struct ss_import_prior *p, const char *site, uint64_
 
 	if (!e && !(e = ss_ptrmap_insert(&p->prior_owner, ptr)))
 		return -1;
+	if (k == UINT32_MAX && (k = vector_key) != UINT32_MAX)
+		p->vector_frees++;
 	e->id = k == UINT32_MAX ? 0 : (uint64_t)k + 1;
 	if (k != UINT32_MAX)
 		return 0;
@@ -346,7 +352,59 @@ struct learner {
 	struct ss_import_prior *p;
 	struct ss_ptrmap map, dead;
 	const struct ss_target *t;
+	/* per CPU: the key of the object its last kfree() freed, when the
+	 * capture saw it allocated; UINT32_MAX otherwise (after_kfree_vector) */
+	uint32_t *last_kfree;
+	unsigned nr_cpus;
 };
+
+/* Note the CPU's last free for after_kfree_vector(): key k of a kfree()d
+ * object the capture saw allocated, UINT32_MAX for any other free (a
+ * kmem_cache_free is import_objext.c's, an unknown kfree's cache not
+ * known yet).  -1 out of memory. */
+static int note_last_free(struct learner *ln, unsigned cpu, uint32_t k)
+{
+	if (cpu >= ln->nr_cpus) {
+		unsigned nr = ln->nr_cpus ? 2 * ln->nr_cpus : 64;
+		uint32_t *l;
+
+		while (nr <= cpu)
+			nr *= 2;
+		if (!(l = realloc(ln->last_kfree, nr * sizeof(*l))))
+			return -1;
+		memset(l + ln->nr_cpus, 0xff, (nr - ln->nr_cpus) * sizeof(*l));
+		ln->last_kfree = l;
+		ln->nr_cpus = nr;
+	}
+	ln->last_kfree[cpu] = k;
+	return 0;
+}
+
+/* A freed slab's obj_exts vector kfree()d right after a kfree() of an
+ * object the capture saw allocated: that kfree emptied the slab (as a
+ * kmem_cache_free does in import_objext.c, whose rule it completes), so
+ * the vector's class is that object's cache's objects per slab times 8.
+ * Measured on lsR-share-cold (captures40, 6.18): 4,081 such vectors on
+ * slabs the slab-fill listed, every one of that class (kmalloc-cg-N
+ * slabs, whose objects only kfree() frees); the stride and call-site
+ * rules had put ~170 of the vectors of 21-object slabs (kmalloc-192) in
+ * kmalloc-128.  The key of that class, or UINT32_MAX. */
+static uint32_t after_kfree_vector(struct learner *ln, const struct ss_kmem_rec *rec)
+{
+	struct ss_import_prior *p = ln->p;
+	const struct ss_snap_cache *c;
+	char key[64];
+	int idx;
+
+	if (!ss_site_frees_slab_vector(rec->call_site) || rec->cpu >= ln->nr_cpus ||
+	    ln->last_kfree[rec->cpu] == UINT32_MAX ||
+	    !(c = key_cache(p, ln->last_kfree[rec->cpu])) || !c->objs_per_slab ||
+	    (c->flags & SS_SNAP_RCU) ||
+	    (idx = ss_kmalloc_index(ln->t, (size_t)c->objs_per_slab * SS_OBJEXT_BYTES)) < 0)
+		return UINT32_MAX;
+	snprintf(key, sizeof(key), "k 0 %llu", (unsigned long long)ss_kmalloc_class_size(ln->t, idx));
+	return ss_strtab_intern(&p->keys, key);
+}
 
 static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why,
 		     struct ss_error *err)
@@ -387,15 +445,24 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 	if (p->raw && p->snap && ss_import_cpuslab_free(&p->cpuslab, rec.ptr))
 		return ss_errorf(err, "out of memory");
 	if (!e) {
+		uint32_t vk = rec.name ? UINT32_MAX : after_kfree_vector(ln, &rec);
+
 		if (p->walk.live && ss_ptrmap_find(&p->walk, rec.ptr))
 			return 0; /* the snapshot walk's (import_walk.c) */
 		if (note_named_prior(p, t, &rec))
 			return ss_errorf(err, "out of memory");
 		if (!rec.name && rec.ptr >= RAW_PTR_MIN && rec.call_site &&
-		    note_prior_kfree(p, rec.call_site, rec.ptr))
+		    note_prior_kfree(p, rec.call_site, rec.ptr, vk))
+			return ss_errorf(err, "out of memory");
+		if (!ss_site_frees_slab_vector(rec.call_site) &&
+		    note_last_free(ln, rec.cpu, UINT32_MAX))
 			return ss_errorf(err, "out of memory");
 		return learn_dead(p, dead, rec.ptr) ? ss_errorf(err, "out of memory") : 0;
 	}
+	/* (a vector's own kfree leaves its slab's cache known) */
+	if (!ss_site_frees_slab_vector(rec.call_site) &&
+	    note_last_free(ln, rec.cpu, rec.name ? UINT32_MAX : (uint32_t)e->id))
+		return ss_errorf(err, "out of memory");
 	if (!rec.name) {
 		struct prior_site *s = site_slot(p, rec.call_site);
 
@@ -513,6 +580,7 @@ int ss_import_prior_learn(struct ss_import_prior *p, const char *input, bool dat
 		rc = ss_kmem_text_read(input, l, learn_rec, &ln, NULL, err);
 	ss_ptrmap_release(&ln.map);
 	ss_ptrmap_release(&ln.dead);
+	free(ln.last_kfree);
 	if (rc == 0 && learn_strides(p, t))
 		rc = ss_errorf(err, "out of memory");
 	ss_import_pagefree_finish(&p->pagefree);
@@ -610,7 +678,49 @@ static uint32_t prior_key(struct ss_import_prior *p, uint64_t ptr)
 	return (uint32_t)(e->id - 1);
 }
 
-/* The cache a raw pointer's slab was seen holding so far, or UINT32_MAX. */
+/* The key the events give snapshot cache c's objects: "k FLAGS SIZE" for
+ * a kmalloc cache (its type's flags), "c NAME" for the others; UINT32_MAX
+ * when that key does not lead back to c. */
+static uint32_t snap_cache_key(struct ss_import_prior *p, uint32_t c)
+{
+	static const struct {
+		const char *prefix;
+		uint32_t gfp;
+	} types[] = {{"dma-kmalloc-", SS_GFP_DMA},
+		     {"kmalloc-rcl-", SS_GFP_RECLAIMABLE},
+		     {"kmalloc-cg-", SS_GFP_ACCOUNT},
+		     {"kmalloc-", 0}};
+	const struct ss_snap_cache *sc = &p->snap->caches[c];
+	char key[SS_IMPORT_CACHE_NAME + 32], name[SS_IMPORT_CACHE_NAME + 32];
+	uint32_t k;
+
+	snprintf(key, sizeof(key), "c %s", sc->name);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n = strlen(types[i].prefix);
+		unsigned long long size;
+		char *end;
+
+		if (strncmp(sc->name, types[i].prefix, n))
+			continue;
+		size = strtoull(sc->name + n, &end, 10);
+		if (*end == 'k')
+			size *= 1024;
+		ss_import_kmalloc_name(types[i].gfp, size, name, sizeof(name));
+		if (size && !strcmp(name, sc->name))
+			snprintf(key, sizeof(key), "k %u %llu", types[i].gfp, size);
+		break;
+	}
+	k = ss_strtab_intern(&p->keys, key);
+	return k != UINT32_MAX && key_cache(p, k) == sc ? k : UINT32_MAX;
+}
+
+/* The cache a raw pointer's slab was seen holding so far, or UINT32_MAX.
+ * Seen by an event, or else listed by the slab-fill file read before the
+ * capture: an object from before the capture, live until this free, kept
+ * its slab alive from the listing until now.  Measured on lsR-share-cold
+ * (captures40, 6.18): 6,800 of its 80,000 such kfrees on listed slabs,
+ * ~200 of them on slabs no event had named yet, which the stride and
+ * call-site rules placed. */
 static uint32_t slab_key(struct ss_import_prior *p, uint64_t ptr)
 {
 	if (!p->raw || ptr < RAW_PTR_MIN)
@@ -620,6 +730,16 @@ static uint32_t slab_key(struct ss_import_prior *p, uint64_t ptr)
 
 		if (e && key_order(p, (uint32_t)e->id) == o)
 			return (uint32_t)e->id;
+	}
+	for (int o = 0; p->fill && o <= 10; o++) {
+		struct ss_ptr_entry *e = ss_ptrmap_find(&p->fill_pos, SLAB_BASE(ptr, o));
+
+		if (e && p->snap->caches[e->site].order == (unsigned)o) {
+			uint32_t k = snap_cache_key(p, (uint32_t)e->site);
+
+			p->listed_frees += k != UINT32_MAX;
+			return k;
+		}
 	}
 	return UINT32_MAX;
 }
