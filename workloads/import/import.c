@@ -376,10 +376,10 @@ static int do_page_free(struct importer *im, const struct ss_kmem_rec *rec,
 
 	im->t->page_frees++;
 	ss_import_slabpages_page_free(&im->slabpages, rec);
-	if (!ss_import_pagefree_addr(&im->prior.pagefree, rec, &addr))
-		ss_import_untraced_page_free(im->untraced, addr);
-	if (ss_import_pagefree_addr(&im->prior.pagefree, rec, &addr) ||
-	    !ss_import_prior_slab_freed(&im->prior, addr, rec->order, name, &size, &gfp, &slab))
+	if (ss_import_pagefree_addr(&im->prior.pagefree, rec, &addr))
+		return 0;
+	ss_import_untraced_page_free(im->untraced, addr);
+	if (!ss_import_prior_slab_freed(&im->prior, addr, rec->order, name, &size, &gfp, &slab))
 		return 0;
 	if (name[0]) {
 		/* declared: the prior free that named the slab came first */

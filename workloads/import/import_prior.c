@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "import.h"
 #include "import_objext.h"
 #include "kmalloc.h"
@@ -355,7 +356,7 @@ struct learner {
 	/* per CPU: the key of the object its last kfree() freed, when the
 	 * capture saw it allocated; UINT32_MAX otherwise (after_kfree_vector) */
 	uint32_t *last_kfree;
-	unsigned nr_cpus;
+	uint32_t nr_cpus;
 };
 
 /* Note the CPU's last free for after_kfree_vector(): key k of a kfree()d
@@ -365,16 +366,12 @@ struct learner {
 static int note_last_free(struct learner *ln, unsigned cpu, uint32_t k)
 {
 	if (cpu >= ln->nr_cpus) {
-		unsigned nr = ln->nr_cpus ? 2 * ln->nr_cpus : 64;
-		uint32_t *l;
+		uint32_t old = ln->nr_cpus;
 
-		while (nr <= cpu)
-			nr *= 2;
-		if (!(l = realloc(ln->last_kfree, nr * sizeof(*l))))
+		if (ss_grow_zeroed((void **)&ln->last_kfree, &ln->nr_cpus, cpu,
+				   sizeof(*ln->last_kfree), 64))
 			return -1;
-		memset(l + ln->nr_cpus, 0xff, (nr - ln->nr_cpus) * sizeof(*l));
-		ln->last_kfree = l;
-		ln->nr_cpus = nr;
+		memset(ln->last_kfree + old, 0xff, (ln->nr_cpus - old) * sizeof(*ln->last_kfree));
 	}
 	ln->last_kfree[cpu] = k;
 	return 0;
@@ -446,14 +443,12 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 	if (p->raw && p->snap && ss_import_cpuslab_free(&p->cpuslab, rec.ptr))
 		return ss_errorf(err, "out of memory");
 	if (!e) {
-		uint32_t vk = rec.name ? UINT32_MAX : after_kfree_vector(ln, &rec);
-
 		if (p->walk.live && ss_ptrmap_find(&p->walk, rec.ptr))
 			return 0; /* the snapshot walk's (import_walk.c) */
 		if (note_named_prior(p, t, &rec))
 			return ss_errorf(err, "out of memory");
 		if (!rec.name && rec.ptr >= RAW_PTR_MIN && rec.call_site &&
-		    note_prior_kfree(p, rec.call_site, rec.ptr, vk))
+		    note_prior_kfree(p, rec.call_site, rec.ptr, after_kfree_vector(ln, &rec)))
 			return ss_errorf(err, "out of memory");
 		if (!ss_site_frees_slab_vector(rec.call_site) &&
 		    note_last_free(ln, rec.cpu, UINT32_MAX))
@@ -684,32 +679,19 @@ static uint32_t prior_key(struct ss_import_prior *p, uint64_t ptr)
  * when that key does not lead back to c. */
 static uint32_t snap_cache_key(struct ss_import_prior *p, uint32_t c)
 {
-	static const struct {
-		const char *prefix;
-		uint32_t gfp;
-	} types[] = {{"dma-kmalloc-", SS_GFP_DMA},
-		     {"kmalloc-rcl-", SS_GFP_RECLAIMABLE},
-		     {"kmalloc-cg-", SS_GFP_ACCOUNT},
-		     {"kmalloc-", 0}};
+	static const uint32_t types[] = {0, SS_GFP_ACCOUNT, SS_GFP_RECLAIMABLE, SS_GFP_DMA};
 	const struct ss_snap_cache *sc = &p->snap->caches[c];
+	unsigned size = sc->object_size ? sc->object_size : sc->slab_size;
 	char key[SS_IMPORT_CACHE_NAME + 32], name[SS_IMPORT_CACHE_NAME + 32];
 	uint32_t k;
 
 	snprintf(key, sizeof(key), "c %s", sc->name);
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		size_t n = strlen(types[i].prefix);
-		unsigned long long size;
-		char *end;
-
-		if (strncmp(sc->name, types[i].prefix, n))
-			continue;
-		size = strtoull(sc->name + n, &end, 10);
-		if (*end == 'k')
-			size *= 1024;
-		ss_import_kmalloc_name(types[i].gfp, size, name, sizeof(name));
-		if (size && !strcmp(name, sc->name))
-			snprintf(key, sizeof(key), "k %u %llu", types[i].gfp, size);
-		break;
+		ss_import_kmalloc_name(types[i], size, name, sizeof(name));
+		if (!strcmp(name, sc->name)) {
+			snprintf(key, sizeof(key), "k %u %u", types[i], size);
+			break;
+		}
 	}
 	k = ss_strtab_intern(&p->keys, key);
 	return k != UINT32_MAX && key_cache(p, k) == sc ? k : UINT32_MAX;
