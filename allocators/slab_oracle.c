@@ -25,7 +25,8 @@ bool ss_oracle_is_kmalloc_name(const char *name)
 bool ss_oracle_no_sheaves_name(const char *name)
 {
 	static const char *const names[] = {
-		"kmem_cache", "kmem_cache_node", "kmemleak_object", "kmemleak_scan_area",
+		"kmem_cache",	   "kmem_cache_node",	 "kmemleak_object",
+		"kmemleak_scan_area", "debug_objects_cache",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -294,6 +294,7 @@ static void test_sysfs_72(void **state)
 	tu_remove_tree(root);
 	assert_true(ss_oracle_no_sheaves_name("kmem_cache"));
 	assert_true(ss_oracle_no_sheaves_name("kmemleak_object"));
+	assert_true(ss_oracle_no_sheaves_name("debug_objects_cache"));
 	assert_false(ss_oracle_no_sheaves_name("kmem_cache_node_x"));
 }
 
