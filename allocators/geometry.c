@@ -2,13 +2,17 @@
  *
  * Models calculate_alignment() (mm/slab_common.c), calculate_sizes(),
  * kmem_cache_open()/do_kmem_cache_create() (slub_debug=O), set_min_partial()
- * and set_cpu_partial() (mm/slub.c).  Slab order: slab_order.c.  Each rule
- * that changed between 3.10 and 6.x is a small function naming its era.
+ * and set_cpu_partial() (mm/slub.c), and from 7.0
+ * calculate_sheaf_capacity() and where a new slab's slabobj_ext vector
+ * goes (alloc_slab_obj_exts_early()).  Slab order: slab_order.c.  Each
+ * rule that changed between 3.10 and 7.2 is a small function naming its
+ * era.
  */
 #include "geometry.h"
 
 #include <string.h>
 
+#include "kmalloc.h"
 #include "slab_order.h"
 
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
@@ -52,11 +56,26 @@ static bool keeps_orig_size(const struct ss_target *t, unsigned flags,
 }
 
 /* Bytes of the orig_size field: sizeof(unsigned int) in calculate_sizes()
- * since 6.1 (patches of the 6.18/6.19 period widen it to a word; not
- * modelled). */
-static unsigned orig_size_bytes(void)
+ * 6.1 - 6.19, sizeof(unsigned long) from 7.0 ("mm/slab: use unsigned long
+ * for orig_size to ensure proper metadata align").  On 64-bit the word
+ * never changes a stride: everything before it is a multiple of 8, so
+ * ALIGN(x + 4, a) and ALIGN(x + 8, a) agree for any a >= 8; it moves
+ * only the metadata after it and the padding left for a slabobj_ext. */
+static unsigned orig_size_bytes(const struct ss_target *t)
 {
-	return 4;
+	return t->era >= SS_ERA_7_0 ? t->ptr_size : 4;
+}
+
+/* An explicit freeptr_offset (kmem_cache_args) may keep the pointer of a
+ * constructor cache inside from 7.0 ("mm/slab: allow specifying free
+ * pointer offset when using constructor": `(s->ctor &&
+ * !args->use_freeptr_offset)` in calculate_sizes(), and create_cache()
+ * accepts an offset with SLAB_TYPESAFE_BY_RCU or a ctor); 6.12 - 6.19
+ * accept it only for RCU caches and a constructor moves the pointer out
+ * whatever the offset. */
+static bool ctor_takes_freeptr_offset(const struct ss_target *t)
+{
+	return t->era >= SS_ERA_7_0;
 }
 
 /* The condition in calculate_sizes() that relocates the free pointer after
@@ -64,13 +83,11 @@ static unsigned orig_size_bytes(void)
  * smaller than a pointer.  6.2 - 6.8 also any cache keeping orig_size;
  * 6.9+ only when that cache is also red-zoned.  An explicit
  * freeptr_offset (kmem_cache_args, 6.12: d345bd2e9834 "mm: add
- * kmem_cache_create_rcu()") exempts only the RCU clause:
- * `((flags & SLAB_TYPESAFE_BY_RCU) && !args->use_freeptr_offset) || ...
- * || s->ctor` -- a constructor keeps the pointer out whatever the offset,
- * up to 6.18 at least (the ctor exception, "mm/slab: allow specifying free
- * pointer offset when using constructor", was posted in 2026, after
- * 6.18; not modelled).  A spec with an offset implies 6.12+ rules: the
- * argument did not exist before, so no era test is needed. */
+ * kmem_cache_create_rcu()") exempts the RCU clause:
+ * `((flags & SLAB_TYPESAFE_BY_RCU) && !args->use_freeptr_offset) || ...`,
+ * and from 7.0 the constructor clause too (ctor_takes_freeptr_offset()).
+ * A spec with an offset implies 6.12+ rules: the argument did not exist
+ * before, so no other era test is needed. */
 static bool freeptr_outside(const struct ss_target *t,
 			    const struct ss_cache_spec *s, unsigned debug)
 {
@@ -81,7 +98,8 @@ static bool freeptr_outside(const struct ss_target *t,
 		return true;
 	if (debug & SS_DBG_P)
 		return true;
-	if (s->flags & SS_CF_CTOR)
+	if ((s->flags & SS_CF_CTOR) &&
+	    !(explicit_fp && ctor_takes_freeptr_offset(t)))
 		return true;
 	if (t->era >= SS_ERA_5_9 && (debug & SS_DBG_Z) &&
 	    s->object_size < t->ptr_size)
@@ -134,7 +152,7 @@ static void calc_sizes(const struct ss_target *t,
 	if (debug & SS_DBG_U) {
 		size += 2 * t->track_size;
 		if (keeps_orig_size(t, s->flags, debug))
-			size += orig_size_bytes();
+			size += orig_size_bytes(t);
 	}
 	g->red_left_pad = 0;
 	if (debug & SS_DBG_Z) {
@@ -142,6 +160,7 @@ static void calc_sizes(const struct ss_target *t,
 		g->red_left_pad = red_left_pad(t, g->align);
 		size += g->red_left_pad;
 	}
+	g->size_unaligned = size;
 	g->size = ALIGN_UP(size, g->align);
 }
 
@@ -155,9 +174,22 @@ static unsigned min_partial(unsigned size)
 	return v > 10 ? 10 : v;
 }
 
+/* The stride classes of set_cpu_partial() and calculate_sheaf_capacity():
+ * >= PAGE, >= 1024, >= 256, smaller -> 3, 2, 1, 0. */
+static unsigned stride_class(const struct ss_target *t, unsigned size)
+{
+	if (size >= t->page_size)
+		return 3;
+	if (size >= 1024)
+		return 2;
+	return size >= 256 ? 1 : 0;
+}
+
 /* set_cpu_partial(): objects kept on the per-CPU partial list.  Before
  * 5.16: 30/13/6/2; from 5.16 (per-CPU partial accounting in slabs):
- * 120/52/24/6, also kept as slabs assuming half-full slabs. */
+ * 120/52/24/6, also kept as slabs assuming half-full slabs.  From 7.0
+ * there are no CPU partial lists ("slab: remove SLUB_CPU_PARTIAL",
+ * e323b52cf00f): 0, as sysfs cpu_partial_show() prints. */
 static void cpu_partial(const struct ss_target *t, struct ss_geometry *g)
 {
 	static const unsigned old_n[4] = {30, 13, 6, 2};
@@ -169,14 +201,9 @@ static void cpu_partial(const struct ss_target *t, struct ss_geometry *g)
 	g->cpu_partial_slabs = 0;
 	if (g->debug & SS_DBG_ANY)
 		return; /* kmem_cache_has_cpu_partial() is false */
-	if (g->size >= t->page_size)
-		k = 3;
-	else if (g->size >= 1024)
-		k = 2;
-	else if (g->size >= 256)
-		k = 1;
-	else
-		k = 0;
+	if (t->era >= SS_ERA_7_0)
+		return;
+	k = stride_class(t, g->size);
 	g->cpu_partial = n[k];
 	if (t->era >= SS_ERA_5_16)
 		g->cpu_partial_slabs = (2 * g->cpu_partial + g->objs_per_slab - 1) /
@@ -203,10 +230,14 @@ static int check_spec(const struct ss_target *t,
 	if (s->debug & ~(SS_DBG_ALL | SS_DBG_T | SS_DBG_O))
 		return ss_errorf(err, "unknown debug flags 0x%x", s->debug);
 	if (s->flags & SS_CF_FREEPTR) {
-		/* create_cache() (6.12 - 6.18): a freeptr_offset on a cache
-		 * without SLAB_TYPESAFE_BY_RCU is -EINVAL. */
-		if (!(s->flags & SS_CF_RCU))
-			return ss_errorf(err, "a free pointer offset needs an RCU cache (the kernel's create_cache() returns -EINVAL)");
+		/* create_cache(): a freeptr_offset on a cache without
+		 * SLAB_TYPESAFE_BY_RCU is -EINVAL in 6.12 - 6.19; from 7.0
+		 * a constructor cache may have one too. */
+		if (!(s->flags & SS_CF_RCU) &&
+		    !((s->flags & SS_CF_CTOR) && ctor_takes_freeptr_offset(t)))
+			return ss_errorf(err, t->era >= SS_ERA_7_0 ?
+					 "a free pointer offset needs an RCU or constructor cache (the kernel's create_cache() returns -EINVAL)" :
+					 "a free pointer offset needs an RCU cache (the kernel's create_cache() returns -EINVAL)");
 		if (s->freeptr_offset >= s->object_size ||
 		    s->freeptr_offset % t->ptr_size)
 			return ss_errorf(err,
@@ -263,6 +294,71 @@ int ss_geometry_compute(const struct ss_target *t,
 	g->min_partial = min_partial(g->size);
 	cpu_partial(t, g);
 	return 0;
+}
+
+/* struct slab_sheaf before its objects[]: a union of rcu_head, list_head
+ * and {capacity, pfmemalloc} (two words), the cache pointer, size and
+ * node (unsigned int each): 32 bytes on 64-bit, 20 on 32-bit. */
+unsigned ss_sheaf_header_bytes(const struct ss_target *t)
+{
+	return 3 * t->ptr_size + 8;
+}
+
+/* calculate_sheaf_capacity() (7.0, "slab: add sheaves to most caches",
+ * e47c897a2949): none under SLUB_TINY, for a debug cache, or a cache
+ * created with SLAB_NO_SHEAVES (kmem_cache, kmem_cache_node) or
+ * SLAB_NOLEAKTRACE; else 4 / 12 / 26 / 60 objects by stride (PAGE, 1024,
+ * 256), grown to fill the kmalloc bucket the sheaf itself comes from
+ * (kmalloc_size_roundup()), and at least the cache's requested
+ * kmem_cache_args.sheaf_capacity.  In 6.18 only a cache that asks has
+ * sheaves, with exactly the capacity it asks for, none when it is a
+ * debug cache or SLUB_TINY (do_kmem_cache_create()). */
+unsigned ss_sheaf_capacity(const struct ss_target *t, const struct ss_geometry *g,
+			   unsigned requested, bool no_sheaves)
+{
+	static const unsigned base[4] = {60, 26, 12, 4};
+	unsigned head = ss_sheaf_header_bytes(t), cap, bytes;
+	int idx;
+
+	if (t->era < SS_ERA_6_18 || t->kc.allocator != SS_ALLOCATOR_SLUB ||
+	    (g->debug & SS_DBG_ANY))
+		return 0;
+	if (t->era < SS_ERA_7_0)
+		return requested;
+	if (no_sheaves)
+		return 0;
+	cap = base[stride_class(t, g->size)];
+	bytes = head + cap * t->ptr_size;
+	idx = ss_kmalloc_index(t, bytes);
+	if (idx >= 0)
+		cap = (ss_kmalloc_class_size(t, idx) - head) / t->ptr_size;
+	return cap > requested ? cap : requested;
+}
+
+/* alloc_slab_obj_exts_early() (7.0, "mm/slab: save memory by allocating
+ * slabobj_ext array from leftover", "mm/slab: place slabobj_ext metadata
+ * in unused space within s->size"): for a cache that needs the vectors
+ * (memcg on and SLAB_ACCOUNT, or allocation profiling), a new slab's
+ * vector goes after its objects when ALIGN(objects * size, ext) +
+ * objects * ext fits in the slab; else, on 64-bit, into each object's
+ * alignment padding when the cache is unmergeable and the padding holds
+ * one slabobj_ext (calculate_sizes() sets SLAB_OBJ_EXT_IN_OBJ); else it
+ * is kmalloc'ed when an object needs it (alloc_slab_obj_exts()). */
+enum ss_objext_place ss_objext_place(const struct ss_target *t,
+				     const struct ss_geometry *g,
+				     unsigned ext_bytes, bool unmergeable)
+{
+	uint64_t slab = (uint64_t)t->page_size << g->order;
+	uint64_t at = ALIGN_UP((uint64_t)g->objs_per_slab * g->size, ext_bytes);
+
+	if (t->era < SS_ERA_7_0 || !ext_bytes)
+		return SS_OBJEXT_KMALLOC;
+	if (at + (uint64_t)g->objs_per_slab * ext_bytes <= slab)
+		return SS_OBJEXT_LEFTOVER;
+	if (t->ptr_size == 8 && unmergeable &&
+	    g->size - g->size_unaligned >= ext_bytes)
+		return SS_OBJEXT_IN_OBJECT;
+	return SS_OBJEXT_KMALLOC;
 }
 
 /* slub_debug letters (tolower() in the kernel parser, so either case). */

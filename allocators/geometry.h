@@ -33,6 +33,7 @@ struct ss_geometry {
 	unsigned object_size;	/* s->object_size */
 	unsigned size;		/* s->size, sysfs slab_size (the stride) */
 	unsigned size_nodebug;	/* s->size the same cache would have without debug */
+	unsigned size_unaligned; /* calculate_sizes()'s size before ALIGN(size, align) */
 	unsigned align;		/* s->align after calculate_alignment() */
 	unsigned inuse;		/* s->inuse: object + red zone, before metadata */
 	unsigned offset;	/* s->offset: free pointer position */
@@ -52,6 +53,29 @@ struct ss_geometry {
 int ss_geometry_compute(const struct ss_target *t,
 			const struct ss_cache_spec *spec,
 			struct ss_geometry *g, struct ss_error *err);
+
+/* sizeof(struct slab_sheaf) without its objects (6.18+). */
+unsigned ss_sheaf_header_bytes(const struct ss_target *t);
+
+/* s->sheaf_capacity of a cache laid out as g: calculate_sheaf_capacity()
+ * from 7.0 (at least `requested`, the kmem_cache_args.sheaf_capacity it
+ * was created with; 0 with no_sheaves, i.e. SLAB_NO_SHEAVES or
+ * SLAB_NOLEAKTRACE), `requested` itself in 6.18, 0 for debug caches,
+ * SLUB_TINY, SLAB and older eras.  docs/sheaves.md. */
+unsigned ss_sheaf_capacity(const struct ss_target *t, const struct ss_geometry *g,
+			   unsigned requested, bool no_sheaves);
+
+/* Where a new slab's slabobj_ext vector (ext_bytes per object: 8 with
+ * CONFIG_MEMCG, 16 with CONFIG_MEM_ALLOC_PROFILING too) goes, 7.0+:
+ * alloc_slab_obj_exts_early().  Before 7.0 always kmalloc'ed. */
+enum ss_objext_place {
+	SS_OBJEXT_KMALLOC,   /* kcalloc'ed when an object needs it */
+	SS_OBJEXT_LEFTOVER,  /* in the slab's unused tail */
+	SS_OBJEXT_IN_OBJECT, /* in each object's alignment padding */
+};
+enum ss_objext_place ss_objext_place(const struct ss_target *t,
+				     const struct ss_geometry *g,
+				     unsigned ext_bytes, bool unmergeable);
 
 /* Parse slub_debug letters ("FZPU", "P", "-", "" = FZPU).  -1 if bad. */
 int ss_debug_parse(const char *letters, unsigned *out);

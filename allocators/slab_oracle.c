@@ -22,6 +22,28 @@ bool ss_oracle_is_kmalloc_name(const char *name)
 	       !strncmp(name, "dma-kmalloc-", 12);
 }
 
+bool ss_oracle_no_sheaves_name(const char *name)
+{
+	static const char *const names[] = {
+		"kmem_cache",	   "kmem_cache_node",	 "kmemleak_object",
+		"kmemleak_scan_area", "debug_objects_cache",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* The model's sheaf capacity of c laid out as g. */
+static unsigned model_sheaf_capacity(const struct ss_target *t,
+				     const struct ss_oracle_cache *c,
+				     const struct ss_geometry *g)
+{
+	return ss_sheaf_capacity(t, g, ss_kconfig_sheaf_capacity(t, c->name),
+				 ss_oracle_no_sheaves_name(c->name));
+}
+
 /* Read a small sysfs file into buf, trailing whitespace removed.
  * 1 if it does not exist, 0 ok, -1 error (err set). */
 static int read_attr(const char *dir, const char *cache, const char *attr,
@@ -291,6 +313,7 @@ int ss_oracle_check(const struct ss_target *t, const struct ss_oracle_cache *c,
 		return ss_errorf(err, "%s: %s", c->name, msg);
 	}
 	diff_reason(c, &r->model, why, sizeof(why));
+	r->sheaf_capacity = model_sheaf_capacity(t, c, &r->model);
 	if (!why[0]) {
 		r->verdict = SS_VERDICT_MATCH;
 		return 0;
@@ -298,11 +321,13 @@ int ss_oracle_check(const struct ss_target *t, const struct ss_oracle_cache *c,
 	r->verdict = SS_VERDICT_MISMATCH;
 	snprintf(r->reason, sizeof(r->reason), "%s", why);
 	/* An RCU cache created with an explicit freeptr_offset (6.12+) keeps
-	 * its free pointer inside the object unless it also has a ctor; sysfs
-	 * does not show the offset, so try that layout (any valid offset
-	 * gives the same size). */
-	if (!(spec.flags & SS_CF_RCU) || (spec.flags & SS_CF_CTOR) ||
-	    (spec.debug & SS_DBG_P))
+	 * its free pointer inside the object unless it also has a ctor, and
+	 * from 7.0 a ctor cache with one does too (ext4_inode_cache in 7.x);
+	 * sysfs does not show the offset, so try that layout (any valid
+	 * offset gives the same size). */
+	if ((spec.debug & SS_DBG_P) ||
+	    !((spec.flags & SS_CF_RCU) || (spec.flags & SS_CF_CTOR)) ||
+	    ((spec.flags & SS_CF_CTOR) && t->era < SS_ERA_7_0))
 		return 0;
 	spec.flags |= SS_CF_FREEPTR;
 	spec.freeptr_offset = 0;
@@ -310,9 +335,11 @@ int ss_oracle_check(const struct ss_target *t, const struct ss_oracle_cache *c,
 		return 0;
 	diff_reason(c, &fp, why, sizeof(why));
 	if (!why[0]) {
+		r->sheaf_capacity = model_sheaf_capacity(t, c, &fp);
 		r->verdict = SS_VERDICT_FREEPTR;
 		snprintf(r->reason, sizeof(r->reason),
-			 "explicit freeptr_offset (6.12+): matches with the free pointer inside");
+			 "explicit freeptr_offset (%s): matches with the free pointer inside",
+			 (spec.flags & SS_CF_CTOR) ? "7.0+, constructor" : "6.12+");
 	}
 	return 0;
 }

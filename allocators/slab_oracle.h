@@ -50,11 +50,21 @@ enum ss_verdict {
 struct ss_oracle_result {
 	enum ss_verdict verdict;
 	struct ss_geometry model; /* the model's answer without a freeptr offset */
+	unsigned sheaf_capacity;  /* the model's s->sheaf_capacity (6.18+) */
 	char reason[160];
 };
 
+/* Caches the kernel creates without sheaves whatever their size (7.0+):
+ * kmem_cache and kmem_cache_node (SLAB_NO_SHEAVES, kmem_cache_init()),
+ * kmemleak_object and kmemleak_scan_area (SLAB_NOLEAKTRACE,
+ * kmemleak_init()) and debug_objects_cache (SLAB_NOLEAKTRACE,
+ * lib/debugobjects.c): the ones the 7.2 tree creates. */
+bool ss_oracle_no_sheaves_name(const char *name);
+
 /* Recompute c on t and compare slab_size, order, objs_per_slab (and
- * min_partial, cpu_partial when the kernel shows them). */
+ * min_partial, cpu_partial when the kernel shows them); r->sheaf_capacity
+ * is the model's for the layout that matched (ss_sheaf_capacity() with
+ * the target's sheaf_capacity.NAME as the request). */
 int ss_oracle_check(const struct ss_target *t, const struct ss_oracle_cache *c,
 		    struct ss_oracle_result *r, struct ss_error *err);
 

@@ -28,6 +28,7 @@
  *  >= 601 : debug caches allocate single objects from node partial list
  *  >= 608 : CPU-partial slabs are not frozen (delayed freezing)
  *  >= 611 : kmalloc align = largest power of two dividing size
+ *  >= 700 : sheaves for every cache, no CPU slabs (docs/sheaves.md)
  */
 #define SS_ERA_2_6_0 200
 #define SS_ERA_2_6_16 216
@@ -58,6 +59,13 @@
 #define SS_ERA_6_10 610	  /* slabobj_ext vectors (alloc_slab_obj_exts) */
 #define SS_ERA_6_12 612	  /* kmalloc-N unmergeable with MEMCG */
 #define SS_ERA_6_18 618	  /* per-CPU sheaves and the barn */
+/* 7.0: SLUB without struct kmem_cache_cpu ("slab: replace cpu (partial)
+ * slabs with sheaves", 32c894c7274b and its series): every cache but the
+ * bootstrap and debug ones caches objects in per-CPU sheaves and a
+ * per-node barn; calculate_sheaf_capacity() sizes them; no CPU partial
+ * lists (cpu_partial 0); orig_size a word; freeptr_offset also for
+ * constructor caches.  docs/sheaves.md. */
+#define SS_ERA_7_0 700
 
 /* Target parameters declared as inferred (`inferred.KEY = evidence`):
  * values not known from the machine but deduced, e.g. from a seed's own
@@ -120,6 +128,11 @@ int ss_target_parse_file(const char *path, struct ss_target *t,
  * an unknown key. */
 int ss_target_key_value(const struct ss_target *t, const char *key,
 			char *buf, unsigned long n);
+
+/* Whether a replay models this target's allocator in its era: false for
+ * SLUB and SLUB_TINY from 7.0, whose sheaves for every cache are not
+ * modelled yet (docs/sheaves.md); geometry and validate still apply. */
+bool ss_target_replay_modelled(const struct ss_target *t);
 
 /* Era as printed in outputs, e.g. "3.10", "6.11". */
 void ss_era_str(int era, char *buf, unsigned long n);

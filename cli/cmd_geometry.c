@@ -52,7 +52,9 @@ static void usage(FILE *out)
 		"calculate_order() of the target's era) as key=value lines:\n"
 		"target era cpus object_size slab_size align inuse offset\n"
 		"red_left_pad order objs_per_slab slab_bytes min_partial cpu_partial\n"
-		"cpu_partial_slabs debug size_nodebug min_order min_objects flags.\n"
+		"cpu_partial_slabs debug size_nodebug min_order min_objects flags, and\n"
+		"from 7.0 sheaf_capacity (calculate_sheaf_capacity(), no request:\n"
+		"docs/sheaves.md).\n"
 		"flags: A SLAB_HWCACHE_ALIGN (slabinfo's letter), R SLAB_TYPESAFE_BY_RCU,\n"
 		"C a constructor, K a kmalloc cache, E an explicit free pointer offset\n"
 		"(slabinfo has no letter for these), - none; debug: the slub_debug letters.\n"
@@ -155,6 +157,9 @@ static void print_geometry(const struct ss_target *t,
 	       (unsigned long)t->page_size << g->order, g->min_partial,
 	       g->cpu_partial, g->cpu_partial_slabs, dbg, g->size_nodebug,
 	       g->min_order, g->min_objects, flags);
+	/* 7.0+: every cache's sheaf size follows from its stride */
+	if (t->era >= SS_ERA_7_0)
+		printf("sheaf_capacity=%u\n", ss_sheaf_capacity(t, g, 0, false));
 }
 
 /* --kmalloc: the class a request goes to.  Returns the kmalloc index

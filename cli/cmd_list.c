@@ -55,9 +55,11 @@ static int list_targets(void)
 			return 1;
 		}
 		ss_era_str(t.era, era, sizeof(era));
-		printf("%-12s kernel %s, %u CPU%s, %u-byte pages, %u-byte pointers, %u MHz\n",
+		printf("%-12s kernel %s, %u CPU%s, %u-byte pages, %u-byte pointers, %u MHz%s\n",
 		       n, era, t.cpus, t.cpus == 1 ? "" : "s", t.page_size, t.ptr_size,
-		       t.clock_mhz);
+		       t.clock_mhz,
+		       ss_target_replay_modelled(&t) ? "" :
+		       "; geometry and validate only: its sheaves for every cache are not modelled yet");
 	}
 	return 0;
 }

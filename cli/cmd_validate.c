@@ -163,9 +163,11 @@ static void print_banner(const struct ss_target *t, const char *src)
 }
 
 /* sheaf_capacity of every cache that has one in the kernel or the
- * target: "sheaf NAME kernel K model M match|MISMATCH". */
-static void validate_sheaves(const struct ss_target *t, const struct ss_oracle *o,
-			     struct tally *tl)
+ * model: "sheaf NAME kernel K model M match|MISMATCH".  The model's is
+ * the target's sheaf_capacity.NAME in 6.18, calculate_sheaf_capacity()
+ * of the cache's layout from 7.0 (ss_oracle_check()). */
+static int validate_sheaves(const struct ss_target *t, const struct ss_oracle *o,
+			    struct tally *tl)
 {
 	bool shown = false;
 	char era[16];
@@ -173,10 +175,17 @@ static void validate_sheaves(const struct ss_target *t, const struct ss_oracle *
 	ss_era_str(t->era, era, sizeof(era));
 	for (size_t i = 0; i < o->nr; i++) {
 		const struct ss_oracle_cache *c = &o->caches[i];
-		unsigned model = ss_kconfig_sheaf_capacity(t, c->name);
+		struct ss_oracle_result r;
+		struct ss_error err;
+		unsigned model;
 
 		if (!c->have_sheaf_capacity)
 			continue;
+		if (ss_oracle_check(t, c, &r, &err)) {
+			fprintf(stderr, "slabsim validate: %s\n", err.msg);
+			return -1;
+		}
+		model = r.sheaf_capacity;
 		if (!shown)
 			printf("# sheaf_capacity (target %s)\n", t->name);
 		shown = true;
@@ -201,6 +210,7 @@ static void validate_sheaves(const struct ss_target *t, const struct ss_oracle *
 			printf("sheaf %-28s kernel    - model %4u not checked: no such cache (or an alias)\n",
 			       t->kc.sheaf[k].name, t->kc.sheaf[k].capacity);
 	}
+	return 0;
 }
 
 static int validate_sys(const struct ss_target *t, const char *dir,
@@ -235,7 +245,10 @@ static int validate_sys(const struct ss_target *t, const char *dir,
 		       r.reason[0] ? " " : "", r.reason);
 		count(tl, r.verdict);
 	}
-	validate_sheaves(t, &o, tl);
+	if (validate_sheaves(t, &o, tl)) {
+		ss_oracle_release(&o);
+		return 1;
+	}
 	ss_oracle_release(&o);
 	return 0;
 }

@@ -114,6 +114,18 @@ grep -q "SLUB_TINY" "$tmp/err" || fail "tiny on 3.10: message"
 rc=0
 run bad --target x86_64-6.x --allocator slab 2>"$tmp/err" || rc=$?
 expect_eq "slab on 6.11: exit" "$rc" 3
+# 7.x: sheaves for every cache are not modelled yet, so SLUB (and
+# SLUB_TINY) on a 7.x target is refused, not replayed with 6.x rules
+for a in slub slub-tiny; do
+	rc=0
+	run bad7 --target x86_64-7.2 --allocator $a 2>"$tmp/err" || rc=$?
+	expect_eq "$a on 7.2: exit" "$rc" 3
+	grep -q "x86_64-7.2 (era 7.2): sheaves for every cache are not modelled yet" "$tmp/err" ||
+		fail "$a on 7.2: message"
+	[ ! -e "$tmp/bad7/summary.csv" ] || fail "$a on 7.2: a refused run left a summary"
+done
+"$S" list targets | grep -q "^x86_64-7.2 .*kernel 7.2.*not modelled yet" ||
+	fail "list targets: 7.2 does not say it is not replayed"
 rc=0
 run bad --target x86_64-6.x --config CONFIG_NO_SUCH=y 2>"$tmp/err" || rc=$?
 expect_eq "unknown option: exit" "$rc" 3

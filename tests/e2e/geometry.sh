@@ -150,6 +150,40 @@ grep -qx "sheaf maple_node  *kernel   32 model   16 MISMATCH" "$tmp/val16" || fa
 # ... and a target older than sheaves does not check them
 "$S" validate --sys "$data/sys-kernel-slab" --cpus 2 --target x86_64-6.x >"$tmp/val6x"
 grep -q "^sheaf maple_node .* not checked" "$tmp/val6x" || fail "6.11 target checked sheaves"
+# ... and a 7.x target computes every cache's capacity
+# (calculate_sheaf_capacity()), no CPU partial lists: the 6.18 copy fails it
+rc=0
+"$S" validate --sys "$data/sys-kernel-slab" --cpus 2 --target x86_64-7.2 >"$tmp/val72" || rc=$?
+[ "$rc" -eq 1 ] || fail "6.18 sysfs against x86_64-7.2: exit $rc, want 1"
+grep -qx "sheaf kmalloc-64  *kernel    0 model   60 MISMATCH" "$tmp/val72" ||
+	fail "7.2 kmalloc-64 capacity not computed"
+grep -q "^kmalloc-96 .*MISMATCH cpu_partial: model 0, kernel 120" "$tmp/val72" ||
+	fail "7.2 cpu_partial not 0"
+# a 7.2-shaped tree (values from mm/slub.c 7.2, 2 CPUs) matches it
+mk72() { # NAME OBJSZ SLABSZ ORDER OBJS ALIGN HW RCU CTOR SHEAF MINPARTIAL
+	local d=$tmp/sys72/$1
+	mkdir -p "$d"
+	echo "$2" >"$d/object_size"; echo "$3" >"$d/slab_size"; echo "$4" >"$d/order"
+	echo "$5" >"$d/objs_per_slab"; echo "$6" >"$d/align"; echo "$7" >"$d/hwcache_align"
+	echo "$8" >"$d/destroy_by_rcu"; printf '%s' "$9" >"$d/ctor"; echo "${10}" >"$d/sheaf_capacity"
+	for f in poison red_zone store_user sanity_checks trace cpu_partial cpu_slabs; do echo 0 >"$d/$f"; done
+	echo "${11:-5}" >"$d/min_partial"; echo "0(0)" >"$d/slabs_cpu_partial"
+}
+mk72 kmalloc-64 64 64 0 64 64 0 0 "" 60
+mk72 kmalloc-8k 8192 8192 3 4 8192 0 0 "" 4 6
+mk72 maple_node 256 256 0 16 256 0 0 "" 32
+mk72 vm_area_struct 192 192 0 21 64 1 1 "" 60
+mk72 kmem_cache 256 256 0 16 64 1 0 "" 0
+"$S" validate --sys "$tmp/sys72" --cpus 2 --target x86_64-7.2 >"$tmp/v72" ||
+	fail "7.2 tree: $(tail -1 "$tmp/v72")"
+tail -1 "$tmp/v72" | grep -qx "validate: 5 caches, 4 match, 0 mismatch, 1 explicit-freeptr; sheaf_capacity: 4 checked, 0 mismatch" ||
+	fail "7.2 tree: $(tail -1 "$tmp/v72")"
+grep -qx "sheaf vm_area_struct  *kernel   60 model   60 match" "$tmp/v72" || fail "7.2 vm_area_struct sheaf"
+"$S" geometry --target x86_64-7.2 --size 256 --align 256 >"$tmp/g72"
+expect "$tmp/g72" sheaf_capacity 28
+expect "$tmp/g72" cpu_partial 0
+"$S" geometry --target x86_64-6.18 --size 256 --align 256 >"$tmp/g618"
+grep -q "^sheaf_capacity=" "$tmp/g618" && fail "6.18 geometry prints a computed sheaf capacity"
 "$S" validate --slabinfo "$data/proc-slabinfo-6.18.txt" --cpus 2 >"$tmp/vsi"
 tail -1 "$tmp/vsi" | grep -qx "validate: 232 caches, 232 match, 0 mismatch, 0 explicit-freeptr" ||
 	fail "saved slabinfo: $(tail -1 "$tmp/vsi")"

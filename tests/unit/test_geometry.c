@@ -422,6 +422,205 @@ static void test_min_partial_cpu_partial(void **state)
 	assert_int_equal(g.cpu_partial, 0);
 }
 
+/* calculate_sheaf_capacity() 7.2 (mm/slub.c): 60 / 26 / 12 / 4 objects by
+ * stride (< 256, >= 256, >= 1024, >= PAGE), grown until
+ * struct_size(slab_sheaf, objects, cap) fills its kmalloc bucket, then at
+ * least the requested kmem_cache_args.sheaf_capacity.  x86_64: the
+ * header is 32 bytes: 60 -> 512 (kmalloc-512, 60), 26 -> 240 (kmalloc-256,
+ * 28), 12 -> 128 (12), 4 -> 64 (4).  arm32 (header 20, kmalloc-96 and
+ * -192 exist): 60 -> 260 (kmalloc-512, 123), 26 -> 124 (kmalloc-128, 27),
+ * 12 -> 68 (kmalloc-96, 19), 4 -> 36 (kmalloc-64, 11). */
+static void test_sheaf_capacity_7x(void **state)
+{
+	static const struct {
+		unsigned size, x86, arm;
+	} tab[] = {
+		{64, 60, 123},	 {192, 60, 123}, {256, 28, 27},	 {512, 28, 27},
+		{1024, 12, 19}, {2048, 12, 19}, {4096, 4, 11},	 {8192, 4, 11},
+	};
+	struct ss_target t = tu_target("x86_64-7.2");
+	struct ss_target a = tu_target("arm32-7.2");
+	struct ss_geometry g;
+
+	(void)state;
+	assert_int_equal(ss_sheaf_header_bytes(&t), 32);
+	assert_int_equal(ss_sheaf_header_bytes(&a), 20);
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		g = geo(&t, tab[i].size, 0, 0, 0);
+		assert_int_equal(ss_sheaf_capacity(&t, &g, 0, false), tab[i].x86);
+		g = geo(&a, tab[i].size, 0, 0, 0);
+		assert_int_equal(ss_sheaf_capacity(&a, &g, 0, false), tab[i].arm);
+	}
+	/* maple_node (256, asks 32): the request wins; vm_area_struct (192
+	 * bytes, asks 32): the computed 60 wins */
+	g = geo(&t, 256, 256, 0, 0);
+	assert_int_equal(ss_sheaf_capacity(&t, &g, 32, false), 32);
+	g = geo(&t, 184, 0, SS_CF_HWCACHE, 0);
+	assert_int_equal(g.size, 192);
+	assert_int_equal(ss_sheaf_capacity(&t, &g, 32, false), 60);
+	/* none for SLAB_NO_SHEAVES / SLAB_NOLEAKTRACE, a debug cache
+	 * (T alone too), SLUB_TINY */
+	g = geo(&t, 64, 0, 0, 0);
+	assert_int_equal(ss_sheaf_capacity(&t, &g, 0, true), 0);
+	g = geo(&t, 64, 0, 0, SS_DBG_T);
+	assert_int_equal(ss_sheaf_capacity(&t, &g, 32, false), 0);
+	g = geo(&t, 64, 0, 0, 0);
+	t.kc.allocator = SS_ALLOCATOR_SLUB_TINY;
+	assert_int_equal(ss_sheaf_capacity(&t, &g, 32, false), 0);
+	/* 6.18: only a cache that asks, exactly what it asks; before: none */
+	t = tu_target("x86_64-6.18");
+	g = geo(&t, 184, 0, SS_CF_HWCACHE, 0);
+	assert_int_equal(ss_sheaf_capacity(&t, &g, 32, false), 32);
+	assert_int_equal(ss_sheaf_capacity(&t, &g, 0, false), 0);
+	t = tu_target("x86_64-6.x");
+	assert_int_equal(ss_sheaf_capacity(&t, &g, 32, false), 0);
+}
+
+/* 7.0 has no CPU partial lists ("slab: remove SLUB_CPU_PARTIAL"): sysfs
+ * cpu_partial_show() prints 0 for every cache; min_partial is unchanged. */
+static void test_cpu_partial_7x(void **state)
+{
+	static const unsigned sizes[] = {8, 64, 256, 1024, 4096, 8192};
+	struct ss_target t = tu_target("x86_64-7.2");
+	struct ss_target t618 = tu_target("x86_64-6.18");
+	struct ss_geometry g, g618;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		g = geo(&t, sizes[i], 0, 0, 0);
+		g618 = geo(&t618, sizes[i], 0, 0, 0);
+		assert_int_equal(g.cpu_partial, 0);
+		assert_int_equal(g.cpu_partial_slabs, 0);
+		assert_true(g618.cpu_partial > 0);
+		assert_int_equal(g.min_partial, g618.min_partial);
+		assert_int_equal(g.size, g618.size);
+		assert_int_equal(g.order, g618.order);
+	}
+}
+
+/* calculate_sizes() / create_cache() 7.0 ("mm/slab: allow specifying free
+ * pointer offset when using constructor"): a constructor cache created
+ * with a freeptr_offset keeps the pointer there (`s->ctor &&
+ * !args->use_freeptr_offset` moves it out); create_cache() accepts the
+ * offset for RCU or constructor caches.  6.12 - 6.19 move it out and
+ * refuse an offset without RCU. */
+static void test_freeptr_ctor_7x(void **state)
+{
+	struct ss_target t = tu_target("x86_64-7.2");
+	struct ss_cache_spec s = {96, 8, SS_CF_CTOR | SS_CF_FREEPTR, 0, 16};
+	struct ss_geometry g;
+	struct ss_error err;
+
+	(void)state;
+	assert_int_equal(ss_geometry_compute(&t, &s, &g, &err), 0);
+	assert_int_equal(g.offset, 16);
+	assert_int_equal(g.size, 96);
+	s.flags |= SS_CF_RCU;
+	assert_int_equal(ss_geometry_compute(&t, &s, &g, &err), 0);
+	assert_int_equal(g.offset, 16);
+	assert_int_equal(g.size, 96);
+	/* poison still moves it out */
+	s.debug = SS_DBG_P;
+	assert_int_equal(ss_geometry_compute(&t, &s, &g, &err), 0);
+	assert_int_equal(g.offset, 96);
+	/* neither RCU nor ctor: -EINVAL in 7.x too */
+	s.flags = SS_CF_FREEPTR;
+	s.debug = 0;
+	assert_int_equal(ss_geometry_compute(&t, &s, &g, &err), -1);
+	assert_non_null(strstr(err.msg, "RCU or constructor"));
+	/* 6.18: the ctor takes the pointer out and the offset alone is refused */
+	t = tu_target("x86_64-6.18");
+	s.flags = SS_CF_CTOR | SS_CF_RCU | SS_CF_FREEPTR;
+	assert_int_equal(ss_geometry_compute(&t, &s, &g, &err), 0);
+	assert_int_equal(g.offset, 96);
+	assert_int_equal(g.size, 104);
+	s.flags = SS_CF_CTOR | SS_CF_FREEPTR;
+	assert_int_equal(ss_geometry_compute(&t, &s, &g, &err), -1);
+}
+
+/* 7.0 widens orig_size to unsigned long ("mm/slab: use unsigned long for
+ * orig_size to ensure proper metadata align").  On 64-bit every field
+ * before it is a multiple of 8, so no stride changes (ALIGN(x + 4, a) ==
+ * ALIGN(x + 8, a) for x % 8 == 0, a >= 8): check every kmalloc class
+ * under U, ZU and FZPU, and that the unaligned size grew by 4.  32-bit:
+ * unsigned long is 4 bytes, nothing moves. */
+static void test_orig_size_word_7x(void **state)
+{
+	static const unsigned dbg[] = {SS_DBG_U, SS_DBG_Z | SS_DBG_U, SS_DBG_ALL};
+	struct ss_target t = tu_target("x86_64-7.2");
+	struct ss_target old = tu_target("x86_64-6.18");
+	struct ss_target a = tu_target("arm32-7.2");
+	struct ss_target aold = a;
+	unsigned checked = 0;
+
+	(void)state;
+	aold.era = SS_ERA_6_18;
+	for (int i = 0; i < ss_kmalloc_nr_classes(&t); i++) {
+		if (!ss_kmalloc_class_exists(&t, i))
+			continue;
+		for (size_t d = 0; d < sizeof(dbg) / sizeof(dbg[0]); d++) {
+			unsigned size = ss_kmalloc_class_size(&t, i);
+			struct ss_geometry g = kgeo(&t, size, dbg[d]);
+			struct ss_geometry o = kgeo(&old, size, dbg[d]);
+
+			assert_int_equal(g.size, o.size);
+			assert_int_equal(g.size_unaligned, o.size_unaligned + 4);
+			checked++;
+		}
+	}
+	assert_true(checked >= 30);
+	for (int i = 0; i < ss_kmalloc_nr_classes(&a); i++) {
+		if (!ss_kmalloc_class_exists(&a, i))
+			continue;
+		unsigned size = ss_kmalloc_class_size(&a, i);
+		struct ss_geometry g = kgeo(&a, size, SS_DBG_ALL);
+		struct ss_geometry o = kgeo(&aold, size, SS_DBG_ALL);
+
+		assert_int_equal(g.size_unaligned, o.size_unaligned);
+	}
+}
+
+/* alloc_slab_obj_exts_early() 7.2: a new slab's slabobj_ext vector goes
+ * in the slab's leftover when ALIGN(objects * size, ext) + objects * ext
+ * fits; else (64-bit, unmergeable cache, padding >= ext) into each
+ * object's padding; else it is kmalloc'ed.  1000-byte objects, 2 CPUs:
+ * order 2, 16 objects, 384 bytes left for 16 * 8.  A 184-byte hwcache
+ * object: stride 192, 21 per page, 64 left (< 168), 8 bytes of padding
+ * each. */
+static void test_objext_place_7x(void **state)
+{
+	struct ss_target t = tu_target("x86_64-7.2");
+	struct ss_geometry g;
+
+	(void)state;
+	g = geo(&t, 1000, 8, 0, 0);
+	assert_int_equal(g.order, 2);
+	assert_int_equal(g.objs_per_slab, 16);
+	assert_int_equal(ss_objext_place(&t, &g, 8, false), SS_OBJEXT_LEFTOVER);
+	/* 16 bytes (with allocation profiling): 256 <= 384 still fits */
+	assert_int_equal(ss_objext_place(&t, &g, 16, false), SS_OBJEXT_LEFTOVER);
+	g = geo(&t, 184, 0, SS_CF_HWCACHE, 0);
+	assert_int_equal(g.size, 192);
+	assert_int_equal(g.size_unaligned, 184);
+	assert_int_equal(g.objs_per_slab, 21);
+	assert_int_equal(ss_objext_place(&t, &g, 8, true), SS_OBJEXT_IN_OBJECT);
+	assert_int_equal(ss_objext_place(&t, &g, 8, false), SS_OBJEXT_KMALLOC);
+	assert_int_equal(ss_objext_place(&t, &g, 16, true), SS_OBJEXT_KMALLOC);
+	/* kmalloc-64: 64 objects fill the page, no padding */
+	g = kgeo(&t, 64, 0);
+	assert_int_equal(ss_objext_place(&t, &g, 8, true), SS_OBJEXT_KMALLOC);
+	/* before 7.0 always kmalloc'ed; 32-bit never in the object */
+	t = tu_target("x86_64-6.18");
+	g = geo(&t, 1000, 8, 0, 0);
+	assert_int_equal(ss_objext_place(&t, &g, 8, false), SS_OBJEXT_KMALLOC);
+	t = tu_target("arm32-7.2");
+	g = geo(&t, 92, 0, SS_CF_HWCACHE, 0);
+	assert_int_equal(g.size - g.size_unaligned, 4);
+	assert_int_equal(ss_objext_place(&t, &g, 4, true), g.objs_per_slab * g.size +
+			 g.objs_per_slab * 4 <= t.page_size << g.order ?
+			 SS_OBJEXT_LEFTOVER : SS_OBJEXT_KMALLOC);
+}
+
 static void test_hwcache_align(void **state)
 {
 	struct ss_target t = tu_target("x86_64-6.x");
@@ -572,6 +771,11 @@ int main(void)
 		cmocka_unit_test(test_debug_o),
 		cmocka_unit_test(test_order_6_7),
 		cmocka_unit_test(test_min_partial_cpu_partial),
+		cmocka_unit_test(test_sheaf_capacity_7x),
+		cmocka_unit_test(test_cpu_partial_7x),
+		cmocka_unit_test(test_freeptr_ctor_7x),
+		cmocka_unit_test(test_orig_size_word_7x),
+		cmocka_unit_test(test_objext_place_7x),
 		cmocka_unit_test(test_hwcache_align),
 		cmocka_unit_test(test_bad_specs),
 		cmocka_unit_test(test_debug_letters),

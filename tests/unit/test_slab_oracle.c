@@ -202,6 +202,102 @@ static void test_debug_cache_and_alias(void **state)
 	tu_remove_tree(root);
 }
 
+/* One cache directory of a synthetic 7.x /sys/kernel/slab: the files
+ * sysfs has in 7.2 (cpu_partial_show() prints 0, slabs_cpu_partial "0(0)"
+ * and cpu_slabs "0": still there, unused). */
+static void put_cache(const char *root, const char *name, unsigned size, unsigned slab_size,
+		      unsigned order, unsigned objs, unsigned align, bool hw, bool rcu,
+		      const char *ctor, unsigned debug, unsigned sheaf)
+{
+	char dir[PATH_MAX], v[32];
+
+	snprintf(dir, sizeof(dir), "%s/%s", root, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+#define PUTU(f, x) (snprintf(v, sizeof(v), "%u\n", (unsigned)(x)), put(dir, f, v))
+	PUTU("object_size", size);
+	PUTU("slab_size", slab_size);
+	PUTU("order", order);
+	PUTU("objs_per_slab", objs);
+	PUTU("align", align);
+	PUTU("hwcache_align", hw);
+	PUTU("destroy_by_rcu", rcu);
+	PUTU("poison", !!(debug & SS_DBG_P));
+	PUTU("red_zone", !!(debug & SS_DBG_Z));
+	PUTU("store_user", !!(debug & SS_DBG_U));
+	PUTU("sanity_checks", !!(debug & SS_DBG_F));
+	PUTU("trace", 0);
+	PUTU("min_partial", 5);
+	PUTU("cpu_partial", 0);
+	PUTU("sheaf_capacity", sheaf);
+#undef PUTU
+	put(dir, "ctor", ctor);
+	put(dir, "cpu_slabs", "0\n");
+	put(dir, "slabs_cpu_partial", "0(0)\n");
+}
+
+/* A 7.2 machine with 2 CPUs as the 7.2 rules lay it out (mm/slub.c
+ * calculate_sizes(), calculate_sheaf_capacity()): kmalloc-64 sheaf 60;
+ * maple_node (256, asks 32) 32; vm_area_struct (192, RCU, explicit
+ * freeptr_offset, asks 32) 60; a 96-byte constructor cache with a
+ * freeptr_offset, its pointer inside (7.0); kmem_cache_node without
+ * sheaves (SLAB_NO_SHEAVES); an FZPU kmalloc-64 without (debug). */
+static void make_72_tree(char *root, size_t n)
+{
+	tu_tmp_dir(root, n);
+	put_cache(root, "kmalloc-64", 64, 64, 0, 64, 64, false, false, "", 0, 60);
+	put_cache(root, "maple_node", 256, 256, 0, 16, 256, false, false, "", 0, 32);
+	put_cache(root, "vm_area_struct", 192, 192, 0, 21, 64, true, true, "", 0, 60);
+	put_cache(root, "ctor_fp", 96, 96, 0, 42, 8, false, false, "init_once+0x0/0x20\n", 0, 60);
+	put_cache(root, "kmem_cache_node", 64, 64, 0, 64, 64, true, false, "", 0, 0);
+	put_cache(root, "kmalloc-rcl-64", 64, 256, 0, 16, 64, false, false, "", SS_DBG_ALL, 0);
+}
+
+static void test_sysfs_72(void **state)
+{
+	char root[64];
+	struct ss_oracle o;
+	struct ss_error err;
+	struct ss_target t = load("x86_64-7.2", 2);
+	struct ss_target t618 = load("x86_64-6.18", 2);
+	unsigned sheaf_mismatch618 = 0;
+
+	(void)state;
+	make_72_tree(root, sizeof(root));
+	assert_int_equal(ss_oracle_read_sysfs(root, &o, &err), 0);
+	assert_int_equal(o.nr, 6);
+	for (size_t i = 0; i < o.nr; i++) {
+		const struct ss_oracle_cache *c = &o.caches[i];
+		struct ss_oracle_result r;
+
+		assert_true(c->have_sheaf_capacity);
+		assert_int_equal(ss_oracle_check(&t, c, &r, &err), 0);
+		if (!strcmp(c->name, "vm_area_struct") || !strcmp(c->name, "ctor_fp")) {
+			assert_int_equal(r.verdict, SS_VERDICT_FREEPTR);
+			if (!strcmp(c->name, "ctor_fp"))
+				assert_non_null(strstr(r.reason, "7.0+, constructor"));
+		} else if (r.verdict != SS_VERDICT_MATCH) {
+			fail_msg("%s: %s", c->name, r.reason);
+		}
+		if (r.sheaf_capacity != c->sheaf_capacity)
+			fail_msg("%s: sheaf model %u kernel %u", c->name, r.sheaf_capacity,
+				 c->sheaf_capacity);
+		/* the 6.18 rules: a ctor takes the pointer out; sheaves only
+		 * where the target asks */
+		assert_int_equal(ss_oracle_check(&t618, c, &r, &err), 0);
+		if (!strcmp(c->name, "ctor_fp"))
+			assert_int_equal(r.verdict, SS_VERDICT_MISMATCH);
+		sheaf_mismatch618 += r.sheaf_capacity != c->sheaf_capacity;
+	}
+	/* kmalloc-64, vm_area_struct (32 asked, 60 in 7.2), ctor_fp */
+	assert_int_equal(sheaf_mismatch618, 3);
+	ss_oracle_release(&o);
+	tu_remove_tree(root);
+	assert_true(ss_oracle_no_sheaves_name("kmem_cache"));
+	assert_true(ss_oracle_no_sheaves_name("kmemleak_object"));
+	assert_true(ss_oracle_no_sheaves_name("debug_objects_cache"));
+	assert_false(ss_oracle_no_sheaves_name("kmem_cache_node_x"));
+}
+
 static void test_bad_sysfs(void **state)
 {
 	char root[64], dir[128];
@@ -339,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_read_saved_sysfs),
 		cmocka_unit_test(test_check_saved_sysfs),
 		cmocka_unit_test(test_debug_cache_and_alias),
+		cmocka_unit_test(test_sysfs_72),
 		cmocka_unit_test(test_bad_sysfs),
 		cmocka_unit_test(test_slabinfo_saved),
 		cmocka_unit_test(test_slabinfo_lines),
