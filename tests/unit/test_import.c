@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "geometry.h"
-#include "import/import.h"
+#include "import/import_rules.h"
 #include "test_util.h"
 #include "trace.h"
 

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "import/import.h"
+#include "import/import_rules.h"
 #include "test_util.h"
 
 static const char snapshot[] =

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "import/import.h"
+#include "import/import_read.h"
 #include "test_util.h"
 #include "trace.h"
 

@@ -1,4 +1,4 @@
-/* import_gfp.c - the allocation flags that choose a kmalloc type, read
+/* kmem_gfp.c - the allocation flags that choose a kmalloc type, read
  * from a kmem event's gfp_flags= and accounted= text.
  *
  * gfp_flags is printed by show_gfp_flags() (include/trace/events/
@@ -18,8 +18,9 @@
  */
 #include <string.h>
 
-#include "import.h"
+#include "import_read.h"
 #include "parse.h"
+#include "trace.h"
 
 #define GFP_BIT_DMA 0x01ull	    /* ___GFP_DMA */
 #define GFP_BIT_RECLAIMABLE 0x10ull /* ___GFP_RECLAIMABLE */

@@ -1,10 +1,10 @@
-/* import_ptrmap.c - live kernel pointers -> entries (dense id, size, cpu).
+/* ptrmap.c - live kernel pointers -> entries (dense id, size, cpu).
  * Linear probing with backward-shift deletion (no tombstones), so a long
  * trace with few live objects keeps a small, clean table. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "import_read.h"
 
 static uint64_t slot_of(const struct ss_ptrmap *m, uint64_t ptr)
 {
@@ -80,6 +80,20 @@ void ss_ptrmap_remove(struct ss_ptrmap *m, struct ss_ptr_entry *e)
 	}
 	memset(&m->slots[hole], 0, sizeof(m->slots[hole]));
 	m->live--;
+}
+
+int ss_ptrmap_copy(struct ss_ptrmap *to, const struct ss_ptrmap *from)
+{
+	*to = *from;
+	if (!from->nr_slots)
+		return 0;
+	to->slots = malloc(from->nr_slots * sizeof(*to->slots));
+	if (!to->slots) {
+		memset(to, 0, sizeof(*to));
+		return -1;
+	}
+	memcpy(to->slots, from->slots, from->nr_slots * sizeof(*to->slots));
+	return 0;
 }
 
 void ss_ptrmap_release(struct ss_ptrmap *m)

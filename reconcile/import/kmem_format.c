@@ -1,4 +1,4 @@
-/* import_format.c - which label each kmem field is printed under.
+/* kmem_format.c - which label each kmem field is printed under.
  *
  * Lines are parsed by label ("ptr=..."), never by position, so a kernel
  * that adds, drops or reorders fields (6.1 added node= and accounted=,
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "import_read.h"
 
 static const char *const field_names[SS_KF_NR] = {
 	[SS_KF_CALL_SITE] = "call_site",

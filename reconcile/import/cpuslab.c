@@ -1,5 +1,5 @@
-/* import_cpuslab.c - how many free slots each CPU's active slab had when
- * the capture began, from raw pointers (import.h; docs/import.md, "The
+/* cpuslab.c - how many free slots each CPU's active slab had when the
+ * capture began, from raw pointers (the learn pass; docs/import.md, "The
  * CPU slabs' free slots at the start").
  *
  * SLUB's `objects` counts the free slots of CPU slabs as objects in use
@@ -14,9 +14,7 @@
  * from another are the free slots the slab had at the start plus the
  * objects freed into it meanwhile (by any CPU: a local free goes to the
  * CPU freelist, a remote one to the slab's, and both are handed out
- * again before the slab is left).  Measured on a git clone of this
- * repository (6.18, 2 CPUs): extent_status's first slabs had 86 and 62
- * of 102 slots free, against the 51 of the estimate.
+ * again before the slab is left).
  *
  * A CPU that never leaves its first slab gives a lower bound only (the
  * allocations less the frees: the slab may have more slots left at the
@@ -27,24 +25,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "import_rules.h"
 
-#define SLAB_KEY(ptr, order) (((ptr) & ~((4096ull << (order)) - 1)) | (order))
 /* a state's key: cache index + 1 and CPU (never 0) */
 #define STATE_KEY(cache, cpu) (((uint64_t)(cache) + 1) << 20 | (cpu))
-/* 64-bit kernels' addresses (%p hashes are 32-bit) */
-#define RAW_PTR_MIN 0xffff000000000000ull
 
 enum { TRACKING, EXACT };
 
 int ss_import_cpuslab_free(struct ss_import_cpuslab *cs, uint64_t ptr)
 {
-	if (ptr < RAW_PTR_MIN)
+	if (ptr < SS_IMPORT_RAW_MIN)
 		return 0;
 	for (unsigned o = 0; o <= SS_CPUSLAB_MAX_ORDER; o++) {
-		struct ss_ptr_entry *e = ss_ptrmap_find(&cs->frees, SLAB_KEY(ptr, o));
+		struct ss_ptr_entry *e = ss_ptrmap_find(&cs->frees, SS_IMPORT_SLAB_KEY(ptr, o));
 
-		if (!e && !(e = ss_ptrmap_insert(&cs->frees, SLAB_KEY(ptr, o))))
+		if (!e && !(e = ss_ptrmap_insert(&cs->frees, SS_IMPORT_SLAB_KEY(ptr, o))))
 			return -1;
 		e->id++;
 	}
@@ -72,10 +67,10 @@ int ss_import_cpuslab_alloc(struct ss_import_cpuslab *cs, const struct ss_snap *
 	struct ss_ptr_entry *st;
 	uint64_t slab, key;
 
-	if (ptr < RAW_PTR_MIN || c->order > SS_CPUSLAB_MAX_ORDER || c->sheaf_capacity ||
+	if (ptr < SS_IMPORT_RAW_MIN || c->order > SS_CPUSLAB_MAX_ORDER || c->sheaf_capacity ||
 	    cpu >= SS_SNAP_MAX_CPUS)
 		return 0;
-	slab = SLAB_KEY(ptr, c->order);
+	slab = SS_IMPORT_SLAB_KEY(ptr, c->order);
 	key = STATE_KEY(c - snap->caches, cpu);
 	st = ss_ptrmap_find(&cs->states, key);
 	if (!st) {

@@ -1,16 +1,10 @@
-/* import_stride.c - the kmalloc cache of kfree()s nothing else places,
- * from where raw pointers sit in their slabs.
+/* stride.c - the stride rule: the kmalloc cache of unknown kfree()s no
+ * owner rule places, from where raw pointers sit in their slabs (the
+ * learn pass's last step; learn.c).
  *
  * kfree() names no cache, and a free call site that never freed an object
- * the capture saw allocated teaches nothing (import_prior.c, rule 4).
- * Measured on this machine's 6.18 after drop_caches: 12,754 kfree()s at
- * __d_free_external of dentry names allocated before the capture, from
- * kmalloc-rcl-96 (__d_alloc: GFP_KERNEL_ACCOUNT | __GFP_RECLAIMABLE,
- * and kmalloc_type() picks reclaimable over accounted); none of them
- * placed, so the replay's kmalloc-rcl-96 kept the 12,117 objects the
- * kernel's lost.
- *
- * A raw pointer says more than a hashed one.  SLUB lays a kmalloc cache's
+ * the capture saw allocated teaches nothing (rule site-share).  A raw
+ * pointer says more than a hashed one.  SLUB lays a kmalloc cache's
  * objects at s->size strides from the start of a slab of PAGE_SIZE <<
  * order bytes, aligned to its size (the buddy allocator's blocks are), and
  * without slub_debug s->size is the class size (mm/slub.c 6.18
@@ -28,25 +22,25 @@
  * before-snapshot bounds it: the site's slabs of class s must be slabs the
  * cache had before the capture, other than those the capture saw holding
  * other objects.  One call site frees one kind of object, so all of a
- * site's slabs, every class, go to one family: the one whose objects the
- * capture saw in most of those slabs after the site's frees, then the one
- * whose caches can hold the most of them, then the one under which the
- * capture's not seeing those slabs is likeliest, then the one with the
- * most such slabs left, then the first in the order above
- * (site_family()); its
- * caches are then charged with them.  That is a likelihood, not a proof: a site whose
- * objects came from the smaller of two families with room for them is
- * misplaced, and the import says how many frees this rule placed.
+ * site's slabs, every class, go to one family (site_family()): the one
+ * whose objects the capture saw in most of those slabs after the site's
+ * frees, then the one whose caches can hold the most of them, then the
+ * one under which the capture's not seeing those slabs is likeliest, then
+ * the one with the most such slabs left, then the first in the order
+ * above; its caches are then charged with them.  That is a likelihood,
+ * not a proof: a site whose objects came from the smaller of two families
+ * with room for them is misplaced, and the import says how many frees
+ * this rule placed (stride_frees).
  *
- * Each classed free is recorded as of that cache (prior_owner), so that
- * the second pass places it by rule 3, slab ids and all.
+ * Each classed free is recorded as of that cache (learned.owner), so that
+ * the reading passes place it by rule slab-owner, slab ids and all.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "import_rules.h"
 #include "kmalloc.h"
 #include "kmalloc_type.h"
 #include "sort.h"
@@ -64,57 +58,73 @@ static int cmp_u64(const void *a, const void *b)
 
 /* The snapshot cache of class size and family, usable for the rule:
  * plain SLUB geometry (stride = size, no debug), or NULL. */
-static const struct ss_snap_cache *family_cache(const struct ss_import_prior *p,
+static const struct ss_snap_cache *family_cache(const struct ss_import_stride *s,
 						unsigned size, uint32_t gfp)
 {
 	char name[SS_IMPORT_CACHE_NAME];
 	const struct ss_snap_cache *c;
 
 	ss_import_kmalloc_name(gfp, size, name, sizeof(name));
-	c = ss_snap_find(p->snap, name);
+	c = ss_snap_find(s->snap, name);
 	if (!c || c->slab_size != size || c->order > 10 || !c->objs_per_slab ||
 	    (c->flags & (SS_SNAP_POISON | SS_SNAP_RED_ZONE | SS_SNAP_STORE_USER)))
 		return NULL;
 	return c;
 }
 
-int ss_import_stride_begin(struct ss_import_stride *s, const struct ss_import_prior *p)
+int ss_import_stride_begin(struct ss_import_stride *s, const struct ss_snap *snap,
+			   struct ss_import_places *places, const struct ss_ptrmap *slab_owner,
+			   struct ss_ptrmap *owner)
 {
-	memset(s, 0, sizeof(*s));
-	if (!p->snap || !p->snap->nr)
+	*s = (struct ss_import_stride){.snap = snap, .places = places, .slab_owner = slab_owner,
+				       .owner = owner};
+	if (!snap || !snap->nr)
 		return 0;
-	s->taken = calloc(p->snap->nr, sizeof(*s->taken));
-	s->seen = calloc(p->snap->nr, sizeof(*s->seen));
+	s->taken = calloc(snap->nr, sizeof(*s->taken));
+	s->seen = calloc(snap->nr, sizeof(*s->seen));
 	if (!s->taken || !s->seen) {
 		ss_import_stride_release(s);
 		return -1;
 	}
-	/* the slabs the first pass saw holding objects: not free for others */
-	for (uint64_t i = 0; i < p->slab_owner.nr_slots; i++) {
-		const struct ss_ptr_entry *e = &p->slab_owner.slots[i];
+	/* the slabs the learn pass saw holding objects: not free for others */
+	for (uint64_t i = 0; i < slab_owner->nr_slots; i++) {
+		const struct ss_ptr_entry *e = &slab_owner->slots[i];
 		char name[SS_IMPORT_CACHE_NAME];
 		const struct ss_snap_cache *c;
 
-		if (!e->ptr || ss_import_prior_key_cache(p, (uint32_t)e->id, name))
+		if (!e->ptr || !ss_import_place_cache_name(places, (uint32_t)e->id, name))
 			continue;
-		if ((c = ss_snap_find(p->snap, name)))
-			s->taken[c - p->snap->caches]++;
+		if ((c = ss_snap_find(snap, name)))
+			s->taken[c - snap->caches]++;
 	}
-	memcpy(s->seen, s->taken, p->snap->nr * sizeof(*s->seen));
+	memcpy(s->seen, s->taken, snap->nr * sizeof(*s->seen));
 	return 0;
+}
+
+/* The snapshot cache of the place the learn pass last saw in the slab of
+ * the given order at ptr, or NULL. */
+static const struct ss_snap_cache *last_owner(const struct ss_import_stride *s, uint64_t ptr,
+					      unsigned order)
+{
+	struct ss_ptr_entry *e = ss_ptrmap_find((struct ss_ptrmap *)s->slab_owner,
+						SS_IMPORT_SLAB_KEY(ptr, order));
+
+	return e && ss_import_place_order(s->places, (uint32_t)e->id) == (int)order
+		       ? ss_import_place_snap_cache(s->places, (uint32_t)e->id)
+		       : NULL;
 }
 
 /* A classed group's slab seen holding another object of its class later
  * in the capture: the family of that object, counted in seen[] (a slab
  * lives on as long as an object is in it, and the site freed only some;
  * its pages may also be a new slab by then, but of the same class). */
-static void count_seen(struct ss_import_prior *p, uint64_t base, unsigned size,
+static void count_seen(const struct ss_import_stride *s, uint64_t base, unsigned size,
 		       const struct ss_snap_cache *c, uint64_t *seen)
 {
-	const struct ss_snap_cache *o = ss_import_prior_last_owner(p, base, c->order);
+	const struct ss_snap_cache *o = last_owner(s, base, c->order);
 
 	for (unsigned f = 0; o && f < NR_FAMILIES; f++)
-		if (o == family_cache(p, size, family_gfp[f])) {
+		if (o == family_cache(s, size, family_gfp[f])) {
 			seen[f]++;
 			return;
 		}
@@ -123,7 +133,7 @@ static void count_seen(struct ss_import_prior *p, uint64_t base, unsigned size,
 /* Class the pointers [0, n) (sorted) of one size: mark each group that
  * fits in cls[] (0 = not classed yet), and count in seen[] the families
  * its slab was seen holding later.  Returns the groups classed. */
-static uint64_t class_groups(struct ss_import_prior *p, const uint64_t *ptr, uint32_t n,
+static uint64_t class_groups(const struct ss_import_stride *s, const uint64_t *ptr, uint32_t n,
 			     unsigned size, const struct ss_snap_cache *c, unsigned *cls,
 			     uint64_t *seen)
 {
@@ -147,7 +157,7 @@ static uint64_t class_groups(struct ss_import_prior *p, const uint64_t *ptr, uin
 			for (uint32_t k = i; k < j; k++)
 				if (!cls[k])
 					cls[k] = size;
-			count_seen(p, base, size, c, seen);
+			count_seen(s, base, size, c, seen);
 			groups++;
 		}
 		i = j;
@@ -157,23 +167,23 @@ static uint64_t class_groups(struct ss_import_prior *p, const uint64_t *ptr, uin
 
 /* The slabs of family f's class-size cache no one else is known to use
  * (0 without such a cache), and the cache. */
-static uint64_t family_room(const struct ss_import_stride *s, const struct ss_import_prior *p,
-			    unsigned size, unsigned order, unsigned f,
+static uint64_t family_room(const struct ss_import_stride *s, unsigned size, unsigned order,
+			    unsigned f,
 			    const struct ss_snap_cache **cache)
 {
-	const struct ss_snap_cache *c = family_cache(p, size, family_gfp[f]);
+	const struct ss_snap_cache *c = family_cache(s, size, family_gfp[f]);
 	uint64_t taken;
 
 	*cache = NULL;
-	if (!c || (f && c == family_cache(p, size, 0)) || c->order != order)
+	if (!c || (f && c == family_cache(s, size, 0)) || c->order != order)
 		return 0; /* (an alias of the plain cache is the plain cache) */
 	*cache = c;
-	taken = s->taken[c - p->snap->caches];
+	taken = s->taken[c - s->snap->caches];
 	return c->slabs > taken ? c->slabs - taken : 0;
 }
 
 /* How likely the site's slabs of one class are to have gone unseen if
- * they were cache c's: the first pass saw `seen` of c's `slabs` holding
+ * they were cache c's: the learn pass saw `seen` of c's `slabs` holding
  * objects, so each of c's slabs is seen with probability q = (seen + 1)
  * / (slabs + 2) (Laplace's rule of succession: no constant of ours), and
  * of the site's `groups` slabs `in` were seen as c's and the rest not.
@@ -197,20 +207,12 @@ static double unseen_log_likelihood(uint64_t seen, uint64_t slabs, uint64_t grou
  * classes), then the one with the most room, then the first.
  *
  * Why the likelihood: a family whose slabs the capture uses is one whose
- * slabs it would have seen.  Measured on find-usr-cold (6.18, after
- * drop_caches), twice.  In the fifth round __d_free_external's dentry
- * names were 295 slabs of class 96 and 14 of class 128; kmalloc-rcl-96
- * and -rcl-128 had 295 and 14 slabs before the capture, kmalloc-96 and
- * -128 191 and 202, and room alone chose right.  In the thirteenth, 296
- * and 14 slabs, kmalloc-rcl-96 and -rcl-128 297 and 14, kmalloc-96 and
- * -128 324 and 228: both families could hold them all, room chose the
- * plain one, and the replay's kmalloc-96 lost the 12,077 objects the
- * kernel's kmalloc-rcl-96 had (kmalloc-rcl-96 +0 against -12,077).  The
- * capture had seen 27 of kmalloc-96's slabs and 67 of kmalloc-128's
- * hold objects, none of them the site's, against 1 and 0 of the
- * reclaimable ones': log-likelihood -31.5 plain, -2.9 reclaimable. */
-static unsigned site_family(const struct ss_import_stride *s, const struct ss_import_prior *p,
-			    const unsigned *size, const unsigned *order, const uint64_t *groups,
+ * slabs it would have seen.  Room alone sends a site's slabs to the
+ * larger family whenever both could hold them all, even when the capture
+ * saw many of that family's slabs hold other objects and none of the
+ * other's. */
+static unsigned site_family(const struct ss_import_stride *s, const unsigned *size,
+			    const unsigned *order, const uint64_t *groups,
 			    const uint64_t (*seen)[NR_FAMILIES], unsigned nr)
 {
 	unsigned best = 0;
@@ -223,11 +225,11 @@ static unsigned site_family(const struct ss_import_stride *s, const struct ss_im
 
 		for (unsigned i = 0; i < nr; i++) {
 			const struct ss_snap_cache *c;
-			uint64_t left = family_room(s, p, size[i], order[i], f, &c);
+			uint64_t left = family_room(s, size[i], order[i], f, &c);
 
 			if (c) {
 				left += seen[i][f];
-				ll += unseen_log_likelihood(s->seen[c - p->snap->caches], c->slabs,
+				ll += unseen_log_likelihood(s->seen[c - s->snap->caches], c->slabs,
 							    groups[i], seen[i][f]);
 			} else {
 				ll = -INFINITY; /* no such cache: none of its slabs */
@@ -262,8 +264,8 @@ static unsigned family_of(const struct ss_target *t, uint32_t gfp)
 	return 0;
 }
 
-int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
-			  const struct ss_target *t, uint64_t *ptr, uint32_t n, int64_t gfp_seen)
+int ss_import_stride_site(struct ss_import_stride *s, const struct ss_target *t, uint64_t *ptr,
+			  uint32_t n, int64_t gfp_seen)
 {
 	unsigned *cls, size[SS_STRIDE_MAX_CLASSES], order[SS_STRIDE_MAX_CLASSES], nr = 0, f;
 	uint64_t groups[SS_STRIDE_MAX_CLASSES], seen[SS_STRIDE_MAX_CLASSES][NR_FAMILIES] = {{0}};
@@ -289,34 +291,35 @@ int ss_import_stride_site(struct ss_import_stride *s, struct ss_import_prior *p,
 		if (!sz)
 			break;
 		prev = sz;
-		plain = family_cache(p, sz, 0);
-		if (!plain || !(groups[nr] = class_groups(p, ptr, n, sz, plain, cls, seen[nr])))
+		plain = family_cache(s, sz, 0);
+		if (!plain || !(groups[nr] = class_groups(s, ptr, n, sz, plain, cls, seen[nr])))
 			continue;
 		size[nr] = sz;
 		order[nr++] = plain->order;
 	}
 	f = gfp_seen >= 0 ? family_of(t, (uint32_t)gfp_seen)
-			  : site_family(s, p, size, order, groups, (const uint64_t(*)[NR_FAMILIES])seen, nr);
+			  : site_family(s, size, order, groups, (const uint64_t(*)[NR_FAMILIES])seen, nr);
 	for (unsigned i = 0; i < nr && !rc; i++) {
 		const struct ss_snap_cache *c;
-		char key[64];
 		uint32_t k, gfp = family_gfp[f];
 
-		family_room(s, p, size[i], order[i], f, &c);
+		family_room(s, size[i], order[i], f, &c);
 		if (!c) { /* the family has no such cache: the plain one */
 			gfp = 0;
-			c = family_cache(p, size[i], 0);
+			c = family_cache(s, size[i], 0);
 		}
-		s->taken[c - p->snap->caches] += groups[i];
-		snprintf(key, sizeof(key), "k %u %u", gfp, size[i]);
-		if ((k = ss_strtab_intern(&p->keys, key)) == UINT32_MAX) {
+		s->taken[c - s->snap->caches] += groups[i];
+		if ((k = ss_import_place_kmalloc(s->places, gfp, size[i])) == SS_IMPORT_NO_PLACE) {
 			rc = -1;
 			break;
 		}
 		for (uint32_t j = 0; j < n; j++) {
+			struct ss_ptr_entry *e;
+
 			if (cls[j] != size[i])
 				continue;
-			ss_import_prior_place(p, ptr[j], k);
+			if ((e = ss_ptrmap_find(s->owner, ptr[j])))
+				e->id = (uint64_t)k + 1;
 			s->frees++;
 		}
 		s->slabs += groups[i];

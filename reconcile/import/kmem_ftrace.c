@@ -1,4 +1,4 @@
-/* import_ftrace.c - one line of ftrace text (the tracefs `trace` and
+/* kmem_ftrace.c - one line of ftrace text (the tracefs `trace` and
  * `trace_pipe` files), `trace-cmd report` or `perf script` output.
  *
  * All three print a prefix (task-pid or comm pid, "[CPU]", flag columns
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "import.h"
+#include "import_read.h"
 #include "parse.h"
 #include "trace_io.h"
 
@@ -183,7 +183,7 @@ static int payload(char *p, const struct ss_kmem_labels *l, struct ss_kmem_rec *
 /* kmem:mm_page_free's "page=P pfn=0xF order=O" (include/trace/events/
  * kmem.h: pfn in hex since 4.x, in decimal before; the labels have not
  * changed since 3.x).  A page, not a slab object: it tells which slabs the
- * kernel freed (import_pagefree.c). */
+ * kernel freed (pagefree.c). */
 static int page_free(char *p, struct ss_kmem_rec *rec, const char **why)
 {
 	const char *pfn = NULL, *order = NULL, *page = NULL;

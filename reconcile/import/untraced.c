@@ -1,22 +1,19 @@
-/* import_untraced.c - objects allocated without an event, replayed where
- * the trace places their allocation (import --drop-untraced: not).
+/* untraced.c - objects allocated without an event, replayed where the
+ * trace places their allocation (import --drop-untraced: not).
  *
- * The import tells such objects by their frees (import.c do_free: a
- * pointer freed again with no allocation between, an object on a page
- * that was no slab page as tracing began, one a listed slab had free
- * then).  Dropping both ends keeps every count right but not the slabs:
- * in the kernel the allocation took a slot of some CPU's slab -- filling
- * it, so that the CPU moved on to another -- and the free, often on
- * another CPU, found that slab full and put it on its CPU partial list
- * (__slab_free(), mm/slub.c 6.18), where it may end empty.  Measured on
- * a capture of initdb + pgbench (docs/own-trace.md, twentieth round):
- * 1,655 such objects; with both ends dropped the kernel's CPUs held 194
- * free dentry slots at the end and the replay's 30.
+ * The import tells such objects by their frees (rules again, slab-pages
+ * and free-objects: a pointer freed again with no allocation between, an
+ * object on a page that was no slab page as tracing began, one a listed
+ * slab had free then).  Dropping both ends keeps every count right but
+ * not the slabs: in the kernel the allocation took a slot of some CPU's
+ * slab -- filling it, so that the CPU moved on to another -- and the
+ * free, often on another CPU, found that slab full and put it on its CPU
+ * partial list (__slab_free(), mm/slub.c 6.18), where it may end empty.
  *
- * So the import reads the capture twice.  The first reading plans: for
- * each such free, the kernel slab of the object (its address rounded
- * down to the slab size, from the snapshot's order; raw pointers) says
- * where the allocation goes:
+ * So the import reads the capture once more: the plan pass plans, for
+ * each such kmem_cache_free, where the allocation goes, by the kernel slab
+ * of the object (its address rounded down to the slab size, from the
+ * snapshot's order; raw pointers):
  *
  *  - after the slab's last traced allocation before the free, on that
  *    allocation's CPU: the slab was a CPU's active slab then, and objects
@@ -29,19 +26,19 @@
  *    again.
  *
  * Caches with per-CPU sheaves are left out (order_of() says why): their
- * objects' frees are dropped at both ends, as before.
+ * objects' frees are dropped at both ends.
  *
- * The second reading writes the trace with those allocations (site
+ * The write pass writes the trace with those allocations (site
  * SS_UNTRACED_SITE, fresh ids) and each planned free as an ordinary free
- * of its object.  Both readings classify the same frees in the same
- * order: the planned allocations touch none of the import's own state.
- * Memory: 16 bytes per such free for the plan and 16 more to apply it,
- * and a map entry per kernel slab and per such object seen. */
+ * of its object.  Both passes classify the same frees in the same order:
+ * the planned allocations touch none of the rules' state.  Memory: 16
+ * bytes per such free for the plan and 16 more to apply it, and a map
+ * entry per kernel slab and per such object seen. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
-#include "import.h"
+#include "import_rules.h"
 
 /* order_of()'s mark for a cache with sheaves (never an order). */
 #define SS_UNTRACED_SHEAVES 127
@@ -188,13 +185,70 @@ int ss_import_untraced_ready(struct ss_import_untraced *u)
 	return 0;
 }
 
-int ss_import_untraced_due(struct ss_import_untraced *u, uint64_t record, uint64_t *k)
+bool ss_import_untraced_due(struct ss_import_untraced *u, uint64_t record, uint64_t *k)
 {
 	if (u->mode != SS_UNTRACED_APPLY || u->next >= u->nr_due ||
 	    u->obj[u->by_at[u->next]].at > record)
-		return 0;
+		return false;
 	*k = u->by_at[u->next++];
-	return 1;
+	return true;
+}
+
+int ss_import_untraced_free(struct ss_import_pass *x, const struct ss_kmem_rec *rec,
+			    const char *name, struct ss_error *err)
+{
+	struct ss_import_untraced *u = &x->run->untraced;
+	uint64_t k, id;
+
+	if (u->mode == SS_UNTRACED_PLAN)
+		return ss_import_untraced_plan(u, rec, name, x->record)
+			       ? SS_IMPORT_BAD(x, err, "out of memory")
+			       : 0;
+	if (u->mode != SS_UNTRACED_APPLY)
+		return 0;
+	k = u->seen++;
+	if (k >= u->nr || (u->obj[k].at && strcmp(u->names.strs[u->obj[k].cache], name)))
+		return SS_IMPORT_BAD(x, err, "the capture reads differently the second time (did it change while read?)");
+	if (!u->id[k]) /* not placed, or its cache could not be declared: dropped */
+		return 0;
+	id = u->id[k] - 1;
+	if (ss_trace_write_free(x->w, rec->cpu, id))
+		return ss_trace_writer_failed(x->w, err);
+	ss_idpool_put(&x->ids, id);
+	x->t->untraced_placed++;
+	x->t->events++;
+	return 0;
+}
+
+/* The planned allocations due before the record at hand: fresh ids, on
+ * the planned CPU, of the bytes the cache's allocations ask for. */
+int ss_import_untraced_write_due(struct ss_import_pass *x, struct ss_error *err)
+{
+	struct ss_import_untraced *u = &x->run->untraced;
+	uint64_t k;
+
+	while (ss_import_untraced_due(u, x->record, &k)) {
+		const char *name = u->names.strs[u->obj[k].cache];
+		uint64_t size, id;
+		uint32_t api;
+
+		switch (ss_import_cache_api_named(&x->caches, x->w, name,
+						  ss_import_learned_first(&x->run->learned, name),
+						  &api, err)) {
+		case SS_IMPORT_CACHE_FOUND: break;
+		case SS_IMPORT_CACHE_SIZELESS: continue; /* its free is dropped */
+		case SS_IMPORT_CACHE_FAILED: return ss_import_at_line(x, err);
+		}
+		size = ss_import_cache_req(&x->caches, name);
+		if (!size)
+			continue;
+		id = ss_idpool_get(&x->ids);
+		if (ss_trace_write_alloc(x->w, u->obj[k].cpu, id, SS_UNTRACED_SITE, api, size))
+			return ss_trace_writer_failed(x->w, err);
+		u->id[k] = id + 1;
+		x->t->events++;
+	}
+	return 0;
 }
 
 void ss_import_untraced_release(struct ss_import_untraced *u)

@@ -1,4 +1,4 @@
-/* import_pagefree.c - the kernel's slab page frees (kmem:mm_page_free) in
+/* pagefree.c - the kernel's slab page frees (kmem:mm_page_free) in
  * a raw-pointer capture: which kernel slabs died during the trace.
  *
  * SLUB frees an empty slab's pages with the buddy allocator: __slab_free()
@@ -8,7 +8,7 @@
  * kmem events a direct-map address: the two meet at the direct map's base
  * (page_offset_base, randomized by KASLR in PUD_SIZE steps,
  * arch/x86/mm/kaslr.c), which no event prints.  It is learned in the
- * first pass: when a free is the CPU's last event before a page free,
+ * learn pass: when a free is the CPU's last event before a page free,
  * and that free emptied its slab, address - (pfn << PAGE_SHIFT) is the
  * base (the free's slab address, rounded down to the page free's order).
  * Most frees do not empty their slab, so most such pairs are other page
@@ -23,14 +23,14 @@
  * frees' page= and pfn= give, and its free object's address rounded down
  * is that frame's direct-map address (ss_import_pagefree_fill).
  *
- * The second pass turns a page free at a kernel slab the trace's prior
- * frees named into a "slab freed" event (import.c, trace-format.md `d`).
+ * The reading passes turn a page free at a kernel slab the trace's prior
+ * frees named into a "slab freed" event (pass.c, trace-format.md `d`).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
-#include "import.h"
+#include "import_rules.h"
 
 #define PUD_BYTES (1ull << 30)
 
@@ -65,7 +65,7 @@ static void vote(struct ss_import_pagefree *pf, uint64_t base)
  * two page frees of different frames, every later one checked */
 static void learn_vmemmap(struct ss_import_pagefree *pf, const struct ss_kmem_rec *rec)
 {
-	if (!rec->page || rec->page < SS_PAGEFREE_RAW_MIN)
+	if (!rec->page || rec->page < SS_IMPORT_RAW_MIN)
 		return;
 	if (!pf->ref_page) {
 		pf->ref_page = rec->page;
@@ -98,12 +98,12 @@ bool ss_import_pagefree_frame(const struct ss_import_pagefree *pf, uint64_t page
 	return true;
 }
 
-int ss_import_pagefree_fill(struct ss_import_pagefree *pf, const struct ss_snap *snap)
+bool ss_import_pagefree_fill(struct ss_import_pagefree *pf, const struct ss_snap *snap)
 {
 	uint64_t base = 0, agree = 0, disagree = 0;
 
 	if (!pf->have_vmemmap || !snap)
-		return 1;
+		return false;
 	for (unsigned c = 0; c < snap->nr; c++) {
 		const struct ss_snap_cache *sc = &snap->caches[c];
 
@@ -123,13 +123,13 @@ int ss_import_pagefree_fill(struct ss_import_pagefree *pf, const struct ss_snap 
 		}
 	}
 	if (!agree || disagree || base % PUD_BYTES)
-		return 1;
+		return false;
 	pf->votes_wrong = pf->have_base && pf->base != base;
 	pf->votes_base = pf->base;
 	pf->base = base;
 	pf->have_base = true;
 	pf->base_from_fill = true;
-	return 0;
+	return true;
 }
 
 int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
@@ -148,7 +148,7 @@ int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
 			uint64_t slab = *last & ~((4096ull << rec->order) - 1);
 			uint64_t base = slab - (rec->pfn << 12);
 
-			if (rec->pfn < (1ull << 40) && base >= SS_PAGEFREE_RAW_MIN &&
+			if (rec->pfn < (1ull << 40) && base >= SS_IMPORT_RAW_MIN &&
 			    base % PUD_BYTES == 0)
 				vote(pf, base);
 		}
@@ -157,7 +157,7 @@ int ss_import_pagefree_learn(struct ss_import_pagefree *pf, int kind,
 	}
 	/* a free of a raw pointer may be the one whose slab a page free
 	 * right after it frees; anything else on the CPU comes between */
-	*last = kind == SS_KL_EVENT && rec->ptr >= SS_PAGEFREE_RAW_MIN &&
+	*last = kind == SS_KL_EVENT && rec->ptr >= SS_IMPORT_RAW_MIN &&
 			(rec->event == SS_KE_KFREE || rec->event == SS_KE_CACHE_FREE)
 		? rec->ptr : 0;
 	return 0;
@@ -178,13 +178,13 @@ void ss_import_pagefree_finish(struct ss_import_pagefree *pf)
 	pf->nr_cpus = 0;
 }
 
-int ss_import_pagefree_addr(const struct ss_import_pagefree *pf, const struct ss_kmem_rec *rec,
-			    uint64_t *addr)
+bool ss_import_pagefree_addr(const struct ss_import_pagefree *pf, const struct ss_kmem_rec *rec,
+			     uint64_t *addr)
 {
 	if (!pf->have_base || rec->pfn >= (1ull << 40) || rec->order > SS_PAGEFREE_MAX_ORDER)
-		return -1;
+		return false;
 	*addr = pf->base + (rec->pfn << 12);
-	return 0;
+	return true;
 }
 
 void ss_import_pagefree_release(struct ss_import_pagefree *pf)

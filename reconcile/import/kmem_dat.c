@@ -1,4 +1,4 @@
-/* import_dat.c - kmem records out of trace-cmd's trace.dat, read with
+/* kmem_dat.c - kmem records out of trace-cmd's trace.dat, read with
  * libtracecmd and libtraceevent (Debian: libtracecmd-dev,
  * libtraceevent-dev).  trace.dat carries each event's format file, so
  * every field is found by its name in the format of the kernel that
@@ -16,18 +16,19 @@
 #include <event-parse.h>
 #include <trace-cmd.h>
 
-#include "import.h"
+#include "import_read.h"
+#include "trace.h"
 
 #define DAT_MAGIC "\x17\x08" "D" "tracing"
 
-int ss_import_is_dat(const char *path)
+bool ss_import_is_dat(const char *path)
 {
 	char buf[10];
 	FILE *fp;
 	size_t n;
 
 	if (!strcmp(path, "-") || !(fp = fopen(path, "rb")))
-		return 0;
+		return false;
 	n = fread(buf, 1, sizeof(buf), fp);
 	fclose(fp);
 	return n == sizeof(buf) && !memcmp(buf, DAT_MAGIC, sizeof(buf));

@@ -1,4 +1,4 @@
-/* import_caches.c - which cache an imported allocation goes to.
+/* caches.c - which cache an imported allocation goes to.
  *
  * kmalloc records stay kmalloc (the model picks the class from bytes_req).
  * kmem_cache_alloc records name their cache (name=, printed since 6.1) or
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "geometry.h"
-#include "import.h"
+#include "import_rules.h"
 #include "kmalloc.h"
 
 /* The arguments tried, most common first: none, SLAB_HWCACHE_ALIGN, the
@@ -189,19 +189,19 @@ static uint64_t kmalloc_stride(const struct ss_target *t, uint64_t req)
 	return ss_kmalloc_class_size(t, idx);
 }
 
-int ss_import_cache_name(const struct ss_target *t, const struct ss_kmem_rec *rec,
-			 char name[SS_IMPORT_CACHE_NAME])
+bool ss_import_cache_name(const struct ss_target *t, const struct ss_kmem_rec *rec,
+			  char name[SS_IMPORT_CACHE_NAME])
 {
 	if (rec->event == SS_KE_KMALLOC)
-		return 1;
+		return true;
 	if (rec->name) {
 		clean_cache_name(rec->name, name);
-		return 0;
+		return false;
 	}
 	if (rec->bytes_req && kmalloc_stride(t, rec->bytes_req) == rec->bytes_alloc)
-		return 1;
+		return true;
 	snprintf(name, SS_IMPORT_CACHE_NAME, "cache-%llu", (unsigned long long)rec->bytes_alloc);
-	return 0;
+	return false;
 }
 
 int ss_import_cache_api(struct ss_import_caches *c, struct ss_trace_writer *w,
@@ -220,14 +220,14 @@ int ss_import_cache_api(struct ss_import_caches *c, struct ss_trace_writer *w,
 	return SS_API_KMALLOC;
 }
 
-int ss_import_cache_api_named(struct ss_import_caches *c, struct ss_trace_writer *w,
-			      const char *name, const struct ss_kmem_rec *first,
-			      struct ss_error *err)
+enum ss_import_cache_lookup ss_import_cache_api_named(struct ss_import_caches *c,
+						      struct ss_trace_writer *w, const char *name,
+						      const struct ss_kmem_rec *first,
+						      uint32_t *api, struct ss_error *err)
 {
 	uint32_t idx = ss_strtab_find(&c->names, name);
 	const struct ss_snap_cache *k;
 	struct ss_kmem_rec rec = {.event = SS_KE_CACHE_ALLOC, .name = name};
-	int api;
 
 	if (idx == UINT32_MAX) {
 		if (first) {
@@ -237,14 +237,14 @@ int ss_import_cache_api_named(struct ss_import_caches *c, struct ss_trace_writer
 			rec.bytes_req = k->object_size;
 			rec.bytes_alloc = k->slab_size;
 		} else {
-			return -2;
+			return SS_IMPORT_CACHE_SIZELESS;
 		}
-		api = declare(c, w, name, &rec, err);
-		if (api < 0)
-			return -1;
+		if (declare(c, w, name, &rec, err) < 0)
+			return SS_IMPORT_CACHE_FAILED;
 		idx = ss_strtab_find(&c->names, name);
 	}
-	return (int)c->api[idx];
+	*api = c->api[idx];
+	return SS_IMPORT_CACHE_FOUND;
 }
 
 uint64_t ss_import_cache_req(const struct ss_import_caches *c, const char *name)
