@@ -61,11 +61,11 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_DROP_UNTRACED] = {"drop-untraced", NULL, NULL,
 		"drop both ends of an object allocated without an event\n"
 		"(its free is all the trace has) instead of replaying it:\n"
-		"by default, with raw pointers and --snapshot, the capture\n"
-		"is read twice and its allocation written after its kernel\n"
-		"slab's last traced allocation, on that CPU, or with no\n"
-		"such allocation, before the first of its slab's group of\n"
-		"such frees (docs/import.md)"},
+		"by default, with raw pointers, a plan pass reads the\n"
+		"capture once more and its allocation is written after\n"
+		"its kernel slab's last traced allocation, on that CPU, or\n"
+		"with no such allocation, before the first of its slab's\n"
+		"group of such frees (docs/import.md)"},
 	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };

@@ -1,5 +1,5 @@
 /* fuzz_import.c - the ftrace / trace-cmd / perf script importer
- * (sim/import*.c) end to end through ss_import().  Input: an optional
+ * (reconcile/import/) end to end through ss_import().  Input: an optional
  * tracefs format file, a NUL byte, then the capture (no NUL: all capture).
  * The importer promises a valid trace whatever the capture (lost and
  * unknown events are repaired, not fatal), so its output must read back

@@ -316,6 +316,17 @@ static void import_text(const char *name, const char *text, struct ss_import_tot
 		fail_msg("%s", err.msg);
 }
 
+/* The frees free rule `name` decided in t: a rule taken out of the table
+ * fails the test. */
+static uint64_t rule_frees(const struct ss_import_totals *t, const char *name)
+{
+	for (unsigned i = 0; ss_import_free_rule_name(i); i++)
+		if (!strcmp(ss_import_free_rule_name(i), name))
+			return t->rule_frees[i];
+	fail_msg("no free rule %s", name);
+	return 0;
+}
+
 /* Markers become phase events in place, names cleaned to trace names. */
 static void test_import_phases(void **state)
 {
@@ -397,6 +408,9 @@ static void test_import_sample(void **state)
 	assert_int_equal(t.live_at_end, 1);
 	assert_int_equal(t.prior_frees, 1);
 	assert_int_equal(t.prior_unattributed, 0);
+	assert_int_equal(rule_frees(&t, "null"), 1);
+	assert_int_equal(rule_frees(&t, "traced"), 3);
+	assert_int_equal(rule_frees(&t, "site-share"), 1);
 	assert_int_equal(t.events, 10);
 	assert_int_equal(t.max_cpu, 1);
 	/* 232/256 is kmalloc-256 on x86_64; 200/224 is no class: a cache */
@@ -454,7 +468,7 @@ static void prior_kmalloc_sizes(struct ss_import_opts *o, const char *in, const 
 /* A kfree at __free_slab of a vector the capture never saw allocated is
  * the freed slab's obj_exts: its class is the objects per slab (from the
  * snapshot) of the cache the CPU's last kmem_cache_free emptied, times 8
- * (import_objext.c); the site's learned frees (one 168-byte vector) are
+ * (rule objext, rule_objext.c); the site's learned frees (one 168-byte vector) are
  * not where every such free goes. */
 static void test_import_objext(void **state)
 {
@@ -488,6 +502,8 @@ static void test_import_objext(void **state)
 	prior_kmalloc_sizes(&o, in, out, snap, &t, seen, sizeof(seen));
 	/* dentry: 21 x 8 = 168 -> 192; buffer_head: 39 x 8 = 312 -> 512 */
 	assert_string_equal(seen, "192 512 192 ");
+	assert_int_equal(rule_frees(&t, "objext"), 2);
+	assert_int_equal(rule_frees(&t, "site-share"), 1);
 }
 
 /* kmem:mm_page_free lines: hex pfn (4.x on), decimal before, perf
@@ -548,7 +564,7 @@ static bool summary_says(const struct ss_import_totals *t, const char *needle)
 	return says;
 }
 
-/* Page frees with raw pointers (import_pagefree.c): the direct map's
+/* Page frees with raw pointers (pagefree.c): the direct map's
  * base is what pairs of a free and a page free right after it on the CPU
  * agree on (three here; a pair whose difference is no multiple of 1 GiB
  * is not a candidate); a page free at a slab prior frees named is that
@@ -704,7 +720,7 @@ static void test_import_page_base_from_fill(void **state)
 	"bytes_req=192 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=false name=dentry\n" \
 	P(0, "ffffea0000100040", "0x4001") P(1, "ffffea0000100080", "0x4002")
 
-/* The slab pages before (--slab-pages, import_slabpages.c): a
+/* The slab pages before (--slab-pages, rule_slab_pages.c): a
  * kmem_cache_free of an object on a frame that was no slab page then,
  * or whose page the window freed since, is an untraced allocation, not a
  * prior free, from the "start" phase marker on; on a slab page (listed or not: a full slab is on no list)
@@ -749,6 +765,8 @@ static void test_import_slab_pages(void **state)
 		if (!pass) {
 			assert_true(t.slab_pages_used);
 			assert_int_equal(t.new_slab_frees, 2);
+			assert_int_equal(rule_frees(&t, "slab-pages"), 2);
+			assert_int_equal(rule_frees(&t, "named"), 3);
 			assert_int_equal(t.untraced_allocs, 2);
 			assert_string_equal(ss_trace_meta(ss_trace_tables(r), "untraced_allocs"),
 					    "dentry=2");
@@ -777,7 +795,7 @@ static void test_import_slab_pages(void **state)
 /* --free-objects: a slab-fill file of version 3, read as tracing began,
  * has each listed slab's free objects: a free of one of them that the
  * trace never saw allocated is of an object allocated in the window
- * without an event (import_slabpages.c), not a prior free, from the
+ * without an event (rule_free_objects.c), not a prior free, from the
  * "start" phase marker on (before it, the object may have been in use as
  * tracing began); a free of one in use then stays a prior free; once the
  * slab's page is freed, its bits say nothing of a slab made there. */
@@ -812,6 +830,7 @@ static void test_import_free_bits(void **state)
 	ss_trace_close(r);
 	assert_true(t.free_slots_used);
 	assert_int_equal(t.free_slot_frees, 1);
+	assert_int_equal(rule_frees(&t, "free-objects"), 1);
 	assert_int_equal(t.untraced_allocs, 1);
 	assert_int_equal(t.prior_frees + t.prior_unattributed, 3);
 	assert_true(summary_says(&t, "(1 of those of objects a listed slab had free as tracing began"));
@@ -823,7 +842,7 @@ static void test_import_free_bits(void **state)
 
 /* A kfree, raw pointer, of an object from before the capture on a slab no
  * event named yet but the slab-fill file listed (read before the
- * capture): the listed cache's (import_prior.c slab_key()).  The site's
+ * capture): the listed cache's (learn.c, owner rule listed).  The site's
  * learned frees are kmalloc-128's and the offsets (384) fit 128 and 192
  * alike: without the listing the site's share takes them, as it does for
  * the unlisted slab's. */
@@ -857,6 +876,8 @@ static void test_import_listed_slab_kfree(void **state)
 		prior_kmalloc_sizes(&o, in, out, snap, &t, seen, sizeof(seen));
 		assert_string_equal(seen, with ? "192 128 " : "128 128 ");
 		assert_int_equal(t.listed_frees, with);
+		assert_int_equal(rule_frees(&t, "slab-owner"), with);
+		assert_int_equal(rule_frees(&t, "site-share"), 2 - with);
 		assert_true(summary_says(&t, "(1 unknown kfree()s on slabs the slab-fill listed") == with);
 	}
 }
@@ -896,10 +917,11 @@ static void test_import_vector_after_kfree(void **state)
 	prior_kmalloc_sizes(&o, in, out, snap, &t, seen, sizeof(seen));
 	assert_string_equal(seen, "512 192 ");
 	assert_int_equal(t.vector_frees, 1);
+	assert_int_equal(rule_frees(&t, "slab-owner"), 1);
 	assert_true(summary_says(&t, "(1 freed slabs' obj_exts vectors after a kfree() of an object"));
 }
 
-/* The snapshot walk's objects (--walk, import_walk.c): a free of one the
+/* The snapshot walk's objects (--walk, rule_walk.c): a free of one the
  * trace never saw allocated is dropped, like its allocation; once the
  * trace allocates the pointer again, its free is that object's; a free of
  * a pointer the walk never had stays a prior free; a bad walk line is an
@@ -937,6 +959,9 @@ static void test_import_walk(void **state)
 	/* b0's second free is one of a pointer freed before; c0 a prior free */
 	assert_int_equal(t.untraced_allocs, 1);
 	assert_int_equal(t.prior_frees + t.prior_unattributed, 1);
+	assert_int_equal(rule_frees(&t, "walk"), 1);
+	assert_int_equal(rule_frees(&t, "again"), 1);
+	assert_int_equal(rule_frees(&t, "unattributed"), 1);
 	/* without the walk, a0's free is a prior free too */
 	o.walk = NULL;
 	if (ss_import(&o, &t, &err))
@@ -951,7 +976,7 @@ static void test_import_walk(void **state)
 
 /* A pointer freed again with no allocation between was allocated
  * without an event: none of its frees is taken as an object from before
- * the capture (the first pass finds it), each is counted in
+ * the capture (the learn pass finds it), each is counted in
  * untraced_allocs and, by the cache a kmem_cache_free names, in meta
  * untraced_allocs (most first); a kfree names no cache. */
 static void test_import_untraced_allocs(void **state)
@@ -977,6 +1002,7 @@ static void test_import_untraced_allocs(void **state)
 	/* d0's three frees before its allocation, e0's two, f0's two; d0's
 	 * last free is of its allocation */
 	assert_int_equal(t.untraced_allocs, 7);
+	assert_int_equal(rule_frees(&t, "again"), 7);
 	assert_int_equal(t.prior_frees + t.prior_unattributed, 0);
 	assert_int_equal(t.frees, 1);
 	assert_int_equal(ss_trace_open(&r, out, &err), 0);
@@ -1014,7 +1040,7 @@ static void untraced_events(const char *out, char *seen, size_t n)
 	ss_trace_close(r);
 }
 
-/* Objects allocated without an event are replayed (import_untraced.c):
+/* Objects allocated without an event are replayed (untraced.c):
  * a free of one goes with an allocation after its kernel slab's last
  * traced allocation, on that allocation's CPU -- unless the object was
  * freed since (then as below); a slab no traced allocation touched has

@@ -1,5 +1,5 @@
 /* test_import_cpuslab.c - the free slots of each CPU's first slab, from
- * raw pointers (workloads/import/import_cpuslab.c): allocations until the
+ * raw pointers (reconcile/import/cpuslab.c): allocations until the
  * CPU takes another slab, less every free into the slab by then (before
  * its first allocation too, and from any CPU); a lower bound when it
  * never leaves; caches with sheaves, large orders and hashed pointers

@@ -1,4 +1,4 @@
-/* test_import_stride.c - the stride rule of the import (import_stride.c):
+/* test_import_stride.c - the stride rule of the import (reconcile/import/stride.c):
  * raw-pointer kfree()s of objects from before the capture, at a site that
  * freed nothing the capture saw allocated, placed by their offsets in
  * their slabs and, among the kmalloc types, in the one whose caches hold
@@ -257,8 +257,7 @@ static void test_stride_seen_later(void **state)
  * allocated plain 96-byte objects into 12 of kmalloc-96's slabs and none
  * of the site's: had the names been kmalloc-96's, some of their slabs
  * would likely have been seen too (q = 13/32 each), while none of
- * rcl's slabs was seen at all (q = 1/7).  The likelier family is rcl
- * (find-usr-cold of the thirteenth round, docs/own-trace.md). */
+ * rcl's slabs was seen at all (q = 1/7).  The likelier family is rcl. */
 static void test_stride_unseen_busy(void **state)
 {
 	FILE *f = capture_file();
@@ -276,8 +275,7 @@ static void test_stride_unseen_busy(void **state)
  * freed) frees objects from before the capture in two slabs: six at odd
  * 16-byte slots, where no kmalloc-32 object sits, and six at 32-byte
  * slots.  The first six are kmalloc-16's, the others kmalloc-32's; a
- * seventh, alone in its slab, keeps the learned share (git-status-cold's
- * ext4_free_in_core_inode, docs/import.md). */
+ * seventh, alone in its slab, keeps the learned share. */
 static void test_stride_learned_site(void **state)
 {
 	FILE *f = capture_file();
@@ -327,9 +325,8 @@ static void test_owner_before_free(void **state)
  * capture, says what its slab held as an allocation would: the later
  * kfree()s in that slab (kfree_rcu() of the same cache's objects, at
  * kvfree_rcu_list) are that cache's, not kmalloc-128's, whose stride
- * they share (TIME_WAIT sockets' bind buckets expiring, fourteenth round
- * of docs/own-trace.md).  Slab 21, named nowhere, is left to the stride
- * rule. */
+ * they share (kfree() takes any slab object since 6.4).  Slab 21, named
+ * nowhere, is left to the stride rule. */
 static void test_owner_named_prior_free(void **state)
 {
 	FILE *f = capture_file();
