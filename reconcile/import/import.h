@@ -99,5 +99,8 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
  * free rules"); NULL past the last. */
 const char *ss_import_free_rule_name(unsigned i);
 const char *ss_import_free_rule_counter(unsigned i);
+/* *n = the free records the rule called name decided in t; false when no
+ * rule has that name. */
+bool ss_import_rule_frees(const struct ss_import_totals *t, const char *name, uint64_t *n);
 
 #endif

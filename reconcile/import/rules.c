@@ -42,6 +42,16 @@ const char *ss_import_free_rule_counter(unsigned i)
 	return i < NR_FREE_RULES ? free_rules[i]->counter : NULL;
 }
 
+bool ss_import_rule_frees(const struct ss_import_totals *t, const char *name, uint64_t *n)
+{
+	for (size_t i = 0; i < NR_FREE_RULES; i++)
+		if (!strcmp(free_rules[i]->name, name)) {
+			*n = t->rule_frees[i];
+			return true;
+		}
+	return false;
+}
+
 int ss_import_rules_begin(struct ss_import_pass *x, struct ss_error *err)
 {
 	for (size_t i = 0; i < NR_FREE_RULES; i++)

@@ -320,11 +320,11 @@ static void import_text(const char *name, const char *text, struct ss_import_tot
  * fails the test. */
 static uint64_t rule_frees(const struct ss_import_totals *t, const char *name)
 {
-	for (unsigned i = 0; ss_import_free_rule_name(i); i++)
-		if (!strcmp(ss_import_free_rule_name(i), name))
-			return t->rule_frees[i];
-	fail_msg("no free rule %s", name);
-	return 0;
+	uint64_t n = 0;
+
+	if (!ss_import_rule_frees(t, name, &n))
+		fail_msg("no free rule %s", name);
+	return n;
 }
 
 /* Markers become phase events in place, names cleaned to trace names. */

@@ -1,8 +1,10 @@
 /* test_import_rules.c - the import's free rules: the table the code walks
  * (reconcile/import/rules.c) is the one docs/import.md and the folder's
- * README.md give, rule by rule, in order, with its counter; and the order
- * decides when two rules would apply.  Run from the checkout's root (as
- * make unit does): the documents are read from there. */
+ * README.md give, rule by rule, in order, with its counter; the order
+ * decides when two rules would apply; the README's index is the folder's.
+ * Run from the checkout's root (as make unit does): the documents are
+ * read from there. */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -118,14 +120,61 @@ static void test_table_in_readme(void **state)
 	assert_table_is_code("reconcile/import/README.md", "## The free rules");
 }
 
-/* The frees free rule `name` decided in t. */
+/* Every file of reconcile/import/ is in its README.md's index, as
+ * `NAME`, and every .c and .h file the index names is in the folder. */
+static void test_readme_lists_every_file(void **state)
+{
+	const char *dir = "reconcile/import", *readme = "reconcile/import/README.md";
+	char text[32768], name[300];
+	FILE *f = fopen(readme, "r");
+	size_t len;
+	DIR *d;
+	struct dirent *e;
+	(void)state;
+
+	if (!f)
+		fail_msg("%s: cannot open (run from the checkout's root, as make unit does)", readme);
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	assert_true(len < sizeof(text) - 1);
+	assert_non_null(d = opendir(dir));
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md"))
+			continue;
+		snprintf(name, sizeof(name), "`%s`", e->d_name);
+		if (!strstr(text, name))
+			fail_msg("%s: %s is not in the index", readme, e->d_name);
+	}
+	closedir(d);
+	for (const char *p = text; (p = strchr(p, '`')); p++) {
+		const char *q = strchr(p + 1, '`');
+		size_t n = q ? (size_t)(q - p - 1) : 0;
+		char path[400];
+		FILE *g;
+
+		if (!q)
+			break;
+		if (n > 2 && n < 200 && !memchr(p + 1, ' ', n) && !memchr(p + 1, '/', n) &&
+		    (!memcmp(q - 2, ".c", 2) || !memcmp(q - 2, ".h", 2))) {
+			snprintf(path, sizeof(path), "%s/%.*s", dir, (int)n, p + 1);
+			if (!(g = fopen(path, "r")))
+				fail_msg("%s names %.*s, which is not in %s", readme, (int)n, p + 1, dir);
+			fclose(g);
+		}
+		p = q;
+	}
+}
+
+/* The frees free rule `name` decided in t: a rule taken out of the table
+ * fails the test. */
 static uint64_t rule_frees(const struct ss_import_totals *t, const char *name)
 {
-	for (unsigned i = 0; ss_import_free_rule_name(i); i++)
-		if (!strcmp(ss_import_free_rule_name(i), name))
-			return t->rule_frees[i];
-	fail_msg("no free rule %s", name);
-	return 0;
+	uint64_t n = 0;
+
+	if (!ss_import_rule_frees(t, name, &n))
+		fail_msg("no free rule %s", name);
+	return n;
 }
 
 /* A freed slab's obj_exts vector whose own slab the capture saw hold a
@@ -209,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_in_docs),
 		cmocka_unit_test(test_table_in_readme),
+		cmocka_unit_test(test_readme_lists_every_file),
 		cmocka_unit_test(test_objext_before_slab_owner),
 		cmocka_unit_test(test_unknown_frees_add_up),
 	};
