@@ -17,7 +17,7 @@ KMEM_EVENTS_OLD="kmalloc_node kmem_cache_alloc_node"
 KMEM_ENABLED=()
 # mm_page_free too (PAGE_FREES=1, the default): with raw pointers it tells
 # which of the kernel's slabs died (an empty slab's pages go back to the
-# buddy allocator: workloads/import/import_pagefree.c).  Hashed pointers
+# buddy allocator: reconcile/import/pagefree.c).  Hashed pointers
 # cannot be matched to a page, so it is left off with them.
 PAGE_FREES=1
 
@@ -95,7 +95,7 @@ tfs_instance() {
 # A second instance that records the before-snapshot walk's own
 # allocations (slab-snapshot.sh -W): the walk's events are left out of
 # the capture, but some of its objects' frees are not (kfree_rcu()'s
-# kvfree_rcu_list path: workloads/import/import_walk.c).  Stopped; the
+# kvfree_rcu_list path: reconcile/import/rule_walk.c).  Stopped; the
 # allocation events only, pointers printed as the capture's; the walk
 # and its children by set_event_pid (event-fork).  Sets WALK_INST, or
 # leaves it empty where the kernel lacks set_event_pid or event-fork.

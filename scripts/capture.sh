@@ -190,7 +190,7 @@ snapshot() {
 # neither in the counts nor in the trace -- but for those of their frees
 # kfree_rcu() makes one by one, traced: a second instance records the
 # walk's allocations (walk.ftrace.zst), and the import drops the frees of
-# those pointers (workloads/import/import_walk.c).
+# those pointers (reconcile/import/rule_walk.c).
 ut_setup
 # init's zombies reaped now, not in the window (capture-orphans.sh)
 orph_drain_init
@@ -252,7 +252,7 @@ fi
 # slab-fill-start.txt).  A free the trace shows of an object on another
 # page, or of one free then, with no allocation event, is of an object a
 # task no event reports allocated in the window (import --slab-pages and
-# --free-objects, workloads/import/import_slabpages.c).
+# --free-objects, reconcile/import/rule_slab_pages.c).
 slab_pages=no
 if [ -n "$reaper" ]; then
 	read_file "$stage/slab-pages-start.txt" "$reaper" slab-pages "$stage/slab-pages-start.txt"

@@ -25,7 +25,7 @@
 # allocations are in neither.  -W INSTANCE (with -T; event-fork set, the
 # caller stops it) records this script's own events from then on
 # (set_event_pid): the walk's objects, whose frees kfree_rcu() may put in
-# the trace later (workloads/import/import_walk.c).  -A CMD runs CMD
+# the trace later (reconcile/import/rule_walk.c).  -A CMD runs CMD
 # (bash -c) right after that read, before this script writes anything or
 # starts its walk, whose own allocations would otherwise be in what CMD
 # reads; its exit status is the caller's to check (by its output).

@@ -1,10 +1,11 @@
-/* test_import_stride.c - the stride rule of the import (reconcile/import/stride.c):
- * raw-pointer kfree()s of objects from before the capture, at a site that
- * freed nothing the capture saw allocated, placed by their offsets in
- * their slabs and, among the kmalloc types, in the one whose caches hold
- * the most of the site's slabs, then the one under which the capture's
- * not seeing them is likeliest, then the most slabs the capture did not
- * see holding other objects. */
+/* test_import_stride.c - the stride rule of the import
+ * (reconcile/import/stride.c): raw-pointer kfree()s of objects from
+ * before the capture, at a site that freed nothing the capture saw
+ * allocated, placed by their offsets in their slabs and, among the
+ * kmalloc types, in the one whose caches hold the most of the site's
+ * slabs, then the one under which the capture's not seeing them is
+ * likeliest, then the most slabs the capture did not see holding other
+ * objects. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
