@@ -1,0 +1,51 @@
+/* target_pick.h - the target a capture of a real kernel is replayed on by
+ * default: the era and options nearest the kernel it came from
+ * (`slabsim pick-target`, `make sim TRACE=`; docs/own-trace.md).
+ *
+ * The rules, in order:
+ *  1. the family: the targets named after the capture's machine
+ *     (meta machine=: x86_64 -> x86_64-*, arm* but aarch64 -> arm32-*),
+ *     SLUB ones only (a snapshot is /sys/kernel/slab, which only SLUB
+ *     has);
+ *  2. the era: the newest target of the family whose era is not after
+ *     the kernel's version (meta kernel=, else the snapshot's kernel=):
+ *     an era's rules hold until the next era the model has; a kernel
+ *     older than every target takes the oldest;
+ *  3. without a version, a snapshot with sheaf caches (sheaf_capacity
+ *     above 0: 6.18+) takes the oldest target of era 6.18 or later;
+ *     without either, the default target;
+ *  4. among targets of one era, one that declares no inferred parameter
+ *     first (a documented machine before one fitted to a seed), then by
+ *     name;
+ *  5. the options: where the snapshot shows an option the target file
+ *     sets otherwise and the era has it -- random kmalloc caches
+ *     (kmalloc-rnd-*, CONFIG_RANDOM_KMALLOC_CACHES, 6.6+), kmem_buckets
+ *     (memdup_user-*, CONFIG_SLAB_BUCKETS, 6.11+), a cache's sheaf
+ *     capacity (sheaf_capacity.NAME, 6.18+) -- the option as `--config`
+ *     takes it.  CONFIG_MEMCG is left to the run, which takes it from the
+ *     initial state's kmalloc-cg-N caches (sim/run.c).
+ */
+#ifndef SS_TARGET_PICK_H
+#define SS_TARGET_PICK_H
+
+#include "error.h"
+#include "slabsnap.h"
+
+struct ss_target_pick {
+	char target[64];  /* the target's name */
+	char config[512]; /* --config list of the snapshot's options ("" none) */
+	char why[768];	  /* the rule that chose it, one sentence */
+};
+
+/* The capture: its kernel release ("6.18.44-fc-v1300"; "" or NULL when
+ * unknown), its machine ("x86_64"; "" or NULL), its before-snapshot
+ * (NULL when none).  dflt: the target when neither the version nor the
+ * snapshot says.  0, or -1 with err (a target file that does not load). */
+int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap *snap,
+		   const char *dflt, struct ss_target_pick *out, struct ss_error *err);
+
+/* A kernel release's era ("6.18.44-fc" -> 618, "2.6.32-x" -> 232,
+ * "3.10.0-1160.el7" -> 310); -1 when it does not start MAJOR.MINOR. */
+int ss_kernel_release_era(const char *release);
+
+#endif
