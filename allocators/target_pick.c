@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slab_order.h"
 #include "target.h"
 
 #define MAX_TARGETS 64
@@ -59,8 +60,18 @@ static bool better(const struct cand *a, const struct cand *b, bool newest)
 	return strcmp(a->name, b->name) < 0;
 }
 
-/* The shipped SLUB targets of family fam (their names FAM-*). */
-static int load_family(const char *fam, struct cand *c, unsigned *nr, struct ss_error *err)
+/* The era range an allocator is in (kconfig.c ss_kconfig_finish()'s). */
+static void allocator_eras(enum ss_allocator a, int *lo, int *hi)
+{
+	*lo = a == SS_ALLOCATOR_SLAB ? SS_ERA_2_6_16 : a == SS_ALLOCATOR_SLUB_TINY ? SS_ERA_6_2
+										   : SS_ERA_3_10;
+	*hi = a == SS_ALLOCATOR_SLAB ? SS_ERA_6_7 : 100000;
+}
+
+/* The shipped targets of family fam (their names FAM-*) whose era has
+ * every allocator of want (a bit per enum ss_allocator). */
+static int load_family(const char *fam, unsigned want, struct cand *c, unsigned *nr,
+		       struct ss_error *err)
 {
 	char names[2048], *save = NULL;
 	size_t fl = strlen(fam);
@@ -71,9 +82,18 @@ static int load_family(const char *fam, struct cand *c, unsigned *nr, struct ss_
 	     n = strtok_r(NULL, " ", &save)) {
 		if (strncmp(n, fam, fl) || n[fl] != '-')
 			continue;
+		bool has_all = true;
+
 		if (ss_target_load(n, &c[*nr].t, err))
 			return -1;
-		if (c[*nr].t.kc.allocator != SS_ALLOCATOR_SLUB)
+		for (int a = 0; a < SS_NR_ALLOCATORS; a++) {
+			int lo, hi;
+
+			allocator_eras((enum ss_allocator)a, &lo, &hi);
+			if (want & (1u << a) && (c[*nr].t.era < lo || c[*nr].t.era > hi))
+				has_all = false;
+		}
+		if (!has_all)
 			continue;
 		snprintf(c[*nr].name, sizeof(c[*nr].name), "%s", n);
 		(*nr)++;
@@ -162,30 +182,51 @@ static bool snap_has_sheaves(const struct ss_snap *s)
 	return false;
 }
 
+/* "SLUB", "SLUB and SLAB": the allocators of want. */
+static void allocator_list(unsigned want, char *buf, size_t n)
+{
+	static const char *const upper[SS_NR_ALLOCATORS] = {"SLUB", "SLUB_TINY", "SLAB"};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int a = 0; a < SS_NR_ALLOCATORS; a++)
+		if (want & (1u << a) && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " and " : "", upper[a]);
+}
+
 int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap *snap,
-		   const char *dflt, struct ss_target_pick *out, struct ss_error *err)
+		   unsigned allocators, const char *dflt, struct ss_target_pick *out,
+		   struct ss_error *err)
 {
 	struct cand *c = calloc(MAX_TARGETS, sizeof(*c));
 	const char *fam = family_of(machine);
 	const char *release = kernel && *kernel ? kernel : snap && snap->kernel[0] ? snap->kernel : NULL;
+	const unsigned want = allocators ? allocators : 1u << SS_ALLOCATOR_SLUB;
+	const bool slub_only = want == 1u << SS_ALLOCATOR_SLUB;
 	const struct cand *best = NULL;
 	int era = ss_kernel_release_era(release);
 	unsigned nr = 0;
-	char e[16], seen[384], tail[600] = "";
+	char e[16], seen[384] = "", tail[600] = "", alist[48];
 
 	memset(out, 0, sizeof(*out));
 	if (!c)
 		return ss_errorf(err, "out of memory");
-	if (load_family(fam ? fam : "x86_64", c, &nr, err)) {
+	allocator_list(want, alist, sizeof(alist));
+	if (load_family(fam ? fam : "x86_64", want, c, &nr, err)) {
 		free(c);
 		return -1;
 	}
-	if (era >= 0) {
-		best = choose(c, nr, 0, era, true);
+	/* rule 3: sheaves date a kernel that names no version */
+	const int at = era >= 0 ? era : snap_has_sheaves(snap) ? SS_ERA_6_18 : -1;
+
+	if (at >= 0) {
+		best = choose(c, nr, 0, at, true);
 		if (!best)
-			best = choose(c, nr, era, 100000, false);
-	} else if (snap_has_sheaves(snap)) {
-		best = choose(c, nr, SS_ERA_6_18, 100000, false);
+			best = choose(c, nr, at, 100000, false);
+	}
+	if (!best && at >= 0) {
+		free(c);
+		return ss_errorf(err, "no %s target has %s in its era", fam ? fam : "x86_64", alist);
 	}
 	if (!best) {
 		struct ss_target t;
@@ -195,22 +236,26 @@ int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap
 			return -1;
 		}
 		snprintf(out->target, sizeof(out->target), "%s", dflt);
-		options_of(snap, &t, out->config, sizeof(out->config), seen, sizeof(seen));
+		if (slub_only)
+			options_of(snap, &t, out->config, sizeof(out->config), seen, sizeof(seen));
 		snprintf(out->why, sizeof(out->why), "the default target: the capture names no kernel "
 			 "version and shows no sheaf cache");
 	} else {
 		snprintf(out->target, sizeof(out->target), "%s", best->name);
 		options_of(snap, &best->t, out->config, sizeof(out->config), seen, sizeof(seen));
+		if (!slub_only) /* the snapshot's options and sheaves are SLUB's */
+			out->config[0] = seen[0] = '\0';
 		ss_era_str(best->t.era, e, sizeof(e));
 		if (era < 0)
 			snprintf(out->why, sizeof(out->why), "the capture names no kernel version; "
-				 "its %s need era 6.18 or later: the oldest %s SLUB target of one",
-				 seen, fam ? fam : "x86_64");
+				 "its %s date it 6.18 or later: the %s %s target of an era with %s",
+				 seen, best->t.era <= at ? "newest" : "oldest",
+				 fam ? fam : "x86_64", alist);
 		else
-			snprintf(out->why, sizeof(out->why), "its kernel %s%s%s%s: the %s %s SLUB "
-				 "target of an era %s it (%s)", release, fam ? " (" : "",
+			snprintf(out->why, sizeof(out->why), "its kernel %s%s%s%s: the %s %s target "
+				 "of an era with %s %s it (%s)", release, fam ? " (" : "",
 				 fam ? machine : "", fam ? ")" : "",
-				 best->t.era <= era ? "newest" : "oldest", fam ? fam : "x86_64",
+				 best->t.era <= era ? "newest" : "oldest", fam ? fam : "x86_64", alist,
 				 best->t.era <= era ? "not after" : "after (none is as old as)", e);
 		if (!fam && machine && *machine)
 			snprintf(tail, sizeof(tail), "; %s has no targets of its own: x86_64's", machine);

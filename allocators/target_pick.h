@@ -4,16 +4,18 @@
  *
  * The rules, in order:
  *  1. the family: the targets named after the capture's machine
- *     (meta machine=: x86_64 -> x86_64-*, arm* but aarch64 -> arm32-*),
- *     SLUB ones only (a snapshot is /sys/kernel/slab, which only SLUB
- *     has);
- *  2. the era: the newest target of the family whose era is not after
- *     the kernel's version (meta kernel=, else the snapshot's kernel=):
- *     an era's rules hold until the next era the model has; a kernel
- *     older than every target takes the oldest;
+ *     (meta machine=: x86_64 -> x86_64-*, arm* but aarch64 -> arm32-*;
+ *     another machine takes x86_64's), of an era that has every
+ *     allocator asked for: SLUB as modelled 3.10+ (the capture's own: a
+ *     snapshot is /sys/kernel/slab, which only SLUB has), SLAB 2.6.16 ..
+ *     6.7, SLUB_TINY 6.2+ -- so a what-if of SLAB on a 6.18 capture
+ *     replays on the newest target of an era with SLAB;
+ *  2. the era: the newest of those whose era is not after the kernel's
+ *     version (meta kernel=, else the snapshot's kernel=): an era's rules
+ *     hold until the next era the model has; a kernel older than every
+ *     one takes the oldest;
  *  3. without a version, a snapshot with sheaf caches (sheaf_capacity
- *     above 0: 6.18+) takes the oldest target of era 6.18 or later;
- *     without either, the default target;
+ *     above 0) dates the kernel 6.18; without either, the default target;
  *  4. among targets of one era, one that declares no inferred parameter
  *     first (a documented machine before one fitted to a seed), then by
  *     name;
@@ -39,10 +41,13 @@ struct ss_target_pick {
 
 /* The capture: its kernel release ("6.18.44-fc-v1300"; "" or NULL when
  * unknown), its machine ("x86_64"; "" or NULL), its before-snapshot
- * (NULL when none).  dflt: the target when neither the version nor the
- * snapshot says.  0, or -1 with err (a target file that does not load). */
+ * (NULL when none); allocators: a bit (1 << enum ss_allocator) for each
+ * the target must have, 0 for SLUB alone.  dflt: the target when neither
+ * the version nor the snapshot says.  0, or -1 with err (a target file
+ * that does not load, or no target of the family with those allocators). */
 int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap *snap,
-		   const char *dflt, struct ss_target_pick *out, struct ss_error *err);
+		   unsigned allocators, const char *dflt, struct ss_target_pick *out,
+		   struct ss_error *err);
 
 /* A kernel release's era ("6.18.44-fc" -> 618, "2.6.32-x" -> 232,
  * "3.10.0-1160.el7" -> 310); -1 when it does not start MAJOR.MINOR. */

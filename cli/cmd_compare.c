@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "compare_out.h"
 #include "names_opt.h"
+#include "model.h"
 #include "opts.h"
 #include "report_md.h"
 #include "report_plot.h"
@@ -70,7 +71,9 @@ static int take_compare_opt(void *ctx, int id, const char *v)
 	case O_OUT: o->out = v; return 0;
 	case O_COMMAND: o->command = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
+	case O_MODELS:
+		ss_model_canon((char *)v); /* argv is writable: the registry's spelling */
+		return names_opt_parse(&opt_set, id, v, &o->models);
 	default: return ss_opt_uint(&opt_set, id, v, 1, 1000, &o->top); /* O_TOP */
 	}
 }

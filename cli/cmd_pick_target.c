@@ -7,11 +7,12 @@
 
 #include "commands.h"
 #include "error.h"
+#include "kconfig.h"
 #include "opts.h"
 #include "slabsnap.h"
 #include "target_pick.h"
 
-enum { O_META, O_SNAPSHOT, O_DEFAULT, O_HELP, NR_OPTS };
+enum { O_META, O_SNAPSHOT, O_ALLOCATORS, O_DEFAULT, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_META] = {"meta", NULL, "FILE",
@@ -19,6 +20,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_SNAPSHOT] = {"snapshot", NULL, "SNAPSHOT",
 		"its before-snapshot (slab-before.txt): sheaf caches, random\n"
 		"kmalloc caches, kmem_buckets, and its kernel= when no meta"},
+	[O_ALLOCATORS] = {"allocators", NULL, "LIST",
+		"the allocators the target's era must have, blank-separated\n"
+		"(slub, slub-tiny, slab; default slub, the capture's own)"},
 	[O_DEFAULT] = {"default", NULL, "TARGET",
 		"the target when neither says a kernel (default x86_64-6.x)"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
@@ -31,18 +35,21 @@ static const struct ss_opt_set opt_set = {"pick-target", specs, NR_OPTS, usage};
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: slabsim pick-target [--meta FILE] [--snapshot SNAPSHOT] [--default TARGET]\n\n"
+		"usage: slabsim pick-target [--meta FILE] [--snapshot SNAPSHOT]\n"
+		"                           [--allocators \"slub slab ...\"] [--default TARGET]\n\n"
 		"Print the target a capture of a real kernel is replayed on by default\n"
 		"(make sim TRACE=), as three lines:\n"
-		"  target=NAME    the shipped SLUB target of the capture's machine whose era\n"
-		"                 is the newest not after its kernel's version\n"
+		"  target=NAME    the shipped target of the capture's machine whose era has\n"
+		"                 the allocators and is the newest not after its kernel's\n"
+		"                 version\n"
 		"  config=LIST    the options its snapshot shows that the target file sets\n"
 		"                 otherwise (random kmalloc caches, kmem_buckets, sheaf\n"
 		"                 capacities), as run --config takes them; empty for none\n"
 		"  why=TEXT       the rule that chose them\n"
 		"The rules: docs/own-trace.md, allocators/target_pick.h.\n\n");
 	ss_opt_help(out, &opt_set);
-	fprintf(out, "\nExit: 0 ok, 1 a file that does not read (file:line), 2 bad usage.\n");
+	fprintf(out, "\nExit: 0 ok, 1 a file that does not read (file:line) or no target of the\n"
+		     "machine has those allocators, 2 bad usage.\n");
 }
 
 /* meta's kernel= and machine= (the file is "slabsim-capture 1", then
@@ -72,6 +79,25 @@ static int read_meta(const char *path, char kernel[128], char machine[128],
 	return 0;
 }
 
+/* "slub slab" -> a bit per allocator; 0, or -1 after a usage error. */
+static int parse_allocators(const char *list, unsigned *want)
+{
+	char buf[128], *save = NULL;
+	enum ss_allocator a;
+
+	*want = 0;
+	if (strlen(list) >= sizeof(buf))
+		return ss_opt_usage_err(&opt_set, "--allocators: too long");
+	strcpy(buf, list);
+	for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+		if (ss_allocator_parse(w, &a))
+			return ss_opt_usage_err(&opt_set, "--allocators: unknown allocator '%s' "
+						"(slub, slub-tiny, slab)", w);
+		*want |= 1u << a;
+	}
+	return 0;
+}
+
 /* Whether s holds only characters a make variable, --config and a
  * KEY=VALUE line carry as they are. */
 static bool plain(const char *s)
@@ -88,10 +114,13 @@ int cmd_pick_target(int argc, char **argv)
 	struct ss_snap snap;
 	struct ss_target_pick pick;
 	bool have_snap = false;
+	unsigned want = 0;
 	int rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, val);
 
 	if (rc)
 		return ss_opt_exit(rc);
+	if (val[O_ALLOCATORS] && parse_allocators(val[O_ALLOCATORS], &want))
+		return 2;
 	if (val[O_META] && read_meta(val[O_META], kernel, machine, &err))
 		goto fail;
 	if (val[O_SNAPSHOT]) {
@@ -99,7 +128,7 @@ int cmd_pick_target(int argc, char **argv)
 			goto fail;
 		have_snap = true;
 	}
-	if (ss_target_pick(kernel, machine, have_snap ? &snap : NULL,
+	if (ss_target_pick(kernel, machine, have_snap ? &snap : NULL, want,
 			   val[O_DEFAULT] ? val[O_DEFAULT] : "x86_64-6.x", &pick, &err))
 		goto fail;
 	if (have_snap)

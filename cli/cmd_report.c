@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "error.h"
 #include "names_opt.h"
+#include "model.h"
 #include "opts.h"
 #include "parse.h"
 #include "report_extras.h"
@@ -180,7 +181,9 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_CMETA: o->capture_meta = v; return 0;
 	case O_KFILL: o->kernel_fill_after = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
+	case O_MODELS:
+		ss_model_canon((char *)v); /* argv is writable: the registry's spelling */
+		return names_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
 	default: o->plot_data_only = true; return 0; /* O_PLOT_DATA_ONLY */
 	}

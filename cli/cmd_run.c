@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "escape.h"
 #include "commands.h"
+#include "model.h"
 #include "opts.h"
 #include "parse.h"
 #include "host_run.h"
@@ -209,7 +210,11 @@ static int take_run_opt(void *ctx, int id, const char *v)
 
 	switch (id) {
 	case O_TRACE: o->spec.trace = v; return 0;
-	case O_MODEL: o->spec.model = v; return 0;
+	case O_MODEL:
+		/* argv and a run list's words are writable: one spelling from here on */
+		ss_model_canon((char *)v);
+		o->spec.model = v;
+		return 0;
 	case O_TARGET: o->spec.target = v; return 0;
 	case O_ALLOCATOR:
 		o->spec.allocator = v;

@@ -41,7 +41,7 @@ static void pick(const char *kernel, const char *machine, const struct ss_snap *
 {
 	struct ss_error err;
 
-	assert_int_equal(ss_target_pick(kernel, machine, s, "x86_64-6.x", p, &err), 0);
+	assert_int_equal(ss_target_pick(kernel, machine, s, 0, "x86_64-6.x", p, &err), 0);
 }
 
 static void test_release_era(void **state)
@@ -158,6 +158,37 @@ static void test_options(void **state)
 	ss_snap_release(&s);
 }
 
+/* Another allocator than the capture's: the target's era must have it. */
+static void test_allocators(void **state)
+{
+	const unsigned slab = 1u << SS_ALLOCATOR_SLAB, tiny = 1u << SS_ALLOCATOR_SLUB_TINY,
+		       slub = 1u << SS_ALLOCATOR_SLUB;
+	struct ss_target_pick p;
+	struct ss_snap s;
+	struct ss_error err;
+
+	(void)state;
+	/* SLAB was removed in 6.8: a 6.18 capture replays SLAB on 6.1 */
+	snap_of(&s, "6.18.44", sheaves_618);
+	assert_int_equal(ss_target_pick("6.18.44", "x86_64", &s, slab, "x86_64-6.x", &p, &err), 0);
+	assert_string_equal(p.target, "x86_64-6.1");
+	assert_string_equal(p.config, ""); /* the snapshot's options are SLUB's */
+	assert_non_null(strstr(p.why, "SLAB"));
+	assert_int_equal(ss_target_pick("6.18.44", "x86_64", &s, slab | slub, "x86_64-6.x", &p, &err), 0);
+	assert_string_equal(p.target, "x86_64-6.1");
+	/* SLUB_TINY (6.2+) is in 6.18 */
+	assert_int_equal(ss_target_pick("6.18.44", "x86_64", &s, tiny, "x86_64-6.x", &p, &err), 0);
+	assert_string_equal(p.target, "x86_64-6.18");
+	ss_snap_release(&s);
+	/* a 4.5 kernel with SLUB_TINY: the oldest target that has it */
+	assert_int_equal(ss_target_pick("4.5.1", "x86_64", NULL, tiny, "x86_64-6.x", &p, &err), 0);
+	assert_string_equal(p.target, "x86_64-6.x");
+	assert_non_null(strstr(p.why, "oldest"));
+	/* SLAB and SLUB_TINY together: eras 6.2 .. 6.7, no x86_64 target */
+	assert_int_equal(ss_target_pick("6.18.44", "x86_64", NULL, slab | tiny, "x86_64-6.x", &p, &err), -1);
+	assert_non_null(strstr(err.msg, "SLUB_TINY and SLAB"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_without_meta),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_allocators),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
