@@ -172,18 +172,97 @@ void rp_runs_line(FILE *fp, const struct rp_results *res, const char *dir)
 			res->nruns, dir, pairs, res->variants.n, res->models.n);
 }
 
+/* ---- the settings each run used (run_settings.h) ---------------------- */
+
+/* A summary.csv column of run k, "" when the runs have no such column. */
+static const char *row_value(const struct rp_results *res, size_t k, const char *col)
+{
+	int c = col_index(res, col);
+
+	return c < 0 ? "" : res->runs[k].row[c];
+}
+
+static bool v_target(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		     char *buf, size_t n)
+{
+	(void)s;
+	snprintf(buf, n, "%s (kernel era %s)", row_value(res, k, "target"), row_value(res, k, "era"));
+	return row_value(res, k, "target")[0] != '\0';
+}
+
+static bool v_kernel(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		     char *buf, size_t n)
+{
+	const char *a = rp_setting(s, "allocator"), *c = rp_setting(s, "config");
+
+	(void)res;
+	(void)k;
+	if (!a)
+		return false;
+	snprintf(buf, n, "%s, options: %s", a, c && *c ? c : "none beyond the defaults");
+	return true;
+}
+
+static bool v_cpus(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		   char *buf, size_t n)
+{
+	const char *cpus = row_value(res, k, "cpus"), *topo = rp_setting(s, "topology");
+
+	if (!*cpus)
+		return false;
+	snprintf(buf, n, "%s%s%s%s", cpus, topo ? " (" : "", topo ? topo : "", topo ? ")" : "");
+	return true;
+}
+
+/* a kernel.txt key as it is */
+#define KEY_FN(fn, key)                                                                      \
+	static bool fn(const struct rp_results *res, size_t k, const struct rp_settings *s,   \
+		       char *buf, size_t n)                                                  \
+	{                                                                                    \
+		const char *v = rp_setting(s, key);                                          \
+                                                                                             \
+		(void)res;                                                                   \
+		(void)k;                                                                     \
+		if (v)                                                                       \
+			snprintf(buf, n, "%s", v);                                           \
+		return v != NULL;                                                            \
+	}
+KEY_FN(v_costs, "costs")
+KEY_FN(v_initial, "initial_state")
+KEY_FN(v_draw, "draw_seed")
+#undef KEY_FN
+
+/* A capture's target: the one its kernel takes, or a what-if's. */
+static void pick_line(FILE *fp, const struct rp_report_in *in)
+{
+	const struct rp_results *res = in->res;
+	bool all = res->nruns > 0;
+
+	if (!in->pick_target)
+		return;
+	for (size_t k = 0; k < res->nruns; k++)
+		all = all && !strcmp(row_value(res, k, "target"), in->pick_target);
+	if (all)
+		fprintf(fp, "- Target chosen from the capture: %s\n", in->pick_why);
+	else
+		fprintf(fp, "- The capture's own target would be %s (%s); these runs are a what-if "
+			    "on another\n", in->pick_target, in->pick_why);
+}
+
 static void sec_run(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
-	char a[512], b[512], c[512];
+	char a[512], b[512];
 
 	rp_heading(fp, in, "What was run");
 	fprintf(fp, "- Command: `%s`\n", in->command);
-	distinct(res, "target", -1, a, sizeof(a));
-	distinct(res, "era", -1, b, sizeof(b));
-	distinct(res, "cpus", -1, c, sizeof(c));
-	fprintf(fp, "- Target: %s (kernel era %s, %s CPU%s)\n", a, b, c,
-		strcmp(c, "1") ? "s" : "");
+	rp_settings_line(fp, "Target", res, in->settings, v_target);
+	pick_line(fp, in);
+	rp_settings_line(fp, "Kernel", res, in->settings, v_kernel);
+	rp_settings_line(fp, "CPUs", res, in->settings, v_cpus);
+	rp_settings_line(fp, "Cost table", res, in->settings, v_costs);
+	rp_settings_line(fp, "Initial state", res, in->settings, v_initial);
+	rp_settings_line(fp, "Draw of the initial state (--draw-seed)", res, in->settings, v_draw);
 	value_range(res, offsetof(struct rp_summary, rules), a, sizeof(a));
 	value_range(res, offsetof(struct rp_summary, labels), b, sizeof(b));
 	if (a[0])
