@@ -207,7 +207,7 @@ const struct ss_model_desc *ss_model_find(const char *name);
  * a compare label's model too: "kmalloc_buckets.slab.c1"): the one
  * normalisation every command that takes model names applies, so that a
  * run's directory, its summary row and every report name it alike.
- * Words that name no model are left as they are. */
+ * Words that name no model, or name it so already, are not written. */
 void ss_model_canon(char *list);
 unsigned ss_model_count(void);
 const struct ss_model_desc *ss_model_at(unsigned i);

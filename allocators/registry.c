@@ -59,8 +59,9 @@ void ss_model_canon(char *list)
 		size_t len = strcspn(w, " \t\n"), mlen = strcspn(w, "+. \t\n");
 		const struct ss_model_desc *d = find_n(w, mlen);
 
-		/* same_name() matched letter for letter: the same length */
-		if (d)
+		/* same_name() matched letter for letter: the same length; a
+		 * name already spelled so is not written (it may be read-only) */
+		if (d && memcmp(w, d->name, mlen))
 			memcpy(w, d->name, mlen);
 		w += len;
 		w += strspn(w, " \t\n");
