@@ -17,6 +17,17 @@
 SHELL := /bin/bash
 # plain `make` builds the binary (build/slabsim)
 .DEFAULT_GOAL := all
+# One line per step ("  CC       base/parse.c", "  RUN      ..."): every
+# recipe that does a step says it with $(call say,TAG,WHAT); V=1 prints
+# each command in full instead (and no say lines).  Sub-makes inherit
+# both through MAKEFLAGS.
+V ?= 0
+ifeq ($(V),1)
+say :=
+else
+MAKEFLAGS += -s
+say = @printf '  %-8s %s\n' $(call sh_quote,$(1)) $(call sh_quote,$(2))
+endif
 # A recipe that fails leaves no target behind for the next make to take
 # for finished (a half-written report, an empty .o).
 .DELETE_ON_ERROR:
@@ -89,14 +100,18 @@ compile_obj = $(1) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp.$$$$ && \
 define flavour
 $(1)/obj/%.o: %.c | deps-auto
 	@mkdir -p $$(dir $$@)
+	$$(call say,CC,$$<)
 	$$(call compile_obj,$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)))
 $(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC))
 	@rm -f $$@
+	$$(call say,AR,$$@)
 	ar rcs $$@ $$^
 $(1)/slabsim: $(1)/obj/$$(MAIN:.c=.o) $(1)/libslabsim.a
+	$$(call say,LD,$$@)
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LDLIBS)
 $(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsim.a
 	@mkdir -p $$(dir $$@)
+	$$(call say,LD,$$@)
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
@@ -189,27 +204,41 @@ include mk/estimates.inc
 
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k
-SEED ?= 1
+REPORTS ?= reports
+DATASETS ?= datasets
 # `make sim TRACE=PATH [NAME=N]`: a trace or capture of your own is the
-# workload `import` (workloads/import/import.mk, docs/own-trace.md).
+# workload `import` (workloads/import/import.mk, docs/own-trace.md);
+# capture.inc reads what PATH holds, names the report NAME and picks the
+# capture's own target before the what-ifs are worked out.
 ifneq ($(strip $(TRACE)),)
 override WORKLOAD := import
+include workloads/import/capture.inc
 endif
+SEED ?= 1
 # How a command shown in a report names its workload; import.mk says
 # TRACE=... instead (it is among the command-line variables).
 WORKLOAD_ARG = WORKLOAD=$(WORKLOAD)
 # A workload is a folder workloads/W/ holding its make fragment W.mk.
 WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
-# What-ifs (a parameter other than the workload's default) go to their
-# own directories, reports/W--name=value (mk/whatif.inc); REPORT=DIR and
-# DATA=DIR on the command line put them anywhere.
-REPORTS ?= reports
-DATASETS ?= datasets
+# Model names as the registry spells them (allocators/registry.c, where
+# '-' and '_' are one letter: kmem-cache is kmem_cache): run directories
+# are named by them, so MODELS from the command line takes that spelling
+# before anything reads it (slabsim itself does the same: ss_model_canon).
+SS_MODEL_NAMES := $(shell sed -n 's/^\t{"\([a-z_-]*\)", "[^"]*",$$/\1/p' allocators/registry.c)
+ss_model_base = $(or $(firstword $(foreach n,$(SS_MODEL_NAMES),$(if $(filter $(subst _,-,$(n)),$(subst _,-,$(1))),$(n)))),$(1))
+ss_models_canon = $(foreach w,$(1),$(call ss_model_base,$(firstword $(subst +, ,$(w))))$(if $(findstring +,$(w)),+$(patsubst $(firstword $(subst +, ,$(w)))+%,%,$(w))))
+ifeq ($(origin MODELS),command line)
+override MODELS := $(call ss_models_canon,$(MODELS))
+endif
+# Every setting of a run, for workloads and captures alike, and what-ifs
+# (a setting other than the default) in directories of their own,
+# reports/W--name-value (mk/whatif.inc); REPORT=DIR and DATA=DIR on the
+# command line put them anywhere.
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 include mk/whatif.inc
 endif
-DATA := $(DATASETS)/$(WORKLOAD)$(WHATIF_DATA_SUFFIX)
-REPORT := $(REPORTS)/$(WORKLOAD)$(WHATIF_SUFFIX)
+DATA := $(DATASETS)/$(WHATIF_DATA_NAME)$(WHATIF_DATA_SUFFIX)
+REPORT := $(REPORTS)/$(WHATIF_NAME)$(WHATIF_SUFFIX)
 # Loaded into gnuplot before each of the report's plot scripts: the title
 # names the workload, target, kernel era and CPUs (slabsim report writes
 # title.gp beside report.md).

@@ -133,14 +133,24 @@ static void add_item(char *buf, size_t n, const char *item)
 }
 
 /* Rule 5 on the chosen target t: the options the snapshot shows otherwise,
- * into cfg (n bytes), and what was seen into seen (m bytes). */
-static void options_of(const struct ss_snap *s, const struct ss_target *t, char *cfg,
-		       size_t n, char *seen, size_t m)
+ * into cfg (n bytes), and what was seen into seen (m bytes); slub: the
+ * SLUB-only ones too. */
+static void options_of(const struct ss_snap *s, const struct ss_target *t, bool slub,
+		       char *cfg, size_t n, char *seen, size_t m)
 {
 	char item[SS_SNAP_NAME + 48];
 
 	cfg[0] = seen[0] = '\0';
 	if (!s)
+		return;
+	/* create_kmalloc_caches() makes kmalloc-cg-N (5.14+) with CONFIG_MEMCG only */
+	if (t->era >= SS_ERA_5_14) {
+		bool memcg = snap_has_prefix(s, "kmalloc-cg-");
+
+		if (memcg != t->kc.memcg)
+			add_item(cfg, n, memcg ? "CONFIG_MEMCG=y" : "CONFIG_MEMCG=n");
+	}
+	if (!slub)
 		return;
 	if (t->era >= SS_ERA_6_6) {
 		bool rnd = snap_has_prefix(s, "kmalloc-rnd-");
@@ -236,15 +246,13 @@ int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap
 			return -1;
 		}
 		snprintf(out->target, sizeof(out->target), "%s", dflt);
-		if (slub_only)
-			options_of(snap, &t, out->config, sizeof(out->config), seen, sizeof(seen));
+		options_of(snap, &t, slub_only, out->config, sizeof(out->config), seen, sizeof(seen));
 		snprintf(out->why, sizeof(out->why), "the default target: the capture names no kernel "
 			 "version and shows no sheaf cache");
 	} else {
 		snprintf(out->target, sizeof(out->target), "%s", best->name);
-		options_of(snap, &best->t, out->config, sizeof(out->config), seen, sizeof(seen));
-		if (!slub_only) /* the snapshot's options and sheaves are SLUB's */
-			out->config[0] = seen[0] = '\0';
+		options_of(snap, &best->t, slub_only, out->config, sizeof(out->config), seen,
+			   sizeof(seen));
 		ss_era_str(best->t.era, e, sizeof(e));
 		if (era < 0)
 			snprintf(out->why, sizeof(out->why), "the capture names no kernel version; "

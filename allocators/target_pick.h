@@ -20,12 +20,13 @@
  *     first (a documented machine before one fitted to a seed), then by
  *     name;
  *  5. the options: where the snapshot shows an option the target file
- *     sets otherwise and the era has it -- random kmalloc caches
- *     (kmalloc-rnd-*, CONFIG_RANDOM_KMALLOC_CACHES, 6.6+), kmem_buckets
- *     (memdup_user-*, CONFIG_SLAB_BUCKETS, 6.11+), a cache's sheaf
- *     capacity (sheaf_capacity.NAME, 6.18+) -- the option as `--config`
- *     takes it.  CONFIG_MEMCG is left to the run, which takes it from the
- *     initial state's kmalloc-cg-N caches (sim/run.c).
+ *     sets otherwise and the era has it -- memcg (kmalloc-cg-*,
+ *     CONFIG_MEMCG, 5.14+), and for SLUB alone (they are SLUB's) random
+ *     kmalloc caches (kmalloc-rnd-*, CONFIG_RANDOM_KMALLOC_CACHES, 6.6+),
+ *     kmem_buckets (memdup_user-*, CONFIG_SLAB_BUCKETS, 6.11+) and a
+ *     cache's sheaf capacity (sheaf_capacity.NAME, 6.18+) -- the option
+ *     as `--config` takes it.  (A run from the snapshot takes CONFIG_MEMCG
+ *     from it too, sim/run.c; one from empty caches, as SLAB's, only so.)
  */
 #ifndef SS_TARGET_PICK_H
 #define SS_TARGET_PICK_H

@@ -228,9 +228,30 @@ static bool v_cpus(const struct rp_results *res, size_t k, const struct rp_setti
 		return v != NULL;                                                            \
 	}
 KEY_FN(v_costs, "costs")
-KEY_FN(v_initial, "initial_state")
 KEY_FN(v_draw, "draw_seed")
 #undef KEY_FN
+
+/* The snapshot the caches started from; for a capture's runs (the report
+ * knows its own target) that had none, that they started empty. */
+static bool v_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		      char *buf, size_t n)
+{
+	const char *v = rp_setting(s, "initial_state");
+
+	(void)res;
+	(void)k;
+	if (v)
+		snprintf(buf, n, "%s", v);
+	return v != NULL;
+}
+
+static bool v_initial_capture(const struct rp_results *res, size_t k, const struct rp_settings *s,
+			      char *buf, size_t n)
+{
+	if (!v_initial(res, k, s, buf, n))
+		snprintf(buf, n, "none: the caches start empty");
+	return true;
+}
 
 /* A capture's target: the one its kernel takes, or a what-if's. */
 static void pick_line(FILE *fp, const struct rp_report_in *in)
@@ -261,7 +282,8 @@ static void sec_run(FILE *fp, const struct rp_report_in *in)
 	rp_settings_line(fp, "Kernel", res, in->settings, v_kernel);
 	rp_settings_line(fp, "CPUs", res, in->settings, v_cpus);
 	rp_settings_line(fp, "Cost table", res, in->settings, v_costs);
-	rp_settings_line(fp, "Initial state", res, in->settings, v_initial);
+	rp_settings_line(fp, "Initial state", res, in->settings,
+			 in->pick_target ? v_initial_capture : v_initial);
 	rp_settings_line(fp, "Draw of the initial state (--draw-seed)", res, in->settings, v_draw);
 	value_range(res, offsetof(struct rp_summary, rules), a, sizeof(a));
 	value_range(res, offsetof(struct rp_summary, labels), b, sizeof(b));

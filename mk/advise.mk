@@ -36,6 +36,7 @@ ADV_TITLE := $(ADV_NAME)
 ifeq ($(ADV_IS_TRACE),)
 $(ADV_DIR)/trace.sbt: $(ADV_SRC) $(SLABSIM)
 	@mkdir -p $(@D)
+	$(call say,IMPORT,$@)
 	$(SLABSIM) import -o $@ $<
 endif
 else ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
@@ -53,6 +54,7 @@ ADV_PARAMS := $(ADV_TARGET) $(ADV_OPTS)
 $(eval $(call param_stamp,$(ADV_DIR)/params,ADV_PARAMS))
 
 $(ADV_DATA) &: $(ADV_TRACE) $(SLABSIM) $(ADV_DIR)/params
+	$(call say,ADVISE,$(ADV_DIR))
 	$(SLABSIM) advise --trace $(ADV_TRACE) $(ADV_PARAMS) --out $(ADV_DIR)
 
 $(eval $(call gnuplot_rule,$(ADV_DIR)/savings,$(ADV_DIR)/savings.dat,sim/advise/advice.gp,title=$(call sh_quote,$(ADV_TITLE))))

@@ -132,6 +132,7 @@ endif
 $(eval $(call param_stamp,$(SWEEP_DIR)/params,SWEEP_STAMP))
 
 $(SWEEP_DATA) &: $(SWEEP_POINTS) $(SLABSIM) $(SWEEP_DIR)/params
+	$(call say,SWEEP,$(SWEEP_DIR)/sweep.md)
 	$(SLABSIM) sweep --workload $(WORKLOAD) --param $(PARAM) --dir $(SWEEP_DIR) \
 		--values $(call sh_quote,$(strip $(VALUES))) --figures $(call sh_quote,$(strip $(SWEEP_FIGURES))) \
 		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(MODELS))) \
@@ -164,6 +165,7 @@ sweep: deps-auto $(SLABSIM)
 	scripts/sweep-engine.sh $(SWEEP_ENGINE_ARGS)
 else
 sweep: deps-auto $(SWEEP_DATA) $(SWEEP_PLOTS)
+	$(if $(INDEX_AUTO),$(call say,INDEX,$(INDEX)))
 	$(if $(INDEX_AUTO),$(SLABSIM) index --dir $(REPORTS_ROOT))
 	@echo "slabsim: $(SWEEP_DIR)/sweep.md, sweep.csv, $(addsuffix .png,$(SWEEP_FIGURES)) written"
 endif

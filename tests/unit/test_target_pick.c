@@ -142,7 +142,7 @@ static void test_options(void **state)
 	/* another capacity, no kmem_buckets */
 	snap_of(&s, "6.18.2", CACHE("maple_node", 16) CACHE("kmalloc-64", 0));
 	pick("6.18.2", "x86_64", &s, &p);
-	assert_string_equal(p.config, "CONFIG_SLAB_BUCKETS=n,sheaf_capacity.maple_node=16");
+	assert_string_equal(p.config, "CONFIG_MEMCG=n,CONFIG_SLAB_BUCKETS=n,sheaf_capacity.maple_node=16");
 	ss_snap_release(&s);
 	/* random kmalloc caches on a 6.12 kernel (x86_64-6.x has them off) */
 	snap_of(&s, "6.12.1", CACHE("kmalloc-rnd-01-64", 0) CACHE("kmalloc-64", 0));
@@ -172,7 +172,8 @@ static void test_allocators(void **state)
 	snap_of(&s, "6.18.44", sheaves_618);
 	assert_int_equal(ss_target_pick("6.18.44", "x86_64", &s, slab, "x86_64-6.x", &p, &err), 0);
 	assert_string_equal(p.target, "x86_64-6.1");
-	assert_string_equal(p.config, ""); /* the snapshot's options are SLUB's */
+	/* memcg is SLAB's too; the sheaves and buckets are SLUB's */
+	assert_string_equal(p.config, "CONFIG_MEMCG=y");
 	assert_non_null(strstr(p.why, "SLAB"));
 	assert_int_equal(ss_target_pick("6.18.44", "x86_64", &s, slab | slub, "x86_64-6.x", &p, &err), 0);
 	assert_string_equal(p.target, "x86_64-6.1");
