@@ -185,6 +185,8 @@ static int run_compare(const struct compare_opts *o)
 	struct ss_error err = {{0}};
 	struct cmp_in in = {.workload = o->workload, .command = o->command,
 			    .dir = o->dir, .res = &res, .top = o->top};
+	struct rp_settings *settings = NULL;
+	size_t nsettings = 0;
 	int rc = 1;
 
 	memset(&res, 0, sizeof(res));
@@ -199,6 +201,10 @@ static int run_compare(const struct compare_opts *o)
 		ss_errorf(&err, "%s/runs: no run of the listed variants and models", o->dir);
 		goto fail;
 	}
+	if (rp_settings_load_all(o->dir, &res, &settings, &err))
+		goto fail;
+	nsettings = res.nruns;
+	in.settings = settings;
 	if (write_outputs(o, &in, &err))
 		goto fail;
 	rc = 0;
@@ -208,6 +214,7 @@ fail:
 	remove_outputs(o);
 out:
 	cmp_free_slots(&in);
+	rp_settings_free_all(settings, nsettings);
 	rp_results_free(&res);
 	return rc;
 }
