@@ -105,7 +105,7 @@ report: $(REPORT)/overhead.csv
 .PHONY: sim
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
-	@$(MAKE) --no-print-directory report SIM_GOAL=sim
+	@$(MAKE) --no-print-directory report SIM_GOAL=sim $(WHATIF_UNDO)
 	@echo "slabsim: $(REPORT)/report.md, summary.csv, overhead.csv, waste.png, latency.png, breakdown.png, sweep.png written"
 
 # ---- re-deriving the fitted constant --------------------------------------

@@ -77,6 +77,5 @@ hackbench-plots: $(WORKLOAD_PLOTS)
 
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
-	@$(MAKE) --no-print-directory runs
-	@$(MAKE) --no-print-directory report hackbench-plots SIM_GOAL=sim
+	@$(MAKE) --no-print-directory runs report hackbench-plots SIM_GOAL=sim $(WHATIF_UNDO)
 	@echo "slabsim: $(REPORT)/report.md, summary.csv, time.png, latency.png written"

@@ -72,8 +72,7 @@ REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER) $(OWN_META) $(OWN_FILL_AFTER) $(OWN
 .PHONY: sim
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
-	@$(MAKE) --no-print-directory runs
-	@$(MAKE) --no-print-directory report SIM_GOAL=sim
+	@$(MAKE) --no-print-directory report SIM_GOAL=sim $(WHATIF_UNDO)
 	@echo "slabsim: $(REPORT)/report.md, summary.csv, waste.png, latency.png written"
 
 endif

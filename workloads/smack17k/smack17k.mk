@@ -58,5 +58,5 @@ endif
 .PHONY: sim
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
-	@$(MAKE) --no-print-directory report SIM_GOAL=sim
+	@$(MAKE) --no-print-directory report SIM_GOAL=sim $(WHATIF_UNDO)
 	@echo "slabsim: $(REPORT)/report.md, summary.csv, waste.png, latency.png written"
