@@ -190,16 +190,54 @@ static bool v_target(const struct rp_results *res, size_t k, const struct rp_set
 	return row_value(res, k, "target")[0] != '\0';
 }
 
+/* The slub_* boot parameters a run took other than the kernel's defaults
+ * (mm/slub.c: slub_min_order 0, slub_max_order PAGE_ALLOC_COSTLY_ORDER 3,
+ * slub_min_objects 0), ", NAME=V" each. */
+static void orders(const struct rp_settings *s, char *buf, size_t n)
+{
+	static const char *const key[] = {"slub_min_order", "slub_max_order", "slub_min_objects"};
+	static const char *const dflt[] = {"0", "3", "0"};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 3; i++) {
+		const char *v = rp_setting(s, key[i]);
+
+		if (v && strcmp(v, dflt[i]) && len < n)
+			len += (size_t)snprintf(buf + len, n - len, ", %s=%s", key[i], v);
+	}
+}
+
 static bool v_kernel(const struct rp_results *res, size_t k, const struct rp_settings *s,
 		     char *buf, size_t n)
 {
 	const char *a = rp_setting(s, "allocator"), *c = rp_setting(s, "config");
+	char o[160];
 
 	(void)res;
 	(void)k;
 	if (!a)
 		return false;
-	snprintf(buf, n, "%s, options: %s", a, c && *c ? c : "none beyond the defaults");
+	orders(s, o, sizeof(o));
+	snprintf(buf, n, "%s, options: %s%s", a, c && *c ? c : "none beyond the defaults", o);
+	return true;
+}
+
+/* The directory of the trace a run replayed (the traces of a what-if
+ * whose settings change them are its own). */
+static bool v_traces(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		     char *buf, size_t n)
+{
+	const char *t = rp_setting(s, "trace"), *slash = t ? strrchr(t, '/') : NULL;
+
+	(void)res;
+	(void)k;
+	if (!t)
+		return false;
+	if (slash)
+		snprintf(buf, n, "%.*s/", (int)(slash - t), t);
+	else
+		snprintf(buf, n, "./");
 	return true;
 }
 
@@ -282,6 +320,7 @@ static void sec_run(FILE *fp, const struct rp_report_in *in)
 	rp_settings_line(fp, "Kernel", res, in->settings, v_kernel);
 	rp_settings_line(fp, "CPUs", res, in->settings, v_cpus);
 	rp_settings_line(fp, "Cost table", res, in->settings, v_costs);
+	rp_settings_line(fp, "Traces from", res, in->settings, v_traces);
 	rp_settings_line(fp, "Initial state", res, in->settings,
 			 in->pick_target ? v_initial_capture : v_initial);
 	rp_settings_line(fp, "Draw of the initial state (--draw-seed)", res, in->settings, v_draw);

@@ -403,6 +403,10 @@ static int write_kernel(const char *dir, const struct ss_run *run, const struct 
 		ss_allocator_name(run->target->kc.allocator), opts);
 	if (sp->draw_seed) /* (the default draws: no line, as before there was one) */
 		fprintf(f.fp, "draw_seed=%llu\n", (unsigned long long)sp->draw_seed);
+	/* the slub_* boot parameters (ss_kconfig_set: --config takes them) */
+	fprintf(f.fp, "slub_min_order=%u\nslub_max_order=%u\nslub_min_objects=%u\n",
+		run->target->slub_min_order, run->target->slub_max_order,
+		run->target->slub_min_objects);
 	fprintf(f.fp, "cpus=%u\ntopology=%s\ncosts=%s\ntrace=%s\n", run->topo->nr_cpus,
 		run->topo->desc, sp->costs ? sp->costs : "default", sp->trace);
 	if (sp->initial_state)
