@@ -345,9 +345,11 @@ out:
 	return r;
 }
 
-/* Variant order: --variants (only those), else the seed table's rows. */
+/* Variant order: --variants (only those), else the seed table's rows;
+ * models: --models (only those) unless all_models (--alt-runs, which hold
+ * the compare model's runs whatever --models lists). */
 static int arrange(const struct report_opts *o, const struct rp_seed *seed,
-		   struct rp_results *res, struct ss_error *err)
+		   struct rp_results *res, bool all_models, struct ss_error *err)
 {
 	struct rp_names seed_order = {0};
 	int r;
@@ -358,8 +360,8 @@ static int arrange(const struct report_opts *o, const struct rp_seed *seed,
 			return ss_errorf(err, "out of memory");
 		}
 	r = rp_arrange(res, o->variants.n ? &o->variants : &seed_order,
-		       o->variants.n > 0, o->models.n ? &o->models : NULL,
-		       o->models.n > 0, err);
+		       o->variants.n > 0, o->models.n && !all_models ? &o->models : NULL,
+		       o->models.n > 0 && !all_models, err);
 	rp_names_free(&seed_order);
 	if (r)
 		return -1;
@@ -501,11 +503,11 @@ static int load_data(const struct report_opts *o, struct report_data *d,
 		d->have_seed = true;
 	}
 	if (rp_load_results(o->dir, o->workload, &d->res, err) ||
-	    arrange(o, d->have_seed ? &d->seed : NULL, &d->res, err))
+	    arrange(o, d->have_seed ? &d->seed : NULL, &d->res, false, err))
 		return -1;
 	for (unsigned k = 0; k < o->nalt; k++)
 		if (rp_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
-		    arrange(o, d->have_seed ? &d->seed : NULL, &d->alt[k], err))
+		    arrange(o, d->have_seed ? &d->seed : NULL, &d->alt[k], true, err))
 			return -1;
 	if (o->sens_path) {
 		if (rp_sensitivity_load(o->sens_path, &d->sens, err))
