@@ -261,7 +261,9 @@ SS_MODEL_NAMES := $(shell sed -n 's/^\t{"\([a-z_-]*\)", "[^"]*",$$/\1/p' allocat
 ss_model_base = $(or $(firstword $(foreach n,$(SS_MODEL_NAMES),$(if $(filter $(subst _,-,$(n)),$(subst _,-,$(1))),$(n)))),$(1))
 ss_models_canon = $(foreach w,$(1),$(call ss_model_base,$(firstword $(subst +, ,$(w))))$(if $(findstring +,$(w)),+$(patsubst $(firstword $(subst +, ,$(w)))+%,%,$(w))))
 ifeq ($(origin MODELS),command line)
+ifneq ($(call ss_models_canon,$(MODELS)),$(strip $(MODELS)))
 override MODELS := $(call ss_models_canon,$(MODELS))
+endif
 endif
 # Every setting of a run, for workloads and captures alike, and what-ifs
 # (a setting other than the default) in directories of their own,

@@ -69,7 +69,8 @@ SWEEP_PLOTS := $(foreach f,$(SWEEP_FIGURES),$(SWEEP_DIR)/$(f).png $(SWEEP_DIR)/$
 # written in one order (the variables sorted, spaces as \ ), whichever
 # make wrote it (sweep-collect runs a sub-make).
 SWEEP_ENGINE_VARS := ENGINE SSHLOGINFILE SWEEP_JOBS SLURM_WAIT SLURM_OPTS
-SWEEP_CMDLINE_VARS := $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+# (MODELS is `override` when the Makefile respelled it: still the command line's)
+SWEEP_CMDLINE_VARS := $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line override,$(origin $(v))),$(v))))
 sweep_space := $(subst ,, )
 sweep_var_word = $(1)=$(subst $(sweep_space),\$(sweep_space),$($(1)))
 SWEEP_COMMAND := make sweep WORKLOAD=$(WORKLOAD) \
