@@ -25,58 +25,6 @@ static void join(FILE *fp, const struct rp_names *l)
 		fprintf(fp, "%s%s", i ? ", " : "", l->v[i]);
 }
 
-/* ---- the settings each run used (kernel.txt, else summary.csv) ---- */
-
-static bool cmp_v_target(const struct rp_results *res, size_t k, const struct rp_settings *s,
-			 char *buf, size_t n)
-{
-	const char *t = rp_setting(s, "target"), *e = rp_setting(s, "era");
-
-	(void)res;
-	(void)k;
-	if (!t || !e)
-		return false;
-	snprintf(buf, n, "%s (kernel era %s)", t, e);
-	return true;
-}
-
-static bool cmp_v_cpus(const struct rp_results *res, size_t k, const struct rp_settings *s,
-		       char *buf, size_t n)
-{
-	const char *c = rp_setting(s, "cpus"), *t = rp_setting(s, "topology");
-
-	(void)res;
-	(void)k;
-	if (!c)
-		return false;
-	snprintf(buf, n, "%s%s%s%s", c, t ? " (" : "", t ? t : "", t ? ")" : "");
-	return true;
-}
-
-static bool cmp_v_costs(const struct rp_results *res, size_t k, const struct rp_settings *s,
-			char *buf, size_t n)
-{
-	const char *c = rp_setting(s, "costs");
-
-	(void)res;
-	(void)k;
-	if (c)
-		snprintf(buf, n, "%s", c);
-	return c != NULL;
-}
-
-static bool cmp_v_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
-			  char *buf, size_t n)
-{
-	const char *c = rp_setting(s, "initial_state");
-
-	(void)res;
-	(void)k;
-	if (c)
-		snprintf(buf, n, "%s", c);
-	return c != NULL;
-}
-
 static void sec_what(FILE *fp, const struct cmp_in *in)
 {
 	const struct rp_results *res = in->res;
@@ -96,11 +44,11 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 	join(fp, &res->variants);
 	fputc('\n', fp);
 	/* what each run used (run_settings.h): one value, or each with its runs */
-	rp_settings_line(fp, "Target", res, in->settings, cmp_v_target);
+	rp_settings_line(fp, "Target", res, in->settings, rp_sv_target);
 	cmp_write_kernels(fp, in);
-	rp_settings_line(fp, "CPUs", res, in->settings, cmp_v_cpus);
-	rp_settings_line(fp, "Cost table", res, in->settings, cmp_v_costs);
-	rp_settings_line(fp, "Initial state", res, in->settings, cmp_v_initial);
+	rp_settings_line(fp, "CPUs", res, in->settings, rp_sv_cpus);
+	rp_settings_line(fp, "Cost table", res, in->settings, rp_sv_costs);
+	rp_settings_line(fp, "Initial state", res, in->settings, rp_sv_initial);
 	fputs("- Plots beside this file (PNG, and SVG under the same name): "
 	      "waste.png (where the bytes go at the end and at the peak, models side by side), "
 	      "latency.png (latency CCDFs, alloc and free, one curve per run), timeline.png (footprint over the trace, "

@@ -174,119 +174,12 @@ void rp_runs_line(FILE *fp, const struct rp_results *res, const char *dir)
 
 /* ---- the settings each run used (run_settings.h) ---------------------- */
 
-/* A summary.csv column of run k, "" when the runs have no such column. */
-static const char *row_value(const struct rp_results *res, size_t k, const char *col)
-{
-	int c = col_index(res, col);
-
-	return c < 0 ? "" : res->runs[k].row[c];
-}
-
-static bool v_target(const struct rp_results *res, size_t k, const struct rp_settings *s,
-		     char *buf, size_t n)
-{
-	(void)s;
-	snprintf(buf, n, "%s (kernel era %s)", row_value(res, k, "target"), row_value(res, k, "era"));
-	return row_value(res, k, "target")[0] != '\0';
-}
-
-/* The slub_* boot parameters a run took other than the kernel's defaults
- * (mm/slub.c: slub_min_order 0, slub_max_order PAGE_ALLOC_COSTLY_ORDER 3,
- * slub_min_objects 0), ", NAME=V" each. */
-static void orders(const struct rp_settings *s, char *buf, size_t n)
-{
-	static const char *const key[] = {"slub_min_order", "slub_max_order", "slub_min_objects"};
-	static const char *const dflt[] = {"0", "3", "0"};
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < 3; i++) {
-		const char *v = rp_setting(s, key[i]);
-
-		if (v && strcmp(v, dflt[i]) && len < n)
-			len += (size_t)snprintf(buf + len, n - len, ", %s=%s", key[i], v);
-	}
-}
-
-static bool v_kernel(const struct rp_results *res, size_t k, const struct rp_settings *s,
-		     char *buf, size_t n)
-{
-	const char *a = rp_setting(s, "allocator"), *c = rp_setting(s, "config");
-	char o[160];
-
-	(void)res;
-	(void)k;
-	if (!a)
-		return false;
-	orders(s, o, sizeof(o));
-	snprintf(buf, n, "%s, options: %s%s", a, c && *c ? c : "none beyond the defaults", o);
-	return true;
-}
-
-/* The directory of the trace a run replayed (the traces of a what-if
- * whose settings change them are its own). */
-static bool v_traces(const struct rp_results *res, size_t k, const struct rp_settings *s,
-		     char *buf, size_t n)
-{
-	const char *t = rp_setting(s, "trace"), *slash = t ? strrchr(t, '/') : NULL;
-
-	(void)res;
-	(void)k;
-	if (!t)
-		return false;
-	if (slash)
-		snprintf(buf, n, "%.*s/", (int)(slash - t), t);
-	else
-		snprintf(buf, n, "./");
-	return true;
-}
-
-static bool v_cpus(const struct rp_results *res, size_t k, const struct rp_settings *s,
-		   char *buf, size_t n)
-{
-	const char *cpus = row_value(res, k, "cpus"), *topo = rp_setting(s, "topology");
-
-	if (!*cpus)
-		return false;
-	snprintf(buf, n, "%s%s%s%s", cpus, topo ? " (" : "", topo ? topo : "", topo ? ")" : "");
-	return true;
-}
-
-/* a kernel.txt key as it is */
-#define KEY_FN(fn, key)                                                                      \
-	static bool fn(const struct rp_results *res, size_t k, const struct rp_settings *s,   \
-		       char *buf, size_t n)                                                  \
-	{                                                                                    \
-		const char *v = rp_setting(s, key);                                          \
-                                                                                             \
-		(void)res;                                                                   \
-		(void)k;                                                                     \
-		if (v)                                                                       \
-			snprintf(buf, n, "%s", v);                                           \
-		return v != NULL;                                                            \
-	}
-KEY_FN(v_costs, "costs")
-KEY_FN(v_draw, "draw_seed")
-#undef KEY_FN
-
-/* The snapshot the caches started from; for a capture's runs (the report
- * knows its own target) that had none, that they started empty. */
-static bool v_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
-		      char *buf, size_t n)
-{
-	const char *v = rp_setting(s, "initial_state");
-
-	(void)res;
-	(void)k;
-	if (v)
-		snprintf(buf, n, "%s", v);
-	return v != NULL;
-}
-
+/* For a capture's runs (the report knows its own target) that had no
+ * initial state, that the caches started empty. */
 static bool v_initial_capture(const struct rp_results *res, size_t k, const struct rp_settings *s,
 			      char *buf, size_t n)
 {
-	if (!v_initial(res, k, s, buf, n))
+	if (!rp_sv_initial(res, k, s, buf, n))
 		snprintf(buf, n, "none: the caches start empty");
 	return true;
 }
@@ -300,7 +193,7 @@ static void pick_line(FILE *fp, const struct rp_report_in *in)
 	if (!in->pick_target)
 		return;
 	for (size_t k = 0; k < res->nruns; k++)
-		all = all && !strcmp(row_value(res, k, "target"), in->pick_target);
+		all = all && !strcmp(rp_run_column(res, k, "target"), in->pick_target);
 	if (all)
 		fprintf(fp, "- Target chosen from the capture: %s\n", in->pick_why);
 	else
@@ -315,15 +208,16 @@ static void sec_run(FILE *fp, const struct rp_report_in *in)
 
 	rp_heading(fp, in, "What was run");
 	fprintf(fp, "- Command: `%s`\n", in->command);
-	rp_settings_line(fp, "Target", res, in->settings, v_target);
+	rp_settings_line(fp, "Target", res, in->settings, rp_sv_target);
 	pick_line(fp, in);
-	rp_settings_line(fp, "Kernel", res, in->settings, v_kernel);
-	rp_settings_line(fp, "CPUs", res, in->settings, v_cpus);
-	rp_settings_line(fp, "Cost table", res, in->settings, v_costs);
-	rp_settings_line(fp, "Traces from", res, in->settings, v_traces);
+	rp_settings_line(fp, "Kernel", res, in->settings, rp_sv_kernel);
+	rp_settings_line(fp, "CPUs", res, in->settings, rp_sv_cpus);
+	rp_settings_line(fp, "Cost table", res, in->settings, rp_sv_costs);
+	rp_settings_line(fp, "Traces from", res, in->settings, rp_sv_traces);
 	rp_settings_line(fp, "Initial state", res, in->settings,
-			 in->pick_target ? v_initial_capture : v_initial);
-	rp_settings_line(fp, "Draw of the initial state (--draw-seed)", res, in->settings, v_draw);
+			 in->pick_target ? v_initial_capture : rp_sv_initial);
+	rp_settings_line(fp, "Draw of the initial state (--draw-seed)", res, in->settings,
+			 rp_sv_draw_seed);
 	value_range(res, offsetof(struct rp_summary, rules), a, sizeof(a));
 	value_range(res, offsetof(struct rp_summary, labels), b, sizeof(b));
 	if (a[0])

@@ -142,3 +142,118 @@ out:
 	free(known);
 	free(done);
 }
+
+/* ---- the values the headers state ---- */
+
+const char *rp_run_column(const struct rp_results *res, size_t k, const char *col)
+{
+	for (unsigned i = 0; i < res->ncols; i++)
+		if (!strcmp(res->header[i], col))
+			return res->runs[k].row[i];
+	return "";
+}
+
+bool rp_sv_target(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n)
+{
+	const char *t = rp_run_column(res, k, "target");
+
+	(void)s;
+	snprintf(buf, n, "%s (kernel era %s)", t, rp_run_column(res, k, "era"));
+	return *t != '\0';
+}
+
+/* The slub_* boot parameters a run took other than the kernel's defaults
+ * (mm/slub.c: slub_min_order 0, slub_max_order PAGE_ALLOC_COSTLY_ORDER 3,
+ * slub_min_objects 0), ", NAME=V" each. */
+static void orders(const struct rp_settings *s, char *buf, size_t n)
+{
+	static const char *const key[] = {"slub_min_order", "slub_max_order", "slub_min_objects"};
+	static const char *const dflt[] = {"0", "3", "0"};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 3; i++) {
+		const char *v = rp_setting(s, key[i]);
+
+		if (v && strcmp(v, dflt[i]) && len < n)
+			len += (size_t)snprintf(buf + len, n - len, ", %s=%s", key[i], v);
+	}
+}
+
+bool rp_sv_kernel(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n)
+{
+	const char *a = rp_setting(s, "allocator"), *c = rp_setting(s, "config");
+	char o[160];
+
+	(void)res;
+	(void)k;
+	if (!a)
+		return false;
+	orders(s, o, sizeof(o));
+	snprintf(buf, n, "%s, options: %s%s", a, c && *c ? c : "none beyond the defaults", o);
+	return true;
+}
+
+bool rp_sv_cpus(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		char *buf, size_t n)
+{
+	const char *cpus = rp_run_column(res, k, "cpus"), *topo = rp_setting(s, "topology");
+
+	if (!*cpus)
+		return false;
+	snprintf(buf, n, "%s%s%s%s", cpus, topo ? " (" : "", topo ? topo : "", topo ? ")" : "");
+	return true;
+}
+
+/* kernel.txt's key, as it is */
+static bool key_value(const struct rp_settings *s, const char *key, char *buf, size_t n)
+{
+	const char *v = rp_setting(s, key);
+
+	if (v)
+		snprintf(buf, n, "%s", v);
+	return v != NULL;
+}
+
+bool rp_sv_costs(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		 char *buf, size_t n)
+{
+	(void)res;
+	(void)k;
+	return key_value(s, "costs", buf, n);
+}
+
+bool rp_sv_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		   char *buf, size_t n)
+{
+	(void)res;
+	(void)k;
+	return key_value(s, "initial_state", buf, n);
+}
+
+bool rp_sv_draw_seed(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		     char *buf, size_t n)
+{
+	(void)res;
+	(void)k;
+	return key_value(s, "draw_seed", buf, n);
+}
+
+/* The traces of a what-if whose settings change them are its own. */
+bool rp_sv_traces(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n)
+{
+	const char *t = rp_setting(s, "trace"), *slash = t ? strrchr(t, '/') : NULL;
+
+	(void)res;
+	(void)k;
+	if (!t)
+		return false;
+	if (slash)
+		snprintf(buf, n, "%.*s/", (int)(slash - t), t);
+	else
+		snprintf(buf, n, "./");
+	return true;
+}

@@ -44,4 +44,30 @@ typedef bool (*rp_setting_fn)(const struct rp_results *res, size_t k,
 void rp_settings_line(FILE *fp, const char *label, const struct rp_results *res,
 		      const struct rp_settings *all, rp_setting_fn value);
 
+/* A summary.csv column of run k, "" when the runs have no such column. */
+const char *rp_run_column(const struct rp_results *res, size_t k, const char *col);
+
+/* The values the headers state (rp_setting_fn):
+ *   target    "x86_64-6.18 (kernel era 6.18)" (summary.csv's target, era)
+ *   kernel    "slub, options: LIST" and the slub_* boot parameters other
+ *             than the kernel's defaults
+ *   cpus      "2 (TOPOLOGY; map MAP)" (summary.csv's cpus, kernel.txt's
+ *             topology)
+ *   costs, initial, draw_seed   kernel.txt's costs, initial_state, draw_seed
+ *   traces    the directory of the trace replayed */
+bool rp_sv_target(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n);
+bool rp_sv_kernel(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n);
+bool rp_sv_cpus(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		char *buf, size_t n);
+bool rp_sv_costs(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		 char *buf, size_t n);
+bool rp_sv_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		   char *buf, size_t n);
+bool rp_sv_draw_seed(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		     char *buf, size_t n);
+bool rp_sv_traces(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n);
+
 #endif

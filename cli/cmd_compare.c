@@ -9,7 +9,7 @@
 #include "commands.h"
 #include "compare_out.h"
 #include "names_opt.h"
-#include "model.h"
+#include "models_opt.h"
 #include "opts.h"
 #include "report_md.h"
 #include "report_plot.h"
@@ -61,17 +61,6 @@ static void usage(FILE *out)
 	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
 
-/* --models: the names in the registry's spelling (ss_model_canon), as
- * every run directory is named. */
-static int models_opt_parse(int id, const char *v, struct rp_names *l)
-{
-	if (names_opt_parse(&opt_set, id, v, l))
-		return -1;
-	for (unsigned i = 0; i < l->n; i++)
-		ss_model_canon(l->v[i]);
-	return 0;
-}
-
 static int take_compare_opt(void *ctx, int id, const char *v)
 {
 	struct compare_opts *o = ctx;
@@ -82,7 +71,7 @@ static int take_compare_opt(void *ctx, int id, const char *v)
 	case O_OUT: o->out = v; return 0;
 	case O_COMMAND: o->command = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	case O_MODELS: return models_opt_parse(id, v, &o->models);
+	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
 	default: return ss_opt_uint(&opt_set, id, v, 1, 1000, &o->top); /* O_TOP */
 	}
 }

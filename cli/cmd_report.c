@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "error.h"
 #include "names_opt.h"
-#include "model.h"
+#include "models_opt.h"
 #include "opts.h"
 #include "parse.h"
 #include "report_extras.h"
@@ -165,17 +165,6 @@ bad:
 
 /* --calibration repeats, each adding its constants; every other value
  * must not be empty. */
-/* --models: the names in the registry's spelling (ss_model_canon), as
- * every run directory is named. */
-static int models_opt_parse(int id, const char *v, struct rp_names *l)
-{
-	if (names_opt_parse(&opt_set, id, v, l))
-		return -1;
-	for (unsigned i = 0; i < l->n; i++)
-		ss_model_canon(l->v[i]);
-	return 0;
-}
-
 static int take_report_opt(void *ctx, int id, const char *v)
 {
 	struct report_opts *o = ctx;
@@ -202,7 +191,7 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_KFILL: o->kernel_fill_after = v; return 0;
 	case O_CTARGET: o->capture_target = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	case O_MODELS: return models_opt_parse(id, v, &o->models);
+	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
 	default: o->plot_data_only = true; return 0; /* O_PLOT_DATA_ONLY */
 	}

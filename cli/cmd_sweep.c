@@ -7,7 +7,7 @@
 #include "atomic_file.h"
 #include "commands.h"
 #include "names_opt.h"
-#include "model.h"
+#include "models_opt.h"
 #include "opts.h"
 #include "sweep_data.h"
 
@@ -59,17 +59,6 @@ static void usage(FILE *out)
 	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
 }
 
-/* --models: the names in the registry's spelling (ss_model_canon), as
- * every run directory is named. */
-static int models_opt_parse(int id, const char *v, struct rp_names *l)
-{
-	if (names_opt_parse(&opt_set, id, v, l))
-		return -1;
-	for (unsigned i = 0; i < l->n; i++)
-		ss_model_canon(l->v[i]);
-	return 0;
-}
-
 static int take_sweep_opt(void *ctx, int id, const char *v)
 {
 	struct sweep_opts *o = ctx;
@@ -82,7 +71,7 @@ static int take_sweep_opt(void *ctx, int id, const char *v)
 	case O_VALUES: return names_opt_parse(&opt_set, id, v, &o->values);
 	case O_FIGURES: return names_opt_parse(&opt_set, id, v, &o->figures);
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	default: return models_opt_parse(id, v, &o->models); /* O_MODELS */
+	default: return models_opt_parse(&opt_set, id, v, &o->models); /* O_MODELS */
 	}
 }
 
