@@ -2,11 +2,15 @@
 #
 #   make sim WORKLOAD=smack17k   generate, replay every variant x model, plot, report
 #                                (WORKLOAD=smack17k | audit | hackbench)
-#   make sim TRACE=PATH          your own capture or trace (docs/own-trace.md)
+#   make sim TRACE=PATH          your own capture or trace (docs/own-trace.md); every
+#                                setting (ALLOCATOR= CONFIG= TARGET= CPUS= ...) of a
+#                                workload's runs or a capture's is a what-if (mk/whatif.inc)
 #   make check-captures CAPTURES="DIR ..."  every capture there against the live kernel, one table
 #   make test                    unit + end-to-end tests, then again under ASan+UBSan
-#   make compare | sweep | index reports across models, parameters, workloads (mk/)
+#   make compare | sweep | index reports across models, allocators, parameters, workloads (mk/)
 #   make sensitivity             every estimated cost at both ends of its range: intervals (mk/)
+#   make advise                  the slab changes worth making for a trace (mk/advise.mk)
+#   make help                    every target and variable; V=1 prints each command
 #   make validate                check the geometry rules against this machine's /sys/kernel/slab
 #   make bench | topo-plot | fuzz  replay speed, topology sizes, fuzzing (mk/)
 #   make deps                    install the Debian packages (apt-get, as root)
