@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slab_order.h"
 #include "target.h"
 
 #define MAX_TARGETS 64
@@ -60,41 +59,62 @@ static bool better(const struct cand *a, const struct cand *b, bool newest)
 	return strcmp(a->name, b->name) < 0;
 }
 
-/* The era range an allocator is in (kconfig.c ss_kconfig_finish()'s). */
-static void allocator_eras(enum ss_allocator a, int *lo, int *hi)
+/* Whether a run of target t under allocator a can be (the era has a, a
+ * replay models it there, t's options go with it): what ss_kconfig_finish()
+ * says of t with --allocator a, so that the pick never names a target the
+ * runs would refuse; its reason in why (n bytes) when not. */
+static bool runs_under(const struct ss_target *t, enum ss_allocator a, char *why, size_t n)
 {
-	*lo = a == SS_ALLOCATOR_SLAB ? SS_ERA_2_6_16 : a == SS_ALLOCATOR_SLUB_TINY ? SS_ERA_6_2
-										   : SS_ERA_3_10;
-	*hi = a == SS_ALLOCATOR_SLAB ? SS_ERA_6_7 : 100000;
+	struct ss_target copy = *t;
+	struct ss_error e;
+
+	copy.kc.allocator = a;
+	if (!ss_kconfig_finish(&copy, &e))
+		return true;
+	snprintf(why, n, "%.255s", e.msg);
+	return false;
 }
 
-/* The shipped targets of family fam (their names FAM-*) whose era has
- * every allocator of want (a bit per enum ss_allocator). */
-static int load_family(const char *fam, unsigned want, struct cand *c, unsigned *nr,
-		       struct ss_error *err)
+/* A target of the family left out although its era is nearer the
+ * kernel's than the one chosen: it is named, with the reason. */
+struct left_out {
+	char name[64];
+	int era;
+	char why[256];
+};
+
+/* The shipped targets of family fam (their names FAM-*) that run every
+ * allocator of want (a bit per enum ss_allocator) into c; the newest one
+ * left out whose era is not after at into *lo (its era -1 when none). */
+static int load_family(const char *fam, unsigned want, int at, struct cand *c, unsigned *nr,
+		       struct left_out *lo, struct ss_error *err)
 {
 	char names[2048], *save = NULL;
 	size_t fl = strlen(fam);
 
 	*nr = 0;
+	lo->era = -1;
 	ss_target_names(names, sizeof(names));
 	for (char *n = strtok_r(names, " ", &save); n && *nr < MAX_TARGETS;
 	     n = strtok_r(NULL, " ", &save)) {
+		bool ok = true;
+		char why[256] = "";
+
 		if (strncmp(n, fam, fl) || n[fl] != '-')
 			continue;
-		bool has_all = true;
-
 		if (ss_target_load(n, &c[*nr].t, err))
 			return -1;
-		for (int a = 0; a < SS_NR_ALLOCATORS; a++) {
-			int lo, hi;
-
-			allocator_eras((enum ss_allocator)a, &lo, &hi);
-			if (want & (1u << a) && (c[*nr].t.era < lo || c[*nr].t.era > hi))
-				has_all = false;
-		}
-		if (!has_all)
+		for (int a = 0; a < SS_NR_ALLOCATORS && ok; a++)
+			if (want & (1u << a))
+				ok = runs_under(&c[*nr].t, (enum ss_allocator)a, why, sizeof(why));
+		if (!ok) {
+			if (c[*nr].t.era > lo->era && c[*nr].t.era <= at) {
+				snprintf(lo->name, sizeof(lo->name), "%s", n);
+				snprintf(lo->why, sizeof(lo->why), "%s", why);
+				lo->era = c[*nr].t.era;
+			}
 			continue;
+		}
 		snprintf(c[*nr].name, sizeof(c[*nr].name), "%s", n);
 		(*nr)++;
 	}
@@ -214,20 +234,21 @@ int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap
 	const unsigned want = allocators ? allocators : 1u << SS_ALLOCATOR_SLUB;
 	const bool slub_only = want == 1u << SS_ALLOCATOR_SLUB;
 	const struct cand *best = NULL;
-	int era = ss_kernel_release_era(release);
+	const int era = ss_kernel_release_era(release);
+	/* rule 3: sheaves date a kernel that names no version */
+	const int at = era >= 0 ? era : snap_has_sheaves(snap) ? SS_ERA_6_18 : -1;
+	struct left_out lo;
 	unsigned nr = 0;
-	char e[16], seen[384] = "", tail[600] = "", alist[48];
+	char e[16], seen[384] = "", tail[1000] = "", alist[48];
 
 	memset(out, 0, sizeof(*out));
 	if (!c)
 		return ss_errorf(err, "out of memory");
 	allocator_list(want, alist, sizeof(alist));
-	if (load_family(fam ? fam : "x86_64", want, c, &nr, err)) {
+	if (load_family(fam ? fam : "x86_64", want, at, c, &nr, &lo, err)) {
 		free(c);
 		return -1;
 	}
-	/* rule 3: sheaves date a kernel that names no version */
-	const int at = era >= 0 ? era : snap_has_sheaves(snap) ? SS_ERA_6_18 : -1;
 
 	if (at >= 0) {
 		best = choose(c, nr, 0, at, true);
@@ -269,14 +290,16 @@ int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap
 			snprintf(tail, sizeof(tail), "; %s has no targets of its own: x86_64's", machine);
 		else if (!fam)
 			snprintf(tail, sizeof(tail), "; the capture names no machine: x86_64's targets");
+		if (lo.era > best->t.era)
+			snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail),
+				 "; %s is nearer, but %s", lo.name, lo.why);
 		if (era >= 0 && seen[0])
 			snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail), "; %s", seen);
 	}
 	if (out->config[0])
 		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail),
 			 "; the snapshot's options over the target's: %s", out->config);
-	if (strlen(out->why) + strlen(tail) < sizeof(out->why))
-		strcat(out->why, tail);
+	snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why), "%s", tail);
 	free(c);
 	return 0;
 }

@@ -5,11 +5,13 @@
  * The rules, in order:
  *  1. the family: the targets named after the capture's machine
  *     (meta machine=: x86_64 -> x86_64-*, arm* but aarch64 -> arm32-*;
- *     another machine takes x86_64's), of an era that has every
- *     allocator asked for: SLUB as modelled 3.10+ (the capture's own: a
- *     snapshot is /sys/kernel/slab, which only SLUB has), SLAB 2.6.16 ..
- *     6.7, SLUB_TINY 6.2+ -- so a what-if of SLAB on a 6.18 capture
- *     replays on the newest target of an era with SLAB;
+ *     another machine takes x86_64's) that a run takes under every
+ *     allocator asked for (ss_kconfig_finish(): SLUB as modelled 3.10 ..
+ *     6.x -- the capture's own, a snapshot is /sys/kernel/slab, which only
+ *     SLUB has; 7.x's sheaves for every cache are not replayed yet --,
+ *     SLAB 2.6.16 .. 6.7, SLUB_TINY 6.2 .. 6.x) -- so a what-if of SLAB on
+ *     a 6.18 capture replays on the newest target of an era with SLAB,
+ *     and a nearer target left out is named with the reason;
  *  2. the era: the newest of those whose era is not after the kernel's
  *     version (meta kernel=, else the snapshot's kernel=): an era's rules
  *     hold until the next era the model has; a kernel older than every
@@ -37,7 +39,7 @@
 struct ss_target_pick {
 	char target[64];  /* the target's name */
 	char config[512]; /* --config list of the snapshot's options ("" none) */
-	char why[768];	  /* the rule that chose it, one sentence */
+	char why[1024];	  /* the rule that chose it, one sentence */
 };
 
 /* The capture: its kernel release ("6.18.44-fc-v1300"; "" or NULL when
