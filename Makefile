@@ -2,11 +2,15 @@
 #
 #   make sim WORKLOAD=smack17k   generate, replay every variant x model, plot, report
 #                                (WORKLOAD=smack17k | audit | hackbench)
-#   make sim TRACE=PATH          your own capture or trace (docs/own-trace.md)
+#   make sim TRACE=PATH          your own capture or trace (docs/own-trace.md); every
+#                                setting (ALLOCATOR= CONFIG= TARGET= CPUS= ...) of a
+#                                workload's runs or a capture's is a what-if (mk/whatif.inc)
 #   make check-captures CAPTURES="DIR ..."  every capture there against the live kernel, one table
 #   make test                    unit + end-to-end tests, then again under ASan+UBSan
-#   make compare | sweep | index reports across models, parameters, workloads (mk/)
+#   make compare | sweep | index reports across models, allocators, parameters, workloads (mk/)
 #   make sensitivity             every estimated cost at both ends of its range: intervals (mk/)
+#   make advise                  the slab changes worth making for a trace (mk/advise.mk)
+#   make help                    every target and variable; V=1 prints each command
 #   make validate                check the geometry rules against this machine's /sys/kernel/slab
 #   make bench | topo-plot | fuzz  replay speed, topology sizes, fuzzing (mk/)
 #   make deps                    install the Debian packages (apt-get, as root)
@@ -17,6 +21,17 @@
 SHELL := /bin/bash
 # plain `make` builds the binary (build/slabsim)
 .DEFAULT_GOAL := all
+# One line per step ("  CC       base/parse.c", "  RUN      ..."): every
+# recipe that does a step says it with $(call say,TAG,WHAT); V=1 prints
+# each command in full instead (and no say lines).  Sub-makes inherit
+# both through MAKEFLAGS.
+V ?= 0
+ifeq ($(V),1)
+say :=
+else
+MAKEFLAGS += -s
+say = @printf '  %-8s %s\n' $(call sh_quote,$(1)) $(call sh_quote,$(2))
+endif
 # A recipe that fails leaves no target behind for the next make to take
 # for finished (a half-written report, an empty .o).
 .DELETE_ON_ERROR:
@@ -91,14 +106,18 @@ compile_obj = $(1) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp.$$$$ && \
 define flavour
 $(1)/obj/%.o: %.c | deps-auto
 	@mkdir -p $$(dir $$@)
+	$$(call say,CC,$$<)
 	$$(call compile_obj,$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)))
 $(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC))
 	@rm -f $$@
+	$$(call say,AR,$$@)
 	ar rcs $$@ $$^
 $(1)/slabsim: $(1)/obj/$$(MAIN:.c=.o) $(1)/libslabsim.a
+	$$(call say,LD,$$@)
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LDLIBS)
 $(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsim.a
 	@mkdir -p $$(dir $$@)
+	$$(call say,LD,$$@)
 	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
@@ -121,38 +140,71 @@ ASAN_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/asan/tests/%,$(TEST_SRC))
 all: $(SLABSIM)
 
 # ---- make help ----------------------------------------------------------------
+# Every target and variable README.md names (tests/e2e/make_help.sh checks).
 .PHONY: help
 help:
 	@printf '%s\n' \
 	  'usage: make [TARGET] [VARIABLE=VALUE ...]' '' \
 	  'targets:' \
 	  '  all (default)     build build/slabsim' \
-	  '  sim               generate, replay every variant x model, plot, report: reports/W/' \
+	  '  sim               generate (or import), replay every variant x model, plot, report:' \
+	  '                    reports/W/ (WORKLOAD=) or reports/NAME/ (TRACE=)' \
 	  '  report            report.md, summary.csv and plots from the runs there' \
-	  '  compare           models side by side: reports/W/compare/' \
-	  '  sweep             one parameter swept: reports/W/sweep-PARAM/ (PARAM=, VALUES=)' \
+	  '  compare           models side by side: reports/W/compare/; with ALLOCATORS= or' \
+	  '                    CONFIGS=, allocators and kernel options: reports/W/kernels/compare/' \
+	  '  sweep             one parameter swept: reports/W/sweep-PARAM/ (PARAM=, VALUES=, ENGINE=)' \
+	  '  sensitivity       every estimated cost at both ends of its range: sensitivity.csv,' \
+	  '                    tornado.png, and report.md gives each headline figure its interval' \
+	  '  advise            the slab changes worth making for a trace, each priced by a replay' \
+	  '                    (WORKLOAD= [VARIANT=] or TRACE=): docs/advise.md' \
 	  '  index             reports/index.html and one HTML page per report' \
 	  '  validate          the geometry rules against this machine'"'"'s /sys/kernel/slab' \
 	  '  capture           record CMD'"'"'s kmem events and slab state (root; NAME=, CMD=): docs/capture.md' \
-	  '  check-captures    every capture under CAPTURES= through make sim TRACE=, one table' \
+	  '  check-captures    every capture under CAPTURES= through make sim TRACE=, one table (DRAWS=)' \
 	  '  bench             replay speed and memory beside glibc malloc' \
 	  '  topo-plot         footprint and p99 against topology size: reports/topology/' \
 	  '  fuzz              the fuzz targets (clang libFuzzer; FUZZ_SECONDS=)' \
 	  '  test              unit + end-to-end tests, then again under ASan + UBSan' \
 	  '  unit, e2e         one of the two suites' \
+	  '  test-slurm        ENGINE=slurm on a one-node Slurm cluster on localhost (root)' \
 	  '  deps              install the Debian packages (as root)' \
-	  '  clean             remove builds and outputs' '' \
-	  'variables:' \
-	  '  WORKLOAD          $(WORKLOADS) (default smack17k)' \
-	  '  MODELS VARIANTS   which runs (slabsim list models)' \
-	  '  TARGET            a file in allocators/targets/ (slabsim list targets)' \
+	  '  clean             remove builds, outputs and generated traces' \
+	  '  help              this text' '' \
+	  'what to run:' \
+	  '  WORKLOAD          $(filter-out import,$(WORKLOADS)) (default smack17k)' \
+	  '  TRACE             your own capture or trace (make capture directory, ftrace, perf' \
+	  '                    script, trace.dat or slabsim trace): docs/own-trace.md' \
+	  '  NAME              TRACE=: the report'"'"'s name (default the capture'"'"'s); capture: the capture'"'"'s' \
+	  '  MODELS VARIANTS   which runs (slabsim list models; kmem-cache = kmem_cache)' \
+	  '' 'settings of every run, for WORKLOAD= and TRACE= alike (mk/whatif.inc):' \
+	  '  TARGET            a file in allocators/targets/ (slabsim list targets); a capture'"'"'s' \
+	  '                    default is its own kernel'"'"'s (slabsim pick-target)' \
+	  '  ALLOCATOR         slub, slub-tiny or slab (the target'"'"'s era must have it)' \
+	  '  CONFIG            kernel options, "CONFIG_X=y,..." (docs/strategies.md)' \
 	  '  CPUS, TOPOLOGY    per-CPU and per-node state: N, or host, synth:"...", xml:FILE (MAP=)' \
-	  '  COSTS SEED        a cost table; the generator seed' \
-	  '  REPORT DATA       where outputs and traces go (default: below)' '' \
-	  'A parameter given with a value other than the workload'"'"'s default is a what-if:' \
-	  'its results go to reports/W--name-value/ (and datasets/W--name-value/ when the' \
-	  'traces differ), never over the default ones (mk/whatif.inc).  Each workload'"'"'s' \
-	  'own parameters: docs/workloads/W.md.  The binary: build/slabsim --help.'
+	  '  COSTS             a cost table (allocators/costs/, slabsim costs)' \
+	  '  SEED              the generator seed; for TRACE=, the draw of the initial state' \
+	  '  INITIAL           TRACE=: the snapshot the caches start from (default slab-before.txt;' \
+	  '                    empty: empty caches)' \
+	  '  IMPORT_FLAGS      TRACE=: more slabsim import options (--drop-untraced)' \
+	  '  and each workload'"'"'s own: RULES LABELS (smack17k), SYSCALLS AUDIT_RULES (audit),' \
+	  '                    HB_GROUPS HB_LOOPS (hackbench): docs/workloads/W.md' '' \
+	  'other targets'"'"' variables:' \
+	  '  ALLOCATORS        compare: "slub slab slub-tiny", every model under each' \
+	  '  CONFIGS           compare: lists of kernel options, each a column' \
+	  '  PARAM VALUES      sweep: the parameter (rules, cpus, seed, ...) and its values' \
+	  '  ENGINE            sweep: make (default), parallel [SSHLOGINFILE=F] or slurm' \
+	  '  VARIANT           advise: the variant whose trace is advised (default the first)' \
+	  '  CMD               capture: the command to record (with NAME=)' \
+	  '  CAPTURES DRAWS    check-captures: capture directories; draws of each initial state' \
+	  '  FUZZ_SECONDS      fuzz: seconds per target' \
+	  '  REPORT DATA       where this make'"'"'s report and traces go (default: below)' \
+	  '  REPORTS DATASETS  the roots of reports/ and datasets/' \
+	  '  V=1               print every command in full (default: one line per step)' '' \
+	  'A setting given with a value other than the default is a what-if: its results' \
+	  'go to reports/W--name-value/ (and datasets/W--name-value/ when the traces' \
+	  'differ), never over the default ones; a setting the workload does not read is' \
+	  'refused.  The binary: build/slabsim --help.'
 
 # ---- tests ------------------------------------------------------------------
 .PHONY: test unit e2e asan-test
@@ -191,27 +243,48 @@ include mk/estimates.inc
 
 # ---- workloads --------------------------------------------------------------
 WORKLOAD ?= smack17k
-SEED ?= 1
+REPORTS ?= reports
+DATASETS ?= datasets
 # `make sim TRACE=PATH [NAME=N]`: a trace or capture of your own is the
-# workload `import` (workloads/import/import.mk, docs/own-trace.md).
+# workload `import` (workloads/import/import.mk, docs/own-trace.md);
+# capture.inc reads what PATH holds, names the report NAME and picks the
+# capture's own target before the what-ifs are worked out.
 ifneq ($(strip $(TRACE)),)
 override WORKLOAD := import
+include workloads/import/capture.inc
 endif
+SEED ?= 1
 # How a command shown in a report names its workload; import.mk says
 # TRACE=... instead (it is among the command-line variables).
 WORKLOAD_ARG = WORKLOAD=$(WORKLOAD)
 # A workload is a folder workloads/W/ holding its make fragment W.mk.
 WORKLOADS := $(foreach f,$(wildcard workloads/*/*.mk),$(if $(filter $(notdir $(f)),$(notdir $(patsubst %/,%,$(dir $(f)))).mk),$(notdir $(patsubst %/,%,$(dir $(f))))))
-# What-ifs (a parameter other than the workload's default) go to their
-# own directories, reports/W--name=value (mk/whatif.inc); REPORT=DIR and
-# DATA=DIR on the command line put them anywhere.
-REPORTS ?= reports
-DATASETS ?= datasets
+# Model names as the registry spells them (allocators/registry.c, where
+# '-' and '_' are one letter: kmem-cache is kmem_cache): run directories
+# are named by them, so MODELS from the command line takes that spelling
+# before anything reads it (slabsim itself does the same: ss_model_canon).
+SS_MODEL_NAMES := $(shell sed -n 's/^\t{"\([a-z_-]*\)", "[^"]*",$$/\1/p' allocators/registry.c)
+ss_model_base = $(or $(firstword $(foreach n,$(SS_MODEL_NAMES),$(if $(filter $(subst _,-,$(n)),$(subst _,-,$(1))),$(n)))),$(1))
+ss_models_canon = $(foreach w,$(1),$(call ss_model_base,$(firstword $(subst +, ,$(w))))$(if $(findstring +,$(w)),+$(patsubst $(firstword $(subst +, ,$(w)))+%,%,$(w))))
+ifeq ($(origin MODELS),command line)
+ifneq ($(call ss_models_canon,$(MODELS)),$(strip $(MODELS)))
+override MODELS := $(call ss_models_canon,$(MODELS))
+endif
+endif
+# Every setting of a run, for workloads and captures alike, and what-ifs
+# (a setting other than the default) in directories of their own,
+# reports/W--name-value (mk/whatif.inc); REPORT=DIR and DATA=DIR on the
+# command line put them anywhere.
 ifneq ($(filter $(WORKLOAD),$(WORKLOADS)),)
 include mk/whatif.inc
 endif
-DATA := $(DATASETS)/$(WORKLOAD)$(WHATIF_DATA_SUFFIX)
-REPORT := $(REPORTS)/$(WORKLOAD)$(WHATIF_SUFFIX)
+DATA := $(DATASETS)/$(WHATIF_DATA_NAME)$(WHATIF_DATA_SUFFIX)
+REPORT := $(REPORTS)/$(WHATIF_NAME)$(WHATIF_SUFFIX)
+# A what-if that fails leaves none of its own directories this make
+# would create (a workload's `sim` ends its steps with WHATIF_UNDO).
+WHATIF_NEW := $(foreach d,$(if $(WHATIF_SUFFIX),$(if $(filter command line,$(origin REPORT)),,$(REPORT))) \
+	$(if $(WHATIF_DATA_SUFFIX),$(if $(filter command line,$(origin DATA)),,$(DATA))),$(if $(wildcard $(d)),,$(d)))
+WHATIF_UNDO := $(if $(strip $(WHATIF_NEW)),|| { rm -rf $(WHATIF_NEW); echo "make: the what-if failed; removed $(strip $(WHATIF_NEW))" >&2; exit 1; })
 # Loaded into gnuplot before each of the report's plot scripts: the title
 # names the workload, target, kernel era and CPUs (slabsim report writes
 # title.gp beside report.md).

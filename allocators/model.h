@@ -202,6 +202,13 @@ struct ss_model_desc {
 /* The model called name; '-' and '_' are the same letter, so kmem-cache
  * and kmalloc_buckets name kmem_cache and kmalloc-buckets. */
 const struct ss_model_desc *ss_model_find(const char *name);
+/* Every model name of a blank-separated list spelled as the registry
+ * spells it, in place ("kmem-cache+P traced" -> "kmem_cache+P traced";
+ * a compare label's model too: "kmalloc_buckets.slab.c1"): the one
+ * normalisation every command that takes model names applies, so that a
+ * run's directory, its summary row and every report name it alike.
+ * Words that name no model, or name it so already, are not written. */
+void ss_model_canon(char *list);
 unsigned ss_model_count(void);
 const struct ss_model_desc *ss_model_at(unsigned i);
 

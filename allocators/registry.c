@@ -53,6 +53,21 @@ const struct ss_model_desc *ss_model_find(const char *name)
 	return find_n(name, strlen(name));
 }
 
+void ss_model_canon(char *list)
+{
+	for (char *w = list; *w;) {
+		size_t len = strcspn(w, " \t\n"), mlen = strcspn(w, "+. \t\n");
+		const struct ss_model_desc *d = find_n(w, mlen);
+
+		/* same_name() matched letter for letter: the same length; a
+		 * name already spelled so is not written (it may be read-only) */
+		if (d && memcmp(w, d->name, mlen))
+			memcpy(w, d->name, mlen);
+		w += len;
+		w += strspn(w, " \t\n");
+	}
+}
+
 /* "traced, kmalloc-buckets, kmem_cache" for error messages */
 static void model_names(char *buf, size_t n)
 {

@@ -1,7 +1,8 @@
-/* compare_kernels.c - compare.md's list of the kernel each model label ran
- * (kernel.txt of its runs, docs/outputs.md) when the labels ran different
- * allocators or options, and why a label has no run (skipped/VARIANT__LABEL.txt, left
- * by `make compare` for a combination no kernel has). */
+/* compare_kernels.c - compare.md's kernel (kernel.txt of the runs,
+ * docs/outputs.md): the one every label ran, or, when the labels ran
+ * different allocators or options, the kernel of each, and why a label
+ * has no run (skipped/VARIANT__LABEL.txt, left by `make compare` for a
+ * combination no kernel has). */
 #include "compare_out.h"
 
 #include <string.h>
@@ -58,14 +59,17 @@ void cmp_write_kernels(FILE *fp, const struct cmp_in *in)
 		}
 		kernel_field(path, "allocator", alloc, sizeof(alloc));
 		kernel_field(path, "config", config, sizeof(config));
-		snprintf(this, sizeof(this), "%s %s", alloc, config);
+		snprintf(this, sizeof(this), "%s, options: %s", alloc, config[0] ? config : "the target's");
 		if (!first[0])
 			snprintf(first, sizeof(first), "%s", this);
 		else if (strcmp(first, this))
 			differ = true;
 	}
-	if (!differ)
+	if (!differ) {
+		if (first[0])
+			fprintf(fp, "- Kernel (the runs' kernel.txt): %s\n", first);
 		return;
+	}
 	fputs("- Kernels (each label's kernel.txt):\n", fp);
 	for (unsigned mi = 0; mi < m->n; mi++) {
 		if (!first_file(in, mi, "runs", "/kernel.txt", path, sizeof(path))) {

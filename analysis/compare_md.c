@@ -43,7 +43,12 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 		    "- Variants: ", res->models.v[0]);
 	join(fp, &res->variants);
 	fputc('\n', fp);
+	/* what each run used (run_settings.h): one value, or each with its runs */
+	rp_settings_line(fp, "Target", res, in->settings, rp_sv_target);
 	cmp_write_kernels(fp, in);
+	rp_settings_line(fp, "CPUs", res, in->settings, rp_sv_cpus);
+	rp_settings_line(fp, "Cost table", res, in->settings, rp_sv_costs);
+	rp_settings_line(fp, "Initial state", res, in->settings, rp_sv_initial);
 	fputs("- Plots beside this file (PNG, and SVG under the same name): "
 	      "waste.png (where the bytes go at the end and at the peak, models side by side), "
 	      "latency.png (latency CCDFs, alloc and free, one curve per run), timeline.png (footprint over the trace, "

@@ -10,6 +10,7 @@
 
 #include "compare_runs.h"
 #include "report_runs.h"
+#include "run_settings.h"
 
 /* What was read of one (variant, model) slot beyond its summary. */
 struct cmp_slot {
@@ -24,6 +25,9 @@ struct cmp_in {
 	const struct rp_results *res;	/* arranged: variant-major */
 	struct cmp_slot *slot;		/* [vi * models + mi] */
 	unsigned top;			/* caches per run in the loss table */
+	/* each run's kernel.txt (res->runs order; run_settings.h), NULL:
+	 * none read */
+	const struct rp_settings *settings;
 };
 
 /* Read every slot's timeline.csv (each row also goes to `tl_out` as

@@ -172,18 +172,52 @@ void rp_runs_line(FILE *fp, const struct rp_results *res, const char *dir)
 			res->nruns, dir, pairs, res->variants.n, res->models.n);
 }
 
+/* ---- the settings each run used (run_settings.h) ---------------------- */
+
+/* For a capture's runs (the report knows its own target) that had no
+ * initial state, that the caches started empty. */
+static bool v_initial_capture(const struct rp_results *res, size_t k, const struct rp_settings *s,
+			      char *buf, size_t n)
+{
+	if (!rp_sv_initial(res, k, s, buf, n))
+		snprintf(buf, n, "none: the caches start empty");
+	return true;
+}
+
+/* A capture's target: the one its kernel takes, or a what-if's. */
+static void pick_line(FILE *fp, const struct rp_report_in *in)
+{
+	const struct rp_results *res = in->res;
+	bool all = res->nruns > 0;
+
+	if (!in->pick_target)
+		return;
+	for (size_t k = 0; k < res->nruns; k++)
+		all = all && !strcmp(rp_run_column(res, k, "target"), in->pick_target);
+	if (all)
+		fprintf(fp, "- Target chosen from the capture: %s\n", in->pick_why);
+	else
+		fprintf(fp, "- The capture's own target would be %s (%s); these runs are a what-if "
+			    "on another\n", in->pick_target, in->pick_why);
+}
+
 static void sec_run(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
-	char a[512], b[512], c[512];
+	char a[512], b[512];
 
 	rp_heading(fp, in, "What was run");
 	fprintf(fp, "- Command: `%s`\n", in->command);
-	distinct(res, "target", -1, a, sizeof(a));
-	distinct(res, "era", -1, b, sizeof(b));
-	distinct(res, "cpus", -1, c, sizeof(c));
-	fprintf(fp, "- Target: %s (kernel era %s, %s CPU%s)\n", a, b, c,
-		strcmp(c, "1") ? "s" : "");
+	rp_settings_line(fp, "Target", res, in->settings, rp_sv_target);
+	pick_line(fp, in);
+	rp_settings_line(fp, "Kernel", res, in->settings, rp_sv_kernel);
+	rp_settings_line(fp, "CPUs", res, in->settings, rp_sv_cpus);
+	rp_settings_line(fp, "Cost table", res, in->settings, rp_sv_costs);
+	rp_settings_line(fp, "Traces from", res, in->settings, rp_sv_traces);
+	rp_settings_line(fp, "Initial state", res, in->settings,
+			 in->pick_target ? v_initial_capture : rp_sv_initial);
+	rp_settings_line(fp, "Draw of the initial state (--draw-seed)", res, in->settings,
+			 rp_sv_draw_seed);
 	value_range(res, offsetof(struct rp_summary, rules), a, sizeof(a));
 	value_range(res, offsetof(struct rp_summary, labels), b, sizeof(b));
 	if (a[0])

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "report_runs.h"
+#include "run_settings.h"
 #include "report_seed.h"
 #include "waste_md.h"
 
@@ -61,6 +62,12 @@ struct rp_report_in {
 	 * sensitivity.csv, their intervals (else NULL). */
 	const struct rp_figures *figs;
 	const struct rp_sensitivity *sens;
+	/* Each run's kernel.txt (res->runs order; run_settings.h): the
+	 * header's settings are these, read from the runs. */
+	const struct rp_settings *settings;
+	/* A capture's own target and why (slabsim pick-target, --capture-
+	 * target), NULL when the runs are no capture's. */
+	const char *pick_target, *pick_why;
 };
 
 /* "## N. TITLE" with the next section number: sections are numbered as

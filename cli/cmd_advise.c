@@ -5,6 +5,7 @@
 
 #include "advise.h"
 #include "commands.h"
+#include "model.h"
 #include "opts.h"
 
 enum {
@@ -69,7 +70,10 @@ static int take(void *ctx, int id, const char *v)
 
 	switch (id) {
 	case O_TRACE: o->spec.trace = v; return 0;
-	case O_MODEL: o->spec.model = v; return 0;
+	case O_MODEL:
+		ss_model_canon((char *)v); /* argv is writable: the registry's spelling */
+		o->spec.model = v;
+		return 0;
 	case O_TARGET: o->spec.target = v; return 0;
 	case O_CONFIG:
 		return ss_opt_usage_err(&opt_set, "--config needs the kernel options of issue 17, not in this build");

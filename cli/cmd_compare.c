@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "compare_out.h"
 #include "names_opt.h"
+#include "models_opt.h"
 #include "opts.h"
 #include "report_md.h"
 #include "report_plot.h"
@@ -70,7 +71,7 @@ static int take_compare_opt(void *ctx, int id, const char *v)
 	case O_OUT: o->out = v; return 0;
 	case O_COMMAND: o->command = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
+	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
 	default: return ss_opt_uint(&opt_set, id, v, 1, 1000, &o->top); /* O_TOP */
 	}
 }
@@ -173,6 +174,8 @@ static int run_compare(const struct compare_opts *o)
 	struct ss_error err = {{0}};
 	struct cmp_in in = {.workload = o->workload, .command = o->command,
 			    .dir = o->dir, .res = &res, .top = o->top};
+	struct rp_settings *settings = NULL;
+	size_t nsettings = 0;
 	int rc = 1;
 
 	memset(&res, 0, sizeof(res));
@@ -187,6 +190,10 @@ static int run_compare(const struct compare_opts *o)
 		ss_errorf(&err, "%s/runs: no run of the listed variants and models", o->dir);
 		goto fail;
 	}
+	if (rp_settings_load_all(o->dir, &res, &settings, &err))
+		goto fail;
+	nsettings = res.nruns;
+	in.settings = settings;
 	if (write_outputs(o, &in, &err))
 		goto fail;
 	rc = 0;
@@ -196,6 +203,7 @@ fail:
 	remove_outputs(o);
 out:
 	cmp_free_slots(&in);
+	rp_settings_free_all(settings, nsettings);
 	rp_results_free(&res);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* cmd_report.c - `slabsim report`: combine a workload's runs into
  * summary.csv, waste.dat, latency.dat and report.md (docs/outputs.md). */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "commands.h"
 #include "error.h"
 #include "names_opt.h"
+#include "models_opt.h"
 #include "opts.h"
 #include "parse.h"
 #include "report_extras.h"
@@ -35,6 +37,7 @@ struct report_opts {
 	const char *kernel_before, *kernel_after; /* slab snapshots of a capture */
 	const char *capture_meta;		  /* its meta file */
 	const char *kernel_fill_after;		  /* its slab-fill-after.txt */
+	const char *capture_target;		  /* slabsim pick-target's output */
 	struct rp_names variants, models; /* empty = not given */
 	struct rp_calib calib[MAX_CALIB];
 	unsigned ncalib;
@@ -44,7 +47,7 @@ struct report_opts {
 
 enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
        O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_KBEFORE, O_KAFTER, O_CMETA,
-       O_KFILL,
+       O_KFILL, O_CTARGET,
        O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -91,6 +94,10 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"(slab-fill-after.txt): kernel.csv and the notes give the\n"
 		"CPU slabs' free slots at the end, which `objects` counts\n"
 		"as in use, on both sides"},
+	[O_CTARGET] = {"capture-target", NULL, "FILE",
+		"what `slabsim pick-target` said of the capture the runs\n"
+		"replay (target=, why=): section 1 says whether the runs'\n"
+		"target (their summary.csv) is the capture's own"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
 		"write only the plot data (waste.dat, latency.dat,\n"
 		"title.gp and the workload's own)"},
@@ -110,11 +117,14 @@ static void usage(FILE *out)
 		"                      [--compare-model M] [--baseline VARIANT] [--alt-runs DIR]...\n"
 		"                      [--sensitivity FILE] [--plot-data-only]\n"
 		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT\n"
-		"                       [--capture-meta FILE] [--kernel-fill-after FILE]]\n\n"
+		"                       [--capture-meta FILE] [--kernel-fill-after FILE]]\n"
+		"                      [--capture-target FILE]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
 		"title), DIR/figures.csv (the headline figures) and DIR/report.md (only\n"
-		"the plot data with --plot-data-only).  All or nothing.  Target\n"
+		"the plot data with --plot-data-only).  All or nothing.  Section 1 states\n"
+		"the settings each run used, read from its kernel.txt and summary.csv\n"
+		"(runs that disagree are named with each value).  Target\n"
 		"parameters declared inferred in the runs' target files are listed in\n"
 		"the section \"Fitted and inferred parameters\".\n\n");
 	ss_opt_help(out, &opt_set);
@@ -179,8 +189,9 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_KAFTER: o->kernel_after = v; return 0;
 	case O_CMETA: o->capture_meta = v; return 0;
 	case O_KFILL: o->kernel_fill_after = v; return 0;
+	case O_CTARGET: o->capture_target = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	case O_MODELS: return names_opt_parse(&opt_set, id, v, &o->models);
+	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
 	default: o->plot_data_only = true; return 0; /* O_PLOT_DATA_ONLY */
 	}
@@ -323,9 +334,11 @@ out:
 	return r;
 }
 
-/* Variant order: --variants (only those), else the seed table's rows. */
+/* Variant order: --variants (only those), else the seed table's rows;
+ * models: --models (only those) unless all_models (--alt-runs, which hold
+ * the compare model's runs whatever --models lists). */
 static int arrange(const struct report_opts *o, const struct rp_seed *seed,
-		   struct rp_results *res, struct ss_error *err)
+		   struct rp_results *res, bool all_models, struct ss_error *err)
 {
 	struct rp_names seed_order = {0};
 	int r;
@@ -336,8 +349,8 @@ static int arrange(const struct report_opts *o, const struct rp_seed *seed,
 			return ss_errorf(err, "out of memory");
 		}
 	r = rp_arrange(res, o->variants.n ? &o->variants : &seed_order,
-		       o->variants.n > 0, o->models.n ? &o->models : NULL,
-		       o->models.n > 0, err);
+		       o->variants.n > 0, o->models.n && !all_models ? &o->models : NULL,
+		       o->models.n > 0 && !all_models, err);
 	rp_names_free(&seed_order);
 	if (r)
 		return -1;
@@ -444,7 +457,31 @@ struct report_data {
 	bool have_sens;
 	struct rp_inferred *inferred;
 	unsigned ninferred;
+	struct rp_settings *settings; /* each run's kernel.txt */
+	size_t nsettings;
+	char pick_target[64], pick_why[1024]; /* --capture-target */
 };
+
+/* --capture-target FILE: its target= and why= lines. */
+static int load_pick(const char *path, struct report_data *d, struct ss_error *err)
+{
+	FILE *fp = fopen(path, "r");
+	char line[1200];
+
+	if (!fp)
+		return ss_errorf(err, "%s: cannot open: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "target=", 7))
+			snprintf(d->pick_target, sizeof(d->pick_target), "%.63s", line + 7);
+		else if (!strncmp(line, "why=", 4))
+			snprintf(d->pick_why, sizeof(d->pick_why), "%.1000s", line + 4);
+	}
+	fclose(fp);
+	if (!d->pick_target[0])
+		return ss_errorf(err, "%s: no target= line (slabsim pick-target writes it)", path);
+	return 0;
+}
 
 static int load_data(const struct report_opts *o, struct report_data *d,
 		     struct ss_error *err)
@@ -455,18 +492,22 @@ static int load_data(const struct report_opts *o, struct report_data *d,
 		d->have_seed = true;
 	}
 	if (rp_load_results(o->dir, o->workload, &d->res, err) ||
-	    arrange(o, d->have_seed ? &d->seed : NULL, &d->res, err))
+	    arrange(o, d->have_seed ? &d->seed : NULL, &d->res, false, err))
 		return -1;
 	for (unsigned k = 0; k < o->nalt; k++)
 		if (rp_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
-		    arrange(o, d->have_seed ? &d->seed : NULL, &d->alt[k], err))
+		    arrange(o, d->have_seed ? &d->seed : NULL, &d->alt[k], true, err))
 			return -1;
 	if (o->sens_path) {
 		if (rp_sensitivity_load(o->sens_path, &d->sens, err))
 			return -1;
 		d->have_sens = true;
 	}
-	if (report_inferred(&d->res, &d->inferred, &d->ninferred, err))
+	if (report_inferred(&d->res, &d->inferred, &d->ninferred, err) ||
+	    rp_settings_load_all(o->dir, &d->res, &d->settings, err))
+		return -1;
+	d->nsettings = d->res.nruns;
+	if (o->capture_target && load_pick(o->capture_target, d, err))
 		return -1;
 	for (unsigned k = 0; k < o->nalt; k++)
 		if (report_inferred(&d->alt[k], &d->inferred, &d->ninferred, err))
@@ -485,6 +526,7 @@ static void free_data(const struct report_opts *o, struct report_data *d)
 		rp_sensitivity_free(&d->sens);
 	rp_figures_free(&d->figs);
 	free(d->inferred);
+	rp_settings_free_all(d->settings, d->nsettings);
 }
 
 /* Read everything, then write everything: exit code 0 or 1. */
@@ -539,6 +581,9 @@ static int run_report(const struct report_opts *o)
 		.alt = d->alt, .alt_dirs = o->alt, .nalt = o->nalt,
 		.inferred = d->inferred, .ninferred = d->ninferred,
 		.figs = &d->figs, .sens = d->have_sens ? &d->sens : NULL,
+		.settings = d->settings,
+		.pick_target = d->pick_target[0] ? d->pick_target : NULL,
+		.pick_why = d->pick_why,
 	};
 	if (collect_figures(&in, &d->figs, &err) || write_outputs(o, &in, &err))
 		goto fail;

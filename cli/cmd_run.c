@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "escape.h"
 #include "commands.h"
+#include "model.h"
 #include "opts.h"
 #include "parse.h"
 #include "host_run.h"
@@ -209,7 +210,11 @@ static int take_run_opt(void *ctx, int id, const char *v)
 
 	switch (id) {
 	case O_TRACE: o->spec.trace = v; return 0;
-	case O_MODEL: o->spec.model = v; return 0;
+	case O_MODEL:
+		/* argv and a run list's words are writable: one spelling from here on */
+		ss_model_canon((char *)v);
+		o->spec.model = v;
+		return 0;
 	case O_TARGET: o->spec.target = v; return 0;
 	case O_ALLOCATOR:
 		o->spec.allocator = v;
@@ -378,11 +383,14 @@ static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *i
 	return ss_write_slabinfo(io->dir, "slabinfo", run, err);
 }
 
-/* kernel.txt: what kernel the run modelled besides its target file, for
- * a comparison across allocators and options (docs/outputs.md). */
-static int write_kernel(const char *dir, const struct ss_run *run, uint64_t draw_seed,
+/* kernel.txt: what kernel and machine the run modelled and from what,
+ * for a report's header and a comparison across allocators and options
+ * (docs/outputs.md): the settings as the run took them, so that a report
+ * says what its runs used and not what a command line asked for. */
+static int write_kernel(const char *dir, const struct ss_run *run, const struct run_opts *o,
 			struct ss_error *err)
 {
+	const struct ss_run_spec *sp = &o->spec;
 	struct ss_atomic_file f;
 	char path[4200], era[16], opts[1024];
 
@@ -393,8 +401,16 @@ static int write_kernel(const char *dir, const struct ss_run *run, uint64_t draw
 	ss_kconfig_str(&run->target->kc, opts, sizeof(opts));
 	fprintf(f.fp, "target=%s\nera=%s\nallocator=%s\nconfig=%s\n", run->target->name, era,
 		ss_allocator_name(run->target->kc.allocator), opts);
-	if (draw_seed) /* (the default draws: no line, as before there was one) */
-		fprintf(f.fp, "draw_seed=%llu\n", (unsigned long long)draw_seed);
+	if (sp->draw_seed) /* (the default draws: no line, as before there was one) */
+		fprintf(f.fp, "draw_seed=%llu\n", (unsigned long long)sp->draw_seed);
+	/* the slub_* boot parameters (ss_kconfig_set: --config takes them) */
+	fprintf(f.fp, "slub_min_order=%u\nslub_max_order=%u\nslub_min_objects=%u\n",
+		run->target->slub_min_order, run->target->slub_max_order,
+		run->target->slub_min_objects);
+	fprintf(f.fp, "cpus=%u\ntopology=%s\ncosts=%s\ntrace=%s\n", run->topo->nr_cpus,
+		run->topo->desc, sp->costs ? sp->costs : "default", sp->trace);
+	if (sp->initial_state)
+		fprintf(f.fp, "initial_state=%s\n", sp->initial_state);
 	return ss_atomic_commit(&f, err);
 }
 
@@ -412,7 +428,7 @@ static int write_results(struct ss_run *run, const struct run_opts *o,
 		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
 	};
 
-	if (write_kernel(io->dir, run, o->spec.draw_seed, err) ||
+	if (write_kernel(io->dir, run, o, err) ||
 	    (o->spec.initial_state && ss_write_prior(io->dir, run, err)))
 		return -1;
 	if (ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||

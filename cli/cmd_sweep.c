@@ -7,6 +7,7 @@
 #include "atomic_file.h"
 #include "commands.h"
 #include "names_opt.h"
+#include "models_opt.h"
 #include "opts.h"
 #include "sweep_data.h"
 
@@ -70,7 +71,7 @@ static int take_sweep_opt(void *ctx, int id, const char *v)
 	case O_VALUES: return names_opt_parse(&opt_set, id, v, &o->values);
 	case O_FIGURES: return names_opt_parse(&opt_set, id, v, &o->figures);
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	default: return names_opt_parse(&opt_set, id, v, &o->models); /* O_MODELS */
+	default: return models_opt_parse(&opt_set, id, v, &o->models); /* O_MODELS */
 	}
 }
 

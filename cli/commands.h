@@ -25,5 +25,6 @@ int cmd_advise(int argc, char **argv);	 /* cli/cmd_advise.c */
 int cmd_kernel_table(int argc, char **argv); /* cli/cmd_kernel_table.c */
 int cmd_reap(int argc, char **argv);	 /* cli/cmd_reap.c */
 int cmd_slabpages(int argc, char **argv); /* cli/cmd_slabpages.c */
+int cmd_pick_target(int argc, char **argv); /* cli/cmd_pick_target.c */
 
 #endif

@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{"kernel-table", cmd_kernel_table, "captures' reports against the live kernel, in one table"},
 	{"convert", cmd_convert, "copy a trace into another format (text, binary .sbt, zstd)"},
 	{"import", cmd_import, "turn an ftrace/perf capture of the kmem events into a trace"},
+	{"pick-target", cmd_pick_target, "the target a capture is replayed on by default, and why"},
 	{"reap", cmd_reap, "run a command as the subreaper of its orphans (make capture)"},
 	{"slab-pages", cmd_slabpages, "write which page frames are slab pages now (make capture)"},
 	{"bench", cmd_bench, "replay speed and memory of each model beside glibc malloc"},

@@ -26,6 +26,7 @@ bench_loops = $(word 2,$(subst :, ,$(1)))
 
 $(BENCH_DATA)/hackbench-l%.sbt: $(SLABSIM)
 	@mkdir -p $(@D)
+	$(call say,GEN,$@)
 	$(SLABSIM) gen hackbench -g 20 -l $* -o $@
 
 BENCH_FILES := $(foreach t,$(BENCH_TRACES),$(BENCH_DATA)/hackbench-l$(call bench_loops,$(t)).sbt)
@@ -34,6 +35,7 @@ BENCH_FILES := $(foreach t,$(BENCH_TRACES),$(BENCH_DATA)/hackbench-l$(call bench
 bench: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM) $(BENCH_FILES)
 	@mkdir -p $(BENCH_DIR)
+	$(call say,BENCH,$(BENCH_DIR)/bench.csv)
 	$(SLABSIM) bench --target $(BENCH_TARGET) --repeat $(BENCH_REPEAT) \
 		$(if $(strip $(BENCH_MODELS)),--models '$(strip $(BENCH_MODELS))') --csv $(BENCH_DIR)/bench.csv \
 		$(foreach t,$(BENCH_TRACES),$(call bench_name,$(t))=$(BENCH_DATA)/hackbench-l$(call bench_loops,$(t)).sbt)

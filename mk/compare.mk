@@ -34,32 +34,36 @@ CMP_CONFIGS := - $(CONFIGS)
 CMP_CFG_IDX := $(shell seq 1 $(words $(CMP_CONFIGS)))
 # $(call cmp_label,MODEL,ALLOCATOR,CONFIG_INDEX)
 cmp_label = $(1)$(if $(filter-out -,$(2)),.$(2))$(if $(filter-out 1,$(3)),.c$(shell expr $(3) - 1))
-# the --config of entry $(1): CONFIG (every run's) joined with the entry
-cmp_config = $(subst $(cmp_space),$(cmp_comma),$(strip $(CONFIG) $(filter-out -,$(word $(1),$(CMP_CONFIGS)))))
-cmp_comma := ,
-cmp_empty :=
-cmp_space := $(cmp_empty) $(cmp_empty)
+# the --config of entry $(1): every run's (the workload's own, then
+# CONFIG: mk/runparams.inc's RUN_CONFIG) joined with the entry
+cmp_config = $(subst $(run_space),$(run_comma),$(strip $(RUN_CONFIG) $(filter-out -,$(word $(1),$(CMP_CONFIGS)))))
 CMP_LABELS := $(foreach m,$(MODELS),$(foreach a,$(CMP_ALLOCATORS),$(foreach i,$(CMP_CFG_IDX),$(call cmp_label,$(m),$(a),$(i)))))
-CMP_STAMP := $(RUN_PARAMS_BASE) allocator=$(ALLOCATOR) allocators=$(strip $(ALLOCATORS)) config=$(CONFIG) configs=$(strip $(CONFIGS))
+CMP_STAMP := $(RUN_PARAMS_BASE) allocator=$(ALLOCATOR) allocators=$(strip $(ALLOCATORS)) config=$(RUN_CONFIG) configs=$(strip $(CONFIGS))
 $(eval $(call param_stamp,$(CMP_ROOT)/run-params,CMP_STAMP))
 
 # $(1) variant, $(2) model, $(3) allocator, $(4) config index.  A
-# combination no kernel has (slabsim run exits 3: SLUB_TINY with random
-# kmalloc caches, SLAB after 6.7, ...) leaves no run but its reason in
-# skipped/<variant>__<label>.txt, which compare.md quotes (the empty
-# directory a failed run leaves, base/outdir.h, goes too).
+# combination no kernel has (slabsim run exits 3: slub_debug under SLAB,
+# SLUB_TINY with random kmalloc caches or before 6.2, SLAB after 6.7, ...)
+# leaves no run but its reason in skipped/<variant>__<label>.txt, which
+# compare.md quotes.  Any failed run leaves no directory (the empty one
+# base/outdir.h leaves would stop the next compare); one that failed
+# otherwise stops make, with no reason taken for a skip.
+cmp_run_dir = $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4))
+cmp_skip = $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt
 define cmp_run_rule
-$(CMP_ROOT)/done/$(1)__$(call cmp_label,$(2),$(3),$(4)): $(DATA)/$(1).trace $(SLABSIM) $(CMP_ROOT)/run-params
+$(CMP_ROOT)/done/$(1)__$(call cmp_label,$(2),$(3),$(4)): $(call run_trace,$(1)) $(SLABSIM) $(CMP_ROOT)/run-params $(RUN_INPUTS)
 	@mkdir -p $(CMP_ROOT)/done $(CMP_ROOT)/skipped
-	@rm -rf $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4)) $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt
-	$(SLABSIM) run --trace $$< --model $(2) $(RUN_PARAMS_BASE) \
+	@rm -rf $(call cmp_run_dir,$(1),$(2),$(3),$(4)) $(call cmp_skip,$(1),$(2),$(3),$(4))
+	$$(call say,RUN,$(call cmp_run_dir,$(1),$(2),$(3),$(4)))
+	$(SLABSIM) run --quiet --trace $$< --variant $(1) --model $(2) $(RUN_PARAMS_BASE) \
 		$(if $(filter-out -,$(3)),--allocator $(3),$(if $(ALLOCATOR),--allocator $(ALLOCATOR))) \
 		$(if $(call cmp_config,$(4)),--config $(call sh_quote,$(call cmp_config,$(4)))) \
-		--label $(call cmp_label,$(2),$(3),$(4)) --out $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4)) \
-		2>$(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt || \
-	  { rc=$$$$?; cat $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt >&2; \
-	    [ $$$$rc -eq 3 ] && rm -rf $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4)); }
-	@[ -s $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt ] || rm -f $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt
+		--label $(call cmp_label,$(2),$(3),$(4)) --out $(call cmp_run_dir,$(1),$(2),$(3),$(4)) \
+		2>$(call cmp_skip,$(1),$(2),$(3),$(4)).tmp; rc=$$$$?; \
+	cat $(call cmp_skip,$(1),$(2),$(3),$(4)).tmp >&2; \
+	if [ $$$$rc -ne 0 ]; then rm -rf $(call cmp_run_dir,$(1),$(2),$(3),$(4)); fi; \
+	if [ $$$$rc -eq 3 ]; then mv -f $(call cmp_skip,$(1),$(2),$(3),$(4)).tmp $(call cmp_skip,$(1),$(2),$(3),$(4)); \
+	else rm -f $(call cmp_skip,$(1),$(2),$(3),$(4)).tmp; [ $$$$rc -eq 0 ] || exit $$$$rc; fi
 	@touch $$@
 endef
 $(foreach v,$(VARIANTS),$(foreach m,$(MODELS),$(foreach a,$(CMP_ALLOCATORS),$(foreach i,$(CMP_CFG_IDX),$(eval $(call cmp_run_rule,$(v),$(m),$(a),$(i)))))))
@@ -87,6 +91,7 @@ COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(CMP_MODEL_ARG)) 
 $(eval $(call param_stamp,$(COMPARE_DIR)/params,COMPARE_STAMP))
 
 $(COMPARE_DATA) &: $(CMP_INPUTS) $(SLABSIM) $(COMPARE_DIR)/params
+	$(call say,COMPARE,$(COMPARE_DIR)/compare.md)
 	$(SLABSIM) compare --workload $(WORKLOAD) --dir $(CMP_DIR_ARG) --out $(COMPARE_DIR) \
 		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(CMP_MODEL_ARG))) \
 		--top $(COMPARE_TOP) --command $(call sh_quote,$(strip $(COMPARE_COMMAND)))
@@ -100,6 +105,7 @@ $(eval $(call cmp_plot,timeline,; phasefile='$(COMPARE_DIR)/phases.dat',$(COMPAR
 
 .PHONY: compare
 compare: deps-auto $(COMPARE_DATA) $(COMPARE_PLOTS)
+	$(if $(INDEX_AUTO),$(call say,INDEX,$(INDEX)))
 	$(if $(INDEX_AUTO),$(SLABSIM) index --dir $(REPORTS_ROOT))
 	@echo "slabsim: $(COMPARE_DIR)/compare.md, waste.png, latency.png, timeline.png written"
 

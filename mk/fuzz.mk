@@ -45,11 +45,14 @@ fuzz-deps:
 FUZZ_OBJ_SAN := -fsanitize=fuzzer-no-link,$(FUZZ_SAN)
 $(FUZZ_OUT)/obj/%.o: %.c | deps-auto fuzz-deps
 	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
 	$(call compile_obj,$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_OBJ_SAN))
 $(FUZZ_OUT)/libfuzzsim.a: $(FUZZ_LIBOBJ)
 	@rm -f $@
+	$(call say,AR,$@)
 	ar rcs $@ $^
 $(FUZZ_OUT)/fuzz_%: $(FUZZ_OUT)/obj/tests/fuzz/fuzz_%.o $(FUZZ_OUT)/libfuzzsim.a
+	$(call say,LD,$@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $^ $(LDLIBS)
 -include $(shell find $(FUZZ_OUT)/obj -name '*.d' 2>/dev/null)
 
@@ -82,11 +85,13 @@ $(patsubst %,fuzz-run-%,$(FUZZ_ALL)): fuzz-run-%: $(FUZZ_OUT)/fuzz_%
 $(BUILD)/tests/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/driver.o \
 		$(BUILD)/obj/tests/fuzz/util.o $(BUILD)/obj/tests/fuzz/strict.o $(BUILD)/libslabsim.a
 	@mkdir -p $(dir $@)
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/asan/tests/fuzz_%: $(BUILD)/asan/obj/tests/fuzz/fuzz_%.o \
 		$(BUILD)/asan/obj/tests/fuzz/driver.o $(BUILD)/asan/obj/tests/fuzz/util.o \
 		$(BUILD)/asan/obj/tests/fuzz/strict.o $(BUILD)/asan/libslabsim.a
 	@mkdir -p $(dir $@)
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 # check_outputs DIR|FILE...: the strict readers on result files, for the
@@ -94,10 +99,12 @@ $(BUILD)/asan/tests/fuzz_%: $(BUILD)/asan/obj/tests/fuzz/fuzz_%.o \
 $(BUILD)/tests/check_outputs: $(BUILD)/obj/tests/fuzz/check_outputs.o \
 		$(BUILD)/obj/tests/fuzz/strict.o $(BUILD)/libslabsim.a
 	@mkdir -p $(dir $@)
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 $(BUILD)/asan/tests/check_outputs: $(BUILD)/asan/obj/tests/fuzz/check_outputs.o \
 		$(BUILD)/asan/obj/tests/fuzz/strict.o $(BUILD)/asan/libslabsim.a
 	@mkdir -p $(dir $@)
+	$(call say,LD,$@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 # make test: tests/e2e/fuzz_regressions.sh runs these next to $(SLABSIM).

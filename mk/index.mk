@@ -11,13 +11,15 @@
 
 REPORTS_ROOT := $(patsubst %/,%,$(dir $(REPORT)))
 INDEX := $(REPORTS_ROOT)/index.html
-INDEX_AUTO := $(if $(SWEEP_POINT),,$(filter $(REPORTS_ROOT)/$(WORKLOAD) $(REPORTS_ROOT)/$(WORKLOAD)--%,$(REPORT)))
+INDEX_AUTO := $(if $(SWEEP_POINT),,$(filter $(REPORTS_ROOT)/$(WHATIF_NAME) $(REPORTS_ROOT)/$(WHATIF_NAME)--%,$(REPORT)))
 
 .PHONY: index
 index: $(SLABSIM)
+	$(call say,INDEX,$(INDEX))
 	$(SLABSIM) index --dir $(REPORTS_ROOT)
 
 $(INDEX): $(SLABSIM)
+	$(call say,INDEX,$(INDEX))
 	$(SLABSIM) index --dir $(REPORTS_ROOT)
 
 # After the report's own files, the workload's own plots included (the

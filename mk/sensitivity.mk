@@ -83,6 +83,7 @@ sens_vars = $(if $(filter gen,$(call sens_field,$(1),5)), \
 define sens_rule
 $(SENS_DIR)/$(1)/costs: $(SENS_DIR)/params $(SLABSIM)
 	@mkdir -p $$(@D)
+	$$(call say,COSTS,$$@)
 	$(SLABSIM) costs $(SENS_COSTS_ARGS) $(2) -o $$@
 $(SENS_DIR)/$(1)/figures.csv: $(SENS_DIR)/$(1)/costs $(SLABSIM) FORCE
 	+@$(MAKE) --no-print-directory sweep-point WORKLOAD=$(WORKLOAD) \
@@ -99,6 +100,7 @@ $(foreach n,$(SENS_NAMES),$(foreach e,low high,$(eval $(call sens_rule,$(n)-$(e)
 SENS_FIGS := $(foreach s,base all-low all-high $(foreach n,$(SENS_NAMES),$(n)-low $(n)-high),$(SENS_DIR)/$(s)/figures.csv)
 
 $(SENS_CSV) $(SENS_TORNADO).dat &: $(SENS_FIGS) $(SENS_DIR)/params $(SLABSIM)
+	$(call say,SENS,$(SENS_CSV))
 	$(SLABSIM) sensitivity --dir $(SENS_DIR) -o $(SENS_CSV) --tornado $(SENS_TORNADO).dat
 endif # SENS_READY
 

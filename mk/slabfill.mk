@@ -10,9 +10,11 @@ BPF_INC := $(firstword $(wildcard /usr/include/$(shell $(CC) -dumpmachine 2>/dev
 
 $(BUILD)/slabfill.bpf.o: capture/slabfill.bpf.c capture/slabfill_rec.h
 	@mkdir -p $(@D)
+	$(call say,CLANG,$@)
 	clang -target bpf -O2 -g -Wall -Werror $(if $(BPF_INC),-I$(BPF_INC)) -c $< -o $@
 
 $(SLAB_FILL): capture/slabfill.c capture/slabfill_obj.S capture/slabfill_rec.h $(BUILD)/slabfill.bpf.o
+	$(call say,CC,$@)
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror \
 		-DSLABFILL_BPF_OBJ='"$(abspath $(BUILD)/slabfill.bpf.o)"' \
 		-o $@ capture/slabfill.c capture/slabfill_obj.S $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)

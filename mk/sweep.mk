@@ -69,7 +69,8 @@ SWEEP_PLOTS := $(foreach f,$(SWEEP_FIGURES),$(SWEEP_DIR)/$(f).png $(SWEEP_DIR)/$
 # written in one order (the variables sorted, spaces as \ ), whichever
 # make wrote it (sweep-collect runs a sub-make).
 SWEEP_ENGINE_VARS := ENGINE SSHLOGINFILE SWEEP_JOBS SLURM_WAIT SLURM_OPTS
-SWEEP_CMDLINE_VARS := $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+# (MODELS is `override` when the Makefile respelled it: still the command line's)
+SWEEP_CMDLINE_VARS := $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line override,$(origin $(v))),$(v))))
 sweep_space := $(subst ,, )
 sweep_var_word = $(1)=$(subst $(sweep_space),\$(sweep_space),$($(1)))
 SWEEP_COMMAND := make sweep WORKLOAD=$(WORKLOAD) \
@@ -132,6 +133,7 @@ endif
 $(eval $(call param_stamp,$(SWEEP_DIR)/params,SWEEP_STAMP))
 
 $(SWEEP_DATA) &: $(SWEEP_POINTS) $(SLABSIM) $(SWEEP_DIR)/params
+	$(call say,SWEEP,$(SWEEP_DIR)/sweep.md)
 	$(SLABSIM) sweep --workload $(WORKLOAD) --param $(PARAM) --dir $(SWEEP_DIR) \
 		--values $(call sh_quote,$(strip $(VALUES))) --figures $(call sh_quote,$(strip $(SWEEP_FIGURES))) \
 		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(MODELS))) \
@@ -164,6 +166,7 @@ sweep: deps-auto $(SLABSIM)
 	scripts/sweep-engine.sh $(SWEEP_ENGINE_ARGS)
 else
 sweep: deps-auto $(SWEEP_DATA) $(SWEEP_PLOTS)
+	$(if $(INDEX_AUTO),$(call say,INDEX,$(INDEX)))
 	$(if $(INDEX_AUTO),$(SLABSIM) index --dir $(REPORTS_ROOT))
 	@echo "slabsim: $(SWEEP_DIR)/sweep.md, sweep.csv, $(addsuffix .png,$(SWEEP_FIGURES)) written"
 endif

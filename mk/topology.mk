@@ -69,6 +69,7 @@ TOPO_POINTS := $(foreach n,$(TOPO_SIZES),$(TOPO_W)/$(n)/summary.csv)
 $(TOPO_POINTS) &: $(SLABSIM)
 	+@$(MAKE) --no-print-directory WORKLOAD=$(WORKLOAD) CPUS=$(TOPO_MAX) \
 		DATA=$(TOPO_W)/data $(TOPO_W)/data/$(TOPO_TRACE)
+	$(call say,RUN,$(TOPO_W)/N for N in $(TOPO_SIZES))
 	printf '%s\n' $(foreach n,$(TOPO_SIZES),"--topology 'synth:$(TOPO_SHAPE_$(n))' --out $(TOPO_W)/$(n)") \
 		> $(TOPO_W)/runs.list
 	$(SLABSIM) run --quiet --trace $(TOPO_W)/data/$(TOPO_TRACE) --model $(TOPO_MODEL) \

@@ -64,6 +64,13 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		s->kernel_error = true;
 		return -1;
 	}
+	/* slub_debug= is mm/slub.c's; mm/slab.c has only the build-time
+	 * CONFIG_DEBUG_SLAB, not modelled: no SLAB kernel runs this model */
+	if (s->debug_spec[0] && s->target.kc.allocator == SS_ALLOCATOR_SLAB) {
+		s->kernel_error = true;
+		return ss_errorf(err, "model %s: slub_debug is SLUB's; SLAB has no slub_debug "
+				 "(its CONFIG_DEBUG_SLAB is not modelled)", spec->model);
+	}
 	if (spec->cpus)
 		s->target.cpus = spec->cpus;
 	if (spec->nodes)

@@ -120,7 +120,7 @@ if command -v gnuplot >/dev/null; then
 	grep -q 'kmem_buckets' madv/advice.csv || fail "no kmem_buckets proposal for a capture"
 	has madv/advice.md "random_kmalloc_caches (*): needs --config support"
 	make -C "$root" --no-print-directory advise "${margs[@]}" >mlog2 2>&1
-	if grep -E 'slabsim (import|advise)' mlog2; then fail "second make advise redid work"; fi
+	if grep -E '^ *(IMPORT|ADVISE) ' mlog2; then fail "second make advise redid work"; fi
 
 	# every x label inside the 1200x700 SVG: 25 long labels, each cut to at
 	# most 42 characters, runs from its tick down and right at 45 degrees,

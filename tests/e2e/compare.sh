@@ -79,7 +79,7 @@ done
 # ---- nothing to redo; a new model list redoes the comparison ----------------------
 make -C "$root" --no-print-directory compare "${args[@]}" MODELS="traced kmem_cache traced+FZPU" \
 	>"$tmp/log2" 2>&1 || fail "second make compare"
-if grep -E 'slabsim (gen|run|compare)|gnuplot' "$tmp/log2"; then fail "second make compare redid work"; fi
+if grep -E '^ *(GEN|RUN|COMPARE|GNUPLOT) ' "$tmp/log2"; then fail "second make compare redid work"; fi
 make -C "$root" --no-print-directory compare "${args[@]}" MODELS="kmem_cache traced" \
 	>"$tmp/log3" 2>&1 || { cat "$tmp/log3"; fail "make compare, two models"; }
 has "$c/compare.md" "Baseline: \`kmem_cache\`, the first model given"

@@ -119,7 +119,7 @@ case $cmd in
 *) fail "report command '$cmd'" ;;
 esac
 (cd "$root" && eval "$cmd") > "$tmp/sim2.out" 2>&1 || fail "the report's command failed: $cmd"
-if grep -E 'slabsim (import|run|report)' "$tmp/sim2.out"; then fail "second make sim redid work"; fi
+if grep -E '^ *(IMPORT|RUN|REPORT) ' "$tmp/sim2.out"; then fail "second make sim redid work"; fi
 # make compare TRACE= on the same runs
 make -C "$root" --no-print-directory compare "${args[@]}" > "$tmp/cmp.out" 2>&1 ||
 	{ tail -5 "$tmp/cmp.out"; fail "make compare TRACE="; }

@@ -56,7 +56,7 @@ tr -s ' ' <"$sw/sweep.md" | grep -F "| 400 | patch4 |" >/dev/null || fail "sweep
 # ---- nothing to redo ------------------------------------------------------------------
 make -C "$root" --no-print-directory -j2 sweep PARAM=rules VALUES="100 200 400" "${args[@]}" \
 	>"$tmp/log2" 2>&1 || fail "second make sweep"
-if grep -E 'slabsim (gen|run|report|sweep) |gnuplot' "$tmp/log2"; then fail "second make sweep redid work"; fi
+if grep -E '^ *(GEN|RUN|REPORT|SWEEP|GNUPLOT) ' "$tmp/log2"; then fail "second make sweep redid work"; fi
 
 # ---- bad parameters: exit 2 and why -----------------------------------------------------
 bad() { # bad "MESSAGE" MAKE-ARGS...

@@ -70,7 +70,8 @@ run --topology 'synth:pack:1 [numa] core:3 pu:1' --map fold --out "$tmp/fold"
 "$S" run --trace "$tmp/cpu4-folded.trace" --model traced --target x86_64-6.1 \
 	--topology 'synth:pack:1 [numa] core:3 pu:1' --map scatter --out "$tmp/folded"
 sed -i 's/; map fold"/; map scatter"/' "$tmp/fold/summary.json"
-diff -r "$tmp/fold" "$tmp/folded" >&2 || fail "fold differs from the trace folded by hand"
+# (kernel.txt names the trace and the map each was given)
+diff -r -x kernel.txt "$tmp/fold" "$tmp/folded" >&2 || fail "fold differs from the trace folded by hand"
 expect_eq "fold: cpus column (W.dat's pus)" "$(awk -F, 'NR == 2 { print $7 }' "$tmp/fold/summary.csv")" 3
 expect_rc 2 run --topology host --cpus 4 --out "$tmp/m4"
 expect_rc 2 run --map sideways --out "$tmp/m4"

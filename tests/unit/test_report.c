@@ -698,6 +698,54 @@ static void test_contention_table(void **state)
 	tu_remove_tree(dir);
 }
 
+/* Section 1 states what each run used, read from its kernel.txt and
+ * summary.csv; runs that disagree are named with each value; a capture's
+ * own target (--capture-target) is said to be it, or the runs a what-if. */
+static void test_settings_from_runs(void **state)
+{
+	char dir[64], path[200], *md;
+
+	(void)state;
+	workdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/runs/ref__traced/kernel.txt", dir);
+	tu_write_text(path, "target=arm32-3.10\nera=3.10\nallocator=slab\nconfig=CONFIG_KFENCE=y\n"
+			    "cpus=2\ntopology=flat: 2 PUs\ncosts=my.costs\ntrace=ref.trace\n");
+	snprintf(path, sizeof(path), "%s/runs/ref__kmem_cache/kernel.txt", dir);
+	tu_write_text(path, "target=arm32-3.10\nera=3.10\nallocator=slab\nconfig=CONFIG_KFENCE=y\n"
+			    "cpus=8\ntopology=flat: 8 PUs\ncosts=my.costs\ntrace=ref.trace\n"
+			    "initial_state=before.txt\n");
+	assert_int_equal(report(dir, "--variants", "ref", "--models", "traced kmem_cache", NULL), 0);
+	md = report_md(dir);
+	assert_has(md, "- Kernel: slab, options: CONFIG_KFENCE=y\n");
+	assert_has(md, "- Cost table: my.costs\n");
+	/* the fixture's summary.csv says 2 CPUs for both: the topology differs */
+	assert_has(md, "- CPUs: differs between runs: 2 (flat: 2 PUs) (ref__traced); "
+		       "2 (flat: 8 PUs) (ref__kmem_cache)\n");
+	assert_has(md, "- Initial state: before.txt\n");
+	free(md);
+	/* a capture's own target, and a what-if on another */
+	snprintf(path, sizeof(path), "%s/pick.txt", dir);
+	tu_write_text(path, "target=arm32-3.10\nconfig=\nwhy=its kernel 3.10.1: the rule\n");
+	assert_int_equal(report(dir, "--variants", "ref", "--models", "traced", "--capture-target",
+				path, NULL), 0);
+	md = report_md(dir);
+	assert_has(md, "- Target chosen from the capture: its kernel 3.10.1: the rule\n");
+	free(md);
+	tu_write_text(path, "target=x86_64-6.18\nconfig=\nwhy=its kernel 6.18.2: the rule\n");
+	assert_int_equal(report(dir, "--variants", "ref", "--models", "traced", "--capture-target",
+				path, NULL), 0);
+	md = report_md(dir);
+	assert_has(md, "- The capture's own target would be x86_64-6.18 (its kernel 6.18.2: the rule); "
+		       "these runs are a what-if on another\n");
+	free(md);
+	/* model names as the registry spells them */
+	assert_int_equal(report(dir, "--variants", "ref", "--models", "kmem-cache", NULL), 0);
+	md = report_md(dir);
+	assert_has(md, "- Models (slub_debug): kmem_cache (-)");
+	free(md);
+	tu_remove_tree(dir);
+}
+
 static void test_optional_columns(void **state)
 {
 	char dir[64], path[160], *md;
@@ -709,7 +757,8 @@ static void test_optional_columns(void **state)
 	assert_int_equal(report(dir, "--command", "make sim WORKLOAD=smack17k SEED=7", NULL), 0);
 	md = report_md(dir);
 	assert_has(md, "- Command: `make sim WORKLOAD=smack17k SEED=7`");
-	assert_has(md, "- Target: arm32-3.10 (kernel era 3.10, 2 CPUs)");
+	assert_has(md, "- Target: arm32-3.10 (kernel era 3.10)\n");
+	assert_has(md, "- CPUs: 2\n");
 	assert_has(md, "- Rules loaded: 17000\n- Labels: 500\n");
 	assert_has(md, "- Runs: 1 (1 variants × 1 models)");
 	free(md);
@@ -804,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_plot_data),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_optional_columns),
+		cmocka_unit_test(test_settings_from_runs),
 		cmocka_unit_test(test_contention_table),
 		cmocka_unit_test(test_bad_options),
 	};

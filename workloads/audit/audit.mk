@@ -47,6 +47,7 @@ GEN_PARAMS := $(AUDIT_GEN_COMMON) $(if $(AUDIT_RULES),--rules $(AUDIT_RULES))
 $(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))
 
 $(DATA)/%.trace: $(DATA)/gen-params $(SLABSIM)
+	$(call say,GEN,$@)
 	$(SLABSIM) gen audit --variant $* $(GEN_PARAMS) -o $@
 
 include mk/runs.inc
@@ -59,9 +60,11 @@ AUDIT_SWEEP_SUMMARIES := $(foreach r,$(AUDIT_SWEEP_RULES),$(AUDIT_SWEEP_DIR)/r$(
 # kept like the variants' traces (not make intermediates)
 .SECONDARY: $(foreach r,$(AUDIT_SWEEP_RULES),$(DATA)/sweep-r$(r).trace)
 $(DATA)/sweep-r%.trace: $(DATA)/gen-params $(SLABSIM)
+	$(call say,GEN,$@)
 	$(SLABSIM) gen audit --variant on-sid $(AUDIT_GEN_COMMON) --rules $* -o $@
 
 $(AUDIT_SWEEP_DIR)/r%/summary.csv: $(DATA)/sweep-r%.trace $(SLABSIM) $(REPORT)/run-params $(COSTS)
+	$(call say,RUN,$(@D))
 	$(SLABSIM) run --quiet --trace $< --model traced $(RUN_PARAMS) --out $(@D)
 
 .PHONY: audit-sweep
@@ -76,7 +79,8 @@ AUDIT_SEEDK_SUMMARIES := $(AUDIT_SEEDK_DIR)/off/summary.csv $(AUDIT_SEEDK_DIR)/o
 AUDIT_SEEDK_PARAMS := --target $(AUDIT_SEED_TARGET) $(RUN_PARAMS_MACHINE)
 $(eval $(call param_stamp,$(AUDIT_SEEDK_DIR)/run-params,AUDIT_SEEDK_PARAMS))
 $(AUDIT_SEEDK_DIR)/%/summary.csv: $(DATA)/%.trace $(SLABSIM) $(AUDIT_SEEDK_DIR)/run-params
-	$(SLABSIM) run --trace $< --model traced $(AUDIT_SEEDK_PARAMS) --out $(@D)
+	$(call say,RUN,$(@D))
+	$(SLABSIM) run --quiet --trace $< --model traced $(AUDIT_SEEDK_PARAMS) --out $(@D)
 
 # The report reads the sweep and the seed kernel's runs (unless this is a
 # point of mk/sweep.mk's generic sweep, which wants only its own runs).
@@ -101,7 +105,7 @@ report: $(REPORT)/overhead.csv
 .PHONY: sim
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
-	@$(MAKE) --no-print-directory report SIM_GOAL=sim
+	@$(MAKE) --no-print-directory report SIM_GOAL=sim $(WHATIF_UNDO)
 	@echo "slabsim: $(REPORT)/report.md, summary.csv, overhead.csv, waste.png, latency.png, breakdown.png, sweep.png written"
 
 # ---- re-deriving the fitted constant --------------------------------------

@@ -37,8 +37,11 @@ SENS_GEN := $(shell awk '/^\#define HB_(DEFAULT_QUANTUM|QUANTUM_LOW|QUANTUM_HIGH
 CALIBRATION := $(shell awk '/^\#define HB_MSG_CYCLES /{sub(/u$$/, "", $$3); printf "%s=%s", $$2, $$3}' workloads/hackbench/hb_consts.h)
 GEN_PARAMS := -g $(HB_GROUPS) -l $(HB_LOOPS) --fds $(HB_FDS) --datasize $(HB_DATASIZE) \
 	--quantum $(HB_QUANTUM) --cpus $(HB_CPUS)
-HB_RUN_PARAMS := $(if $(TOPOLOGY),--topology "$(subst ",,$(TOPOLOGY))" $(if $(MAP),--map $(MAP)),--cpus $(HB_CPUS)) \
-	$(if $(COSTS),--costs $(COSTS))
+# ALLOCATOR, CONFIG, COSTS, TOPOLOGY and MAP as every workload's runs take
+# them (mk/runparams.inc); the CPUs are the trace's, HB_CPUS.
+include mk/runparams.inc
+HB_RUN_PARAMS := $(if $(TOPOLOGY),$(RUN_TOPOLOGY),--cpus $(HB_CPUS)) \
+	$(if $(COSTS),--costs $(COSTS)) $(RUN_FLAGS) $(RUN_KERNEL)
 
 # variant -> model and target
 hb_model = $(if $(filter P-%,$(1)),traced+P,traced)
@@ -51,6 +54,7 @@ $(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))
 $(eval $(call param_stamp,$(REPORT)/run-params,HB_RUN_PARAMS))
 
 $(HB_TRACE): $(DATA)/gen-params $(SLABSIM) workloads/hackbench/hb_consts.h
+	$(call say,GEN,$@)
 	$(SLABSIM) gen hackbench $(GEN_PARAMS) -o $@
 
 # All six replays from one pass over the trace (`slabsim run --runs`:
@@ -58,7 +62,8 @@ $(HB_TRACE): $(DATA)/gen-params $(SLABSIM) workloads/hackbench/hb_consts.h
 HB_RUN_LIST := $(REPORT)/runs.list
 $(RUN_SUMMARIES) &: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params $(COSTS)
 	@mkdir -p $(REPORT)
-	printf '%s\n' $(foreach v,$(VARIANTS),'--model $(call hb_model,$(v)) --target $(call hb_target,$(v)) --variant $(v) --out $(REPORT)/runs/$(v)__$(call hb_model,$(v))') > $(HB_RUN_LIST)
+	$(call say,RUN,$(REPORT)/runs/V__M for $(VARIANTS))
+	@printf '%s\n' $(foreach v,$(VARIANTS),'--model $(call hb_model,$(v)) --target $(call hb_target,$(v)) --variant $(v) --out $(REPORT)/runs/$(v)__$(call hb_model,$(v))') > $(HB_RUN_LIST)
 	$(SLABSIM) run --quiet --trace $< $(HB_RUN_PARAMS) $(if $(JOBS),--jobs $(JOBS)) --runs $(HB_RUN_LIST)
 
 # time.dat is written by the same `slabsim report` as report.md.
@@ -72,6 +77,5 @@ hackbench-plots: $(WORKLOAD_PLOTS)
 
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
-	@$(MAKE) --no-print-directory runs
-	@$(MAKE) --no-print-directory report hackbench-plots SIM_GOAL=sim
+	@$(MAKE) --no-print-directory runs report hackbench-plots SIM_GOAL=sim $(WHATIF_UNDO)
 	@echo "slabsim: $(REPORT)/report.md, summary.csv, time.png, latency.png written"

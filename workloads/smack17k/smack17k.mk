@@ -20,6 +20,7 @@ GEN_PARAMS := --rules $(RULES) --labels $(LABELS) --seed $(SEED)
 $(eval $(call param_stamp,$(DATA)/gen-params,GEN_PARAMS))
 
 $(DATA)/rules.txt: $(DATA)/gen-params $(SLABSIM)
+	$(call say,GEN,$@)
 	$(SLABSIM) gen smack17k $(GEN_PARAMS) --write-rules $@
 
 # The estimated cycle constants of smack_consts.h with a stated range
@@ -30,6 +31,7 @@ SMACK_EST_ARGS := $(call estimates_args,$(SENS_GEN))
 $(eval $(call param_stamp,$(DATA)/trace-params,SMACK_EST_ARGS))
 
 $(DATA)/%.trace: $(DATA)/rules.txt $(DATA)/trace-params
+	$(call say,GEN,$@)
 	$(SLABSIM) gen smack17k --from-rules $< --variant $* $(SMACK_EST_ARGS) -o $@
 
 include mk/runs.inc
@@ -38,6 +40,7 @@ include mk/runs.inc
 # (docs/targets.md): arm32-3.10 has the 32-byte lines the seed's figures
 # imply (an inferred parameter), arm32-3.10-v7 the 64 a mainline ARMv7
 # build has.  Not for the points of a sweep or of `make sensitivity`.
+# Under the same kernel settings as the runs (ALLOCATOR, CONFIG).
 SMACK_ALT_TARGETS ?= arm32-3.10-v7
 # `make sensitivity`: the headline times are model traced's.
 SENS_MODELS := traced
@@ -45,7 +48,8 @@ ifndef SWEEP_POINT
 REPORT_ALT_DIRS := $(foreach t,$(SMACK_ALT_TARGETS),$(REPORT)/alt-$(t))
 define smack_alt_rule
 $(REPORT)/alt-$(1)/runs/$(2)__traced/summary.csv: $(DATA)/$(2).trace $(SLABSIM) $(REPORT)/run-params $(COSTS)
-	$(SLABSIM) run --trace $$< --model traced --target $(1) $(RUN_PARAMS_MACHINE) --out $$(@D)
+	$$(call say,RUN,$$(@D))
+	$(SLABSIM) run --quiet --trace $$< --model traced --target $(1) $(RUN_PARAMS_MACHINE) $(RUN_KERNEL) --out $$(@D)
 endef
 $(foreach t,$(SMACK_ALT_TARGETS),$(foreach v,$(VARIANTS),$(eval $(call smack_alt_rule,$(t),$(v)))))
 RUN_SUMMARIES += $(foreach t,$(SMACK_ALT_TARGETS),$(foreach v,$(VARIANTS),$(REPORT)/alt-$(t)/runs/$(v)__traced/summary.csv))
@@ -54,5 +58,5 @@ endif
 .PHONY: sim
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
-	@$(MAKE) --no-print-directory report SIM_GOAL=sim
+	@$(MAKE) --no-print-directory report SIM_GOAL=sim $(WHATIF_UNDO)
 	@echo "slabsim: $(REPORT)/report.md, summary.csv, waste.png, latency.png written"

@@ -1,0 +1,259 @@
+/* run_settings.c - each run's kernel.txt, and the header lines made of
+ * them (run_settings.h). */
+#include "run_settings.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rp_settings_load(const char *rundir, struct rp_settings *s, struct ss_error *err)
+{
+	char path[4200], line[2048];
+	unsigned long ln = 0;
+	FILE *fp;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "%s/kernel.txt", rundir);
+	if (!(fp = fopen(path, "r")))
+		return errno == ENOENT ? 0 : ss_errorf(err, "%s: cannot open: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), fp)) {
+		char *eq;
+
+		ln++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!(eq = strchr(line, '=')) || eq == line) {
+			fclose(fp);
+			rp_settings_free(s);
+			return ss_error_at(err, path, ln, "not KEY=VALUE");
+		}
+		if (s->n == RS_MAX_KEYS)
+			continue; /* keys this reader does not know are not read */
+		*eq = '\0';
+		if (!(s->key[s->n] = strdup(line)) || !(s->value[s->n] = strdup(eq + 1))) {
+			free(s->key[s->n]);
+			fclose(fp);
+			rp_settings_free(s);
+			return ss_errorf(err, "out of memory");
+		}
+		s->n++;
+	}
+	fclose(fp);
+	return 0;
+}
+
+const char *rp_setting(const struct rp_settings *s, const char *key)
+{
+	for (unsigned i = 0; s && i < s->n; i++)
+		if (!strcmp(s->key[i], key))
+			return s->value[i];
+	return NULL;
+}
+
+void rp_settings_free(struct rp_settings *s)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		free(s->key[i]);
+		free(s->value[i]);
+	}
+	s->n = 0;
+}
+
+int rp_settings_load_all(const char *dir, const struct rp_results *res,
+			 struct rp_settings **out, struct ss_error *err)
+{
+	struct rp_settings *all = calloc(res->nruns + 1, sizeof(*all));
+	char rundir[4200];
+
+	if (!all)
+		return ss_errorf(err, "out of memory");
+	for (size_t k = 0; k < res->nruns; k++) {
+		snprintf(rundir, sizeof(rundir), "%s/runs/%s__%s", dir, res->runs[k].variant,
+			 res->runs[k].model);
+		if (rp_settings_load(rundir, &all[k], err)) {
+			rp_settings_free_all(all, k);
+			return -1;
+		}
+	}
+	*out = all;
+	return 0;
+}
+
+void rp_settings_free_all(struct rp_settings *s, size_t n)
+{
+	for (size_t k = 0; s && k < n; k++)
+		rp_settings_free(&s[k]);
+	free(s);
+}
+
+#define VALUE_MAX 1400
+
+void rp_settings_line(FILE *fp, const char *label, const struct rp_results *res,
+		      const struct rp_settings *all, rp_setting_fn value)
+{
+	char (*v)[VALUE_MAX] = calloc(res->nruns + 1, sizeof(*v));
+	bool *known = calloc(res->nruns + 1, sizeof(*known)), *done = calloc(res->nruns + 1, 1);
+	size_t first = res->nruns, groups = 0;
+
+	if (!v || !known || !done) {
+		fprintf(fp, "- %s: (out of memory)\n", label);
+		goto out;
+	}
+	for (size_t k = 0; k < res->nruns; k++) {
+		known[k] = value(res, k, all ? &all[k] : NULL, v[k], VALUE_MAX);
+		if (known[k] && first == res->nruns)
+			first = k;
+	}
+	if (first == res->nruns)
+		goto out;
+	for (size_t k = first; k < res->nruns; k++) {
+		if (!known[k] || done[k])
+			continue;
+		groups++;
+		for (size_t j = k; j < res->nruns; j++)
+			if (known[j] && !strcmp(v[j], v[k]))
+				done[j] = true;
+	}
+	if (groups == 1) {
+		fprintf(fp, "- %s: %s\n", label, v[first]);
+		goto out;
+	}
+	memset(done, 0, res->nruns + 1);
+	fprintf(fp, "- %s: differs between runs:", label);
+	groups = 0;
+	for (size_t k = first; k < res->nruns; k++) {
+		bool one = true;
+
+		if (!known[k] || done[k])
+			continue;
+		fprintf(fp, "%s %s (", groups++ ? ";" : "", v[k]);
+		for (size_t j = k; j < res->nruns; j++)
+			if (known[j] && !strcmp(v[j], v[k])) {
+				done[j] = true;
+				fprintf(fp, "%s%s__%s", one ? "" : ", ", res->runs[j].variant,
+					res->runs[j].model);
+				one = false;
+			}
+		fputc(')', fp);
+	}
+	fputc('\n', fp);
+out:
+	free(v);
+	free(known);
+	free(done);
+}
+
+/* ---- the values the headers state ---- */
+
+const char *rp_run_column(const struct rp_results *res, size_t k, const char *col)
+{
+	for (unsigned i = 0; i < res->ncols; i++)
+		if (!strcmp(res->header[i], col))
+			return res->runs[k].row[i];
+	return "";
+}
+
+bool rp_sv_target(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n)
+{
+	const char *t = rp_run_column(res, k, "target");
+
+	(void)s;
+	snprintf(buf, n, "%s (kernel era %s)", t, rp_run_column(res, k, "era"));
+	return *t != '\0';
+}
+
+/* The slub_* boot parameters a run took other than the kernel's defaults
+ * (mm/slub.c: slub_min_order 0, slub_max_order PAGE_ALLOC_COSTLY_ORDER 3,
+ * slub_min_objects 0), ", NAME=V" each. */
+static void orders(const struct rp_settings *s, char *buf, size_t n)
+{
+	static const char *const key[] = {"slub_min_order", "slub_max_order", "slub_min_objects"};
+	static const char *const dflt[] = {"0", "3", "0"};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 3; i++) {
+		const char *v = rp_setting(s, key[i]);
+
+		if (v && strcmp(v, dflt[i]) && len < n)
+			len += (size_t)snprintf(buf + len, n - len, ", %s=%s", key[i], v);
+	}
+}
+
+bool rp_sv_kernel(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n)
+{
+	const char *a = rp_setting(s, "allocator"), *c = rp_setting(s, "config");
+	char o[160];
+
+	(void)res;
+	(void)k;
+	if (!a)
+		return false;
+	orders(s, o, sizeof(o));
+	snprintf(buf, n, "%s, options: %s%s", a, c && *c ? c : "none beyond the defaults", o);
+	return true;
+}
+
+bool rp_sv_cpus(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		char *buf, size_t n)
+{
+	const char *cpus = rp_run_column(res, k, "cpus"), *topo = rp_setting(s, "topology");
+
+	if (!*cpus)
+		return false;
+	snprintf(buf, n, "%s%s%s%s", cpus, topo ? " (" : "", topo ? topo : "", topo ? ")" : "");
+	return true;
+}
+
+/* kernel.txt's key, as it is */
+static bool key_value(const struct rp_settings *s, const char *key, char *buf, size_t n)
+{
+	const char *v = rp_setting(s, key);
+
+	if (v)
+		snprintf(buf, n, "%s", v);
+	return v != NULL;
+}
+
+bool rp_sv_costs(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		 char *buf, size_t n)
+{
+	(void)res;
+	(void)k;
+	return key_value(s, "costs", buf, n);
+}
+
+bool rp_sv_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		   char *buf, size_t n)
+{
+	(void)res;
+	(void)k;
+	return key_value(s, "initial_state", buf, n);
+}
+
+bool rp_sv_draw_seed(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		     char *buf, size_t n)
+{
+	(void)res;
+	(void)k;
+	return key_value(s, "draw_seed", buf, n);
+}
+
+/* The traces of a what-if whose settings change them are its own. */
+bool rp_sv_traces(const struct rp_results *res, size_t k, const struct rp_settings *s,
+		  char *buf, size_t n)
+{
+	const char *t = rp_setting(s, "trace"), *slash = t ? strrchr(t, '/') : NULL;
+
+	(void)res;
+	(void)k;
+	if (!t)
+		return false;
+	if (slash)
+		snprintf(buf, n, "%.*s/", (int)(slash - t), t);
+	else
+		snprintf(buf, n, "./");
+	return true;
+}
