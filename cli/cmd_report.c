@@ -68,7 +68,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"the make command shown in section 1\n"
 		"(default: make sim WORKLOAD=W)"},
 	[O_COMPARE_MODEL] = {"compare-model", NULL, "M",
-		"the model checked against the seed (default traced)"},
+		"the model checked against the seed and the live kernel\n"
+		"(default: the first model, traced unless --models\n"
+		"lists another first)"},
 	[O_BASELINE] = {"baseline", NULL, "VARIANT",
 		"add summary.csv column overhead_pct: sim_time_ms\n"
 		"against VARIANT's run of the same model, in %"},
@@ -215,8 +217,6 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		return ss_opt_usage_err(&opt_set, "--capture-meta needs --kernel-after");
 	if (o->kernel_fill_after && !o->kernel_after)
 		return ss_opt_usage_err(&opt_set, "--kernel-fill-after needs --kernel-after");
-	if (!o->compare_model)
-		o->compare_model = "traced";
 	if (!o->command) {
 		snprintf(o->default_command, sizeof(o->default_command),
 			 "make sim WORKLOAD=%s", o->workload);
@@ -286,7 +286,7 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 	}
 	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
 	case OUT_REPORT:
-		if (rp_write_report(fp, in) || (kernel_cmp && rp_kernel_write_md(fp, kernel_cmp)))
+		if (rp_write_report(fp, in))
 			return -1;
 		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
 	case OUT_KERNEL: return rp_kernel_write_csv(fp, kernel_cmp);
@@ -357,10 +357,21 @@ static int arrange(const struct report_opts *o, const struct rp_seed *seed,
 	if (res->dropped)
 		fprintf(stderr, "slabsim report: note: left out %zu runs not in --variants/--models\n",
 			res->dropped);
-	if (seed && rp_names_find(&res->models, o->compare_model) < 0)
+	if (seed && o->compare_model && rp_names_find(&res->models, o->compare_model) < 0)
 		fprintf(stderr, "slabsim report: note: no runs of model '%s' to compare with the seed\n",
 			o->compare_model);
 	return 0;
+}
+
+/* --compare-model's default: the first model in the report's order
+ * (--models', else traced first: rp_arrange), the baseline of every
+ * table; "traced" when there is none (the error then names it). */
+static const char *default_compare_model(const struct rp_results *res, char *why, size_t n)
+{
+	if (!res->models.n)
+		return "traced";
+	snprintf(why, n, "%s, the first model", res->models.v[0]);
+	return res->models.v[0];
 }
 
 /* Each run's caches.csv and sites.csv, for the waste ranking. */
@@ -460,6 +471,8 @@ struct report_data {
 	struct rp_settings *settings; /* each run's kernel.txt */
 	size_t nsettings;
 	char pick_target[64], pick_why[1024]; /* --capture-target */
+	char compare_why[160];	/* --compare-model's default, and why */
+	char title[256];	/* a capture's name (report.md's title) */
 };
 
 /* --capture-target FILE: its target= and why= lines. */
@@ -483,7 +496,7 @@ static int load_pick(const char *path, struct report_data *d, struct ss_error *e
 	return 0;
 }
 
-static int load_data(const struct report_opts *o, struct report_data *d,
+static int load_data(struct report_opts *o, struct report_data *d,
 		     struct ss_error *err)
 {
 	if (o->seed_path) {
@@ -494,6 +507,9 @@ static int load_data(const struct report_opts *o, struct report_data *d,
 	if (rp_load_results(o->dir, o->workload, &d->res, err) ||
 	    arrange(o, d->have_seed ? &d->seed : NULL, &d->res, false, err))
 		return -1;
+	if (!o->compare_model)
+		o->compare_model = default_compare_model(&d->res, d->compare_why,
+							 sizeof(d->compare_why));
 	for (unsigned k = 0; k < o->nalt; k++)
 		if (rp_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
 		    arrange(o, d->have_seed ? &d->seed : NULL, &d->alt[k], true, err))
@@ -529,8 +545,22 @@ static void free_data(const struct report_opts *o, struct report_data *d)
 	rp_settings_free_all(d->settings, d->nsettings);
 }
 
+/* A capture's report is titled by its directory (reports/NAME, a
+ * what-if's NAME--SUFFIX), or by the capture's own name (meta name=) when
+ * REPORT= put it elsewhere. */
+static void capture_title(const char *dir, const struct rp_kernel *k, char *buf, size_t n)
+{
+	const char *slash = strrchr(dir, '/'), *base = slash && slash[1] ? slash + 1 : dir;
+	const char *name = k && k->has_meta ? k->meta.name : "";
+
+	if (name[0] && strncmp(base, name, strlen(name)))
+		snprintf(buf, n, "%s", name);
+	else
+		snprintf(buf, n, "%s", base);
+}
+
 /* Read everything, then write everything: exit code 0 or 1. */
-static int run_report(const struct report_opts *o)
+static int run_report(struct report_opts *o)
 {
 	const struct ss_workload *wl = ss_workload_find(o->workload);
 	struct report_data *d = calloc(1, sizeof(*d));
@@ -571,6 +601,8 @@ static int run_report(const struct report_opts *o)
 			goto fail;
 		kernel_cmp = &kernel;
 	}
+	if (o->capture_target)
+		capture_title(o->dir, kernel_cmp, d->title, sizeof(d->title));
 	in = (struct rp_report_in){
 		.workload = o->workload, .command = o->command, .dir = o->dir,
 		.res = &d->res, .seed = d->have_seed ? &d->seed : NULL,
@@ -584,6 +616,10 @@ static int run_report(const struct report_opts *o)
 		.settings = d->settings,
 		.pick_target = d->pick_target[0] ? d->pick_target : NULL,
 		.pick_why = d->pick_why,
+		.title = d->title[0] ? d->title : NULL,
+		.kernel = kernel_cmp,
+		.compare_why = d->compare_why,
+		.time_first = wl && wl->report ? wl->report->time_first : NULL,
 	};
 	if (collect_figures(&in, &d->figs, &err) || write_outputs(o, &in, &err))
 		goto fail;
