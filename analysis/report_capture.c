@@ -461,12 +461,11 @@ static int whatifs(FILE *fp, const struct rp_report_in *in, struct wrow *r, size
 	bool empty = false;
 	char a[32], b[32];
 
-	fprintf(fp, "### Every run beside the first\n\n");
-	mdt_wrap(fp, "", "", true, "Each run's slab memory at the start and at the end, and the "
-		 "change in the window; each change is compared only with a run that started alike "
-		 "(the kernel's caches from the snapshot, or empty caches: a run from empty caches "
-		 "frees nothing for the frees of objects from before the capture).  The report's "
-		 "runs, then the what-if reports of the same capture beside %s.", in->dir);
+	fprintf(fp, "### Every run and what-if of this capture\n\n");
+	mdt_wrap(fp, "", "", true, "Slab memory at the start and the end of each run (the report's "
+		 "models, then the what-if reports of the same capture beside %s), its change, and "
+		 "the difference against a run that started alike only (from empty caches, the frees "
+		 "of objects from before the capture free nothing).", in->dir);
 	mdt_init(&t, "llrrrl");
 	mdt_cell(&t, "run");
 	mdt_cell(&t, "starts from");
@@ -583,11 +582,11 @@ int rp_capture_write_lead(FILE *fp, const struct rp_report_in *in, struct ss_err
 			 in->res->runs[0].model, rp_start_name(w0.start), mib(w0.delta_kib));
 	if (in->kernel && in->kernel->has_meta)
 		tool_events(fp, &in->kernel->meta);
+	fwrite(buf, 1, len, fp);
 	if (in->kernel && top_caches(fp, in->kernel, page))
 		goto oom;
 	if (top_sites(fp, in))
 		goto oom;
-	fwrite(buf, 1, len, fp);
 	free(buf);
 	return ferror(fp) ? ss_errorf(err, "write error") : 0;
 oom:

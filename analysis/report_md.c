@@ -590,8 +590,15 @@ static int sec_strategies(FILE *fp, const struct rp_report_in *in)
 	fputs("At the end of the trace:\n\n", fp);
 	if (strategy_grid(fp, in, false))
 		return -1;
-	if (!any_peak)
+	/* the peak's grid only where some run held more before its end */
+	any_peak = false;
+	for (size_t k = 0; k < res->nruns; k++)
+		any_peak |= rp_has_peak(&res->runs[k].s) &&
+			    res->runs[k].s.peak_footprint_kib > res->runs[k].s.footprint_kib;
+	if (!any_peak) {
+		fputs("No run held more at any moment than at its end.\n\n", fp);
 		return 0;
+	}
 	fputs("At the peak (the most slab memory held at once):\n\n", fp);
 	return strategy_grid(fp, in, true);
 }
