@@ -110,7 +110,8 @@ static int net_change(FILE *fp, const struct rp_report_in *in, const struct rp_w
 	size_str(d, sizeof(d), w0->delta_kib, true);
 	mdt_wrap(fp, "", "", true, "**Your command changed slab memory by %s** (kernel: %s before, "
 		 "%s after, its before- and after-snapshots' slab pages); **model `%s`: %s**, "
-		 "replayed from the before-snapshot (%s).", a, b, c, in->res->runs[0].model, d,
+		 "replayed from the before-snapshot (%s; change.png draws it, cache by cache).",
+		 a, b, c, in->res->runs[0].model, d,
 		 err_words(ka - kb, w0->delta_kib, e, sizeof(e)));
 	return 0;
 }
@@ -594,4 +595,49 @@ oom:
 fail:
 	free(buf);
 	return -1;
+}
+
+int rp_capture_write_change_dat(FILE *fp, const struct rp_report_in *in)
+{
+	const struct rp_kernel *k = in->kernel;
+	double page = rp_capture_page_bytes(in->res), kb = 0, ka = 0;
+	const struct rp_kernel_row **v;
+	struct rp_window w0 = {.start = RP_START_UNKNOWN};
+	struct ss_error err = {{0}};
+	char path[4400];
+	size_t n = 0;
+
+	fprintf(fp, "# change.dat - what the capture's command changed, KiB of slab pages, after - "
+		    "before: the kernel's (its snapshots) and model %s's; slabsim report\n"
+		    "# the first row: every cache; then the caches that changed most, largest first\n"
+		    "# label kernel_kib model_kib (NaN: not known)\n", k ? k->model : "");
+	if (!k)
+		return ferror(fp) ? -1 : 0;
+	if (in->res->nruns) {
+		snprintf(path, sizeof(path), "%s/runs/%s__%s", in->dir, in->res->runs[0].variant,
+			 in->res->runs[0].model);
+		if (rp_window_of_run(path, page, &w0, &err))
+			w0.start = RP_START_UNKNOWN;
+	}
+	if (rp_snapshot_kib(k->before, NULL, page, &kb, &err) ||
+	    rp_snapshot_kib(k->after, "slab-after.txt", page, &ka, &err))
+		return -1;
+	fprintf(fp, "\"all caches\" %.1f ", ka - kb);
+	if (w0.start == RP_START_SNAPSHOT)
+		fprintf(fp, "%.1f\n", w0.delta_kib);
+	else
+		fputs("NaN\n", fp);
+	if (!(v = malloc((k->n + 1) * sizeof(*v))))
+		return -1;
+	for (size_t i = 0; i < k->n; i++)
+		if (k->rows[i].k_pages0 != k->rows[i].k_pages1 ||
+		    k->rows[i].k_pages0 != k->rows[i].m_pages1)
+			v[n++] = &k->rows[i];
+	ss_sort(v, n, sizeof(*v), by_change);
+	for (size_t i = 0; i < n && i < TOP_CACHES; i++)
+		fprintf(fp, "\"%s\" %.1f %.1f\n", v[i]->name,
+			(double)pages_delta(v[i]->k_pages0, v[i]->k_pages1) * page / 1024,
+			(double)pages_delta(v[i]->k_pages0, v[i]->m_pages1) * page / 1024);
+	free(v);
+	return ferror(fp) ? -1 : 0;
 }

@@ -26,6 +26,11 @@
  * memory, a run's files unreadable: err). */
 int rp_capture_write_lead(FILE *fp, const struct rp_report_in *in, struct ss_error *err);
 
+/* change.dat, the plot change.png draws (analysis/change.gp): the
+ * kernel's and the first model's change of slab memory over every cache,
+ * then the caches that changed most.  0 or -1. */
+int rp_capture_write_change_dat(FILE *fp, const struct rp_report_in *in);
+
 /* The page size of the runs: footprint less kmalloc_large over slab
  * pages (summary.csv), 4096 when a run has no slab page. */
 double rp_capture_page_bytes(const struct rp_results *res);

@@ -14,6 +14,7 @@
 #include "models_opt.h"
 #include "opts.h"
 #include "parse.h"
+#include "report_capture.h"
 #include "report_extras.h"
 #include "report_kernel.h"
 #include "workload.h"
@@ -124,7 +125,8 @@ static void usage(FILE *out)
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
 		"title), DIR/figures.csv (the headline figures) and DIR/report.md (only\n"
-		"the plot data with --plot-data-only).  All or nothing.  Section 1 states\n"
+		"the plot data with --plot-data-only); with --kernel-after, DIR/kernel.csv\n"
+		"and DIR/change.dat too.  All or nothing.  Section 1 states\n"
 		"the settings each run used, read from its kernel.txt and summary.csv\n"
 		"(runs that disagree are named with each value).  Target\n"
 		"parameters declared inferred in the runs' target files are listed in\n"
@@ -227,11 +229,12 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 /* The outputs, written to temporary files and renamed together: the four
  * generic ones, then the workload's extra plot-data files. */
-enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL, NR_OUT };
+enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL,
+       OUT_CHANGE, NR_OUT };
 #define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
 	"summary.csv", "waste.dat", "latency.dat", "title.gp", "figures.csv", "report.md",
-	"kernel.csv",
+	"kernel.csv", "change.dat",
 };
 
 /* The comparison with the live kernel, when asked for (NULL if not). */
@@ -248,11 +251,11 @@ static const char *out_name(const struct rp_extra *ex, int k)
  * whether or not the comparison could be loaded). */
 static bool wanted(const struct report_opts *o, const struct rp_extra *ex, int k)
 {
-	if (k == OUT_KERNEL && !o->kernel_after)
+	if ((k == OUT_KERNEL || k == OUT_CHANGE) && !o->kernel_after)
 		return false;
 	return out_name(ex, k) &&
 	       (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY ||
-		k == OUT_TITLE || k > OUT_KERNEL);
+		k == OUT_TITLE || k == OUT_CHANGE || k > OUT_CHANGE);
 }
 
 /* A failed report removes the outputs it would have written, so an older
@@ -281,7 +284,7 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 	case OUT_TITLE: {
 		char title[512];
 
-		rp_plot_title(in->res, in->workload, title, sizeof(title));
+		rp_plot_title(in->res, in->title ? in->title : in->workload, title, sizeof(title));
 		return rp_write_title_gp(fp, title);
 	}
 	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
@@ -290,6 +293,7 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 			return -1;
 		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
 	case OUT_KERNEL: return rp_kernel_write_csv(fp, kernel_cmp);
+	case OUT_CHANGE: return rp_capture_write_change_dat(fp, in);
 	default: return ex->write_dat((unsigned)(k - NR_OUT), fp, in);
 	}
 }
@@ -581,6 +585,8 @@ static int run_report(struct report_opts *o)
 	if (!o->plot_data_only && load_waste(o->dir, &d->res, &rw, &err))
 		goto fail;
 	plot_list(wl ? wl->report : NULL, plots, sizeof(plots));
+	if (o->kernel_after && strlen(plots) + 13 < sizeof(plots))
+		strcat(plots, ", change.png");
 	if (o->kernel_after) {
 		char run[4200];
 
