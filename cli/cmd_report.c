@@ -549,18 +549,13 @@ static void free_data(const struct report_opts *o, struct report_data *d)
 	rp_settings_free_all(d->settings, d->nsettings);
 }
 
-/* A capture's report is titled by its directory (reports/NAME, a
- * what-if's NAME--SUFFIX), or by the capture's own name (meta name=) when
- * REPORT= put it elsewhere. */
-static void capture_title(const char *dir, const struct rp_kernel *k, char *buf, size_t n)
+/* A capture's report is titled by its directory: reports/NAME (make's
+ * NAME, the capture directory's by default), a what-if's NAME--SUFFIX. */
+static void capture_title(const char *dir, char *buf, size_t n)
 {
 	const char *slash = strrchr(dir, '/'), *base = slash && slash[1] ? slash + 1 : dir;
-	const char *name = k && k->has_meta ? k->meta.name : "";
 
-	if (name[0] && strncmp(base, name, strlen(name)))
-		snprintf(buf, n, "%s", name);
-	else
-		snprintf(buf, n, "%s", base);
+	snprintf(buf, n, "%s", base);
 }
 
 /* Read everything, then write everything: exit code 0 or 1. */
@@ -608,7 +603,7 @@ static int run_report(struct report_opts *o)
 		kernel_cmp = &kernel;
 	}
 	if (o->capture_target)
-		capture_title(o->dir, kernel_cmp, d->title, sizeof(d->title));
+		capture_title(o->dir, d->title, sizeof(d->title));
 	in = (struct rp_report_in){
 		.workload = o->workload, .command = o->command, .dir = o->dir,
 		.res = &d->res, .seed = d->have_seed ? &d->seed : NULL,
