@@ -81,6 +81,6 @@ endif
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
 	@$(MAKE) --no-print-directory report SIM_GOAL=sim $(WHATIF_UNDO)
-	@echo "slabsim: $(REPORT)/report.md, summary.csv, $(if $(WORKLOAD_PLOTS),change.png, )waste.png, latency.png written"
+	@echo "slabsim: $(REPORT)/report.md, summary.csv, waste.png, latency.png$(if $(WORKLOAD_PLOTS), change.png) written"
 
 endif
