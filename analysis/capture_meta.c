@@ -69,6 +69,22 @@ static int take(struct capture_meta *m, const char *key, const char *v)
 		return parse_count(v, &m->orphans_left);
 	} else if (!strcmp(key, "init_zombies_before")) {
 		return parse_count(v, &m->init_zombies_before);
+	} else if (!strcmp(key, "name")) {
+		copy_cut(m->name, sizeof(m->name), v);
+	} else if (!strcmp(key, "command")) {
+		copy_cut(m->command, sizeof(m->command), v);
+	} else if (!strcmp(key, "kernel")) {
+		copy_cut(m->kernel, sizeof(m->kernel), v);
+	} else if (!strcmp(key, "machine")) {
+		copy_cut(m->machine, sizeof(m->machine), v);
+	} else if (!strcmp(key, "duration_us")) {
+		return parse_count(v, &m->duration_us);
+	} else if (!strcmp(key, "events")) {
+		return parse_count(v, &m->events);
+	} else if (!strcmp(key, "tool_pids")) {
+		copy_cut(m->tool_pids, sizeof(m->tool_pids), v);
+	} else if (!strcmp(key, "tool_events")) {
+		return parse_count(v, &m->tool_events);
 	} else if (!strcmp(key, "kmem_events")) {
 		char words[512], *save = NULL;
 
@@ -90,6 +106,7 @@ int capture_meta_load(struct capture_meta *m, const char *path, struct ss_error 
 	m->untraced_tasks = -1;
 	m->subreaper = -1;
 	m->orphans_reaped = m->orphans_left = m->init_zombies_before = -1;
+	m->duration_us = m->events = m->tool_events = -1;
 	copy_cut(m->path, sizeof(m->path), path);
 	fp = fopen(path, "r");
 	if (!fp)

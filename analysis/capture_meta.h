@@ -32,6 +32,15 @@ struct capture_meta {
 	long long orphans_reaped;	/* CMD's orphans reaped by slabsim reap */
 	long long orphans_left;		/* orphans still running after its grace */
 	long long init_zombies_before;	/* init's, unreaped at the snapshot */
+	/* what was captured, for the report's first lines ("" / -1 where
+	 * the meta does not say) */
+	char name[128], command[1024], kernel[128], machine[64];
+	long long duration_us, events;
+	/* the capture tool's own processes in the tracing window (tool_pids)
+	 * and their events (tool_events; -1: the meta does not say, made
+	 * before make capture counted them: docs/capture.md) */
+	char tool_pids[512];
+	long long tool_events;
 };
 
 /* Read `path`.  A line that is neither the header nor KEY=VALUE, or a

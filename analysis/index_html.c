@@ -188,6 +188,47 @@ static void a_href(FILE *fp, const char *base, const char *name, const char *tex
 	fputs("</a>", fp);
 }
 
+/* All of fp into *text (NUL-terminated, *len bytes); 0 or -1. */
+static int read_all(FILE *fp, char **text, size_t *len)
+{
+	size_t cap = 8192, n;
+	char *b = malloc(cap), *nb;
+
+	*len = 0;
+	while (b && (n = fread(b + *len, 1, cap - *len - 1, fp)) > 0) {
+		*len += n;
+		if (cap - *len - 1 == 0) {
+			if (!(nb = realloc(b, cap *= 2))) {
+				free(b);
+				return -1;
+			}
+			b = nb;
+		}
+	}
+	if (!b || ferror(fp)) {
+		free(b);
+		return -1;
+	}
+	b[*len] = '\0';
+	*text = b;
+	return 0;
+}
+
+/* Markdown text[0..len) as HTML. */
+static int md_part(FILE *out, const char *text, size_t len, const struct md_html_opts *o)
+{
+	FILE *in;
+	int rc;
+
+	if (!len)
+		return 0;
+	if (!(in = fmemopen((void *)text, len, "r")))
+		return -1;
+	rc = md_html(out, in, o);
+	fclose(in);
+	return rc;
+}
+
 /* Every PNG of dir as a figure (href base `base`), linking its SVG twin. */
 static int figures(FILE *fp, const char *dir, const char *base, const char *cls)
 {
@@ -243,6 +284,39 @@ static void md_title(const char *path, char *buf, size_t n)
 
 /* ---- a report's own page ------------------------------------------------- */
 
+/* The markdown up to its first numbered section ("## 1. "): what the
+ * report answers first; then the plots; then the rest.  Without such a
+ * section, the plots first. */
+static int lead_figures_rest(FILE *out, const char *md, const char *dir,
+			     const struct md_html_opts *o, struct ss_error *err)
+{
+	FILE *in = fopen(md, "r");
+	char *text = NULL, *cut;
+	size_t len = 0;
+	int rc = -1;
+
+	if (!in)
+		return ss_errorf(err, "%s: cannot open", md);
+	if (read_all(in, &text, &len)) {
+		fclose(in);
+		return ss_errorf(err, "%s: read error or out of memory", md);
+	}
+	fclose(in);
+	cut = !strncmp(text, "## 1. ", 6) ? text : strstr(text, "\n## 1. ");
+	if (!cut) {
+		rc = figures(out, dir, "", "plots") || md_part(out, text, len, o) ? -1 : 0;
+	} else {
+		size_t head_len = (size_t)(cut - text) + (cut != text);
+
+		rc = md_part(out, text, head_len, o) || figures(out, dir, "", "plots") ||
+		     md_part(out, text + head_len, len - head_len, o) ? -1 : 0;
+	}
+	free(text);
+	if (rc && !err->msg[0])
+		ss_errorf(err, "%s: write or memory error", md);
+	return rc;
+}
+
 static int part_page(const char *root, const char *w, const struct part *p,
 		     struct ss_error *err)
 {
@@ -267,7 +341,7 @@ static int part_page(const char *root, const char *w, const struct part *p,
 	fputs("</nav>\n<h1>", pg.fp);
 	html_escape(pg.fp, title);
 	fputs("</h1>\n", pg.fp);
-	ok = !figures(pg.fp, dir, "", "plots") && !md_html_file(pg.fp, md, &o, err);
+	ok = !lead_figures_rest(pg.fp, md, dir, &o, err);
 	if (!ok && !err->msg[0])
 		ss_errorf(err, "out of memory");
 	fputs("</body>\n</html>\n", pg.fp);

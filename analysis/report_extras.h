@@ -22,6 +22,10 @@ struct rp_extra {
 	/* The workload's headline figures (report_figures.h), added to the
 	 * generic ones; NULL: none.  0 or -1. */
 	int (*figures)(const struct rp_report_in *in, struct rp_figures *out);
+	/* NULL: report.md leads with the variants' slab memory, then the
+	 * headline figures.  Else the seed asks for time: this sentence says
+	 * why, and the headline figures lead. */
+	const char *time_first;
 };
 
 #endif

@@ -218,6 +218,42 @@ static int by_kernel_change(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Which caches the run gave sheaves: its kernel.txt's config names each
+ * one's sheaf_capacity.NAME (allocators/kconfig.c; a run before
+ * kernel.txt, or on a target before 6.18, gives none). */
+static int load_sheaf_config(struct rp_kernel *k, const char *run_dir, struct ss_error *err)
+{
+	char path[1100], line[8192];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/kernel.txt", run_dir);
+	if (!(fp = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), fp)) {
+		char *save = NULL;
+
+		if (strncmp(line, "config=", 7))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		for (char *t = strtok_r(line + 7, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(t, '=');
+
+			if (strncmp(t, "sheaf_capacity.", 15) || !eq)
+				continue;
+			*eq = '\0';
+			for (size_t i = 0; i < k->n; i++)
+				if (!strcmp(k->rows[i].name, t + 15))
+					k->rows[i].sheaves_modelled = strcmp(eq + 1, "0") != 0;
+		}
+	}
+	if (ferror(fp)) {
+		fclose(fp);
+		return ss_errorf(err, "%s: read error", path);
+	}
+	fclose(fp);
+	return 0;
+}
+
 /* The run's slabinfo before settling, when it settled (cmd_run.c). */
 static int load_unsettled(struct rp_kernel *k, const char *run_dir, struct ss_error *err)
 {
@@ -288,8 +324,12 @@ int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 		r->u_obj1 = r->m_obj1;
 		r->u_slab1 = r->m_slab1;
 		r->sheaf_capacity = cb ? cb->sheaf_capacity : 0;
+		r->k_pages0 = cb ? cb->slabs << cb->order : 0;
+		r->k_pages1 = ca ? ca->slabs << ca->order : 0;
+		r->m_pages1 = cm ? cm->slabs << cm->order : r->k_pages0;
 	}
-	if (load_run_csv(k, run_dir, "prior.csv", &cap, err) ||
+	if (load_sheaf_config(k, run_dir, err) ||
+	    load_run_csv(k, run_dir, "prior.csv", &cap, err) ||
 	    load_run_csv(k, run_dir, "settled.csv", &cap, err) ||
 	    load_unsettled(k, run_dir, err))
 		goto out;
@@ -378,7 +418,7 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	if (r->sheaf_capacity)
+	if (r->sheaf_capacity && !r->sheaves_modelled)
 		n += (size_t)snprintf(buf + n, size - n, "sheaves (%u) not modelled; ",
 				      r->sheaf_capacity);
 	if (!r->in_model && k_dobj(r) && n < size)

@@ -31,7 +31,13 @@ struct rp_kernel_row {
 	uint64_t k_obj0, k_obj1, m_obj1; /* kernel before, after; model after */
 	uint64_t k_slab0, k_slab1, m_slab1;
 	bool in_model;			 /* the replay has the cache */
-	unsigned sheaf_capacity;	 /* 6.18 sheaves (not modelled) */
+	unsigned sheaf_capacity;	 /* 6.18 sheaves, the kernel's */
+	/* the run's kernel options give the cache its sheaves
+	 * (sheaf_capacity.NAME= in kernel.txt's config: a 6.18+ target) */
+	bool sheaves_modelled;
+	/* slab pages (slabs << order): the kernel's before and after, the
+	 * model's after (a cache it never touched: the kernel's before) */
+	uint64_t k_pages0, k_pages1, m_pages1;
 	uint64_t prior_freed, prior_missing, settled;
 	/* frees of objects allocated without an event (prior.csv's
 	 * untraced_allocs): the kernel may hold more than any trace shows */

@@ -10,7 +10,9 @@
 #include "contention_table.h"
 #include "latency_table.h"
 #include "md_table.h"
+#include "report_capture.h"
 #include "report_figures.h"
+#include "report_kernel.h"
 #include "report_seed_md.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -410,16 +412,23 @@ static int sec_latency(FILE *fp, const struct rp_report_in *in)
 /* ---- strategies compared ---------------------------------------------- */
 
 /* One row per variant, one column per model (and the seed's mean). */
+/* The baseline variant's index (--baseline), or -1. */
+static int baseline_vi(const struct rp_report_in *in)
+{
+	return in->baseline ? rp_names_find(&in->res->variants, in->baseline) : -1;
+}
+
 static int strategy_grid(FILE *fp, const struct rp_report_in *in, bool peak)
 {
 	const struct rp_results *res = in->res;
 	char align[MDT_MAX_COLS + 2] = "l";
 	bool seed = in->seed && !peak;
+	int bv = peak ? -1 : baseline_vi(in);
 	struct md_table t;
 
-	if (res->models.n + 2 >= sizeof(align))
+	if (res->models.n + 3 >= sizeof(align))
 		return -1;
-	for (unsigned m = 0; m < res->models.n + (seed ? 1 : 0); m++)
+	for (unsigned m = 0; m < res->models.n + (seed ? 1 : 0) + (bv >= 0 ? 1 : 0); m++)
 		strcat(align, "r");
 	mdt_init(&t, align);
 	mdt_cell(&t, "variant");
@@ -427,9 +436,12 @@ static int strategy_grid(FILE *fp, const struct rp_report_in *in, bool peak)
 		mdt_cell(&t, "seed");
 	for (unsigned m = 0; m < res->models.n; m++)
 		mdt_cell(&t, "%s", res->models.v[m]);
+	if (bv >= 0)
+		mdt_cell(&t, "%s − %s", res->models.v[0], in->baseline);
 	for (unsigned v = 0; v < res->variants.n; v++) {
 		const struct rp_seed_row *s =
 			seed ? rp_seed_find(in->seed, res->variants.v[v]) : NULL;
+		const struct rp_run *r0 = rp_find(res, v, 0), *b0 = bv >= 0 ? rp_find(res, (unsigned)bv, 0) : NULL;
 
 		mdt_cell(&t, "%s", res->variants.v[v]);
 		if (seed && s)
@@ -445,6 +457,10 @@ static int strategy_grid(FILE *fp, const struct rp_report_in *in, bool peak)
 				mdt_cell(&t, "%.0f", peak ? run->s.peak_footprint_kib
 							  : run->s.footprint_kib);
 		}
+		if (bv >= 0 && r0 && b0)
+			mdt_cell(&t, "%+.0f", r0->s.footprint_kib - b0->s.footprint_kib);
+		else if (bv >= 0)
+			mdt_cell(&t, "n/a");
 	}
 	return mdt_print(fp, &t);
 }
@@ -548,6 +564,9 @@ static int strategy_rows(FILE *fp, const struct rp_report_in *in)
 	return mdt_print(fp, &t);
 }
 
+/* The memory answer, first: each variant's footprint under each model,
+ * the seed's KiB beside them, the difference against the baseline
+ * variant (--baseline). */
 static int sec_strategies(FILE *fp, const struct rp_report_in *in)
 {
 	const struct rp_results *res = in->res;
@@ -555,19 +574,54 @@ static int sec_strategies(FILE *fp, const struct rp_report_in *in)
 
 	for (size_t k = 0; k < res->nruns; k++)
 		any_peak |= rp_has_peak(&res->runs[k].s);
-	rp_heading(fp, in, "Strategies compared: footprint (KiB)");
+	fprintf(fp, "## Slab memory: each variant's footprint (KiB)\n\n");
 	if (rp_sparse(res)) {
 		mdt_wrap(fp, "", "", true, "%s", "Each run's footprint at the end of the trace and at its peak "
 			"(most variants ran one model only, so one row per run):");
 		return strategy_rows(fp, in);
 	}
+	mdt_wrap(fp, "", "", true, "The slab footprint (slab pages and kmalloc_large) each variant "
+		 "holds at the end of its trace, under each model%s%s%s%s%s.",
+		 in->seed ? "; seed = the seed's measured KiB (its mean: \"Seed vs simulator\" "
+			    "below compares it with model `" : "",
+		 in->seed ? in->compare_model : "", in->seed ? "`)" : "",
+		 baseline_vi(in) >= 0 ? "; the last column: the first model's footprint less variant " : "",
+		 baseline_vi(in) >= 0 ? in->baseline : "");
 	fputs("At the end of the trace:\n\n", fp);
 	if (strategy_grid(fp, in, false))
 		return -1;
-	if (!any_peak)
+	/* the peak's grid only where some run held more before its end */
+	any_peak = false;
+	for (size_t k = 0; k < res->nruns; k++)
+		any_peak |= rp_has_peak(&res->runs[k].s) &&
+			    res->runs[k].s.peak_footprint_kib > res->runs[k].s.footprint_kib;
+	if (!any_peak) {
+		fputs("No run held more at any moment than at its end.\n\n", fp);
 		return 0;
+	}
 	fputs("At the peak (the most slab memory held at once):\n\n", fp);
 	return strategy_grid(fp, in, true);
+}
+
+/* What the report answers first: a capture's change (report_capture.h);
+ * a workload's memory, or its times when the workload says its seed asks
+ * for time (struct rp_extra's time_first). */
+static int sec_lead(FILE *fp, const struct rp_report_in *in)
+{
+	struct ss_error err = {{0}};
+
+	if (in->pick_target) {
+		if (rp_capture_write_lead(fp, in, &err)) {
+			fprintf(stderr, "slabsim report: %s\n", err.msg);
+			return -1;
+		}
+		return 0;
+	}
+	if (in->time_first) {
+		mdt_wrap(fp, "", "", true, "%s", in->time_first);
+		return sec_figures(fp, in) || sec_strategies(fp, in) ? -1 : 0;
+	}
+	return sec_strategies(fp, in) || sec_figures(fp, in) ? -1 : 0;
 }
 
 int rp_write_report(FILE *fp, const struct rp_report_in *in_)
@@ -577,15 +631,22 @@ int rp_write_report(FILE *fp, const struct rp_report_in *in_)
 
 	if (!in->secno) /* a caller that numbers nothing after this */
 		in->secno = &secno;
-	fprintf(fp, "# %s: slab memory report\n\n", in->workload);
+	fprintf(fp, "# %s: slab memory report\n\n", in->title ? in->title : in->workload);
 	mdt_wrap(fp, "", "", true, "%s", "Built by `slabsim report` from the per-run results; every column is defined in docs/outputs.md.");
+	if (sec_lead(fp, in))
+		return -1;
 	sec_run(fp, in);
-	if (sec_figures(fp, in))
+	if (in->kernel && rp_kernel_write_md(fp, in->kernel))
+		return -1;
+	/* a capture names no headline figure; a workload's went first */
+	if (in->pick_target && in->figs && in->figs->n && sec_figures(fp, in))
 		return -1;
 	if (in->seed && rp_write_seed_section(fp, in))
 		return -1;
 	if (sec_calib(fp, in) || sec_bytes(fp, in) || sec_waste(fp, in) ||
-	    sec_latency(fp, in) || sec_strategies(fp, in))
+	    sec_latency(fp, in))
+		return -1;
+	if (in->pick_target && sec_strategies(fp, in))
 		return -1;
 	return ferror(fp) ? -1 : 0;
 }

@@ -34,6 +34,7 @@ struct rp_inferred {
 
 struct rp_figures;
 struct rp_sensitivity;
+struct rp_kernel;
 
 struct rp_report_in {
 	const char *workload;
@@ -68,6 +69,19 @@ struct rp_report_in {
 	/* A capture's own target and why (slabsim pick-target, --capture-
 	 * target), NULL when the runs are no capture's. */
 	const char *pick_target, *pick_why;
+	/* The report's title ("NAME: slab memory report"): a capture's
+	 * name; NULL: the workload's. */
+	const char *title;
+	/* A capture's comparison with the live kernel (report_kernel.h),
+	 * NULL when the runs have none: report.md leads with what the command
+	 * changed (report_capture.h) and the comparison follows "What was
+	 * run". */
+	const struct rp_kernel *kernel;
+	/* Why compare_model is the model it is ("" when given). */
+	const char *compare_why;
+	/* The workload's seed asks for time, not memory (struct rp_extra's
+	 * time_first): this sentence, and the headline times lead. */
+	const char *time_first;
 };
 
 /* "## N. TITLE" with the next section number: sections are numbered as

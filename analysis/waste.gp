@@ -9,8 +9,11 @@
 # outfile ending in .svg writes SVG, anything else PNG.  Optional:
 # -e "workload='smack17k: arm32-3.10 ...'" heads the title (make passes
 # the workload, target, era and CPUs: slabsim report's title.txt).
-# One y scale for every panel, so that models compare by bar height; a
-# panel holds only the runs of its model (none is left empty).
+# One y scale for every panel, so that models compare by bar height,
+# unless the tallest panel is more than 3 times the shortest: then each
+# panel has its own (a slub_debug model would flatten the others; the
+# bars' labels give the values).  A panel holds only the runs of its
+# model (none is left empty).
 
 if (!exists("datafile")) datafile = 'waste.dat'
 if (!exists("outfile")) outfile = 'waste.png'
@@ -39,6 +42,15 @@ set style fill solid 1.0 border rgb 'gray30'
 set boxwidth 0.85
 set grid ytics lc rgb 'gray85'
 set ylabel 'KiB'
+# each panel's tallest bar: one scale unless they differ more than 3 times
+array pmax[nm]
+do for [m = 0:nm - 1] {
+	stats datafile using ($12 == m ? $10 : NaN) nooutput
+	pmax[m + 1] = STATS_max > 0 ? STATS_max * 1.12 : 1
+}
+lo = pmax[1]; hi = pmax[1]
+do for [m = 2:nm] { lo = pmax[m] < lo ? pmax[m] : lo; hi = pmax[m] > hi ? pmax[m] : hi }
+own = hi > 3 * lo
 set yrange [0:ymax]
 set xrange [-0.8:3 * ns - 1.2]
 set xtics nomirror noenhanced scale 0 font ",8"
@@ -56,15 +68,16 @@ array part[6] = ['requested', 'rounding padding', 'alignment padding', \
 # Panels in a grid above a strip for the shared legend.
 pw = 1.0 / cols
 ph = 0.86 / rows
-set multiplot title sprintf("%s%sWhere the slab bytes go (KiB), end of trace and peak (lighter)", \
-			    workload, strlen(workload) ? ': ' : '') font ",13"
+set multiplot title sprintf("%s%sWhere the slab bytes go (KiB), end of trace and peak (lighter)%s", \
+			    workload, strlen(workload) ? ': ' : '', own ? '; each panel its own scale' : '') font ",13"
 do for [m = 0:nm - 1] {
 	name = ''
 	last = -1
 	stats datafile using ($12 == m ? (name = strcol(2), last = $13, 0) : 0) nooutput
 	set xtics ()
 	do for [k = 0:last] { set xtics add ('end' 3 * k, 'peak' 3 * k + 1) }
-	set title name noenhanced
+	set title (own ? name . ' (own scale)' : name) noenhanced
+	if (own) { set yrange [0:pmax[m + 1]] }
 	set origin (m % cols) * pw, 0.08 + (rows - 1 - m / cols) * ph
 	set size pw, ph
 	x(pk) = 3 * $13 + pk

@@ -14,6 +14,7 @@
 #include "models_opt.h"
 #include "opts.h"
 #include "parse.h"
+#include "report_capture.h"
 #include "report_extras.h"
 #include "report_kernel.h"
 #include "workload.h"
@@ -68,7 +69,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"the make command shown in section 1\n"
 		"(default: make sim WORKLOAD=W)"},
 	[O_COMPARE_MODEL] = {"compare-model", NULL, "M",
-		"the model checked against the seed (default traced)"},
+		"the model checked against the seed and the live kernel\n"
+		"(default: the first model, traced unless --models\n"
+		"lists another first)"},
 	[O_BASELINE] = {"baseline", NULL, "VARIANT",
 		"add summary.csv column overhead_pct: sim_time_ms\n"
 		"against VARIANT's run of the same model, in %"},
@@ -122,7 +125,8 @@ static void usage(FILE *out)
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
 		"title), DIR/figures.csv (the headline figures) and DIR/report.md (only\n"
-		"the plot data with --plot-data-only).  All or nothing.  Section 1 states\n"
+		"the plot data with --plot-data-only); with --kernel-after, DIR/kernel.csv\n"
+		"and DIR/change.dat too.  All or nothing.  Section 1 states\n"
 		"the settings each run used, read from its kernel.txt and summary.csv\n"
 		"(runs that disagree are named with each value).  Target\n"
 		"parameters declared inferred in the runs' target files are listed in\n"
@@ -215,8 +219,6 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		return ss_opt_usage_err(&opt_set, "--capture-meta needs --kernel-after");
 	if (o->kernel_fill_after && !o->kernel_after)
 		return ss_opt_usage_err(&opt_set, "--kernel-fill-after needs --kernel-after");
-	if (!o->compare_model)
-		o->compare_model = "traced";
 	if (!o->command) {
 		snprintf(o->default_command, sizeof(o->default_command),
 			 "make sim WORKLOAD=%s", o->workload);
@@ -227,11 +229,12 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 /* The outputs, written to temporary files and renamed together: the four
  * generic ones, then the workload's extra plot-data files. */
-enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL, NR_OUT };
+enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL,
+       OUT_CHANGE, NR_OUT };
 #define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
 	"summary.csv", "waste.dat", "latency.dat", "title.gp", "figures.csv", "report.md",
-	"kernel.csv",
+	"kernel.csv", "change.dat",
 };
 
 /* The comparison with the live kernel, when asked for (NULL if not). */
@@ -248,11 +251,11 @@ static const char *out_name(const struct rp_extra *ex, int k)
  * whether or not the comparison could be loaded). */
 static bool wanted(const struct report_opts *o, const struct rp_extra *ex, int k)
 {
-	if (k == OUT_KERNEL && !o->kernel_after)
+	if ((k == OUT_KERNEL || k == OUT_CHANGE) && !o->kernel_after)
 		return false;
 	return out_name(ex, k) &&
 	       (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY ||
-		k == OUT_TITLE || k > OUT_KERNEL);
+		k == OUT_TITLE || k == OUT_CHANGE || k > OUT_CHANGE);
 }
 
 /* A failed report removes the outputs it would have written, so an older
@@ -281,15 +284,16 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 	case OUT_TITLE: {
 		char title[512];
 
-		rp_plot_title(in->res, in->workload, title, sizeof(title));
+		rp_plot_title(in->res, in->title ? in->title : in->workload, title, sizeof(title));
 		return rp_write_title_gp(fp, title);
 	}
 	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
 	case OUT_REPORT:
-		if (rp_write_report(fp, in) || (kernel_cmp && rp_kernel_write_md(fp, kernel_cmp)))
+		if (rp_write_report(fp, in))
 			return -1;
 		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
 	case OUT_KERNEL: return rp_kernel_write_csv(fp, kernel_cmp);
+	case OUT_CHANGE: return rp_capture_write_change_dat(fp, in);
 	default: return ex->write_dat((unsigned)(k - NR_OUT), fp, in);
 	}
 }
@@ -357,10 +361,21 @@ static int arrange(const struct report_opts *o, const struct rp_seed *seed,
 	if (res->dropped)
 		fprintf(stderr, "slabsim report: note: left out %zu runs not in --variants/--models\n",
 			res->dropped);
-	if (seed && rp_names_find(&res->models, o->compare_model) < 0)
+	if (seed && o->compare_model && rp_names_find(&res->models, o->compare_model) < 0)
 		fprintf(stderr, "slabsim report: note: no runs of model '%s' to compare with the seed\n",
 			o->compare_model);
 	return 0;
+}
+
+/* --compare-model's default: the first model in the report's order
+ * (--models', else traced first: rp_arrange), the baseline of every
+ * table; "traced" when there is none (the error then names it). */
+static const char *default_compare_model(const struct rp_results *res, char *why, size_t n)
+{
+	if (!res->models.n)
+		return "traced";
+	snprintf(why, n, "%s, the first model", res->models.v[0]);
+	return res->models.v[0];
 }
 
 /* Each run's caches.csv and sites.csv, for the waste ranking. */
@@ -460,6 +475,8 @@ struct report_data {
 	struct rp_settings *settings; /* each run's kernel.txt */
 	size_t nsettings;
 	char pick_target[64], pick_why[1024]; /* --capture-target */
+	char compare_why[160];	/* --compare-model's default, and why */
+	char title[256];	/* a capture's name (report.md's title) */
 };
 
 /* --capture-target FILE: its target= and why= lines. */
@@ -483,7 +500,7 @@ static int load_pick(const char *path, struct report_data *d, struct ss_error *e
 	return 0;
 }
 
-static int load_data(const struct report_opts *o, struct report_data *d,
+static int load_data(struct report_opts *o, struct report_data *d,
 		     struct ss_error *err)
 {
 	if (o->seed_path) {
@@ -494,6 +511,9 @@ static int load_data(const struct report_opts *o, struct report_data *d,
 	if (rp_load_results(o->dir, o->workload, &d->res, err) ||
 	    arrange(o, d->have_seed ? &d->seed : NULL, &d->res, false, err))
 		return -1;
+	if (!o->compare_model)
+		o->compare_model = default_compare_model(&d->res, d->compare_why,
+							 sizeof(d->compare_why));
 	for (unsigned k = 0; k < o->nalt; k++)
 		if (rp_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
 		    arrange(o, d->have_seed ? &d->seed : NULL, &d->alt[k], true, err))
@@ -529,8 +549,17 @@ static void free_data(const struct report_opts *o, struct report_data *d)
 	rp_settings_free_all(d->settings, d->nsettings);
 }
 
+/* A capture's report is titled by its directory: reports/NAME (make's
+ * NAME, the capture directory's by default), a what-if's NAME--SUFFIX. */
+static void capture_title(const char *dir, char *buf, size_t n)
+{
+	const char *slash = strrchr(dir, '/'), *base = slash && slash[1] ? slash + 1 : dir;
+
+	snprintf(buf, n, "%s", base);
+}
+
 /* Read everything, then write everything: exit code 0 or 1. */
-static int run_report(const struct report_opts *o)
+static int run_report(struct report_opts *o)
 {
 	const struct ss_workload *wl = ss_workload_find(o->workload);
 	struct report_data *d = calloc(1, sizeof(*d));
@@ -551,6 +580,8 @@ static int run_report(const struct report_opts *o)
 	if (!o->plot_data_only && load_waste(o->dir, &d->res, &rw, &err))
 		goto fail;
 	plot_list(wl ? wl->report : NULL, plots, sizeof(plots));
+	if (o->kernel_after && strlen(plots) + 13 < sizeof(plots))
+		strcat(plots, ", change.png");
 	if (o->kernel_after) {
 		char run[4200];
 
@@ -571,6 +602,8 @@ static int run_report(const struct report_opts *o)
 			goto fail;
 		kernel_cmp = &kernel;
 	}
+	if (o->capture_target)
+		capture_title(o->dir, d->title, sizeof(d->title));
 	in = (struct rp_report_in){
 		.workload = o->workload, .command = o->command, .dir = o->dir,
 		.res = &d->res, .seed = d->have_seed ? &d->seed : NULL,
@@ -584,6 +617,10 @@ static int run_report(const struct report_opts *o)
 		.settings = d->settings,
 		.pick_target = d->pick_target[0] ? d->pick_target : NULL,
 		.pick_why = d->pick_why,
+		.title = d->title[0] ? d->title : NULL,
+		.kernel = kernel_cmp,
+		.compare_why = d->compare_why,
+		.time_first = wl && wl->report ? wl->report->time_first : NULL,
 	};
 	if (collect_figures(&in, &d->figs, &err) || write_outputs(o, &in, &err))
 		goto fail;

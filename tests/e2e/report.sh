@@ -25,12 +25,24 @@ has "$out/report.md" "| patch3 → patch4 | 288 | 188–372 | 264 | -24 | -8.3% 
 has "$out/report.md" "| catmap_bytes | 20 | fitted | docs/cost-model.md |"
 has "$out/report.md" "| arm32-3.10: cache_line | 32 | inferred |"
 grep -Eq 'Verdict|\| (pass|FAIL) \|' "$out/report.md" && fail "report.md: a pass/fail verdict against the seed"
-for s in "## 1. What was run" "## Headline figures and their intervals" \
-	"## 2. Seed vs simulator" "## 3. Fitted and inferred parameters" \
-	"## 4. Where the bytes go" "## 5. Where the waste is" "## 6. Latency" \
-	"## 7. Strategies compared"; do
+for s in "## Slab memory: each variant's footprint (KiB)" "## Headline figures and their intervals" \
+	"## 1. What was run" "## 2. Seed vs simulator" "## 3. Fitted and inferred parameters" \
+	"## 4. Where the bytes go" "## 5. Where the waste is" "## 6. Latency"; do
 	has "$out/report.md" "$s"
 done
+# the memory answer leads: the first section and the first table are the
+# variants' footprints, the seed's KiB beside the models', before any time
+[ "$(grep -m1 '^## ' "$out/report.md")" = "## Slab memory: each variant's footprint (KiB)" ] ||
+	fail "report.md: first section '$(grep -m1 '^## ' "$out/report.md")'"
+first_table=$(grep -m1 '^| ' "$out/report.md")
+[[ $first_table =~ ^\|\ variant\ +\|\ seed\ +\|\ traced\  ]] ||
+	fail "report.md: first table '$first_table', want variant, seed, models"
+grep -m1 -A2 '^| variant .*| seed ' "$out/report.md" | grep -Eq '^\| ref +\| +1946 \|' ||
+	fail "report.md: the first table's ref row has not the seed's 1946 KiB"
+[ "$(grep -n -m1 'Headline figures' "$out/report.md" | cut -d: -f1)" -gt \
+  "$(grep -n -m1 '^| variant .*| seed ' "$out/report.md" | cut -d: -f1)" ] ||
+	fail "report.md: the times come before the memory answer"
+if grep -q "Strategies compared" "$out/report.md"; then fail "report.md: the footprint grid twice"; fi
 [ "$(wc -l <"$out/summary.csv")" -eq 15 ] || fail "summary.csv: want 1 header + 14 rows"
 [ "$(grep -vc '^#' "$out/waste.dat")" -eq 28 ] || fail "waste.dat: want 28 rows (end and peak of 14 runs)"
 has "$out/title.gp" "workload = 'smack17k, arm32-3.10, 2 CPUs'"

@@ -880,4 +880,4 @@ static int rp_audit_figures(const struct rp_report_in *in, struct rp_figures *ou
 
 const struct rp_extra ss_audit_report = {rp_audit_write_md,
 	{"breakdown.dat", "sweep.dat", "overhead.csv"}, rp_audit_write_dat,
-	rp_audit_figures};
+	rp_audit_figures, NULL};

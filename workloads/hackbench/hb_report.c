@@ -497,5 +497,9 @@ static int rp_hackbench_figures(const struct rp_report_in *in,
 	return r ? -1 : 0;
 }
 
-const struct rp_extra ss_hackbench_report = {rp_hackbench_md, {"time.dat"},
-	rp_hackbench_dat, rp_hackbench_figures};
+const struct rp_extra ss_hackbench_report = {
+	rp_hackbench_md, {"time.dat"}, rp_hackbench_dat, rp_hackbench_figures,
+	.time_first = "hackbench's seed is a speed figure: the 4.6 series cut `hackbench -g 20 "
+		      "-l 1000` under slub_debug=P from 15.607 s to 10.836 s, and it measured no "
+		      "memory.  So its answer is time, first; the runs' slab memory follows.",
+};

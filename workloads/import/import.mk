@@ -69,10 +69,18 @@ REPORT_EXTRA_ARGS := $(if $(and $(INITIAL),$(OWN_AFTER)),--kernel-before $(INITI
 	--capture-target $(OWN_PICK_TXT)
 REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER) $(OWN_META) $(OWN_FILL_AFTER) $(OWN_PICK_TXT)
 
+# change.png: what the command changed, the kernel's beside the model's
+# (change.dat, written by the same `slabsim report` as report.md)
+ifneq ($(and $(INITIAL),$(OWN_AFTER)),)
+$(REPORT)/change.dat: $(REPORT)/report.md ;
+$(eval $(call gnuplot_rule,$(REPORT)/change,$(REPORT)/change.dat,analysis/change.gp,$(REPORT_TITLE),$(REPORT)/title.gp))
+WORKLOAD_PLOTS := $(REPORT)/change.png $(REPORT)/change.svg
+endif
+
 .PHONY: sim
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
 	@$(MAKE) --no-print-directory report SIM_GOAL=sim $(WHATIF_UNDO)
-	@echo "slabsim: $(REPORT)/report.md, summary.csv, waste.png, latency.png written"
+	@echo "slabsim: $(REPORT)/report.md, summary.csv, waste.png, latency.png$(if $(WORKLOAD_PLOTS), change.png) written"
 
 endif

@@ -1,0 +1,133 @@
+/* report_window.c - a capture's run against its start (report_window.h). */
+#include "report_window.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "run_settings.h"
+#include "slabsnap.h"
+
+const char *rp_start_name(enum rp_start s)
+{
+	switch (s) {
+	case RP_START_SNAPSHOT: return "the kernel's caches";
+	case RP_START_EMPTY: return "empty caches";
+	case RP_START_REPACKED: return "the kernel's objects, repacked";
+	default: return "not known";
+	}
+}
+
+static double snap_kib(const struct ss_snap *s, double page_bytes)
+{
+	double pages = 0;
+
+	for (unsigned i = 0; i < s->nr; i++)
+		pages += (double)(s->caches[i].slabs << s->caches[i].order);
+	return pages * page_bytes / 1024;
+}
+
+int rp_snapshot_kib(const char *path, const char *file, double page_bytes, double *kib,
+		    struct ss_error *err)
+{
+	struct ss_snap s;
+
+	if (file ? ss_snap_load_in(&s, path, file, err) : ss_snap_load(&s, path, err))
+		return -1;
+	*kib = snap_kib(&s, page_bytes);
+	ss_snap_release(&s);
+	return 0;
+}
+
+/* A cache of the run holds more of the kernel's objects than the
+ * snapshot's slabs of it have slots for (prior.csv prior_live against
+ * total_objects; `objects` leaves out free slots that sheaves and CPU
+ * slabs hold objects in): the placement moved another cache's there. */
+static int repacked(const char *run_dir, const struct ss_snap *b, bool *out,
+		    struct ss_error *err)
+{
+	char path[1100];
+	struct ss_csv c;
+	unsigned name, live;
+	int rc;
+
+	*out = false;
+	snprintf(path, sizeof(path), "%s/prior.csv", run_dir);
+	if (access(path, F_OK))
+		return 0;
+	if (ss_csv_open(&c, path, NULL, NULL, err))
+		return -1;
+	if (ss_csv_need(&c, "cache", &name, err) || ss_csv_need(&c, "prior_live", &live, err)) {
+		ss_csv_close(&c);
+		return -1;
+	}
+	while ((rc = ss_csv_next(&c, err)) == 1 && !*out) {
+		const struct ss_snap_cache *k = ss_snap_find(b, ss_csv_get(&c, name));
+		uint64_t v;
+
+		if (ss_csv_u64(&c, live, &v, err)) {
+			rc = -1;
+			break;
+		}
+		*out = v > (k ? k->total_objects : 0);
+	}
+	ss_csv_close(&c);
+	return rc < 0 ? -1 : 0;
+}
+
+static void copy_setting(char *dst, size_t n, const struct rp_settings *s, const char *key)
+{
+	const char *v = rp_setting(s, key);
+
+	snprintf(dst, n, "%s", v ? v : "");
+}
+
+int rp_window_of_run(const char *run_dir, double page_bytes, struct rp_window *w,
+		     struct ss_error *err)
+{
+	struct rp_settings set = {0};
+	struct ss_snap b, m;
+	char path[1100];
+	bool moved = false;
+	int rc = -1;
+
+	memset(w, 0, sizeof(*w));
+	if (rp_settings_load(run_dir, &set, err))
+		return -1;
+	copy_setting(w->initial, sizeof(w->initial), &set, "initial_state");
+	copy_setting(w->allocator, sizeof(w->allocator), &set, "allocator");
+	copy_setting(w->target, sizeof(w->target), &set, "target");
+	copy_setting(w->cpus, sizeof(w->cpus), &set, "cpus");
+	rp_settings_free(&set);
+	snprintf(path, sizeof(path), "%s/slabinfo", run_dir);
+	if (ss_snap_load(&m, path, err))
+		return -1;
+	w->slabinfo_kib = snap_kib(&m, page_bytes);
+	if (!w->initial[0]) {
+		w->start = RP_START_EMPTY;
+		w->end_kib = w->delta_kib = w->slabinfo_kib;
+		ss_snap_release(&m);
+		return 0;
+	}
+	if (ss_snap_load(&b, w->initial, err))
+		goto out_m;
+	if (repacked(run_dir, &b, &moved, err))
+		goto out;
+	w->start = moved ? RP_START_REPACKED : RP_START_SNAPSHOT;
+	w->start_kib = snap_kib(&b, page_bytes);
+	w->end_kib = w->slabinfo_kib;
+	/* a cache the run never used kept the snapshot's slabs (repacked:
+	 * its objects came in only with their first use, if at all) */
+	for (unsigned i = 0; !moved && i < b.nr; i++)
+		if (!ss_snap_find(&m, b.caches[i].name))
+			w->end_kib += (double)(b.caches[i].slabs << b.caches[i].order) *
+				      page_bytes / 1024;
+	w->delta_kib = w->end_kib - w->start_kib;
+	rc = 0;
+out:
+	ss_snap_release(&b);
+out_m:
+	ss_snap_release(&m);
+	return rc;
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# report_capture.sh - a capture's report.md answers its question first
+# (analysis/report_capture.h): `make sim TRACE=tests/data/capture/ls-etc-6.18`
+# then, before "## 1. What was run": the capture's name as title, the net
+# change of slab memory with the kernel's and the model's figures, the
+# caches and call sites that changed most (the initial state's pseudo-
+# sites apart), every run with its change; the live kernel's comparison
+# before section 2; no "sheaves not modelled" on the 6.18 target, which
+# models them; the tool's own events said when the meta counts them and
+# not otherwise; MODELS without traced reports against the first model.
+. "$(dirname "$0")/lib/common.bash"
+command -v gnuplot > /dev/null || { echo "SKIP: gnuplot missing"; exit 77; }
+
+R=$tmp/reports
+D=$tmp/datasets
+cap=$root/tests/data/capture/ls-etc-6.18
+mk() { make -C "$root" --no-print-directory SLABSIM="$S" REPORTS="$R" DATASETS="$D" "$@"; }
+mk sim TRACE="$cap" > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim TRACE=$cap"; }
+md=$R/ls-etc-6.18/report.md
+lead=$tmp/lead
+sed -n '1,/^## 1\. What was run/p' "$md" > "$lead"
+
+[ "$(head -1 "$md")" = "# ls-etc-6.18: slab memory report" ] || fail "title '$(head -1 "$md")'"
+net=$(tr '\n' ' ' < "$lead" | grep -o '\*\*Your command changed slab memory by [^*]*\*\* (kernel: [^;]*; \*\*model `traced`: [^*]*\*\*')
+[ -n "$net" ] || fail "no net change line with the kernel's and the model's figures: $(head -12 "$md")"
+n=$(grep -oE '[-+]?[0-9]+(\.[0-9]+)? (MiB|KiB)' <<< "$net" | wc -l)
+[ "$n" -ge 4 ] || fail "net change line: $n figures, want the change, before, after and the model's: $net"
+has "$lead" "### The caches that changed most"
+has "$lead" "### The call sites that changed most"
+has "$lead" "### Every run and what-if of this capture"
+first_cache=$(sed -n '/^### The caches that changed most/,/^###/p' "$lead" | grep -m1 -A2 '^| cache' | tail -1)
+[[ $first_cache =~ ^\|\ [a-z] ]] || fail "first changed cache row: '$first_cache'"
+if sed -n '/^### The call sites that changed most/,/^###/p' "$lead" | grep -q '^| (initial state)'; then
+	fail "the initial state's pseudo-sites lead the call sites"
+fi
+grep -Eq '^\| traced +\| the kernel.s caches +\|' "$lead" || fail "no traced run from the kernel's caches in the runs table"
+grep -Eq '^\| kmem_cache +\|.*\(against the baseline\)' "$lead" || fail "kmem_cache: no difference against the baseline"
+kline=$(grep -n -m1 '^## The live kernel and the simulator' "$md" | cut -d: -f1)
+s2=$(grep -n -m1 '^## 2\. ' "$md" | cut -d: -f1)
+[ -n "$kline" ] && [ "$kline" -lt "$s2" ] || fail "the live kernel's comparison is not before section 2"
+grep -q '^- Target: x86_64-6.18' "$md" || fail "not on x86_64-6.18"
+if grep -q 'sheaves ([0-9]*) not modelled' "$md"; then fail "'sheaves not modelled' on a target that models them"; fi
+if grep -q "capture tool's own" "$md"; then fail "the tool's own events said, the meta does not count them"; fi
+[ -s "$R/ls-etc-6.18/change.png" ] && [ -s "$R/ls-etc-6.18/change.dat" ] || fail "no change.png"
+grep -q '^"all caches" ' "$R/ls-etc-6.18/change.dat" || fail "change.dat: no all-caches row"
+
+# the tool's own events, when the meta counts them
+cp "$cap/meta" "$tmp/meta"
+printf 'tool_pids=11 12\ntool_events=1200\n' >> "$tmp/meta"
+"$S" report --workload import --dir "$R/ls-etc-6.18" --variants trace \
+	--models "traced kmalloc-buckets kmem_cache" --kernel-before "$cap/slab-before.txt" \
+	--kernel-after "$cap/slab-after.txt" --capture-meta "$tmp/meta" \
+	--capture-target "$D/import/ls-etc-6.18/target-slub.txt" 2> "$tmp/err" || fail "report: $(cat "$tmp/err")"
+tr '\n' ' ' < "$md" | grep -q "The capture tool's own processes (meta tool_pids: 11 12) made 1200 of the capture's 1209576 events (0.10%" ||
+	fail "the tool's own events not said: $(grep -m1 -A2 'tool' "$md")"
+
+# MODELS without traced: the first model is the baseline and the kernel's comparison
+mk sim TRACE="$cap" MODELS=kmem_cache > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim MODELS=kmem_cache"; }
+md=$R/ls-etc-6.18--models-kmem_cache/report.md
+tr '\n' ' ' < "$md" | grep -q '\*\*model `kmem_cache`: ' || fail "MODELS=kmem_cache: no net change of model kmem_cache"
+has "$md" "beside model \`kmem_cache\`"
+echo "report_capture.sh: ok"
