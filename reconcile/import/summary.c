@@ -11,6 +11,18 @@ double ss_import_frag_pct(const struct ss_import_totals *t)
 	return 100.0 - 100.0 * (double)t->bytes_req / (double)t->bytes_alloc;
 }
 
+/* Each free rule's decisions, in the order the import asks them
+ * (rules.c): every free record is counted by exactly one rule. */
+static void print_rules(FILE *out, const struct ss_import_totals *t)
+{
+	const char *name;
+
+	fputs("Free rules, in order (records each decided):", out);
+	for (unsigned i = 0; (name = ss_import_free_rule_name(i)); i++)
+		fprintf(out, "%s %s %llu", i ? "," : "", name, (unsigned long long)t->rule_frees[i]);
+	fputc('\n', out);
+}
+
 void ss_import_print(FILE *out, const struct ss_import_totals *t)
 {
 	fprintf(out, "SUMMARY (SLAB allocator)\n========================\n");
@@ -92,6 +104,7 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 	if (t->no_cpu_lines)
 		fprintf(out, "Events without a [CPU] column (put on CPU 0): %llu\n",
 			(unsigned long long)t->no_cpu_lines);
+	print_rules(out, t);
 }
 
 int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
@@ -106,9 +119,13 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		      "realloc_live,failed_allocs,lost_events,overwritten_events,other_events,"
 		      "skipped_lines,live_at_end,peak_live,max_cpu,caches,"
 		      "kmalloc_class_mismatch,geometry_mismatch,phases,prior_frees,prior_unattributed,"
-		      "untraced_allocs,walk_allocs,walk_frees,page_frees,kslabs_freed,untraced_placed\n");
+		      "untraced_allocs,walk_allocs,walk_frees,page_frees,kslabs_freed,untraced_placed");
+	/* then one column per free rule, rule_NAME, in the table's order */
+	for (unsigned i = 0; ss_import_free_rule_name(i); i++)
+		fprintf(f.fp, ",rule_%s", ss_import_free_rule_name(i));
+	fputc('\n', f.fp);
 	fprintf(f.fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
 		(unsigned long long)t->lines, (unsigned long long)t->events,
 		(unsigned long long)t->allocs, (unsigned long long)t->frees,
 		(unsigned long long)t->bytes_req, (unsigned long long)t->bytes_alloc,
@@ -125,5 +142,8 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		(unsigned long long)t->untraced_allocs, (unsigned long long)t->walk_allocs,
 		(unsigned long long)t->walk_frees, (unsigned long long)t->page_frees,
 		(unsigned long long)t->kslabs_freed, (unsigned long long)t->untraced_placed);
+	for (unsigned i = 0; ss_import_free_rule_name(i); i++)
+		fprintf(f.fp, ",%llu", (unsigned long long)t->rule_frees[i]);
+	fputc('\n', f.fp);
 	return ss_atomic_commit(&f, err);
 }

@@ -253,6 +253,63 @@ static void test_unknown_frees_add_up(void **state)
 			 t.walk_frees + t.untraced_allocs + t.prior_frees + t.prior_unattributed);
 }
 
+/* --totals and the summary carry every rule's count, by its name, in the
+ * table's order: a CSV column rule_NAME and the summary's "Free rules"
+ * line. */
+static void test_rule_counts_written(void **state)
+{
+	char in[TU_PATH_MAX], out[TU_PATH_MAX], csv[TU_PATH_MAX], hdr[2048], row[2048];
+	char sum[4096] = "", want[64];
+	struct ss_import_opts o = {.target = "x86_64-6.x", .input = in, .output = out};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	FILE *f;
+	(void)state;
+
+	tu_path(in, sizeof(in), "csv.ftrace");
+	tu_path(out, sizeof(out), "csv.trace");
+	tu_path(csv, sizeof(csv), "csv.totals");
+	tu_write_text(in,
+		" sh-1 [000] ..... 1.0: kfree: call_site=f+0x1/0x2 ptr=(null)\n"
+		" sh-1 [000] ..... 1.0: kmalloc: call_site=f+0x1/0x2 ptr=a0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL\n"
+		" sh-1 [000] ..... 1.0: kfree: call_site=f+0x1/0x2 ptr=a0\n"
+		" sh-1 [000] ..... 1.0: kfree: call_site=g+0x1/0x2 ptr=c0\n"
+		" sh-1 [000] ..... 1.0: kfree: call_site=g+0x1/0x2 ptr=c0\n");
+	if (ss_import(&o, &t, &err) || ss_import_write_totals(csv, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_non_null(f = fopen(csv, "r"));
+	assert_non_null(fgets(hdr, sizeof(hdr), f));
+	assert_non_null(fgets(row, sizeof(row), f));
+	fclose(f);
+	/* each rule's column, rule_NAME, holds its count; they are the last
+	 * columns, in the table's order */
+	{
+		char *hcol[128], *rcol[128], *sh, *sr;
+		unsigned nh = 0, nr = 0, rules = 0;
+
+		hdr[strcspn(hdr, "\n")] = row[strcspn(row, "\n")] = '\0';
+		for (char *c = strtok_r(hdr, ",", &sh); c && nh < 128; c = strtok_r(NULL, ",", &sh))
+			hcol[nh++] = c;
+		for (char *c = strtok_r(row, ",", &sr); c && nr < 128; c = strtok_r(NULL, ",", &sr))
+			rcol[nr++] = c;
+		assert_int_equal(nh, nr);
+		while (ss_import_free_rule_name(rules))
+			rules++;
+		assert_true(nh > rules);
+		for (unsigned i = 0; i < rules; i++) {
+			snprintf(want, sizeof(want), "rule_%s", ss_import_free_rule_name(i));
+			assert_string_equal(hcol[nh - rules + i], want);
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)t.rule_frees[i]);
+			assert_string_equal(rcol[nh - rules + i], want);
+		}
+	}
+	assert_non_null(f = fmemopen(sum, sizeof(sum), "w"));
+	ss_import_print(f, &t);
+	fclose(f);
+	assert_non_null(strstr(sum, "Free rules, in order (records each decided): null 1, traced 1, walk 0, "
+				    "again 2,"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_readme_lists_every_file),
 		cmocka_unit_test(test_objext_before_slab_owner),
 		cmocka_unit_test(test_unknown_frees_add_up),
+		cmocka_unit_test(test_rule_counts_written),
 	};
 
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
