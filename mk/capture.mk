@@ -37,9 +37,11 @@ cap_sq = '$(subst ','\'',$(1))'
 capture: export SLABSIM_CAPTURE_CMD = $(value CMD)
 
 .PHONY: capture
-# $(SLABSIM) for `slabsim reap`: CMD's orphans reaped, traced, by it
+# $(SLABSIM) for `slabsim reap`: CMD's orphans reaped, traced, by it.
+# exec: the script is make's own child, so that a SIGTERM make passes on
+# reaches it (and its clean-up), not a shell that would die alone.
 capture: $(SLABSIM)
-	@scripts/capture.sh -d $(call cap_sq,$(CAPTURE_DIR)) -b $(call cap_sq,$(BUFFER_KB)) \
+	@exec scripts/capture.sh -d $(call cap_sq,$(CAPTURE_DIR)) -b $(call cap_sq,$(BUFFER_KB)) \
 		-s $(call cap_sq,$(SETTLE)) -c $(call cap_sq,$(TRACE_CLOCK)) \
 		$(if $(filter 1,$(RAW_PTR)),-r,$(if $(filter 0,$(RAW_PTR)),,-R)) $(if $(filter 1,$(FORCE)),-f) \
 		$(if $(filter 0,$(PAGE_FREES)),-P) -x $(call cap_sq,$(abspath $(SLABSIM))) \
