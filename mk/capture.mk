@@ -12,9 +12,12 @@
 # are reaped there, traced, not by init); it may mark phases of its own with
 #   echo 'slabsim-phase NAME' > /sys/kernel/tracing/trace_marker
 # A lossy capture (ring buffer overrun) is kept, marked lossy=yes in meta,
-# and a warning is printed: raise BUFFER_KB.  The files other than the
-# trace are written to a tmpfs first (/dev/shm, or SLABSIM_STAGE in the
+# and a warning is printed: raise BUFFER_KB.  The files, the trace too,
+# are written to a tmpfs first (/dev/shm, or SLABSIM_STAGE in the
 # environment), so that their page cache is in no count (docs/capture.md).
+# The capture's own events in the window are counted in meta
+# (tool_events, tool_pids); Ctrl-C or SIGTERM leaves tracing, BPF and
+# the disk as they were.
 
 CAPTURE_DIR ?= datasets/captures
 # auto: 1/32 of MemAvailable over the online CPUs, 64 MiB .. 1 GiB per CPU

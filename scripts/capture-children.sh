@@ -8,9 +8,12 @@
 # would wait that hour, and the tracing instances with it.  So each such
 # command runs in the background and the script waits for it with `wait`,
 # which a trapped signal ends at once; the clean-up then ends the command
-# (children_stop).  A command started so ignores SIGINT (bash does that to
-# background commands without job control); CMD gets it back (env
-# --default-signal) so that a Ctrl-C reaches it as before.
+# (children_stop).  A command started so would ignore SIGINT (bash does
+# that to background commands without job control); each gets it back
+# (env --default-signal), so that a Ctrl-C reaches it as it would a
+# foreground command, and its end ends the wait even where bash let a
+# SIGINT that came with another child's end wait for the next one
+# (seen: 1 in ~5 Ctrl-Cs during the before-snapshot, bash 5.2).
 
 CHILD_PID="" CHILD_LAST_PID="" CMD_PID="" CMD_LAST_PID=""
 # (coreutils 8.31+)
@@ -19,11 +22,11 @@ if env --default-signal=INT,QUIT true 2> /dev/null; then
 	CHILD_DEFAULT_SIGNALS=(env --default-signal=INT,QUIT)
 fi
 
-# run_child CMD...: run CMD (no standard input) and wait for it; returns
-# its status.
+# run_child CMD...: run CMD (no standard input, SIGINT as it was) and
+# wait for it; returns its status.
 run_child() {
 	local rc=0
-	"$@" < /dev/null &
+	"${CHILD_DEFAULT_SIGNALS[@]}" "$@" < /dev/null &
 	CHILD_PID=$! CHILD_LAST_PID=$!
 	wait "$CHILD_PID" || rc=$?
 	CHILD_PID=""
@@ -87,10 +90,31 @@ descendants() {
 	done
 }
 
+# gone PID: PID has ended (no such process, or a zombie not yet reaped).
+gone() {
+	local s
+	{ read -r s < "/proc/$1/stat"; } 2> /dev/null || return 0
+	s=${s##*) }
+	[ "${s%% *}" = Z ]
+}
+
+# end_child PID: TERM (and CONT: a stopped process keeps it pending) to
+# PID, then KILL if it has not ended 5 s later.  For the clean-up: it
+# never calls `wait`, which there may never return -- a trap that came
+# while bash reaped a child can leave it counting that child as running
+# (seen with the snapshot and a Ctrl-C, bash 5.2); the zombies left are
+# init's once the script ends.
+end_child() {
+	kill -TERM "$1" 2> /dev/null && kill -CONT "$1" 2> /dev/null
+	for _ in $(seq 50); do gone "$1" && return 0; sleep 0.1; done
+	kill -KILL "$1" 2> /dev/null
+	for _ in $(seq 20); do gone "$1" && return 0; sleep 0.1; done
+	return 0
+}
+
 # kill_tree PID: end PID and everything it started: TERM to the processes
 # below it first (PID, slabsim reap, is their child subreaper: they stay
-# below it), then after up to 2 s KILL to what is left, then TERM to PID,
-# and wait for it.
+# below it), then after up to 2 s KILL to what is left, then PID.
 kill_tree() {
 	local pid=$1 left
 	# shellcheck disable=SC2046
@@ -102,8 +126,7 @@ kill_tree() {
 	done
 	# shellcheck disable=SC2086
 	[ -z "$left" ] || kill -KILL $left 2> /dev/null || true
-	kill -TERM "$pid" 2> /dev/null || true
-	wait "$pid" 2> /dev/null || true
+	end_child "$pid"
 }
 
 # children_stop: end whatever run_child waits for and the command of

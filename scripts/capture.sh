@@ -22,11 +22,12 @@
 #               init (capture-orphans.sh)
 #
 # Environment: SLABSIM_STAGE, a tmpfs for the files written inside the
-# window (default /dev/shm; below).
+# window, the trace too (default /dev/shm; below).
 #
 # Exit: 0 when the capture was written (even if CMD failed or events were
-# lost: meta says so and a warning is printed), 1 on an error or
-# interruption (nothing is left behind), 2 on bad usage.
+# lost: meta says so and a warning is printed), 1 on an error, 130 on
+# SIGINT, 143 on SIGTERM or SIGHUP (nothing is left behind: the clean-up
+# below), 2 on bad usage.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -120,11 +121,14 @@ cleanup() {
 	local rc=$?
 	set +e
 	trap '' INT TERM HUP
+	# (ended, not waited for: end_child, capture-children.sh)
 	children_stop
+	[ -z "$FILL_PID" ] || end_child "$FILL_PID"
+	FILL_PID=""
 	fill_stop
-	# (a stopped zstd, below, would keep the TERM pending)
-	[ -n "$zstd_pid" ] && kill "$zstd_pid" 2> /dev/null && kill -CONT "$zstd_pid" 2> /dev/null
-	[ -n "$zstd_pid" ] && wait "$zstd_pid" 2> /dev/null
+	[ -z "$zstd_pid" ] || end_child "$zstd_pid"
+	[ -z "${UT_READER:-}" ] || end_child "$UT_READER"
+	UT_READER=""
 	ut_release
 	tfs_release
 	[ -z "$stage" ] || [ "$stage" = "$tmp" ] || rm -rf "$stage"
