@@ -13,7 +13,8 @@
 # QUIET (capture: wait, 30 min at most, until the machine makes fewer kmem
 # events a second than this, default 60000: the background is most of a
 # small capture), MAX_EVENTS (capture: make it again, 20 times at most,
-# while it has more events than this, default 600000).
+# while it has more events than this, default 600000); PAGE_FREES
+# (make capture's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -32,7 +33,11 @@ rate() {
 	trap 'rmdir "$inst" 2> /dev/null; exit 1' INT TERM HUP
 	mkdir "$inst"
 	echo 1024 > "$inst/buffer_size_kb"
-	for e in kmalloc kfree kmem_cache_alloc kmem_cache_free; do echo 1 > "$inst/events/kmem/$e/enable"; done
+	# (and the page frees, which a capture records unless PAGE_FREES=0:
+	# a process that ends frees its pages, a big one a million)
+	for e in kmalloc kfree kmem_cache_alloc kmem_cache_free $([ "${PAGE_FREES:-1}" = 0 ] || echo mm_page_free); do
+		echo 1 > "$inst/events/kmem/$e/enable"
+	done
 	sleep 1
 	echo 0 > "$inst/tracing_on"
 	for f in "$inst"/per_cpu/cpu*/stats; do
