@@ -305,10 +305,10 @@ else # before 5.8: the walk untraced, then tracing
 	trace_from=after-snapshot
 fi
 # ---- the tracing window: from here to tracing off, the capture forks ------
-# nothing but CMD (under slabsim reap) and, without slab-fill, slabsim
-# slab-pages: its processes are the reader, zstd, the untraced-task
-# reader, the slab-fill server and this script (meta tool_pids, whose
-# events meta counts as tool_events).
+# nothing (without slab-fill: slabsim slab-pages); CMD's processes were
+# started before.  Its own processes here are zstd (the reader), the
+# untraced-task reader, the slab-fill server, slabsim reap and this
+# script (meta tool_pids, whose events meta counts as tool_events).
 #
 # Objects that did not exist when tracing began, read right after it
 # began (so that whatever the reads miss was allocated with tracing on):
