@@ -129,10 +129,11 @@ interrupt() {
 	esac
 	[ -z "$fifo" ] || [ -p "$fifo" ] || mkfifo "$fifo"
 	# its own session and process group, SIGINT as a terminal's Ctrl-C
-	# would find it (a background command of bash ignores it)
+	# would find it (a background command of bash ignores it); the
+	# tree's own build/slabsim and build/slab-fill (make capture's)
 	SLABINFO=${fifo:-/proc/slabinfo} setsid env --default-signal=INT,QUIT \
 		make -s -C "$root" --no-print-directory capture CAPTURE_DIR="$caps" NAME="$name" \
-		SLABSIM="$S" BUFFER_KB=4096 SETTLE=0 CMD="$cmd" > "$tmp/$name.out" 2>&1 &
+		BUFFER_KB=4096 SETTLE=0 CMD="$cmd" > "$tmp/$name.out" 2>&1 &
 	run_pid=$!
 	wait_for 60 capture_pid || fail "$moment: no capture instance within 60 s: $(cat "$tmp/$name.out")"
 	case $moment in
