@@ -2,10 +2,24 @@
  * with its fill, in list order, read from the running kernel through a BPF
  * kmem_cache iterator (slabfill.bpf.c, linked in as bytes: slabfill_obj.S).
  *
- *   slab-fill OUT   (root; the capture's slab-fill-before.txt and slab-fill-after.txt,
- *                    docs/capture.md)
+ *   slab-fill OUT       one read into OUT (root)
+ *   slab-fill --serve   the program loaded once, then one request a line
+ *                       on stdin (make capture, docs/capture.md):
+ *       fill OUT        a read into OUT, as above
+ *       pages OUT       which page frames are slab pages (/proc/kpageflags,
+ *                       base/slabpages.h: slab-pages-start.txt)
+ *     answered each by one line on stdout, "ok" or "error MESSAGE".  The
+ *     first line, once the program is loaded, is "ok", or "error MESSAGE"
+ *     when it cannot be (fill requests then get that error; pages requests
+ *     still work).  End of input ends it; the program goes with it.
  *
- * Output, written to OUT.tmp and renamed:
+ * Why a server: loading the program runs the BPF verifier, whose own
+ * slab objects (kernel/bpf/verifier.c copy_verifier_state(), kmalloc-cg-2k;
+ * copy_array(), kmalloc-cg-4k) are ~700,000 kmem events a load on 6.18.
+ * Loaded before a capture's tracing begins, a read inside the window
+ * costs only the iterator's file and the output file's objects.
+ *
+ * Output, written to OUT.tmp.PID and renamed:
  *   slabsim-slabfill 3 nodes=M cpus=N
  *   cache=NAME
  *   n NODE SLAB FREE INUSE OBJECTS BITS   a node partial slab, head of the list first
@@ -19,11 +33,14 @@
  * on its CPU's freelist as in use, as SLUB does); CPUFREE those objects,
  * counted by walking the list, '-' when the walk failed (the list changed
  * as it was read).  BITS: which objects were free, a hex digit per four
- * from the slab's start (bit 0 the lowest), '-' when not known.  Exit 0
- * written, 1 on error, 3 when BPF or the iterator is not available here
- * (the capture then goes on without the file).
+ * from the slab's start (bit 0 the lowest), '-' when not known.  Exit
+ * (one read) 0 written, 1 on error, 3 when BPF or the iterator is not
+ * available here (the capture then goes on without the file); (--serve)
+ * 0 at the end of its input, 2 bad usage.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +50,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "atomic_file.h"
+#include "error.h"
 #include "slabfill_rec.h"
+#include "slabpages.h"
+
+#define KPAGEFLAGS "/proc/kpageflags"
 
 extern const unsigned char slabfill_bpf_obj[];
 extern const unsigned char slabfill_bpf_obj_end[];
@@ -65,8 +87,8 @@ static int take(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/* the iterator's text: "cache N NAME" lines */
-static char *read_all(int fd, size_t *n)
+/* the iterator's text: "cache N NAME" lines; NULL with err set */
+static char *read_all(int fd, size_t *n, struct ss_error *err)
 {
 	size_t cap = 1 << 16, len = 0;
 	char *buf = malloc(cap + 1);
@@ -86,8 +108,9 @@ static char *read_all(int fd, size_t *n)
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			fprintf(stderr, "slab-fill: reading the kmem_cache iterator: %s\n", strerror(errno));
-			break;
+			ss_errorf(err, "reading the kmem_cache iterator: %s", strerror(errno));
+			free(buf);
+			return NULL;
 		}
 		if (!got) {
 			buf[len] = 0;
@@ -97,6 +120,7 @@ static char *read_all(int fd, size_t *n)
 		len += (size_t)got;
 	}
 	free(buf);
+	ss_errorf(err, "out of memory");
 	return NULL;
 }
 
@@ -130,7 +154,8 @@ static void write_free_bits(FILE *f, const struct slabfill_rec *r)
 
 /* cache lines in iterator order, each followed by its slabs (the ring keeps
  * each cache's records in the order they were sent) */
-static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes, unsigned cpus)
+static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes, unsigned cpus,
+		     struct ss_error *err)
 {
 	size_t at = 0;
 	char *line, *save = NULL;
@@ -140,10 +165,8 @@ static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes,
 		unsigned idx;
 		int name_at = 0;
 
-		if (sscanf(line, "cache %u %n", &idx, &name_at) != 1 || !name_at) {
-			fprintf(stderr, "slab-fill: unexpected iterator line '%s'\n", line);
-			return -1;
-		}
+		if (sscanf(line, "cache %u %n", &idx, &name_at) != 1 || !name_at)
+			return ss_errorf(err, "unexpected iterator line '%s'", line);
 		fprintf(f, "cache=%s\n", line + name_at);
 		while (at < s->nr && s->r[at].cache < idx)
 			at++; /* (a record of no header: none expected) */
@@ -166,7 +189,7 @@ static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes,
 			fputc('\n', f);
 		}
 	}
-	return ferror(f) ? -1 : 0;
+	return 0;
 }
 
 /* the object's map whose name ends in suffix (libbpf names a data
@@ -192,108 +215,206 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-int main(int argc, char **argv)
+/* The program loaded and its iterator attached, ready for reads. */
+struct fill_reader {
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	struct ring_buffer *ring;
+	struct bpf_map *bss;
+	struct slabs s;
+	unsigned nodes;
+	int cpus;
+};
+
+enum load_result {
+	LOAD_OK,
+	LOAD_UNAVAILABLE, /* no BPF, no kmem_cache iterator (before 6.13) */
+	LOAD_FAILED,
+};
+
+static enum load_result reader_load(struct fill_reader *rd, struct ss_error *err)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "slabfill");
-	struct bpf_object *obj = NULL;
 	struct bpf_program *prog;
-	struct bpf_link *link = NULL;
-	struct ring_buffer *ring = NULL;
-	struct slabs s = {0};
-	char *text = NULL, tmp[4096];
+	struct bpf_map *ro;
+	__u32 cfg[2];
+
+	memset(rd, 0, sizeof(*rd));
+	rd->nodes = count_nodes();
+	rd->cpus = libbpf_num_possible_cpus();
+	if (rd->cpus <= 0)
+		return ss_errorf(err, "cannot count the possible CPUs"), LOAD_FAILED;
+	rd->obj = bpf_object__open_mem(slabfill_bpf_obj,
+				       (size_t)(slabfill_bpf_obj_end - slabfill_bpf_obj), &opts);
+	if (!rd->obj)
+		return ss_errorf(err, "cannot open the BPF object"), LOAD_FAILED;
+	/* rodata before load: slabfill.bpf.c's .rodata.cfg, nr_nodes then nr_cpus */
+	ro = map_ending(rd->obj, ".cfg");
+	cfg[0] = rd->nodes;
+	cfg[1] = (__u32)rd->cpus;
+	if (!ro || bpf_map__set_initial_value(ro, cfg, sizeof(cfg)))
+		return ss_errorf(err, "cannot set the node and CPU counts"), LOAD_FAILED;
+	if (bpf_object__load(rd->obj))
+		return ss_errorf(err, "the kernel refused the BPF program (no kmem_cache iterator "
+				      "before 6.13, or no BPF here; SLABFILL_VERBOSE=1 says more)"),
+		       LOAD_UNAVAILABLE;
+	prog = bpf_object__find_program_by_name(rd->obj, "slab_fill");
+	rd->link = prog ? bpf_program__attach_iter(prog, NULL) : NULL;
+	if (!rd->link)
+		return ss_errorf(err, "cannot attach the kmem_cache iterator: %s", strerror(errno)),
+		       LOAD_UNAVAILABLE;
+	rd->ring = ring_buffer__new(bpf_map__fd(bpf_object__find_map_by_name(rd->obj, "slabs")),
+				    take, &rd->s, NULL);
+	rd->bss = map_ending(rd->obj, ".bss");
+	if (!rd->ring || !rd->bss)
+		return ss_errorf(err, "cannot open the slab records' ring"), LOAD_FAILED;
+	return LOAD_OK;
+}
+
+static void reader_close(struct fill_reader *rd)
+{
+	ring_buffer__free(rd->ring);
+	bpf_link__destroy(rd->link);
+	bpf_object__close(rd->obj);
+	free(rd->s.r);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/* slabfill.bpf.c's .bss: cache_index, then dropped and cpu_unread,
+ * 8-aligned; zeroed before each read (a loaded program keeps them) */
+struct bss {
+	__u32 cache_index, pad;
+	__u64 dropped, cpu_unread;
+};
+
+/* One pass of the iterator, written to out. */
+static int reader_read(struct fill_reader *rd, const char *out, struct ss_error *err)
+{
+	struct ss_atomic_file f;
+	struct bss b = {0};
+	__u32 zero = 0;
+	char *text = NULL;
 	size_t len = 0;
-	int rc = 3, fd = -1;
-	unsigned nodes = count_nodes();
-	int cpus = libbpf_num_possible_cpus();
-	FILE *f;
+	int fd, rc = -1;
+
+	rd->s.nr = 0;
+	rd->s.oom = 0;
+	if (bpf_map__value_size(rd->bss) != sizeof(b) ||
+	    bpf_map_update_elem(bpf_map__fd(rd->bss), &zero, &b, BPF_ANY))
+		return ss_errorf(err, "cannot reset the iterator's counters");
+	if ((fd = bpf_iter_create(bpf_link__fd(rd->link))) < 0)
+		return ss_errorf(err, "cannot start the kmem_cache iterator: %s", strerror(errno));
+	text = read_all(fd, &len, err);
+	close(fd);
+	if (!text)
+		return -1;
+	if (ring_buffer__consume(rd->ring) < 0 || rd->s.oom)
+		ss_errorf(err, "reading the slab records failed");
+	else if (bpf_map_lookup_elem(bpf_map__fd(rd->bss), &zero, &b))
+		ss_errorf(err, "cannot read the drop count");
+	else if (b.dropped)
+		ss_errorf(err, "the ring buffer dropped %llu slab records",
+			  (unsigned long long)b.dropped);
+	else if (b.cpu_unread)
+		ss_errorf(err, "%llu CPU areas could not be found",
+			  (unsigned long long)b.cpu_unread);
+	else if (!ss_atomic_open(&f, out, err)) {
+		if (write_out(f.fp, text, &rd->s, rd->nodes, (unsigned)rd->cpus, err))
+			ss_atomic_abort(&f);
+		else
+			rc = ss_atomic_commit(&f, err);
+	}
+	free(text);
+	return rc;
+}
+
+/* Which page frames are slab pages now, into out (base/slabpages.h). */
+static int read_pages(const char *out, struct ss_error *err)
+{
+	struct ss_atomic_file f;
+	uint64_t slab;
+	int fd = open(KPAGEFLAGS, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return ss_error_at(err, KPAGEFLAGS, 0, "%s", strerror(errno));
+	rc = ss_atomic_open(&f, out, err);
+	if (!rc && (rc = ss_slabpages_scan(fd, KPAGEFLAGS, f.fp, &slab, err)))
+		ss_atomic_abort(&f);
+	else if (!rc)
+		rc = ss_atomic_commit(&f, err);
+	close(fd);
+	return rc;
+}
+
+/* "ok", or "error MESSAGE" on one line */
+static void reply(const char *error)
+{
+	if (!error) {
+		puts("ok");
+	} else {
+		fputs("error ", stdout);
+		for (; *error; error++)
+			putchar(*error == '\n' ? ' ' : *error);
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+/* --serve: requests on stdin until its end (above) */
+static int serve(void)
+{
+	struct fill_reader rd;
+	struct ss_error load_err = {{0}}, err;
+	enum load_result loaded = reader_load(&rd, &load_err);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	reply(loaded == LOAD_OK ? NULL : load_err.msg);
+	while ((n = getline(&line, &cap, stdin)) > 0) {
+		int rc;
+
+		if (line[n - 1] == '\n')
+			line[--n] = 0;
+		err.msg[0] = 0;
+		if (!strncmp(line, "fill ", 5) && line[5])
+			rc = loaded == LOAD_OK ? reader_read(&rd, line + 5, &err)
+					       : ss_errorf(&err, "%s", load_err.msg);
+		else if (!strncmp(line, "pages ", 6) && line[6])
+			rc = read_pages(line + 6, &err);
+		else
+			rc = ss_errorf(&err, "unknown request '%.100s' (fill OUT, pages OUT)", line);
+		reply(rc ? err.msg : NULL);
+	}
+	free(line);
+	reader_close(&rd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct fill_reader rd;
+	struct ss_error err = {{0}};
+	enum load_result loaded;
+	int rc;
 
 	if (argc != 2 || !strcmp(argv[1], "--help")) {
 		fprintf(argc == 2 ? stdout : stderr,
-			"usage: slab-fill OUT\n"
+			"usage: slab-fill OUT | slab-fill --serve\n"
 			"  every SLUB cache's node partial, CPU and CPU partial slabs with\n"
 			"  their fill and free objects, in list order, read through a BPF\n"
-			"  kmem_cache iterator (root, Linux 6.13+)\n");
+			"  kmem_cache iterator (root, Linux 6.13+).  --serve: the program\n"
+			"  loaded once, then 'fill OUT' and 'pages OUT' requests on stdin,\n"
+			"  each answered 'ok' or 'error MESSAGE' (docs/capture.md)\n");
 		return argc == 2 ? 0 : 2;
 	}
 	libbpf_set_print(print_libbpf);
-	if (cpus <= 0) {
-		fprintf(stderr, "slab-fill: cannot count the possible CPUs\n");
-		return 1;
-	}
-	obj = bpf_object__open_mem(slabfill_bpf_obj, (size_t)(slabfill_bpf_obj_end - slabfill_bpf_obj), &opts);
-	if (!obj) {
-		fprintf(stderr, "slab-fill: cannot open the BPF object\n");
-		return 1;
-	}
-	/* rodata before load */
-	{
-		struct bpf_map *ro = map_ending(obj, ".cfg");
-		/* (slabfill.bpf.c's .rodata.cfg: nr_nodes, then nr_cpus) */
-		__u32 v[2] = {nodes, (__u32)cpus};
-
-		if (!ro || bpf_map__set_initial_value(ro, v, sizeof(v))) {
-			fprintf(stderr, "slab-fill: cannot set the node and CPU counts\n");
-			goto out;
-		}
-	}
-	if (bpf_object__load(obj)) {
-		fprintf(stderr, "slab-fill: the kernel refused the BPF program (no kmem_cache iterator before 6.13, or no BPF here; SLABFILL_VERBOSE=1 says more)\n");
-		goto out;
-	}
-	prog = bpf_object__find_program_by_name(obj, "slab_fill");
-	link = prog ? bpf_program__attach_iter(prog, NULL) : NULL;
-	if (!link || (fd = bpf_iter_create(bpf_link__fd(link))) < 0) {
-		fprintf(stderr, "slab-fill: cannot start the kmem_cache iterator: %s\n", strerror(errno));
-		goto out;
-	}
-	rc = 1;
-	ring = ring_buffer__new(bpf_map__fd(bpf_object__find_map_by_name(obj, "slabs")), take, &s, NULL);
-	if (!ring || !(text = read_all(fd, &len)))
-		goto out;
-	if (ring_buffer__consume(ring) < 0 || s.oom) {
-		fprintf(stderr, "slab-fill: reading the slab records failed\n");
-		goto out;
-	}
-	{
-		struct bpf_map *bss = map_ending(obj, ".bss");
-		/* (slabfill.bpf.c's .bss: cache_index, then dropped and
-		 * cpu_unread, 8-aligned) */
-		struct { __u32 cache_index, pad; __u64 dropped, cpu_unread; } b;
-		__u32 zero = 0;
-
-		if (!bss || bpf_map_lookup_elem(bpf_map__fd(bss), &zero, &b)) {
-			fprintf(stderr, "slab-fill: cannot read the drop count\n");
-			goto out;
-		}
-		if (b.dropped) {
-			fprintf(stderr, "slab-fill: the ring buffer dropped %llu slab records\n",
-				(unsigned long long)b.dropped);
-			goto out;
-		}
-		if (b.cpu_unread) {
-			fprintf(stderr, "slab-fill: %llu CPU areas could not be found\n",
-				(unsigned long long)b.cpu_unread);
-			goto out;
-		}
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
-	if (!(f = fopen(tmp, "w"))) {
-		fprintf(stderr, "slab-fill: %s: %s\n", tmp, strerror(errno));
-		goto out;
-	}
-	if (write_out(f, text, &s, nodes, (unsigned)cpus) | fclose(f) || rename(tmp, argv[1])) {
-		fprintf(stderr, "slab-fill: writing %s failed\n", argv[1]);
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	ring_buffer__free(ring);
-	bpf_link__destroy(link);
-	bpf_object__close(obj);
-	free(text);
-	free(s.r);
-	return rc;
+	if (!strcmp(argv[1], "--serve"))
+		return serve();
+	loaded = reader_load(&rd, &err);
+	rc = loaded != LOAD_OK ? -1 : reader_read(&rd, argv[1], &err);
+	if (rc)
+		fprintf(stderr, "slab-fill: %s\n", err.msg);
+	reader_close(&rd);
+	return loaded == LOAD_UNAVAILABLE ? 3 : rc ? 1 : 0;
 }

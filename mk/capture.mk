@@ -12,9 +12,12 @@
 # are reaped there, traced, not by init); it may mark phases of its own with
 #   echo 'slabsim-phase NAME' > /sys/kernel/tracing/trace_marker
 # A lossy capture (ring buffer overrun) is kept, marked lossy=yes in meta,
-# and a warning is printed: raise BUFFER_KB.  The files other than the
-# trace are written to a tmpfs first (/dev/shm, or SLABSIM_STAGE in the
+# and a warning is printed: raise BUFFER_KB.  The files, the trace too,
+# are written to a tmpfs first (/dev/shm, or SLABSIM_STAGE in the
 # environment), so that their page cache is in no count (docs/capture.md).
+# The capture's own events in the window are counted in meta
+# (tool_events, tool_pids); Ctrl-C or SIGTERM leaves tracing, BPF and
+# the disk as they were.
 
 CAPTURE_DIR ?= datasets/captures
 # auto: 1/32 of MemAvailable over the online CPUs, 64 MiB .. 1 GiB per CPU
@@ -37,9 +40,11 @@ cap_sq = '$(subst ','\'',$(1))'
 capture: export SLABSIM_CAPTURE_CMD = $(value CMD)
 
 .PHONY: capture
-# $(SLABSIM) for `slabsim reap`: CMD's orphans reaped, traced, by it
+# $(SLABSIM) for `slabsim reap`: CMD's orphans reaped, traced, by it.
+# exec: the script is make's own child, so that a SIGTERM make passes on
+# reaches it (and its clean-up), not a shell that would die alone.
 capture: $(SLABSIM)
-	@scripts/capture.sh -d $(call cap_sq,$(CAPTURE_DIR)) -b $(call cap_sq,$(BUFFER_KB)) \
+	@exec scripts/capture.sh -d $(call cap_sq,$(CAPTURE_DIR)) -b $(call cap_sq,$(BUFFER_KB)) \
 		-s $(call cap_sq,$(SETTLE)) -c $(call cap_sq,$(TRACE_CLOCK)) \
 		$(if $(filter 1,$(RAW_PTR)),-r,$(if $(filter 0,$(RAW_PTR)),,-R)) $(if $(filter 1,$(FORCE)),-f) \
 		$(if $(filter 0,$(PAGE_FREES)),-P) -x $(call cap_sq,$(abspath $(SLABSIM))) \

@@ -30,7 +30,7 @@ ORPH_INIT_ZOMBIES=0 ORPH_WAITED_MS=0
 orph_init_zombies() {
 	local f line rest n=0
 	for f in "$ORPH_PROC"/[0-9]*/stat; do
-		read -r line < "$f" 2> /dev/null || continue
+		{ read -r line < "$f"; } 2> /dev/null || continue
 		rest=${line##*) }
 		[[ $rest == "Z 1 "* ]] && n=$((n + 1))
 	done

@@ -114,11 +114,18 @@ tfs_walk_instance() {
 	done
 }
 
-# The walk's allocations into $1 (zstd); sets walk_events and
+# Stop recording the walk (right after it, inside the tracing window: a
+# write, no process).
+tfs_walk_stop() {
+	[ -z "$WALK_INST" ] || tfs_write 0 "$WALK_INST/tracing_on"
+}
+
+# The walk's allocations into $1 (zstd), after the window (its grep and
+# zstd are processes with events of their own); sets walk_events and
 # walk_overrun (events the full buffer lost: their frees stay prior
 # frees).  The instance stays, off, until tfs_release, after the
-# after-snapshot: removing it here, with kmem tracing on, freed its
-# eventfs inodes, event files and buffer pages inside the trace
+# after-snapshot: removing it inside the window, with kmem tracing on,
+# freed its eventfs inodes, event files and buffer pages inside the trace
 # (measured on 6.18: 2,426 kfree()s of kmalloc-96 objects by
 # free_ei_rcu and srcu_invoke_callbacks each, trace_event_file -2,268,
 # kmalloc-64 ~-4,000 in every capture), objects of the capture's own
@@ -173,15 +180,19 @@ tfs_release() {
 
 # Events written to the instance's buffer so far, all CPUs: read by the
 # reader + waiting in the buffer + overwritten + dropped.  Sets `written`.
+# Read inside the tracing window: each file in one read() (every read()
+# of it makes its text anew, a kmalloc'd trace_seq: tracing_stats_read(),
+# kernel/trace/trace.c), parsed with builtins.
 tfs_written() {
-	local f key val
+	local f key re text
 	written=0
 	for f in "$INST"/per_cpu/cpu*/stats; do
-		while IFS=: read -r key val; do
-			case $key in
-			entries | overrun | "dropped events" | "read events") written=$((written + val)) ;;
-			esac
-		done < "$f"
+		text=""
+		read -r -d '' text < "$f" || true
+		for key in entries overrun 'dropped events' 'read events'; do
+			re="(^|"$'\n'")$key: *([0-9]+)"
+			[[ ! $text =~ $re ]] || written=$((written + BASH_REMATCH[2]))
+		done
 	done
 }
 

@@ -22,11 +22,12 @@
 #               init (capture-orphans.sh)
 #
 # Environment: SLABSIM_STAGE, a tmpfs for the files written inside the
-# window (default /dev/shm; below).
+# window, the trace too (default /dev/shm; below).
 #
 # Exit: 0 when the capture was written (even if CMD failed or events were
-# lost: meta says so and a warning is printed), 1 on an error or
-# interruption (nothing is left behind), 2 on bad usage.
+# lost: meta says so and a warning is printed), 1 on an error, 130 on
+# SIGINT, 143 on SIGTERM or SIGHUP (nothing is left behind: the clean-up
+# below), 2 on bad usage.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +44,10 @@ usage() {
 . "$here/capture-untraced.sh"
 # shellcheck source=scripts/capture-orphans.sh
 . "$here/capture-orphans.sh"
+# shellcheck source=scripts/capture-slabfill.sh
+. "$here/capture-slabfill.sh"
+# shellcheck source=scripts/capture-children.sh
+. "$here/capture-children.sh"
 
 dir=datasets/captures buffer_kb=auto settle=10 clock=local raw=0 force=0 reaper=""
 while getopts d:b:s:c:rRfPx: opt; do
@@ -98,17 +103,32 @@ if [ -e "$dest" ] && [ "$force" != 1 ]; then
 	die "$dest exists (FORCE=1 to replace it)"
 fi
 
+# CMD's standard input (make's, the user's terminal): CMD runs in the
+# background (capture-children.sh), where bash would give it /dev/null.
+{ exec {cmd_in}<&0; } 2> /dev/null || exec {cmd_in}< /dev/null
+
 # ---- clean-up: no half capture, no tracing left on --------------------------
-tmp="" stage="" reader_pid="" zstd_pid="" committed=0
+# On an error, an interruption (SIGINT, SIGTERM, SIGHUP) or the normal end:
+# CMD and its processes or a snapshot it was waiting for ended, the
+# slab-fill server ended (its BPF program goes with it), the reader and
+# zstd stopped, the tracing instances removed (their events, options,
+# set_event_pid and buffers go with them: the top-level tracer is never
+# touched) and tracefs unmounted if the capture mounted it, the staging
+# and temporary directories removed.  A second signal meanwhile is
+# ignored, so that the clean-up ends.
+tmp="" stage="" zstd_pid="" committed=0
 cleanup() {
 	local rc=$?
 	set +e
-	# both, by PID: zstd may still be waiting for the fifo's writer
-	[ -n "$reader_pid" ] && kill "$reader_pid" 2> /dev/null
-	# (a stopped zstd, below, would keep the TERM pending)
-	[ -n "$zstd_pid" ] && kill "$zstd_pid" 2> /dev/null && kill -CONT "$zstd_pid" 2> /dev/null
-	[ -n "$reader_pid" ] && wait "$reader_pid" 2> /dev/null
-	[ -n "$zstd_pid" ] && wait "$zstd_pid" 2> /dev/null
+	trap '' INT TERM HUP
+	# (ended, not waited for: end_child, capture-children.sh)
+	children_stop
+	[ -z "$FILL_PID" ] || end_child "$FILL_PID"
+	FILL_PID=""
+	fill_stop
+	[ -z "$zstd_pid" ] || end_child "$zstd_pid"
+	[ -z "${UT_READER:-}" ] || end_child "$UT_READER"
+	UT_READER=""
 	ut_release
 	tfs_release
 	[ -z "$stage" ] || [ "$stage" = "$tmp" ] || rm -rf "$stage"
@@ -121,6 +141,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "$prog: interrupted" >&2; exit 130' INT
 trap 'echo "$prog: terminated" >&2; exit 143' TERM HUP
+# a reader gone (the slab-fill server's FIFO) is an error to handle, not
+# the end of the script (a handler, not SIG_IGN: CMD gets SIGPIPE as usual)
+trap : PIPE
 
 tmp=$(mktemp -d "$dir/.$name.tmp.XXXXXX")
 # Every file but the trace is written to a staging directory in memory
@@ -142,6 +165,18 @@ else
 	echo "$prog: warning: $stage_root is not a writable tmpfs: the snapshots are written into $dir, and their page cache's objects are in the after-counts only (SLABSIM_STAGE=)" >&2
 fi
 
+# ---- the slab-fill server: loaded before anything is read ------------------
+# Its BPF program's load (the verifier) is the one costly step of the
+# reads (capture-slabfill.sh): done now, it is in no snapshot's counts and
+# no trace.  Without the binary (not built: no clang or libbpf) the slab
+# page frames are read by `slabsim slab-pages` and no fill is read.
+fill_bin=${reaper:+$(dirname "$reaper")/slab-fill}
+if [ -n "$fill_bin" ] && [ -x "$fill_bin" ]; then
+	fill_start "$fill_bin" "$tmp"
+else
+	FILL_WHY="${fill_bin:-slab-fill}: not built (make build/slab-fill; clang and libbpf: make deps)"
+fi
+
 # ---- tracing instance and reader ----------------------------------------------
 tfs_mount
 tfs_instance "$buffer_kb" "$clock" "$raw"
@@ -152,30 +187,32 @@ markers_copied=no
 [ $markers_copied = yes ] ||
 	echo "$prog: warning: this kernel does not copy $TFS/trace_marker into instances; CMD must write its markers to \$SLABSIM_TRACE_MARKER" >&2
 
-# The reader streams trace_pipe (merged across CPUs in time order, so an
-# allocation precedes its free on another CPU) through zstd while CMD runs,
-# so the capture is not bounded by the ring buffer, only by how fast it is
-# drained: reader and compressor run at a higher priority than the
-# workload (a workload of many tasks would otherwise starve them and the
-# ring buffer overrun), and zstd at a fast level.  The reader blocks until
-# tracing starts, and gets end-of-file once tracing is off and the buffer
-# is empty.
-mkfifo "$tmp/.pipe"
-nice -n -10 zstd -q -1 -c < "$tmp/.pipe" > "$tmp/capture.ftrace.zst" &
+# The reader, zstd, streams trace_pipe (merged across CPUs in time order,
+# so an allocation precedes its free on another CPU) while CMD runs, so
+# the capture is not bounded by the ring buffer, only by how fast it is
+# drained: it runs at a higher priority than the workload (a workload of
+# many tasks would otherwise starve it and the ring buffer overrun), at a
+# fast level.  It blocks until tracing starts, and gets end-of-file once
+# tracing is off and the buffer is empty.  It reads trace_pipe itself (a
+# pipe between a reader and it frees a page for every 4 KiB of text: an
+# mm_page_free event each) and writes into the staging tmpfs (on a disk
+# file system, every 4 KiB it writes gets a buffer_head: events of the
+# tool's own, in the window); the file is moved into the capture at the end.
+# (--no-asyncio, zstd 1.5.3+: no I/O threads, whose PIDs the tool's count
+# would have to find)
+zstd_opts=(-q -1 -c)
+! zstd --no-asyncio -q -c < /dev/null > /dev/null 2>&1 || zstd_opts+=(--no-asyncio)
+nice -n -10 zstd "${zstd_opts[@]}" < "$INST/trace_pipe" > "$stage/capture.ftrace.zst" &
 zstd_pid=$!
-nice -n -10 cat "$INST/trace_pipe" > "$tmp/.pipe" &
-reader_pid=$!
 
 # A snapshot at real-time priority where the kernel allows it (chrt -f):
 # every cache's figures are read in the shortest window the machine gives.
 SLAB_SYSFS=${SLAB_DIR:-/sys/kernel/slab}
-snapshot() {
-	if command -v chrt > /dev/null && chrt -f 50 true 2> /dev/null; then
-		chrt -f 50 "$here/slab-snapshot.sh" "$@"
-	else
-		"$here/slab-snapshot.sh" "$@"
-	fi
-}
+rt=()
+if command -v chrt > /dev/null && chrt -f 50 true 2> /dev/null; then
+	rt=(chrt -f 50)
+fi
+snapshot() { run_child "${rt[@]}" "$here/slab-snapshot.sh" "$@"; }
 
 # Both snapshots are taken with the instances (and their ring buffers'
 # own kmalloc'd pages; the sched one of capture-untraced.sh too) in place,
@@ -200,6 +237,26 @@ orph_drain_init
 # ~7000 sysfs files where reclaim dropped them, after its counts and
 # untraced: made now, they are in the counts.
 stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
+# the slab-fill server's program loaded (its first line), and the server
+# at the snapshots' priority: the reads right after the counts come first
+fill_ready
+[ -z "$FILL_PID" ] || [ ${#rt[@]} = 0 ] || chrt -f -p 50 "$FILL_PID" > /dev/null 2>&1 || true
+fill_after_cmd "$stage/slab-fill-after.txt" "$stage/.fill-err"
+# A 1 s wait that forks nothing (a `sleep` in the window would be a
+# process of the tool's, with its own events): a read of a FIFO no one
+# writes, with a timeout.
+mkfifo "$tmp/.tick"
+exec {tick_fd}<> "$tmp/.tick"
+rm -f "$tmp/.tick"
+tick() { read -r -t "$1" -u "$tick_fd" _ || true; }
+# CMD's processes, waiting (capture-children.sh): forked and exec'd now,
+# under `slabsim reap` (capture-orphans.sh), they start CMD in the window
+# with no process of the tool's forked there.
+mkfifo "$tmp/.go"
+exec {go_fd}<> "$tmp/.go"
+rm -f "$tmp/.go"
+[ -z "$reaper" ] || CMD_REAPER=("$reaper" reap --report "$stage/.reap" --)
+SLABSIM_TRACE_MARKER=$INST/trace_marker cmd_start "$cmd_in" "$go_fd" "$tick_fd $FILL_W $FILL_R" "$cmd"
 # the tasks no tracepoint reports (capture-untraced.sh): watched over the
 # whole window the kmem events cover
 ut_start "$stage"
@@ -209,7 +266,7 @@ ut_start "$stage"
 read_file() {
 	local file=$1
 	shift
-	if "$@" 2> "$stage/.read-err"; then
+	if run_child "$@" 2> "$stage/.read-err"; then
 		read_status=yes read_error=
 	else
 		read_error=$(cat "$stage/.read-err")
@@ -224,10 +281,13 @@ read_file() {
 # counts.  Without it (no BPF, a kernel before 6.13, not built) the replay
 # spreads the count, as before; meta slab_fill says which.
 slab_fill=no
-fill_bin=${reaper:+$(dirname "$reaper")/slab-fill}
 if [ -n "$fill_bin" ] && [ -x "$fill_bin" ]; then
-	read_file "$stage/slab-fill-before.txt" "$fill_bin" "$stage/slab-fill-before.txt"
-	slab_fill=$read_status
+	if [ "$FILL_READY" = yes ]; then
+		fill_request fill "$stage/slab-fill-before.txt"
+		slab_fill=$read_status
+	else
+		slab_fill="no (${FILL_WHY:0:200})" read_error=$FILL_WHY
+	fi
 	[ "$slab_fill" = yes ] ||
 		echo "$prog: warning: slab-fill: $read_error: node partial slabs' fills not measured" >&2
 fi
@@ -237,14 +297,19 @@ if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; th
 	snapshot -p before -S "$stage/slabinfo-before" -T "$INST" ${WALK_INST:+-W "$WALK_INST"} "$stage/slab-before.txt"
 	tfs_write "" "$INST/set_event_notrace_pid" # (before its PIDs are reused)
 	tfs_write 0 "$INST/options/event-fork"
-	tfs_walk_save "$stage/walk.ftrace.zst"
+	tfs_walk_stop
 	trace_from=snapshot
 else # before 5.8: the walk untraced, then tracing
-	walk_events=0 walk_overrun=0
 	snapshot -p before -S "$stage/slabinfo-before" "$stage/slab-before.txt"
 	tfs_write 1 "$INST/tracing_on"
 	trace_from=after-snapshot
 fi
+# ---- the tracing window: from here to tracing off, the capture forks ------
+# nothing (without slab-fill: slabsim slab-pages); CMD's processes were
+# started before.  Its own processes here are zstd (the reader), the
+# untraced-task reader, the slab-fill server, slabsim reap and this
+# script (meta tool_pids, whose events meta counts as tool_events).
+#
 # Objects that did not exist when tracing began, read right after it
 # began (so that whatever the reads miss was allocated with tracing on):
 # which page frames are slab pages (/proc/kpageflags, slab-pages-start.txt)
@@ -253,15 +318,19 @@ fi
 # page, or of one free then, with no allocation event, is of an object a
 # task no event reports allocated in the window (import --slab-pages and
 # --free-objects, reconcile/import/rule_slab_pages.c).
-slab_pages=no
-if [ -n "$reaper" ]; then
-	read_file "$stage/slab-pages-start.txt" "$reaper" slab-pages "$stage/slab-pages-start.txt"
+slab_pages=no pages_pid=""
+if [ -n "$FILL_PID" ]; then
+	fill_request pages "$stage/slab-pages-start.txt"
 	slab_pages=$read_status
-	[ "$slab_pages" = yes ] || echo "$prog: warning: slab-pages: $read_error" >&2
+elif [ -n "$reaper" ]; then
+	read_file "$stage/slab-pages-start.txt" "$reaper" slab-pages "$stage/slab-pages-start.txt"
+	pages_pid=$CHILD_LAST_PID
+	slab_pages=$read_status
 fi
+[ "$slab_pages" = yes ] || [ -z "$reaper" ] || echo "$prog: warning: slab-pages: $read_error" >&2
 slab_fill_start=no
 if [ "$slab_fill" = yes ]; then
-	read_file "$stage/slab-fill-start.txt" "$fill_bin" "$stage/slab-fill-start.txt"
+	fill_request fill "$stage/slab-fill-start.txt"
 	slab_fill_start=$read_status
 fi
 
@@ -271,17 +340,14 @@ now_us() { now=${EPOCHREALTIME/[.,]/}; } # the decimal mark is the locale's
 # One second of what the machine does without CMD: the settle below waits
 # until the event rate is back near it.
 tfs_written; w0=$written
-sleep 1
+tick 1
 tfs_written; baseline=$((written - w0))
 
 marker start
 now_us; start_us=$now
 status=0
-if [ -n "$reaper" ]; then
-	SLABSIM_TRACE_MARKER=$INST/trace_marker "$reaper" reap --report "$stage/.reap" -- bash -c "$cmd" || status=$?
-else
-	SLABSIM_TRACE_MARKER=$INST/trace_marker bash -c "$cmd" || status=$?
-fi
+cmd_go "$go_fd"
+cmd_wait || status=$?
 now_us; end_us=$now
 marker end
 
@@ -295,7 +361,7 @@ quiet=$((2 * baseline + 100))
 settled=0 settle_end=limit last_rate=0
 tfs_written; prev=$written
 while [ $settled -lt "$settle" ]; do
-	sleep 1
+	tick 1
 	settled=$((settled + 1))
 	tfs_written
 	last_rate=$((written - prev))
@@ -305,19 +371,15 @@ while [ $settled -lt "$settle" ]; do
 		break
 	fi
 done
-# The after-snapshot reads ~7000 sysfs files: looking them up creates
-# dentries and inodes wherever reclaim dropped them since the
-# before-snapshot.  Do those lookups now, traced, so that the snapshot's
-# own allocations are in the capture rather than only in the snapshot.
-stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
 marker settled
-# zstd writes the capture into DIR: drained after tracing is off, its
-# pages' buffer_heads would be in the after-counts and in no trace
-# (measured: 10 in one capture).  It waits, stopped, until the
-# after-reads are done; the reader fills the pipe meanwhile and the ring
-# buffer keeps the rest.
+# zstd, draining the ring buffer after tracing is off, would have its
+# objects in the after-counts and in no trace (writing into DIR where no
+# tmpfs stages the file: its pages' buffer_heads, measured 10 in one
+# capture).  It waits, stopped, until the after-reads are done; the ring
+# buffer keeps the rest meanwhile.
 kill -STOP "$zstd_pid" 2> /dev/null || die "zstd, compressing the capture, is gone (disk full?)"
 tfs_write 0 "$INST/tracing_on"
+# ---- the tracing window ends ------------------------------------------------
 # Right away: what happens between tracing off and the snapshot is in the
 # snapshot but not in the capture.  At real-time priority the snapshot
 # takes ~0.1 s here instead of ~2 s on a busy machine.  The CPU slabs'
@@ -327,37 +389,44 @@ tfs_write 0 "$INST/tracing_on"
 # they had the walk's own allocations taken from them.  Only where the
 # before read worked; a failure here costs that figure only.
 fill_after=""
-[ "$slab_fill" != yes ] || fill_after="$(printf '%q ' "$fill_bin" "$stage/slab-fill-after.txt")2> $(printf %q "$stage/.fill-err") || rm -f $(printf %q "$stage/slab-fill-after.txt")"
+[ "$slab_fill" != yes ] || fill_after=$FILL_AFTER_CMD
 snapshot -p after -S "$stage/slabinfo-after" ${fill_after:+-A "$fill_after"} "$stage/slab-after.txt"
 kill -CONT "$zstd_pid"
+# the tool's processes of the window, while they all still run (zstd's
+# threads have their own PIDs in the trace)
+tool_pids="$$ ${UT_READER:-} ${FILL_PID:-} ${reaper:+$CMD_LAST_PID} $pages_pid"
+for t in /proc/"$zstd_pid"/task/[0-9]*; do tool_pids+=" ${t##*/}"; done
 slab_fill_after=no
 if [ "$slab_fill" = yes ]; then
-	if [ -e "$stage/slab-fill-after.txt" ]; then
+	if [ -e "$stage/slab-fill-after.txt" ] && [ ! -e "$stage/.fill-err" ]; then
 		slab_fill_after=yes
 	else
 		slab_fill_after="no ($(head -c 200 "$stage/.fill-err" 2> /dev/null | tr '\n' ' '))"
+		rm -f "$stage/slab-fill-after.txt"
 	fi
 	rm -f "$stage/.fill-err"
 fi
+fill_stop
 ut_stop "$stage"
+tfs_walk_save "$stage/walk.ftrace.zst"
 
 # The reader ends by itself once the buffer is drained; a kernel that does
 # not give trace_pipe readers end-of-file gets 30 s, then the reader is
-# stopped and whatever it had not read counts as lost.
+# stopped and whatever it had not read counts as lost (the file is then
+# cut where zstd was stopped: meta says reader=stopped and lossy=yes).
 reader=clean
 for _ in $(seq 300); do
-	kill -0 "$reader_pid" 2> /dev/null || break
+	kill -0 "$zstd_pid" 2> /dev/null || break
 	sleep 0.1
 done
-if kill -0 "$reader_pid" 2> /dev/null; then
-	kill "$reader_pid" 2> /dev/null || true
+if kill -0 "$zstd_pid" 2> /dev/null; then
+	kill "$zstd_pid" 2> /dev/null || true
 	reader=stopped
 fi
-wait "$reader_pid" 2> /dev/null || true
-reader_pid=""
-wait "$zstd_pid" || die "compressing the capture failed (disk full?)"
+zstd_rc=0
+wait "$zstd_pid" || zstd_rc=$?
 zstd_pid=""
-rm -f "$tmp/.pipe"
+[ "$zstd_rc" = 0 ] || [ "$reader" = stopped ] || die "compressing the capture failed (no room in $stage? SLABSIM_STAGE=)"
 tfs_stats > "$tmp/.stats"
 
 ut_release
@@ -372,8 +441,16 @@ fi
 
 # ---- meta ------------------------------------------------------------------
 # Event counts by name, [LOST N EVENTS] totals and the phase markers in
-# order, from the capture itself.
-zstd -dc "$tmp/capture.ftrace.zst" | awk '
+# order, from the capture itself; and the tool's own events: those of its
+# processes of the window (tool_pids), in their own context -- not an
+# interrupt's or a softirq's that ran on them (the third flag: "." for a
+# task, "s" softirq, "h" hard irq ..., kernel/trace/trace_output.c
+# trace_print_lat_fmt()) -- markers aside.
+tool_pids=$(printf '%s\n' $tool_pids | sort -nu | tr '\n' ' ')
+tool_pids=${tool_pids% }
+# (a reader stopped cut the file short: what it holds is counted)
+{ zstd -dc "$tmp/capture.ftrace.zst" 2> /dev/null || [ "$reader" = stopped ]; } | awk -v tools="$tool_pids" '
+	BEGIN { nt = split(tools, t, " "); for (i = 1; i <= nt; i++) tool[t[i]] = 1 }
 	/\[LOST [0-9]+ EVENTS\]/ {
 		s = $0; sub(/.*\[LOST /, "", s); sub(/ .*/, "", s); lost += s; next }
 	match($0, /\] [^ ]+ +[0-9]+\.[0-9]+: [a-z_0-9]+: /) {
@@ -384,10 +461,14 @@ zstd -dc "$tmp/capture.ftrace.zst" | awk '
 			p = substr($0, RSTART + RLENGTH - 1)
 			sub(/[ \t\r]+$/, "", p); gsub(/[ \t]/, "_", p)
 			phases = phases (phases == "" ? "" : " ") p
+		} else if (match($0, /-[0-9]+ +\[[0-9]+\] [^ ]+ /)) {
+			split(substr($0, RSTART + 1, RLENGTH - 1), f, " ")
+			if ((f[1] in tool) && substr(f[3], 3, 1) == ".")
+				own++
 		}
 	}
 	END {
-		printf "lines=%d\nevents=%d\nlost_markers=%d\nphases=%s\n", NR, events, lost, phases
+		printf "lines=%d\nevents=%d\nlost_markers=%d\nphases=%s\ntool_events=%d\n", NR, events, lost, phases, own
 		for (e in n) printf "events_%s=%d\n", e, n[e]
 	}' > "$tmp/.counts"
 
@@ -445,6 +526,7 @@ done
 	echo "slab_fill_start=$slab_fill_start"
 	echo "slab_fill_after=$slab_fill_after"
 	echo "staging=$staging"
+	echo "tool_pids=$tool_pids"
 	cat "$tmp/.stats" "$tmp/.counts" "$stage/.ut-meta"
 	orph_meta "${reaper:+$stage/.reap}"
 	echo "capture_bytes=$(stat -c %s "$tmp/capture.ftrace.zst")"
@@ -467,7 +549,9 @@ committed=1
 [ -z "$old" ] || rm -rf "$old"
 
 events=$(sed -n 's/^events=//p' "$dest/meta")
-echo "$prog: $dest: $events events, $(stat -c %s "$dest/capture.ftrace.zst") bytes compressed, CMD exit $status, settled ${settled}s ($settle_end)"
+own=$(sed -n 's/^tool_events=//p' "$dest/meta")
+share=$(awk -v o="$own" -v e="$events" 'BEGIN { printf "%.2f", e ? 100 * o / e : 0 }')
+echo "$prog: $dest: $events events ($own of them the capture's own processes', $share%), $(stat -c %s "$dest/capture.ftrace.zst") bytes compressed, CMD exit $status, settled ${settled}s ($settle_end)"
 [ "$status" = 0 ] || echo "$prog: warning: CMD exited with status $status" >&2
 untraced=$(sed -n 's/^untraced_tasks=//p' "$dest/meta")
 if [ "$untraced" != 0 ] && [ "$untraced" != unknown ]; then

@@ -25,10 +25,12 @@
 # allocations are in neither.  -W INSTANCE (with -T; event-fork set, the
 # caller stops it) records this script's own events from then on
 # (set_event_pid): the walk's objects, whose frees kfree_rcu() may put in
-# the trace later (reconcile/import/rule_walk.c).  -A CMD runs CMD
-# (bash -c) right after that read, before this script writes anything or
-# starts its walk, whose own allocations would otherwise be in what CMD
-# reads; its exit status is the caller's to check (by its output).
+# the trace later (reconcile/import/rule_walk.c).  -A CMD runs CMD (a
+# bash command, in this shell: a process forked for it would have objects
+# of its own in what CMD reads) right after that read, before this script
+# writes anything or starts its walk, whose own allocations would
+# otherwise be in what CMD reads; its exit status is the caller's to check
+# (by its output).
 set -euo pipefail
 
 SLAB_DIR=${SLAB_DIR:-/sys/kernel/slab}
@@ -93,7 +95,7 @@ if [ -n "$walk_instance" ]; then
 	echo $$ > "$walk_instance/set_event_pid" && echo 1 > "$walk_instance/tracing_on" ||
 		die "$walk_instance: cannot trace this script's events"
 fi
-[ -z "$after_read" ] || bash -c "$after_read" || true
+[ -z "$after_read" ] || eval "$after_read" || true
 declare -A si
 # name active num objsize perslab pages : tunables l b s : slabdata aslabs nslabs _
 set -f # (word splitting, not a here-string: no pipe per line)
