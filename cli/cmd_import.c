@@ -11,7 +11,7 @@
 
 #define DEFAULT_TARGET "x86_64-6.x"
 
-enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_SLAB_PAGES, O_FREE_OBJECTS, O_DROP_UNTRACED, O_INPUT, O_HELP,
+enum { O_OUTPUT, O_TARGET, O_FORMAT, O_TOTALS, O_SNAPSHOT, O_SLAB_FILL, O_CPUS, O_WALK, O_SLAB_PAGES, O_FREE_OBJECTS, O_DROP_UNTRACED, O_TOOL_PIDS, O_INPUT, O_HELP,
        NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -66,6 +66,11 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"its kernel slab's last traced allocation, on that CPU, or\n"
 		"with no such allocation, before the first of its slab's\n"
 		"group of such frees (docs/import.md)"},
+	[O_TOOL_PIDS] = {"tool-pids", NULL, "LIST",
+		"the capture tool's own processes in the window (a\n"
+		"capture's meta tool_pids, PIDs separated by blanks or\n"
+		"commas): their kmem events are counted in the summary\n"
+		"and totals (tool_events) and replayed like any other"},
 	[O_INPUT] = {NULL, NULL, "INPUT", "the capture (text or trace.dat); - for stdin"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
@@ -80,7 +85,7 @@ static void import_usage(FILE *out)
 		"usage: slabsim import [--target TARGET] [--format-file FILE]... [--totals CSV]\n"
 		"                      [--snapshot SNAPSHOT [--slab-fill FILE]] [--cpus N] [--walk FILE]\n"
 		"                      [--slab-pages FILE] [--free-objects FILE] [--drop-untraced]\n"
-		"                      -o TRACE INPUT\n\n"
+		"                      [--tool-pids LIST] -o TRACE INPUT\n\n"
 		"Turn a capture of the kmem tracepoints (kmalloc, kmalloc_node, kmem_cache_alloc,\n"
 		"kmem_cache_alloc_node, kfree, kmem_cache_free) into a slabsim trace: ftrace\n"
 		"text (tracefs trace or trace_pipe), trace-cmd report or perf script output\n"
@@ -126,6 +131,7 @@ static int take_import_opt(void *ctx, int id, const char *v)
 	case O_SLAB_PAGES: o->slab_pages = v; return 0;
 	case O_FREE_OBJECTS: o->free_objects = v; return 0;
 	case O_DROP_UNTRACED: o->drop_untraced = true; return 0;
+	case O_TOOL_PIDS: o->tool_pids = v; return 0;
 	default: /* O_INPUT */
 		o->input = v;
 		c->nr_inputs++;

@@ -395,7 +395,7 @@ kill -CONT "$zstd_pid"
 # the tool's processes of the window, while they all still run (zstd's
 # threads have their own PIDs in the trace)
 tool_pids="$$ ${UT_READER:-} ${FILL_PID:-} ${reaper:+$CMD_LAST_PID} $pages_pid"
-for t in /proc/"$zstd_pid"/task/[0-9]*; do tool_pids+=" ${t##*/}"; done
+for t in /proc/"$zstd_pid"/task/[0-9]*; do [ -e "$t" ] && tool_pids+=" ${t##*/}"; done
 slab_fill_after=no
 if [ "$slab_fill" = yes ]; then
 	if [ -e "$stage/slab-fill-after.txt" ] && [ ! -e "$stage/.fill-err" ]; then

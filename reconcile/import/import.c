@@ -7,11 +7,46 @@
  *          with raw pointers, unless --drop-untraced or standard input
  *   write  the trace
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "import_rules.h"
+#include "parse.h"
 
 /* The options' files, in the order their errors are reported. */
+int ss_import_cmp_pid(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* --tool-pids "P P,P": sorted into r->tool_pids.  -1 with err naming the
+ * first word that is not a PID. */
+static int read_tool_pids(struct ss_import_run *r, const char *list, struct ss_error *err)
+{
+	const char *p = list;
+
+	while (*(p += strspn(p, " ,\t"))) {
+		size_t n = strcspn(p, " ,\t");
+		char word[24];
+		uint64_t v;
+		int64_t *grown;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n < 23 ? n : 23), p);
+		if (n > 22 || ss_parse_u64(word, 1ull << 32, &v))
+			return ss_errorf(err, "--tool-pids: '%.*s' is not a PID", (int)(n > 40 ? 40 : n), p);
+		if (!(grown = realloc(r->tool_pids, (r->nr_tool_pids + 1) * sizeof(*grown))))
+			return ss_errorf(err, "out of memory");
+		r->tool_pids = grown;
+		r->tool_pids[r->nr_tool_pids++] = (int64_t)v;
+		p += n;
+	}
+	if (r->nr_tool_pids)
+		qsort(r->tool_pids, r->nr_tool_pids, sizeof(*r->tool_pids), ss_import_cmp_pid);
+	return 0;
+}
+
 static int read_files(struct ss_import_run *r, struct ss_error *err)
 {
 	const struct ss_import_opts *o = r->o;
@@ -37,6 +72,8 @@ static int read_files(struct ss_import_run *r, struct ss_error *err)
 			return ss_errorf(err, "out of memory");
 	}
 	if (o->walk && ss_import_walk_load(&r->walk, o->walk, &r->labels, &r->walk_allocs, err))
+		return -1;
+	if (o->tool_pids && read_tool_pids(r, o->tool_pids, err))
 		return -1;
 	r->dat = ss_import_is_dat(o->input);
 	return 0;
@@ -77,6 +114,7 @@ static void run_release(struct ss_import_run *r)
 		ss_snap_release(&r->snap);
 	if (r->have_start_snap)
 		ss_snap_release(&r->start_snap);
+	free(r->tool_pids);
 }
 
 int ss_import(const struct ss_import_opts *o, struct ss_import_totals *t,

@@ -32,6 +32,10 @@ struct ss_import_opts {
 	const char *free_objects; /* a slab-fill file (version 3) read as tracing began, or NULL */
 	bool drop_untraced;	/* objects allocated without an event: drop their
 				 * frees instead of replaying them (untraced.c) */
+	/* the capture tool's own processes in the window (meta tool_pids:
+	 * PIDs separated by blanks or commas), whose events are counted
+	 * (tool_events) and replayed like any other; NULL: not counted */
+	const char *tool_pids;
 };
 
 /* The free rules, at most (reconcile/import/rules.c holds the table). */
@@ -80,6 +84,9 @@ struct ss_import_totals {
 	/* the free records each free rule decided, by its place in the
 	 * table (ss_import_free_rule_name()) */
 	uint64_t rule_frees[SS_IMPORT_MAX_FREE_RULES];
+	/* kmem events of the --tool-pids processes; tool_counted: given */
+	uint64_t tool_events;
+	bool tool_counted;
 };
 
 /* Import o->input into o->output; *t gets the totals.  0, or -1 with err

@@ -74,6 +74,10 @@ struct ss_kmem_rec {
 	enum ss_kmem_event event;
 	unsigned cpu;
 	int has_cpu;
+	int64_t pid;		/* the task's PID, -1 when the line does not show one */
+	bool in_irq;		/* run in a hard or soft interrupt on that task
+				 * (the flags column's third letter is not '.',
+				 * trace_print_lat_fmt()); false when not shown */
 	uint64_t ptr;
 	uint64_t bytes_req, bytes_alloc;
 	const char *call_site;	/* points into the line; NUL-terminated */

@@ -161,6 +161,8 @@ struct ss_import_run {
 	struct ss_snap start_snap;	/* --snapshot again, with --free-objects' slabs */
 	bool have_start_snap;
 	bool dat;			/* the input is a trace-cmd trace.dat */
+	int64_t *tool_pids;		/* --tool-pids, sorted; nr_tool_pids of them */
+	size_t nr_tool_pids;
 	struct ss_import_places places;
 	struct ss_import_learned learned;
 	struct ss_import_untraced untraced;
@@ -171,6 +173,9 @@ struct ss_import_run {
  * line. */
 int ss_import_walk_load(struct ss_ptrmap *walk, const char *path,
 			const struct ss_kmem_labels *l, uint64_t *n, struct ss_error *err);
+
+/* qsort()/bsearch() order of two int64_t PIDs (--tool-pids). */
+int ss_import_cmp_pid(const void *a, const void *b);
 
 /* ---- one reading pass (pass.c) ---- */
 

@@ -104,13 +104,16 @@ static void gfp_text(struct dat_reader *d, struct tep_record *rec)
 static int kmem_record(struct dat_reader *d, struct tep_event *ev, enum ss_kmem_event kind,
 		       struct tep_record *rec)
 {
-	struct ss_kmem_rec r = {.event = kind, .cpu = (unsigned)rec->cpu, .has_cpu = 1};
+	struct ss_kmem_rec r = {.event = kind, .cpu = (unsigned)rec->cpu, .has_cpu = 1,
+				.pid = tep_data_pid(d->tep, rec)};
+	int flags = tep_data_flags(d->tep, rec);
 	unsigned long long v;
 	int alloc = kind == SS_KE_KMALLOC || kind == SS_KE_CACHE_ALLOC;
 
 	if (tep_get_field_val(NULL, ev, "ptr", rec, &v, 0))
 		return d->fn(d->ctx, -1, &r, "no ptr field", d->err);
 	r.ptr = v;
+	r.in_irq = flags > 0 && (flags & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ));
 	if (alloc) {
 		unsigned long long req, got;
 
@@ -141,7 +144,7 @@ static int kmem_record(struct dat_reader *d, struct tep_event *ev, enum ss_kmem_
 /* trace_marker writes are ftrace:print events, their text in "buf". */
 static int marker_record(struct dat_reader *d, struct tep_event *ev, struct tep_record *rec)
 {
-	struct ss_kmem_rec r = {.cpu = (unsigned)rec->cpu, .has_cpu = 1};
+	struct ss_kmem_rec r = {.cpu = (unsigned)rec->cpu, .has_cpu = 1, .pid = -1};
 	static const char tag[] = "slabsim-phase";
 	const char *text = string_field(d, ev, rec, "buf");
 	char *p, *end;
@@ -164,7 +167,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 {
 	struct dat_reader *d = data;
 	struct tep_event *ev = tep_find_event_by_record(d->tep, rec);
-	struct ss_kmem_rec lost = {.cpu = (unsigned)cpu, .has_cpu = 1};
+	struct ss_kmem_rec lost = {.cpu = (unsigned)cpu, .has_cpu = 1, .pid = -1};
 
 	(void)h;
 	if (d->rc)

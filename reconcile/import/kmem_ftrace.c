@@ -56,6 +56,23 @@ static int cpu_column(const char *s, size_t n, unsigned *cpu)
 	return 0;
 }
 
+/* The PID in the token before the "[CPU]" column: ftrace and trace-cmd
+ * print "comm-PID", perf script "comm PID" (a token of digits); -1 when
+ * the token ends in no digits. */
+static int64_t pid_of(const char *s, size_t n)
+{
+	size_t i = n;
+	int64_t v = 0;
+
+	while (i > 0 && isdigit((unsigned char)s[i - 1]))
+		i--;
+	if (i == n || n - i > 9 || (i > 0 && s[i - 1] != '-'))
+		return -1;
+	for (; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
 /* The kernel's %p prints hex without 0x (hashed since 4.15); perf script
  * and trace-cmd print 0x... through libtraceevent; NULL may print as
  * "(null)" (kernel) or "(nil)" (glibc). */
@@ -230,9 +247,12 @@ int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 {
 	char *p = line + strspn(line, " \t");
 	char *lost;
+	const char *prev = NULL;
+	size_t prev_n = 0;
 	int saw_cpu = 0;
 
 	memset(rec, 0, sizeof(*rec));
+	rec->pid = -1;
 	if (*p == '#')
 		return header_line(p, rec);
 	lost = strstr(p, "[LOST ");
@@ -247,9 +267,21 @@ int ss_kmem_parse_line(char *line, const struct ss_kmem_labels *l,
 			break;
 		p = tok + n;
 		if (!cpu_column(tok, n, &rec->cpu)) {
+			if (!saw_cpu && prev)
+				rec->pid = pid_of(prev, prev_n);
 			saw_cpu = rec->has_cpu = 1;
+			/* the latency flags after the CPU ("d.s1."), where the
+			 * tracer prints them: not the timestamp, no colon */
+			tok = p + strspn(p, " \t");
+			n = strcspn(tok, " \t\r\n");
+			if (n >= 3 && !isdigit((unsigned char)tok[0]) && tok[n - 1] != ':') {
+				rec->in_irq = tok[2] != '.';
+				p = tok + n;
+			}
 			continue;
 		}
+		prev = tok;
+		prev_n = n;
 		/* the first "word:" after the timestamp is the event name */
 		if (tok[n - 1] != ':' || isdigit((unsigned char)tok[0]))
 			continue;

@@ -192,6 +192,10 @@ static int do_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *why
 	}
 	if (!rec.has_cpu)
 		t->no_cpu_lines++;
+	if (kind == SS_KL_EVENT && x->run->nr_tool_pids && rec.pid >= 0 && !rec.in_irq &&
+	    bsearch(&rec.pid, x->run->tool_pids, x->run->nr_tool_pids, sizeof(rec.pid),
+		    ss_import_cmp_pid))
+		t->tool_events++;
 	if (rec.cpu > 65535)
 		return SS_IMPORT_BAD(x, err, "cpu %u out of range", rec.cpu);
 	if (x->cpus_written && rec.cpu >= x->cpus)
@@ -471,6 +475,7 @@ int ss_import_pass(struct ss_import_run *r, enum ss_import_pass_kind kind,
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));
+	t->tool_counted = r->o->tool_pids != NULL;
 	if (begin(&x, err) || read_all(&x, err) || finish(&x, err))
 		ss_trace_writer_abort(x.w);
 	else

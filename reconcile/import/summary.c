@@ -11,6 +11,13 @@ double ss_import_frag_pct(const struct ss_import_totals *t)
 	return 100.0 - 100.0 * (double)t->bytes_req / (double)t->bytes_alloc;
 }
 
+/* The kmem event records read: allocations, and frees as the free rules
+ * took them (null, traced and unknown pointers). */
+static uint64_t kmem_records(const struct ss_import_totals *t)
+{
+	return t->allocs + t->null_frees + t->frees + t->unknown_frees;
+}
+
 /* Each free rule's decisions, in the order the import asks them
  * (rules.c): every free record is counted by exactly one rule. */
 static void print_rules(FILE *out, const struct ss_import_totals *t)
@@ -45,6 +52,11 @@ void ss_import_print(FILE *out, const struct ss_import_totals *t)
 	fprintf(out, "Events written: %llu (%llu allocs, %llu frees), CPUs 0-%u, %llu caches declared\n",
 		(unsigned long long)t->events, (unsigned long long)(t->allocs - t->failed_allocs),
 		(unsigned long long)t->frees, t->max_cpu, (unsigned long long)t->caches);
+	if (t->tool_counted)
+		fprintf(out, "Events of the capture tool's own processes (--tool-pids): %llu of %llu (%.2f%%), "
+			     "replayed like the others\n", (unsigned long long)t->tool_events,
+			(unsigned long long)kmem_records(t),
+			kmem_records(t) ? 100.0 * (double)t->tool_events / (double)kmem_records(t) : 0.0);
 	fprintf(out, "Frees of unknown pointers: %llu (%llu written as prior frees, %llu of an unknown cache skipped,\n"
 		     "  %llu of an object allocated without an event)\n",
 		(unsigned long long)t->unknown_frees, (unsigned long long)t->prior_frees,
@@ -112,6 +124,10 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 {
 	struct ss_atomic_file f;
 
+	char tool[24] = ""; /* empty: not counted (no --tool-pids) */
+
+	if (t->tool_counted)
+		snprintf(tool, sizeof(tool), "%llu", (unsigned long long)t->tool_events);
 	if (ss_atomic_open(&f, path, err))
 		return -1;
 	fprintf(f.fp, "lines,events,allocs,frees,bytes_requested,bytes_allocated,bytes_freed,"
@@ -119,13 +135,14 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		      "realloc_live,failed_allocs,lost_events,overwritten_events,other_events,"
 		      "skipped_lines,live_at_end,peak_live,max_cpu,caches,"
 		      "kmalloc_class_mismatch,geometry_mismatch,phases,prior_frees,prior_unattributed,"
-		      "untraced_allocs,walk_allocs,walk_frees,page_frees,kslabs_freed,untraced_placed");
+		      "untraced_allocs,walk_allocs,walk_frees,page_frees,kslabs_freed,untraced_placed,"
+		      "tool_events");
 	/* then one column per free rule, rule_NAME, in the table's order */
 	for (unsigned i = 0; ss_import_free_rule_name(i); i++)
 		fprintf(f.fp, ",rule_%s", ss_import_free_rule_name(i));
 	fputc('\n', f.fp);
 	fprintf(f.fp, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+		      "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s",
 		(unsigned long long)t->lines, (unsigned long long)t->events,
 		(unsigned long long)t->allocs, (unsigned long long)t->frees,
 		(unsigned long long)t->bytes_req, (unsigned long long)t->bytes_alloc,
@@ -141,7 +158,8 @@ int ss_import_write_totals(const char *path, const struct ss_import_totals *t,
 		(unsigned long long)t->prior_frees, (unsigned long long)t->prior_unattributed,
 		(unsigned long long)t->untraced_allocs, (unsigned long long)t->walk_allocs,
 		(unsigned long long)t->walk_frees, (unsigned long long)t->page_frees,
-		(unsigned long long)t->kslabs_freed, (unsigned long long)t->untraced_placed);
+		(unsigned long long)t->kslabs_freed, (unsigned long long)t->untraced_placed,
+		tool);
 	for (unsigned i = 0; ss_import_free_rule_name(i); i++)
 		fprintf(f.fp, ",%llu", (unsigned long long)t->rule_frees[i]);
 	fputc('\n', f.fp);

@@ -284,13 +284,14 @@ static void test_rule_counts_written(void **state)
 	/* each rule's column, rule_NAME, holds its count; they are the last
 	 * columns, in the table's order */
 	{
-		char *hcol[128], *rcol[128], *sh, *sr;
+		char *hcol[128], *rcol[128], *sh = hdr, *sr = row, *c;
 		unsigned nh = 0, nr = 0, rules = 0;
 
+		/* strsep: an empty field (tool_events without --tool-pids) is one */
 		hdr[strcspn(hdr, "\n")] = row[strcspn(row, "\n")] = '\0';
-		for (char *c = strtok_r(hdr, ",", &sh); c && nh < 128; c = strtok_r(NULL, ",", &sh))
+		while ((c = strsep(&sh, ",")) && nh < 128)
 			hcol[nh++] = c;
-		for (char *c = strtok_r(row, ",", &sr); c && nr < 128; c = strtok_r(NULL, ",", &sr))
+		while ((c = strsep(&sr, ",")) && nr < 128)
 			rcol[nr++] = c;
 		assert_int_equal(nh, nr);
 		while (ss_import_free_rule_name(rules))
@@ -310,6 +311,50 @@ static void test_rule_counts_written(void **state)
 				    "again 2,"));
 }
 
+/* --tool-pids: the kmem events of those tasks, in their own context (the
+ * flags column's third letter '.'), are counted -- an interrupt's on them
+ * and other tasks' are not -- and replayed like any other. */
+static void test_tool_events_counted(void **state)
+{
+	char in[TU_PATH_MAX], out[TU_PATH_MAX], sum[4096] = "";
+	struct ss_import_opts o = {.target = "x86_64-6.x", .input = in, .output = out,
+				   .tool_pids = "7, 42 9"};
+	struct ss_import_totals t;
+	struct ss_error err = {{0}};
+	FILE *f;
+	(void)state;
+
+	tu_path(in, sizeof(in), "tool.ftrace");
+	tu_path(out, sizeof(out), "tool.trace");
+	tu_write_text(in,
+		"  zstd-42 [000] ..... 1.0: kmalloc: call_site=f+0x1/0x2 ptr=a0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL\n"
+		"  zstd-42 [000] ..s.. 1.0: kmalloc: call_site=f+0x1/0x2 ptr=b0 bytes_req=8 bytes_alloc=8 gfp_flags=GFP_KERNEL\n"
+		"  sh-420 [001] ..... 1.0: kfree: call_site=f+0x1/0x2 ptr=a0\n"
+		"  <...>-9 [001] d..1. 1.0: kfree: call_site=f+0x1/0x2 ptr=b0\n"
+		"  slab-fill-7 [000] ..... 1.0: kfree: call_site=f+0x1/0x2 ptr=(null)\n");
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_true(t.tool_counted);
+	assert_int_equal(t.tool_events, 3); /* 42's first, 9's, 7's */
+	assert_int_equal(t.allocs, 2);	    /* replayed all the same */
+	assert_non_null(f = fmemopen(sum, sizeof(sum), "w"));
+	ss_import_print(f, &t);
+	fclose(f);
+	assert_non_null(strstr(sum, "Events of the capture tool's own processes (--tool-pids): 3 of 5 (60.00%)"));
+
+	/* without the option nothing is counted, nor said */
+	o.tool_pids = NULL;
+	if (ss_import(&o, &t, &err))
+		fail_msg("%s", err.msg);
+	assert_false(t.tool_counted);
+	assert_int_equal(t.tool_events, 0);
+
+	/* a word that is no PID is refused, naming it */
+	o.tool_pids = "12 [0-9]*";
+	assert_int_equal(ss_import(&o, &t, &err), -1);
+	assert_non_null(strstr(err.msg, "--tool-pids: '[0-9]*' is not a PID"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_objext_before_slab_owner),
 		cmocka_unit_test(test_unknown_frees_add_up),
 		cmocka_unit_test(test_rule_counts_written),
+		cmocka_unit_test(test_tool_events_counted),
 	};
 
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);

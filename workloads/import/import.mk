@@ -43,7 +43,8 @@ IMPORT_PARAMS := --target $(TARGET) $(if $(OWN_BEFORE),--snapshot $(OWN_BEFORE))
 	$(if $(OWN_WALK),--walk $(OWN_WALK)) \
 	$(if $(OWN_PAGES),--slab-pages $(OWN_PAGES)) \
 	$(if $(OWN_FREE),--free-objects $(OWN_FREE)) \
-	$(if $(OWN_CPUS),--cpus $(OWN_CPUS)) $(IMPORT_FLAGS)
+	$(if $(OWN_CPUS),--cpus $(OWN_CPUS)) $(if $(OWN_TOOL_PIDS),--tool-pids $(OWN_TOOL_PIDS)) \
+	$(IMPORT_FLAGS)
 $(eval $(call param_stamp,$(DATA)/import-params,IMPORT_PARAMS))
 $(RUN_TRACE_trace): $(OWN_INPUT) $(OWN_BEFORE) $(OWN_FILL) $(OWN_WALK) $(OWN_PAGES) $(OWN_FREE) $(DATA)/import-params $(SLABSIM)
 	$(call say,IMPORT,$@)
