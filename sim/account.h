@@ -23,7 +23,7 @@
  *     objects with their requested, rounding, alignment and debug bytes,
  *     and the most objects live at once (sites.csv, docs/outputs.md);
  *   - a cache's objects from the kernel's initial state (run
- *     --initial-state, allocators/slab_prior.h) as one more pair per cache,
+ *     --initial-state, reconcile/recon.h) as one more pair per cache,
  *     site SS_ACCT_PRIOR: live like the trace's own, taken out by prior
  *     frees, so that the running totals end where the model's reports do.
  *
@@ -39,6 +39,7 @@
 
 #include "memcap.h"
 #include "model.h"
+#include "recon.h"
 
 /* Pseudo cache indexes of site rows for what has no slab cache. */
 #define SS_ACCT_LARGE 0xfffffffeu /* kmalloc_large(): pages from the buddy */
@@ -84,6 +85,7 @@ struct ss_acct_bytes {
 struct ss_account {
 	const struct ss_model_desc *desc;
 	const struct ss_model *model;
+	const struct ss_recon *recon;
 	uint64_t page_size;
 	bool large_counted; /* kmalloc_large pages count as slab memory */
 	struct ss_acct_cache *cache;
@@ -102,8 +104,11 @@ struct ss_account {
 	struct ss_acct_bytes peak;
 };
 
+/* recon: where the caches' initial-state objects are counted
+ * (reconcile/recon.h ss_recon_objects), or NULL: none. */
 int ss_account_init(struct ss_account *a, const struct ss_model_desc *desc,
-		    const struct ss_model *model, const struct ss_target *t);
+		    const struct ss_model *model, const struct ss_recon *recon,
+		    const struct ss_target *t);
 void ss_account_release(struct ss_account *a);
 
 /* The rare cases of the two below: a new cache or site pair, a pair

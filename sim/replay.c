@@ -26,9 +26,11 @@ static int start_from_model(struct ss_run *run)
 
 	for (unsigned c = 0; c < n; c++) {
 		struct ss_cache_report r;
+		uint64_t live, freed;
 
 		run->desc->ops->cache_report(run->model, c, &r);
-		if (!r.slab_bytes && !r.prior_live && !r.prior_freed)
+		ss_recon_objects(run->recon, c, &live, &freed);
+		if (!r.slab_bytes && !live && !freed)
 			continue;
 		if (ss_account_prior(&run->acct, &run->mem, c, 0, 0))
 			return -1;
@@ -40,7 +42,7 @@ int ss_run_init(struct ss_run *run, uint64_t max_objects, struct ss_error *err)
 {
 	ss_objtable_init(&run->objs, max_objects);
 	ss_memcap_init(&run->mem, run->mem.max_bytes, run->target->page_size);
-	ss_account_init(&run->acct, run->desc, run->model, run->target);
+	ss_account_init(&run->acct, run->desc, run->model, run->recon, run->target);
 	run->cpu_cycles = calloc(run->topo->nr_cpus, sizeof(*run->cpu_cycles));
 	if (!run->cpu_cycles)
 		return ss_errorf(err, "out of memory");
@@ -259,20 +261,18 @@ static inline __attribute__((always_inline)) int do_free(struct ss_run *run, con
 	return count_free(run, ev, &op, err);
 }
 
-/* A free of an object the trace never allocated: the model takes one out
- * of the cache's initial state, if it has one left. */
+/* A free of an object the trace never allocated: one of the cache's
+ * initial state goes, if it has one left (reconcile/recon.h). */
 static __attribute__((noinline)) int do_free_prior(struct ss_run *run,
 						  const struct ss_event *ev,
 						  struct ss_error *err)
 {
 	struct ss_op op;
 	struct ss_obj obj = {.state = SS_OBJ_LIVE};
-	int rc = 0;
+	bool took;
 
 	ss_op_init(&op, run->costs->cycles);
-	if (run->desc->ops->free_prior)
-		rc = run->desc->ops->free_prior(run->model, ev, &op, &obj.cache, err);
-	if (rc < 0) {
+	if (ss_recon_free_prior(run->recon, ev, &op, &obj.cache, &took, err)) {
 		char why[sizeof(err->msg)];
 
 		memcpy(why, err->msg, sizeof(why));
@@ -283,10 +283,10 @@ static __attribute__((noinline)) int do_free_prior(struct ss_run *run,
 	/* the route may have given the cache the kernel's objects or grown
 	 * its objects (op.resync): then the cache is read again, else one
 	 * prior object is out */
-	if ((rc || op.resync) &&
-	    ss_account_prior(&run->acct, &run->mem, obj.cache, rc && !op.resync, run->events))
+	if ((took || op.resync) &&
+	    ss_account_prior(&run->acct, &run->mem, obj.cache, took && !op.resync, run->events))
 		return ss_errorf(err, "out of memory");
-	if (!rc) {
+	if (!took) {
 		run->prior_missing++;
 		return 0;
 	}
@@ -295,27 +295,21 @@ static __attribute__((noinline)) int do_free_prior(struct ss_run *run,
 }
 
 /* The trace saw a kernel slab's pages freed (the pre-pass read what that
- * says of it: prior_counts.h): it was empty then, so the slab it maps
- * onto here is emptied too -- its initial objects taken as prior frees of
- * that kernel slab, and put back on node partial slabs no event touched
- * where the snapshot leaves room, else counted freed without an event
- * (slab_prior.h ss_kcache_kslab_left).  Their cycles go to the frees'
- * total and the CPU's clock, not to the latency histogram: they are not
- * one operation. */
+ * says of it: prior_counts.h): the slab it maps onto here is emptied too
+ * (reconcile/recon.h ss_recon_kslab_freed).  Their cycles go to the
+ * frees' total and the CPU's clock, not to the latency histogram: they
+ * are not one operation. */
 static __attribute__((noinline)) int do_slab_freed(struct ss_run *run, const struct ss_event *ev,
 						  struct ss_error *err)
 {
 	struct ss_event prior = *ev;
 	struct ss_obj obj = {.state = SS_OBJ_LIVE};
 	struct ss_op op;
-	int64_t taken;
+	uint32_t taken;
 
-	if (!run->desc->ops->kslab_freed)
-		return 0;
 	prior.kind = SS_EV_FREE_PRIOR;
 	ss_op_init(&op, run->costs->cycles);
-	taken = run->desc->ops->kslab_freed(run->model, &prior, &op, &obj.cache, err);
-	if (taken < 0) {
+	if (ss_recon_kslab_freed(run->recon, &prior, &op, &obj.cache, &taken, err)) {
 		char why[sizeof(err->msg)];
 
 		memcpy(why, err->msg, sizeof(why));

@@ -18,6 +18,7 @@
 #include "memcap.h"
 #include "model.h"
 #include "objtable.h"
+#include "recon.h"
 #include "target.h"
 #include "topology.h"
 #include "trace.h"
@@ -52,6 +53,9 @@ struct ss_run {
 	const struct ss_costs *costs;
 	const struct ss_model_desc *desc;
 	struct ss_model *model;
+	/* what fits a capture to the model: prior frees and kernel slabs
+	 * seen freed go there (reconcile/recon.h); NULL: none */
+	struct ss_recon *recon;
 	const struct ss_trace_tables *tables;
 	ss_phase_fn on_phase;
 	ss_sample_fn on_sample;

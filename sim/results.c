@@ -502,18 +502,21 @@ int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *e
 		      "kslabs_whole,prior_slabs_not_full,prior_slabs_freed,prior_freed_unseen,"
 		      "kslabs_listed,prior_listed_unseen,cpu_slabs_listed,cpu_free_end\n");
 	for (unsigned i = 0; i < n; i++) {
-		struct ss_cache_report r;
+		struct ss_cache_report c;
+		struct ss_recon_report r;
 
-		run->desc->ops->cache_report(run->model, i, &r);
-		if (!r.from_snapshot && !r.prior_freed && !r.prior_missing && !r.prior_live &&
-		    !r.prior_listed_unseen)
+		/* (a cache the initial state never touched has no row) */
+		if (!ss_recon_report(run->recon, i, &r) ||
+		    (!r.from_snapshot && !r.prior_freed && !r.prior_missing && !r.prior_live &&
+		     !r.prior_listed_unseen))
 			continue;
+		run->desc->ops->cache_report(run->model, i, &c);
 		fprintf(f.fp, "%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
 			"%llu,%llu\n",
-			r.name, r.from_snapshot,
+			c.name, r.from_snapshot,
 			(unsigned long long)r.prior_live, (unsigned long long)r.prior_freed,
 			(unsigned long long)r.prior_missing, (unsigned long long)r.kslabs_seen_freed,
-			(unsigned long long)untraced_allocs_of(untraced, r.name),
+			(unsigned long long)untraced_allocs_of(untraced, c.name),
 			(unsigned long long)r.cpu_free_estimated,
 			(unsigned long long)r.cpu_free_measured,
 			(unsigned long long)r.kslabs_freed_from, (unsigned long long)r.kslabs_whole,
