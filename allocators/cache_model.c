@@ -584,8 +584,12 @@ static int cm_alloc(struct ss_model *mm, const struct ss_event *ev,
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
 	int c = ss_cmodel_memo_route(m, ev);
+	struct ss_kcache *k;
 	struct cm_cache *fc;
 
+	/* a plain cache of a model with no hook: slub.h's paths, inline */
+	if (m->fast && c >= 0 && (k = m->plain[c]))
+		return ss_cmodel_alloc_plain(k, c, ev, obj, op, err);
 	obj->mflags = 0;
 	if (c < 0) {
 		c = route_slow(m, ev, obj, op, err);
@@ -618,6 +622,9 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	const struct ss_target *t = m->cfg.target;
 	struct cm_cache *fc;
 
+	/* a plain cache of a model with no hook: slub.h's paths, inline */
+	if (m->fast && obj->state == SS_OBJ_LIVE && ss_cmodel_free_plain(m, cpu, obj, op))
+		return;
 	take_pending(m, op); /* a sheaf's kmalloc may have made a kernel's cache */
 	if (obj->state == SS_OBJ_LARGE) {
 		m->large.live--;
@@ -775,6 +782,11 @@ static void cm_tick(struct ss_model *mm, unsigned cpu, double now, struct ss_op 
 	m->timer_ns[cpu] = m->be->cpu_timer(m->timed, nr, cpu, ns, m->timer_ns[cpu] < 0, op);
 }
 
+static bool cm_timed(const struct ss_model *mm)
+{
+	return ((const struct ss_cmodel *)mm)->timed_work;
+}
+
 static void cm_destroy(struct ss_model *mm)
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
@@ -800,6 +812,7 @@ static void cm_destroy(struct ss_model *mm)
 	free(m->site_type);
 	free(m->now_ns);
 	free(m->timer_ns);
+	free(m->route_memo);
 	cm_vecmap_release(&m->vecs);
 	ss_route_memo_release(&m->memo);
 	free(m);
@@ -815,5 +828,7 @@ const struct ss_model_ops ss_cache_model_ops = {
 	.large_report = cm_large_report,
 	.destroy = cm_destroy,
 	.tick = cm_tick,
+	.timed = cm_timed,
+	.batch = ss_cmodel_batch,
 	.recon = &cm_recon,
 };

@@ -59,6 +59,7 @@ struct ss_site_sizes {
 struct ss_overrides; /* override.h */
 struct ss_recon_hooks; /* model_recon.h */
 struct ss_model_recon; /* model_recon.h */
+struct ss_model_batch; /* model_batch.h */
 
 struct ss_model_config {
 	const struct ss_target *target;
@@ -138,6 +139,15 @@ struct ss_model_ops {
 	 * sample gate) runs then, and its steps go into op. */
 	void (*tick)(struct ss_model *m, unsigned cpu, double now,
 		     struct ss_op *op);
+	/* Optional (NULL: tick runs after every event when the model has
+	 * one).  Whether this instance has timed work at all: without, the
+	 * engine calls no tick. */
+	bool (*timed)(const struct ss_model *m);
+	/* Optional (NULL: none).  This instance's batch replay
+	 * (model_batch.h), or NULL: the engine takes its events many at a
+	 * time through it, in a run without timed work, instead of calling
+	 * alloc and free per event. */
+	const struct ss_model_batch *(*batch)(struct ss_model *m);
 	/* Optional (NULL: the caches start empty and a free of an object
 	 * allocated before the trace takes none out).  The initial-state
 	 * interface (model_recon.h), through which the reconciliation layer

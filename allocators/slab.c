@@ -23,12 +23,8 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 	s->topo = topo;
 	if (ss_geometry_compute(t, spec, &s->geo, err))
 		return -1;
-	/* kmem_cache_debug(): any of F Z P U T makes every operation take the
-	 * debug path. */
-	s->debug_paths = (s->geo.debug & (SS_DBG_ALL | SS_DBG_T)) != 0;
-	/* <= 4.5 every debug cache runs the checks; 4.6+ only with F. */
-	s->debug_checks = s->debug_paths &&
-			  (t->era < SS_ERA_4_6 || (s->geo.debug & SS_DBG_F));
+	s->debug_paths = ss_geometry_debug_paths(&s->geo);
+	s->debug_checks = ss_geometry_debug_checks(t, &s->geo);
 	/* kmem_cache_open() sets __CMPXCHG_DOUBLE only where the arch has
 	 * it (system_has_cmpxchg_double(), never on 32-bit ARM: it selects
 	 * neither HAVE_CMPXCHG_DOUBLE nor HAVE_ALIGNED_STRUCT_PAGE), and
@@ -49,7 +45,7 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 	 * without a constructor. */
 	s->poisons_object = (s->geo.debug & SS_DBG_P) &&
 			    !(spec->flags & (SS_CF_RCU | SS_CF_CTOR));
-	s->has_cpu_partial = !s->debug_paths && s->geo.cpu_partial > 0;
+	s->has_cpu_partial = ss_geometry_cpu_partial(&s->geo);
 	s->remote_node_defrag_ratio = 1000;
 	s->cpu = calloc(topo->nr_cpus, sizeof(*s->cpu));
 	s->node = calloc(topo->nr_nodes, sizeof(*s->node));

@@ -231,6 +231,19 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 	return ss_slab_free_lockfree(s, cpu, sl, cost, f, SS_FREE_STAYS);
 }
 
+/* slab_free() where ss_kcache_free_plain() declined: a debug cache's
+ * paths (slub_debug.c), else ss_kcache_free_rest(). */
+static inline void ss_kcache_free_declined(struct ss_kcache *s, unsigned cpu,
+					   struct ss_slab *slab, struct ss_op *op)
+{
+	if (s->debug_paths) {
+		ss_kcache_free_slow(s, cpu, slab, op);
+		return;
+	}
+	op->stats = s->stats;
+	ss_kcache_free_rest(s, cpu, slab, op);
+}
+
 /* slab_free(): the lock-free paths above, else slub.c's; a debug
  * cache's paths are in slub_debug.c. */
 static inline void ss_kcache_free(struct ss_kcache *s, unsigned cpu,

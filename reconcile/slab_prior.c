@@ -142,7 +142,7 @@ int ss_recon_take_geometry(struct ss_recon_cache *rc, const struct ss_snap_cache
 		 * assuming half-full slabs */
 		g->cpu_partial_slabs = s->t->era >= SS_ERA_5_16
 			? (2 * c->cpu_partial + c->objs_per_slab - 1) / c->objs_per_slab : 0;
-		s->has_cpu_partial = !s->debug_paths && g->cpu_partial > 0;
+		s->has_cpu_partial = ss_geometry_cpu_partial(g);
 	}
 	if (g->inuse > g->size)
 		g->inuse = g->size;

@@ -339,7 +339,7 @@ int ss_run_setup_start(struct ss_run_setup *s, struct ss_run *run,
 	run->tables = s->cfg.tables;
 	if (ss_run_setup_model(s, &run->model, err))
 		return -1;
-	run->mem.max_bytes = s->max_memory;
+	run->books.mem.max_bytes = s->max_memory;
 	return ss_run_init(run, s->max_objects ? s->max_objects : SS_OBJTABLE_DEFAULT_CAP,
 			   err);
 }

@@ -6,8 +6,8 @@ int ss_settle_run(struct ss_run *run, const struct ss_snap *after,
 {
 	if (ss_settle_begin(out, run->desc, run->model, run->tables, after, err))
 		goto fail;
-	for (uint64_t id = 0; id < run->objs.nr; id++) {
-		struct ss_obj *o = &run->objs.objs[id];
+	for (uint64_t id = 0; id < run->books.objs.nr; id++) {
+		struct ss_obj *o = &run->books.objs.objs[id];
 		struct ss_op op;
 
 		if (!ss_settle_wants(out, o))
@@ -17,8 +17,8 @@ int ss_settle_run(struct ss_run *run, const struct ss_snap *after,
 		ss_op_init(&op, run->costs->cycles);
 		run->desc->ops->free(run->model, o->cpu, o, &op);
 		/* the memory total and sites.csv's counts follow (account.h) */
-		if (ss_memcap_note(&run->mem, run->desc, run->model, o, &op) ||
-		    ss_account_free(&run->acct, &run->mem, o, o->cpu, run->events)) {
+		if (ss_memcap_note(&run->books.mem, run->desc, run->model, o, &op) ||
+		    ss_account_free(&run->books.acct, &run->books.mem, o, o->cpu, run->books.events)) {
 			ss_errorf(err, "out of memory");
 			goto fail;
 		}
@@ -26,7 +26,7 @@ int ss_settle_run(struct ss_run *run, const struct ss_snap *after,
 		o->free_cpu = o->cpu;
 		o->state = SS_OBJ_FREE;
 		o->slab = NULL;
-		run->objs.live--;
+		run->books.objs.live--;
 	}
 	ss_settle_end(out);
 	return 0;
