@@ -91,8 +91,8 @@ struct ss_backend_ops {
 	void (*alias)(void *cache, unsigned object_size);
 	/* Optional: the SLUB cache under `cache` when its alloc and free are
 	 * plain ss_kcache_alloc() / ss_kcache_free() (no sheaves, not
-	 * SLUB_TINY), which the replay then calls inline
-	 * (cache_model_fast.h); NULL otherwise. */
+	 * SLUB_TINY), which the cache model then calls inline
+	 * (cache_model_fast.h, cache_model_batch.c); NULL otherwise. */
 	struct ss_kcache *(*plain)(void *cache);
 };
 

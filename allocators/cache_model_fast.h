@@ -1,8 +1,9 @@
 /* cache_model_fast.h - the cache model's common alloc and free, inline,
- * for cache_model.c and for the replay loop (sim/replay.c), which calls
- * them directly instead of through the model's function pointers: at a
- * few dozen instructions per event, a call and a function prologue are a
- * large share (docs/bench.md).  They apply to a SLUB cache without
+ * for its model operations (cache_model.c) and its batch replay
+ * (cache_model_batch.c), which call them directly instead of through the
+ * backend's function pointers: at a few dozen instructions per event, a
+ * call and a function prologue are a large share (docs/bench.md).  They
+ * apply to a SLUB cache without
  * sheaves (the backend's plain()) in a model with no per-object hook
  * (ss_cmodel.fast: no memcg, whose vectors follow each slab on the CPU of
  * the operation, which slub.c's cache does not know): the object goes

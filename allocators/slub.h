@@ -199,7 +199,7 @@ ss_slab_free_lockfree(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, con
  * partial list without a drain.  In a many-CPU trace most frees are
  * remote and end there.  false, with nothing changed, for any other
  * path (ss_kcache_free takes them).  always_inline: the replay loop
- * keeps the cycles in a register (docs/bench.md, speed6). */
+ * keeps the cycles in a register (docs/bench.md). */
 static inline __attribute__((always_inline)) bool
 ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const double *cost,
 		     struct ss_lockfree *f)

@@ -260,6 +260,13 @@ static int add_cpu_slab(struct ss_recon_cache *rc, unsigned cpu, bool active, ui
 	return push_prior(rc, sl, used);
 }
 
+/* What plan_measured() made of the listed node partial slabs. */
+enum plan {
+	PLAN_LISTED, /* *fill: the listed slabs' fills, made to agree */
+	PLAN_SPREAD, /* they cannot: the caller spreads the count */
+	PLAN_NOMEM,  /* out of memory */
+};
+
 /* The node partial slabs as the kernel listed them (slabsnap.h
  * ss_snap_fill), head first, made to agree with the snapshot's counts:
  * `free_slots` free slots on the node partial lists (what `objects`
@@ -268,25 +275,23 @@ static int add_cpu_slab(struct ss_recon_cache *rc, unsigned cpu, bool active, ui
  * between, which SLUB makes from the slabs get_partial_node() takes, the
  * list's head first -- so the listed slabs are filled head first, and one
  * filled up has left the list (a full slab now, still the kernel slab at
- * that place: pg-initdb-pgbench's dentry, 5 listed slabs with 43 free
- * slots, none at the count).  Fewer: frees, taken one object at a time
+ * that place).  Fewer: frees, taken one object at a time
  * from the tail.  cpu_slabs: the CPU slabs the others leave room for.
  * *fill: malloc'd, c->nr_fill_node of them, `ops` for a slab now full;
- * *moved: objects moved.  1 when they cannot agree, or differ
+ * *moved: objects moved.  PLAN_SPREAD when they cannot agree, or differ
  * by more than a hundredth of the cache's objects (two slabs' worth at
- * least): read too far apart, the caller spreads the count instead; -1
- * out of memory. */
-static int plan_measured(const struct ss_snap_cache *c, uint32_t ops, uint64_t free_slots,
-			 uint64_t cpu_slabs, uint32_t **fill_out, uint64_t *moved)
+ * least): read too far apart. */
+static enum plan plan_measured(const struct ss_snap_cache *c, uint32_t ops, uint64_t free_slots,
+			       uint64_t cpu_slabs, uint32_t **fill_out, uint64_t *moved)
 {
 	uint32_t n = c->nr_fill_node, *fill;
 	uint64_t sum = 0, limit = c->objects / 100 > 2ull * ops ? c->objects / 100 : 2ull * ops;
 	int64_t d;
 
 	if (!n || n + cpu_slabs > c->slabs || free_slots > (uint64_t)n * ops)
-		return 1;
+		return PLAN_SPREAD;
 	if (!(fill = malloc(n * sizeof(*fill))))
-		return -1;
+		return PLAN_NOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		sum += fill[i] = c->fill[i].inuse < ops ? c->fill[i].inuse : ops - 1;
 	/* objects to add (> 0) or take (< 0): listed free slots less counted */
@@ -294,7 +299,7 @@ static int plan_measured(const struct ss_snap_cache *c, uint32_t ops, uint64_t f
 	*moved = (uint64_t)(d < 0 ? -d : d);
 	if (*moved > limit || (d < 0 && (uint64_t)-d > sum)) {
 		free(fill);
-		return 1;
+		return PLAN_SPREAD;
 	}
 	for (uint32_t i = 0; d > 0; i++) { /* (ends: free_slots <= n * ops) */
 		uint32_t add = (uint64_t)d < ops - fill[i] ? (uint32_t)d : ops - fill[i];
@@ -307,7 +312,7 @@ static int plan_measured(const struct ss_snap_cache *c, uint32_t ops, uint64_t f
 			if (fill[i] > 0)
 				fill[i]--, d++;
 	*fill_out = fill;
-	return 0;
+	return PLAN_LISTED;
 }
 
 /* Room for the listed slabs' prior slab indexes, none used yet. */
@@ -414,7 +419,7 @@ static int populate_lists(struct ss_recon_cache *rc, const struct ss_snap_cache 
 	uint32_t ops = rc->s->geo.objs_per_slab, *fill = NULL;
 	uint32_t cpu_listed = c->fill_cpus ? c->nr_fill - c->nr_fill_node : 0;
 	bool cpu_measured;
-	int planned;
+	enum plan planned;
 
 	for (unsigned i = 0; i < c->nr_cpus; i++)
 		cpu_partial += c->cpu_partial_slabs[i];
@@ -434,9 +439,10 @@ static int populate_lists(struct ss_recon_cache *rc, const struct ss_snap_cache 
 	free_slots = c->total_objects - c->objects;
 	/* measured (slab-fill): the kernel's own slabs in its list order,
 	 * and the full slabs what the CPU and listed ones leave */
-	if ((planned = plan_measured(c, ops, free_slots, cpu_slabs, &fill, &moved)) < 0)
+	if ((planned = plan_measured(c, ops, free_slots, cpu_slabs, &fill, &moved)) == PLAN_NOMEM)
 		return -1;
-	partial = planned == 0 ? c->nr_fill_node : c->partial; /* (listed: some may be full now) */
+	/* (listed: some may be full now) */
+	partial = planned == PLAN_LISTED ? c->nr_fill_node : c->partial;
 	if (partial + cpu_slabs > c->slabs) /* (the counts read apart) */
 		partial = c->slabs - cpu_slabs;
 	full = c->slabs - partial - cpu_slabs;
@@ -444,10 +450,12 @@ static int populate_lists(struct ss_recon_cache *rc, const struct ss_snap_cache 
 		if (add_full(rc, ops))
 			return free(fill), -1;
 	if (fill) {
+		int failed;
+
 		rc->fill_moved = moved;
-		planned = add_measured(rc, c, fill);
+		failed = add_measured(rc, c, fill);
 		free(fill);
-		if (planned)
+		if (failed)
 			return -1;
 	} else if (partial) {
 		/* Else spread as partial_spread.h says (the most even-handed
@@ -821,10 +829,10 @@ static uint32_t spread_take(struct ss_recon_cache *rc, uint32_t n)
  * draw leaving K more than that share is drawn again: the kernel slabs to
  * come held their objects too.
  * Where the trace frees a few of a cache's objects the slack is large and
- * nothing changes; where it frees nearly all of them (find-usr-cold's
- * kmalloc-512, buffer_head's vectors freed by a shrink: 3,610 of 4,132)
- * each kernel slab gets about what it gave, and its frees empty it as
- * the kernel's did. */
+ * nothing changes; where it frees nearly all of them (a shrink freeing a
+ * cache's obj_exts vectors) each kernel slab gets about what it gave, and
+ * its frees empty it as the kernel's did (test_slab_prior.c
+ * test_take_prior_tight). */
 static bool fits(struct ss_recon_cache *rc, uint32_t i, uint32_t need, uint64_t slack)
 {
 	const struct ss_prior_slab *p = &rc->prior_slabs[i];
@@ -971,22 +979,29 @@ static uint32_t fill_slab_of(struct ss_recon_cache *rc, const struct ss_kslab_in
 	return rc->fill_slab[ki->kslab - 1]; /* (UINT32_MAX when not used) */
 }
 
+/* What kslab_slab() found for a prior free of a kernel slab. */
+enum kslab_found {
+	KSLAB_MAPPED,	/* *slab: the prior slab K maps onto */
+	KSLAB_UNSEEN,	/* a listed slab's free beyond what it held */
+	KSLAB_NOMEM,	/* out of memory */
+};
+
 /* The prior slab ki's kernel slab maps to, mapping it anew when it is
  * new or its slab has nothing left: a spread slab made to hold what K
  * held when K was seen freed (`dead`), else map_draw(). */
-static int64_t kslab_slab(struct ss_recon_cache *rc, const struct ss_kslab_info *ki, uint32_t drawn)
+static enum kslab_found kslab_slab(struct ss_recon_cache *rc, const struct ss_kslab_info *ki,
+				   uint32_t drawn, uint32_t *slab)
 {
 	uint32_t frees = ki->held, dead = ki->dead, i;
 	struct ss_kslab *m = kslab_entry(rc, ki);
 
 	if (!m)
-		return -1;
+		return KSLAB_NOMEM;
 	if ((i = fill_slab_of(rc, ki)) != UINT32_MAX) {
 		/* A listed slab held fill_held objects: a free of it beyond
 		 * them is of an object allocated there after the list was
-		 * read, by a task no tracepoint reports (make-clone-j2's
-		 * dentry: 35 of 65 listed slabs gave more, 281 frees in all),
-		 * which the kernel counts neither before nor after */
+		 * read, by a task no tracepoint reports, which the kernel
+		 * counts neither before nor after */
 		uint32_t held = rc->fill_held[ki->kslab - 1];
 
 		/* Such a slab that outlived its frees (not seen die where
@@ -996,7 +1011,7 @@ static int64_t kslab_slab(struct ss_recon_cache *rc, const struct ss_kslab_info 
 		if (ki->frees > held && ki->outlived && held)
 			held--;
 		if (m->taken >= held)
-			return -2;
+			return KSLAB_UNSEEN;
 		if (!m->slab) {
 			m->slab = 1 + i; /* (mapped when populated) */
 			rc->kslabs_listed++;
@@ -1028,7 +1043,8 @@ static int64_t kslab_slab(struct ss_recon_cache *rc, const struct ss_kslab_info 
 		rc->prior_full_needs -= frees >= rc->s->geo.objs_per_slab && rc->prior_full_needs;
 	}
 	m->taken++;
-	return m->slab - 1;
+	*slab = m->slab - 1;
+	return KSLAB_MAPPED;
 }
 
 int ss_recon_add_prior(struct ss_recon_cache *rc, const struct ss_snap_cache *c,
@@ -1052,7 +1068,6 @@ struct ss_slab *ss_recon_take_prior(struct ss_recon_cache *rc, const struct ss_k
 {
 	static const struct ss_kslab_info none;
 	uint32_t i, ops = rc->s->geo.objs_per_slab;
-	int64_t k;
 
 	if (!ki)
 		ki = &none;
@@ -1070,16 +1085,16 @@ struct ss_slab *ss_recon_take_prior(struct ss_recon_cache *rc, const struct ss_k
 	}
 	i = draw(rc, rc->prior_tree, rc->prior_live, &rc->prior_rng);
 	if (ki->kslab) {
-		k = kslab_slab(rc, ki, i);
-		if (k == -2) {
+		switch (kslab_slab(rc, ki, i, &i)) {
+		case KSLAB_MAPPED:
+			break;
+		case KSLAB_UNSEEN:
 			rc->prior_listed_unseen++;
 			return NULL;
-		}
-		if (k < 0) {
+		case KSLAB_NOMEM:
 			rc->prior_missing++;
 			return NULL;
 		}
-		i = (uint32_t)k;
 	}
 	take_from(rc, i);
 	return rc->prior_slabs[i].sl;

@@ -272,7 +272,7 @@ int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_resour
 /* The same source built for AVX, chosen where the CPU has it: the
  * three-operand VEX compares take the ring's swaps straight from memory,
  * without the register copies SSE2's two-operand ones need (the ring
- * test: 38 instructions -> 26, docs/bench.md speed5).  Same answers:
+ * test: 38 instructions -> 26, docs/bench.md).  Same answers:
  * the same compares (test_contention.c runs both). */
 static __attribute__((target("avx"))) int
 contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_resource *r,

@@ -31,7 +31,7 @@ static const char *const summary_cols =
 	"peak_free_slot_bytes,peak_slab_tail_bytes,peak_event";
 
 /* The parts of the footprint at its peak.  Signed: a merged cache whose
- * objects are smaller than a request (issue 13) must not wrap. */
+ * objects are smaller than a request must not wrap. */
 struct peak {
 	double kib;
 	int64_t requested, rounding, align, debug, free_slot, slab_tail;

@@ -278,7 +278,7 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (spec->slab_fill && take_slab_fill(s, spec->slab_fill, err))
 		return -1;
 	/* a pass over the trace before the replay (standard input is read
-	 * once: its kernel slabs map by draws alone, slab_prior.h) */
+	 * once: its kernel slabs map by draws alone, reconcile/slab_prior.h) */
 	if (spec->initial_state && strcmp(spec->trace, "-") &&
 	    ss_prior_counts_scan(spec->trace, &s->prior_counts, err))
 		return -1;

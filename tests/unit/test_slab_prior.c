@@ -200,8 +200,10 @@ static uint64_t slub_objects(const struct ss_kcache *s)
 	return r.total_objects - r.node_partial_free;
 }
 
-static void start_cache(struct ss_kcache *s, struct ss_target *t, struct ss_topology *topo,
-			const struct ss_snap_cache *c)
+/* Cache c started from the snapshot, its draws seeded with draw_seed
+ * (ss_recon_spec: 0 the cache's own). */
+static void start_seeded(struct ss_kcache *s, struct ss_target *t, struct ss_topology *topo,
+			 const struct ss_snap_cache *c, uint64_t draw_seed)
 {
 	struct ss_error err;
 	struct ss_cache_spec spec = {.object_size = c->object_size};
@@ -211,11 +213,17 @@ static void start_cache(struct ss_kcache *s, struct ss_target *t, struct ss_topo
 	if (ss_topology_flat(topo, 2, 1, &err) ||
 	    ss_kcache_init(s, c->name, &spec, t, topo, &err))
 		fail_msg("%s", err.msg);
-	if (!ss_recon_cache_new(s, 0))
+	if (!ss_recon_cache_new(s, draw_seed))
 		fail_msg("out of memory");
 	if (ss_recon_take_geometry(s->recon, c, &err) || ss_recon_populate(s->recon, c, &err))
 		fail_msg("%s", err.msg);
 	assert_true(s->recon->from_snapshot);
+}
+
+static void start_cache(struct ss_kcache *s, struct ss_target *t, struct ss_topology *topo,
+			const struct ss_snap_cache *c)
+{
+	start_seeded(s, t, topo, c, 0);
 }
 
 /* The cache and its initial state. */
@@ -971,13 +979,14 @@ static void test_prior_counts_caches(void **state)
 	ss_prior_counts_release(&pc);
 }
 
-/* 4 full slabs and 16 node partial ones 8 of 16 in use: SLUB's figures
- * (the even spread guesses 8 each).  The trace frees every object, kernel
- * slab by kernel slab: 16 kernel slabs giving 3 and 13 in turn, then 4
- * giving 16.  Told what all of them held, each maps onto a slab holding
- * exactly what it gives (a partial slab reshaped where none does) and its
- * frees empty it, as the kernel's emptied K; drawn without it, a kernel
- * slab giving 3 takes a slab holding 8 or 16, and later ones split. */
+/* 4 full slabs and 16 node partial ones 8 of 16 in use on average:
+ * SLUB's figures (spread from 1 to 15: partial_spread.h).  The trace
+ * frees every object, kernel slab by kernel slab: 16 kernel slabs giving
+ * 3 and 13 in turn, then 4 giving 16.  Told what all of them held, each
+ * maps onto a slab holding exactly what it gives (a partial slab reshaped
+ * where none does) and its frees empty it, as the kernel's emptied K;
+ * drawn without it, a kernel slab maps onto any slab holding at least what
+ * it gives. */
 static const char tight[] =
 	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
 	"cache=kmalloc-512 name=kmalloc-512 aliases=0 align=8 cache_dma=0 cpu_partial=52 "
@@ -1008,9 +1017,9 @@ static unsigned free_tight(struct ss_kcache *s, uint64_t held, uint32_t kslabs)
  * replay frees them: the slabs they empty are discarded, and no
  * descriptor of the initial state is handed out again -- not to a new
  * slab, and not to the slabs a later add_prior() packs another kernel
- * cache's objects into (a recycled one sat at two indices of
- * prior_slabs[], and a draw from the stale one crashed a kmalloc-buckets
- * replay of find-usr-cold). */
+ * cache's objects into (a recycled one would sit at two indices of
+ * prior_slabs[], and a draw from the stale one take an object from a
+ * slab that is no longer the initial state's). */
 static void test_prior_slabs_not_recycled(void **state)
 {
 	struct ss_snap snap;
@@ -1074,12 +1083,13 @@ static void test_prior_slabs_not_recycled(void **state)
 	ss_snap_release(&snap);
 }
 
-/* 4 whole slabs and 4 node partial ones holding 10 of 16: kernel slabs
- * giving 12, 12, 12, then four giving 16.  Told that four of the cache's
- * kernel slabs held a whole slab, the ones giving 12 leave the whole
- * slabs to them (a node partial slab is reshaped to hold 12), and each
- * of the four empties a whole slab; not told, a kernel slab giving 12 may
- * take a whole one, and one giving 16 then splits over two. */
+/* 4 whole slabs and 4 node partial ones holding 10 of 16 on average (4,
+ * 15, 12 and 9: partial_spread.h): kernel slabs giving 12, 12, 12, then
+ * four giving 16.  Told that four of the cache's kernel slabs held a whole
+ * slab, the ones giving 12 leave the whole slabs to them (a node partial
+ * slab is reshaped to hold 12 where none does), and each of the four
+ * empties a whole slab; not told, a kernel slab giving 12 may take a
+ * whole one, and one giving 16 then splits over two. */
 static const char wholes[] =
 	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
 	"cache=kmalloc-256 name=kmalloc-256 aliases=0 align=8 cache_dma=0 cpu_partial=52 "
@@ -1089,11 +1099,14 @@ static const char wholes[] =
 	"slabs_cpu_partial=0(0) total_objects=128,N0=128\n";
 
 /* The seven kernel slabs' frees; how many of those giving 16 emptied the
- * one slab they all took from. */
-static unsigned free_wholes(struct ss_kcache *s, const uint32_t *by_held, uint32_t nr_by_held)
+ * one slab they all took from, and (*whole_taken) how many of those giving 12
+ * took a slab that held a whole slab's worth. */
+static unsigned free_wholes(struct ss_kcache *s, const uint32_t *by_held, uint32_t nr_by_held,
+			    unsigned *whole_taken)
 {
 	unsigned emptied = 0;
 
+	*whole_taken = 0;
 	for (uint32_t k = 1; k <= 7; k++) {
 		uint32_t n = k <= 3 ? 12 : 16;
 		struct ss_kslab_info ki = {.kslab = k, .held = n, .cache_kslabs = 7,
@@ -1101,6 +1114,8 @@ static unsigned free_wholes(struct ss_kcache *s, const uint32_t *by_held, uint32
 		struct ss_slab *first = ss_recon_take_prior(s->recon, &ki);
 		bool one = first != NULL;
 
+		assert_non_null(first);
+		*whole_taken += n == 12 && prior_of(s, first) + 1 == first->objects;
 		for (uint32_t i = 1; i < n; i++)
 			one &= ss_recon_take_prior(s->recon, &ki) == first;
 		emptied += n == 16 && one && !prior_of(s, first);
@@ -1121,13 +1136,27 @@ static void test_take_prior_whole(void **state)
 		by_held[h] = h <= 12 ? 7 : 4;
 	snap_cache("wholes.txt", wholes, "kmalloc-256", &snap, &s, &t, &topo);
 	assert_int_equal(slub_objects(&s), 104);
-	assert_int_equal(free_wholes(&s, by_held, 17), 4);
 	release(&s);
 	ss_topology_release(&topo);
-	start_cache(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-256"));
-	assert_true(free_wholes(&s, NULL, 0) < 4);
-	release(&s);
-	ss_topology_release(&topo);
+	/* Whatever the draws (each draw seed): told, no kernel slab giving 12
+	 * takes a whole slab, and each giving 16 empties one; not told,
+	 * nothing keeps them, and each whole slab one giving 12 took is one
+	 * fewer for those giving 16 (the only slabs that hold 16), the rest
+	 * of which split over two. */
+	for (uint64_t seed = 0; seed < 8; seed++) {
+		unsigned wholes_taken, emptied;
+
+		start_seeded(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-256"), seed);
+		assert_int_equal(free_wholes(&s, by_held, 17, &wholes_taken), 4);
+		assert_int_equal(wholes_taken, 0);
+		release(&s);
+		ss_topology_release(&topo);
+		start_seeded(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-256"), seed);
+		emptied = free_wholes(&s, NULL, 0, &wholes_taken);
+		assert_int_equal(emptied, 4 - wholes_taken);
+		release(&s);
+		ss_topology_release(&topo);
+	}
 	ss_snap_release(&snap);
 }
 
@@ -1145,10 +1174,25 @@ static void test_take_prior_tight(void **state)
 	assert_int_equal(s.recon->prior_live, 0);
 	release(&s);
 	ss_topology_release(&topo);
-	start_cache(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-512"));
-	assert_true(free_tight(&s, 0, 0) < 20);
-	release(&s);
-	ss_topology_release(&topo);
+	/* Not told what the cache's kernel slabs held, whatever the draws
+	 * (each draw seed): a kernel slab giving 3 maps onto a slab that
+	 * holds at least 3 (none is reshaped to hold exactly that), and its
+	 * frees take from that one slab. */
+	for (uint64_t seed = 0; seed < 8; seed++) {
+		struct ss_slab *first;
+		uint32_t had;
+
+		start_seeded(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-512"), seed);
+		first = take(&s, 1, 3, 0, 0, 0);
+		assert_non_null(first);
+		had = prior_of(&s, first) + 1;
+		assert_true(had >= 3);
+		assert_ptr_equal(take(&s, 1, 3, 0, 0, 0), first);
+		assert_ptr_equal(take(&s, 1, 3, 0, 0, 0), first);
+		assert_int_equal(prior_of(&s, first), had - 3);
+		release(&s);
+		ss_topology_release(&topo);
+	}
 	ss_snap_release(&snap);
 }
 
