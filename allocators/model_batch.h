@@ -39,7 +39,7 @@ struct ss_objtable {
 	uint64_t cap; /* largest id + 1 allowed */
 	uint64_t live;
 	uint64_t peak_live;
-	/* objs is a reservation of cap slots (objtable.c): pages the kernel
+	/* objs is a reservation of cap slots (sim/objtable.c): pages the kernel
 	 * gives zeroed as they are first touched, so growing is moving nr,
 	 * no copy and no memset; else (the reservation refused) realloc */
 	int reserved;
