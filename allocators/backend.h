@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #include "geometry.h"
-#include "prior_counts.h"
 #include "model.h"
 
 struct ss_kcache;
@@ -49,8 +48,6 @@ struct ss_backend_env {
 	/* a slab of cache `cache` was made (created) or is about to go */
 	void (*slab_event)(void *ctx, int cache, void *slab, unsigned objects,
 			   bool created, unsigned cpu, struct ss_op *op);
-	/* mixed into each initial state's draws (ss_model_config) */
-	uint64_t draw_seed;
 };
 
 struct ss_backend_ops {
@@ -84,33 +81,18 @@ struct ss_backend_ops {
 	 * time the last call returned (ns). */
 	double (*cpu_timer)(void *const *caches, unsigned nr, unsigned cpu,
 			    double now_ns, bool first, struct ss_op *op);
-	/* Optional, all three or none (NULL: the allocator's caches start
-	 * empty; the cache model refuses --initial-state).  The kernel's cache
-	 * k as the trace found it (slab_prior.h): start_as() takes its
-	 * geometry and slabs into a new cache, add_prior() adds the objects
-	 * of another kernel cache k whose allocations a what-if puts here.
-	 * 0 or -1 with err. */
-	int (*start_as)(void *cache, const struct ss_snap_cache *k, struct ss_error *err);
-	int (*add_prior)(void *cache, const struct ss_snap_cache *k, struct ss_error *err);
-	/* A free of one of those objects (ki as ss_kcache_take_prior()
-	 * takes it): 1 freed, 0 none left.  Their
-	 * requested bytes are the backend's report's requested_live. */
-	int (*free_prior)(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
-			  struct ss_op *op);
-	/* Optional (NULL: nothing).  The trace saw ki's kernel slab freed:
-	 * the initial objects its slab here still holds are taken as
-	 * free_prior() takes one, and put back on other initial slabs where
-	 * the snapshot leaves room (ss_kcache_kslab_left, _prior_respread).
-	 * The objects taken. */
-	uint32_t (*kslab_freed)(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
-				struct ss_op *op);
+	/* Optional (NULL: the allocator's caches cannot start as a kernel's;
+	 * the cache model refuses --initial-state).  The SLUB cache under
+	 * `cache`, which the initial state fills (model_recon.h), and whether
+	 * a free goes to a sheaf first (*sheaves, may be NULL). */
+	struct ss_kcache *(*kcache)(void *cache, bool *sheaves);
 	/* __kmem_cache_alias(): a cache of object_size merged into this one
 	 * (the object size grows to the larger of the two). */
 	void (*alias)(void *cache, unsigned object_size);
 	/* Optional: the SLUB cache under `cache` when its alloc and free are
 	 * plain ss_kcache_alloc() / ss_kcache_free() (no sheaves, not
-	 * SLUB_TINY), which the replay then calls inline
-	 * (cache_model_fast.h); NULL otherwise. */
+	 * SLUB_TINY), which the cache model then calls inline
+	 * (cache_model_fast.h, cache_model_batch.c); NULL otherwise. */
 	struct ss_kcache *(*plain)(void *cache);
 };
 

@@ -11,7 +11,6 @@
 
 #include "backend.h"
 #include "sheaf.h"
-#include "slab_prior.h"
 #include "slub.h"
 #include "slub_tiny.h"
 
@@ -77,7 +76,6 @@ static void *create_common(const char *name, const struct ss_cache_spec *spec_in
 		return NULL;
 	}
 	c->env = *env;
-	c->s.draw_seed = env->draw_seed;
 	c->index = index;
 	c->tiny = tiny;
 	c->s.on_slab = on_slab;
@@ -148,69 +146,28 @@ static void slub_free(void *cache, unsigned cpu, void *slab, bool cross_cpu,
 		ss_kcache_free(&c->s, cpu, slab, op);
 }
 
-/* The initial state (slab_prior.h), for SLUB with or without sheaves:
- * the sheaves start empty, the kernel's objects are in slabs. */
-static int slub_start_as(void *cache, const struct ss_snap_cache *k, struct ss_error *err)
+/* The cache the initial state fills (model_recon.h), with or without
+ * sheaves: the sheaves start empty, the kernel's objects are in slabs. */
+static struct ss_kcache *slub_kcache(void *cache, bool *sheaves)
 {
 	struct slub_cache *c = cache;
 
-	return ss_kcache_take_geometry(&c->s, k, err) < 0 ? -1 : ss_kcache_populate(&c->s, k, err);
-}
-
-static int slub_add_prior(void *cache, const struct ss_snap_cache *k, struct ss_error *err)
-{
-	return ss_kcache_add_prior(&((struct slub_cache *)cache)->s, k, err);
-}
-
-static int slub_free_prior(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
-			   struct ss_op *op)
-{
-	struct slub_cache *c = cache;
-	struct ss_slab *sl = ss_kcache_take_prior(&c->s, ki);
-
-	if (!sl) /* (counted there: missing, or a listed slab's unseen) */
-		return 0;
-	c->s.prior_freed++;
-	c->s.requested_live -= c->s.geo.object_size; /* as populate counted it */
-	c->cpu = cpu;
-	if (c->sheaves)
-		ss_sheaves_free(c->sheaves, cpu, sl, op);
-	else
-		ss_kcache_free(&c->s, cpu, sl, op);
-	return 1;
-}
-
-static uint32_t slub_kslab_freed(void *cache, unsigned cpu, const struct ss_kslab_info *ki,
-				 struct ss_op *op)
-{
-	struct slub_cache *c = cache;
-	/* (with sheaves the objects would go to a sheaf, not empty the slab) */
-	uint32_t left = c->sheaves ? 0 : ss_kcache_kslab_left(&c->s, ki), n = 0;
-
-	while (n < left && slub_free_prior(cache, cpu, ki, op))
-		n++;
-	/* (taken above, put back: not freed) */
-	c->s.prior_freed -= ss_kcache_prior_respread(&c->s, n);
-	return n;
+	if (sheaves)
+		*sheaves = c->sheaves != NULL;
+	return &c->s;
 }
 
 /* __kmem_cache_alias() (mm/slub.c, 3.x-6.18): the merged cache's
  * object_size and inuse grow to the new cache's size, so a 192-byte
- * dentry merged into 184-byte filp objects is a 192-byte object.  The
- * initial state's objects are counted at the cache's object_size
- * (slab_prior.c push_prior; a prior free takes that much off): they grow
- * with it, as sim/account.c's regeometry() prices them, else the frees of
- * objects counted at 128 bytes and taken off at 136 wrap requested_live
- * (captures30 py-smallfiles-ext4, eventpoll_epi under kmem_cache). */
+ * dentry merged into 184-byte filp objects is a 192-byte object.  (The
+ * initial state's objects grow with it: model_recon.h grows.) */
 static void slub_alias(void *cache, unsigned object_size)
 {
 	struct ss_kcache *s = &((struct slub_cache *)cache)->s;
 	unsigned w = s->t->ptr_size, inuse = (object_size + w - 1) / w * w;
 
-	if (object_size > s->geo.object_size) {
-		s->requested_live += s->prior_live * (object_size - s->geo.object_size);
+	if (object_size > s->geo.object_size)
 		s->geo.object_size = object_size;
-	}
 	if (inuse > s->geo.inuse)
 		s->geo.inuse = inuse;
 }
@@ -259,16 +216,13 @@ const struct ss_backend_ops ss_backend_slub = {
 	.report = slub_report,
 	.slab_bytes = slub_slab_bytes,
 	.destroy = slub_destroy,
-	.start_as = slub_start_as,
-	.add_prior = slub_add_prior,
-	.free_prior = slub_free_prior,
-	.kslab_freed = slub_kslab_freed,
+	.kcache = slub_kcache,
 	.alias = slub_alias,
 	.plain = slub_plain,
 };
 
-/* No initial state: slab_prior.c fills per-CPU slabs and partial lists,
- * which SLUB_TINY does not have. */
+/* No initial state: it fills per-CPU slabs and partial lists
+ * (reconcile/slab_prior.c), which SLUB_TINY does not have. */
 const struct ss_backend_ops ss_backend_slub_tiny = {
 	.allocator = SS_ALLOCATOR_SLUB_TINY,
 	.layout = slub_layout,

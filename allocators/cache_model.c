@@ -14,8 +14,7 @@
 
 #include "grow.h"
 #include "kmalloc.h"
-#include "prior_counts.h"
-#include "slab_prior.h"
+#include "model_recon.h"
 
 /* ---- route memo ---- */
 
@@ -91,22 +90,25 @@ static int64_t cache_pages(const struct ss_cmodel *m, const void *be)
 	return (int64_t)(r.slab_bytes / m->cfg.target->page_size);
 }
 
-/* A cache the initial-state snapshot lists starts with the kernel's
- * geometry, slabs and objects (slab_prior.h); their pages reach the
- * memory total with the next operation. */
+/* A new cache may start as the kernel's of its name (model_recon.h
+ * created); the pages that gives it reach the memory total with the next
+ * operation. */
 static int start_as_kernel(struct ss_cmodel *m, void *be, const char *name,
 			   struct ss_error *err)
 {
-	const struct ss_snap_cache *k;
+	const struct ss_recon_hooks *h = m->cfg.recon;
+	bool changed = false;
 	int64_t before;
 
-	if (!m->cfg.initial || !(k = ss_snap_find(m->cfg.initial, name)))
+	if (!h)
 		return 0;
 	before = cache_pages(m, be);
-	if (m->be->start_as(be, k, err))
+	if (h->created(h->ctx, name, m->be->kcache(be, NULL), &changed, err))
 		return -1;
-	m->pending_pages += cache_pages(m, be) - before;
-	m->resync_pending = true;
+	if (changed) {
+		m->pending_pages += cache_pages(m, be) - before;
+		m->resync_pending = true;
+	}
 	return 0;
 }
 
@@ -306,6 +308,9 @@ int ss_cmodel_cache(struct ss_cmodel *m, const char *name, const struct ss_cache
 				fc->spec.object_size = spec.object_size;
 				m->resync_pending = true; /* take_pending */
 			}
+			if (m->cfg.recon)
+				m->cfg.recon->grows(m->cfg.recon->ctx, m->be->kcache(fc->be, NULL),
+						    spec.object_size);
 			m->be->alias(fc->be, spec.object_size);
 			return c;
 		}
@@ -373,7 +378,7 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 
 	if (!m)
 		return ss_errorf(err, "out of memory");
-	if (cfg->initial && !ss_backend_for(t)->start_as) {
+	if (cfg->recon && !ss_backend_for(t)->kcache) {
 		free(m);
 		return ss_errorf(err, "--initial-state: the kernel's caches are modelled for SLUB only, not %s",
 				 ss_allocator_name(t->kc.allocator));
@@ -382,8 +387,7 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 	m->policy = policy;
 	m->be = ss_backend_for(t);
 	m->env = (struct ss_backend_env){.ctx = m, .kmalloc = cm_internal_kmalloc,
-					 .kfree = cm_internal_kfree, .slab_event = cm_slab_event,
-					 .draw_seed = cfg->draw_seed};
+					 .kfree = cm_internal_kfree, .slab_event = cm_slab_event};
 	m->nr_classes = ss_kmalloc_nr_classes(t);
 	m->kfence.cache = -1;
 	m->fast = !t->kc.kfence && !t->kc.init_on_alloc && !t->kc.init_on_free && !t->kc.memcg;
@@ -516,16 +520,17 @@ static void take_pending(struct ss_cmodel *m, struct ss_op *op)
 /* With an initial state, a declared cache the placement puts into a cache
  * of another name (kmalloc-buckets: dentry into kmalloc-192) brings the
  * kernel's objects of that cache along, on its first route: the what-if
- * starts with the same objects, placed its way. */
+ * starts with the same objects, placed its way (model_recon.h joined). */
 static int place_prior(struct ss_cmodel *m, uint32_t api, int c, struct ss_op *op,
 		       struct ss_error *err)
 {
-	const struct ss_snap_cache *k;
+	const struct ss_recon_hooks *h = m->cfg.recon;
 	const char *name;
+	bool changed = false;
 	void *be;
 	int64_t before;
 
-	if (!m->cfg.initial || api == SS_API_KMALLOC || c < 0)
+	if (!h || api == SS_API_KMALLOC || c < 0)
 		return 0;
 	if (api >= m->nr_prior_placed &&
 	    ss_grow_zeroed((void **)&m->prior_placed, &m->nr_prior_placed, api, 1, 64))
@@ -535,13 +540,15 @@ static int place_prior(struct ss_cmodel *m, uint32_t api, int c, struct ss_op *o
 	m->prior_placed[api] = 1;
 	name = ss_trace_cache_name(m->cfg.tables, api);
 	be = m->caches[c]->be;
-	if (!be || !strcmp(name, m->caches[c]->name) || !(k = ss_snap_find(m->cfg.initial, name)))
+	if (!be || !strcmp(name, m->caches[c]->name))
 		return 0;
 	before = cache_pages(m, be);
-	if (m->be->add_prior(be, k, err))
+	if (h->joined(h->ctx, name, m->be->kcache(be, NULL), &changed, err))
 		return -1;
-	op->slab_pages += cache_pages(m, be) - before;
-	op->resync = true;
+	if (changed) {
+		op->slab_pages += cache_pages(m, be) - before;
+		op->resync = true;
+	}
 	return 0;
 }
 
@@ -577,8 +584,12 @@ static int cm_alloc(struct ss_model *mm, const struct ss_event *ev,
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
 	int c = ss_cmodel_memo_route(m, ev);
+	struct ss_kcache *k;
 	struct cm_cache *fc;
 
+	/* a plain cache of a model with no hook: slub.h's paths, inline */
+	if (m->fast && c >= 0 && (k = m->plain[c]))
+		return ss_cmodel_alloc_plain(k, c, ev, obj, op, err);
 	obj->mflags = 0;
 	if (c < 0) {
 		c = route_slow(m, ev, obj, op, err);
@@ -611,6 +622,9 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	const struct ss_target *t = m->cfg.target;
 	struct cm_cache *fc;
 
+	/* a plain cache of a model with no hook: slub.h's paths, inline */
+	if (m->fast && obj->state == SS_OBJ_LIVE && ss_cmodel_free_plain(m, cpu, obj, op))
+		return;
 	take_pending(m, op); /* a sheaf's kmalloc may have made a kernel's cache */
 	if (obj->state == SS_OBJ_LARGE) {
 		m->large.live--;
@@ -665,57 +679,48 @@ static int prior_route(struct ss_cmodel *m, const struct ss_event *ev, bool *dec
 	return c == SS_ROUTE_KMALLOC ? kmalloc_cache(m, SS_KT_NORMAL, ev->value, err) : c;
 }
 
-static int cm_free_prior(struct ss_model *mm, const struct ss_event *ev,
-			 struct ss_op *op, uint32_t *cache, struct ss_error *err)
-{
-	struct ss_kslab_info ki;
-	struct ss_cmodel *m = (struct ss_cmodel *)mm;
-	struct cm_cache *fc;
-	bool declared;
-	int c = prior_route(m, ev, &declared, err), rc;
-
-	if (c == SS_ROUTE_KMALLOC)
-		return 0;
-	if (declared && place_prior(m, ev->api, c, op, err))
-		return -1;
-	take_pending(m, op);
-	if (c < 0)
-		return -1;
-	/* set even when no object is left: with op->resync the replay reads
-	 * the cache again (place_prior may have given it the kernel's) */
-	*cache = (uint32_t)c;
-	fc = m->caches[c];
-	if (!fc->be || !m->be->free_prior)
-		return 0;
-	ss_prior_counts_about(m->cfg.prior_counts, ev, &ki);
-	rc = m->be->free_prior(fc->be, ev->cpu, &ki, op);
-	if (rc)
-		*cache = (uint32_t)c;
-	return rc;
-}
-
-/* The cache model's kslab_freed: ev's cache found as cm_free_prior finds
- * it (the prior frees of its kernel slab came first and placed it). */
-static int64_t cm_kslab_freed(struct ss_model *mm, const struct ss_event *ev, struct ss_op *op,
-			      uint32_t *cache, struct ss_error *err)
+static int cm_prior_cache(struct ss_model *mm, const struct ss_event *ev, struct ss_op *op,
+			  int *cache, struct ss_error *err)
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
-	struct ss_kslab_info ki;
-	struct cm_cache *fc;
 	bool declared;
 	int c = prior_route(m, ev, &declared, err);
 
+	*cache = -1;
 	if (c == SS_ROUTE_KMALLOC)
 		return 0;
+	if (op) {
+		if (declared && place_prior(m, ev->api, c, op, err))
+			return -1;
+		take_pending(m, op);
+	}
 	if (c < 0)
 		return -1;
-	*cache = (uint32_t)c;
-	fc = m->caches[c];
-	if (!fc->be || !m->be->kslab_freed)
-		return 0;
-	ss_prior_counts_about(m->cfg.prior_counts, ev, &ki);
-	return m->be->kslab_freed(fc->be, ev->cpu, &ki, op);
+	*cache = c;
+	return 0;
 }
+
+static struct ss_kcache *cm_slub_cache(struct ss_model *mm, uint32_t cache, bool *sheaves)
+{
+	struct ss_cmodel *m = (struct ss_cmodel *)mm;
+	const struct cm_cache *fc = m->caches[cache];
+
+	return fc->be && m->be->kcache ? m->be->kcache(fc->be, sheaves) : NULL;
+}
+
+static void cm_free_on_slab(struct ss_model *mm, uint32_t cache, unsigned cpu, void *slab,
+			    struct ss_op *op)
+{
+	struct ss_cmodel *m = (struct ss_cmodel *)mm;
+
+	m->be->free(m->caches[cache]->be, cpu, slab, false, op);
+}
+
+static const struct ss_model_recon cm_recon = {
+	.prior_cache = cm_prior_cache,
+	.slub_cache = cm_slub_cache,
+	.free_on_slab = cm_free_on_slab,
+};
 
 /* The KFENCE pool, when configured, is cache 0. */
 static unsigned cm_nr_caches(const struct ss_model *mm)
@@ -777,6 +782,11 @@ static void cm_tick(struct ss_model *mm, unsigned cpu, double now, struct ss_op 
 	m->timer_ns[cpu] = m->be->cpu_timer(m->timed, nr, cpu, ns, m->timer_ns[cpu] < 0, op);
 }
 
+static bool cm_timed(const struct ss_model *mm)
+{
+	return ((const struct ss_cmodel *)mm)->timed_work;
+}
+
 static void cm_destroy(struct ss_model *mm)
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
@@ -802,6 +812,7 @@ static void cm_destroy(struct ss_model *mm)
 	free(m->site_type);
 	free(m->now_ns);
 	free(m->timer_ns);
+	free(m->route_memo);
 	cm_vecmap_release(&m->vecs);
 	ss_route_memo_release(&m->memo);
 	free(m);
@@ -811,12 +822,13 @@ const struct ss_model_ops ss_cache_model_ops = {
 	.create = cm_create,
 	.alloc = cm_alloc,
 	.free = cm_free,
-	.free_prior = cm_free_prior,
-	.kslab_freed = cm_kslab_freed,
 	.nr_caches = cm_nr_caches,
 	.cache_report = cm_cache_report,
 	.cache_slab_bytes = cm_cache_slab_bytes,
 	.large_report = cm_large_report,
 	.destroy = cm_destroy,
 	.tick = cm_tick,
+	.timed = cm_timed,
+	.batch = ss_cmodel_batch,
+	.recon = &cm_recon,
 };

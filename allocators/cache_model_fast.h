@@ -1,8 +1,9 @@
 /* cache_model_fast.h - the cache model's common alloc and free, inline,
- * for cache_model.c and for the replay loop (sim/replay.c), which calls
- * them directly instead of through the model's function pointers: at a
- * few dozen instructions per event, a call and a function prologue are a
- * large share (docs/bench.md).  They apply to a SLUB cache without
+ * for its model operations (cache_model.c) and its batch replay
+ * (cache_model_batch.c), which call them directly instead of through the
+ * backend's function pointers: at a few dozen instructions per event, a
+ * call and a function prologue are a large share (docs/bench.md).  They
+ * apply to a SLUB cache without
  * sheaves (the backend's plain()) in a model with no per-object hook
  * (ss_cmodel.fast: no memcg, whose vectors follow each slab on the CPU of
  * the operation, which slub.c's cache does not know): the object goes
@@ -87,25 +88,44 @@ static inline bool ss_cmodel_free_plain(struct ss_cmodel *m, unsigned cpu, struc
 	return true;
 }
 
-/* The same free on prices alone (f->cycles from 0; remote: obj->cpu !=
- * cpu, a constant where the caller inlines each case), where SLUB takes a
- * lock-free path (slub.h ss_kcache_free_plain): the object's cache, or
- * NULL, nothing changed, for anything else (ss_cmodel_free_plain() or
- * the model ops then). */
-static inline __attribute__((always_inline)) struct ss_kcache *
-ss_cmodel_free_priced(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj, bool remote,
-		      const double *cost, struct ss_lockfree *f)
+/* The plain cache of live object obj when the model hooked nothing to
+ * it (ss_cmodel_free_plain's test), else NULL. */
+static inline struct ss_kcache *ss_cmodel_plain_of(const struct ss_cmodel *m,
+						   const struct ss_obj *obj)
 {
 	struct ss_kcache *k = m->plain[obj->cache];
 
-	if (!k || obj->mflags)
-		return NULL;
+	return k && !obj->mflags ? k : NULL;
+}
+
+/* The free of obj from its plain cache k (ss_cmodel_plain_of) on prices
+ * alone (f->cycles from 0; remote: obj->cpu != cpu, a constant where the
+ * caller inlines each case), where SLUB takes a lock-free path (slub.h
+ * ss_kcache_free_plain); false, nothing changed, for any other path
+ * (ss_cmodel_free_declined then). */
+static inline __attribute__((always_inline)) bool
+ss_cmodel_free_priced(struct ss_kcache *k, unsigned cpu, struct ss_obj *obj, bool remote,
+		      const double *cost, struct ss_lockfree *f)
+{
 	f->cycles = remote ? ss_price_from_0(cost[SS_STEP_REMOTE_FREE]) : 0;
 	if (!ss_kcache_free_plain(k, cpu, obj->slab, cost, f))
-		return NULL;
+		return false;
 	k->requested_live -= obj->size;
 	k->stats[SS_STEP_REMOTE_FREE] += remote;
-	return k;
+	return true;
+}
+
+/* That free where ss_cmodel_free_priced() declined, on op:
+ * ss_cmodel_free_plain() without the lock-free test a second time. */
+static inline void ss_cmodel_free_declined(struct ss_kcache *k, unsigned cpu, struct ss_obj *obj,
+					   bool remote, struct ss_op *op)
+{
+	k->requested_live -= obj->size;
+	if (remote) { /* perf kmem's "ping-pong": a cache line moves */
+		op->stats = k->stats;
+		ss_step(op, SS_STEP_REMOTE_FREE, 1);
+	}
+	ss_kcache_free_declined(k, cpu, obj->slab, op);
 }
 
 #endif

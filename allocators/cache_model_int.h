@@ -1,8 +1,8 @@
 /* cache_model_int.h - the cache model's state, shared by its files:
  * cache_model.c (caches, routing, the model operations), cm_memcg.c
- * (obj_cgroup vectors), cm_kfence.c (the KFENCE pool) and
- * cache_model_fast.h (the inline paths the replay loop calls).  Nothing
- * else includes it.
+ * (obj_cgroup vectors), cm_kfence.c (the KFENCE pool),
+ * cache_model_fast.h (the inline paths) and cache_model_batch.c (the
+ * batch replay).  Nothing else includes it.
  */
 #ifndef SS_CACHE_MODEL_INT_H
 #define SS_CACHE_MODEL_INT_H
@@ -41,6 +41,22 @@ struct cm_vec {
 struct cm_vecmap {
 	struct cm_vec *e;
 	size_t cap, nr;
+};
+
+/* Sites below this have a route memo (a binary trace's ALLOC8 names at
+ * most 2^12 sites: trace_bin.h). */
+#define SS_ROUTE_MEMO_SITES 4096
+
+/* Where the last alloc of a site went (cache_model_batch.c): an alloc
+ * with the same api and size and no gfp flag goes to the same cache (its
+ * route memos and plain caches never change once set) and the same
+ * account pair (pairs keep their index; one model, one run's account).
+ * key 0: empty. */
+struct ss_site_route {
+	uint64_t key;
+	struct ss_kcache *k;
+	uint32_t pair;
+	int32_t ci;
 };
 
 struct cm_kfence {
@@ -98,6 +114,9 @@ struct ss_cmodel {
 	bool timed_work;	/* tick() has something to do */
 	double *now_ns;		/* per CPU: its clock at its last event */
 	double *timer_ns;	/* per CPU: when cpu_timer() is due; < 0 not started */
+	/* the batch replay's route of an alloc by site (NULL until its first
+	 * call: SS_ROUTE_MEMO_SITES entries) */
+	struct ss_site_route *route_memo;
 };
 
 /* The requested-bytes counter of cache c (see cm_cache.requested_live). */
@@ -131,6 +150,10 @@ void cm_kfence_alloc(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj,
 		     struct ss_op *op);
 void cm_kfence_free(struct ss_cmodel *m, struct ss_obj *obj, struct ss_op *op);
 void cm_kfence_report(const struct ss_cmodel *m, struct ss_cache_report *r);
+
+/* cache_model_batch.c: the model's batch replay (model.h batch), for a
+ * model whose plain caches take no hook (fast); NULL otherwise. */
+const struct ss_model_batch *ss_cmodel_batch(struct ss_model *m);
 
 /* Append a cache (backend NULL: the KFENCE pool); its index or -1 with err. */
 int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_spec *spec,

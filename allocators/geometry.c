@@ -415,3 +415,18 @@ void ss_debug_str(unsigned flags, char *buf, unsigned long n)
 		buf[k++] = '-';
 	buf[k] = '\0';
 }
+
+bool ss_geometry_debug_paths(const struct ss_geometry *g)
+{
+	return (g->debug & (SS_DBG_ALL | SS_DBG_T)) != 0;
+}
+
+bool ss_geometry_debug_checks(const struct ss_target *t, const struct ss_geometry *g)
+{
+	return ss_geometry_debug_paths(g) && (t->era < SS_ERA_4_6 || (g->debug & SS_DBG_F));
+}
+
+bool ss_geometry_cpu_partial(const struct ss_geometry *g)
+{
+	return !ss_geometry_debug_paths(g) && g->cpu_partial > 0;
+}

@@ -7,6 +7,8 @@
 #ifndef SS_GEOMETRY_H
 #define SS_GEOMETRY_H
 
+#include <stdbool.h>
+
 #include "target.h"
 #include "trace.h" /* SS_CF_* cache flags */
 
@@ -76,6 +78,15 @@ enum ss_objext_place {
 enum ss_objext_place ss_objext_place(const struct ss_target *t,
 				     const struct ss_geometry *g,
 				     unsigned ext_bytes, bool unmergeable);
+/* kmem_cache_debug(s) (3.10 - 6.18): any of F Z P U T sends every
+ * operation of the cache down the debug paths. */
+bool ss_geometry_debug_paths(const struct ss_geometry *g);
+/* Those paths run the consistency checks: with any debug flag up to 4.5,
+ * only with F (SLAB_CONSISTENCY_CHECKS) from 4.6. */
+bool ss_geometry_debug_checks(const struct ss_target *t, const struct ss_geometry *g);
+/* kmem_cache_has_cpu_partial(s) with CONFIG_SLUB_CPU_PARTIAL: not a
+ * debug cache, and a per-CPU partial limit set. */
+bool ss_geometry_cpu_partial(const struct ss_geometry *g);
 
 /* Parse slub_debug letters ("FZPU", "P", "-", "" = FZPU).  -1 if bad. */
 int ss_debug_parse(const char *letters, unsigned *out);

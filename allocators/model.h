@@ -14,7 +14,6 @@
 
 #include "costs.h"
 #include "error.h"
-#include "slabsnap.h"
 #include "steps.h"
 #include "target.h"
 #include "topology.h"
@@ -58,7 +57,9 @@ struct ss_site_sizes {
 };
 
 struct ss_overrides; /* override.h */
-struct ss_prior_counts; /* prior_counts.h */
+struct ss_recon_hooks; /* model_recon.h */
+struct ss_model_recon; /* model_recon.h */
+struct ss_model_batch; /* model_batch.h */
 
 struct ss_model_config {
 	const struct ss_target *target;
@@ -69,23 +70,15 @@ struct ss_model_config {
 	/* the trace's declared caches are a kernel's own (an imported trace):
 	 * never merged, whatever `merge` says for the model's other caches */
 	bool kernel_caches;
-	/* the kernel's caches when the trace began (--initial-state): a
-	 * cache created under a name it lists starts with its geometry,
-	 * slabs and objects (allocators/slab_prior.h); NULL: empty */
-	const struct ss_snap *initial;
+	/* the reconciliation layer's hooks (model_recon.h): with them each
+	 * cache the model makes may start as a kernel's (--initial-state,
+	 * reconcile/); NULL: every cache starts empty */
+	const struct ss_recon_hooks *recon;
 	const struct ss_trace_tables *tables; /* the trace's declared caches */
 	const struct ss_site_sizes *sites;    /* when the model needs them */
 	/* placement overrides on top of the model's own placement (what
 	 * `slabsim advise` proposes, `run --place`); NULL: none */
 	const struct ss_overrides *overrides;
-	/* per kernel slab of the trace's prior frees, how many it makes
-	 * (a raw-pointer capture, --initial-state); NULL: not counted */
-	const struct ss_prior_counts *prior_counts;
-	/* which of the equally likely draws an initial state makes for the
-	 * slabs of objects freed from before the trace (slab_prior.c): 0 is
-	 * each cache's own (seeded by its name), any other a different
-	 * sequence (run --draw-seed: how much of a figure is the draw) */
-	uint64_t draw_seed;
 };
 
 /* One cache as reports see it (caches.csv, slabinfo, summary). */
@@ -104,36 +97,10 @@ struct ss_cache_report {
 	uint64_t live, requested_live, nr_slabs, total_objects, slab_bytes;
 	uint64_t partial_slabs, cpu_slabs, peak_slab_bytes;
 	uint64_t node_partial_free; /* free slots on node partial lists (slabinfo) */
-	/* objects of the initial state: still allocated, freed by prior
-	 * frees, and prior frees that found none left */
-	uint64_t prior_live, prior_freed, prior_missing;
-	/* kernel slabs the trace names by their place on the node partial
-	 * list (slab-fill), and frees of them beyond what they held */
-	uint64_t kslabs_listed, prior_listed_unseen;
-	uint64_t cpu_slabs_listed; /* CPU slabs started as slab-fill listed them */
-	/* kernel slabs the trace saw freed whose slab started holding what
-	 * they held (slab_prior.h) */
-	uint64_t kslabs_seen_freed;
-	/* of prior_freed, those taken when the trace saw their kernel slab's
-	 * pages freed (no free event of their own: slab_prior.h
-	 * ss_kcache_kslab_left) */
-	uint64_t prior_freed_unseen;
-	/* kernel slabs the trace freed initial objects from, and of them
-	 * those that held a whole slab (0 and 0 where a what-if cache holds
-	 * several kernel caches' objects); initial slabs that were not full
-	 * (CPU and node partial), and initial slabs the replay freed */
-	uint64_t kslabs_freed_from, kslabs_whole, prior_slabs_not_full, prior_slabs_freed;
-	/* free slots of the initial state's CPU slabs, which SLUB's `objects`
-	 * counts as in use: by the half-full estimate, and measured */
-	uint64_t cpu_free_estimated, cpu_free_measured;
-	/* the CPU slabs' free slots when the report was taken (the run's
-	 * end), the same count kernel.csv reads from a slab-fill file after */
-	uint64_t cpu_free_end;
 	/* of live and requested_live: objects the allocator kmalloc'ed for
 	 * itself (memcg vectors, SLAB's off-slab management, sheaves), which
 	 * no trace event names */
 	uint64_t internal_live, internal_requested;
-	bool from_snapshot;	/* geometry taken from the kernel's snapshot */
 	const uint64_t *stats;		/* SS_NR_STEPS counters */
 	const struct ss_fn_stat *fns;	/* SS_NR_FNS functions, or NULL */
 	/* shared resources, one report row each (locks.csv), or nr_res 0 */
@@ -157,22 +124,6 @@ struct ss_model_ops {
 		     struct ss_obj *obj, struct ss_op *op, struct ss_error *err);
 	void (*free)(struct ss_model *m, unsigned cpu, struct ss_obj *obj,
 		     struct ss_op *op);
-	/* A free of an object allocated before the trace (SS_EV_FREE_PRIOR):
-	 * one object of the initial state leaves the cache the model would
-	 * have put the allocation in.  1 done (*cache: that cache), 0 the
-	 * cache has none left (or no initial state), -1 with err.  NULL: 0.
-	 * op->resync when the cache gained the kernel's objects or grew its
-	 * object_size on the way (*cache is then set even with 0). */
-	int (*free_prior)(struct ss_model *m, const struct ss_event *ev,
-			  struct ss_op *op, uint32_t *cache, struct ss_error *err);
-	/* Optional (NULL: nothing).  The trace saw the kernel slab of prior
-	 * free ev freed (its SS_EV_SLAB_FREED line, as a prior free of that
-	 * slab): it was empty, so the slab it maps onto here is emptied too
-	 * (backend.h kslab_freed).  The objects taken (*cache: their cache;
-	 * some may be put back elsewhere in it, so the caller reads the
-	 * cache again); -1 with err. */
-	int64_t (*kslab_freed)(struct ss_model *m, const struct ss_event *ev, struct ss_op *op,
-			       uint32_t *cache, struct ss_error *err);
 	unsigned (*nr_caches)(const struct ss_model *m);
 	void (*cache_report)(const struct ss_model *m, unsigned i,
 			     struct ss_cache_report *r);
@@ -188,6 +139,20 @@ struct ss_model_ops {
 	 * sample gate) runs then, and its steps go into op. */
 	void (*tick)(struct ss_model *m, unsigned cpu, double now,
 		     struct ss_op *op);
+	/* Optional (NULL: tick runs after every event when the model has
+	 * one).  Whether this instance has timed work at all: without, the
+	 * engine calls no tick. */
+	bool (*timed)(const struct ss_model *m);
+	/* Optional (NULL: none).  This instance's batch replay
+	 * (model_batch.h), or NULL: the engine takes its events many at a
+	 * time through it, in a run without timed work, instead of calling
+	 * alloc and free per event. */
+	const struct ss_model_batch *(*batch)(struct ss_model *m);
+	/* Optional (NULL: the caches start empty and a free of an object
+	 * allocated before the trace takes none out).  The initial-state
+	 * interface (model_recon.h), through which the reconciliation layer
+	 * (reconcile/recon.h) fits a real capture to the model. */
+	const struct ss_model_recon *recon;
 };
 
 struct ss_model_desc {

@@ -23,12 +23,8 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 	s->topo = topo;
 	if (ss_geometry_compute(t, spec, &s->geo, err))
 		return -1;
-	/* kmem_cache_debug(): any of F Z P U T makes every operation take the
-	 * debug path. */
-	s->debug_paths = (s->geo.debug & (SS_DBG_ALL | SS_DBG_T)) != 0;
-	/* <= 4.5 every debug cache runs the checks; 4.6+ only with F. */
-	s->debug_checks = s->debug_paths &&
-			  (t->era < SS_ERA_4_6 || (s->geo.debug & SS_DBG_F));
+	s->debug_paths = ss_geometry_debug_paths(&s->geo);
+	s->debug_checks = ss_geometry_debug_checks(t, &s->geo);
 	/* kmem_cache_open() sets __CMPXCHG_DOUBLE only where the arch has
 	 * it (system_has_cmpxchg_double(), never on 32-bit ARM: it selects
 	 * neither HAVE_CMPXCHG_DOUBLE nor HAVE_ALIGNED_STRUCT_PAGE), and
@@ -49,7 +45,7 @@ int ss_kcache_init(struct ss_kcache *s, const char *name,
 	 * without a constructor. */
 	s->poisons_object = (s->geo.debug & SS_DBG_P) &&
 			    !(spec->flags & (SS_CF_RCU | SS_CF_CTOR));
-	s->has_cpu_partial = !s->debug_paths && s->geo.cpu_partial > 0;
+	s->has_cpu_partial = ss_geometry_cpu_partial(&s->geo);
 	s->remote_node_defrag_ratio = 1000;
 	s->cpu = calloc(topo->nr_cpus, sizeof(*s->cpu));
 	s->node = calloc(topo->nr_nodes, sizeof(*s->node));
@@ -77,7 +73,7 @@ struct pool_chunk {
 	struct ss_slab slabs[];
 };
 
-static struct ss_slab *pool_get(struct ss_slab_pool *p)
+struct ss_slab *ss_slab_pool_get(struct ss_slab_pool *p)
 {
 	struct pool_chunk *ch = p->chunks;
 	struct ss_slab *sl;
@@ -113,18 +109,7 @@ static void pool_put(struct ss_slab_pool *p, struct ss_slab *sl)
 	p->free = sl;
 }
 
-/* Whether sl is one of p's descriptors. */
-static bool in_pool(const struct ss_slab_pool *p, const struct ss_slab *sl)
-{
-	uintptr_t a = (uintptr_t)sl;
-
-	for (const struct pool_chunk *ch = p->chunks; ch; ch = ch->next)
-		if (a >= (uintptr_t)ch->slabs && a < (uintptr_t)(ch->slabs + ch->cap))
-			return true;
-	return false;
-}
-
-static void pool_release(struct ss_slab_pool *p)
+void ss_slab_pool_release(struct ss_slab_pool *p)
 {
 	struct pool_chunk *ch = p->chunks, *next;
 	unsigned used = p->used_in_chunk; /* the newest chunk's; the older
@@ -145,24 +130,7 @@ static void pool_release(struct ss_slab_pool *p)
 
 void ss_kcache_release(struct ss_kcache *s)
 {
-	pool_release(&s->pool);
-	pool_release(&s->prior_pool);
-	free(s->prior_slabs);
-	free(s->prior_tree);
-	free(s->unmapped_tree);
-	free(s->spread_fill);
-	free(s->mapped);
-	free(s->fill_slab);
-	free(s->fill_held);
-	free(s->pinned);
-	for (uint32_t i = 0; i < s->nr_kmaps; i++)
-		free(s->kmaps[i].kslab);
-	free(s->kmaps);
-	s->prior_slabs = NULL;
-	s->prior_tree = s->unmapped_tree = s->spread_fill = NULL;
-	s->mapped = NULL;
-	s->kmaps = NULL;
-	s->nr_prior_slabs = s->cap_prior_slabs = s->nr_kmaps = 0;
+	ss_slab_pool_release(&s->pool);
 	for (unsigned n = 0; s->node && n < s->topo->nr_nodes; n++)
 		ss_resource_release(&s->node[n].list_lock);
 	free(s->cpu);
@@ -188,26 +156,6 @@ uint64_t ss_kcache_cpu_slabs(const struct ss_kcache *s)
 
 	for (unsigned c = 0; c < s->topo->nr_cpus; c++)
 		nr += (s->cpu[c].slab != NULL) + s->cpu[c].partial.nr;
-	return nr;
-}
-
-/* Free slots on the CPU slabs (each active slab's c->freelist and own
- * freelist, each CPU partial slab's), which SLUB's `objects` counts as in
- * use: show_slab_objects() subtracts only the node partial lists'. */
-static uint64_t cpu_slabs_free(const struct ss_kcache *s)
-{
-	uint64_t nr = 0;
-
-	for (unsigned c = 0; c < s->topo->nr_cpus; c++) {
-		const struct ss_slab *sl = s->cpu[c].slab;
-
-		if (sl)
-			nr += sl->objects - sl->inuse + sl->cpu_free;
-		for (const struct ss_link *l = s->cpu[c].partial.head; l; l = l->next) {
-			sl = ss_list_entry(l, const struct ss_slab, link);
-			nr += sl->objects - sl->inuse;
-		}
-	}
 	return nr;
 }
 
@@ -260,7 +208,7 @@ static void account_slab(struct ss_kcache *s, struct ss_slab *sl, unsigned node)
 struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 				 struct ss_op *op)
 {
-	struct ss_slab *sl = pool_get(&s->pool);
+	struct ss_slab *sl = ss_slab_pool_get(&s->pool);
 	double start = op->cycles;
 
 	if (!sl)
@@ -278,13 +226,10 @@ struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node,
 	return sl;
 }
 
-struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node)
+void ss_slab_adopt(struct ss_kcache *s, struct ss_slab *sl, unsigned node)
 {
-	struct ss_slab *sl = pool_get(&s->prior_pool);
-
-	if (sl)
-		account_slab(s, sl, node);
-	return sl;
+	account_slab(s, sl, node);
+	sl->kept = true;
 }
 
 /* discard_slab() -> free_slab(); with checks (any debug flag up to 4.5,
@@ -314,8 +259,8 @@ void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl,
 	s->slab_bytes -= (uint64_t)s->t->page_size << sl->order;
 	ss_resource_release(&sl->lock);
 	ss_resource_release(&sl->freelist);
-	if (in_pool(&s->prior_pool, sl))
-		sl->where = SS_SLAB_NONE; /* kept, empty, on no list: prior_slabs[] has it */
+	if (sl->kept)
+		sl->where = SS_SLAB_NONE; /* empty, on no list: the initial state names it */
 	else
 		pool_put(&s->pool, sl);
 	ss_fn_done(s->fns, SS_FN_DISCARD_SLAB, op, start);
@@ -395,21 +340,10 @@ void ss_check_object(const struct ss_kcache *s, bool active, bool fp_set,
  * "slub: fix off by one in number of slab tests"); no target lies there. */
 #define ERA_DISCARD_GE 316
 
-/* sl is one of the pinned initial slabs: a linear search, on the
- * empty-slab path only (find-usr-cold, 2,919 listed dentry slabs freed
- * from: +0.03% instructions over the whole replay, docs/own-trace.md). */
-static bool slab_pinned(const struct ss_kcache *s, const struct ss_slab *sl)
-{
-	for (uint32_t i = 0; i < s->nr_pinned; i++)
-		if (s->pinned[i] == sl)
-			return true;
-	return false;
-}
-
 bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n,
 			    const struct ss_slab *sl)
 {
-	if (s->nr_pinned && slab_pinned(s, sl))
+	if (sl->pinned) /* (slab.h: its kernel slab outlived the capture) */
 		return false;
 	if (s->t->era < ERA_DISCARD_GE)
 		return n->partial.nr > s->geo.min_partial;
@@ -429,18 +363,6 @@ static uint64_t node_partial_free(const struct ss_kcache *s)
 
 			nr += sl->objects - sl->inuse;
 		}
-	return nr;
-}
-
-/* The initial state's slabs discard_slab() freed: they are never
- * recycled, and one freed is empty on no list (a full one on no list
- * holds its objects). */
-static uint64_t prior_slabs_freed(const struct ss_kcache *s)
-{
-	uint64_t nr = 0;
-
-	for (uint32_t i = 0; i < s->nr_prior_slabs; i++)
-		nr += s->prior_slabs[i]->where == SS_SLAB_NONE && !s->prior_slabs[i]->inuse;
 	return nr;
 }
 
@@ -468,22 +390,6 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r)
 		.cpu_slabs = ss_kcache_cpu_slabs(s),
 		.peak_slab_bytes = s->peak_slab_bytes,
 		.node_partial_free = node_partial_free(s),
-		.prior_live = s->prior_live,
-		.prior_freed = s->prior_freed,
-		.prior_missing = s->prior_missing,
-		.kslabs_listed = s->prior_kslabs_mixed ? 0 : s->kslabs_listed,
-		.cpu_slabs_listed = s->cpu_slabs_listed,
-		.prior_listed_unseen = s->prior_listed_unseen,
-		.kslabs_seen_freed = s->kslabs_seen_freed,
-		.prior_freed_unseen = s->prior_freed_unseen,
-		.kslabs_freed_from = s->prior_kslabs_mixed ? 0 : s->prior_kslabs,
-		.kslabs_whole = s->prior_kslabs_mixed ? 0 : s->prior_kslabs_whole,
-		.prior_slabs_not_full = s->prior_slabs_not_full,
-		.prior_slabs_freed = prior_slabs_freed(s),
-		.cpu_free_estimated = s->prior_cpu_free_est,
-		.cpu_free_measured = s->prior_cpu_free_meas,
-		.cpu_free_end = cpu_slabs_free(s),
-		.from_snapshot = s->from_snapshot,
 		.stats = s->stats,
 		.fns = s->fns,
 		.res = s->res,

@@ -22,6 +22,8 @@
 #include "target.h"
 #include "topology.h"
 
+struct ss_recon_cache; /* reconcile/slab_prior.h */
+
 enum ss_slab_where {
 	SS_SLAB_NONE,	     /* full, on no list (non-debug caches) */
 	SS_SLAB_ACTIVE,	     /* c->slab of CPU `owner` (frozen) */
@@ -41,8 +43,18 @@ struct ss_slab {
 				      * counters (SS_NO_LINE_CPU: none yet) */
 	uint8_t order;
 	uint8_t where;		     /* enum ss_slab_where */
-	uint32_t prior;		     /* of the in-use objects, those from the
-				      * initial state (slab_prior.h) */
+	/* Two marks that the initial state (reconcile/) sets on the slabs
+	 * it makes, for a kernel slab the replica stands for:
+	 *  - kept: the descriptor is the initial state's, named by it for
+	 *    the whole run: discard_slab() frees the slab's pages (the
+	 *    accounting) and leaves the descriptor, empty, on no list,
+	 *    instead of recycling it (ss_slab_adopt);
+	 *  - pinned: the kernel's slab held objects no event shows (it
+	 *    outlived the capture): SLUB frees a slab only once it is empty
+	 *    (__slab_free() -> discard_slab(), 3.10 - 6.18), and the kernel's
+	 *    was not, so an emptied replica is never discarded
+	 *    (ss_slab_should_discard). */
+	bool kept, pinned;
 	struct ss_resource lock;     /* slab_lock() */
 	struct ss_resource freelist; /* cmpxchg_double on freelist + counters */
 };
@@ -96,11 +108,6 @@ struct ss_kcache {
 	struct ss_kcache_cpu *cpu;
 	struct ss_kcache_node *node;
 	struct ss_slab_pool pool;
-	/* the initial state's slabs (ss_slab_new_prior): never recycled, as
-	 * prior_slabs[] names each for the whole run (one recycled into a
-	 * later add_prior() sat at two indices, and a what-if replay of
-	 * find-usr-cold drew from the stale one and crashed) */
-	struct ss_slab_pool prior_pool;
 	unsigned remote_node_defrag_ratio; /* 1000, as kmem_cache_open() sets */
 	/* Told of each new slab and of each slab about to be freed (the
 	 * cache model's memcg vectors); NULL: nobody listens. */
@@ -116,82 +123,11 @@ struct ss_kcache {
 	uint64_t peak_slab_bytes;
 	uint64_t stats[SS_NR_STEPS];
 	struct ss_fn_stat fns[SS_NR_FNS]; /* calls and cycles per kernel function */
-	/* the initial state (slab_prior.h): the slabs it filled, a Fenwick
-	 * tree over their prior counts for picking one object at random,
-	 * and the kernel slabs (slab= of prior frees) mapped onto them; a
-	 * second tree counts only the slabs no kernel slab is mapped onto
-	 * (`mapped` clear), from which a kernel slab's first free draws;
-	 * spread_fill is spread_take()'s room for the re-spread fills */
-	struct ss_slab **prior_slabs;
-	uint32_t *prior_tree, *unmapped_tree, *spread_fill;
-	uint8_t *mapped;	/* 1: one kernel slab mapped onto it, 2: more */
-	uint64_t unmapped_live;
-	uint32_t nr_prior_slabs, cap_prior_slabs;
-	struct ss_kslab_map {
-		uint32_t src_api, src_gfp; /* the kernel cache (ss_kslab_info) */
-		uint64_t src_value;
-		struct ss_kslab {
-			uint32_t slab;	/* prior slab index + 1, 0 = not mapped */
-			uint32_t taken; /* prior frees of the kernel slab so far */
-			/* its slab ran out and it took another: it gave more
-			 * than one slab of ours held (untraced allocations) */
-			bool remapped;
-		} *kslab;		/* by kernel slab id */
-		uint32_t nr_kslab;
-	} *kmaps;		  /* one per kernel cache whose objects are here */
-	uint32_t nr_kmaps;
-	uint64_t prior_rng;	  /* the pick's random state */
-	uint64_t draw_seed;	  /* mixed into it (ss_model_config draw_seed) */
-	uint64_t prior_live;	  /* such objects still allocated */
-	uint64_t prior_freed;	  /* prior frees applied */
-	uint64_t prior_missing;	  /* prior frees with no such object left (take_prior) */
-	uint64_t kslabs_seen_freed; /* kernel slabs started as seen freed */
-	/* initial objects the trace never freed, taken when it saw their
-	 * kernel slab's pages freed (ss_kcache_kslab_left: kfree_bulk(),
-	 * sheaf and other frees without an event) */
-	uint64_t prior_freed_unseen;
-	/* the free slots the initial state gave its CPU slabs: by SLUB's
-	 * half-full estimate, and as the trace measured them */
-	uint64_t prior_cpu_free_est, prior_cpu_free_meas;
-	/* What the trace says of the kernel's slabs, for the report: how
-	 * many it frees initial objects from, how many of those held a whole
-	 * slab (ss_kslab_info cache_kslabs, by_held[objects]), and the
-	 * initial slabs that were not full (CPU and node partial ones); the
-	 * first two only while one kernel cache's objects are here
-	 * (prior_kslabs_mixed: a what-if's several) */
-	uint32_t prior_kslabs, prior_kslabs_whole;
-	bool prior_kslabs_mixed;
-	uint64_t prior_slabs_not_full;
-	/* what the kernel slabs not mapped yet held at least, summed (the
-	 * cache's ss_kslab_info cache_held less each one's as it maps) */
-	uint64_t prior_needs;
-	uint32_t prior_kslabs_left; /* those kernel slabs: how many */
-	uint32_t prior_full_needs;  /* of them, those that held a whole slab */
-	uint64_t prior_full_unmapped; /* unmapped slabs holding a whole slab */
-	bool prior_needs_set;
-	/* the slabs as the kernel listed them (slab-fill, slabsnap.h
-	 * ss_snap_fill): prior slab index of each (UINT32_MAX: not used),
-	 * node partial head first, then the CPU slabs; with fill_ids the
-	 * trace's kernel slab ids 1..nr_fill_slab are these (slab_prior.c
-	 * fill_slab_of).  fill_moved: objects the node fills were moved by to
-	 * agree with the snapshot's counts (read moments apart) */
-	uint32_t *fill_slab;
-	uint32_t *fill_held;	  /* the objects each started with */
-	uint32_t nr_fill_slab;
-	/* initial slabs never discarded: listed kernel slabs the trace
-	 * frees from and would have seen die, and did not (slab_prior.c
-	 * kslab_slab): the kernel's outlived the capture, so an emptied
-	 * replica stays on its node's partial list */
-	struct ss_slab **pinned;
-	uint32_t nr_pinned, cap_pinned;
-	bool fill_ids;
-	uint64_t fill_moved;
-	/* kernel slabs mapped by their place, and the frees of them beyond
-	 * what they held (objects allocated there with no event: dropped) */
-	uint32_t kslabs_listed;
-	uint64_t prior_listed_unseen;
-	uint32_t cpu_slabs_listed; /* CPU slabs started as listed (slab-fill) */
-	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
+	/* what the reconciliation layer keeps of this cache (reconcile/:
+	 * its initial state from a kernel snapshot, the objects allocated
+	 * before the trace), opaque here; NULL: none.  Owned and freed by
+	 * reconcile/. */
+	struct ss_recon_cache *recon;
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };
 
@@ -279,9 +215,16 @@ void ss_kcache_report(const struct ss_kcache *s, struct ss_cache_report *r);
 
 /* allocate_slab() / discard_slab(), with their accounting and steps. */
 struct ss_slab *ss_slab_new(struct ss_kcache *s, unsigned node, struct ss_op *op);
-/* A slab the cache already held when the run began: accounted, no steps. */
-struct ss_slab *ss_slab_new_prior(struct ss_kcache *s, unsigned node);
 void ss_slab_discard(struct ss_kcache *s, struct ss_slab *sl, struct ss_op *op);
+/* A slab the cache already held when the run began (the initial state,
+ * reconcile/): sl, a zeroed descriptor of the caller's pool, accounted as
+ * allocate_slab() accounts one, with no steps, on no list, marked kept
+ * (discard_slab() does not recycle it). */
+void ss_slab_adopt(struct ss_kcache *s, struct ss_slab *sl, unsigned node);
+/* A pool's zeroed descriptor (NULL: out of memory), and the release of
+ * every descriptor a pool handed out. */
+struct ss_slab *ss_slab_pool_get(struct ss_slab_pool *p);
+void ss_slab_pool_release(struct ss_slab_pool *p);
 /* The test before discarding an empty slab (nr_partial against min_partial). */
 bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n,
 			    const struct ss_slab *sl);

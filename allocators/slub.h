@@ -199,7 +199,7 @@ ss_slab_free_lockfree(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, con
  * partial list without a drain.  In a many-CPU trace most frees are
  * remote and end there.  false, with nothing changed, for any other
  * path (ss_kcache_free takes them).  always_inline: the replay loop
- * keeps the cycles in a register (docs/bench.md, speed6). */
+ * keeps the cycles in a register (docs/bench.md). */
 static inline __attribute__((always_inline)) bool
 ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, const double *cost,
 		     struct ss_lockfree *f)
@@ -229,6 +229,19 @@ ss_kcache_free_plain(struct ss_kcache *s, unsigned cpu, struct ss_slab *sl, cons
 	if (sl->inuse == 1)
 		return false;
 	return ss_slab_free_lockfree(s, cpu, sl, cost, f, SS_FREE_STAYS);
+}
+
+/* slab_free() where ss_kcache_free_plain() declined: a debug cache's
+ * paths (slub_debug.c), else ss_kcache_free_rest(). */
+static inline void ss_kcache_free_declined(struct ss_kcache *s, unsigned cpu,
+					   struct ss_slab *slab, struct ss_op *op)
+{
+	if (s->debug_paths) {
+		ss_kcache_free_slow(s, cpu, slab, op);
+		return;
+	}
+	op->stats = s->stats;
+	ss_kcache_free_rest(s, cpu, slab, op);
 }
 
 /* slab_free(): the lock-free paths above, else slub.c's; a debug

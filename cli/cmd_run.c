@@ -314,8 +314,8 @@ static int timeline_row(struct ss_run *run, struct ss_error *err)
 	struct run_io *io = run->user;
 
 	(void)err;
-	ss_progress_tick(&io->progress, run->events);
-	fprintf(io->timeline.fp, "%llu,", (unsigned long long)run->events);
+	ss_progress_tick(&io->progress, run->books.events);
+	fprintf(io->timeline.fp, "%llu,", (unsigned long long)run->books.events);
 	ss_csv_put(io->timeline.fp, run->phase);
 	fprintf(io->timeline.fp, ",%.2f,%llu,%.3f\n",
 		(double)ss_run_footprint_bytes(run) / 1024.0,

@@ -8,11 +8,13 @@
 #include "sort.h"
 
 int ss_account_init(struct ss_account *a, const struct ss_model_desc *desc,
-		    const struct ss_model *model, const struct ss_target *t)
+		    const struct ss_model *model, const struct ss_recon *recon,
+		    const struct ss_target *t)
 {
 	memset(a, 0, sizeof(*a));
 	a->desc = desc;
 	a->model = model;
+	a->recon = recon;
 	a->page_size = t->page_size;
 	a->large_counted = t->large_in_slab_stat;
 	return 0;
@@ -35,29 +37,31 @@ void ss_account_release(struct ss_account *a)
 static struct ss_acct_site *site_of(struct ss_account *a, uint32_t site,
 				    uint32_t cache);
 
-/* Cache c's initial-state objects as the model's report r counts them:
- * its SS_ACCT_PRIOR pair holds every object the kernel's state put there
- * (prior_live + prior_freed) and the prior frees applied; the running
- * totals move by the live ones' change since last counted.  Each such
- * object is requested and allocated at object_size (the kernel's slabs do
- * not say what was asked for; slab_prior.c counts it so). */
+/* Cache c's initial-state objects as the reconciliation counts them
+ * (reconcile/recon.h ss_recon_objects): `live` still allocated, `freed`
+ * taken by prior frees.  Its SS_ACCT_PRIOR pair holds every object the
+ * kernel's state put there (live + freed) and the prior frees applied;
+ * the running totals move by the live ones' change since last counted.
+ * Each such object is requested and allocated at object_size (the
+ * kernel's slabs do not say what was asked for; reconcile/slab_prior.c
+ * counts it so). */
 static int prior_set(struct ss_account *a, struct ss_acct_cache *k, uint32_t c,
-		     const struct ss_cache_report *r)
+		     uint64_t live, uint64_t freed)
 {
 	struct ss_acct_site *s = site_of(a, SS_ACCT_PRIOR, c);
-	uint64_t d = r->prior_live - k->prior; /* modulo 2^64: a fall wraps back */
+	uint64_t d = live - k->prior; /* modulo 2^64: a fall wraps back */
 
 	if (!s)
 		return -1;
 	a->requested += d * k->object_size;
-	k->prior = r->prior_live;
+	k->prior = live;
 	ss_account_touch(a, k, c);
-	s->allocs = r->prior_live + r->prior_freed;
-	s->frees = r->prior_freed;
+	s->allocs = live + freed;
+	s->frees = freed;
 	s->requested = s->allocs * k->object_size;
 	s->freed_requested = s->frees * k->object_size;
-	if (r->prior_live > s->peak_live)
-		s->peak_live = r->prior_live;
+	if (live > s->peak_live)
+		s->peak_live = live;
 	return 0;
 }
 
@@ -67,6 +71,7 @@ static struct ss_acct_cache *cache_of(struct ss_account *a, uint32_t c)
 {
 	struct ss_acct_cache *k;
 	struct ss_cache_report r;
+	uint64_t live, freed;
 
 	if (c >= a->nr_caches &&
 	    ss_grow_zeroed((void **)&a->cache, &a->nr_caches, c, sizeof(*a->cache), 32))
@@ -89,7 +94,8 @@ static struct ss_acct_cache *cache_of(struct ss_account *a, uint32_t c)
 	if (r.slab_bytes > r.nr_slabs * (a->page_size << r.order))
 		k->pool_pages = (r.slab_bytes - r.nr_slabs * (a->page_size << r.order)) / a->page_size;
 	k->known = true;
-	if ((r.prior_live || r.prior_freed) && prior_set(a, k, c, &r))
+	ss_recon_objects(a->recon, c, &live, &freed);
+	if ((live || freed) && prior_set(a, k, c, live, freed))
 		return NULL;
 	return k;
 }
@@ -288,7 +294,7 @@ int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
 {
 	bool seen = ss_account_geo(a, c) != NULL;
 	struct ss_acct_cache *k = cache_of(a, c); /* first sight: counted */
-	struct ss_cache_report r;
+	uint64_t live, freed;
 
 	if (!k)
 		return -1;
@@ -298,13 +304,16 @@ int ss_account_prior(struct ss_account *a, const struct ss_memcap *mem,
 
 			if (!s)
 				return -1;
-			r.prior_live = k->prior - 1;
-			r.prior_freed = s->frees + 1;
+			live = k->prior - 1;
+			freed = s->frees + 1;
 		} else {
+			struct ss_cache_report r;
+
 			a->desc->ops->cache_report(a->model, c, &r);
 			regeometry(a, k, &r);
+			ss_recon_objects(a->recon, c, &live, &freed);
 		}
-		if (prior_set(a, k, c, &r))
+		if (prior_set(a, k, c, live, freed))
 			return -1;
 	}
 	if (mem->slab_pages != a->slab_pages)

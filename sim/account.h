@@ -23,7 +23,7 @@
  *     objects with their requested, rounding, alignment and debug bytes,
  *     and the most objects live at once (sites.csv, docs/outputs.md);
  *   - a cache's objects from the kernel's initial state (run
- *     --initial-state, allocators/slab_prior.h) as one more pair per cache,
+ *     --initial-state, reconcile/recon.h) as one more pair per cache,
  *     site SS_ACCT_PRIOR: live like the trace's own, taken out by prior
  *     frees, so that the running totals end where the model's reports do.
  *
@@ -39,6 +39,8 @@
 
 #include "memcap.h"
 #include "model.h"
+#include "model_batch.h"
+#include "recon.h"
 
 /* Pseudo cache indexes of site rows for what has no slab cache. */
 #define SS_ACCT_LARGE 0xfffffffeu /* kmalloc_large(): pages from the buddy */
@@ -47,63 +49,11 @@
 #define SS_ACCT_PRIOR 0xffffffffu
 #define SS_ACCT_PRIOR_NAME "(initial state)"
 
-struct ss_acct_cache {
-	uint32_t object_size, size_nodebug, slab_size, order;
-	uint32_t align_each, debug_each; /* per object: stride parts */
-	uint64_t lpadd;	   /* bytes after the last slot of one slab */
-	/* pages a cache holds beside its slabs, all slab tail, while it holds
-	 * any: KFENCE's pool leads with a guard pair no slot uses */
-	uint64_t pool_pages;
-	uint64_t pages;	   /* pages held, as memcap last saw them */
-	uint64_t prior;	   /* initial-state objects live, as last counted */
-	uint64_t live;	   /* the trace's objects live in the cache */
-	uint64_t folded;   /* live + prior as the account's byte totals count them */
-	bool known;
-	bool dirty;	   /* on a->dirty: live + prior moved since the fold */
-};
-
-/* One (site, cache) pair.  Counts of allocations and of frees; bytes of
- * each, so that what is live is allocated - freed.  allocated and
- * freed_allocated are kept only for a pair with no slab cache (kmalloc_large,
- * kmalloc(0)): a slab cache's object_size is read once and never changes
- * in the account, so its pairs' are their counts times it, computed where
- * they are read (ss_account_site_allocated) instead of added per event. */
-struct ss_acct_site {
-	uint32_t site, cache; /* trace name index; model cache or SS_ACCT_* */
-	uint32_t next;	      /* next pair of the same site + 1, 0 = none */
-	uint64_t allocs, frees, requested, allocated, cross_cpu, peak_live;
-	uint64_t freed_requested, freed_allocated;
-};
-
-/* The byte parts of the footprint at one moment (see totals.h). */
-struct ss_acct_bytes {
-	uint64_t footprint, requested, allocated, align, debug, slab_tail;
-	uint64_t events; /* events replayed when it was taken */
-};
-
-struct ss_account {
-	const struct ss_model_desc *desc;
-	const struct ss_model *model;
-	uint64_t page_size;
-	bool large_counted; /* kmalloc_large pages count as slab memory */
-	struct ss_acct_cache *cache;
-	uint32_t nr_caches;
-	uint32_t *site_head; /* per trace name index: first pair + 1 */
-	uint32_t nr_heads;
-	uint32_t prior_head; /* the SS_ACCT_PRIOR pairs' chain */
-	struct ss_acct_site *site;
-	uint32_t nr_sites, cap_sites;
-	uint32_t *dirty;   /* caches whose live + prior moved since the fold */
-	uint32_t nr_dirty, cap_dirty;
-	/* live totals over slab objects; large ones apart.  allocated,
-	 * align and debug as of the last fold (ss_acct_cache.folded) */
-	uint64_t requested, allocated, align, debug, slab_tail, slab_pages;
-	uint64_t large_requested, large_pages;
-	struct ss_acct_bytes peak;
-};
-
+/* recon: where the caches' initial-state objects are counted
+ * (reconcile/recon.h ss_recon_objects), or NULL: none. */
 int ss_account_init(struct ss_account *a, const struct ss_model_desc *desc,
-		    const struct ss_model *model, const struct ss_target *t);
+		    const struct ss_model *model, const struct ss_recon *recon,
+		    const struct ss_target *t);
 void ss_account_release(struct ss_account *a);
 
 /* The rare cases of the two below: a new cache or site pair, a pair
@@ -115,73 +65,6 @@ void ss_account_release(struct ss_account *a);
 int ss_account_slow(struct ss_account *a, const struct ss_memcap *mem,
 		    struct ss_obj *obj, int dir, unsigned free_cpu,
 		    uint64_t events);
-
-/* The pair of a slab object (its index in a->site) when it heads its
- * site's chain, else UINT32_MAX.  A slab cache's pair is made only after
- * its geometry was read (ss_account_slow): where there is the pair, there
- * is the geometry. */
-static inline uint32_t ss_account_pair(const struct ss_account *a, uint32_t site,
-				       uint32_t cache)
-{
-	uint32_t i;
-
-	if (site >= a->nr_heads || !a->site_head[site])
-		return UINT32_MAX;
-	i = a->site_head[site] - 1;
-	return a->site[i].cache == cache ? i : UINT32_MAX;
-}
-
-/* obj's pair, its site and cache set */
-static inline uint32_t ss_account_head(const struct ss_account *a,
-				       const struct ss_obj *obj)
-{
-	return ss_account_pair(a, obj->site, obj->cache);
-}
-
-/* The cache's geometry when read already, else NULL. */
-static inline struct ss_acct_cache *ss_account_geo(const struct ss_account *a,
-						   uint32_t c)
-{
-	return c < a->nr_caches && a->cache[c].known ? &a->cache[c] : NULL;
-}
-
-/* Cache c's live + prior moved: its bytes are folded in when read. */
-static inline void ss_account_touch(struct ss_account *a, struct ss_acct_cache *k,
-				    uint32_t c)
-{
-	if (!k->dirty) {
-		k->dirty = true;
-		a->dirty[a->nr_dirty++] = c; /* room: cap_dirty >= nr_caches */
-	}
-}
-
-/* The bytes pair s allocated (object_size each for a slab cache's pair). */
-static inline uint64_t ss_account_site_allocated(const struct ss_account *a,
-						 const struct ss_acct_site *s)
-{
-	const struct ss_acct_cache *k = ss_account_geo(a, s->cache);
-
-	return k ? s->allocs * k->object_size : s->allocated;
-}
-
-/* The common case of ss_account_alloc: a slab object, no pages moved
- * (mem->slab_pages == a->slab_pages), its pair i = ss_account_head(). */
-static inline void ss_account_alloc_pair(struct ss_account *a, struct ss_obj *obj, uint32_t i)
-{
-	struct ss_acct_cache *k;
-	struct ss_acct_site *s;
-
-	obj->acct = i;
-	s = &a->site[i];
-	k = &a->cache[obj->cache]; /* known: its pair exists (ss_account_head) */
-	k->live++;
-	ss_account_touch(a, k, obj->cache);
-	a->requested += obj->size;
-	s->allocs++;
-	s->requested += obj->size;
-	if (s->allocs - s->frees > s->peak_live)
-		s->peak_live = s->allocs - s->frees;
-}
 
 /* After the model placed obj and memcap noted it; events = events
  * replayed before this one.  Sets obj->acct, its pair, for its free.  -1
@@ -198,23 +81,6 @@ static inline int ss_account_alloc(struct ss_account *a,
 		return ss_account_slow(a, mem, obj, 1, 0, events);
 	ss_account_alloc_pair(a, obj, i);
 	return 0;
-}
-
-/* The common case of ss_account_free: a slab object, no pages moved;
- * remote: freed on another CPU than its allocation's. */
-static inline void ss_account_free_live(struct ss_account *a, struct ss_obj *obj, bool remote)
-{
-	struct ss_acct_cache *k;
-	struct ss_acct_site *s;
-
-	s = &a->site[obj->acct];
-	k = &a->cache[obj->cache]; /* known: its pair exists */
-	k->live--;
-	ss_account_touch(a, k, obj->cache);
-	a->requested -= obj->size;
-	s->frees++;
-	s->freed_requested += obj->size;
-	s->cross_cpu += remote;
 }
 
 /* After the model freed obj and memcap noted it, before the engine

@@ -1,6 +1,6 @@
 /* contention.c - uses of shared resources on the simulated clocks
  * (contention.h has the rules). */
-#include "contention_swap.h"
+#include "contention.h"
 
 #include <math.h>
 #if defined(__x86_64__) && defined(__SSE2__)
@@ -26,17 +26,6 @@ void ss_contention_init(struct ss_contention *c, const double *clocks,
 #endif
 	if (nr_cpus == 1)
 		c->swap = tally_swap;
-}
-
-void ss_contention_floor(struct ss_contention *c)
-{
-	double min = c->clocks[0];
-
-	c->until_floor = SS_FLOOR_EVERY;
-	for (unsigned i = 1; i < c->nr_cpus; i++)
-		if (c->clocks[i] < min)
-			min = c->clocks[i];
-	c->floor = min;
 }
 
 /* The first of the n spans sp[] whose `from` is above x (n if none). */
@@ -94,20 +83,6 @@ static double lock_start(const struct ss_res_hist *h, unsigned cpu, double t,
 		t = s->until;
 	}
 	return t;
-}
-
-struct ss_swap_ring *ss_swap_ring_new(struct ss_resource *r, double at)
-{
-	struct ss_swap_ring *g = malloc(sizeof(*g));
-
-	if (!g)
-		return NULL;
-	for (unsigned i = 0; i < SS_SWAP_RING; i++)
-		g->from[i] = -INFINITY;
-	g->head = 0;
-	g->latest = at;
-	r->hist = (struct ss_res_hist *)(void *)g;
-	return g;
 }
 
 /* Drop from h the spans ending before the slowest clock, from the
@@ -297,7 +272,7 @@ int ss_contend_swap_base(struct ss_contention *c, unsigned cpu, struct ss_resour
 /* The same source built for AVX, chosen where the CPU has it: the
  * three-operand VEX compares take the ring's swaps straight from memory,
  * without the register copies SSE2's two-operand ones need (the ring
- * test: 38 instructions -> 26, docs/bench.md speed5).  Same answers:
+ * test: 38 instructions -> 26, docs/bench.md).  Same answers:
  * the same compares (test_contention.c runs both). */
 static __attribute__((target("avx"))) int
 contend_swap_avx(struct ss_contention *c, unsigned cpu, struct ss_resource *r,

@@ -25,39 +25,8 @@
 
 #include <stdint.h>
 
+#include "contention_swap.h"
 #include "steps.h"
-
-#define SS_RES_HIST_MAX 4096
-#define SS_SWAP_RING 8
-
-struct ss_contention;
-
-/* One operation's one cmpxchg on r (report row st), several CPUs: it read
- * at `at` in the operation's cycles and swaps `window` later on CPU cpu,
- * whose clock has not yet advanced by the operation; another CPU's swap
- * in between makes it loop once more (`retry` cycles, which the caller
- * adds to the operation and counts as its cmpxchg_retry step).  1 when it
- * looped, 0 when not, -1 when out of memory.  An operation's one use is
- * placed like this whether it comes in a struct ss_op (ss_contend_op) or
- * straight from a model's inline path (sim/replay_plain.c). */
-typedef int ss_swap_fn(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
-		       struct ss_res_stat *st, double at, double window, double retry);
-
-struct ss_contention {
-	/* set by ss_contention_init */
-	const double *clocks; /* every CPU's clock (struct ss_run) */
-	unsigned nr_cpus;
-	/* ss_contend_swap_base as built for this CPU (contention.c), or with
-	 * one CPU the tally of a use */
-	ss_swap_fn *swap;
-	/* the slowest clock, recomputed every few placements: no new use can
-	 * begin before it, so older spans are dropped */
-	double floor;
-	int until_floor; /* placements left before it; < 0: now */
-	/* run totals */
-	uint64_t uses, waits, retries, lost;
-	double wait_cycles, retry_cycles;
-};
 
 void ss_contention_init(struct ss_contention *c, const double *clocks,
 			unsigned nr_cpus);

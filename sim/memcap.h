@@ -16,16 +16,11 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "model_batch.h"
 
 /* 64 GiB of simulated slab: ~16 Mi order-0 slabs, under 1 GiB of host
  * memory for their descriptors. */
 #define SS_MEMCAP_DEFAULT (64ull << 30)
-
-struct ss_memcap {
-	uint64_t max_bytes;	/* the cap; 0 until ss_memcap_init */
-	uint64_t page_size;
-	uint64_t slab_pages, large_bytes;
-};
 
 /* The error when ss_memcap_note() refuses. */
 #define SS_MEMCAP_LOST "more slab pages freed than the model held (it lost count)"

@@ -8,20 +8,9 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "model_batch.h"
 
 #define SS_OBJTABLE_DEFAULT_CAP (64ull << 20) /* ids: 64 Mi x 32 B = 2 GiB */
-
-struct ss_objtable {
-	struct ss_obj *objs;
-	uint64_t nr;  /* slots in use: ids below it have a slot, zeroed at first */
-	uint64_t cap; /* largest id + 1 allowed */
-	uint64_t live;
-	uint64_t peak_live;
-	/* objs is a reservation of cap slots (objtable.c): pages the kernel
-	 * gives zeroed as they are first touched, so growing is moving nr,
-	 * no copy and no memset; else (the reservation refused) realloc */
-	int reserved;
-};
 
 void ss_objtable_init(struct ss_objtable *t, uint64_t cap);
 /* Slot for id, growing the table; NULL if id >= cap or out of memory.

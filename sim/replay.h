@@ -17,7 +17,9 @@
 #include "histogram.h"
 #include "memcap.h"
 #include "model.h"
+#include "model_batch.h"
 #include "objtable.h"
+#include "recon.h"
 #include "target.h"
 #include "topology.h"
 #include "trace.h"
@@ -30,21 +32,6 @@ typedef int (*ss_phase_fn)(struct ss_run *run, const char *phase,
 /* Called every `sample_every` events, for the timeline. */
 typedef int (*ss_sample_fn)(struct ss_run *run, struct ss_error *err);
 
-/* Sites below this have a route memo (a binary trace's ALLOC8 names at
- * most 2^12 sites: trace_bin.h). */
-#define SS_ROUTE_MEMO_SITES 4096
-
-/* Where the last alloc of a site went (replay_plain.c): an alloc with the
- * same api and size and no gfp flag goes to the same cache (its route
- * memos and plain caches never change once set) and the same account
- * pair (pairs keep their index).  key 0: empty. */
-struct ss_site_route {
-	uint64_t key;
-	struct ss_kcache *k;
-	uint32_t pair;
-	int32_t ci;
-};
-
 struct ss_run {
 	/* configuration (not owned) */
 	const struct ss_target *target;
@@ -52,25 +39,25 @@ struct ss_run {
 	const struct ss_costs *costs;
 	const struct ss_model_desc *desc;
 	struct ss_model *model;
+	/* what fits a capture to the model: prior frees and kernel slabs
+	 * seen freed go there (reconcile/recon.h); NULL: none */
+	struct ss_recon *recon;
 	const struct ss_trace_tables *tables;
 	ss_phase_fn on_phase;
 	ss_sample_fn on_sample;
 	uint64_t sample_every;
 	void *user;
-	/* state */
-	struct ss_objtable objs;
-	struct ss_memcap mem; /* simulated memory vs --max-memory (set max_bytes
-			       * before ss_run_init; 0 = the default cap) */
-	struct ss_account acct; /* live bytes, the peak, per-site counts */
-	double *cpu_cycles; /* simulated clock of each CPU */
-	struct ss_contention cont; /* waits and retries (sim/contention.h) */
-	struct ss_hist alloc_hist, free_hist;
-	uint64_t events, zero_allocs, large_allocs; /* (allocs, frees: ss_run_allocs) */
+	/* state: the books a model's batch replay keeps too (model_batch.h:
+	 * object table, memory total, account, clocks, contention,
+	 * histograms, cycles, events; books.mem.max_bytes is set before
+	 * ss_run_init, 0 the default cap) */
+	struct ss_books books;
+	uint64_t zero_allocs, large_allocs; /* (allocs, frees: ss_run_allocs) */
 	uint64_t zero_live, large_live; /* live objects of those two kinds */
 	/* frees of objects allocated before the trace (SS_EV_FREE_PRIOR):
 	 * applied to the initial state, and with no such object left */
 	uint64_t prior_frees, prior_missing;
-	double alloc_cycles, free_cycles, work_cycles;
+	double work_cycles;
 	double timer_cycles; /* the model's timed work (model.h tick) */
 	double *label_cycles;	 /* work cycles per label (trace name index) */
 	uint64_t *label_events;	 /* work events per label */
@@ -80,20 +67,10 @@ struct ss_run {
 	/* set by ss_run_init / ss_replay_start (replay.c) */
 	const struct ss_trace_reader *trace; /* errors name its file and position */
 	uint64_t until_sample;	 /* events left before the next on_sample */
-	uint32_t same_cpus;	 /* trace CPUs below this are their own PU */
-	/* the model, when a cache model whose plain SLUB caches the replay
-	 * calls inline (allocators/cache_model_fast.h); else NULL */
-	struct ss_cmodel *cm;
 	bool ticks;		 /* the model has timed work (model.h tick) */
-	/* replay_plain.c's in-place loop in its AVX build (set where the CPU
-	 * has AVX; a test clears it for the baseline build) */
-	bool plain_avx;
-	/* replay_plain.c's route of an alloc by site (NULL until its first
-	 * alloc of a plain cache: SS_ROUTE_MEMO_SITES entries) */
-	struct ss_site_route *route_memo;
-	double hist_memo_c[2];	 /* alloc, free: the last cycles added ... */
-	size_t hist_memo_b[2];	 /* ... and their histogram bucket (an index
-				  * as wide as an address: no widening per use) */
+	/* the model's batch replay (model.h batch), when it has one for this
+	 * run and no timed work; NULL: every event through replay.c */
+	const struct ss_model_batch *batch;
 };
 
 /* Footprint and live objects as ss_totals_compute() counts them, in O(1)
@@ -109,12 +86,12 @@ uint64_t ss_run_live_objects(const struct ss_run *run);
  * so the histograms count them (no second counter per operation). */
 static inline uint64_t ss_run_allocs(const struct ss_run *run)
 {
-	return run->alloc_hist.total;
+	return run->books.alloc_hist.total;
 }
 
 static inline uint64_t ss_run_frees(const struct ss_run *run)
 {
-	return run->free_hist.total;
+	return run->books.free_hist.total;
 }
 
 /* Set up run state for a model already created in run->model. */
@@ -139,7 +116,7 @@ int ss_replay_finish(struct ss_run *run, struct ss_error *err);
  * to ss_replay_batch (read, never used: the object-table prefetch looks
  * that far ahead without a bounds check). */
 #define SS_REPLAY_BATCH 512
-#define SS_REPLAY_PAD 8
+#define SS_REPLAY_PAD SS_PREFETCH_AHEAD
 
 /* Simulated run time: the busiest CPU's clock, in cycles. */
 double ss_run_sim_cycles(const struct ss_run *run);

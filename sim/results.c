@@ -31,7 +31,7 @@ static const char *const summary_cols =
 	"peak_free_slot_bytes,peak_slab_tail_bytes,peak_event";
 
 /* The parts of the footprint at its peak.  Signed: a merged cache whose
- * objects are smaller than a request (issue 13) must not wrap. */
+ * objects are smaller than a request must not wrap. */
 struct peak {
 	double kib;
 	int64_t requested, rounding, align, debug, free_slot, slab_tail;
@@ -62,17 +62,17 @@ static void compute_peak(const struct ss_acct_bytes *b, struct peak *p)
 
 static void compute_summary(const struct ss_run *run, struct summary *s)
 {
-	struct ss_hist all = run->alloc_hist;
+	struct ss_hist all = run->books.alloc_hist;
 	double ops = (double)(ss_run_allocs(run) + ss_run_frees(run));
 
 	for (unsigned i = 0; i < SS_HIST_BUCKETS; i++)
-		all.count[i] += run->free_hist.count[i];
-	all.total += run->free_hist.total;
+		all.count[i] += run->books.free_hist.count[i];
+	all.total += run->books.free_hist.total;
 	ss_totals_compute(run->desc, run->model, run->target, &s->tot);
 	ss_era_str(run->target->era, s->era, sizeof(s->era));
-	compute_peak(&run->acct.peak, &s->peak);
+	compute_peak(&run->books.acct.peak, &s->peak);
 	s->sim_ms = ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6;
-	s->alloc_ms = ss_run_ns(run, run->alloc_cycles + run->free_cycles + run->timer_cycles) / 1e6;
+	s->alloc_ms = ss_run_ns(run, run->books.alloc_cycles + run->books.free_cycles + run->timer_cycles) / 1e6;
 	s->work_ms = ss_run_ns(run, run->work_cycles) / 1e6;
 	/* fast paths of every allocator: SLUB's per-CPU freelist, SLAB's
 	 * array_cache hits, 6.18's sheaves */
@@ -83,15 +83,15 @@ static void compute_summary(const struct ss_run *run, struct summary *s)
 						     s->tot.stats[SS_STEP_ALLOC_CPU_SHEAF] +
 						     s->tot.stats[SS_STEP_FREE_CPU_SHEAF]) / ops
 				  : 0;
-	s->wait_ms = ss_run_ns(run, run->cont.wait_cycles) / 1e6;
+	s->wait_ms = ss_run_ns(run, run->books.cont.wait_cycles) / 1e6;
 	s->line_transfers = s->tot.stats[SS_STEP_REMOTE_FREE] +
 			    s->tot.stats[SS_STEP_SLAB_LINE];
 	s->p50 = ss_run_ns(run, (double)ss_hist_percentile(&all, 0.50));
 	s->p99 = ss_run_ns(run, (double)ss_hist_percentile(&all, 0.99));
-	s->a50 = ss_run_ns(run, (double)ss_hist_percentile(&run->alloc_hist, 0.50));
-	s->a99 = ss_run_ns(run, (double)ss_hist_percentile(&run->alloc_hist, 0.99));
-	s->f50 = ss_run_ns(run, (double)ss_hist_percentile(&run->free_hist, 0.50));
-	s->f99 = ss_run_ns(run, (double)ss_hist_percentile(&run->free_hist, 0.99));
+	s->a50 = ss_run_ns(run, (double)ss_hist_percentile(&run->books.alloc_hist, 0.50));
+	s->a99 = ss_run_ns(run, (double)ss_hist_percentile(&run->books.alloc_hist, 0.99));
+	s->f50 = ss_run_ns(run, (double)ss_hist_percentile(&run->books.free_hist, 0.50));
+	s->f99 = ss_run_ns(run, (double)ss_hist_percentile(&run->books.free_hist, 0.99));
 }
 
 static void summary_csv(FILE *fp, const struct ss_run *run,
@@ -123,8 +123,8 @@ static void summary_csv(FILE *fp, const struct ss_run *run,
 	/* sim_time_ns: sim_time_ms unrounded, for differences between runs
 	 * smaller than its 1 us (smack17k's patch3 and patch4) */
 	fprintf(fp, "%.3f,%llu,%llu,%llu,%.1f,", s->wait_ms,
-		(unsigned long long)run->cont.waits,
-		(unsigned long long)run->cont.retries,
+		(unsigned long long)run->books.cont.waits,
+		(unsigned long long)run->books.cont.retries,
 		(unsigned long long)s->line_transfers, s->sim_ms * 1e6);
 	fprintf(fp, "%.2f,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%llu\n", s->peak.kib,
 		(long long)s->peak.requested,
@@ -164,13 +164,13 @@ static void summary_json(FILE *fp, const struct ss_run *run,
 		(unsigned long long)t->slab_tail, (unsigned long long)t->large_bytes,
 		(unsigned long long)t->slabs, (unsigned long long)t->partial_slabs,
 		(unsigned long long)t->live_objects,
-		(unsigned long long)run->objs.peak_live);
+		(unsigned long long)run->books.objs.peak_live);
 	fprintf(fp, "  \"events\": %llu,\n  \"alloc_ops\": %llu,\n  \"free_ops\": %llu,\n"
 		    "  \"zero_size_allocs\": %llu,\n  \"large_allocs\": %llu,\n"
 		    "  \"sim_time_ms\": %.3f,\n  \"alloc_time_ms\": %.3f,\n"
 		    "  \"work_time_ms\": %.3f,\n  \"p50_ns\": %.1f,\n  \"p99_ns\": %.1f,\n"
 		    "  \"fastpath_pct\": %.2f,\n",
-		(unsigned long long)run->events, (unsigned long long)ss_run_allocs(run),
+		(unsigned long long)run->books.events, (unsigned long long)ss_run_allocs(run),
 		(unsigned long long)ss_run_frees(run), (unsigned long long)run->zero_allocs,
 		(unsigned long long)run->large_allocs, s->sim_ms, s->alloc_ms,
 		s->work_ms, s->p50, s->p99, s->fastpath_pct);
@@ -178,12 +178,12 @@ static void summary_json(FILE *fp, const struct ss_run *run,
 		    "  \"cmpxchg_retries\": %llu,\n  \"cmpxchg_retry_ms\": %.3f,\n"
 		    "  \"remote_line_transfers\": %llu,\n"
 		    "  \"resource_uses\": %llu,\n  \"resource_uses_unplaced\": %llu,\n",
-		s->wait_ms, (unsigned long long)run->cont.waits,
-		(unsigned long long)run->cont.retries,
-		ss_run_ns(run, run->cont.retry_cycles) / 1e6,
+		s->wait_ms, (unsigned long long)run->books.cont.waits,
+		(unsigned long long)run->books.cont.retries,
+		ss_run_ns(run, run->books.cont.retry_cycles) / 1e6,
 		(unsigned long long)s->line_transfers,
-		(unsigned long long)run->cont.uses,
-		(unsigned long long)run->cont.lost);
+		(unsigned long long)run->books.cont.uses,
+		(unsigned long long)run->books.cont.lost);
 	fprintf(fp, "  \"peak_footprint_kib\": %.2f,\n  \"peak_requested_bytes\": %lld,\n"
 		    "  \"peak_rounding_bytes\": %lld,\n  \"peak_align_bytes\": %lld,\n"
 		    "  \"peak_debug_bytes\": %lld,\n  \"peak_free_slot_bytes\": %lld,\n"
@@ -207,7 +207,7 @@ static int check_account(const struct ss_run *run, const struct ss_totals *t,
 {
 	struct ss_acct_bytes b;
 
-	ss_account_now(&run->acct, &b);
+	ss_account_now(&run->books.acct, &b);
 	const struct {
 		const char *name;
 		uint64_t replay, model;
@@ -230,11 +230,11 @@ static int check_account(const struct ss_run *run, const struct ss_totals *t,
 					 (unsigned long long)part[i].model);
 	/* the peak is the largest footprint reached, the end's included: one
 	 * below it missed a moment the pages grew (account.c note_peak) */
-	if (run->acct.peak.footprint < b.footprint)
+	if (run->books.acct.peak.footprint < b.footprint)
 		return ss_errorf(err, "internal error: the peak footprint (%llu bytes, event %llu) "
 				      "is below the footprint at the end (%llu)",
-				 (unsigned long long)run->acct.peak.footprint,
-				 (unsigned long long)run->acct.peak.events,
+				 (unsigned long long)run->books.acct.peak.footprint,
+				 (unsigned long long)run->books.acct.peak.events,
 				 (unsigned long long)b.footprint);
 	return 0;
 }
@@ -316,7 +316,7 @@ static double frag_pct(uint64_t requested, uint64_t allocated)
 int ss_write_sites(const char *dir, const struct ss_run *run,
 		   struct ss_error *err)
 {
-	const struct ss_account *a = &run->acct;
+	const struct ss_account *a = &run->books.acct;
 	struct ss_atomic_file f;
 	uint32_t *order;
 
@@ -450,8 +450,8 @@ int ss_write_latency(const char *dir, const struct ss_run *run,
 	if (open_in(&f, dir, "latency.csv", err))
 		return -1;
 	fprintf(f.fp, "op,ns,count\n");
-	latency_rows(f.fp, run, "alloc", &run->alloc_hist);
-	latency_rows(f.fp, run, "free", &run->free_hist);
+	latency_rows(f.fp, run, "alloc", &run->books.alloc_hist);
+	latency_rows(f.fp, run, "free", &run->books.free_hist);
 	return ss_atomic_commit(&f, err);
 }
 
@@ -465,8 +465,8 @@ int ss_write_work(const char *dir, const struct ss_run *run,
 	fprintf(f.fp, "label,events,cycles,ms\n");
 	fprintf(f.fp, "allocator,%llu,%.0f,%.3f\n",
 		(unsigned long long)(ss_run_allocs(run) + ss_run_frees(run)),
-		run->alloc_cycles + run->free_cycles + run->timer_cycles,
-		ss_run_ns(run, run->alloc_cycles + run->free_cycles + run->timer_cycles) / 1e6);
+		run->books.alloc_cycles + run->books.free_cycles + run->timer_cycles,
+		ss_run_ns(run, run->books.alloc_cycles + run->books.free_cycles + run->timer_cycles) / 1e6);
 	for (uint32_t i = 0; i < run->nr_labels; i++)
 		if (run->label_events[i])
 		{
@@ -502,18 +502,21 @@ int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *e
 		      "kslabs_whole,prior_slabs_not_full,prior_slabs_freed,prior_freed_unseen,"
 		      "kslabs_listed,prior_listed_unseen,cpu_slabs_listed,cpu_free_end\n");
 	for (unsigned i = 0; i < n; i++) {
-		struct ss_cache_report r;
+		struct ss_cache_report c;
+		struct ss_recon_report r;
 
-		run->desc->ops->cache_report(run->model, i, &r);
-		if (!r.from_snapshot && !r.prior_freed && !r.prior_missing && !r.prior_live &&
-		    !r.prior_listed_unseen)
+		/* (a cache the initial state never touched has no row) */
+		if (!ss_recon_report(run->recon, i, &r) ||
+		    (!r.from_snapshot && !r.prior_freed && !r.prior_missing && !r.prior_live &&
+		     !r.prior_listed_unseen))
 			continue;
+		run->desc->ops->cache_report(run->model, i, &c);
 		fprintf(f.fp, "%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
 			"%llu,%llu\n",
-			r.name, r.from_snapshot,
+			c.name, r.from_snapshot,
 			(unsigned long long)r.prior_live, (unsigned long long)r.prior_freed,
 			(unsigned long long)r.prior_missing, (unsigned long long)r.kslabs_seen_freed,
-			(unsigned long long)untraced_allocs_of(untraced, r.name),
+			(unsigned long long)untraced_allocs_of(untraced, c.name),
 			(unsigned long long)r.cpu_free_estimated,
 			(unsigned long long)r.cpu_free_measured,
 			(unsigned long long)r.kslabs_freed_from, (unsigned long long)r.kslabs_whole,

@@ -183,19 +183,27 @@ static int trace_header(const char *path, unsigned *cpus, bool *imported,
 	return rc < 0 ? -1 : 0;
 }
 
-/* The model configuration, once the trace is open. */
-static void configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
-		      struct ss_trace_reader *reader)
+/* The model configuration, once the trace is open, with the capture's
+ * reconciliation (reconcile/recon.h).  0, or -1 with err. */
+static int configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
+		     struct ss_trace_reader *reader, struct ss_error *err)
 {
+	struct ss_recon_spec rs = {
+		.initial = spec->initial_state ? &s->initial : NULL,
+		.counts = s->prior_counts.slabs.nr ? &s->prior_counts : NULL,
+		.draw_seed = spec->draw_seed,
+	};
+
+	if (ss_recon_create(&s->recon, &rs, err))
+		return -1;
 	s->cfg.target = &s->target;
 	s->cfg.topo = &s->topo;
 	s->cfg.merge = !spec->no_merge;
 	s->cfg.kernel_caches = s->imported;
-	s->cfg.initial = spec->initial_state ? &s->initial : NULL;
-	s->cfg.prior_counts = s->prior_counts.slabs.nr ? &s->prior_counts : NULL;
-	s->cfg.draw_seed = spec->draw_seed;
+	s->cfg.recon = ss_recon_hooks(s->recon);
 	s->cfg.tables = ss_trace_tables(reader);
 	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+	return 0;
 }
 
 /* The kernel the initial state was taken from had CONFIG_MEMCG when it
@@ -277,7 +285,7 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (spec->slab_fill && take_slab_fill(s, spec->slab_fill, err))
 		return -1;
 	/* a pass over the trace before the replay (standard input is read
-	 * once: its kernel slabs map by draws alone, slab_prior.h) */
+	 * once: its kernel slabs map by draws alone, reconcile/slab_prior.h) */
 	if (spec->initial_state && strcmp(spec->trace, "-") &&
 	    ss_prior_counts_scan(spec->trace, &s->prior_counts, err))
 		return -1;
@@ -305,8 +313,7 @@ int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		ss_cleanup_del(s->spool_slot - 1);
 		s->spool_slot = 0;
 	}
-	configure(s, spec, s->reader);
-	return 0;
+	return configure(s, spec, s->reader, err);
 }
 
 int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spec,
@@ -316,14 +323,16 @@ int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spe
 		return -1;
 	if (s->desc->needs_site_sizes && ss_site_scan(s->trace, &s->sites, err))
 		return -1;
-	configure(s, spec, reader);
-	return 0;
+	return configure(s, spec, reader, err);
 }
 
 int ss_run_setup_model(struct ss_run_setup *s, struct ss_model **model,
 		       struct ss_error *err)
 {
-	return s->desc->ops->create(model, &s->cfg, s->desc->policy, err);
+	if (s->desc->ops->create(model, &s->cfg, s->desc->policy, err))
+		return -1;
+	ss_recon_bind(s->recon, s->desc, *model);
+	return 0;
 }
 
 int ss_run_setup_start(struct ss_run_setup *s, struct ss_run *run,
@@ -333,10 +342,11 @@ int ss_run_setup_start(struct ss_run_setup *s, struct ss_run *run,
 	run->topo = &s->topo;
 	run->costs = &s->costs;
 	run->desc = s->desc;
+	run->recon = s->recon;
 	run->tables = s->cfg.tables;
 	if (ss_run_setup_model(s, &run->model, err))
 		return -1;
-	run->mem.max_bytes = s->max_memory;
+	run->books.mem.max_bytes = s->max_memory;
 	return ss_run_init(run, s->max_objects ? s->max_objects : SS_OBJTABLE_DEFAULT_CAP,
 			   err);
 }
@@ -362,6 +372,8 @@ void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
 	s->cpu_slab_free = NULL;
 	free(s->slab_fill);
 	s->slab_fill = NULL;
+	ss_recon_destroy(s->recon);
+	s->recon = NULL;
 	ss_prior_counts_release(&s->prior_counts);
 	ss_topology_release(&s->topo);
 	ss_overrides_release(&s->place);

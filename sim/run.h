@@ -18,10 +18,11 @@
 #include <stdint.h>
 
 #include "model.h"
-#include "prior_counts.h"
-#include "slabsnap.h"
 #include "override.h"
+#include "prior_counts.h"
+#include "recon.h"
 #include "replay.h"
+#include "slabsnap.h"
 #include "target.h"
 #include "topology.h"
 
@@ -45,7 +46,7 @@ struct ss_run_spec {
 	const struct ss_overrides *overrides; /* or a table in memory */
 	uint64_t max_objects;	/* 0: SS_OBJTABLE_DEFAULT_CAP */
 	uint64_t max_memory;	/* 0: SS_MEMCAP_DEFAULT */
-	uint64_t draw_seed;	/* ss_model_config's: 0 the default draws */
+	uint64_t draw_seed;	/* ss_recon_spec's: 0 the default draws */
 };
 
 struct ss_run_setup {
@@ -60,6 +61,9 @@ struct ss_run_setup {
 	struct ss_trace_reader *reader;
 	struct ss_snap initial;	/* --initial-state, if given */
 	struct ss_prior_counts prior_counts; /* its prior frees per kernel slab */
+	/* what fits a capture to the model (reconcile/recon.h): made with
+	 * the configuration, bound to each model made from it */
+	struct ss_recon *recon;
 	char *cpu_slab_free;	/* the trace's meta cpu_slab_free, or NULL */
 	char *slab_fill;	/* the trace's meta slab_fill, or NULL */
 	const char *cpus_from;	/* "--cpus", "trace", "target" or "topology" */

@@ -67,10 +67,10 @@ static void header(FILE *fp, const struct ss_run *run,
 	fprintf(fp, " Active / Total Size (%% used)       : %.2fK / %.2fK (%.1f%%)\n",
 		kib(t->requested), kib(t->footprint_bytes), pct(t->requested, t->footprint_bytes));
 	fprintf(fp, " Peak Size                          : %.2fK at event %llu\n",
-		kib(run->acct.peak.footprint), (unsigned long long)run->acct.peak.events);
+		kib(run->books.acct.peak.footprint), (unsigned long long)run->books.acct.peak.events);
 	fprintf(fp, " Simulated time                     : %.3f ms (allocator %.3f ms)\n",
 		ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6,
-		ss_run_ns(run, run->alloc_cycles + run->free_cycles) / 1e6);
+		ss_run_ns(run, run->books.alloc_cycles + run->books.free_cycles) / 1e6);
 }
 
 int ss_print_slabtop(FILE *fp, const struct ss_run *run,

@@ -1,8 +1,9 @@
 /* trace_records.h - a version-2 trace's FREE4 and ALLOC8 records
  * (trace_bin.h) read in place, by a consumer that decodes them in its own
- * loop: the replay (sim/replay_plain.c) takes an event's fields straight
- * from the record's word instead of from a struct ss_event the batch
- * decoder stored (48 bytes, five stores for an alloc) and it loaded back.
+ * loop: a model's batch replay (allocators/cache_model_batch.c) takes an
+ * event's fields straight from the record's word instead of from a struct
+ * ss_event the batch decoder stored (48 bytes, five stores for an alloc)
+ * and it loaded back.
  *
  * The reader hands out the open block's remaining bytes (verified, whole
  * in memory) and takes back how far the consumer got; whatever the

@@ -13,12 +13,12 @@
 static int note_peak(struct ss_run *run, struct ss_error *err)
 {
 	struct adv_result *res = run->user;
-	uint64_t bytes = run->mem.slab_pages * run->mem.page_size;
+	uint64_t bytes = run->books.mem.slab_pages * run->books.mem.page_size;
 	double kib;
 
 	(void)err;
 	if (run->target->large_in_slab_stat)
-		bytes += run->mem.large_bytes;
+		bytes += run->books.mem.large_bytes;
 	kib = (double)bytes / 1024.0;
 	if (kib > res->peak_kib)
 		res->peak_kib = kib;

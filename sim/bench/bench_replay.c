@@ -36,8 +36,8 @@ static int bench_model(const char *trace, const char *model,
 	rc = ss_run_setup_open(&rs, &spec, err) || ss_run_setup_start(&rs, &run, err) ||
 	     ss_replay(&run, rs.reader, err) ? -1 : 0;
 	res->seconds = now() - t0;
-	res->events = run.events;
-	res->peak_live = run.objs.peak_live;
+	res->events = run.books.events;
+	res->peak_live = run.books.objs.peak_live;
 out:
 	ss_run_setup_close(&rs, &run);
 	return rc;

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "slab.h"
 
 /* ---- geometry ---- */
 
@@ -41,14 +40,25 @@ int hs_geometry_for_spec(struct hs_geometry *g, const struct ss_target *t,
 			 const struct ss_topology *topo,
 			 const struct ss_cache_spec *spec, struct ss_error *err)
 {
-	struct ss_kcache s;
-	struct ss_cache_report r;
+	struct ss_geometry geo;
+	struct ss_cache_report r = {0};
+	bool cpu_partial;
 
-	if (ss_kcache_init(&s, "host", spec, t, topo, err))
+	(void)topo;
+	if (ss_geometry_compute(t, spec, &geo, err))
 		return -1;
-	ss_kcache_report(&s, &r);
+	/* what the SLUB model reports of a new cache of spec */
+	cpu_partial = ss_geometry_cpu_partial(&geo);
+	r.object_size = geo.object_size;
+	r.slab_size = geo.size;
+	r.objs_per_slab = geo.objs_per_slab;
+	r.order = geo.order;
+	r.debug = geo.debug;
+	r.debug_checks = ss_geometry_debug_checks(t, &geo);
+	r.min_partial = geo.min_partial;
+	r.cpu_partial = cpu_partial ? geo.cpu_partial : 0;
+	r.cpu_partial_slabs = cpu_partial ? geo.cpu_partial_slabs : 0;
 	hs_geometry_from_model(g, &r, t->page_size);
-	ss_kcache_release(&s);
 	return 0;
 }
 

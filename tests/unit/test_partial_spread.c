@@ -1,5 +1,5 @@
 /* test_partial_spread.c - the node partial slabs' fills
- * (allocators/partial_spread.h): the snapshot's sum exactly, within
+ * (reconcile/partial_spread.h): the snapshot's sum exactly, within
  * bounds, spread over the range the mean allows, deterministic. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,11 +1,15 @@
-/* test_replay_fast.c - the replay loop calls a SLUB model's common alloc
- * and free inline (allocators/cache_model_fast.h, run->cm: the loop of
- * sim/replay_plain.c, which prices SLUB's lock-free paths without a
- * struct ss_op) instead of through the model ops.  The two must agree to
- * the byte: each trace here is replayed twice, once as `slabsim run` does
- * and once with run->cm cleared after set-up, so that every event goes
- * through run->desc->ops->alloc/free, and every result file the run writes
- * (sim/results.h) and every timeline sample must be identical. */
+/* test_replay_fast.c - a cache model replays through its batch replay
+ * (allocators/cache_model_batch.c, run->batch: a loop that prices SLUB's
+ * lock-free paths without a struct ss_op and keeps the engine's books
+ * itself, model_batch.h), and its alloc and free call the plain SLUB
+ * caches inline (cache_model_fast.h), instead of the engine calling the
+ * model ops per event and the model calling its backend's.  All must
+ * agree to the byte: each trace here is replayed as `slabsim run` does
+ * (the loop, in the build for this CPU and in its baseline build), with
+ * run->batch cleared after set-up (every event through the model ops),
+ * and with the model's inline paths off too (every event through the
+ * backend ops), and every result file the run writes (sim/results.h) and
+ * every timeline sample must be identical. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cache_model_int.h"
 #include "hackbench/hb_gen.h"
 #include "results.h"
 #include "run.h"
@@ -34,7 +39,7 @@ static int on_sample(struct ss_run *run, struct ss_error *err)
 
 	(void)err;
 	if (s->n + 3 <= sizeof(s->v) / sizeof(s->v[0])) {
-		s->v[s->n++] = run->events;
+		s->v[s->n++] = run->books.events;
 		s->v[s->n++] = ss_run_footprint_bytes(run);
 		s->v[s->n++] = ss_run_live_objects(run);
 	}
@@ -43,9 +48,10 @@ static int on_sample(struct ss_run *run, struct ss_error *err)
 
 /* The paths a replay can take. */
 enum path {
-	OPS,	/* every event through the model ops */
-	INLINE,	/* the inline SLUB paths, the in-place loop as built for this CPU */
-	BASE,	/* the same, the loop's baseline build (where the other is AVX's) */
+	BACKEND, /* every event through the model ops, and the backend's */
+	OPS,	 /* every event through the model ops, its plain caches inline */
+	INLINE,	 /* the batch replay, the in-place loop as built for this CPU */
+	BASE,	 /* the same, the loop's baseline build (where the other is AVX's) */
 };
 
 /* Replay spec into dir along path. */
@@ -61,12 +67,14 @@ static void replay(const struct ss_run_spec *spec, enum path path, const char *d
 	if (ss_run_setup_load(&rs, spec, &err) || ss_run_setup_open(&rs, spec, &err) ||
 	    ss_run_setup_start(&rs, &run, &err))
 		fail_msg("%s on %s: %s", spec->model, spec->trace, err.msg);
-	/* every model here is a SLUB one: the inline path is there to skip */
-	assert_non_null(run.cm);
-	if (path == OPS)
-		run.cm = NULL;
+	/* every model here is a SLUB one: the batch replay is there to skip */
+	assert_non_null(run.batch);
+	if (path == OPS || path == BACKEND)
+		run.batch = NULL;
+	if (path == BACKEND)
+		((struct ss_cmodel *)run.model)->fast = false;
 	if (path == BASE)
-		run.plain_avx = false;
+		run.books.avx = false;
 	if (ss_replay(&run, rs.reader, &err) || ss_write_caches(dir, &run, &err) ||
 	    ss_write_counters(dir, &run, &err) || ss_write_functions(dir, &run, &err) ||
 	    ss_write_locks(dir, &run, &err) || ss_write_latency(dir, &run, &err) ||
@@ -109,7 +117,7 @@ static void check_path(const struct ss_run_spec *spec, enum path path)
 	if (mkdir(dir_fast, 0777) || mkdir(dir_ops, 0777))
 		fail_msg("%s: cannot create", dir_fast);
 	replay(spec, path, dir_fast, &fast);
-	replay(spec, OPS, dir_ops, &ops);
+	replay(spec, BACKEND, dir_ops, &ops);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char a[2 * TU_PATH_MAX], b[2 * TU_PATH_MAX];
 		size_t na, nb;
@@ -120,7 +128,7 @@ static void check_path(const struct ss_run_spec *spec, enum path path)
 		fa = slurp(a, &na);
 		fb = slurp(b, &nb);
 		if (na != nb || memcmp(fa, fb, na))
-			fail_msg("%s, %s on %s: %s differs between the inline path (%s) and the model ops (%s)",
+			fail_msg("%s, %s on %s: %s differs between the path (%s) and the backend ops (%s)",
 				 spec->model, spec->target, spec->trace, files[i], a, b);
 		free(fa);
 		free(fb);
@@ -132,11 +140,13 @@ static void check_path(const struct ss_run_spec *spec, enum path path)
 	tu_remove_tree(dir_ops);
 }
 
-/* Both builds of the inline paths give the model ops' figures. */
+/* Both builds of the batch replay, and the model ops with their inline
+ * paths, give the backend ops' figures. */
 static void check_same(const struct ss_run_spec *spec)
 {
 	check_path(spec, INLINE);
 	check_path(spec, BASE);
+	check_path(spec, OPS);
 }
 
 /* A text trace every route of the model meets: three declared caches,
@@ -210,7 +220,7 @@ static void test_mixed_trace(void **state)
 							 .target = targets[t], .cpus = 4,
 							 .nodes = 2});
 	/* binary: the in-place loop reads the records, and its sites of
-	 * several sizes move their route memos (replay_plain.c) */
+	 * several sizes move their route memos (cache_model_batch.c) */
 	tu_path(sbt, sizeof(sbt), "mixed.sbt");
 	if (ss_trace_convert(path, sbt, SS_TRACE_BIN, &n, &err))
 		fail_msg("convert: %s", err.msg);

@@ -1,7 +1,7 @@
 /* test_slab_fill.c - the node partial and CPU slabs as the kernel listed
  * them (`slab-fill`, base/slabsnap_fill.c): the file read into a
  * snapshot's caches, a cache started with those fills in list order and
- * made to agree with the snapshot's counts (allocators/slab_prior.c), and
+ * made to agree with the snapshot's counts (reconcile/slab_prior.c), and
  * prior frees of a listed kernel slab taken from that very slab when the
  * trace numbers kernel slabs by their place (import --slab-fill), those
  * beyond what it held dropped as objects allocated there unseen. */
@@ -268,9 +268,26 @@ static void start(struct ss_kcache *s, struct ss_topology *topo, const struct ss
 
 	ss_target_defaults(&t);
 	t.cpus = 2;
-	if (ss_topology_flat(topo, 2, 1, &err) || ss_kcache_init(s, c->name, &spec, &t, topo, &err) ||
-	    ss_kcache_take_geometry(s, c, &err) != 1 || ss_kcache_populate(s, c, &err))
+	if (ss_topology_flat(topo, 2, 1, &err) || ss_kcache_init(s, c->name, &spec, &t, topo, &err))
 		fail_msg("%s", err.msg);
+	if (!ss_recon_cache_new(s, 0))
+		fail_msg("out of memory");
+	if (ss_recon_take_geometry(s->recon, c, &err) || ss_recon_populate(s->recon, c, &err))
+		fail_msg("%s", err.msg);
+	assert_true(s->recon->from_snapshot);
+}
+
+/* The cache and its initial state. */
+static void release(struct ss_kcache *s)
+{
+	ss_recon_cache_free(s->recon);
+	ss_kcache_release(s);
+}
+
+/* The initial-state objects slab sl of s holds. */
+static uint32_t prior_of(const struct ss_kcache *s, const struct ss_slab *sl)
+{
+	return ss_recon_prior_on(s->recon, sl);
 }
 
 /* the node partial list's fills, head first, into got (at most n); how many */
@@ -306,7 +323,7 @@ static void start_filled(const char *text, struct ss_snap *snap, struct ss_kcach
 
 static void stop(struct ss_kcache *s, struct ss_topology *topo, struct ss_snap *snap)
 {
-	ss_kcache_release(s);
+	release(s);
 	ss_topology_release(topo);
 	ss_snap_release(snap);
 }
@@ -342,7 +359,7 @@ static void test_populate_measured(void **state)
 	assert_fills(&s, 3, 1, 3, 0);
 	assert_int_equal(s.nr_slabs, 10);
 	assert_int_equal(slub_objects(&s), 32);
-	assert_int_equal(s.fill_moved, 0);
+	assert_int_equal(s.recon->fill_moved, 0);
 	stop(&s, &topo, &snap);
 
 	/* read a moment apart, four listed where the counts have 8 free slots
@@ -355,9 +372,9 @@ static void test_populate_measured(void **state)
 		     "n 0 3 ffff888004003000 0 4\n"
 		     "n 0 4 ffff888004005000 1 4\n", &snap, &s, &topo);
 	assert_fills(&s, 3, 3, 0, 1);
-	assert_int_equal(s.prior_slabs[s.fill_slab[0]]->inuse, 4);
-	assert_int_equal(s.prior_slabs[s.fill_slab[0]]->where, SS_SLAB_NONE);
-	assert_int_equal(s.fill_moved, 4);
+	assert_int_equal(s.recon->prior_slabs[s.recon->fill_slab[0]].sl->inuse, 4);
+	assert_int_equal(s.recon->prior_slabs[s.recon->fill_slab[0]].sl->where, SS_SLAB_NONE);
+	assert_int_equal(s.recon->fill_moved, 4);
 	assert_int_equal(s.nr_slabs, 10);
 	assert_int_equal(slub_objects(&s), 32);
 	stop(&s, &topo, &snap);
@@ -369,7 +386,7 @@ static void test_populate_measured(void **state)
 		     "n 0 2 ffff888004002c00 3 4\n"
 		     "n 0 3 ffff888004003000 1 4\n", &snap, &s, &topo);
 	assert_fills(&s, 3, 2, 2, 0);
-	assert_int_equal(s.fill_moved, 2);
+	assert_int_equal(s.recon->fill_moved, 2);
 	assert_int_equal(slub_objects(&s), 32);
 	stop(&s, &topo, &snap);
 
@@ -383,7 +400,7 @@ static void test_populate_measured(void **state)
 				 "n 0 %x ffff8880040%02x400 1 4\n", i + 1, i + 1);
 		start_filled(text, &snap, &s, &topo);
 	}
-	assert_int_equal(s.nr_fill_slab, 0);
+	assert_int_equal(s.recon->nr_fill_slab, 0);
 	assert_int_equal(node_fills(&s, got, 8), 3);
 	assert_int_equal(slub_objects(&s), 32);
 	stop(&s, &topo, &snap);
@@ -393,7 +410,7 @@ static struct ss_slab *take(struct ss_kcache *s, uint32_t kslab)
 {
 	struct ss_kslab_info ki = {.kslab = kslab, .held = 1};
 
-	return ss_kcache_take_prior(s, &ki);
+	return ss_recon_take_prior(s->recon, &ki);
 }
 
 /* Cache foo started from fill file text, the trace numbering its kernel
@@ -429,19 +446,19 @@ static void test_take_listed(void **state)
 
 	c = start_numbered(fill, &snap, &s, &topo);
 	for (unsigned i = 0; i < 3; i++)
-		listed[i] = s.prior_slabs[s.fill_slab[i]];
+		listed[i] = s.recon->prior_slabs[s.recon->fill_slab[i]].sl;
 	assert_ptr_equal(take(&s, 2), listed[1]);
-	assert_int_equal(listed[1]->prior, 2);
+	assert_int_equal(prior_of(&s, listed[1]), 2);
 	assert_ptr_equal(take(&s, 1), listed[0]);
-	assert_int_equal(listed[0]->prior, 0); /* the kernel's emptied it too */
+	assert_int_equal(prior_of(&s, listed[0]), 0); /* the kernel's emptied it too */
 	assert_ptr_equal(take(&s, 2), listed[1]);
 	/* K 1 held 1 object when listed: a second free of it is of an
 	 * object allocated there with no event -- dropped, and counted as
 	 * that, not as a missing one, nor taken from another slab */
 	assert_null(take(&s, 1));
-	assert_int_equal(s.prior_listed_unseen, 1);
-	assert_int_equal(s.prior_missing, 0);
-	assert_int_equal(s.kslabs_listed, 2);
+	assert_int_equal(s.recon->prior_listed_unseen, 1);
+	assert_int_equal(s.recon->prior_missing, 0);
+	assert_int_equal(s.recon->kslabs_listed, 2);
 	/* not listed: never one of the listed slabs */
 	for (unsigned k = 4; k < 12; k++) {
 		struct ss_slab *sl = take(&s, k);
@@ -449,16 +466,16 @@ static void test_take_listed(void **state)
 		assert_non_null(sl);
 		assert_true(sl != listed[0] && sl != listed[1] && sl != listed[2]);
 	}
-	ss_kcache_release(&s);
+	release(&s);
 	ss_topology_release(&topo);
 
 	/* a trace not numbered so (fill_ids false): K 1 is drawn, and may be
 	 * any slab holding an object */
 	c->fill_ids = false;
 	start(&s, &topo, c);
-	assert_int_equal(s.fill_ids, false);
+	assert_int_equal(s.recon->fill_ids, false);
 	assert_non_null(take(&s, 1));
-	ss_kcache_release(&s);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 }
@@ -482,27 +499,27 @@ static void test_take_listed_outlived(void **state)
 	(void)state;
 
 	c = start_numbered(fill, &snap, &s, &topo);
-	k1 = s.prior_slabs[s.fill_slab[0]];
-	k2 = s.prior_slabs[s.fill_slab[1]];
+	k1 = s.recon->prior_slabs[s.recon->fill_slab[0]].sl;
+	k2 = s.recon->prior_slabs[s.recon->fill_slab[1]].sl;
 	/* outlived, 2 frees of 1 held: both dropped, the object kept */
-	assert_null(ss_kcache_take_prior(&s, &out1));
-	assert_null(ss_kcache_take_prior(&s, &out1));
-	assert_int_equal(k1->prior, 1);
-	assert_int_equal(s.prior_listed_unseen, 2);
+	assert_null(ss_recon_take_prior(s.recon, &out1));
+	assert_null(ss_recon_take_prior(s.recon, &out1));
+	assert_int_equal(prior_of(&s, k1), 1);
+	assert_int_equal(s.recon->prior_listed_unseen, 2);
 	/* outlived, but no more frees than it held: all three taken */
 	for (unsigned i = 0; i < 3; i++)
-		assert_ptr_equal(ss_kcache_take_prior(&s, &out2), k2);
-	assert_int_equal(k2->prior, 0);
-	ss_kcache_release(&s);
+		assert_ptr_equal(ss_recon_take_prior(s.recon, &out2), k2);
+	assert_int_equal(prior_of(&s, k2), 0);
+	release(&s);
 	ss_topology_release(&topo);
 	/* seen dead: its one object taken, the second free dropped */
 	start(&s, &topo, c);
-	k1 = s.prior_slabs[s.fill_slab[0]];
-	assert_ptr_equal(ss_kcache_take_prior(&s, &dead1), k1);
-	assert_null(ss_kcache_take_prior(&s, &dead1));
-	assert_int_equal(k1->prior, 0);
-	assert_int_equal(s.prior_listed_unseen, 1);
-	ss_kcache_release(&s);
+	k1 = s.recon->prior_slabs[s.recon->fill_slab[0]].sl;
+	assert_ptr_equal(ss_recon_take_prior(s.recon, &dead1), k1);
+	assert_null(ss_recon_take_prior(s.recon, &dead1));
+	assert_int_equal(prior_of(&s, k1), 0);
+	assert_int_equal(s.recon->prior_listed_unseen, 1);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 }
@@ -526,7 +543,7 @@ static void free_k2(bool outlived, uint64_t *slabs_before, uint64_t *slabs_after
 	s.geo.min_partial = 0; /* (foo's 3 node partial slabs are below its own) */
 	*slabs_before = s.nr_slabs;
 	for (unsigned i = 0; i < 3; i++) {
-		struct ss_slab *sl = ss_kcache_take_prior(&s, &k2);
+		struct ss_slab *sl = ss_recon_take_prior(s.recon, &k2);
 
 		assert_non_null(sl);
 		ss_kcache_free(&s, 0, sl, &op);
@@ -567,22 +584,22 @@ static void test_populate_cpus(void **state)
 	assert_non_null(a1);
 	assert_int_equal(a0->inuse, 4);
 	assert_int_equal(a0->cpu_free, 3);
-	assert_int_equal(a0->prior, 1);
+	assert_int_equal(prior_of(&s, a0), 1);
 	assert_int_equal(a1->cpu_free, 2);
 	assert_int_equal(s.cpu[0].partial.nr, 1);
 	assert_int_equal(ss_slab_of(s.cpu[0].partial.head)->inuse, 2);
 	assert_int_equal(s.cpu[1].partial.nr, 0);
-	assert_int_equal(s.cpu_slabs_listed, 3);
+	assert_int_equal(s.recon->cpu_slabs_listed, 3);
 	assert_int_equal(s.nr_slabs, 10);
 	assert_int_equal(slub_objects(&s), 32);
-	assert_int_equal(s.prior_cpu_free_meas, 3 + 2);
-	assert_int_equal(s.prior_cpu_free_est, 2);
+	assert_int_equal(s.recon->prior_cpu_free_meas, 3 + 2);
+	assert_int_equal(s.recon->prior_cpu_free_est, 2);
 	stop(&s, &topo, &snap);
 
 	start_numbered(fill_cpus, &snap, &s, &topo);
 	assert_ptr_equal(take(&s, 4), s.cpu[0].slab);
 	assert_null(take(&s, 4));
-	assert_int_equal(s.prior_listed_unseen, 1);
+	assert_int_equal(s.recon->prior_listed_unseen, 1);
 	assert_ptr_equal(take(&s, 5), ss_slab_of(s.cpu[0].partial.head));
 	stop(&s, &topo, &snap);
 }

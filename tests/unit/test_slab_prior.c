@@ -1,6 +1,6 @@
 /* test_slab_prior.c - a kernel's caches as a replay's starting state: the
  * snapshot in its three forms (base/slabsnap.c), a cache laid out from it
- * with SLUB's own `objects` figure reproduced (allocators/slab_prior.c),
+ * with SLUB's own `objects` figure reproduced (reconcile/slab_prior.c),
  * prior frees drawn object by object or kernel slab by kernel slab, and
  * the checked parts of the waste decomposition (sim/totals.c). */
 #include <setjmp.h>
@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "recon.h"
 #include "slab_prior.h"
 #include "slabsnap.h"
 #include "slub.h"
@@ -178,7 +179,7 @@ static void test_snapshot_slabinfo_and_sysfs(void **state)
 	ss_snap_release(&s);
 }
 
-/* ss_kcache_take_prior() of kernel slab kslab (0: none) with what the
+/* ss_recon_take_prior() of kernel slab kslab (0: none) with what the
  * trace says of it (held, dead) and of its cache (cache_held over
  * cache_kslabs kernel slabs; no whole-slab counts). */
 static struct ss_slab *take(struct ss_kcache *s, uint32_t kslab, uint32_t held, uint32_t dead,
@@ -187,7 +188,7 @@ static struct ss_slab *take(struct ss_kcache *s, uint32_t kslab, uint32_t held, 
 	struct ss_kslab_info ki = {.kslab = kslab, .held = held, .dead = dead,
 				   .cache_held = cache_held, .cache_kslabs = cache_kslabs};
 
-	return ss_kcache_take_prior(s, &ki);
+	return ss_recon_take_prior(s->recon, &ki);
 }
 
 /* SLUB's `objects` of a simulated cache: slots less free node-partial ones */
@@ -199,8 +200,10 @@ static uint64_t slub_objects(const struct ss_kcache *s)
 	return r.total_objects - r.node_partial_free;
 }
 
-static void start_cache(struct ss_kcache *s, struct ss_target *t, struct ss_topology *topo,
-			const struct ss_snap_cache *c)
+/* Cache c started from the snapshot, its draws seeded with draw_seed
+ * (ss_recon_spec: 0 the cache's own). */
+static void start_seeded(struct ss_kcache *s, struct ss_target *t, struct ss_topology *topo,
+			 const struct ss_snap_cache *c, uint64_t draw_seed)
 {
 	struct ss_error err;
 	struct ss_cache_spec spec = {.object_size = c->object_size};
@@ -208,9 +211,32 @@ static void start_cache(struct ss_kcache *s, struct ss_target *t, struct ss_topo
 	ss_target_defaults(t);
 	t->cpus = 2;
 	if (ss_topology_flat(topo, 2, 1, &err) ||
-	    ss_kcache_init(s, c->name, &spec, t, topo, &err) ||
-	    ss_kcache_take_geometry(s, c, &err) != 1 || ss_kcache_populate(s, c, &err))
+	    ss_kcache_init(s, c->name, &spec, t, topo, &err))
 		fail_msg("%s", err.msg);
+	if (!ss_recon_cache_new(s, draw_seed))
+		fail_msg("out of memory");
+	if (ss_recon_take_geometry(s->recon, c, &err) || ss_recon_populate(s->recon, c, &err))
+		fail_msg("%s", err.msg);
+	assert_true(s->recon->from_snapshot);
+}
+
+static void start_cache(struct ss_kcache *s, struct ss_target *t, struct ss_topology *topo,
+			const struct ss_snap_cache *c)
+{
+	start_seeded(s, t, topo, c, 0);
+}
+
+/* The cache and its initial state. */
+static void release(struct ss_kcache *s)
+{
+	ss_recon_cache_free(s->recon);
+	ss_kcache_release(s);
+}
+
+/* The initial-state objects slab sl of s holds. */
+static uint32_t prior_of(const struct ss_kcache *s, const struct ss_slab *sl)
+{
+	return ss_recon_prior_on(s->recon, sl);
 }
 
 /* The snapshot `text` written to `file` and loaded, and its cache `name`
@@ -259,9 +285,9 @@ static void test_populate(void **state)
 	assert_null(s.cpu[1].slab);
 	/* what is allocated: full and node partial slabs (their free slots
 	 * are what `objects` leaves out), half of CPU slabs */
-	assert_int_equal(s.prior_live, (7032 - 160 - 6) * 21 + (160 * 21 - (147672 - 146829)) + 6 * 10);
-	assert_int_equal(s.live, s.prior_live);
-	ss_kcache_release(&s);
+	assert_int_equal(s.recon->prior_live, (7032 - 160 - 6) * 21 + (160 * 21 - (147672 - 146829)) + 6 * 10);
+	assert_int_equal(s.live, s.recon->prior_live);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 }
@@ -282,8 +308,8 @@ static uint32_t active_free(const struct ss_snap *snap, uint64_t *live)
 	start_cache(&s, &t, &topo, ss_snap_find(snap, "dentry"));
 	assert_int_equal(slub_objects(&s), 146829); /* SLUB's figure is the kernel's */
 	f = s.cpu[0].slab->cpu_free;
-	*live = s.prior_live;
-	ss_kcache_release(&s);
+	*live = s.recon->prior_live;
+	release(&s);
 	ss_topology_release(&topo);
 	return f;
 }
@@ -342,13 +368,13 @@ static void test_take_prior(void **state)
 	slabs = s.nr_slabs;
 	first = take(&s, 8, 0, 0, 0, 0);
 	assert_non_null(first);
-	for (unsigned i = 1; first->prior && i < 21; i++) {
+	for (unsigned i = 1; prior_of(&s, first) && i < 21; i++) {
 		sl = take(&s, 8, 0, 0, 0, 0);
 		assert_ptr_equal(sl, first); /* the same kernel slab, the same slab */
 	}
-	assert_int_equal(first->prior, 0);
+	assert_int_equal(prior_of(&s, first), 0);
 	/* a cache draws the same objects in every run */
-	ss_kcache_release(&s);
+	release(&s);
 	ss_topology_release(&topo);
 	start_cache(&s, &t, &topo, ss_snap_find(&snap, "dentry"));
 	start_cache(&s2, &t, &topo2, ss_snap_find(&snap, "dentry"));
@@ -357,11 +383,11 @@ static void test_take_prior(void **state)
 
 		assert_non_null(a);
 		assert_int_equal(a->inuse, b->inuse);
-		assert_int_equal(a->prior, b->prior);
+		assert_int_equal(prior_of(&s, a), prior_of(&s2, b));
 	}
 	assert_int_equal(s.nr_slabs, slabs); /* taking is no free: nothing moved */
-	ss_kcache_release(&s);
-	ss_kcache_release(&s2);
+	release(&s);
+	release(&s2);
 	ss_topology_release(&topo);
 	ss_topology_release(&topo2);
 	ss_snap_release(&snap);
@@ -388,27 +414,28 @@ static void test_draw_seed(void **state)
 	/* seed 1, set before the initial state as the backend does */
 	if (ss_topology_flat(&topo1, 2, 1, &err) || ss_kcache_init(&s1, c->name, &spec, &t, &topo1, &err))
 		fail_msg("%s", err.msg);
-	s1.draw_seed = 1;
-	if (ss_kcache_take_geometry(&s1, c, &err) != 1 || ss_kcache_populate(&s1, c, &err))
+	if (!ss_recon_cache_new(&s1, 1))
+		fail_msg("out of memory");
+	if (ss_recon_take_geometry(s1.recon, c, &err) || ss_recon_populate(s1.recon, c, &err))
 		fail_msg("%s", err.msg);
 	start_cache(&sd, &t, &topod, c); /* seed 0 again */
 	assert_int_equal(s0.nr_slabs, s1.nr_slabs);
-	assert_int_equal(s0.prior_live, s1.prior_live);
+	assert_int_equal(s0.recon->prior_live, s1.recon->prior_live);
 	for (unsigned i = 0; i < 100; i++) {
 		struct ss_slab *a = take(&s0, 0, 0, 0, 0, 0), *b = take(&s1, 0, 0, 0, 0, 0);
 		struct ss_slab *d = take(&sd, 0, 0, 0, 0, 0);
 
 		assert_non_null(a);
 		assert_non_null(b);
-		assert_int_equal(a->prior, d->prior); /* seed 0: the same draws */
+		assert_int_equal(prior_of(&s0, a), prior_of(&sd, d)); /* seed 0: the same draws */
 		assert_int_equal(a->inuse, d->inuse);
-		differ += a->prior != b->prior || a->inuse != b->inuse;
+		differ += prior_of(&s0, a) != prior_of(&s1, b) || a->inuse != b->inuse;
 	}
 	assert_true(differ > 0);
-	assert_int_equal(s0.prior_live, s1.prior_live); /* as many taken either way */
-	ss_kcache_release(&s0);
-	ss_kcache_release(&s1);
-	ss_kcache_release(&sd);
+	assert_int_equal(s0.recon->prior_live, s1.recon->prior_live); /* as many taken either way */
+	release(&s0);
+	release(&s1);
+	release(&sd);
 	ss_topology_release(&topo0);
 	ss_topology_release(&topo1);
 	ss_topology_release(&topod);
@@ -444,24 +471,24 @@ static void test_take_prior_counted(void **state)
 	/* a count every slab can hold changes nothing: the same draw */
 	sl = take(&s, 1, 1, 0, 0, 0);
 	first = take(&s2, 1, 0, 0, 0, 0);
-	assert_int_equal(sl->prior, first->prior);
+	assert_int_equal(prior_of(&s, sl), prior_of(&s2, first));
 	assert_int_equal(sl->inuse, first->inuse);
 	/* 21 frees each, three times: only the three full slabs held them */
 	for (uint32_t k = 2; k < 5; k++) {
 		sl = take(&s, k, 21, 0, 0, 0);
-		assert_true(sl->prior + 1 >= 21);
+		assert_true(prior_of(&s, sl) + 1 >= 21);
 		for (unsigned i = 1; i < 21; i++)
 			assert_ptr_equal(take(&s, k, 21, 0, 0, 0), sl);
 	}
 	/* 60 frees: none held them, the fullest takes what it has, then a
 	 * slab that still holds the rest */
 	first = take(&s, 9, 60, 0, 0, 0);
-	while (first->prior)
+	while (prior_of(&s, first))
 		assert_ptr_equal(take(&s, 9, 60, 0, 0, 0), first);
 	sl = take(&s, 9, 60, 0, 0, 0);
 	assert_ptr_not_equal(sl, first);
-	ss_kcache_release(&s);
-	ss_kcache_release(&s2);
+	release(&s);
+	release(&s2);
 	ss_topology_release(&topo);
 	ss_topology_release(&topo2);
 	ss_snap_release(&snap);
@@ -490,7 +517,7 @@ static void test_take_prior_one_to_one(void **state)
 	(void)state;
 
 	snap_cache("full.txt", full, "dentry", &snap, &s, &t, &topo);
-	assert_int_equal(s.nr_prior_slabs, 100);
+	assert_int_equal(s.recon->nr_prior_slabs, 100);
 	for (uint32_t k = 0; k < 100; k++) {
 		first[k] = take(&s, k + 1, 7, 0, 0, 0);
 		for (uint32_t j = 0; j < k; j++)
@@ -498,13 +525,13 @@ static void test_take_prior_one_to_one(void **state)
 		for (unsigned i = 1; i < 7; i++)
 			assert_ptr_equal(take(&s, k + 1, 7, 0, 0, 0), first[k]);
 	}
-	for (uint32_t i = 0; i < s.nr_prior_slabs; i++)
-		assert_int_equal(s.prior_slabs[i]->prior, 14);
-	assert_int_equal(s.unmapped_live, 0);
+	for (uint32_t i = 0; i < s.recon->nr_prior_slabs; i++)
+		assert_int_equal(s.recon->prior_slabs[i].prior, 14);
+	assert_int_equal(s.recon->unmapped_live, 0);
 	/* with every slab mapped, a new kernel slab draws from all of them */
 	assert_non_null(take(&s, 101, 5, 0, 0, 0));
-	assert_int_equal(s.prior_live, 100 * 14 - 1);
-	ss_kcache_release(&s);
+	assert_int_equal(s.recon->prior_live, 100 * 14 - 1);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 }
@@ -527,17 +554,17 @@ static void test_take_prior_two_kernel_caches(void **state)
 
 	c.src_gfp = SS_GFP_ACCOUNT; /* kmalloc-cg-192's slab 1: a third */
 	snap_cache("full2.txt", full, "dentry", &snap, &s, &t, &topo);
-	sa = ss_kcache_take_prior(&s, &a);
-	sb = ss_kcache_take_prior(&s, &b);
-	sc = ss_kcache_take_prior(&s, &c);
+	sa = ss_recon_take_prior(s.recon, &a);
+	sb = ss_recon_take_prior(s.recon, &b);
+	sc = ss_recon_take_prior(s.recon, &c);
 	assert_non_null(sa);
 	assert_true(sa != sb && sb != sc && sa != sc);
 	for (int i = 1; i < 7; i++) {
-		assert_ptr_equal(ss_kcache_take_prior(&s, &a), sa);
-		assert_ptr_equal(ss_kcache_take_prior(&s, &b), sb);
+		assert_ptr_equal(ss_recon_take_prior(s.recon, &a), sa);
+		assert_ptr_equal(ss_recon_take_prior(s.recon, &b), sb);
 	}
-	assert_int_equal(s.nr_kmaps, 3);
-	ss_kcache_release(&s);
+	assert_int_equal(s.recon->nr_kmaps, 3);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 }
@@ -714,21 +741,21 @@ static void test_take_prior_dead(void **state)
 	(void)state;
 
 	snap_cache("sparse.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
-	live = s.prior_live;
+	live = s.recon->prior_live;
 	sl = take(&s, 1, 1, 1, 0, 0);
-	assert_int_equal(sl->prior, 0);
+	assert_int_equal(prior_of(&s, sl), 0);
 	assert_int_equal(sl->inuse, 1); /* K's one object, for the free to take */
-	assert_int_equal(s.prior_live, live - 1);
-	for (uint32_t i = 0; i < s.nr_prior_slabs; i++) {
-		const struct ss_slab *o = s.prior_slabs[i];
+	assert_int_equal(s.recon->prior_live, live - 1);
+	for (uint32_t i = 0; i < s.recon->nr_prior_slabs; i++) {
+		const struct ss_slab *o = s.recon->prior_slabs[i].sl;
 
 		if (o->where != SS_SLAB_NODE_PARTIAL || o == sl)
 			continue;
 		partial++;
-		partial_objects += o->prior;
-		assert_true(o->prior < o->objects); /* never filled */
-		lo = o->prior < lo ? o->prior : lo;
-		hi = o->prior > hi ? o->prior : hi;
+		partial_objects += prior_of(&s, o);
+		assert_true(prior_of(&s, o) < o->objects); /* never filled */
+		lo = prior_of(&s, o) < lo ? prior_of(&s, o) : lo;
+		hi = prior_of(&s, o) > hi ? prior_of(&s, o) : hi;
 	}
 	/* spread as partial_spread.h says (mean 5.4 of 0..38: leaning
 	 * empty), not all 5 or 6 */
@@ -738,8 +765,8 @@ static void test_take_prior_dead(void **state)
 	assert_int_equal(partial, 94);
 	assert_int_equal(partial_objects, 504);
 	sl = take(&s, 2, 1, 1, 0, 0);
-	assert_int_equal(sl->prior, 0);
-	ss_kcache_release(&s);
+	assert_int_equal(prior_of(&s, sl), 0);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 }
@@ -750,14 +777,14 @@ static void assert_prior_consistent(struct ss_kcache *s)
 {
 	uint64_t sum = 0;
 
-	for (uint32_t i = 0; i < s->nr_prior_slabs; i++)
-		sum += s->prior_slabs[i]->prior;
-	assert_int_equal(sum, s->prior_live);
-	for (int i = 0; i < 200 && s->prior_live; i++)
+	for (uint32_t i = 0; i < s->recon->nr_prior_slabs; i++)
+		sum += s->recon->prior_slabs[i].prior;
+	assert_int_equal(sum, s->recon->prior_live);
+	for (int i = 0; i < 200 && s->recon->prior_live; i++)
 		assert_non_null(take(s, 0, 0, 0, 0, 0));
 }
 
-/* A kernel slab seen freed (ss_kcache_kslab_left, _prior_respread): its
+/* A kernel slab seen freed (ss_recon_kslab_left, _prior_respread): its
  * slab here gives up what it still holds; node partial slabs no event
  * touched take them back while they have room (the cache's objects stay
  * the snapshot's), and what none can take was freed without an event.
@@ -775,26 +802,26 @@ static void test_kslab_freed(void **state)
 	(void)state;
 
 	snap_cache("sparse-k.txt", sparse, "buffer_head", &snap, &s, &t, &topo);
-	assert_int_equal(ss_kcache_kslab_left(&s, &ki), 0); /* not mapped yet */
+	assert_int_equal(ss_recon_kslab_left(s.recon, &ki), 0); /* not mapped yet */
 	/* K held a whole slab: it maps onto a full one, and gives 30 */
 	for (int i = 0; i < 30; i++)
-		sl = ss_kcache_take_prior(&s, &ki);
-	assert_int_equal(sl->prior, 9);
-	live = s.prior_live;
+		sl = ss_recon_take_prior(s.recon, &ki);
+	assert_int_equal(prior_of(&s, sl), 9);
+	live = s.recon->prior_live;
 	ki.src_api = 7; /* another kernel cache's slab 1: never mapped here */
-	assert_int_equal(ss_kcache_kslab_left(&s, &ki), 0);
+	assert_int_equal(ss_recon_kslab_left(s.recon, &ki), 0);
 	ki.src_api = 0;
-	left = ss_kcache_kslab_left(&s, &ki);
+	left = ss_recon_kslab_left(s.recon, &ki);
 	assert_int_equal(left, 9);
 	for (uint32_t i = 0; i < left; i++)
-		assert_ptr_equal(ss_kcache_take_prior(&s, &ki), sl);
-	assert_int_equal(sl->prior, 0);
+		assert_ptr_equal(ss_recon_take_prior(s.recon, &ki), sl);
+	assert_int_equal(prior_of(&s, sl), 0);
 	/* 94 node partial slabs with room: all 9 back, none unseen */
-	assert_int_equal(ss_kcache_prior_respread(&s, left), 9);
-	assert_int_equal(s.prior_live, live);
-	assert_int_equal(s.prior_freed_unseen, 0);
+	assert_int_equal(ss_recon_prior_respread(s.recon, left), 9);
+	assert_int_equal(s.recon->prior_live, live);
+	assert_int_equal(s.recon->prior_freed_unseen, 0);
 	assert_prior_consistent(&s);
-	ss_kcache_release(&s);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 
@@ -802,17 +829,17 @@ static void test_kslab_freed(void **state)
 	snap_cache("full-k.txt", full, "dentry", &snap, &s, &t, &topo);
 	ki.held = 21;
 	for (int i = 0; i < 5; i++)
-		sl = ss_kcache_take_prior(&s, &ki);
-	live = s.prior_live;
-	left = ss_kcache_kslab_left(&s, &ki);
+		sl = ss_recon_take_prior(s.recon, &ki);
+	live = s.recon->prior_live;
+	left = ss_recon_kslab_left(s.recon, &ki);
 	assert_int_equal(left, 16);
 	for (uint32_t i = 0; i < left; i++)
-		assert_ptr_equal(ss_kcache_take_prior(&s, &ki), sl);
-	assert_int_equal(ss_kcache_prior_respread(&s, left), 0);
-	assert_int_equal(s.prior_live, live - 16);
-	assert_int_equal(s.prior_freed_unseen, 16);
+		assert_ptr_equal(ss_recon_take_prior(s.recon, &ki), sl);
+	assert_int_equal(ss_recon_prior_respread(s.recon, left), 0);
+	assert_int_equal(s.recon->prior_live, live - 16);
+	assert_int_equal(s.recon->prior_freed_unseen, 16);
 	assert_prior_consistent(&s);
-	ss_kcache_release(&s);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 }
@@ -952,13 +979,14 @@ static void test_prior_counts_caches(void **state)
 	ss_prior_counts_release(&pc);
 }
 
-/* 4 full slabs and 16 node partial ones 8 of 16 in use: SLUB's figures
- * (the even spread guesses 8 each).  The trace frees every object, kernel
- * slab by kernel slab: 16 kernel slabs giving 3 and 13 in turn, then 4
- * giving 16.  Told what all of them held, each maps onto a slab holding
- * exactly what it gives (a partial slab reshaped where none does) and its
- * frees empty it, as the kernel's emptied K; drawn without it, a kernel
- * slab giving 3 takes a slab holding 8 or 16, and later ones split. */
+/* 4 full slabs and 16 node partial ones 8 of 16 in use on average:
+ * SLUB's figures (spread from 1 to 15: partial_spread.h).  The trace
+ * frees every object, kernel slab by kernel slab: 16 kernel slabs giving
+ * 3 and 13 in turn, then 4 giving 16.  Told what all of them held, each
+ * maps onto a slab holding exactly what it gives (a partial slab reshaped
+ * where none does) and its frees empty it, as the kernel's emptied K;
+ * drawn without it, a kernel slab maps onto any slab holding at least what
+ * it gives. */
 static const char tight[] =
 	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
 	"cache=kmalloc-512 name=kmalloc-512 aliases=0 align=8 cache_dma=0 cpu_partial=52 "
@@ -980,7 +1008,7 @@ static unsigned free_tight(struct ss_kcache *s, uint64_t held, uint32_t kslabs)
 
 		for (uint32_t i = 1; i < n; i++)
 			one &= take(s, k, n, 0, held, kslabs) == first;
-		emptied += one && !first->prior;
+		emptied += one && !prior_of(s, first);
 	}
 	return emptied;
 }
@@ -989,9 +1017,9 @@ static unsigned free_tight(struct ss_kcache *s, uint64_t held, uint32_t kslabs)
  * replay frees them: the slabs they empty are discarded, and no
  * descriptor of the initial state is handed out again -- not to a new
  * slab, and not to the slabs a later add_prior() packs another kernel
- * cache's objects into (a recycled one sat at two indices of
- * prior_slabs[], and a draw from the stale one crashed a kmalloc-buckets
- * replay of find-usr-cold). */
+ * cache's objects into (a recycled one would sit at two indices of
+ * prior_slabs[], and a draw from the stale one take an object from a
+ * slab that is no longer the initial state's). */
 static void test_prior_slabs_not_recycled(void **state)
 {
 	struct ss_snap snap;
@@ -1001,7 +1029,7 @@ static void test_prior_slabs_not_recycled(void **state)
 	struct ss_costs costs;
 	struct ss_op op;
 	struct ss_error err;
-	struct ss_cache_report r;
+	struct ss_recon_report r;
 	uint64_t slabs0;
 	uint32_t had;
 	(void)state;
@@ -1016,7 +1044,7 @@ static void test_prior_slabs_not_recycled(void **state)
 					   .cache_kslabs = 20};
 
 		for (uint32_t i = 0; i < n; i++) {
-			struct ss_slab *sl = ss_kcache_take_prior(&s, &ki);
+			struct ss_slab *sl = ss_recon_take_prior(s.recon, &ki);
 
 			assert_non_null(sl);
 			ss_kcache_free(&s, 0, sl, &op);
@@ -1026,41 +1054,42 @@ static void test_prior_slabs_not_recycled(void **state)
 	/* what the report says of them: 20 kernel slabs freed from, none
 	 * said to hold a whole slab (no by_held), the snapshot's 16 partial
 	 * ones not full, and the initial slabs discarded (no new one made) */
-	ss_kcache_report(&s, &r);
+	ss_recon_cache_report(s.recon, &r);
 	assert_int_equal(r.kslabs_freed_from, 20);
 	assert_int_equal(r.kslabs_whole, 0);
 	assert_int_equal(r.prior_slabs_not_full, 16);
 	assert_int_equal(r.prior_slabs_freed, slabs0 - s.nr_slabs);
-	had = s.nr_prior_slabs;
-	assert_int_equal(ss_kcache_add_prior(&s, ss_snap_find(&snap, "kmalloc-512"), &err), 0);
+	had = s.recon->nr_prior_slabs;
+	assert_int_equal(ss_recon_add_prior(s.recon, ss_snap_find(&snap, "kmalloc-512"), &err), 0);
 	/* a second kernel cache's slabs: the kernel slabs' counts are not
 	 * one cache's any more, and are not reported */
-	ss_kcache_report(&s, &r);
+	ss_recon_cache_report(s.recon, &r);
 	assert_int_equal(r.kslabs_freed_from, 0);
 	assert_int_equal(r.kslabs_whole, 0);
 	assert_int_equal(r.prior_slabs_not_full, 16); /* (the 192 added packed: 12 whole slabs) */
-	assert_true(s.nr_prior_slabs > had);
-	for (uint32_t i = 0; i < s.nr_prior_slabs; i++)
-		for (uint32_t j = i + 1; j < s.nr_prior_slabs; j++)
-			assert_ptr_not_equal(s.prior_slabs[i], s.prior_slabs[j]);
+	assert_true(s.recon->nr_prior_slabs > had);
+	for (uint32_t i = 0; i < s.recon->nr_prior_slabs; i++)
+		for (uint32_t j = i + 1; j < s.recon->nr_prior_slabs; j++)
+			assert_ptr_not_equal(s.recon->prior_slabs[i].sl, s.recon->prior_slabs[j].sl);
 	for (int i = 0; i < 40; i++) {
 		struct ss_slab *sl = ss_slab_new(&s, 0, &op);
 
 		assert_non_null(sl);
-		for (uint32_t j = 0; j < s.nr_prior_slabs; j++)
-			assert_ptr_not_equal(sl, s.prior_slabs[j]);
+		for (uint32_t j = 0; j < s.recon->nr_prior_slabs; j++)
+			assert_ptr_not_equal(sl, s.recon->prior_slabs[j].sl);
 	}
-	ss_kcache_release(&s);
+	release(&s);
 	ss_topology_release(&topo);
 	ss_snap_release(&snap);
 }
 
-/* 4 whole slabs and 4 node partial ones holding 10 of 16: kernel slabs
- * giving 12, 12, 12, then four giving 16.  Told that four of the cache's
- * kernel slabs held a whole slab, the ones giving 12 leave the whole
- * slabs to them (a node partial slab is reshaped to hold 12), and each
- * of the four empties a whole slab; not told, a kernel slab giving 12 may
- * take a whole one, and one giving 16 then splits over two. */
+/* 4 whole slabs and 4 node partial ones holding 10 of 16 on average (4,
+ * 15, 12 and 9: partial_spread.h): kernel slabs giving 12, 12, 12, then
+ * four giving 16.  Told that four of the cache's kernel slabs held a whole
+ * slab, the ones giving 12 leave the whole slabs to them (a node partial
+ * slab is reshaped to hold 12 where none does), and each of the four
+ * empties a whole slab; not told, a kernel slab giving 12 may take a
+ * whole one, and one giving 16 then splits over two. */
 static const char wholes[] =
 	"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
 	"cache=kmalloc-256 name=kmalloc-256 aliases=0 align=8 cache_dma=0 cpu_partial=52 "
@@ -1070,21 +1099,26 @@ static const char wholes[] =
 	"slabs_cpu_partial=0(0) total_objects=128,N0=128\n";
 
 /* The seven kernel slabs' frees; how many of those giving 16 emptied the
- * one slab they all took from. */
-static unsigned free_wholes(struct ss_kcache *s, const uint32_t *by_held, uint32_t nr_by_held)
+ * one slab they all took from, and (*whole_taken) how many of those giving 12
+ * took a slab that held a whole slab's worth. */
+static unsigned free_wholes(struct ss_kcache *s, const uint32_t *by_held, uint32_t nr_by_held,
+			    unsigned *whole_taken)
 {
 	unsigned emptied = 0;
 
+	*whole_taken = 0;
 	for (uint32_t k = 1; k <= 7; k++) {
 		uint32_t n = k <= 3 ? 12 : 16;
 		struct ss_kslab_info ki = {.kslab = k, .held = n, .cache_kslabs = 7,
 					   .by_held = by_held, .nr_by_held = nr_by_held};
-		struct ss_slab *first = ss_kcache_take_prior(s, &ki);
+		struct ss_slab *first = ss_recon_take_prior(s->recon, &ki);
 		bool one = first != NULL;
 
+		assert_non_null(first);
+		*whole_taken += n == 12 && prior_of(s, first) + 1 == first->objects;
 		for (uint32_t i = 1; i < n; i++)
-			one &= ss_kcache_take_prior(s, &ki) == first;
-		emptied += n == 16 && one && !first->prior;
+			one &= ss_recon_take_prior(s->recon, &ki) == first;
+		emptied += n == 16 && one && !prior_of(s, first);
 	}
 	return emptied;
 }
@@ -1102,13 +1136,27 @@ static void test_take_prior_whole(void **state)
 		by_held[h] = h <= 12 ? 7 : 4;
 	snap_cache("wholes.txt", wholes, "kmalloc-256", &snap, &s, &t, &topo);
 	assert_int_equal(slub_objects(&s), 104);
-	assert_int_equal(free_wholes(&s, by_held, 17), 4);
-	ss_kcache_release(&s);
+	release(&s);
 	ss_topology_release(&topo);
-	start_cache(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-256"));
-	assert_true(free_wholes(&s, NULL, 0) < 4);
-	ss_kcache_release(&s);
-	ss_topology_release(&topo);
+	/* Whatever the draws (each draw seed): told, no kernel slab giving 12
+	 * takes a whole slab, and each giving 16 empties one; not told,
+	 * nothing keeps them, and each whole slab one giving 12 took is one
+	 * fewer for those giving 16 (the only slabs that hold 16), the rest
+	 * of which split over two. */
+	for (uint64_t seed = 0; seed < 8; seed++) {
+		unsigned wholes_taken, emptied;
+
+		start_seeded(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-256"), seed);
+		assert_int_equal(free_wholes(&s, by_held, 17, &wholes_taken), 4);
+		assert_int_equal(wholes_taken, 0);
+		release(&s);
+		ss_topology_release(&topo);
+		start_seeded(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-256"), seed);
+		emptied = free_wholes(&s, NULL, 0, &wholes_taken);
+		assert_int_equal(emptied, 4 - wholes_taken);
+		release(&s);
+		ss_topology_release(&topo);
+	}
 	ss_snap_release(&snap);
 }
 
@@ -1123,13 +1171,28 @@ static void test_take_prior_tight(void **state)
 	snap_cache("tight.txt", tight, "kmalloc-512", &snap, &s, &t, &topo);
 	assert_int_equal(slub_objects(&s), 192);
 	assert_int_equal(free_tight(&s, 192, 20), 20);
-	assert_int_equal(s.prior_live, 0);
-	ss_kcache_release(&s);
+	assert_int_equal(s.recon->prior_live, 0);
+	release(&s);
 	ss_topology_release(&topo);
-	start_cache(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-512"));
-	assert_true(free_tight(&s, 0, 0) < 20);
-	ss_kcache_release(&s);
-	ss_topology_release(&topo);
+	/* Not told what the cache's kernel slabs held, whatever the draws
+	 * (each draw seed): a kernel slab giving 3 maps onto a slab that
+	 * holds at least 3 (none is reshaped to hold exactly that), and its
+	 * frees take from that one slab. */
+	for (uint64_t seed = 0; seed < 8; seed++) {
+		struct ss_slab *first;
+		uint32_t had;
+
+		start_seeded(&s, &t, &topo, ss_snap_find(&snap, "kmalloc-512"), seed);
+		first = take(&s, 1, 3, 0, 0, 0);
+		assert_non_null(first);
+		had = prior_of(&s, first) + 1;
+		assert_true(had >= 3);
+		assert_ptr_equal(take(&s, 1, 3, 0, 0, 0), first);
+		assert_ptr_equal(take(&s, 1, 3, 0, 0, 0), first);
+		assert_int_equal(prior_of(&s, first), had - 3);
+		release(&s);
+		ss_topology_release(&topo);
+	}
 	ss_snap_release(&snap);
 }
 

@@ -1,23 +1,58 @@
-/* contention_swap.h - a cmpxchg line's ring of recent swaps and the
- * one-cmpxchg placement (contention.h's rules), inline: contention.c
- * builds c->swap from it, and the replay loop of plain SLUB caches
- * (replay_plain.c) places a free's cmpxchg without the call.  Only those
- * two include it.
+/* contention_swap.h - the contention engine's state (the rules are in
+ * sim/contention.h), a cmpxchg line's ring of recent swaps and the
+ * one-cmpxchg placement, inline: the engine (sim/contention.c) builds
+ * c->swap from it, and a model's batch replay (model_batch.h) places an
+ * operation's one cmpxchg without the call.  Here, below the engine, so
+ * that a model's loop can keep them inline.
  */
 #ifndef SS_CONTENTION_SWAP_H
 #define SS_CONTENTION_SWAP_H
 
-#include "contention.h"
+#include <stdint.h>
+
+#include "resource.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
+#define SS_RES_HIST_MAX 4096
+#define SS_SWAP_RING 8
+
+struct ss_contention;
+
+/* One operation's one cmpxchg on r (report row st), several CPUs: it read
+ * at `at` in the operation's cycles and swaps `window` later on CPU cpu,
+ * whose clock has not yet advanced by the operation; another CPU's swap
+ * in between makes it loop once more (`retry` cycles, which the caller
+ * adds to the operation and counts as its cmpxchg_retry step).  1 when it
+ * looped, 0 when not, -1 when out of memory.  An operation's one use is
+ * placed like this whether it comes in a struct ss_op (ss_contend_op) or
+ * straight from a model's batch replay. */
+typedef int ss_swap_fn(struct ss_contention *c, unsigned cpu, struct ss_resource *r,
+		       struct ss_res_stat *st, double at, double window, double retry);
+
+struct ss_contention {
+	/* set by ss_contention_init */
+	const double *clocks; /* every CPU's clock (struct ss_run) */
+	unsigned nr_cpus;
+	/* ss_contend_swap_base as built for this CPU (contention.c), or with
+	 * one CPU the tally of a use */
+	ss_swap_fn *swap;
+	/* the slowest clock, recomputed every few placements: no new use can
+	 * begin before it, so older spans are dropped */
+	double floor;
+	int until_floor; /* placements left before it; < 0: now */
+	/* run totals */
+	uint64_t uses, waits, retries, lost;
+	double wait_cycles, retry_cycles;
+};
+
 /* Placements between two recomputations of the slowest clock: a stale
  * floor only keeps a few spans longer. */
 #define SS_FLOOR_EVERY 64
 
-/* c->floor again, and the countdown to the next (contention.c). */
+/* c->floor again, and the countdown to the next. */
 void ss_contention_floor(struct ss_contention *c);
 
 /* Every placement counts down, whatever its kind: the floor's schedule
@@ -74,7 +109,9 @@ ss_swapped_between(const struct ss_swap_ring *g, unsigned cpu, double t, double 
 	return 0;
 }
 
-/* r's first swap, at `at`: an empty ring (contention.c, once per line). */
+/* r's first swap, at `at`: an empty ring (contention_swap.c, once per
+ * line; out of line: the free path that keeps a swap keeps its
+ * registers). */
 struct ss_swap_ring *ss_swap_ring_new(struct ss_resource *r, double at);
 
 /* Keep a swap at `at` in r's ring, over its oldest. */

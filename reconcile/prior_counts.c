@@ -199,9 +199,8 @@ int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 		 * clears __GFP_ACCOUNT and sets __GFP_NO_OBJ_EXT, 6.10+: it goes to a
 		 * plain kmalloc slab, which no accounted object gets into), so
 		 * a vector freed right after a vector is another slab's, freed
-		 * with no event for its own last object (a sheaf or bulk free).
-		 * Taken as K's death, it had find-usr-cold's kmalloc-512 (all
-		 * buffer_head vectors) seeing 13 of its slabs die. */
+		 * with no event for its own last object (a sheaf or bulk free),
+		 * never K's death (test_slab_prior.c test_prior_counts_caches). */
 		last->id = 0;
 		return ss_prior_counts_add(pc, ev);
 	}
@@ -212,9 +211,9 @@ int ss_prior_counts_note(struct ss_prior_counts *pc, const struct ss_event *ev,
 	 * callback, a grace period later (free_slab() -> call_rcu(...,
 	 * rcu_free_slab) -> __free_slab(), mm/slub.c 6.18): the vector kfree
 	 * after one of its frees is another slab's, and its own deaths are
-	 * not seen.  sng-fork's tw_sock_TCP had 5 of its 43 emptied slabs
-	 * "seen" so, and then the +1 of ss_prior_counts_held kept an object
-	 * in every other one. */
+	 * not seen: none is taken for one, or the +1 of
+	 * ss_prior_counts_held would keep an object in every other slab of
+	 * the cache (test_slab_prior.c test_prior_counts_rcu_not_dead). */
 	if (ev->kind != SS_EV_FREE_PRIOR || (cflags & SS_CF_RCU))
 		last->id = 0;
 	return 0;
