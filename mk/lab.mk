@@ -1,0 +1,42 @@
+# mk/lab.mk - the kernel lab: Debian's kernels booted under QEMU, a workload
+# run in the guest, and a capture in make capture's format brought back
+# (docs/lab.md).  Root.
+#
+#   make lab NAME=N WORK=NAME|'shell snippet' [KERNEL=6.1|6.12|7.2]
+#            [ARCH=x86_64|arm32] [BOOT='slub_debug=P ...'] [CPUS=1] [MEM=1024M]
+#            [CAPTURE_DIR=datasets/captures] [TIMEOUT=900] [BUFFER_KB=65536]
+#            [SETTLE=10] [FORCE=1]
+#   make lab-fetch [KERNEL=...] [ARCH=...]   the kernel only (kept in datasets/lab/)
+#   make lab-deps                            QEMU and the fetch tools (apt-get)
+#   make test-lab                            the lab's longer tests (opt-in)
+#   make lab-matrix                          what-ifs predicted, then booted (docs/lab.md)
+#
+# The capture is read by `make sim TRACE=CAPTURE_DIR/N`.  LAB_DATA (default
+# datasets/lab) holds the kernels, the guest userland and the private apt
+# lists.
+
+LAB_KERNEL = $(or $(KERNEL),6.1)
+LAB_ARCH = $(or $(ARCH),x86_64)
+lab_sq = '$(subst ','\'',$(1))'
+
+.PHONY: lab lab-deps lab-fetch test-lab
+lab-deps:
+	@scripts/deps.sh check lab >/dev/null 2>&1 || scripts/deps.sh install lab
+
+# WORK reaches the script through the environment: a snippet of several
+# lines would not survive the recipe line, and $(value ...) keeps its
+# $VARS for the guest's shell.
+lab: export SLABSIM_LAB_WORK = $(value WORK)
+lab: lab-deps
+	@lab/run.sh -n $(call lab_sq,$(NAME)) -w "$$SLABSIM_LAB_WORK" \
+		-k $(call lab_sq,$(LAB_KERNEL)) -a $(call lab_sq,$(LAB_ARCH)) \
+		-b $(call lab_sq,$(BOOT)) -c $(call lab_sq,$(or $(CPUS),1)) -m $(call lab_sq,$(or $(MEM),1024M)) \
+		-d $(call lab_sq,$(or $(CAPTURE_DIR),datasets/captures)) -t $(call lab_sq,$(or $(TIMEOUT),900)) \
+		-B $(call lab_sq,$(or $(BUFFER_KB),65536)) -s $(call lab_sq,$(or $(SETTLE),10)) \
+		$(if $(filter 1,$(FORCE)),-f)
+
+lab-fetch: lab-deps
+	@lab/fetch-kernel.sh $(call lab_sq,$(LAB_KERNEL)) $(call lab_sq,$(LAB_ARCH))
+
+test-lab: $(SLABSIM) lab-deps
+	@SLABSIM=$(abspath $(SLABSIM)) scripts/run-tests.sh lab $(sort $(wildcard tests/lab/*.sh))
