@@ -70,7 +70,7 @@ if lab_apt_exists "$suite" "$image-unsigned:$deb_arch"; then
 fi
 pkgs=("$image:$deb_arch")
 for p in $(lab_apt_depends "$suite" "$image:$deb_arch"); do
-	case ${p%:*} in linux-binary-* | linux-modules-*) pkgs+=("${p%:*}:$deb_arch") ;; esac
+	case ${p%:*} in linux-binary-* | linux-modules-* | linux-base-[0-9]*) pkgs+=("${p%:*}:$deb_arch") ;; esac
 done
 rm -rf "$dest.tmp"
 mkdir -p "$dest.tmp/debs" "$dest.tmp/root"
@@ -88,13 +88,14 @@ mdir=$(ls -d "$root"/usr/lib/modules/*/ "$root"/lib/modules/*/ 2> /dev/null | he
 mdir=${mdir%/}
 [ -n "$mdir" ] || die "kernel $kernel ($image): no module tree in the package"
 kver=$(basename "$mdir")
-vmlinuz=$(ls "$root"/boot/vmlinuz-"$kver" "$root"/boot/vmlinuz-* 2> /dev/null | head -1 || true)
+# /boot/vmlinuz-KVER, or (linux-binary-*, 6.19+) vmlinuz in the module tree
+vmlinuz=$(ls "$root"/boot/vmlinuz-"$kver" "$root"/boot/vmlinuz-* "$mdir/vmlinuz" 2> /dev/null | head -1 || true)
 [ -n "$vmlinuz" ] || die "kernel $kernel ($image): no /boot/vmlinuz in the package"
-config=$(ls "$root"/boot/config-"$kver" 2> /dev/null | head -1 || true)
-mkdir -p "$dest.tmp/lib/modules"
-mv "$mdir" "$dest.tmp/lib/modules/$kver"
+config=$(ls "$root"/boot/config-"$kver" "$mdir/config" 2> /dev/null | head -1 || true)
 mv "$vmlinuz" "$dest.tmp/vmlinuz"
 [ -z "$config" ] || mv "$config" "$dest.tmp/config"
+mkdir -p "$dest.tmp/lib/modules"
+mv "$mdir" "$dest.tmp/lib/modules/$kver"
 rm -rf "$root"
 depmod -b "$dest.tmp" "$kver" || die "depmod failed for $kver"
 

@@ -3,7 +3,7 @@
 # back a capture directory in make capture's format (docs/lab.md).  Root.
 #
 #   run.sh -n NAME -w WORK [-k KERNEL] [-a ARCH] [-b BOOT] [-c CPUS] [-m MEM]
-#          [-d DIR] [-t TIMEOUT] [-B BUFFER_KB] [-s SETTLE] [-f]
+#          [-d DIR] [-t TIMEOUT] [-B BUFFER_KB] [-s SETTLE] [-g] [-f]
 #
 #   -n NAME     the capture's directory name (as make capture's NAME)
 #   -w WORK     a workload of lab/work/ (WORK.sh), or a shell snippet
@@ -17,6 +17,7 @@
 #               and called hung (default 900)
 #   -B KB       trace ring buffer per CPU, KiB, or auto: 65536 (the default)
 #   -s SECONDS  settle limit after the workload (default 10)
+#   -g          run the workload in a memory cgroup of its own (cgroup v2)
 #   -f          replace an existing DIR/NAME
 #
 # Exit 0 with DIR/NAME written; 1 on any failure (the kernel could not be
@@ -30,17 +31,17 @@ prog=lab
 die() { echo "$prog: $*" >&2; exit 1; }
 usage() {
 	[ $# -eq 0 ] || echo "$prog: $*" >&2
-	echo "usage: run.sh -n NAME -w WORK [-k KERNEL] [-a ARCH] [-b BOOT] [-c CPUS] [-m MEM] [-d DIR] [-t TIMEOUT] [-B KB] [-s SETTLE] [-f]" >&2
+	echo "usage: run.sh -n NAME -w WORK [-k KERNEL] [-a ARCH] [-b BOOT] [-c CPUS] [-m MEM] [-d DIR] [-t TIMEOUT] [-B KB] [-s SETTLE] [-g] [-f]" >&2
 	exit 2
 }
 
 name="" work="" kernel=6.1 arch=x86_64 boot="" cpus=1 mem=1024M dir=datasets/captures
-timeout_s=900 buffer_kb=65536 settle=10 force=0
-while getopts n:w:k:a:b:c:m:d:t:B:s:f opt; do
+timeout_s=900 buffer_kb=65536 settle=10 force=0 memcg=no
+while getopts n:w:k:a:b:c:m:d:t:B:s:gf opt; do
 	case $opt in
 	n) name=$OPTARG ;; w) work=$OPTARG ;; k) kernel=$OPTARG ;; a) arch=$OPTARG ;;
 	b) boot=$OPTARG ;; c) cpus=$OPTARG ;; m) mem=$OPTARG ;; d) dir=$OPTARG ;;
-	t) timeout_s=$OPTARG ;; B) buffer_kb=$OPTARG ;; s) settle=$OPTARG ;; f) force=1 ;;
+	t) timeout_s=$OPTARG ;; B) buffer_kb=$OPTARG ;; s) settle=$OPTARG ;; g) memcg=yes ;; f) force=1 ;;
 	*) usage ;;
 	esac
 done
@@ -112,6 +113,7 @@ cat > "$tmp/env" << EOF
 LAB_BUFFER_KB=$buffer_kb
 LAB_SETTLE=$settle
 LAB_NAME_OFFSET=$NAME_OFFSET
+LAB_MEMCG=$memcg
 EOF
 "$here/make-initramfs.sh" "$kdir" "$LAB_DATA/userland/$deb_arch" "$modules" "$workfile" "$tmp/env" "$tmp/initramfs.cpio"
 

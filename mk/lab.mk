@@ -5,7 +5,7 @@
 #   make lab NAME=N WORK=NAME|'shell snippet' [KERNEL=6.1|6.12|7.2]
 #            [ARCH=x86_64|arm32] [BOOT='slub_debug=P ...'] [CPUS=1] [MEM=1024M]
 #            [CAPTURE_DIR=datasets/captures] [TIMEOUT=900] [BUFFER_KB=65536]
-#            [SETTLE=10] [FORCE=1]
+#            [SETTLE=10] [MEMCG=1] [FORCE=1]
 #   make lab-fetch [KERNEL=...] [ARCH=...]   the kernel only (kept in datasets/lab/)
 #   make lab-deps                            QEMU and the fetch tools (apt-get)
 #   make test-lab                            the lab's longer tests (opt-in)
@@ -33,7 +33,7 @@ lab: lab-deps
 		-b $(call lab_sq,$(BOOT)) -c $(call lab_sq,$(or $(CPUS),1)) -m $(call lab_sq,$(or $(MEM),1024M)) \
 		-d $(call lab_sq,$(or $(CAPTURE_DIR),datasets/captures)) -t $(call lab_sq,$(or $(TIMEOUT),900)) \
 		-B $(call lab_sq,$(or $(BUFFER_KB),65536)) -s $(call lab_sq,$(or $(SETTLE),10)) \
-		$(if $(filter 1,$(FORCE)),-f)
+		$(if $(filter 1,$(MEMCG)),-g) $(if $(filter 1,$(FORCE)),-f)
 
 lab-fetch: lab-deps
 	@lab/fetch-kernel.sh $(call lab_sq,$(LAB_KERNEL)) $(call lab_sq,$(LAB_ARCH))

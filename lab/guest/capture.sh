@@ -16,7 +16,7 @@
 #     kmem_cache_alloc(), kmem_cache_alloc_lru(), kmem_cache_alloc_node():
 #     slab_alloc*() then trace_kmem_cache_alloc(), always) record s->name
 #     (NAME_OFFSET: offsetof(struct kmem_cache, name) from the kernel's
-#     BTF); the host gives each event the name of its task's latest
+#     BTF, else calibrated here on kmem_cache_free); the host gives each event the name of its task's latest
 #     kprobe line (lab/name-allocs.awk).  The event's own probe function
 #     would pair exactly, but it is notrace, and Debian's kernels refuse
 #     kprobes there (CONFIG_KPROBE_EVENTS_ON_NOTRACE off);
@@ -49,13 +49,62 @@ grep -qw no_hash_pointers /proc/cmdline && no_hash=yes
 # files are made with it)
 name_source=tracepoint
 if ! grep -q 'field:.* name;' "$TFS/events/kmem/kmem_cache_alloc/format"; then
-	[ -n "${LAB_NAME_OFFSET:-}" ] ||
-		die "kmem_cache_alloc has no name= on this kernel and the kernel's BTF gave no offsetof(struct kmem_cache, name)"
 	case $(uname -m) in
-	x86_64) s_reg=%di ;;
-	arm*) s_reg=%r0 ;;
+	x86_64) s_reg=%di x_reg=%si word=8 ;;
+	arm*) s_reg=%r0 x_reg=%r1 word=4 ;;
 	*) die "no kprobe argument register known for $(uname -m)" ;;
 	esac
+	offset_source=BTF
+	if [ -z "${LAB_NAME_OFFSET:-}" ]; then
+		# no BTF (Debian's armmp 6.1): the offset is read off the kernel
+		# itself.  kmem_cache_free(s, x) names s in its event (name=, 6.1):
+		# a kprobe at its entry reads a string at each word of s, and the
+		# offset is the one whose string is the event's name for every
+		# free of the calibration (ls -l of /bin and /lab, twice).
+		fields=""
+		for ((k = 0; k < 64; k++)); do fields+=" o$((k * word))=+0(+$((k * word))($s_reg)):string"; done
+		echo "p:kprobes/slabsim_cal kmem_cache_free x=$x_reg:x$((word * 8))$fields" >> "$TFS/kprobe_events" ||
+			die "cannot place the calibration kprobe on kmem_cache_free"
+		cal=$TFS/instances/slabsim-cal
+		mkdir "$cal" || die "cannot create tracing instance $cal"
+		echo 1 > "$cal/events/kprobes/slabsim_cal/enable"
+		echo 1 > "$cal/events/kmem/kmem_cache_free/enable"
+		ls -l /bin /lab > /dev/null 2>&1 || true
+		ls -l /bin /lab > /dev/null 2>&1 || true
+		echo 0 > "$cal/tracing_on"
+		LAB_NAME_OFFSET=$(awk '
+			function ptr(p) { p = tolower(p); sub(/^0x/, "", p); sub(/^0+/, "", p); return p }
+			/: slabsim_cal: / {
+				for (i = 1; i <= NF; i++) {
+					if ($i ~ /^x=/) x = ptr(substr($i, 3))
+					else if ($i ~ /^o[0-9]+=/) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); gsub(/"/, "", v); cand[k] = v }
+				}
+				have = 1; next
+			}
+			have && /: kmem_cache_free: / {
+				n = ""; p = ""
+				for (i = 1; i <= NF; i++) {
+					if ($i ~ /^name=/) n = substr($i, 6)
+					if ($i ~ /^ptr=/) p = ptr(substr($i, 5))
+				}
+				if (p == x && n != "") {
+					pairs++
+					for (k in cand) if (cand[k] == n) hits[k]++
+				}
+				have = 0
+			}
+			END {
+				for (k in hits) if (hits[k] == pairs) { found++; best = k }
+				if (pairs >= 20 && found == 1) print substr(best, 2)
+			}' "$cal/trace")
+		echo 0 > "$cal/events/kprobes/slabsim_cal/enable"
+		echo 0 > "$cal/events/kmem/kmem_cache_free/enable"
+		rmdir "$cal"
+		echo "-:kprobes/slabsim_cal" >> "$TFS/kprobe_events"
+		[ -n "$LAB_NAME_OFFSET" ] ||
+			die "kmem_cache_alloc has no name= on this kernel, it has no BTF, and kmem_cache_free's calibration found no single offset of s->name"
+		offset_source="calibrated on kmem_cache_free"
+	fi
 	KCA_PROBES=()
 	for fn in kmem_cache_alloc kmem_cache_alloc_lru kmem_cache_alloc_node; do
 		grep -q " $fn\$" /proc/kallsyms || continue
@@ -65,7 +114,7 @@ if ! grep -q 'field:.* name;' "$TFS/events/kmem/kmem_cache_alloc/format"; then
 		KCA_PROBES+=("$ev")
 	done
 	[ ${#KCA_PROBES[@]} -gt 0 ] || die "none of kmem_cache_alloc, kmem_cache_alloc_lru, kmem_cache_alloc_node in /proc/kallsyms"
-	name_source="kprobe ${KCA_PROBES[*]} s->name at +$LAB_NAME_OFFSET"
+	name_source="kprobe ${KCA_PROBES[*]} s->name at +$LAB_NAME_OFFSET ($offset_source)"
 fi
 
 PAGE_FREES=1
@@ -87,6 +136,16 @@ fi
 read -r buffer_kb_set _ < "$INST/buffer_size_kb"
 markers_copied=no
 [ -e "$INST/options/copy_trace_marker" ] && markers_copied=yes
+
+# MEMCG=1: the workload runs in a memory cgroup of its own (cgroup v2),
+# made before the before-snapshot: its accounted objects are charged to
+# it (obj_cgroup vectors on the kmalloc-cg-* and SLAB_ACCOUNT slabs)
+if [ "${LAB_MEMCG:-no}" = yes ]; then
+	mkdir -p /sys/fs/cgroup
+	mount -t cgroup2 none /sys/fs/cgroup || die "cannot mount cgroup2 (MEMCG=1)"
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control || die "no memory controller (MEMCG=1)"
+	mkdir /sys/fs/cgroup/lab || die "cannot create a memory cgroup (MEMCG=1)"
+fi
 
 SLAB_SYSFS=/sys/kernel/slab
 stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
@@ -123,7 +182,11 @@ marker start
 now_us; start_us=$now
 status=0
 mkdir -p /tmp/work
-(cd /tmp/work && SLABSIM_TRACE_MARKER=$INST/trace_marker exec /bin/bash /lab/work.sh) || status=$?
+(
+	cd /tmp/work
+	[ "${LAB_MEMCG:-no}" != yes ] || echo "$BASHPID" > /sys/fs/cgroup/lab/cgroup.procs
+	SLABSIM_TRACE_MARKER=$INST/trace_marker exec /bin/bash /lab/work.sh
+) || status=$?
 now_us; end_us=$now
 marker end
 
@@ -201,6 +264,7 @@ done
 	echo "hashed_pointers=no"
 	echo "lab_pointers=$([ $raw = 1 ] && echo "hash-ptr off" || echo "no_hash_pointers")"
 	echo "lab_cache_names=$name_source"
+	echo "lab_memcg=${LAB_MEMCG:-no}"
 	echo "markers_copied=$markers_copied"
 	echo "kmem_events=${KMEM_ENABLED[*]}"
 	echo "reader=clean"
