@@ -23,8 +23,10 @@ die() { echo "lab: $*" >&2; exit 1; }
 kernel=$1 arch=$2
 LAB_DATA=${LAB_DATA:-datasets/lab}
 mkdir -p "$LAB_DATA" && LAB_DATA=$(cd "$LAB_DATA" && pwd)
-row=$(awk -v k="$kernel" -v a="$arch" '!/^#/ && $1 == k && $2 == a' "$here/kernels.conf")
-[ -n "$row" ] || die "no kernel $kernel for $arch in lab/kernels.conf (there: $(awk '!/^#/ && NF {printf "%s/%s ", $1, $2}' "$here/kernels.conf"))"
+# LAB_KERNELS: another kernel table (tests)
+kernels=${LAB_KERNELS:-$here/kernels.conf}
+row=$(awk -v k="$kernel" -v a="$arch" '!/^#/ && $1 == k && $2 == a' "$kernels")
+[ -n "$row" ] || die "no kernel $kernel for $arch in $kernels (there: $(awk '!/^#/ && NF {printf "%s/%s ", $1, $2}' "$kernels"))"
 read -r _ _ suite deb_arch meta <<< "$row"
 for tool in apt-get dpkg-deb depmod bpftool readelf xz zstd; do
 	command -v "$tool" > /dev/null || die "$tool not found (make lab-deps)"

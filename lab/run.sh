@@ -104,7 +104,7 @@ export LAB_DATA
 kdir=$LAB_DATA/kernels/$kernel-$arch
 # shellcheck source=/dev/null
 . "$kdir/kernel.env"
-deb_arch=$(awk -v k="$kernel" -v a="$arch" '!/^#/ && $1 == k && $2 == a {print $4}' "$here/kernels.conf")
+deb_arch=$(awk -v k="$kernel" -v a="$arch" '!/^#/ && $1 == k && $2 == a {print $4}' "${LAB_KERNELS:-$here/kernels.conf}")
 if [ -z "$workfile" ]; then
 	workfile=$tmp/work.sh
 	printf '%s\n' "$work" > "$workfile"
@@ -216,6 +216,8 @@ lossy=no
 	[ -z "$names" ] || echo "lab_kprobe_names=$names"
 } > "$cap/meta"
 cp "$tmp/console.log" "$cap/console.log"
+# what the workload wrote into $LAB_OUT
+[ ! -d "$tmp/res/extra" ] || cp -a "$tmp/res/extra" "$cap/extra"
 chmod -R go-rwx "$cap" # real kernel addresses, as make capture's raw pointers
 
 old=""

@@ -40,3 +40,14 @@ lab-fetch: lab-deps
 
 test-lab: $(SLABSIM) lab-deps
 	@SLABSIM=$(abspath $(SLABSIM)) scripts/run-tests.sh lab $(sort $(wildcard tests/lab/*.sh))
+
+# make lab-matrix: each workload of MATRIX_WORKS booted as configuration A
+# (twice) and as every cell's B of lab/matrix/cells.conf, then every B
+# predicted from A's capture and compared (docs/lab.md).  Hours under TCG.
+MATRIX_WORKS ?= files procs netns
+MATRIX_DIR ?= datasets/lab/matrix
+.PHONY: lab-matrix
+lab-matrix: $(SLABSIM) lab-deps
+	@mkdir -p $(MATRIX_DIR)
+	@lab/matrix/boots.sh $(MATRIX_DIR)/caps $(MATRIX_WORKS) || echo "lab-matrix: some boots failed (above); their cells say so" >&2
+	@lab/matrix/predict.sh $(MATRIX_DIR)/caps $(MATRIX_DIR) $(MATRIX_WORKS)

@@ -185,7 +185,8 @@ mkdir -p /tmp/work
 (
 	cd /tmp/work
 	[ "${LAB_MEMCG:-no}" != yes ] || echo "$BASHPID" > /sys/fs/cgroup/lab/cgroup.procs
-	SLABSIM_TRACE_MARKER=$INST/trace_marker exec /bin/bash /lab/work.sh
+	# LAB_OUT: files the workload wants back (the capture's extra/)
+	SLABSIM_TRACE_MARKER=$INST/trace_marker LAB_OUT=$out/extra exec /bin/bash /lab/work.sh
 ) || status=$?
 now_us; end_us=$now
 marker end
