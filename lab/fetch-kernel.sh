@@ -7,7 +7,7 @@
 #
 # The kernel directory holds vmlinuz, config, the module tree under
 # lib/modules/KVER with its modules.dep (depmod -b), and kernel.env:
-#   KVER=6.1.0-50-amd64  PACKAGES='pkg=version ...'  SUITE=bookworm
+#   KVER=6.1.0-50-amd64  PACKAGES='pkg=version ...'  SUITE=bookworm  DEB_ARCH=amd64
 #   NAME_OFFSET=96   offsetof(struct kmem_cache, name) from the kernel's
 #                    BTF (bpftool), for kernels whose kmem_cache_alloc
 #                    event has no name= (6.1): empty when not found
@@ -23,11 +23,17 @@ die() { echo "lab: $*" >&2; exit 1; }
 kernel=$1 arch=$2
 LAB_DATA=${LAB_DATA:-datasets/lab}
 mkdir -p "$LAB_DATA" && LAB_DATA=$(cd "$LAB_DATA" && pwd)
+dest=$LAB_DATA/kernels/$kernel-$arch
 # LAB_KERNELS: another kernel table (tests)
 kernels=${LAB_KERNELS:-$here/kernels.conf}
 row=$(awk -v k="$kernel" -v a="$arch" '!/^#/ && $1 == k && $2 == a' "$kernels")
-[ -n "$row" ] || die "no kernel $kernel for $arch in $kernels (there: $(awk '!/^#/ && NF {printf "%s/%s ", $1, $2}' "$kernels"))"
-read -r _ _ suite deb_arch meta <<< "$row"
+if [ -e "$dest/kernel.env" ]; then # fetched, or built (make lab-kernel)
+	deb_arch=$(sed -n 's/^DEB_ARCH=//p' "$dest/kernel.env")
+	[ -n "$deb_arch" ] || deb_arch=$(echo "$row" | awk '{print $4}')
+else
+	[ -n "$row" ] || die "no kernel $kernel for $arch in $kernels (there: $(awk '!/^#/ && NF {printf "%s/%s ", $1, $2}' "$kernels"))"
+	read -r _ _ suite deb_arch meta <<< "$row"
+fi
 for tool in apt-get dpkg-deb depmod bpftool readelf xz zstd; do
 	command -v "$tool" > /dev/null || die "$tool not found (make lab-deps)"
 done
@@ -54,7 +60,6 @@ if [ ! -e "$userland/ready" ]; then
 fi
 
 # ---- the kernel ----------------------------------------------------------------
-dest=$LAB_DATA/kernels/$kernel-$arch
 [ ! -e "$dest/kernel.env" ] && [ -e "$dest.tmp" ] && rm -rf "$dest.tmp"
 if [ -e "$dest/kernel.env" ]; then
 	exit 0
@@ -124,6 +129,7 @@ rm -f "$tmpv"
 cat > "$dest.tmp/kernel.env" << EOF
 KVER=$kver
 SUITE=$suite
+DEB_ARCH=$deb_arch
 PACKAGES='$packages'
 NAME_OFFSET=$name_offset
 EOF

@@ -5,6 +5,7 @@
 #   /lab/capture-tracefs.sh, /lab/slab-snapshot.sh   scripts/, as make capture runs them
 #   /lab/work.sh                     the workload (WORK, a file)
 #   /lab/env                         the settings (ENV, a file)
+#   /lab/in                          the directory LAB_IN, if set
 #   /bin/busybox, /bin/bash          busybox-static, bash-static
 #   /usr/bin/find + its libraries    GNU findutils (slab-snapshot.sh uses -printf)
 #   /lab/modules/*.ko, modules.list  the modules MODULES (comma-separated)
@@ -31,6 +32,8 @@ cp "$here/guest/capture.sh" "$root/lab/capture.sh"
 cp "$repo/scripts/capture-tracefs.sh" "$repo/scripts/slab-snapshot.sh" "$root/lab/"
 cp "$work" "$root/lab/work.sh"
 cp "$env" "$root/lab/env"
+# LAB_IN: a directory of files the workload reads (/lab/in)
+[ -z "${LAB_IN:-}" ] || cp -r "$LAB_IN" "$root/lab/in"
 chmod 755 "$root/init" "$root/lab/"*.sh
 u=$userland/root
 cp "$u/bin/busybox" "$root/bin/busybox"
@@ -78,6 +81,11 @@ for m in "${wanted[@]}"; do
 	[ -n "$m" ] || continue
 	pat=${m//[-_]/[-_]}
 	if grep -Eq "/$pat\.ko(\.[a-z]+)?$" "$mtree/modules.builtin" 2> /dev/null; then
+		continue
+	fi
+	# a kernel built without modules (make lab-kernel): its config
+	sym=CONFIG_${m^^}
+	if grep -qx "${sym//-/_}=y" "$kdir/config" 2> /dev/null; then
 		continue
 	fi
 	rel=$(awk -F: '{print $1}' "$mtree/modules.dep" | grep -E "/$pat\.ko(\.[a-z]+)?$" | head -1 || true)

@@ -3,7 +3,7 @@
 # back a capture directory in make capture's format (docs/lab.md).  Root.
 #
 #   run.sh -n NAME -w WORK [-k KERNEL] [-a ARCH] [-b BOOT] [-c CPUS] [-m MEM]
-#          [-d DIR] [-t TIMEOUT] [-B BUFFER_KB] [-s SETTLE] [-g] [-f]
+#          [-d DIR] [-t TIMEOUT] [-B BUFFER_KB] [-s SETTLE] [-g] [-i DIR] [-f]
 #
 #   -n NAME     the capture's directory name (as make capture's NAME)
 #   -w WORK     a workload of lab/work/ (WORK.sh), or a shell snippet
@@ -18,6 +18,7 @@
 #   -B KB       trace ring buffer per CPU, KiB, or auto: 65536 (the default)
 #   -s SECONDS  settle limit after the workload (default 10)
 #   -g          run the workload in a memory cgroup of its own (cgroup v2)
+#   -i DIR      files the workload reads: in the guest at /lab/in
 #   -f          replace an existing DIR/NAME
 #
 # Exit 0 with DIR/NAME written; 1 on any failure (the kernel could not be
@@ -31,17 +32,17 @@ prog=lab
 die() { echo "$prog: $*" >&2; exit 1; }
 usage() {
 	[ $# -eq 0 ] || echo "$prog: $*" >&2
-	echo "usage: run.sh -n NAME -w WORK [-k KERNEL] [-a ARCH] [-b BOOT] [-c CPUS] [-m MEM] [-d DIR] [-t TIMEOUT] [-B KB] [-s SETTLE] [-g] [-f]" >&2
+	echo "usage: run.sh -n NAME -w WORK [-k KERNEL] [-a ARCH] [-b BOOT] [-c CPUS] [-m MEM] [-d DIR] [-t TIMEOUT] [-B KB] [-s SETTLE] [-g] [-i DIR] [-f]" >&2
 	exit 2
 }
 
 name="" work="" kernel=6.1 arch=x86_64 boot="" cpus=1 mem=1024M dir=datasets/captures
-timeout_s=900 buffer_kb=65536 settle=10 force=0 memcg=no
-while getopts n:w:k:a:b:c:m:d:t:B:s:gf opt; do
+timeout_s=900 buffer_kb=65536 settle=10 force=0 memcg=no input=""
+while getopts n:w:k:a:b:c:m:d:t:B:s:gi:f opt; do
 	case $opt in
 	n) name=$OPTARG ;; w) work=$OPTARG ;; k) kernel=$OPTARG ;; a) arch=$OPTARG ;;
 	b) boot=$OPTARG ;; c) cpus=$OPTARG ;; m) mem=$OPTARG ;; d) dir=$OPTARG ;;
-	t) timeout_s=$OPTARG ;; B) buffer_kb=$OPTARG ;; s) settle=$OPTARG ;; g) memcg=yes ;; f) force=1 ;;
+	t) timeout_s=$OPTARG ;; B) buffer_kb=$OPTARG ;; s) settle=$OPTARG ;; g) memcg=yes ;; i) input=$OPTARG ;; f) force=1 ;;
 	*) usage ;;
 	esac
 done
@@ -77,6 +78,7 @@ if [[ $work =~ ^[A-Za-z0-9_-]+$ ]]; then
 else
 	workfile=""
 fi
+[ -z "$input" ] || [ -d "$input" ] || usage "LAB_IN '$input' is not a directory"
 mkdir -p "$dir" || die "cannot create $dir"
 dir=$(cd "$dir" && pwd)
 dest=$dir/$name
@@ -104,7 +106,7 @@ export LAB_DATA
 kdir=$LAB_DATA/kernels/$kernel-$arch
 # shellcheck source=/dev/null
 . "$kdir/kernel.env"
-deb_arch=$(awk -v k="$kernel" -v a="$arch" '!/^#/ && $1 == k && $2 == a {print $4}' "${LAB_KERNELS:-$here/kernels.conf}")
+deb_arch=${DEB_ARCH:-$(awk -v k="$kernel" -v a="$arch" '!/^#/ && $1 == k && $2 == a {print $4}' "${LAB_KERNELS:-$here/kernels.conf}")}
 if [ -z "$workfile" ]; then
 	workfile=$tmp/work.sh
 	printf '%s\n' "$work" > "$workfile"
@@ -115,7 +117,7 @@ LAB_SETTLE=$settle
 LAB_NAME_OFFSET=$NAME_OFFSET
 LAB_MEMCG=$memcg
 EOF
-"$here/make-initramfs.sh" "$kdir" "$LAB_DATA/userland/$deb_arch" "$modules" "$workfile" "$tmp/env" "$tmp/initramfs.cpio"
+LAB_IN=$input "$here/make-initramfs.sh" "$kdir" "$LAB_DATA/userland/$deb_arch" "$modules" "$workfile" "$tmp/env" "$tmp/initramfs.cpio"
 
 # ---- boot ---------------------------------------------------------------------
 # KVM where the guest is the host's architecture and /dev/kvm opens, TCG
@@ -163,7 +165,7 @@ fi
 mkdir "$tmp/res"
 tar -C "$tmp/res" -xf "$tmp/results.img" 2> "$tmp/tar.err" || { cat "$tmp/tar.err" >&2; die "cannot read the results disk"; }
 rm -f "$tmp/results.img"
-for f in capture.ftrace slab-before.txt slab-after.txt slabinfo-before slabinfo-after guest-meta; do
+for f in capture.ftrace slab-before.txt slab-after.txt slabinfo-before slabinfo-after meminfo-before meminfo-after guest-meta; do
 	[ -e "$tmp/res/$f" ] || die "the results lack $f"
 done
 cap=$tmp/capture
@@ -176,7 +178,8 @@ if grep -q '^lab_cache_names=kprobe' "$tmp/res/guest-meta"; then
 fi
 zstd -q -1 -c "$tmp/res/capture.ftrace" > "$cap/capture.ftrace.zst"
 [ ! -e "$tmp/res/walk.ftrace" ] || zstd -q -1 -c "$tmp/res/walk.ftrace" > "$cap/walk.ftrace.zst"
-cp "$tmp/res"/slab-before.txt "$tmp/res"/slab-after.txt "$tmp/res"/slabinfo-before "$tmp/res"/slabinfo-after "$cap/"
+cp "$tmp/res"/slab-before.txt "$tmp/res"/slab-after.txt "$tmp/res"/slabinfo-before "$tmp/res"/slabinfo-after \
+	"$tmp/res"/meminfo-before "$tmp/res"/meminfo-after "$cap/"
 awk -f "$here/trace-counts.awk" "$tmp/res/capture.ftrace" > "$tmp/counts"
 esc() { local s=${1//\\/\\\\}; s=${s//$'\n'/\\n}; esc_out=${s//$'\t'/\\t}; }
 esc "$(if [ -n "$work" ] && [[ $work =~ ^[A-Za-z0-9_-]+$ ]]; then echo "lab/work/$work.sh"; else echo "$work"; fi)"

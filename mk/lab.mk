@@ -51,3 +51,11 @@ lab-matrix: $(SLABSIM) lab-deps
 	@mkdir -p $(MATRIX_DIR)
 	@lab/matrix/boots.sh $(MATRIX_DIR)/caps $(MATRIX_WORKS) || echo "lab-matrix: some boots failed (above); their cells say so" >&2
 	@lab/matrix/predict.sh $(MATRIX_DIR)/caps $(MATRIX_DIR) $(MATRIX_WORKS)
+
+# make lab-kernel: a small x86_64 6.1 kernel with SMACK and tracing, built
+# from Debian's linux-source-6.1 with lab/kernel/smack.config (docs/lab.md);
+# once, opt-in, never in make test.  Then: make lab KERNEL=6.1-smack ...
+.PHONY: lab-kernel
+lab-kernel: lab-deps
+	@scripts/deps.sh check lab-kernel >/dev/null 2>&1 || scripts/deps.sh install lab-kernel
+	@nice lab/build-kernel.sh lab/kernel/smack.config 6.1-smack

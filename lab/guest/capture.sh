@@ -20,7 +20,9 @@
 #     kprobe line (lab/name-allocs.awk).  The event's own probe function
 #     would pair exactly, but it is notrace, and Debian's kernels refuse
 #     kprobes there (CONFIG_KPROBE_EVENTS_ON_NOTRACE off);
-#   - no slab-fill (BPF) or slab-pages reads, no reaper: meta says no.
+#   - no slab-fill (BPF) or slab-pages reads, no reaper: meta says no;
+#   - /proc/meminfo is copied right before each snapshot (meminfo-before,
+#     meminfo-after: SUnreclaim).
 # Settings come from /lab/env (lab/run.sh writes it).
 set -euo pipefail
 prog=lab-guest
@@ -153,6 +155,7 @@ walk_events=0 walk_overrun=0
 if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; then
 	tfs_write 1 "$INST/options/event-fork"
 	tfs_walk_instance
+	cp /proc/meminfo "$out/meminfo-before"
 	/lab/slab-snapshot.sh -p before -S "$out/slabinfo-before" -T "$INST" ${WALK_INST:+-W "$WALK_INST"} "$out/slab-before.txt"
 	tfs_write "" "$INST/set_event_notrace_pid"
 	tfs_write 0 "$INST/options/event-fork"
@@ -168,6 +171,7 @@ if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; th
 	fi
 	trace_from=snapshot
 else
+	cp /proc/meminfo "$out/meminfo-before"
 	/lab/slab-snapshot.sh -p before -S "$out/slabinfo-before" "$out/slab-before.txt"
 	tfs_write 1 "$INST/tracing_on"
 	trace_from=after-snapshot
@@ -212,6 +216,7 @@ done
 stat -c '' "$SLAB_SYSFS"/*/* > /dev/null 2>&1 || true
 marker settled
 tfs_write 0 "$INST/tracing_on"
+cp /proc/meminfo "$out/meminfo-after"
 /lab/slab-snapshot.sh -p after -S "$out/slabinfo-after" "$out/slab-after.txt"
 
 # the trace, once tracing is off: the `trace` file's lines without its

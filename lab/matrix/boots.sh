@@ -12,13 +12,34 @@ repo=$(cd "$here/../.." && pwd)
 caps=$1
 shift
 failed=0
+# The boots run a copy of the lab's scripts taken now: bash reads a script
+# as it runs it, and an edit of lab/ during the matrix's hours would
+# otherwise break the boot that is running.
+mkdir -p "$caps"
+snap=$(mktemp -d "$caps/.lab-scripts.XXXXXX")
+trap 'rm -rf "$snap"' EXIT
+mkdir "$snap/scripts"
+cp -r "$repo/lab" "$snap/lab"
+cp "$repo/scripts/slab-snapshot.sh" "$repo/scripts/capture-tracefs.sh" "$snap/scripts/"
+export LAB_DATA=${LAB_DATA:-$repo/datasets/lab}
 boot() { # NAME WORK make-lab-variables...
 	local name=$1 work=$2
 	shift 2
 	[ ! -e "$caps/$name/meta" ] || return 0
 	echo "lab-matrix: boot $name ($work${*:+, $*})" >&2
 	local t0=$SECONDS
-	if make -s --no-print-directory -C "$repo" lab NAME="$name" WORK="$work" CAPTURE_DIR="$caps" "$@"; then
+	local v args=()
+	for v in "$@"; do
+		case $v in
+		BOOT=*) args+=(-b "${v#BOOT=}") ;;
+		CPUS=*) args+=(-c "${v#CPUS=}") ;;
+		KERNEL=*) args+=(-k "${v#KERNEL=}") ;;
+		ARCH=*) args+=(-a "${v#ARCH=}") ;;
+		MEMCG=1) args+=(-g) ;;
+		*) echo "lab-matrix: unknown boot variable $v in cells.conf" >&2; failed=1; return ;;
+		esac
+	done
+	if "$snap/lab/run.sh" -n "$name" -w "$work" -d "$caps" "${args[@]}"; then
 		echo "lab-matrix: $name took $((SECONDS - t0)) s" >&2
 	else
 		echo "lab-matrix: boot $name FAILED" >&2
