@@ -59,3 +59,17 @@ lab-matrix: $(SLABSIM) lab-deps
 lab-kernel: lab-deps
 	@scripts/deps.sh check lab-kernel >/dev/null 2>&1 || scripts/deps.sh install lab-kernel
 	@nice lab/build-kernel.sh lab/kernel/smack.config 6.1-smack
+
+# make lab-smack: the SMACK seed's rules (slabsim gen smack17k, RULES= LABELS=
+# SEED= as make sim WORKLOAD=smack17k) loaded through smackfs load2 in the
+# make lab-kernel kernel; the capture is LAB_SMACK_NAME (docs/lab.md).
+LAB_SMACK_IN := datasets/lab/smack-in
+LAB_SMACK_NAME ?= smack17k-lab
+.PHONY: lab-smack
+lab-smack: $(SLABSIM) lab-deps
+	@mkdir -p $(LAB_SMACK_IN)
+	@$(SLABSIM) gen smack17k --rules $(or $(RULES),17000) --labels $(or $(LABELS),500) --seed $(SEED) \
+		--write-rules $(LAB_SMACK_IN)/rules.txt
+	@lab/run.sh -n $(call lab_sq,$(LAB_SMACK_NAME)) -w smack17k -k 6.1-smack -i $(LAB_SMACK_IN) \
+		-d $(call lab_sq,$(or $(CAPTURE_DIR),datasets/captures)) -c $(call lab_sq,$(or $(CPUS),1)) \
+		-t $(call lab_sq,$(or $(TIMEOUT),1800)) $(if $(filter 1,$(FORCE)),-f)

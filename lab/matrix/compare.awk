@@ -65,7 +65,7 @@ END {
 			continue
 		big++
 		eo = pct(md_obj[n], kd_obj); es = pct(md_slabs[n], kd_slabs)
-		ok = (eo != "inf" && abs(eo) <= 10 && es != "inf" && abs(es) <= 15) ? "yes" : "no"
+		ok = (eo != "inf" && abs(eo + 0) <= 10 && es != "inf" && abs(es + 0) <= 15) ? "yes" : "no"
 		if (ok == "yes") big_ok++
 		printf "%s,%s,%s,%d,%d,%s,%d,%d,%s,%s\n", wc[1], wc[2], n, kd_obj, md_obj[n], eo, kd_slabs, md_slabs[n], es, ok > rows
 	}

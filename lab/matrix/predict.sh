@@ -64,17 +64,22 @@ for w in "$@"; do
 			row "$w" "$cell" "not expressible in slabsim: $note"
 			continue
 		fi
+		# the cell's model, with traced beside it: the report's comparison
+		# with the kernel is model traced's
 		model=traced
 		for v in $svars; do [[ $v != MODELS=* ]] || model=${v#MODELS=}; done
-		[[ " $svars " == *" MODELS="* ]] || svars+=" MODELS=traced"
+		svars=$(echo " $svars " | sed 's/ MODELS=[^ ]* / /')
+		set -f
+		if [ "$model" = traced ]; then margs=($svars MODELS=traced); else margs=($svars "MODELS=traced $model"); fi
+		set +f
 		name=lab-$w-$cell
 		# shellcheck disable=SC2086 # the variables are words
-		if ! make -s --no-print-directory -C "$repo" sim TRACE="$a" NAME="$name" $svars > "$tmp/sim.log" 2>&1; then
+		if ! make -s --no-print-directory -C "$repo" sim TRACE="$a" NAME="$name" "${margs[@]}" > "$tmp/sim.log" 2>&1; then
 			row "$w" "$cell" "make sim failed: $(grep -m1 -iE 'error|slabsim:' "$tmp/sim.log" | tr ',' ';' | head -c 200)"
 			continue
 		fi
 		run=$repo/reports/$name/runs/trace__$model
-		row "$w" "$cell" "$svars" "$b/slab-after.txt" "$b/slabinfo-before" "$b/slabinfo-after" \
+		row "$w" "$cell" "${margs[*]}" "$b/slab-after.txt" "$b/slabinfo-before" "$b/slabinfo-after" \
 			"$run/slabinfo.1-start" "$run/slabinfo"
 	done
 done
