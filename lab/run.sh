@@ -63,7 +63,8 @@ if [ "$buffer_kb" = auto ]; then buffer_kb=65536 buffer_rule=auto; fi
 [[ $boot != *$'\n'* ]] || usage "BOOT is one line of kernel options"
 arow=$(awk -v a="$arch" '!/^#/ && $1 == a' "$here/arch.conf")
 [ -n "$arow" ] || usage "no ARCH '$arch' in lab/arch.conf (there: $(awk '!/^#/ && NF {printf "%s ", $1}' "$here/arch.conf"))"
-read -r _ qemu console modules machine <<< "$arow"
+read -r _ qemu console modules kargs machine <<< "$arow"
+[ "$kargs" != - ] || kargs=""
 [ "$(id -u)" = 0 ] || die "must run as root (make lab boots a kernel and reads its tracefs)"
 for tool in "$qemu" timeout cpio zstd tar; do
 	command -v "$tool" > /dev/null || die "$tool not found (make lab-deps)"
@@ -129,7 +130,7 @@ elif [ "$arch" = x86_64 ]; then
 	cpu_args=(-cpu max)
 fi
 truncate -s 4G "$tmp/results.img"
-cmdline="console=$console panic=-1 no_hash_pointers loglevel=4${boot:+ $boot}"
+cmdline="console=$console panic=-1 no_hash_pointers loglevel=4${kargs:+ ${kargs//,/ }}${boot:+ $boot}"
 machine=${machine//@DISK@/$tmp/results.img}
 # shellcheck disable=SC2206 # the machine's arguments are words
 qargs=(-accel "$accel" "${cpu_args[@]}" $machine -smp "$cpus" -m "$mem" -nodefaults -display none
