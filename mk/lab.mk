@@ -5,10 +5,12 @@
 #   make lab NAME=N WORK=NAME|'shell snippet' [KERNEL=6.1|6.12|7.2]
 #            [ARCH=x86_64|arm32] [BOOT='slub_debug=P ...'] [CPUS=1] [MEM=1024M]
 #            [CAPTURE_DIR=datasets/captures] [TIMEOUT=900] [BUFFER_KB=65536]
-#            [SETTLE=10] [MEMCG=1] [FORCE=1]
+#            [SETTLE=10] [MEMCG=1] [LAB_IN=DIR] [FORCE=1]
 #   make lab-fetch [KERNEL=...] [ARCH=...]   the kernel only (kept in datasets/lab/)
 #   make lab-deps                            QEMU and the fetch tools (apt-get)
 #   make test-lab                            the lab's longer tests (opt-in)
+#   make lab-kernel                          a 6.1 kernel with SMACK (opt-in, long)
+#   make lab-smack                           the SMACK seed's rules loaded in it
 #   make lab-matrix                          what-ifs predicted, then booted (docs/lab.md)
 #
 # The capture is read by `make sim TRACE=CAPTURE_DIR/N`.  LAB_DATA (default
@@ -33,7 +35,7 @@ lab: lab-deps
 		-b $(call lab_sq,$(BOOT)) -c $(call lab_sq,$(or $(CPUS),1)) -m $(call lab_sq,$(or $(MEM),1024M)) \
 		-d $(call lab_sq,$(or $(CAPTURE_DIR),datasets/captures)) -t $(call lab_sq,$(or $(TIMEOUT),900)) \
 		-B $(call lab_sq,$(or $(BUFFER_KB),65536)) -s $(call lab_sq,$(or $(SETTLE),10)) \
-		$(if $(filter 1,$(MEMCG)),-g) $(if $(filter 1,$(FORCE)),-f)
+		$(if $(LAB_IN),-i $(call lab_sq,$(LAB_IN))) $(if $(filter 1,$(MEMCG)),-g) $(if $(filter 1,$(FORCE)),-f)
 
 lab-fetch: lab-deps
 	@lab/fetch-kernel.sh $(call lab_sq,$(LAB_KERNEL)) $(call lab_sq,$(LAB_ARCH))
