@@ -60,54 +60,59 @@ if ! grep -q 'field:.* name;' "$TFS/events/kmem/kmem_cache_alloc/format"; then
 	if [ -z "${LAB_NAME_OFFSET:-}" ]; then
 		# no BTF (Debian's armmp 6.1): the offset is read off the kernel
 		# itself.  kmem_cache_free(s, x) names s in its event (name=, 6.1):
-		# a kprobe at its entry reads a string at each word of s, and the
-		# offset is the lowest whose string is the event's name for every
-		# free of the calibration (ls -l of /bin and /lab, twice).
-		fields=""
-		for ((k = 0; k < 64; k++)); do fields+=" o$((k * word))=+0(+$((k * word))($s_reg)):string"; done
-		echo "p:kprobes/slabsim_cal kmem_cache_free x=$x_reg:x$((word * 8))$fields" >> "$TFS/kprobe_events" ||
-			die "cannot place the calibration kprobe on kmem_cache_free"
+		# a kprobe at its entry per word of s reads a string there (one
+		# string an event: an event of many strings outgrows a ring
+		# buffer page and is dropped), and the offset is the lowest whose
+		# string is the event's name for every free of the calibration
+		# (ls -l of /bin and /lab, twice).  The lowest: s->name comes
+		# before the embedded kobject, whose own name (kobj.name) is the
+		# same string for a cache no other was merged into (6.1
+		# include/linux/slub_def.h struct kmem_cache).
 		cal=$TFS/instances/slabsim-cal
 		mkdir "$cal" || die "cannot create tracing instance $cal"
-		echo 1 > "$cal/events/kprobes/slabsim_cal/enable"
+		for ((k = 0; k < 64; k++)); do
+			echo "p:kprobes/slabsim_cal$k kmem_cache_free x=$x_reg:x$((word * 8)) s=+0(+$((k * word))($s_reg)):string" >> "$TFS/kprobe_events" ||
+				die "cannot place the calibration kprobes on kmem_cache_free"
+			echo 1 > "$cal/events/kprobes/slabsim_cal$k/enable"
+		done
 		echo 1 > "$cal/events/kmem/kmem_cache_free/enable"
 		ls -l /bin /lab > /dev/null 2>&1 || true
 		ls -l /bin /lab > /dev/null 2>&1 || true
 		echo 0 > "$cal/tracing_on"
-		LAB_NAME_OFFSET=$(awk '
+		LAB_NAME_OFFSET=$(awk -v word="$word" '
 			function ptr(p) { p = tolower(p); sub(/^0x/, "", p); sub(/^0+/, "", p); return p }
-			/: slabsim_cal: / {
-				for (i = 1; i <= NF; i++) {
-					if ($i ~ /^x=/) x = ptr(substr($i, 3))
-					else if ($i ~ /^o[0-9]+=/) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); gsub(/"/, "", v); cand[k] = v }
-				}
-				have = 1; next
+			function val(line, key,   v) {
+				if (!match(line, " " key "=[^ ]*")) return ""
+				v = substr(line, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+				gsub(/"/, "", v)
+				return v
 			}
-			have && /: kmem_cache_free: / {
-				n = ""; p = ""
-				for (i = 1; i <= NF; i++) {
-					if ($i ~ /^name=/) n = substr($i, 6)
-					if ($i ~ /^ptr=/) p = ptr(substr($i, 5))
-				}
-				if (p == x && n != "") {
-					pairs++
-					for (k in cand) if (cand[k] == n) hits[k]++
-				}
-				have = 0
+			match($0, /: slabsim_cal[0-9]+: /) {
+				k = substr($0, RSTART + 13, RLENGTH - 15) + 0
+				cx[k] = ptr(val($0, "x")); cs[k] = val($0, "s")
+				next
+			}
+			/: kmem_cache_free: / {
+				p = ptr(val($0, "ptr")); n = val($0, "name"); seen = 0
+				for (k in cx) if (cx[k] == p) { seen = 1; if (cs[k] == n) hits[k]++ }
+				if (seen && n != "") pairs++
+				delete cx; delete cs
 			}
 			END {
-				# the lowest offset that names every free: s->name comes
-				# before the embedded kobject, whose own name (kobj.name)
-				# is the same string for a cache no other was merged into
-				# (6.1 include/linux/slub_def.h struct kmem_cache)
 				best = -1
-				for (k in hits) if (hits[k] == pairs && (best < 0 || substr(k, 2) + 0 < best)) best = substr(k, 2) + 0
-				if (pairs >= 20 && best >= 0) print best
+				for (k in hits) if (hits[k] == pairs && (best < 0 || k + 0 < best)) best = k + 0
+				if (pairs >= 20 && best >= 0) {
+					print best * word
+				} else {
+					top = ""
+					for (k in hits) if (hits[k] * 2 >= pairs) top = top " " k * word ":" hits[k]
+					printf "lab-guest: calibration: %d frees paired; offsets naming half or more:%s\n", pairs, top > "/dev/stderr"
+				}
 			}' "$cal/trace")
-		echo 0 > "$cal/events/kprobes/slabsim_cal/enable"
+		for ((k = 0; k < 64; k++)); do echo 0 > "$cal/events/kprobes/slabsim_cal$k/enable"; done
 		echo 0 > "$cal/events/kmem/kmem_cache_free/enable"
 		rmdir "$cal"
-		echo "-:kprobes/slabsim_cal" >> "$TFS/kprobe_events"
+		for ((k = 0; k < 64; k++)); do echo "-:kprobes/slabsim_cal$k" >> "$TFS/kprobe_events"; done
 		[ -n "$LAB_NAME_OFFSET" ] ||
 			die "kmem_cache_alloc has no name= on this kernel, it has no BTF, and kmem_cache_free's calibration found no offset of s->name (fewer than 20 frees, or none named every one)"
 		offset_source="calibrated on kmem_cache_free"
