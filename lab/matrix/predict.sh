@@ -17,19 +17,19 @@ shift 2
 mkdir -p "$out"
 tmp=$(mktemp -d "$out/.predict.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-echo "workload,cell,kernel_dslab_kb,model_dslab_kb,kernel_slab_kb_after,model_slab_kb_after,dslab_error_pct,total_error_pct,big_caches,big_within,model_caches_not_in_B,held,note" > "$tmp/cells.csv"
+echo "workload,cell,kernel_dslab_kb,model_dslab_kb,kernel_slab_kb_after,model_slab_kb_after,dslab_error_pct,total_error_pct,big_caches,big_within,model_caches_not_in_B,model_starts_relaid,held,note" > "$tmp/cells.csv"
 echo "workload,cell,cache,kernel_dobjects,model_dobjects,objects_error_pct,kernel_dslabs,model_dslabs,slabs_error_pct,within" > "$tmp/caches.csv"
 
 row() { # W C NOTE [compare inputs...]: one cell's line
 	local w=$1 c=$2 note=$3
 	shift 3
 	if [ $# -eq 0 ]; then
-		echo "$w,$c,,,,,,,,,,no,$note" >> "$tmp/cells.csv"
+		echo "$w,$c,,,,,,,,,,,no,$note" >> "$tmp/cells.csv"
 		return
 	fi
 	local line
 	line=$(awk -v cell="$w,$c" -v rows="$tmp/rows" -f "$here/compare.awk" "$@") || {
-		echo "$w,$c,,,,,,,,,,no,compare failed" >> "$tmp/cells.csv"
+		echo "$w,$c,,,,,,,,,,,no,compare failed" >> "$tmp/cells.csv"
 		return
 	}
 	[ ! -e "$tmp/rows" ] || { sort "$tmp/rows" >> "$tmp/caches.csv"; rm -f "$tmp/rows"; }
@@ -80,7 +80,7 @@ for w in "$@"; do
 		fi
 		run=$repo/reports/$name/runs/trace__$model
 		row "$w" "$cell" "${margs[*]}" "$b/slab-after.txt" "$b/slabinfo-before" "$b/slabinfo-after" \
-			"$run/slabinfo.1-start" "$run/slabinfo"
+			"$run/slabinfo.1-start" "$run/slabinfo" "$a/slabinfo-before"
 	done
 done
 
@@ -92,7 +92,7 @@ awk -F, '
 			print "| workload | cell | kernel Δslab kB | model Δslab kB | Δ error | slab kB after (kernel) | (model) | total error | caches ≥1,500 Δobjects within | held | note |"
 			print "|---|---|--:|--:|--:|--:|--:|--:|--:|---|---|"
 		}
-		printf "| %s | %s | %s | %s | %s%s | %s | %s | %s%s | %s | %s | %s |\n", $1, $2, $3, $4, $7, ($7 == "" ? "" : "%"), $5, $6, $8, ($8 == "" ? "" : "%"), ($9 == "" ? "" : $10 " of " $9), $12, $13
+		printf "| %s | %s | %s | %s | %s%s | %s | %s | %s%s | %s | %s | %s |\n", $1, $2, $3, $4, $7, ($7 == "" ? "" : "%"), $5, $6, $8, ($8 == "" ? "" : "%"), ($9 == "" ? "" : $10 " of " $9), $13, $14
 	}' "$tmp/cells.csv" > "$tmp/cells.md"
 awk -F, '
 	NR == 1 { next }
