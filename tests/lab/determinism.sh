@@ -4,16 +4,21 @@
 # objects changed by 1,500 or more agrees between the two boots within 3%
 # (objects) and 5% (slabs), the slab memory's change within 5%
 # (lab/matrix/compare.awk, the second boot in the model's place).  Root.
+# LAB_WORKS="a b" limits it to those workloads; LAB_KEEP=DIR keeps the
+# captures there.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=${LAB_KEEP:-$(mktemp -d)}
+mkdir -p "$tmp"
+[ -n "${LAB_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 for f in "$here"/lab/work/*.sh; do
 	w=$(basename "$f" .sh)
 	case $w in tiny | sysfs-slab | smack17k) continue ;; esac
+	[ -z "${LAB_WORKS:-}" ] || [[ " $LAB_WORKS " == *" $w "* ]] || continue
 	for i in 1 2; do
+		[ ! -e "$tmp/$w-$i/meta" ] || continue
 		make -s --no-print-directory -C "$here" lab NAME="$w-$i" WORK="$w" CAPTURE_DIR="$tmp" 2> "$tmp/err" ||
 			fail "$w boot $i: $(tail -20 "$tmp/err")"
 	done
