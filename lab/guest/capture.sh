@@ -11,10 +11,11 @@
 #     no reader or compressor runs in the window;
 #   - pointers are real with the boot option no_hash_pointers, which the
 #     host always gives, on kernels without the hash-ptr trace option;
-#   - where kmem_cache_alloc has no name= (6.1), kprobes on the entry of
-#     the functions that end with the event (6.1 mm/slub.c
-#     kmem_cache_alloc(), kmem_cache_alloc_lru(), kmem_cache_alloc_node():
-#     slab_alloc*() then trace_kmem_cache_alloc(), always) record s->name
+#   - where kmem_cache_alloc has no name= (6.1, 6.12), kprobes on the
+#     entry of the functions that end with the event (6.1 mm/slub.c
+#     kmem_cache_alloc(), kmem_cache_alloc_lru(), kmem_cache_alloc_node(),
+#     6.12's *_noprof: slab_alloc*() then trace_kmem_cache_alloc(),
+#     always) record s->name
 #     (NAME_OFFSET: offsetof(struct kmem_cache, name) from the kernel's
 #     BTF, else calibrated here on kmem_cache_free); the host gives each event the name of its task's latest
 #     kprobe line (lab/name-allocs.awk).  The event's own probe function
@@ -118,14 +119,16 @@ if ! grep -q 'field:.* name;' "$TFS/events/kmem/kmem_cache_alloc/format"; then
 		offset_source="calibrated on kmem_cache_free"
 	fi
 	KCA_PROBES=()
-	for fn in kmem_cache_alloc kmem_cache_alloc_lru kmem_cache_alloc_node; do
+	# 6.10+ (memory allocation profiling) names them *_noprof
+	for fn in kmem_cache_alloc kmem_cache_alloc_lru kmem_cache_alloc_node \
+		kmem_cache_alloc_noprof kmem_cache_alloc_lru_noprof kmem_cache_alloc_node_noprof; do
 		grep -q " $fn\$" /proc/kallsyms || continue
 		ev=slabsim_kca${fn#kmem_cache_alloc}
 		echo "p:kprobes/$ev $fn name=+0(+$LAB_NAME_OFFSET($s_reg)):string" >> "$TFS/kprobe_events" ||
 			die "cannot place the kprobe naming kmem_cache_alloc's cache on $fn"
 		KCA_PROBES+=("$ev")
 	done
-	[ ${#KCA_PROBES[@]} -gt 0 ] || die "none of kmem_cache_alloc, kmem_cache_alloc_lru, kmem_cache_alloc_node in /proc/kallsyms"
+	[ ${#KCA_PROBES[@]} -gt 0 ] || die "none of kmem_cache_alloc, kmem_cache_alloc_lru, kmem_cache_alloc_node (or their *_noprof) in /proc/kallsyms"
 	name_source="kprobe ${KCA_PROBES[*]} s->name at +$LAB_NAME_OFFSET ($offset_source)"
 fi
 
