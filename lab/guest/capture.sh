@@ -65,12 +65,14 @@ if ! grep -q 'field:.* name;' "$TFS/events/kmem/kmem_cache_alloc/format"; then
 		# string an event: an event of many strings outgrows a ring
 		# buffer page and is dropped), and the offset is the lowest whose
 		# string is the event's name for every free of the calibration
-		# (ls -l of /bin and /lab, twice).  The lowest: s->name comes
+		# (ls -l of /bin and /lab, twice) it was read for (a full buffer
+		# drops some of a free's 64 lines), 20 at least.  The lowest: s->name comes
 		# before the embedded kobject, whose own name (kobj.name) is the
 		# same string for a cache no other was merged into (6.1
 		# include/linux/slub_def.h struct kmem_cache).
 		cal=$TFS/instances/slabsim-cal
 		mkdir "$cal" || die "cannot create tracing instance $cal"
+		echo 16384 > "$cal/buffer_size_kb"
 		for ((k = 0; k < 64; k++)); do
 			echo "p:kprobes/slabsim_cal$k kmem_cache_free x=$x_reg:x$((word * 8)) s=+0(+$((k * word))($s_reg)):string" >> "$TFS/kprobe_events" ||
 				die "cannot place the calibration kprobes on kmem_cache_free"
@@ -95,19 +97,20 @@ if ! grep -q 'field:.* name;' "$TFS/events/kmem/kmem_cache_alloc/format"; then
 			}
 			/: kmem_cache_free: / {
 				p = ptr(val($0, "ptr")); n = val($0, "name"); seen = 0
-				for (k in cx) if (cx[k] == p) { seen = 1; if (cs[k] == n) hits[k]++ }
-				if (seen && n != "") pairs++
+				# a free counts for offset k where the line of k came with it
+				if (n != "")
+					for (k in cx) if (cx[k] == p) { tried[k]++; if (cs[k] == n) hits[k]++; else if (miss[k]++ < 3) missed[k] = missed[k] " " n "/" cs[k] }
 				delete cx; delete cs
 			}
 			END {
 				best = -1
-				for (k in hits) if (hits[k] == pairs && (best < 0 || k + 0 < best)) best = k + 0
-				if (pairs >= 20 && best >= 0) {
-					print best * word
+				for (k in hits) if (tried[k] >= 20 && hits[k] == tried[k] && (best < 0 || k + 0 < best)) best = k + 0
+				if (best >= 0) {
+					print best * word, hits[best]
 				} else {
 					top = ""
-					for (k in hits) if (hits[k] * 2 >= pairs) top = top " " k * word ":" hits[k]
-					printf "lab-guest: calibration: %d frees paired; offsets naming half or more:%s\n", pairs, top > "/dev/stderr"
+					for (k in hits) if (hits[k] * 2 >= tried[k]) top = top " " k * word ":" hits[k] "/" tried[k] " (missed:" missed[k] ")"
+					printf "lab-guest: calibration: offsets naming half their frees or more:%s\n", top > "/dev/stderr"
 				}
 			}' "$cal/trace")
 		for ((k = 0; k < 64; k++)); do echo 0 > "$cal/events/kprobes/slabsim_cal$k/enable"; done
@@ -115,8 +118,9 @@ if ! grep -q 'field:.* name;' "$TFS/events/kmem/kmem_cache_alloc/format"; then
 		rmdir "$cal"
 		for ((k = 0; k < 64; k++)); do echo "-:kprobes/slabsim_cal$k" >> "$TFS/kprobe_events"; done
 		[ -n "$LAB_NAME_OFFSET" ] ||
-			die "kmem_cache_alloc has no name= on this kernel, it has no BTF, and kmem_cache_free's calibration found no offset of s->name (fewer than 20 frees, or none named every one)"
-		offset_source="calibrated on kmem_cache_free"
+			die "kmem_cache_alloc has no name= on this kernel, it has no BTF, and kmem_cache_free's calibration found no offset of s->name (none named each of 20 frees or more)"
+		read -r LAB_NAME_OFFSET cal_hits <<< "$LAB_NAME_OFFSET"
+		offset_source="calibrated on kmem_cache_free: $cal_hits frees named, none missed"
 	fi
 	KCA_PROBES=()
 	# 6.10+ (memory allocation profiling) names them *_noprof
