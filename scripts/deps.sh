@@ -1,9 +1,11 @@
 #!/bin/sh
-# deps.sh check|install [fuzz|chromium|slurm] - the Debian packages slabsim
+# deps.sh check|install [fuzz|chromium|slurm|lab|lab-kernel] - the Debian packages slabsim
 # builds and runs with (`fuzz`: clang and its libFuzzer runtime, for `make
 # fuzz` only; `chromium`: the headless browser tests/e2e/html.sh opens
 # reports/index.html in, for that test only; `slurm`: slurm-wlm, for `make
-# test-slurm` only).
+# test-slurm` only; `lab`: QEMU and the tools that fetch and unpack Debian's
+# kernels, for `make lab` and its test only; `lab-kernel`: what `make lab-kernel`
+# builds a kernel with; docs/lab.md).
 # `check` exits 0 when everything is present; `install` runs apt-get as root,
 # or prints the exact command for a user who is not root.
 set -u
@@ -13,6 +15,11 @@ PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gn
 [ "${2:-}" = fuzz ] && PKGS="clang libclang-rt-14-dev"
 [ "${2:-}" = chromium ] && PKGS="chromium"
 [ "${2:-}" = slurm ] && PKGS="slurm-wlm"
+# make lab-kernel: Debian's linux-source built with a Kconfig fragment
+[ "${2:-}" = lab-kernel ] && PKGS="build-essential flex bison bc libelf-dev libssl-dev xz-utils"
+# the guest's busybox and bash are fetched for its architecture by the lab
+# itself (lab/fetch-kernel.sh), not installed here
+[ "${2:-}" = lab ] && PKGS="qemu-system-x86 qemu-system-arm cpio kmod bpftool binutils xz-utils zstd debian-archive-keyring"
 
 # One dpkg-query for all the packages: every make invocation runs `check`
 # (make sim runs four), and a query per package cost ~0.6 s each time.
@@ -44,7 +51,7 @@ install)
 	apt-get update -qq && apt-get install -y -qq $m
 	;;
 *)
-	echo "usage: $0 check|install [fuzz|chromium|slurm]" >&2
+	echo "usage: $0 check|install [fuzz|chromium|slurm|lab|lab-kernel]" >&2
 	exit 2
 	;;
 esac
