@@ -170,6 +170,9 @@ help:
 	  '  validate          the geometry rules against this machine'"'"'s /sys/kernel/slab' \
 	  '  capture           record CMD'"'"'s kmem events and slab state (root; NAME=, CMD=): docs/capture.md' \
 	  '  check-captures    every capture under CAPTURES= through make sim TRACE=, one table (DRAWS=)' \
+	  '  lab               (root) a Debian kernel booted under QEMU, WORK= run in it, a capture' \
+	  '                    brought back (KERNEL= ARCH= BOOT= CPUS= NAME=): docs/lab.md' \
+	  '  lab-matrix        what-ifs predicted from one boot, measured on another: docs/lab-matrix.md' \
 	  '  bench             replay speed and memory beside glibc malloc' \
 	  '  topo-plot         footprint and p99 against topology size: reports/topology/' \
 	  '  fuzz              the fuzz targets (clang libFuzzer; FUZZ_SECONDS=)' \
@@ -206,6 +209,8 @@ help:
 	  '  VARIANT           advise: the variant whose trace is advised (default the first)' \
 	  '  CMD               capture: the command to record (with NAME=)' \
 	  '  CAPTURES DRAWS    check-captures: capture directories; draws of each initial state' \
+	  '  KERNEL ARCH BOOT  lab: 6.1, 6.12 or 7.2; x86_64 or arm32; the kernel command line' \
+	  '  WORK              lab: a workload of lab/work/ or a shell snippet run in the guest' \
 	  '  FUZZ_SECONDS      fuzz: seconds per target' \
 	  '  REPORT DATA       where this make'"'"'s report and traces go (default: below)' \
 	  '  REPORTS DATASETS  the roots of reports/ and datasets/' \
