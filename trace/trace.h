@@ -135,6 +135,20 @@ struct ss_trace_reader;
 
 int ss_trace_open(struct ss_trace_reader **out, const char *path,
 		  struct ss_error *err);
+/* A reader of the stream fp, from where it stands, named name in
+ * messages; fp stays the caller's (ss_trace_close leaves it open).  tee:
+ * NULL, or a file that gets a copy of every byte read from fp, until
+ * ss_trace_stop_copy() (a pipe kept for a second reading:
+ * trace_source.h). */
+int ss_trace_open_stream(struct ss_trace_reader **out, FILE *fp, FILE *tee,
+			 const char *name, struct ss_error *err);
+void ss_trace_stop_copy(struct ss_trace_reader *r);
+/* Read the trace's declarations and meta lines up to its first event,
+ * which the next ss_trace_next() or ss_trace_next_batch() returns: the
+ * tables then hold what the trace says before its events.  Only before
+ * any event was asked for.  1 = an event waits, 0 = the trace has none,
+ * -1 = error. */
+int ss_trace_header(struct ss_trace_reader *r, struct ss_error *err);
 /* 1 = *ev filled, 0 = end of trace, -1 = error (err names file:line). */
 int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		  struct ss_error *err);

@@ -37,10 +37,17 @@ struct ss_trace_reader {
 	 * test per alloc instead of two; made for these table sizes */
 	uint16_t site_lim[64];
 	uint32_t lim_names, lim_api;
-	/* an error met after a batch's first events, returned next call */
+	/* what the next call returns before reading on: an error met after
+	 * a batch's first events (PENDING_ERROR), or the first event, read
+	 * by ss_trace_header() (PENDING_EVENT; bin_fast is off meanwhile:
+	 * held_bin_fast keeps it) */
 	int pending;
 	char pending_msg[sizeof(((struct ss_error *)0)->msg)];
+	struct ss_event held;
+	int held_bin_fast;
 };
+
+enum { PENDING_NONE, PENDING_ERROR, PENDING_EVENT };
 
 /* Within a version-2 block or a version-1 stream: the bytes of one record
  * after its tag. */

@@ -252,7 +252,7 @@ static int decode_one(struct ss_trace_reader *r, struct ss_event *ev,
 
 static void stash(struct ss_trace_reader *r, const struct ss_error *err)
 {
-	r->pending = 1;
+	r->pending = PENDING_ERROR;
 	memcpy(r->pending_msg, err->msg, sizeof(r->pending_msg));
 }
 

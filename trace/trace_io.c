@@ -20,10 +20,27 @@ struct ss_zin {
 	size_t frame_left; /* last ZSTD_decompressStream() hint: 0 = frame done */
 };
 
-static int raw_read(FILE *fp, unsigned char *dst, size_t n, size_t *got)
+/* Read up to n bytes of the stream, copying them to the tee if any (a
+ * failed copy fails the read: the second reading would miss them). */
+static int raw_read(struct ss_inbuf *b, unsigned char *dst, size_t n, size_t *got)
 {
-	*got = fread(dst, 1, n, fp);
-	return *got < n && ferror(fp) ? -1 : 0;
+	*got = fread(dst, 1, n, b->fp);
+	if (*got < n && ferror(b->fp))
+		return -1;
+	if (b->tee && *got && fwrite(dst, 1, *got, b->tee) != *got) {
+		b->tee_failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* The error of a failed raw_read(), errno still its. */
+static int read_failed(const struct ss_inbuf *b, const char *path, struct ss_error *err)
+{
+	if (b->tee_failed)
+		return ss_errorf(err, "%s: cannot keep a copy for a second reading: %s", path,
+				 strerror(errno));
+	return ss_errorf(err, "%s: read error: %s", path, strerror(errno));
 }
 
 static int zin_init(struct ss_inbuf *b)
@@ -54,28 +71,15 @@ static int zin_init(struct ss_inbuf *b)
 	return 0;
 }
 
-int ss_inbuf_open(struct ss_inbuf *b, const char *path, struct ss_error *err)
+/* The first bytes of b->fp: plain or zstd. */
+static int start(struct ss_inbuf *b, const char *path, struct ss_error *err)
 {
 	size_t got;
 
-	memset(b, 0, sizeof(*b));
-	b->cap = INBUF_CAP;
-	b->max_cap = INBUF_MAX_CAP;
-	b->buf = malloc(b->cap);
-	if (!b->buf)
-		return ss_errorf(err, "%s: out of memory", path);
-	b->fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!b->fp) {
-		int e = errno;
-
+	if (raw_read(b, b->buf, b->cap, &got)) {
+		read_failed(b, path, err);
 		ss_inbuf_close(b);
-		return ss_errorf(err, "%s: cannot open trace: %s", path, strerror(e));
-	}
-	if (raw_read(b->fp, b->buf, b->cap, &got)) {
-		int e = errno;
-
-		ss_inbuf_close(b);
-		return ss_errorf(err, "%s: read error: %s", path, strerror(e));
+		return -1;
 	}
 	b->len = got;
 	b->eof = got < b->cap;
@@ -87,9 +91,43 @@ int ss_inbuf_open(struct ss_inbuf *b, const char *path, struct ss_error *err)
 	return 0;
 }
 
+static int init(struct ss_inbuf *b, const char *path, struct ss_error *err)
+{
+	memset(b, 0, sizeof(*b));
+	b->cap = INBUF_CAP;
+	b->max_cap = INBUF_MAX_CAP;
+	b->buf = malloc(b->cap);
+	return b->buf ? 0 : ss_errorf(err, "%s: out of memory", path);
+}
+
+int ss_inbuf_open(struct ss_inbuf *b, const char *path, struct ss_error *err)
+{
+	if (init(b, path, err))
+		return -1;
+	b->fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!b->fp) {
+		int e = errno;
+
+		ss_inbuf_close(b);
+		return ss_errorf(err, "%s: cannot open trace: %s", path, strerror(e));
+	}
+	b->own_fp = b->fp != stdin;
+	return start(b, path, err);
+}
+
+int ss_inbuf_open_stream(struct ss_inbuf *b, FILE *fp, FILE *tee, const char *path,
+			 struct ss_error *err)
+{
+	if (init(b, path, err))
+		return -1;
+	b->fp = fp;
+	b->tee = tee;
+	return start(b, path, err);
+}
+
 void ss_inbuf_close(struct ss_inbuf *b)
 {
-	if (b->fp && b->fp != stdin)
+	if (b->fp && b->own_fp)
 		fclose(b->fp);
 	if (b->z) {
 		ZSTD_freeDCtx(b->z->dctx);
@@ -113,9 +151,8 @@ static int zin_refill(struct ss_inbuf *b, const char *path, struct ss_error *err
 		if (z->in_pos == z->in_len && !z->in_eof) {
 			size_t got;
 
-			if (raw_read(b->fp, z->in, z->in_cap, &got))
-				return ss_errorf(err, "%s: read error: %s", path,
-						 strerror(errno));
+			if (raw_read(b, z->in, z->in_cap, &got))
+				return read_failed(b, path, err);
 			z->in_pos = 0;
 			z->in_len = got;
 			z->in_eof = got < z->in_cap;
@@ -147,8 +184,8 @@ static int plain_refill(struct ss_inbuf *b, const char *path, struct ss_error *e
 {
 	size_t got;
 
-	if (raw_read(b->fp, b->buf + b->len, b->cap - b->len, &got))
-		return ss_errorf(err, "%s: read error: %s", path, strerror(errno));
+	if (raw_read(b, b->buf + b->len, b->cap - b->len, &got))
+		return read_failed(b, path, err);
 	b->len += got;
 	if (b->len < b->cap)
 		b->eof = 1;

@@ -19,6 +19,10 @@ struct ss_zin; /* zstd decompression state (trace_io.c) */
 
 struct ss_inbuf {
 	FILE *fp;
+	int own_fp;		/* ss_inbuf_close() closes fp */
+	FILE *tee;		/* every byte read from fp is copied here too
+				 * (a pipe kept for a second reading), or NULL */
+	int tee_failed;		/* a copy to tee failed (the read's error) */
 	struct ss_zin *z;	/* NULL: plain file */
 	unsigned char *buf;	/* valid bytes are buf[pos .. len) */
 	size_t pos, len, cap;
@@ -32,6 +36,11 @@ struct ss_inbuf {
 
 /* Open path ("-" = stdin); detects and undoes zstd compression. */
 int ss_inbuf_open(struct ss_inbuf *b, const char *path, struct ss_error *err);
+/* The same over a stream the caller opened and keeps (ss_inbuf_close
+ * leaves it open), read from where it stands; tee, when not NULL,
+ * receives a copy of every byte read from fp.  path names fp in errors. */
+int ss_inbuf_open_stream(struct ss_inbuf *b, FILE *fp, FILE *tee, const char *path,
+			 struct ss_error *err);
 void ss_inbuf_close(struct ss_inbuf *b);
 /* Make at least n bytes available at buf[pos] (fewer only at the end of
  * the stream).  Returns the bytes available, or -1 with err set on a read

@@ -75,8 +75,9 @@ static int detect(struct ss_trace_reader *r, struct ss_error *err)
 	return ss_text_reader_init(r, err);
 }
 
-int ss_trace_open(struct ss_trace_reader **out, const char *path,
-		  struct ss_error *err)
+/* A reader of path's name, its stream opened by in_open. */
+static int open_reader(struct ss_trace_reader **out, const char *path, FILE *fp, FILE *tee,
+		       struct ss_error *err)
 {
 	struct ss_trace_reader *r = calloc(1, sizeof(*r));
 
@@ -86,12 +87,46 @@ int ss_trace_open(struct ss_trace_reader **out, const char *path,
 		free(r);
 		return ss_errorf(err, "%s: out of memory", path);
 	}
-	if (ss_inbuf_open(&r->in, path, err) || detect(r, err)) {
+	if ((fp ? ss_inbuf_open_stream(&r->in, fp, tee, path, err)
+		: ss_inbuf_open(&r->in, path, err)) ||
+	    detect(r, err)) {
 		ss_trace_close(r);
 		return -1;
 	}
 	*out = r;
 	return 0;
+}
+
+int ss_trace_open(struct ss_trace_reader **out, const char *path,
+		  struct ss_error *err)
+{
+	return open_reader(out, path, NULL, NULL, err);
+}
+
+int ss_trace_open_stream(struct ss_trace_reader **out, FILE *fp, FILE *tee,
+			 const char *name, struct ss_error *err)
+{
+	return open_reader(out, name, fp, tee, err);
+}
+
+void ss_trace_stop_copy(struct ss_trace_reader *r)
+{
+	r->in.tee = NULL;
+}
+
+int ss_trace_header(struct ss_trace_reader *r, struct ss_error *err)
+{
+	struct ss_event ev;
+	int rc;
+
+	rc = ss_trace_next(r, &ev, err);
+	if (rc != 1)
+		return rc;
+	r->held = ev;
+	r->held_bin_fast = r->bin_fast;
+	r->bin_fast = 0;
+	r->pending = PENDING_EVENT;
+	return 1;
 }
 
 void ss_trace_close(struct ss_trace_reader *r)
@@ -104,10 +139,18 @@ void ss_trace_close(struct ss_trace_reader *r)
 	free(r);
 }
 
-/* An error met after the first events of a batch, returned now. */
-static int take_pending(struct ss_trace_reader *r, struct ss_error *err)
+/* What was kept for this call: the first event, read by
+ * ss_trace_header() (1), or an error met after the first events of a
+ * batch (-1). */
+static int take_pending(struct ss_trace_reader *r, struct ss_event *ev, struct ss_error *err)
 {
-	r->pending = 0;
+	if (r->pending == PENDING_EVENT) {
+		r->pending = PENDING_NONE;
+		r->bin_fast = r->held_bin_fast;
+		*ev = r->held;
+		return 1;
+	}
+	r->pending = PENDING_NONE;
 	memcpy(err->msg, r->pending_msg, sizeof(err->msg));
 	return -1;
 }
@@ -122,7 +165,7 @@ int ss_trace_next(struct ss_trace_reader *r, struct ss_event *ev,
 		return 1; /* the common binary alloc or free, decoded inline */
 	}
 	if (r->pending)
-		return take_pending(r, err);
+		return take_pending(r, ev, err);
 	rc = r->next(r, ev, err);
 	if (rc == 1 && r->bin_fast)
 		ev->line = (unsigned long)r->events;
@@ -173,13 +216,13 @@ int ss_trace_next_batch(struct ss_trace_reader *r, struct ss_event *ev,
 	int rc;
 
 	if (r->pending)
-		return take_pending(r, err);
+		return take_pending(r, ev, err);
 	if (r->next_batch)
 		return r->next_batch(r, ev, max, err);
 	while (n < max && (rc = ss_trace_next(r, &ev[n], err)) == 1)
 		n++;
 	if (n < max && rc < 0 && n) { /* the events before it go first */
-		r->pending = 1;
+		r->pending = PENDING_ERROR;
 		memcpy(r->pending_msg, err->msg, sizeof(r->pending_msg));
 	}
 	return n || n == max ? (int)n : rc;

@@ -92,6 +92,36 @@ int ss_trace_tables_set_meta(struct ss_trace_tables *tb, const char *key,
 	return 0;
 }
 
+/* The strings src holds past dst's, interned into dst in order. */
+static int sync_strtab(struct ss_strtab *dst, const struct ss_strtab *src)
+{
+	for (uint32_t i = dst->nr; i < src->nr; i++)
+		if (ss_strtab_intern(dst, src->strs[i]) != i)
+			return -1;
+	return 0;
+}
+
+int ss_trace_tables_sync(struct ss_trace_tables *dst, const struct ss_trace_tables *src)
+{
+	if (sync_strtab(&dst->names, &src->names))
+		return -1;
+	for (uint32_t api = dst->cache_names.nr; api < src->cache_names.nr; api++) {
+		const struct ss_trace_cache *c = &src->caches[api];
+
+		if (ss_trace_tables_add_cache(dst, src->cache_names.strs[api], c->object_size,
+					      c->align, c->flags) != (int)api)
+			return -1;
+	}
+	for (uint32_t k = 0; k < src->meta_keys.nr; k++) {
+		const char *have = ss_trace_meta(dst, src->meta_keys.strs[k]);
+
+		if ((!have || strcmp(have, src->meta_values[k])) &&
+		    ss_trace_tables_set_meta(dst, src->meta_keys.strs[k], src->meta_values[k]))
+			return -1;
+	}
+	return 0;
+}
+
 const char *ss_trace_name(const struct ss_trace_tables *tb, uint32_t idx)
 {
 	return idx < tb->names.nr ? tb->names.strs[idx] : "?";

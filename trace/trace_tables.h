@@ -13,6 +13,12 @@ int ss_trace_tables_add_cache(struct ss_trace_tables *tb, const char *name,
 			      unsigned size, unsigned align, unsigned flags);
 int ss_trace_tables_set_meta(struct ss_trace_tables *tb, const char *key,
 			     const char *value);
+/* Bring dst, a copy of src made by this function (or empty: init'ed),
+ * up to src: the names and caches src added since (at the same indexes:
+ * a reader only ever adds), and every meta pair.  dst shares nothing with
+ * src, so one thread may read it while another reads on into src.  0, or
+ * -1 when out of memory. */
+int ss_trace_tables_sync(struct ss_trace_tables *dst, const struct ss_trace_tables *src);
 /* 1 if s can be a site, cache, label or phase name. */
 int ss_trace_name_ok(const char *s);
 /* A meta value: ss_label_ok() (base/escape.h) and at most SS_BIN_MAX_META
