@@ -1,8 +1,10 @@
 /* opts.c - the option scanner and help table of every slabsim command. */
 #include "opts.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -206,4 +208,69 @@ void ss_opt_help(FILE *out, const struct ss_opt_set *set)
 		if (o->more_help)
 			o->more_help(out, col);
 	}
+}
+
+/* Keep line (a copy) in keep: the copy, or NULL when out of memory. */
+static char *keep_line(struct ss_opt_lines *keep, const char *line)
+{
+	char *copy = strdup(line), **lines;
+
+	if (!copy || !(lines = realloc(keep->lines, (keep->n + 1) * sizeof(*lines)))) {
+		free(copy);
+		return NULL;
+	}
+	keep->lines = lines;
+	keep->lines[keep->n++] = copy;
+	return copy;
+}
+
+int ss_opt_read_lines(const struct ss_opt_set *set, const char *path, struct ss_opt_lines *keep,
+		      ss_opt_line_fn line, void *ctx)
+{
+	FILE *fp = fopen(path, "r");
+	char buf[8192], *words[128], *argv[130];
+	unsigned long lineno = 0;
+	int rc = 0;
+
+	if (!fp)
+		return ss_opt_usage_err(set, "%s: %s", path, strerror(errno));
+	while (!rc && fgets(buf, sizeof(buf), fp)) {
+		char *copy;
+		int n;
+
+		lineno++;
+		if (!strchr(buf, '\n') && !feof(fp)) {
+			rc = ss_opt_usage_err(set, "%s:%lu: line too long", path, lineno);
+			break;
+		}
+		if (!(copy = keep_line(keep, buf))) {
+			rc = ss_opt_usage_err(set, "out of memory");
+			break;
+		}
+		n = ss_split_words(copy, words, 128);
+		if (n < 0) {
+			rc = ss_opt_usage_err(set, "%s:%lu: unterminated quote or too many words",
+					      path, lineno);
+			break;
+		}
+		if (!n)
+			continue;
+		argv[0] = (char *)set->cmd;
+		memcpy(argv + 1, words, (size_t)n * sizeof(*words));
+		argv[n + 1] = NULL;
+		rc = line(ctx, n + 1, argv, lineno);
+	}
+	if (!rc && ferror(fp))
+		rc = ss_opt_usage_err(set, "%s: read error", path);
+	fclose(fp);
+	return rc;
+}
+
+void ss_opt_lines_release(struct ss_opt_lines *keep)
+{
+	for (unsigned i = 0; i < keep->n; i++)
+		free(keep->lines[i]);
+	free(keep->lines);
+	keep->lines = NULL;
+	keep->n = 0;
 }

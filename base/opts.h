@@ -72,6 +72,22 @@ static inline int ss_opt_exit(int rc)
 	return rc == SS_OPT_HELP ? 0 : 2;
 }
 
+/* ---- option files: a command's options a line at a time ----
+ * Each line of the file is split as ss_split_words() does (quotes, '#'
+ * comments) and handed to line() as argv[1 ..] (argv[0] is set->cmd),
+ * with its number; lines without words are skipped.  The words stay valid
+ * until ss_opt_lines_release(), so the options scanned may point into
+ * them.  Returns 0, or -1 after a usage error naming FILE:LINE (or what
+ * line() returned: -1 once it reported its error). */
+struct ss_opt_lines {
+	char **lines;
+	unsigned n;
+};
+typedef int (*ss_opt_line_fn)(void *ctx, int argc, char **argv, unsigned long lineno);
+int ss_opt_read_lines(const struct ss_opt_set *set, const char *path, struct ss_opt_lines *keep,
+		      ss_opt_line_fn line, void *ctx);
+void ss_opt_lines_release(struct ss_opt_lines *keep);
+
 /* One entry per listed option, "  -o, --output TRACE  help", the help in
  * one column (past it a long name puts its help on the next line). */
 void ss_opt_help(FILE *out, const struct ss_opt_set *set);

@@ -174,3 +174,48 @@ void ss_outdir_abort(struct ss_outdir *o)
 		remove_run_files(o->dir);
 	o->ready = 0;
 }
+
+/* The next component of a directory name after *p, skipping repeated
+ * slashes and "." ones; its length, 0 at the end. */
+static size_t next_part(const char **p)
+{
+	size_t len;
+
+	for (;;) {
+		while (**p == '/')
+			(*p)++;
+		len = strcspn(*p, "/");
+		if (!(len == 1 && **p == '.'))
+			return len;
+		*p += len;
+	}
+}
+
+bool ss_outdir_same(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	if ((*a == '/') != (*b == '/'))
+		return false;
+	do {
+		la = next_part(&a);
+		lb = next_part(&b);
+		if (la != lb || memcmp(a, b, la))
+			return false;
+		a += la;
+		b += lb;
+	} while (la);
+	return true;
+}
+
+void ss_outdir_name_error(const struct ss_outdir *o, struct ss_error *err)
+{
+	size_t n = strlen(o->stage);
+
+	if (n && !strncmp(err->msg, o->stage, n)) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg + n);
+		ss_errorf(err, "%s%s", o->dir, msg);
+	}
+}

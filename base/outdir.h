@@ -24,6 +24,8 @@
 #ifndef SS_OUTDIR_H
 #define SS_OUTDIR_H
 
+#include <stdbool.h>
+
 #include "error.h"
 
 struct ss_outdir {
@@ -41,5 +43,12 @@ int ss_outdir_commit(struct ss_outdir *o, struct ss_error *err);
  * from DIR (DIR itself stays, empty).  Safe after a failed begin (then
  * DIR is left alone) or a commit. */
 void ss_outdir_abort(struct ss_outdir *o);
+/* An error that names the staging directory ("D.tmp.PID/x: ...") names
+ * the user's D/x instead. */
+void ss_outdir_name_error(const struct ss_outdir *o, struct ss_error *err);
+/* Whether two output directory names name one directory as words: "a/b"
+ * and "./a//b/" do; symbolic links are not followed (the directories
+ * may not exist yet). */
+bool ss_outdir_same(const char *a, const char *b);
 
 #endif

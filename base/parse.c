@@ -76,6 +76,38 @@ int ss_split(char *line, char **tok, int max)
 	}
 }
 
+int ss_split_words(char *line, char **words, int max)
+{
+	int n = 0;
+	char *p = line, *w;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p || *p == '#')
+			return n;
+		if (n == max)
+			return -1;
+		words[n++] = w = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
+			if (*p == '\'' || *p == '"') {
+				char q = *p++;
+
+				while (*p && *p != q)
+					*w++ = *p++;
+				if (!*p)
+					return -1;
+				p++;
+			} else {
+				*w++ = *p++;
+			}
+		}
+		if (*p)
+			p++;
+		*w = '\0';
+	}
+}
+
 /* One token of a counts list: [p, end) as NAME and COUNT; 0 when good. */
 static int count_token(const char *p, const char *end, size_t *name_len, uint64_t *count)
 {

@@ -24,5 +24,10 @@ int ss_parse_count_of(const char *list, const char *name, uint64_t *count);
 /* Split a line in place into whitespace-separated tokens; returns the count
  * (at most max; -1 if there were more). */
 int ss_split(char *line, char **tok, int max);
+/* The same with quotes and comments, as a shell would read a simple line:
+ * blanks separate, '...' and "..." group (no escapes), '#' outside quotes
+ * starts a comment.  The number of words, or -1 for an unterminated quote
+ * or more than max words. */
+int ss_split_words(char *line, char **words, int max);
 
 #endif

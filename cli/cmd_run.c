@@ -1,35 +1,25 @@
-/* cmd_run.c - `slabsim run`: replay one trace through one model. */
-#include <errno.h>
+/* cmd_run.c - `slabsim run`: replay one trace through one model, or
+ * several from one pass (sim/runset.h): parse the options, call. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "atomic_file.h"
-#include "escape.h"
 #include "commands.h"
+#include "escape.h"
+#include "host_run.h"
 #include "model.h"
 #include "opts.h"
-#include "parse.h"
-#include "host_run.h"
-#include "multi.h"
 #include "outdir.h"
-#include "progress.h"
-#include "replay.h"
-#include "results.h"
-#include "run.h"
-#include "slabtop.h"
-#include "settle.h"
+#include "parse.h"
+#include "runset.h"
 
 struct run_opts {
-	struct ss_run_spec spec; /* trace, model, target, costs, topology, ... */
-	const char *out, *variant, *label;
-	uint64_t sample_every;
+	struct ss_run_item it; /* trace, model, target, ...; out, variant, label */
 	const char *events; /* docs/topology.md */
 	bool host_mode;	    /* docs/host-mode.md */
-	bool quiet;	    /* no summary on stdout */
 	const char *runs;   /* a run list (decode once, replay many) */
-	unsigned jobs;	    /* threads of a run list; 0: one per CPU */
+	unsigned jobs;	    /* threads of several runs; 0: one per CPU */
+	unsigned long line; /* in the run list (0: from the command line) */
 };
 
 enum {
@@ -140,7 +130,7 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"two runs may not share an --out"},
 	[O_JOBS] = {"jobs", NULL, "N",
 		"threads replaying a run list or several models (default: one\n"
-		"per online CPU, at most one per run)"},
+		"per CPU this process may use, at most one per run)"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -209,45 +199,45 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	struct run_opts *o = ctx;
 
 	switch (id) {
-	case O_TRACE: o->spec.trace = v; return 0;
+	case O_TRACE: o->it.spec.trace = v; return 0;
 	case O_MODEL:
 		/* argv and a run list's words are writable: one spelling from here on */
 		ss_model_canon((char *)v);
-		o->spec.model = v;
+		o->it.spec.model = v;
 		return 0;
-	case O_TARGET: o->spec.target = v; return 0;
+	case O_TARGET: o->it.spec.target = v; return 0;
 	case O_ALLOCATOR:
-		o->spec.allocator = v;
+		o->it.spec.allocator = v;
 		return ss_allocator_parse(v, &(enum ss_allocator){0}) ? SS_OPT_BAD_VALUE : 0;
-	case O_CONFIG: o->spec.config = v; return 0;
-	case O_LABEL: o->label = v; return 0;
-	case O_OUT: o->out = v; return 0;
-	case O_QUIET: o->quiet = true; return 0;
-	case O_DEBUG: o->spec.slub_debug = v; return 0;
+	case O_CONFIG: o->it.spec.config = v; return 0;
+	case O_LABEL: o->it.out.label = v; return 0;
+	case O_OUT: o->it.out.out = v; return 0;
+	case O_QUIET: o->it.out.quiet = true; return 0;
+	case O_DEBUG: o->it.spec.slub_debug = v; return 0;
 	case O_COSTS:
-		o->spec.costs = v; /* summary.json's cost_table: a JSON string */
+		o->it.spec.costs = v; /* summary.json's cost_table: a JSON string */
 		return ss_label_ok(v) ? 0 : ss_opt_usage_err(&opt_set,
 			"--costs '%s': a path with control bytes or not UTF-8 cannot be reported", v);
-	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
-	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);
-	case O_NOMERGE: o->spec.no_merge = true; return 0;
-	case O_PLACE: o->spec.place = v; return 0;
-	case O_INITIAL: o->spec.initial_state = v; return 0;
-	case O_FINAL: o->spec.final_state = v; return 0;
-	case O_SLAB_FILL: o->spec.slab_fill = v; return 0;
+	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->it.spec.cpus);
+	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->it.spec.nodes);
+	case O_NOMERGE: o->it.spec.no_merge = true; return 0;
+	case O_PLACE: o->it.spec.place = v; return 0;
+	case O_INITIAL: o->it.spec.initial_state = v; return 0;
+	case O_FINAL: o->it.spec.final_state = v; return 0;
+	case O_SLAB_FILL: o->it.spec.slab_fill = v; return 0;
 	case O_VARIANT: /* a summary.csv and .json field, as a meta value */
-		o->variant = v;
+		o->it.out.variant = v;
 		return ss_label_ok(v) ? 0 : ss_opt_usage_err(&opt_set,
 			"--variant '%s': want UTF-8 without control bytes or a leading space", v);
-	case O_MAXOBJ: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->spec.max_objects);
-	case O_DRAW: return ss_opt_u64(&opt_set, id, v, 0, UINT32_MAX, &o->spec.draw_seed);
+	case O_MAXOBJ: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->it.spec.max_objects);
+	case O_DRAW: return ss_opt_u64(&opt_set, id, v, 0, UINT32_MAX, &o->it.spec.draw_seed);
 	case O_MAXMEM:
-		return ss_parse_size(v, 1ull << 50, &o->spec.max_memory) || !o->spec.max_memory ?
+		return ss_parse_size(v, 1ull << 50, &o->it.spec.max_memory) || !o->it.spec.max_memory ?
 			SS_OPT_BAD_VALUE : 0;
-	case O_SAMPLE: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->sample_every);
-	case O_TOPO: o->spec.topology = v; return 0;
+	case O_SAMPLE: return ss_opt_u64(&opt_set, id, v, 1, 1ull << 40, &o->it.out.sample_every);
+	case O_TOPO: o->it.spec.topology = v; return 0;
 	case O_MAP:
-		o->spec.map = v;
+		o->it.spec.map = v;
 		if (ss_cpu_map_parse(v, &(enum ss_cpu_map){0}))
 			return ss_opt_usage_err(&opt_set, "bad value '%s' for --map (want identity, "
 						"compact, scatter or fold)", v);
@@ -270,570 +260,127 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 	int rc;
 
 	memset(o, 0, sizeof(*o));
-	o->sample_every = 4096;
+	o->it.out.sample_every = 4096;
 	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_run_opt, o)))
 		return rc;
 	if (o->runs) /* each line completes and checks its run (run_list) */
-		return o->spec.trace ? 0 : ss_opt_usage_err(&opt_set, "--runs needs --trace");
+		return o->it.spec.trace ? 0 : ss_opt_usage_err(&opt_set, "--runs needs --trace");
 	return check_run_opts(o);
 }
 
 /* A run's options, complete. */
 static int check_run_opts(const struct run_opts *o)
 {
-	if (!o->spec.trace || !o->spec.model || !o->spec.target || !o->out)
+	if (!o->it.spec.trace || !o->it.spec.model || !o->it.spec.target || !o->it.out.out)
 		return ss_opt_usage_err(&opt_set, "--trace, --model, --target and --out are required");
-	if (o->spec.topology && (o->spec.cpus || o->spec.nodes))
+	if (o->it.spec.topology && (o->it.spec.cpus || o->it.spec.nodes))
 		return ss_opt_usage_err(&opt_set, "--topology sets the CPUs and nodes; drop --cpus/--nodes");
-	if (o->host_mode && (o->spec.cpus || o->spec.nodes))
+	if (o->host_mode && (o->it.spec.cpus || o->it.spec.nodes))
 		return ss_opt_usage_err(&opt_set, "host mode takes --topology, not --cpus/--nodes");
-	if (o->spec.final_state && !o->spec.initial_state)
+	if (o->it.spec.final_state && !o->it.spec.initial_state)
 		return ss_opt_usage_err(&opt_set, "--final-state settles against --initial-state: give both");
-	if (o->spec.slab_fill && !o->spec.initial_state)
+	if (o->it.spec.slab_fill && !o->it.spec.initial_state)
 		return ss_opt_usage_err(&opt_set, "--slab-fill fills --initial-state's slabs: give both");
-	if (o->host_mode && o->spec.initial_state)
+	if (o->host_mode && o->it.spec.initial_state)
 		return ss_opt_usage_err(&opt_set, "host mode replays in real memory: no --initial-state");
 	if (o->events && !o->host_mode)
 		return ss_opt_usage_err(&opt_set, "--events counts host-mode runs only (add --mode host)");
 	return 0;
 }
 
-/* caches in each table of the summary printed at the end */
-#define RUN_TOP 10
-
-/* ---- per-run outputs written during the replay ---- */
-
-struct run_io {
-	const char *dir; /* the staging directory (base/outdir.h) */
-	struct ss_atomic_file timeline;
-	struct ss_progress progress; /* the bar on a terminal's stderr */
-};
-
-static int timeline_row(struct ss_run *run, struct ss_error *err)
-{
-	struct run_io *io = run->user;
-
-	(void)err;
-	ss_progress_tick(&io->progress, run->books.events);
-	fprintf(io->timeline.fp, "%llu,", (unsigned long long)run->books.events);
-	ss_csv_put(io->timeline.fp, run->phase);
-	fprintf(io->timeline.fp, ",%.2f,%llu,%.3f\n",
-		(double)ss_run_footprint_bytes(run) / 1024.0,
-		(unsigned long long)ss_run_live_objects(run),
-		ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6);
-	return 0;
-}
-
-static int on_phase(struct ss_run *run, const char *phase, struct ss_error *err)
-{
-	struct run_io *io = run->user;
-	char name[128];
-
-	if (timeline_row(run, err))
-		return -1;
-	if (!phase) {
-		snprintf(name, sizeof(name), "slabinfo");
-	} else {
-		char *p;
-
-		snprintf(name, sizeof(name), "slabinfo.%llu-%.80s",
-			 (unsigned long long)run->phase_index, phase);
-		/* a phase name is any trace name: in a file name, '/' would
-		 * leave the directory (found by fuzz_roundtrip) and quotes
-		 * trip shells; K keeps the names apart */
-		for (p = name + 9; *p; p++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *p))
-				*p = '_';
-	}
-	return ss_write_slabinfo(io->dir, name, run, err);
-}
-
-/* --final-state: the settling rule (sim/settle.h), then settled.csv and
- * the final slabinfo again (it was written at the end of the replay);
- * slabinfo.unsettled keeps the replay's own, what a run without
- * --final-state ends with (the report's figure without settling). */
-static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *io,
-		  struct ss_error *err)
-{
-	struct ss_snap after;
-	struct ss_settle s;
-	struct ss_atomic_file f;
-	char path[4200];
-	int rc;
-
-	if (!o->spec.final_state)
-		return 0;
-	if (ss_write_slabinfo(io->dir, "slabinfo.unsettled", run, err))
-		return -1;
-	if (ss_snap_load_in(&after, o->spec.final_state, "slab-after.txt", err))
-		return -1;
-	rc = ss_settle_run(run, &after, &s, err);
-	ss_snap_release(&after);
-	if (rc)
-		return -1;
-	snprintf(path, sizeof(path), "%s/settled.csv", io->dir);
-	if (ss_atomic_open(&f, path, err)) {
-		ss_settle_release(&s);
-		return -1;
-	}
-	ss_settle_csv(f.fp, run, &s);
-	ss_settle_release(&s);
-	if (ss_atomic_commit(&f, err))
-		return -1;
-	return ss_write_slabinfo(io->dir, "slabinfo", run, err);
-}
-
-/* kernel.txt: what kernel and machine the run modelled and from what,
- * for a report's header and a comparison across allocators and options
- * (docs/outputs.md): the settings as the run took them, so that a report
- * says what its runs used and not what a command line asked for. */
-static int write_kernel(const char *dir, const struct ss_run *run, const struct run_opts *o,
-			struct ss_error *err)
-{
-	const struct ss_run_spec *sp = &o->spec;
-	struct ss_atomic_file f;
-	char path[4200], era[16], opts[1024];
-
-	snprintf(path, sizeof(path), "%s/kernel.txt", dir);
-	if (ss_atomic_open(&f, path, err))
-		return -1;
-	ss_era_str(run->target->era, era, sizeof(era));
-	ss_kconfig_str(&run->target->kc, opts, sizeof(opts));
-	fprintf(f.fp, "target=%s\nera=%s\nallocator=%s\nconfig=%s\n", run->target->name, era,
-		ss_allocator_name(run->target->kc.allocator), opts);
-	if (sp->draw_seed) /* (the default draws: no line, as before there was one) */
-		fprintf(f.fp, "draw_seed=%llu\n", (unsigned long long)sp->draw_seed);
-	/* the slub_* boot parameters (ss_kconfig_set: --config takes them) */
-	fprintf(f.fp, "slub_min_order=%u\nslub_max_order=%u\nslub_min_objects=%u\n",
-		run->target->slub_min_order, run->target->slub_max_order,
-		run->target->slub_min_objects);
-	fprintf(f.fp, "cpus=%u\ntopology=%s\ncosts=%s\ntrace=%s\n", run->topo->nr_cpus,
-		run->topo->desc, sp->costs ? sp->costs : "default", sp->trace);
-	if (sp->initial_state)
-		fprintf(f.fp, "initial_state=%s\n", sp->initial_state);
-	return ss_atomic_commit(&f, err);
-}
-
-static int write_results(struct ss_run *run, const struct run_opts *o,
-			 const struct ss_run_setup *rs, struct run_io *io,
-			 struct ss_error *err)
-{
-	const char *meta_wl = ss_trace_meta(run->tables, "workload");
-	const char *meta_var = ss_trace_meta(run->tables, "variant");
-	struct ss_run_labels lb = {
-		.workload = meta_wl ? meta_wl : "trace",
-		.variant = o->variant ? o->variant : meta_var ? meta_var : "-",
-		.model = o->label ? o->label : o->spec.model,
-		.costs = o->spec.costs ? o->spec.costs : "default",
-		.slub_debug = rs->debug_spec[0] ? rs->debug_spec : "-",
-	};
-
-	if (write_kernel(io->dir, run, o, err) ||
-	    (o->spec.initial_state && ss_write_prior(io->dir, run, err)))
-		return -1;
-	if (ss_write_caches(io->dir, run, err) || ss_write_counters(io->dir, run, err) ||
-	    ss_write_sites(io->dir, run, err) ||
-	    ss_write_functions(io->dir, run, err) || ss_write_locks(io->dir, run, err) ||
-	    ss_write_latency(io->dir, run, err) || ss_write_work(io->dir, run, err) ||
-	    ss_write_summary(io->dir, run, &lb, err))
-		return -1;
-	/* a run list's runs complete one after another: no interleaving */
-	if (!o->quiet && ss_print_slabtop(stdout, run, &lb, RUN_TOP))
-		return ss_errorf(err, "stdout: write failed");
-	return 0;
-}
-
-/* One run of a command: its options, set-up, replay state and outputs. */
-struct one_run {
-	struct run_opts o;
-	struct ss_run_setup rs;
-	struct ss_run run;
-	struct run_io io;
-	struct ss_outdir od; /* --out, staged (base/outdir.h) */
-	char tl[4300];
-	unsigned long line; /* in the run list (0: from --model) */
-};
-
-/* Everything up to the replay.  shared: the reader of a run list (no
- * progress bar: several runs would redraw one line). */
-static int run_prepare(struct one_run *r, struct ss_trace_reader *shared,
-		       struct ss_error *err)
-{
-	const struct run_opts *o = &r->o;
-
-	r->run = (struct ss_run){.on_phase = on_phase, .on_sample = timeline_row,
-				 .sample_every = o->sample_every, .user = &r->io};
-	/* first, so that run_release may always abort it */
-	if (ss_outdir_begin(&r->od, o->out, err))
-		return -1;
-	r->io.dir = r->od.stage;
-	if (ss_run_setup_load(&r->rs, &o->spec, err) ||
-	    (shared ? ss_run_setup_open_with(&r->rs, &o->spec, shared, err)
-		    : ss_run_setup_open(&r->rs, &o->spec, err)) ||
-	    ss_run_setup_start(&r->rs, &r->run, err))
-		return -1;
-	snprintf(r->tl, sizeof(r->tl), "%s/timeline.csv", r->io.dir);
-	if (ss_atomic_open(&r->io.timeline, r->tl, err))
-		return -1;
-	fprintf(r->io.timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
-	if (!shared)
-		ss_progress_start(&r->io.progress, STDERR_FILENO, o->spec.model, o->spec.trace);
-	return 0;
-}
-
-/* After the replay: the result files. */
-static int run_complete(struct one_run *r, struct ss_error *err)
-{
-	if (settle(&r->run, &r->o, &r->io, err) || ss_atomic_commit(&r->io.timeline, err) ||
-	    write_results(&r->run, &r->o, &r->rs, &r->io, err))
-		return -1;
-	return ss_outdir_commit(&r->od, err);
-}
-
-/* "D.tmp.PID/timeline.csv: write failed": name the file the user asked
- * for, D/timeline.csv. */
-static void name_user_path(const struct ss_outdir *od, struct ss_error *err)
-{
-	size_t n = strlen(od->stage);
-
-	if (n && !strncmp(err->msg, od->stage, n)) {
-		char msg[sizeof(err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", err->msg + n);
-		ss_errorf(err, "%s%s", od->dir, msg);
-	}
-}
-
-/* Release the run; a failed one (rc) leaves none of its files. */
-static void run_release(struct one_run *r, int rc)
-{
-	ss_progress_done(&r->io.progress);
-	if (rc) {
-		ss_atomic_abort(&r->io.timeline);
-		ss_outdir_abort(&r->od); /* a failed run leaves --out empty */
-	}
-	ss_run_setup_close(&r->rs, &r->run);
-}
-
-/* Exit status of a run whose allocator and options no kernel has (the
- * era lacks them, or Kconfig rules them out): make compare skips it. */
-#define EXIT_NO_SUCH_KERNEL 3
-
-static int run_replay(const struct run_opts *o, struct ss_error *err)
-{
-	struct one_run r = {.o = *o};
-	int rc = -1;
-
-	if (!run_prepare(&r, NULL, err) && !ss_replay(&r.run, r.rs.reader, err))
-		rc = run_complete(&r, err);
-	if (rc)
-		name_user_path(&r.od, err);
-	if (rc && r.rs.kernel_error)
-		rc = EXIT_NO_SUCH_KERNEL;
-	run_release(&r, rc);
-	return rc;
-}
-
-/* How much a run costs, roughly, to balance the threads: slub_debug
- * paths take about twice the work of plain ones. */
-static unsigned run_weight(const struct run_opts *o)
-{
-	return strchr(o->spec.model, '+') || o->spec.slub_debug ? 3 : 1;
-}
-
-/* Several runs from one pass over the trace per thread (multi.h): the
- * runs go to `jobs` groups, heaviest first to the lightest group, each
- * group with its own reader.  Each failed run is reported with its output
- * directory; returns -1 if any failed. */
-static int run_many(struct one_run *runs, unsigned n, unsigned jobs,
-		    const char *trace, struct ss_error *err)
-{
-	struct ss_multi_slot *slots = calloc(n, sizeof(*slots));
-	struct ss_multi_group *groups;
-	unsigned *group_of = calloc(n, sizeof(*group_of)), *load, nr_failed = 0, g, i;
-	int rc = -1;
-
-	if (!jobs) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		jobs = cpus > 0 ? (unsigned)cpus : 1;
-	}
-	if (jobs > n)
-		jobs = n;
-	groups = calloc(jobs, sizeof(*groups));
-	load = calloc(jobs, sizeof(*load));
-	if (!slots || !group_of || !groups || !load) {
-		ss_errorf(err, "out of memory");
-		goto out;
-	}
-	if (!strcmp(trace, "-")) {
-		ss_errorf(err, "several runs read the trace from a file, not standard input");
-		goto out;
-	}
-	for (unsigned w = 3; w > 0; w--) { /* heaviest first, to the lightest group */
-		for (i = 0; i < n; i++) {
-			unsigned best = 0;
-
-			if (run_weight(&runs[i].o) != w)
-				continue;
-			for (g = 1; g < jobs; g++)
-				if (load[g] < load[best])
-					best = g;
-			group_of[i] = best;
-			load[best] += w;
-			groups[best].n++;
-		}
-	}
-	for (g = 0; g < jobs; g++) {
-		if (ss_trace_open(&groups[g].reader, trace, err))
-			goto out;
-		if (!g)
-			ss_trace_note_unchecked(groups[g].reader);
-	}
-	/* the slots of a group are contiguous, in run order */
-	for (g = 0, i = 0; g < jobs; g++) {
-		groups[g].slots = slots + i;
-		groups[g].n = 0;
-		for (unsigned j = 0; j < n; j++)
-			if (group_of[j] == g)
-				slots[i + groups[g].n++].run = &runs[j].run;
-		i += groups[g].n;
-	}
-	for (i = 0; i < n; i++) {
-		if (run_prepare(&runs[i], groups[group_of[i]].reader, err)) {
-			/* a set-up error (a bad target, say) stops the command
-			 * before any replay, as it does for one run */
-			for (unsigned j = 0; j <= i; j++)
-				run_release(&runs[j], -1);
-			goto out;
-		}
-	}
-	rc = ss_replay_multi(groups, jobs, err);
-	for (i = 0; i < n; i++) {
-		struct ss_multi_slot *s = NULL;
-		int run_rc;
-
-		for (unsigned k = 0; k < n; k++)
-			if (slots[k].run == &runs[i].run)
-				s = &slots[k];
-		run_rc = rc || s->failed || run_complete(&runs[i], &s->err) ? -1 : 0;
-		if (run_rc && !rc) {
-			name_user_path(&runs[i].od, &s->err);
-			fprintf(stderr, "slabsim run: %s: %s\n", runs[i].o.out, s->err.msg);
-			nr_failed++;
-		}
-		run_release(&runs[i], run_rc);
-	}
-	if (!rc && nr_failed)
-		rc = ss_errorf(err, "%u of %u runs failed", nr_failed, n);
-out:
-	for (g = 0; groups && g < jobs; g++)
-		ss_trace_close(groups[g].reader);
-	free(slots);
-	free(group_of);
-	free(groups);
-	free(load);
-	return rc;
-}
-
-/* ---- run lists ---- */
-
-/* Split a line into words in place: blanks separate, '...' and "..."
- * group (no escapes), '#' outside quotes starts a comment.  Returns the
- * number of words, or -1 for an unterminated quote. */
-static int split_words(char *line, char **words, int max)
-{
-	int n = 0;
-	char *p = line, *w;
-
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-			p++;
-		if (!*p || *p == '#')
-			return n;
-		if (n == max)
-			return -1;
-		words[n++] = w = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
-			if (*p == '\'' || *p == '"') {
-				char q = *p++;
-
-				while (*p && *p != q)
-					*w++ = *p++;
-				if (!*p)
-					return -1;
-				p++;
-			} else {
-				*w++ = *p++;
-			}
-		}
-		if (*p)
-			p++;
-		*w = '\0';
-	}
-}
+/* ---- several runs ---- */
 
 struct run_list {
-	struct one_run *runs;
+	struct run_opts *runs;
 	unsigned n, cap;
-	char **lines; /* the options point into these */
-	unsigned nr_lines;
+	struct ss_opt_lines lines; /* the options point into these */
+	const struct run_opts *base;
 };
 
-static struct one_run *list_add(struct run_list *l, const struct run_opts *o)
+static struct run_opts *list_add(struct run_list *l, const struct run_opts *o)
 {
 	if (l->n == l->cap) {
 		unsigned cap = l->cap ? l->cap * 2 : 8;
-		struct one_run *r = realloc(l->runs, cap * sizeof(*r));
+		struct run_opts *r = realloc(l->runs, cap * sizeof(*r));
 
 		if (!r)
 			return NULL;
 		l->runs = r;
 		l->cap = cap;
 	}
-	memset(&l->runs[l->n], 0, sizeof(l->runs[0]));
-	l->runs[l->n].o = *o;
+	l->runs[l->n] = *o;
 	return &l->runs[l->n++];
 }
 
 static void list_release(struct run_list *l)
 {
-	for (unsigned i = 0; i < l->nr_lines; i++)
-		free(l->lines[i]);
-	free(l->lines);
+	ss_opt_lines_release(&l->lines);
 	free(l->runs);
 }
 
-/* Each line of FILE: the command line's options, then the line's. */
+/* A line of the run list: the command line's options, then the line's. */
+static int take_line(void *ctx, int argc, char **argv, unsigned long lineno)
+{
+	struct run_list *l = ctx;
+	const struct run_opts *base = l->base;
+	struct run_opts o = *base;
+
+	o.runs = NULL;
+	if (ss_opt_scan(&opt_set, argc, argv, take_run_opt, &o) || o.runs ||
+	    o.jobs != base->jobs || o.it.spec.trace != base->it.spec.trace || o.host_mode ||
+	    check_run_opts(&o))
+		return ss_opt_usage_err(&opt_set, "%s:%lu: bad run (a line takes run options but not --trace, --runs, --jobs or --mode host)",
+					base->runs, lineno);
+	o.line = lineno;
+	return list_add(l, &o) ? 0 : ss_opt_usage_err(&opt_set, "out of memory");
+}
+
 static int read_run_list(const struct run_opts *base, struct run_list *l)
 {
-	FILE *fp = fopen(base->runs, "r");
-	char buf[8192], *words[128], *argv[130];
-	unsigned long lineno = 0;
-	int rc = 0;
+	l->base = base;
+	if (ss_opt_read_lines(&opt_set, base->runs, &l->lines, take_line, l))
+		return -1;
+	return l->n ? 0 : ss_opt_usage_err(&opt_set, "%s: no run in the list", base->runs);
+}
 
-	if (!fp)
-		return ss_opt_usage_err(&opt_set, "%s: %s", base->runs, strerror(errno));
-	while (!rc && fgets(buf, sizeof(buf), fp)) {
-		struct run_opts o = *base;
-		char *line, **lines;
-		int n;
+/* A string of ours kept with the list's lines. */
+static char *keep(struct run_list *l, char *s)
+{
+	char **lines = s ? realloc(l->lines.lines, (l->lines.n + 1) * sizeof(*lines)) : NULL;
 
-		lineno++;
-		if (!strchr(buf, '\n') && !feof(fp)) {
-			rc = ss_opt_usage_err(&opt_set, "%s:%lu: line too long", base->runs, lineno);
-			break;
-		}
-		if (!(line = strdup(buf)) ||
-		    !(lines = realloc(l->lines, (l->nr_lines + 1) * sizeof(*lines)))) {
-			free(line);
-			rc = ss_opt_usage_err(&opt_set, "out of memory");
-			break;
-		}
-		l->lines = lines;
-		l->lines[l->nr_lines++] = line;
-		n = split_words(line, words, 128);
-		if (n < 0) {
-			rc = ss_opt_usage_err(&opt_set, "%s:%lu: unterminated quote or too many words",
-					      base->runs, lineno);
-			break;
-		}
-		if (!n)
-			continue;
-		argv[0] = "run";
-		memcpy(argv + 1, words, (size_t)n * sizeof(*words));
-		o.runs = NULL;
-		if (ss_opt_scan(&opt_set, n + 1, argv, take_run_opt, &o) || o.runs ||
-		    o.jobs != base->jobs || o.spec.trace != base->spec.trace || o.host_mode ||
-		    check_run_opts(&o)) {
-			rc = ss_opt_usage_err(&opt_set, "%s:%lu: bad run (a line takes run options but not --trace, --runs, --jobs or --mode host)",
-					      base->runs, lineno);
-			break;
-		}
-		if (!list_add(l, &o))
-			rc = ss_opt_usage_err(&opt_set, "out of memory");
-		else
-			l->runs[l->n - 1].line = lineno;
+	if (!lines) {
+		free(s);
+		return NULL;
 	}
-	if (!rc && ferror(fp))
-		rc = ss_opt_usage_err(&opt_set, "%s: read error", base->runs);
-	fclose(fp);
-	if (!rc && !l->n)
-		rc = ss_opt_usage_err(&opt_set, "%s: no run in the list", base->runs);
-	return rc;
+	l->lines.lines = lines;
+	return l->lines.lines[l->lines.n++] = s;
 }
 
 /* --model "M1 M2 ...": one run per model, --out with %m or DIR/MODEL. */
 static int split_models(const struct run_opts *base, struct run_list *l)
 {
-	char *models = strdup(base->spec.model), *words[128];
-	int n = models ? split_words(models, words, 128) : -1;
+	char *models = keep(l, strdup(base->it.spec.model)), *words[128];
+	int n = models ? ss_split_words(models, words, 128) : -1;
 
-	if (n <= 0 || !(l->lines = malloc(sizeof(*l->lines)))) {
-		free(models);
+	if (n <= 0)
 		return ss_opt_usage_err(&opt_set, "bad --model list");
-	}
-	l->lines[l->nr_lines++] = models;
-	if (base->label && n > 1) /* one label would name every run */
+	if (base->it.out.label && n > 1) /* one label would name every run */
 		return ss_opt_usage_err(&opt_set, "--label names one model's run, not a --model list");
 	for (int i = 0; i < n; i++) {
 		struct run_opts o = *base;
-		struct one_run *r;
-		const char *pct = strstr(base->out, "%m");
-		char out[4096], *dup;
+		const char *pct = strstr(base->it.out.out, "%m");
+		char out[4096];
 
-		o.spec.model = words[i];
+		o.it.spec.model = words[i];
 		if (pct)
-			snprintf(out, sizeof(out), "%.*s%s%s", (int)(pct - base->out), base->out,
-				 words[i], pct + 2);
+			snprintf(out, sizeof(out), "%.*s%s%s", (int)(pct - base->it.out.out),
+				 base->it.out.out, words[i], pct + 2);
 		else
-			snprintf(out, sizeof(out), "%s/%s", base->out, words[i]);
-		if (!(dup = strdup(out)) ||
-		    !(l->lines = realloc(l->lines, (l->nr_lines + 1) * sizeof(*l->lines)))) {
-			free(dup);
-			return ss_opt_usage_err(&opt_set, "out of memory");
-		}
-		l->lines[l->nr_lines++] = dup;
-		o.out = dup;
-		if (!(r = list_add(l, &o)))
+			snprintf(out, sizeof(out), "%s/%s", base->it.out.out, words[i]);
+		if (!(o.it.out.out = keep(l, strdup(out))) || !list_add(l, &o))
 			return ss_opt_usage_err(&opt_set, "out of memory");
 	}
 	return 0;
-}
-
-/* The next component of a directory name after *p, skipping repeated
- * slashes and "." ones; its length, 0 at the end. */
-static size_t next_part(const char **p)
-{
-	size_t len;
-
-	for (;;) {
-		while (**p == '/')
-			(*p)++;
-		len = strcspn(*p, "/");
-		if (!(len == 1 && **p == '.'))
-			return len;
-		*p += len;
-	}
-}
-
-/* Whether two --out name one directory as words: "a/b" and "./a//b/"
- * do; symbolic links are not followed (the directories may not exist). */
-static bool same_dir(const char *a, const char *b)
-{
-	size_t la, lb;
-
-	if ((*a == '/') != (*b == '/'))
-		return false;
-	do {
-		la = next_part(&a);
-		lb = next_part(&b);
-		if (la != lb || memcmp(a, b, la))
-			return false;
-		a += la;
-		b += lb;
-	} while (la);
-	return true;
 }
 
 /* Two runs writing one --out would replace each other's files after both
@@ -842,18 +389,45 @@ static int check_distinct_outs(const struct run_opts *base, const struct run_lis
 {
 	for (unsigned i = 1; i < l->n; i++) {
 		for (unsigned j = 0; j < i; j++) {
-			const struct one_run *r = &l->runs[j], *s = &l->runs[i];
+			const struct run_opts *r = &l->runs[j], *s = &l->runs[i];
 
-			if (!same_dir(r->o.out, s->o.out))
+			if (!ss_outdir_same(r->it.out.out, s->it.out.out))
 				continue;
 			if (base->runs)
 				return ss_opt_usage_err(&opt_set, "%s:%lu: --out %s: line %lu writes there too",
-							base->runs, s->line, s->o.out, r->line);
+							base->runs, s->line, s->it.out.out, r->line);
 			return ss_opt_usage_err(&opt_set, "--model '%s' and '%s' both write --out %s",
-						r->o.spec.model, s->o.spec.model, s->o.out);
+						r->it.spec.model, s->it.spec.model, s->it.out.out);
 		}
 	}
 	return 0;
+}
+
+/* Exit status of a run whose allocator and options no kernel has (the
+ * era lacks them, or Kconfig rules them out): make compare skips it. */
+#define EXIT_NO_SUCH_KERNEL 3
+
+/* The runs of the list from one pass: the exit status. */
+static int replay_list(const struct run_list *l, unsigned jobs)
+{
+	struct ss_run_item *items = calloc(l->n, sizeof(*items));
+	struct ss_error err = {{0}};
+	enum ss_runs_result r;
+
+	if (!items) {
+		fprintf(stderr, "slabsim run: out of memory\n");
+		return 1;
+	}
+	for (unsigned i = 0; i < l->n; i++) {
+		items[i] = l->runs[i].it;
+		/* one run alone draws its bar; a set draws one for all */
+		items[i].out.progress = true;
+	}
+	r = ss_runs_replay(items, l->n, jobs, "slabsim run", &err);
+	free(items);
+	if (r != SS_RUNS_OK)
+		fprintf(stderr, "slabsim run: %s\n", err.msg);
+	return r == SS_RUNS_NO_SUCH_KERNEL ? EXIT_NO_SUCH_KERNEL : r == SS_RUNS_OK ? 0 : 1;
 }
 
 /* --mode host: the same trace, model and topology options, measured. */
@@ -861,16 +435,16 @@ static int run_host(const struct run_opts *o, struct ss_error *err)
 {
 	struct ss_outdir od;
 	struct ss_host_opts h = {
-		.spec = o->spec, .variant = o->variant, .events = o->events,
+		.spec = o->it.spec, .variant = o->it.out.variant, .events = o->events,
 	};
 
-	if (ss_outdir_begin(&od, o->out, err))
+	if (ss_outdir_begin(&od, o->it.out.out, err))
 		return -1;
 	h.out = od.stage;
 	if (!ss_host_run_cmd(&h, err))
 		return ss_outdir_commit(&od, err);
 	ss_outdir_abort(&od);
-	name_user_path(&od, err);
+	ss_outdir_name_error(&od, err);
 	return -1;
 }
 
@@ -883,26 +457,21 @@ int cmd_run(int argc, char **argv)
 
 	if (rc)
 		return ss_opt_exit(rc);
-	if (o.runs || (!o.host_mode && (strpbrk(o.spec.model, " \t") || strstr(o.out, "%m")))) {
-		rc = o.runs ? read_run_list(&o, &l) : split_models(&o, &l);
-		if (!rc)
-			rc = check_distinct_outs(&o, &l);
-		if (!rc) {
-			int run_rc = l.n == 1 ? run_replay(&l.runs[0].o, &err)
-					      : run_many(l.runs, l.n, o.jobs, o.spec.trace, &err);
-
-			if (run_rc)
-				fprintf(stderr, "slabsim run: %s\n", err.msg);
-			if (run_rc == EXIT_NO_SUCH_KERNEL)
-				rc = EXIT_NO_SUCH_KERNEL;
-		}
-		list_release(&l);
-		return rc == EXIT_NO_SUCH_KERNEL ? rc : rc ? 2 : err.msg[0] ? 1 : 0;
-	}
-	rc = o.host_mode ? run_host(&o, &err) : run_replay(&o, &err);
-	if (rc) {
+	if (o.host_mode) {
+		if (!run_host(&o, &err))
+			return 0;
 		fprintf(stderr, "slabsim run: %s\n", err.msg);
-		return rc == EXIT_NO_SUCH_KERNEL ? rc : 1;
+		return 1;
 	}
-	return 0;
+	if (o.runs)
+		rc = read_run_list(&o, &l);
+	else if (strpbrk(o.it.spec.model, " \t") || strstr(o.it.out.out, "%m"))
+		rc = split_models(&o, &l);
+	else
+		rc = list_add(&l, &o) ? 0 : ss_opt_usage_err(&opt_set, "out of memory");
+	if (!rc)
+		rc = check_distinct_outs(&o, &l);
+	rc = rc ? 2 : replay_list(&l, o.jobs);
+	list_release(&l);
+	return rc;
 }

@@ -353,3 +353,17 @@ void ss_prior_counts_release(struct ss_prior_counts *pc)
 	free(pc->last);
 	memset(pc, 0, sizeof(*pc));
 }
+
+int ss_prior_counts_take(struct ss_prior_counts *pc, const struct ss_event *ev,
+			 const struct ss_trace_tables *tb)
+{
+	return ss_prior_counts_note(pc, ev, ev->kind == SS_EV_FREE_PRIOR ?
+				    ss_trace_name(tb, ev->site) : NULL, cache_flags(tb, ev));
+}
+
+int ss_prior_counts_end(struct ss_prior_counts *pc, const struct ss_trace_tables *tb)
+{
+	if (ss_trace_meta(tb, "page_base"))
+		pc->page_deaths = true;
+	return ss_prior_counts_finish(pc);
+}

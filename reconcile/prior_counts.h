@@ -109,6 +109,13 @@ struct ss_prior_counts {
 /* Count the prior frees with a slab of every kernel slab in the trace at
  * path (any format).  -1 with err on a bad trace or out of memory. */
 int ss_prior_counts_scan(const char *path, struct ss_prior_counts *pc, struct ss_error *err);
+/* The same fed by a caller's own pass over the trace: each event in
+ * order (its names and cache flags from tb), then, after the last, the
+ * end (tb as it stands there: the import's meta page_base comes after the
+ * events).  -1 when out of memory. */
+int ss_prior_counts_take(struct ss_prior_counts *pc, const struct ss_event *ev,
+			 const struct ss_trace_tables *tb);
+int ss_prior_counts_end(struct ss_prior_counts *pc, const struct ss_trace_tables *tb);
 /* Add one prior free (ev->kind SS_EV_FREE_PRIOR with ev->id = K + 1). */
 int ss_prior_counts_add(struct ss_prior_counts *pc, const struct ss_event *ev);
 /* Take event ev of the trace in order, `site` its site's name (NULL for

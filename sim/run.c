@@ -78,119 +78,15 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	return 0;
 }
 
-/* Copy standard input to a temporary file, for models that read the trace
- * twice (a site scan, then the replay).  The file is unlinked as soon as
- * both have opened it. */
-static int spool_stdin(struct ss_run_setup *s, struct ss_error *err)
-{
-	const char *dir = getenv("TMPDIR");
-	char buf[1 << 16];
-	size_t n;
-	FILE *out;
-	int fd;
-
-	if ((size_t)snprintf(s->spool, sizeof(s->spool), "%s/slabsim-stdin.XXXXXX",
-			     dir && *dir ? dir : "/tmp") >= sizeof(s->spool)) {
-		s->spool[0] = '\0';
-		return ss_errorf(err, "-: cannot spool standard input: $TMPDIR is too long");
-	}
-	fd = mkstemp(s->spool);
-	if (fd < 0) {
-		int e = errno;
-
-		s->spool[0] = '\0';
-		return ss_errorf(err, "-: cannot spool standard input: %s", strerror(e));
-	}
-	/* a signal before the unlink in ss_run_setup_open removes it too */
-	s->spool_slot = ss_cleanup_add(s->spool, 0) + 1;
-	out = fdopen(fd, "wb");
-	if (!out) {
-		close(fd);
-		return ss_errorf(err, "-: cannot spool standard input: %s", strerror(errno));
-	}
-	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			break;
-	if (ferror(stdin) || ferror(out) || fclose(out)) {
-		if (!ferror(stdin))
-			return ss_errorf(err, "%s: cannot spool standard input: %s", s->spool,
-					 strerror(errno));
-		return ss_errorf(err, "-: read error on standard input");
-	}
-	return 0;
-}
-
-/* The trace's meta `key`, when it has it, a NAME=COUNT list (the import
- * writes them before the events; results.c and settle.c read them): 0, or
- * -1 with err naming the trace and the first bad entry. */
-static int counts_ok(struct ss_trace_reader *r, const char *path, const char *key,
-		     struct ss_error *err)
-{
-	const char *v = ss_trace_meta(ss_trace_tables(r), key), *bad;
-	size_t len;
-
-	if (!v || !(bad = ss_parse_counts_bad(v, &len)))
-		return 0;
-	return ss_errorf(err, "%s: meta %s: '%.*s' is not NAME=COUNT", path, key,
-			 len > 80 ? 80 : (int)len, bad);
-}
-
-/* What the trace says of itself before its first event: `meta workload`,
- * `meta cpus` and its NAME=COUNT lists (checked), `meta cpu_slab_free`.
- * An imported trace may state its CPUs only at the end (slabsim import
- * before it knew them up front): then the whole trace is read for them.
- * Standard input cannot be read twice: nothing. */
-static int trace_header(const char *path, unsigned *cpus, bool *imported,
-			char **cpu_slab_free, char **slab_fill, struct ss_error *err)
-{
-	struct ss_trace_reader *r;
-	struct ss_event ev;
-	const char *v;
-	uint64_t n;
-	int rc;
-
-	*cpus = 0;
-	*imported = false;
-	if (!strcmp(path, "-"))
-		return 0;
-	if (ss_trace_open(&r, path, err))
-		return -1;
-	rc = ss_trace_next(r, &ev, err);
-	v = ss_trace_meta(ss_trace_tables(r), "workload");
-	*imported = v && !strcmp(v, "import");
-	if (rc >= 0 && *imported && !ss_trace_meta(ss_trace_tables(r), "cpus"))
-		while ((rc = ss_trace_next(r, &ev, err)) == 1)
-			;
-	v = ss_trace_meta(ss_trace_tables(r), "cpus");
-	if (rc >= 0 && v) {
-		if (ss_parse_u64(v, 65536, &n) || !n)
-			rc = ss_errorf(err, "%s: meta cpus '%s' is not a CPU count (1-65536)", path, v);
-		else
-			*cpus = (unsigned)n;
-	}
-	if (rc >= 0)
-		rc = counts_ok(r, path, "untraced_allocs", err);
-	if (rc >= 0)
-		rc = counts_ok(r, path, "untraced_frees", err);
-	/* written before the events (import.c), for the initial state */
-	v = ss_trace_meta(ss_trace_tables(r), "cpu_slab_free");
-	if (rc >= 0 && v && !(*cpu_slab_free = strdup(v)))
-		rc = ss_errorf(err, "out of memory");
-	v = ss_trace_meta(ss_trace_tables(r), "slab_fill");
-	if (rc >= 0 && v && !(*slab_fill = strdup(v)))
-		rc = ss_errorf(err, "out of memory");
-	ss_trace_close(r);
-	return rc < 0 ? -1 : 0;
-}
-
 /* The model configuration, once the trace is open, with the capture's
  * reconciliation (reconcile/recon.h).  0, or -1 with err. */
 static int configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
-		     struct ss_trace_reader *reader, struct ss_error *err)
+		     const struct ss_trace_tables *tables, struct ss_error *err)
 {
 	struct ss_recon_spec rs = {
 		.initial = spec->initial_state ? &s->initial : NULL,
-		.counts = s->prior_counts.slabs.nr ? &s->prior_counts : NULL,
+		.counts = spec->initial_state && s->pass->prior_counts.slabs.nr ?
+				  &s->pass->prior_counts : NULL,
 		.draw_seed = spec->draw_seed,
 	};
 
@@ -201,8 +97,8 @@ static int configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	s->cfg.merge = !spec->no_merge;
 	s->cfg.kernel_caches = s->imported;
 	s->cfg.recon = ss_recon_hooks(s->recon);
-	s->cfg.tables = ss_trace_tables(reader);
-	s->cfg.sites = s->desc->needs_site_sizes ? &s->sites : NULL;
+	s->cfg.tables = tables;
+	s->cfg.sites = s->desc->needs_site_sizes ? &s->pass->sites : NULL;
 	return 0;
 }
 
@@ -231,7 +127,7 @@ static int take_cpu_free(struct ss_run_setup *s, struct ss_error *err)
 	unsigned skipped;
 	struct ss_error e;
 
-	if (ss_snap_take_cpu_free(&s->initial, s->cpu_slab_free, &skipped, &e))
+	if (ss_snap_take_cpu_free(&s->initial, s->pass->cpu_slab_free, &skipped, &e))
 		return ss_errorf(err, "%s: %s", s->trace, e.msg);
 	return 0;
 }
@@ -250,80 +146,79 @@ static int take_slab_fill(struct ss_run_setup *s, const char *path, struct ss_er
 	if (ss_snap_take_fill(&s->initial, path, &hash, &skipped, err))
 		return -1;
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)hash);
-	if (s->slab_fill && strcmp(s->slab_fill, hex))
+	if (s->pass->slab_fill && strcmp(s->pass->slab_fill, hex))
 		return ss_errorf(err, "--slab-fill %s: the trace %s was imported with another slab-fill "
-				 "file (meta slab_fill %s, this one %s)", path, s->trace, s->slab_fill, hex);
-	for (unsigned i = 0; s->slab_fill && i < s->initial.nr; i++)
+				 "file (meta slab_fill %s, this one %s)", path, s->trace,
+				 s->pass->slab_fill, hex);
+	for (unsigned i = 0; s->pass->slab_fill && i < s->initial.nr; i++)
 		s->initial.caches[i].fill_ids = s->initial.caches[i].nr_fill > 0;
 	return 0;
 }
 
-/* What both opens do first: the trace's own CPUs and kind, the initial
- * state and the topology. */
+/* What both opens do once the pass is open: the trace's own CPUs and
+ * kind, the initial state and the topology. */
 static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 			struct ss_error *err)
 {
-	unsigned trace_cpus;
-
 	s->trace = spec->trace;
 	s->max_objects = spec->max_objects;
 	s->max_memory = spec->max_memory;
-	if (trace_header(spec->trace, &trace_cpus, &s->imported, &s->cpu_slab_free, &s->slab_fill,
-			 err))
-		return -1;
+	s->imported = s->pass->imported;
 	s->cpus_from = spec->topology ? "topology" : spec->cpus ? "--cpus" : "target";
-	if (!spec->topology && !spec->cpus && trace_cpus) {
-		s->target.cpus = trace_cpus;
+	if (!spec->topology && !spec->cpus && s->pass->cpus) {
+		s->target.cpus = s->pass->cpus;
 		s->cpus_from = "trace";
 	}
 	if (spec->initial_state && ss_snap_load(&s->initial, spec->initial_state, err))
 		return -1;
 	if (spec->initial_state)
 		kernel_from_snapshot(s);
-	if (spec->initial_state && s->cpu_slab_free && take_cpu_free(s, err))
+	if (spec->initial_state && s->pass->cpu_slab_free && take_cpu_free(s, err))
 		return -1;
 	if (spec->slab_fill && take_slab_fill(s, spec->slab_fill, err))
 		return -1;
-	/* a pass over the trace before the replay (standard input is read
-	 * once: its kernel slabs map by draws alone, reconcile/slab_prior.h) */
-	if (spec->initial_state && strcmp(spec->trace, "-") &&
-	    ss_prior_counts_scan(spec->trace, &s->prior_counts, err))
-		return -1;
 	return ss_topology_for_run(&s->topo, spec->topology, spec->map, &s->target, err);
+}
+
+void ss_run_setup_needs(const struct ss_run_setup *s, const struct ss_run_spec *spec,
+			struct ss_prepass_needs *needs)
+{
+	needs->site_sizes |= s->desc->needs_site_sizes;
+	needs->prior_counts |= spec->initial_state != NULL;
 }
 
 int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		      struct ss_error *err)
 {
+	struct ss_prepass_needs needs = {0};
+
+	ss_run_setup_needs(s, spec, &needs);
+	s->pass = &s->own_pass;
+	if (ss_prepass_open(&s->own_pass, spec->trace, &needs, err))
+		return -1;
+	s->reader = s->own_pass.reader;
+	s->own_pass.reader = NULL; /* (closed with the run: ss_run_setup_close) */
+	ss_trace_note_unchecked(s->reader);
 	if (open_prelude(s, spec, err))
 		return -1;
-	if (s->desc->needs_site_sizes && !strcmp(spec->trace, "-")) {
-		if (spool_stdin(s, err))
-			return -1;
-		s->trace = s->spool;
-	}
-	if (s->desc->needs_site_sizes && ss_site_scan(s->trace, &s->sites, err))
-		return -1;
-	if (ss_trace_open(&s->reader, s->trace, err))
-		return -1;
-	ss_trace_note_unchecked(s->reader);
-	if (s->spool[0]) { /* both opened it: the name can go */
-		unlink(s->spool);
-		s->spool[0] = '\0';
-		ss_cleanup_del(s->spool_slot - 1);
-		s->spool_slot = 0;
-	}
-	return configure(s, spec, s->reader, err);
+	return configure(s, spec, ss_trace_tables(s->reader), err);
 }
 
 int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spec,
-			   struct ss_trace_reader *reader, struct ss_error *err)
+			   const struct ss_prepass *pass, const struct ss_trace_tables *tables,
+			   struct ss_error *err)
 {
+	struct ss_prepass_needs needs = {0};
+
+	ss_run_setup_needs(s, spec, &needs);
+	s->pass = pass;
+	if ((needs.site_sizes && !pass->have_sites) ||
+	    (needs.prior_counts && !pass->have_prior_counts))
+		return ss_errorf(err, "internal error: %s: the pass lacks what a run needs",
+				 spec->trace);
 	if (open_prelude(s, spec, err))
 		return -1;
-	if (s->desc->needs_site_sizes && ss_site_scan(s->trace, &s->sites, err))
-		return -1;
-	return configure(s, spec, reader, err);
+	return configure(s, spec, tables, err);
 }
 
 int ss_run_setup_model(struct ss_run_setup *s, struct ss_model **model,
@@ -361,20 +256,11 @@ void ss_run_setup_close(struct ss_run_setup *s, struct ss_run *run)
 	}
 	ss_trace_close(s->reader);
 	s->reader = NULL;
-	if (s->spool[0])
-		unlink(s->spool);
-	s->spool[0] = '\0';
-	ss_cleanup_del(s->spool_slot - 1);
-	s->spool_slot = 0;
-	ss_site_sizes_release(&s->sites);
-	ss_snap_release(&s->initial);
-	free(s->cpu_slab_free);
-	s->cpu_slab_free = NULL;
-	free(s->slab_fill);
-	s->slab_fill = NULL;
+	ss_prepass_close(&s->own_pass);
+	s->pass = NULL;
 	ss_recon_destroy(s->recon);
 	s->recon = NULL;
-	ss_prior_counts_release(&s->prior_counts);
+	ss_snap_release(&s->initial);
 	ss_topology_release(&s->topo);
 	ss_overrides_release(&s->place);
 }

@@ -1,10 +1,11 @@
 /* run.h - the one set-up of a run, shared by `slabsim run`, bench, host
  * mode and the fuzzers: the model a user named, the target and its CPU
- * and node counts, the topology, the cost table, the trace (stdin spooled
- * once when the model reads it twice) and the model configuration.
+ * and node counts, the topology, the cost table, the trace and what a
+ * pre-pass learns of it (prepass.h: opened once, its header, site sizes,
+ * prior counts), and the model configuration.
  *
  *   ss_run_setup_load()   model name, target, costs
- *   ss_run_setup_open()   topology, trace, site sizes, model config
+ *   ss_run_setup_open()   topology, the trace's pre-pass, model config
  *   ss_run_setup_start()  create the model and the replay state
  *   ss_run_setup_close()  release all of it
  *
@@ -19,7 +20,7 @@
 
 #include "model.h"
 #include "override.h"
-#include "prior_counts.h"
+#include "prepass.h"
 #include "recon.h"
 #include "replay.h"
 #include "slabsnap.h"
@@ -55,22 +56,20 @@ struct ss_run_setup {
 	struct ss_target target;
 	struct ss_costs costs;
 	struct ss_topology topo;
-	struct ss_site_sizes sites;
 	struct ss_overrides place; /* read from spec->place */
 	struct ss_model_config cfg;
+	/* the replay's reader: the pre-pass's (NULL when the run shares a
+	 * pass: ss_run_setup_open_with) */
 	struct ss_trace_reader *reader;
 	struct ss_snap initial;	/* --initial-state, if given */
-	struct ss_prior_counts prior_counts; /* its prior frees per kernel slab */
+	const struct ss_prepass *pass; /* the trace's header, sites, prior counts */
+	struct ss_prepass own_pass;    /* ... this run's own (ss_run_setup_open) */
 	/* what fits a capture to the model (reconcile/recon.h): made with
 	 * the configuration, bound to each model made from it */
 	struct ss_recon *recon;
-	char *cpu_slab_free;	/* the trace's meta cpu_slab_free, or NULL */
-	char *slab_fill;	/* the trace's meta slab_fill, or NULL */
 	const char *cpus_from;	/* "--cpus", "trace", "target" or "topology" */
 	bool imported;		/* meta workload import: the kernel's caches */
-	const char *trace;	/* the path the reader opened */
-	char spool[4200];	/* stdin copied here ("" if not) */
-	int spool_slot;		/* 1 + its clean-up registry slot, 0: none */
+	const char *trace;	/* the trace's path, as given ("-": stdin) */
 	uint64_t max_objects, max_memory;
 	bool kernel_error;	/* the load failed on the allocator or options:
 				 * a kernel that cannot be configured so */
@@ -79,15 +78,20 @@ struct ss_run_setup {
 /* The model (desc, debug_spec, cfg.debug*), target and costs. */
 int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		      struct ss_error *err);
-/* Topology, the trace reader and the model configuration. */
+/* The pre-pass wants of this run, once loaded: added to *needs. */
+void ss_run_setup_needs(const struct ss_run_setup *s, const struct ss_run_spec *spec,
+			struct ss_prepass_needs *needs);
+/* Topology, the trace's pre-pass and reader, and the model
+ * configuration. */
 int ss_run_setup_open(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		      struct ss_error *err);
-/* The same for a run that shares a reader opened by its caller (several
- * runs fed by one pass, sim/multi.h): s->reader stays NULL, the caller
- * closes the reader.  spec->trace must be a file (the site scan may read
- * it again). */
+/* The same for a run that shares the pass of its caller (several runs fed
+ * by one pass, sim/multi.h), opened with at least this run's needs: the
+ * model reads the trace's tables at `tables` (the caller keeps them as
+ * the pass's reader's were when it opened); s->reader stays NULL. */
 int ss_run_setup_open_with(struct ss_run_setup *s, const struct ss_run_spec *spec,
-			   struct ss_trace_reader *reader, struct ss_error *err);
+			   const struct ss_prepass *pass, const struct ss_trace_tables *tables,
+			   struct ss_error *err);
 /* Create the model into *model (host mode: no replay state). */
 int ss_run_setup_model(struct ss_run_setup *s, struct ss_model **model,
 		       struct ss_error *err);

@@ -1,4 +1,4 @@
-/* site_scan.c - sizes per allocation site. */
+/* site_scan.c - sizes per allocation site (site_scan.h). */
 #include "site_scan.h"
 
 #include <stdlib.h>
@@ -32,34 +32,19 @@ static int grow(struct ss_site_sizes *s, uint32_t idx)
 	return 0;
 }
 
-int ss_site_scan(const char *trace_path, struct ss_site_sizes *out,
-		 struct ss_error *err)
+int ss_site_sizes_note(struct ss_site_sizes *s, const struct ss_event *ev)
 {
-	struct ss_trace_reader *r;
-	struct ss_event ev;
-	int rc;
-
-	memset(out, 0, sizeof(*out));
-	if (ss_trace_open(&r, trace_path, err))
+	if (ev->kind != SS_EV_ALLOC)
+		return 0;
+	if (ev->site >= s->nr && grow(s, ev->site))
 		return -1;
-	while ((rc = ss_trace_next(r, &ev, err)) == 1) {
-		if (ev.kind != SS_EV_ALLOC)
-			continue;
-		if (ev.site >= out->nr && grow(out, ev.site)) {
-			rc = ss_errorf(err, "out of memory");
-			break;
-		}
-		if (out->min[ev.site] > out->max[ev.site])
-			out->api[ev.site] = ev.api;
-		if (ev.value < out->min[ev.site])
-			out->min[ev.site] = ev.value;
-		if (ev.value > out->max[ev.site])
-			out->max[ev.site] = ev.value;
-	}
-	ss_trace_close(r);
-	if (rc < 0)
-		ss_site_sizes_release(out);
-	return rc < 0 ? -1 : 0;
+	if (s->min[ev->site] > s->max[ev->site])
+		s->api[ev->site] = ev->api;
+	if (ev->value < s->min[ev->site])
+		s->min[ev->site] = ev->value;
+	if (ev->value > s->max[ev->site])
+		s->max[ev->site] = ev->value;
+	return 0;
 }
 
 void ss_site_sizes_release(struct ss_site_sizes *s)

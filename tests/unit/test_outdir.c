@@ -101,11 +101,23 @@ static void test_refuse_foreign(void **state)
 	tu_remove_tree(dir);
 }
 
+/* Two --out name one directory as words, not as files. */
+static void test_same(void **state)
+{
+	(void)state;
+	assert_true(ss_outdir_same("a/b", "./a//b/"));
+	assert_true(ss_outdir_same("/x/./y", "/x/y"));
+	assert_false(ss_outdir_same("a/b", "/a/b"));
+	assert_false(ss_outdir_same("a/b", "a/bc"));
+	assert_false(ss_outdir_same("a/b", "a/b/c"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replace_whole),
 		cmocka_unit_test(test_refuse_foreign),
+		cmocka_unit_test(test_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

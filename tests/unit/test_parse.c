@@ -168,6 +168,22 @@ static void test_memcap(void **state)
 	ss_memcap_release(&m);
 }
 
+static void test_split_words(void **state)
+{
+	char line[] = "  --model 'traced kmem' --out \"a b\"/c x'y'z # comment 'x\n";
+	char bad[] = "--model 'traced", many[] = "a b c", *w[8];
+
+	(void)state;
+	assert_int_equal(ss_split_words(line, w, 8), 5);
+	assert_string_equal(w[0], "--model");
+	assert_string_equal(w[1], "traced kmem");
+	assert_string_equal(w[2], "--out");
+	assert_string_equal(w[3], "a b/c");
+	assert_string_equal(w[4], "xyz");
+	assert_int_equal(ss_split_words(bad, w, 8), -1);
+	assert_int_equal(ss_split_words(many, w, 2), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_memcap),
+		cmocka_unit_test(test_split_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,209 @@
+/* runset.c - a set of runs from one pass over their trace (runset.h). */
+#include "runset.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "multi.h"
+
+/* One run's set-up, replay state and outputs. */
+struct one {
+	const struct ss_run_item *it;
+	struct ss_run_setup rs;
+	struct ss_run run;
+	struct ss_run_out o;
+	unsigned group;
+};
+
+unsigned ss_runs_default_jobs(void)
+{
+	cpu_set_t set;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	return online > 0 ? (unsigned)online : 1;
+}
+
+static void release(struct one *r, bool failed)
+{
+	ss_run_out_release(&r->o, failed);
+	ss_run_setup_close(&r->rs, &r->run);
+}
+
+/* One run alone: its own pass, the in-place loop. */
+static enum ss_runs_result replay_one(const struct ss_run_item *it, struct ss_error *err)
+{
+	struct one r = {.it = it};
+	int rc = -1;
+
+	if (!ss_run_out_begin(&r.o, &it->out, &r.run, err) &&
+	    !ss_run_setup_load(&r.rs, &it->spec, err) && !ss_run_setup_open(&r.rs, &it->spec, err) &&
+	    !ss_run_setup_start(&r.rs, &r.run, err) && !ss_run_out_start(&r.o, &it->out, &it->spec, err) &&
+	    !ss_replay(&r.run, r.rs.reader, err))
+		rc = ss_run_out_complete(&r.o, &it->out, &r.run, &it->spec, &r.rs, err);
+	if (rc)
+		ss_outdir_name_error(&r.o.od, err);
+	release(&r, rc != 0);
+	if (!rc)
+		return SS_RUNS_OK;
+	return r.rs.kernel_error ? SS_RUNS_NO_SUCH_KERNEL : SS_RUNS_FAILED;
+}
+
+/* How much a run costs, roughly, to balance the threads: slub_debug
+ * paths take about twice the work of plain ones. */
+static unsigned run_weight(const struct ss_run_item *it)
+{
+	return strchr(it->spec.model, '+') || it->spec.slub_debug ? 3 : 1;
+}
+
+/* Runs to groups, heaviest first to the lightest group; each group's
+ * slots contiguous, in run order. */
+static void make_groups(struct one *runs, unsigned n, struct ss_multi_group *groups,
+			unsigned jobs, struct ss_multi_slot *slots)
+{
+	unsigned load[jobs], i, g;
+
+	memset(load, 0, sizeof(load));
+	for (unsigned w = 3; w > 0; w--) {
+		for (i = 0; i < n; i++) {
+			unsigned best = 0;
+
+			if (run_weight(runs[i].it) != w)
+				continue;
+			for (g = 1; g < jobs; g++)
+				if (load[g] < load[best])
+					best = g;
+			runs[i].group = best;
+			load[best] += w;
+		}
+	}
+	for (g = 0, i = 0; g < jobs; g++) {
+		groups[g].slots = slots + i;
+		groups[g].n = 0;
+		for (unsigned j = 0; j < n; j++)
+			if (runs[j].group == g)
+				slots[i + groups[g].n++].run = &runs[j].run;
+		i += groups[g].n;
+	}
+}
+
+static struct ss_multi_slot *slot_of(struct ss_multi_slot *slots, unsigned n,
+				     const struct ss_run *run)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (slots[k].run == run)
+			return &slots[k];
+	return NULL;
+}
+
+static void tick(void *arg, uint64_t events)
+{
+	ss_progress_tick(arg, events);
+}
+
+/* The set's one bar (on a terminal), "TRACE N runs". */
+static void start_bar(struct ss_progress *bar, const struct ss_run_item *items, unsigned n)
+{
+	char label[32];
+
+	snprintf(label, sizeof(label), "%u runs", n);
+	ss_progress_start(bar, STDERR_FILENO, label, items[0].spec.trace);
+	if (!items[0].out.progress)
+		bar->enabled = false;
+}
+
+/* Load every run, open the pass with what they need, set each up in its
+ * group: 0, or -1 with err (nothing replayed). */
+static int prepare(struct one *runs, unsigned n, struct ss_prepass *pass,
+		   struct ss_multi_group *groups, unsigned jobs, struct ss_multi_slot *slots,
+		   struct ss_error *err)
+{
+	struct ss_prepass_needs needs = {0};
+
+	for (unsigned i = 0; i < n; i++) {
+		if (ss_run_out_begin(&runs[i].o, &runs[i].it->out, &runs[i].run, err) ||
+		    ss_run_setup_load(&runs[i].rs, &runs[i].it->spec, err))
+			return -1;
+		ss_run_setup_needs(&runs[i].rs, &runs[i].it->spec, &needs);
+	}
+	if (ss_prepass_open(pass, runs[0].it->spec.trace, &needs, err))
+		return -1;
+	ss_trace_note_unchecked(pass->reader);
+	make_groups(runs, n, groups, jobs, slots);
+	if (ss_multi_tables_init(groups, jobs, pass->reader, err))
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		struct one *r = &runs[i];
+
+		if (ss_run_setup_open_with(&r->rs, &r->it->spec, pass, &groups[r->group].tables, err) ||
+		    ss_run_setup_start(&r->rs, &r->run, err) ||
+		    ss_run_out_start(&r->o, &r->it->out, &r->it->spec, err))
+			return -1;
+	}
+	return 0;
+}
+
+enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, unsigned jobs,
+				   const char *who, struct ss_error *err)
+{
+	struct one *runs;
+	struct ss_multi_slot *slots;
+	struct ss_multi_group *groups;
+	struct ss_prepass pass = {0};
+	struct ss_progress bar;
+	unsigned nr_failed = 0;
+	int rc;
+
+	if (n == 1)
+		return replay_one(&items[0], err);
+	if (!jobs)
+		jobs = ss_runs_default_jobs();
+	if (jobs > n)
+		jobs = n;
+	runs = calloc(n, sizeof(*runs));
+	slots = calloc(n, sizeof(*slots));
+	groups = calloc(jobs, sizeof(*groups));
+	if (!runs || !slots || !groups) {
+		free(runs);
+		free(slots);
+		free(groups);
+		ss_errorf(err, "out of memory");
+		return SS_RUNS_FAILED;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		runs[i].it = &items[i];
+		runs[i].o.od.slot = -1; /* (not begun: nothing to clean up) */
+	}
+	/* a set-up error (a bad target, say) stops the set before any replay */
+	rc = prepare(runs, n, &pass, groups, jobs, slots, err);
+	if (!rc) {
+		start_bar(&bar, items, n);
+		rc = ss_replay_multi(pass.reader, groups, jobs, tick, &bar, err);
+		ss_progress_done(&bar);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct ss_multi_slot *s = rc ? NULL : slot_of(slots, n, &runs[i].run);
+		int run_rc = rc || s->failed ||
+			     ss_run_out_complete(&runs[i].o, &items[i].out, &runs[i].run,
+						 &items[i].spec, &runs[i].rs, &s->err) ? -1 : 0;
+
+		if (run_rc && !rc) {
+			ss_outdir_name_error(&runs[i].o.od, &s->err);
+			fprintf(stderr, "%s: %s: %s\n", who, items[i].out.out, s->err.msg);
+			nr_failed++;
+		}
+		release(&runs[i], run_rc != 0);
+	}
+	ss_multi_tables_release(groups, jobs);
+	ss_prepass_close(&pass);
+	free(runs);
+	free(slots);
+	free(groups);
+	if (!rc && nr_failed)
+		rc = ss_errorf(err, "%u of %u runs failed", nr_failed, n);
+	return rc ? SS_RUNS_FAILED : SS_RUNS_OK;
+}
