@@ -24,6 +24,7 @@
 #include "report_seed.h"
 #include "compare_runs.h"
 #include "report_seed_md.h"
+#include "report_reprice.h"
 #include "report_targets.h"
 
 #define MAX_CALIB 64
@@ -43,12 +44,13 @@ struct report_opts {
 	struct rp_calib calib[MAX_CALIB];
 	unsigned ncalib;
 	bool plot_data_only;
+	struct report_reprice reprice; /* --reprice, --reprice-dir, --reprice-check */
 	char default_command[512];
 };
 
 enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
        O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_KBEFORE, O_KAFTER, O_CMETA,
-       O_KFILL, O_CTARGET,
+       O_KFILL, O_CTARGET, O_REPRICE, O_REPRICE_DIR, O_REPRICE_CHECK,
        O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -101,6 +103,16 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"what `slabsim pick-target` said of the capture the runs\n"
 		"replay (target=, why=): section 1 says whether the runs'\n"
 		"target (their summary.csv) is the capture's own"},
+	[O_REPRICE] = {"reprice", NULL, "SETTINGS",
+		"make sensitivity's cost settings (DIR/SETTING/costs under\n"
+		"--reprice-dir) whose figures are priced from the runs in\n"
+		"--dir (which ran under --dir's costs) instead of replayed:\n"
+		"each writes only its figures.csv (exit 4: the runs' times\n"
+		"are not their counts priced; docs/cost-model.md)"},
+	[O_REPRICE_DIR] = {"reprice-dir", NULL, "DIR", "the settings' directory of --reprice"},
+	[O_REPRICE_CHECK] = {"reprice-check", NULL, "SETTINGS",
+		"settings replayed in full whose figures.csv the prices must\n"
+		"give before any is written (exit 4 if not)"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
 		"write only the plot data (waste.dat, latency.dat,\n"
 		"title.gp and the workload's own)"},
@@ -121,7 +133,9 @@ static void usage(FILE *out)
 		"                      [--sensitivity FILE] [--plot-data-only]\n"
 		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT\n"
 		"                       [--capture-meta FILE] [--kernel-fill-after FILE]]\n"
-		"                      [--capture-target FILE]\n\n"
+		"                      [--capture-target FILE]\n"
+		"                      [--reprice-dir DIR --reprice \"SETTING ...\"\n"
+		"                       [--reprice-check \"SETTING ...\"]]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
 		"title), DIR/figures.csv (the headline figures) and DIR/report.md (only\n"
@@ -132,7 +146,8 @@ static void usage(FILE *out)
 		"parameters declared inferred in the runs' target files are listed in\n"
 		"the section \"Fitted and inferred parameters\".\n\n");
 	ss_opt_help(out, &opt_set);
-	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage.\n");
+	fprintf(out, "\nExit: 0 ok, 1 bad input file (file:line) or write error, 2 bad usage,\n"
+		     "4 --reprice: the runs' times are not their counts priced.\n");
 }
 
 /* "NAME=VALUE NAME=VALUE" -> o->calib. */
@@ -194,6 +209,9 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_CMETA: o->capture_meta = v; return 0;
 	case O_KFILL: o->kernel_fill_after = v; return 0;
 	case O_CTARGET: o->capture_target = v; return 0;
+	case O_REPRICE: o->reprice.settings = v; return 0;
+	case O_REPRICE_DIR: o->reprice.dir = v; return 0;
+	case O_REPRICE_CHECK: o->reprice.checks = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
 	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
@@ -219,6 +237,8 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		return ss_opt_usage_err(&opt_set, "--capture-meta needs --kernel-after");
 	if (o->kernel_fill_after && !o->kernel_after)
 		return ss_opt_usage_err(&opt_set, "--kernel-fill-after needs --kernel-after");
+	if (!o->reprice.dir != !(o->reprice.settings || o->reprice.checks))
+		return ss_opt_usage_err(&opt_set, "--reprice-dir goes with --reprice or --reprice-check");
 	if (!o->command) {
 		snprintf(o->default_command, sizeof(o->default_command),
 			 "make sim WORKLOAD=%s", o->workload);
@@ -452,6 +472,27 @@ static void plot_list(const struct rp_extra *ex, char *buf, size_t n)
 
 /* The headline figures: the seed's, then the workload's own. */
 static int collect_figures(const struct rp_report_in *in, struct rp_figures *f,
+			   struct ss_error *err);
+
+/* --reprice: the exit code (REPRICE_NOT_PRICEABLE: 4). */
+static int reprice(const struct report_opts *o, const struct rp_report_in *in,
+		   struct rp_results *res)
+{
+	struct ss_error err = {{0}};
+
+	switch (report_reprice(&o->reprice, in, res, collect_figures, &err)) {
+	case REPRICE_DONE:
+		return 0;
+	case REPRICE_NOT_PRICEABLE:
+		fprintf(stderr, "slabsim report: not priced: %s\n", err.msg);
+		return 4;
+	default:
+		fprintf(stderr, "slabsim report: %s\n", err.msg);
+		return 1;
+	}
+}
+
+static int collect_figures(const struct rp_report_in *in, struct rp_figures *f,
 			   struct ss_error *err)
 {
 	const struct ss_workload *wl = ss_workload_find(in->workload);
@@ -577,7 +618,7 @@ static int run_report(struct report_opts *o)
 	}
 	if (load_data(o, d, &err))
 		goto fail;
-	if (!o->plot_data_only && load_waste(o->dir, &d->res, &rw, &err))
+	if (!o->plot_data_only && !o->reprice.dir && load_waste(o->dir, &d->res, &rw, &err))
 		goto fail;
 	plot_list(wl ? wl->report : NULL, plots, sizeof(plots));
 	if (o->kernel_after && strlen(plots) + 13 < sizeof(plots))
@@ -622,6 +663,10 @@ static int run_report(struct report_opts *o)
 		.compare_why = d->compare_why,
 		.time_first = wl && wl->report ? wl->report->time_first : NULL,
 	};
+	if (o->reprice.dir) {
+		rc = reprice(o, &in, &d->res);
+		goto out;
+	}
 	if (collect_figures(&in, &d->figs, &err) || write_outputs(o, &in, &err))
 		goto fail;
 	rc = 0;
