@@ -58,8 +58,10 @@ SENS_COSTS_ARGS := $(if $(COSTS),--costs $(abspath $(COSTS))) $(if $(SENS_TARGET
 sensitivity: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
 	@$(MAKE) --no-print-directory sens-params
+	@# units: the settings replayed (the base, the corners, the SENS_GEN
+	@# ends) and the pricing of the others, one unit; or every setting
 	@scripts/progress.sh start $(SENS_DIR)/.progress "sensitivity" \
-		$$(($$(wc -l < $(SENS_DIR)/params) * 2 + 3))
+		$(if $(filter 1,$(SENS_REPLAY_ALL)),$$(($$(wc -l < $(SENS_DIR)/params) * 2 + 3)),$$(($$(grep -c ' gen$$' $(SENS_DIR)/params) * 2 + 4)))
 	@$(MAKE) --no-print-directory $(SENS_DIR)/base/figures.csv SENS_READY=1
 	@$(MAKE) --no-print-directory -j$(SENS_JOBS) $(SENS_CSV) SENS_READY=1
 	@$(MAKE) --no-print-directory report $(SENS_TORNADO).png $(SENS_TORNADO).svg
@@ -138,8 +140,9 @@ $(SENS_PRICED_FIGS) &: $(foreach s,$(SENS_PRICED) base,$(SENS_DIR)/$(s)/costs) \
 	+@$(call sens_submake,sens-price,base) SENS_PRICE="$(SENS_PRICED)" SENS_PRICE_DIR=$(SENS_DIR)
 	+@if [ -e $(SENS_DIR)/not-priced.txt ]; then \
 		echo "make sensitivity: the cost settings are replayed: $$(cat $(SENS_DIR)/not-priced.txt)" >&2; \
+		scripts/progress.sh grow $(SENS_DIR)/.progress $$(($(words $(SENS_PRICED)) - 1)); \
 		$(MAKE) --no-print-directory -j$(SENS_JOBS) $(SENS_PRICED_FIGS) SENS_READY=1 SENS_REPLAY_ALL=1; \
-	else scripts/progress.sh done $(SENS_DIR)/.progress priced $(words $(SENS_PRICED)); fi
+	else scripts/progress.sh done $(SENS_DIR)/.progress priced:$(words $(SENS_PRICED)); fi
 endif
 endif
 

@@ -4,6 +4,7 @@
 # they finish, in whatever order and from parallel make jobs:
 #
 #   progress.sh start FILE LABEL TOTAL   a job of TOTAL units begins
+#   progress.sh grow FILE N              N more units than said
 #   progress.sh done FILE NAME [N]       unit NAME finished (N units: 1)
 #   progress.sh end FILE                 the job is over: its time, FILE removed
 #
@@ -27,6 +28,12 @@ start)
 	mkdir -p "$(dirname "$file")" 2>/dev/null || exit 0
 	printf '%s %s %s\n' "$(now)" "${4:-0}" "${3:-job}" >"$file" 2>/dev/null
 	exit 0 ;;
+grow)
+	[ -f "$file" ] || exit 0
+	exec 9>>"$file" || exit 0
+	flock 9 2>/dev/null
+	printf '+ %s\n' "${3:-0}" >&9
+	exit 0 ;;
 done)
 	[ -f "$file" ] || exit 0
 	name=${3:-unit}
@@ -35,6 +42,7 @@ done)
 	flock 9 2>/dev/null
 	grep -q "^= $name " "$file" || printf '= %s %s\n' "$name" "$n" >&9
 	read -r start total label <"$file"
+	total=$(awk -v t="$total" '$1 == "+" { t += $2 } END { print t }' "$file")
 	done_n=$(awk '$1 == "=" { n += $3 } END { print n + 0 }' "$file")
 	el=$(awk -v a="$start" -v b="$(now)" 'BEGIN { print b - a }')
 	left=$(awk -v e="$el" -v d="$done_n" -v t="$total" 'BEGIN { if (d > 0 && t > d) print e / d * (t - d); else print 0 }')
@@ -53,6 +61,7 @@ done)
 end)
 	[ -f "$file" ] || exit 0
 	read -r start total label <"$file"
+	total=$(awk -v t="$total" '$1 == "+" { t += $2 } END { print t }' "$file")
 	el=$(awk -v a="$start" -v b="$(now)" 'BEGIN { print b - a }')
 	[ -t 2 ] && printf '\r\033[K' >&2
 	printf '%s: %s units in %s\n' "$label" "$total" "$(human "$el")" >&2

@@ -14,12 +14,13 @@ grep -q "the cost settings are replayed" "$tmp/log" && fail "priced: $(cat "$tmp
 # priced: a figures.csv and its costs, no runs
 d=$tmp/priced/sensitivity/list_lock-high
 [ -s "$d/figures.csv" ] && [ ! -e "$d/runs" ] || fail "list_lock-high: not priced alone"
-grep -Eq '^sensitivity: [0-9]+ of 13 done \(base\), .*left$' "$tmp/log" || fail "no progress line: $(grep sensitivity: "$tmp/log")"
-grep -Eq '^sensitivity: 13 units in ' "$tmp/log" || fail "no closing progress line"
+grep -Eq '^sensitivity: [0-9]+ of 6 done \(base\), .*left$' "$tmp/log" || fail "no progress line: $(grep sensitivity: "$tmp/log")"
+grep -Eq '^sensitivity: 6 units in ' "$tmp/log" || fail "no closing progress line"
 # every setting replayed: the same sensitivity.csv
 make -C "$root" --no-print-directory sensitivity "${args[@]}" REPORT="$tmp/replayed" \
 	SENS_REPLAY_ALL=1 >"$tmp/log2" 2>&1 || { tail -20 "$tmp/log2"; fail "make sensitivity, replayed"; }
 [ -d "$tmp/replayed/sensitivity/list_lock-high/runs" ] || fail "SENS_REPLAY_ALL=1 priced"
+grep -Eq '^sensitivity: 13 units in ' "$tmp/log2" || fail "replayed: no closing progress line for 13 settings"
 cmp "$tmp/priced/sensitivity.csv" "$tmp/replayed/sensitivity.csv" ||
 	fail "priced and replayed sensitivity.csv differ: $(diff "$tmp/priced/sensitivity.csv" "$tmp/replayed/sensitivity.csv")"
 
@@ -32,7 +33,7 @@ make -C "$root" --no-print-directory sensitivity "${args[@]}" HB_LOOPS=200 \
 	REPORT="$tmp/int" DATA="$tmp/data-int" >"$tmp/log3" 2>&1 &
 pid=$!
 for _ in $(seq 1200); do
-	grep -q "sensitivity: 1 of 13 done" "$tmp/log3" && break
+	grep -q "sensitivity: 1 of 6 done" "$tmp/log3" && break
 	sleep 0.1
 done
 sleep 0.5
