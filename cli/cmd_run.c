@@ -26,7 +26,7 @@ enum {
 	O_TRACE, O_MODEL, O_TARGET, O_ALLOCATOR, O_CONFIG, O_DEBUG, O_COSTS, O_CPUS,
 	O_NODES, O_NOMERGE, O_INITIAL, O_SLAB_FILL, O_PLACE, O_FINAL,
 	O_DRAW, O_VARIANT, O_LABEL, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
-	O_OUT, O_QUIET, O_RUNS, O_JOBS, O_HELP, NR_OPTS,
+	O_OUT, O_QUIET, O_RUNS, O_JOBS, O_NOKERNEL, O_HELP, NR_OPTS,
 };
 
 /* the help states the defaults as numbers: keep them in step */
@@ -131,6 +131,10 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_JOBS] = {"jobs", NULL, "N",
 		"threads replaying a run list or several models (default: one\n"
 		"per CPU this process may use, at most one per run)"},
+	[O_NOKERNEL] = {"no-kernel-note", NULL, "FILE",
+		"when no kernel has this run's allocator and options (exit 3\n"
+		"alone), write why into FILE and leave the run out (no --out)\n"
+		"instead of failing: the other runs of a list go on"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -153,7 +157,8 @@ static void run_usage(FILE *out)
 		"                   [--variant NAME] [--label NAME] [--max-objects N]\n"
 		"                   [--max-memory BYTES]\n"
 		"                   [--sample-every N] [--topology SPEC] [--map POLICY]\n"
-		"                   [--mode model|host] [--events LIST] [--quiet]\n\n"
+		"                   [--mode model|host] [--events LIST] [--quiet]\n"
+		"                   [--no-kernel-note FILE]\n\n"
 		"Replay TRACE through an allocator model and write the run's results into DIR:\n"
 		"summary.csv and summary.json (one row), caches.csv (slabinfo-style per cache),\n"
 		"sites.csv (per allocation site and cache, as perf kmem stat --caller),\n"
@@ -243,6 +248,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 						"compact, scatter or fold)", v);
 		return 0;
 	case O_RUNS: o->runs = v; return 0;
+	case O_NOKERNEL: o->it.out.no_kernel_note = v; return 0;
 	case O_JOBS: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->jobs);
 	case O_MODE:
 		o->host_mode = !strcmp(v, "host");

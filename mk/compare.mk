@@ -41,32 +41,35 @@ CMP_LABELS := $(foreach m,$(MODELS),$(foreach a,$(CMP_ALLOCATORS),$(foreach i,$(
 CMP_STAMP := $(RUN_PARAMS_BASE) allocator=$(ALLOCATOR) allocators=$(strip $(ALLOCATORS)) config=$(RUN_CONFIG) configs=$(strip $(CONFIGS))
 $(eval $(call param_stamp,$(CMP_ROOT)/run-params,CMP_STAMP))
 
-# $(1) variant, $(2) model, $(3) allocator, $(4) config index.  A
-# combination no kernel has (slabsim run exits 3: slub_debug under SLAB,
-# SLUB_TINY with random kmalloc caches or before 6.2, SLAB after 6.7, ...)
-# leaves no run but its reason in skipped/<variant>__<label>.txt, which
-# compare.md quotes.  Any failed run leaves no directory (the empty one
-# base/outdir.h leaves would stop the next compare); one that failed
-# otherwise stops make, with no reason taken for a skip.
-cmp_run_dir = $(CMP_ROOT)/runs/$(1)__$(call cmp_label,$(2),$(3),$(4))
-cmp_skip = $(CMP_ROOT)/skipped/$(1)__$(call cmp_label,$(2),$(3),$(4)).txt
-define cmp_run_rule
-$(CMP_ROOT)/done/$(1)__$(call cmp_label,$(2),$(3),$(4)): $(call run_trace,$(1)) $(SLABSIM) $(CMP_ROOT)/run-params $(RUN_INPUTS)
+# $(1) model, $(2) allocator, $(3) config index: the run options of its
+# label (the allocator, the kernel options, the label).
+cmp_run_opts = --model $(1) \
+	$(if $(filter-out -,$(2)),--allocator $(2),$(if $(ALLOCATOR),--allocator $(ALLOCATOR))) \
+	$(if $(call cmp_config,$(3)),--config "$(call cmp_config,$(3))") --label $(call cmp_label,$(1),$(2),$(3))
+cmp_run_dir = $(CMP_ROOT)/runs/$(1)__$(2)
+cmp_skip = $(CMP_ROOT)/skipped/$(1)__$(2).txt
+# Every label of variant $(1) from one pass over its trace (`slabsim run
+# --runs`, every core: runs-VARIANT.list).  A combination no kernel has
+# (slabsim run alone exits 3: slub_debug under SLAB, SLUB_TINY with
+# random kmalloc caches or before 6.2, SLAB after 6.7, ...) leaves no run
+# but its reason in skipped/<variant>__<label>.txt (run --no-kernel-note),
+# which compare.md quotes.  A run that fails otherwise stops make, and
+# the variant's runs leave no directory (the empty one base/outdir.h
+# leaves would stop the next compare).
+define cmp_variant_rule
+$(foreach l,$(CMP_LABELS),$(CMP_ROOT)/done/$(1)__$(l)) &: $(call run_trace,$(1)) $(SLABSIM) $(CMP_ROOT)/run-params $(RUN_INPUTS)
 	@mkdir -p $(CMP_ROOT)/done $(CMP_ROOT)/skipped
-	@rm -rf $(call cmp_run_dir,$(1),$(2),$(3),$(4)) $(call cmp_skip,$(1),$(2),$(3),$(4))
-	$$(call say,RUN,$(call cmp_run_dir,$(1),$(2),$(3),$(4)))
-	$(SLABSIM) run --quiet --trace $$< --variant $(1) --model $(2) $(RUN_PARAMS_BASE) \
-		$(if $(filter-out -,$(3)),--allocator $(3),$(if $(ALLOCATOR),--allocator $(ALLOCATOR))) \
-		$(if $(call cmp_config,$(4)),--config $(call sh_quote,$(call cmp_config,$(4)))) \
-		--label $(call cmp_label,$(2),$(3),$(4)) --out $(call cmp_run_dir,$(1),$(2),$(3),$(4)) \
-		2>$(call cmp_skip,$(1),$(2),$(3),$(4)).tmp; rc=$$$$?; \
-	cat $(call cmp_skip,$(1),$(2),$(3),$(4)).tmp >&2; \
-	if [ $$$$rc -ne 0 ]; then rm -rf $(call cmp_run_dir,$(1),$(2),$(3),$(4)); fi; \
-	if [ $$$$rc -eq 3 ]; then mv -f $(call cmp_skip,$(1),$(2),$(3),$(4)).tmp $(call cmp_skip,$(1),$(2),$(3),$(4)); \
-	else rm -f $(call cmp_skip,$(1),$(2),$(3),$(4)).tmp; [ $$$$rc -eq 0 ] || exit $$$$rc; fi
-	@touch $$@
+	@rm -rf $(foreach l,$(CMP_LABELS),$(call cmp_run_dir,$(1),$(l)) $(call cmp_skip,$(1),$(l)))
+	@printf '%s\n' $(foreach m,$(MODELS),$(foreach a,$(CMP_ALLOCATORS),$(foreach i,$(CMP_CFG_IDX),'$(strip $(call cmp_run_opts,$(m),$(a),$(i))) --out $(call cmp_run_dir,$(1),$(call cmp_label,$(m),$(a),$(i))) --no-kernel-note $(call cmp_skip,$(1),$(call cmp_label,$(m),$(a),$(i)))'))) \
+		> $(CMP_ROOT)/runs-$(1).list
+	$$(call say,RUN,$(CMP_ROOT)/runs/$(1)__L for L in $(strip $(CMP_LABELS)))
+	$(SLABSIM) run --quiet --trace $$< --variant $(1) $(RUN_PARAMS_BASE) $(if $(JOBS),--jobs $(JOBS)) \
+		--runs $(CMP_ROOT)/runs-$(1).list || \
+		{ rm -rf $(foreach l,$(CMP_LABELS),$(call cmp_run_dir,$(1),$(l))); exit 1; }
+	@touch $(foreach l,$(CMP_LABELS),$(CMP_ROOT)/done/$(1)__$(l))
+	@scripts/progress.sh done $(CMP_ROOT)/.progress $(1)
 endef
-$(foreach v,$(VARIANTS),$(foreach m,$(MODELS),$(foreach a,$(CMP_ALLOCATORS),$(foreach i,$(CMP_CFG_IDX),$(eval $(call cmp_run_rule,$(v),$(m),$(a),$(i)))))))
+$(foreach v,$(VARIANTS),$(eval $(call cmp_variant_rule,$(v))))
 CMP_DONE := $(foreach v,$(VARIANTS),$(foreach l,$(CMP_LABELS),$(CMP_ROOT)/done/$(v)__$(l)))
 CMP_DIR_ARG := $(CMP_ROOT)
 CMP_MODEL_ARG := $(CMP_LABELS)
@@ -103,8 +106,15 @@ $(eval $(call cmp_plot,waste))
 $(eval $(call cmp_plot,latency))
 $(eval $(call cmp_plot,timeline,; phasefile='$(COMPARE_DIR)/phases.dat',$(COMPARE_DIR)/phases.dat))
 
+# A line per variant replayed (scripts/progress.sh), from `make compare`
+# itself: the count starts as it reads this file.
+ifneq ($(and $(CMP_DONE),$(filter compare,$(MAKECMDGOALS))),)
+$(shell scripts/progress.sh start $(CMP_ROOT)/.progress compare $(words $(VARIANTS)))
+endif
+
 .PHONY: compare
 compare: deps-auto $(COMPARE_DATA) $(COMPARE_PLOTS)
+	@$(if $(CMP_DONE),scripts/progress.sh end $(CMP_ROOT)/.progress)
 	$(if $(INDEX_AUTO),$(call say,INDEX,$(INDEX)))
 	$(if $(INDEX_AUTO),$(SLABSIM) index --dir $(REPORTS_ROOT))
 	@echo "slabsim: $(COMPARE_DIR)/compare.md, waste.png, latency.png, timeline.png written"

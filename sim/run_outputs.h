@@ -30,6 +30,9 @@ struct ss_run_out_opts {
 	uint64_t sample_every; /* timeline interval in events (0: 4096) */
 	bool quiet;	       /* no slabtop summary on stdout */
 	bool progress;	       /* a progress bar on a terminal's stderr */
+	/* when no kernel has the run's allocator and options: why, into
+	 * this file, and the run left out (no --out); NULL: an error */
+	const char *no_kernel_note;
 };
 
 struct ss_run_out {

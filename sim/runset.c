@@ -16,6 +16,7 @@ struct one {
 	struct ss_run run;
 	struct ss_run_out o;
 	unsigned group;
+	bool left_out; /* no kernel has it: its no_kernel_note says so */
 };
 
 unsigned ss_runs_default_jobs(void)
@@ -34,20 +35,52 @@ static void release(struct one *r, bool failed)
 	ss_run_setup_close(&r->rs, &r->run);
 }
 
+/* A load that failed because no kernel has the run's allocator and
+ * options, for a run with a note: the reason into the note, the run's
+ * directory gone; 0 (left out), or -1 (err: the load's or the note's). */
+static int leave_out(struct one *r, const char *who, struct ss_error *err)
+{
+	const char *note = r->it->out.no_kernel_note;
+	struct ss_atomic_file f;
+
+	if (!r->rs.kernel_error || !note)
+		return -1;
+	if (ss_atomic_open(&f, note, err))
+		return -1;
+	fprintf(f.fp, "%s: %s\n", who, err->msg); /* (what the run alone says) */
+	if (ss_atomic_commit(&f, err))
+		return -1;
+	ss_run_out_release(&r->o, true);
+	rmdir(r->it->out.out); /* (emptied: outdir.h) */
+	r->left_out = true;
+	return 0;
+}
+
 /* One run alone: its own pass, the in-place loop. */
-static enum ss_runs_result replay_one(const struct ss_run_item *it, struct ss_error *err)
+static enum ss_runs_result replay_one(const struct ss_run_item *it, const char *who,
+				      struct ss_error *err)
 {
 	struct one r = {.it = it};
 	int rc = -1;
 
-	if (!ss_run_out_begin(&r.o, &it->out, &r.run, err) &&
-	    !ss_run_setup_load(&r.rs, &it->spec, err) && !ss_run_setup_open(&r.rs, &it->spec, err) &&
+	if (ss_run_out_begin(&r.o, &it->out, &r.run, err))
+		goto out;
+	if (ss_run_setup_load(&r.rs, &it->spec, err)) {
+		if (!leave_out(&r, who, err))
+			rc = 0;
+		goto out;
+	}
+	if (!ss_run_setup_open(&r.rs, &it->spec, err) &&
 	    !ss_run_setup_start(&r.rs, &r.run, err) && !ss_run_out_start(&r.o, &it->out, &it->spec, err) &&
 	    !ss_replay(&r.run, r.rs.reader, err))
 		rc = ss_run_out_complete(&r.o, &it->out, &r.run, &it->spec, &r.rs, err);
+out:
 	if (rc)
 		ss_outdir_name_error(&r.o.od, err);
-	release(&r, rc != 0);
+	if (!r.left_out)
+		release(&r, rc != 0);
+	else
+		ss_run_setup_close(&r.rs, &r.run);
 	if (!rc)
 		return SS_RUNS_OK;
 	return r.rs.kernel_error ? SS_RUNS_NO_SUCH_KERNEL : SS_RUNS_FAILED;
@@ -62,7 +95,7 @@ static unsigned run_weight(const struct ss_run_item *it)
 
 /* Runs to groups, heaviest first to the lightest group; each group's
  * slots contiguous, in run order. */
-static void make_groups(struct one *runs, unsigned n, struct ss_multi_group *groups,
+static void make_groups(struct one **runs, unsigned n, struct ss_multi_group *groups,
 			unsigned jobs, struct ss_multi_slot *slots)
 {
 	unsigned load[jobs], i, g;
@@ -72,12 +105,12 @@ static void make_groups(struct one *runs, unsigned n, struct ss_multi_group *gro
 		for (i = 0; i < n; i++) {
 			unsigned best = 0;
 
-			if (run_weight(runs[i].it) != w)
+			if (run_weight(runs[i]->it) != w)
 				continue;
 			for (g = 1; g < jobs; g++)
 				if (load[g] < load[best])
 					best = g;
-			runs[i].group = best;
+			runs[i]->group = best;
 			load[best] += w;
 		}
 	}
@@ -85,8 +118,8 @@ static void make_groups(struct one *runs, unsigned n, struct ss_multi_group *gro
 		groups[g].slots = slots + i;
 		groups[g].n = 0;
 		for (unsigned j = 0; j < n; j++)
-			if (runs[j].group == g)
-				slots[i + groups[g].n++].run = &runs[j].run;
+			if (runs[j]->group == g)
+				slots[i + groups[g].n++].run = &runs[j]->run;
 		i += groups[g].n;
 	}
 }
@@ -116,28 +149,43 @@ static void start_bar(struct ss_progress *bar, const struct ss_run_item *items, 
 		bar->enabled = false;
 }
 
-/* Load every run, open the pass with what they need, set each up in its
- * group: 0, or -1 with err (nothing replayed). */
-static int prepare(struct one *runs, unsigned n, struct ss_prepass *pass,
+/* Load every run (those no kernel has left out, when they say so): the
+ * runs to replay in act[0 .. *nact), or -1 with err (nothing replayed). */
+static int load_all(struct one *runs, unsigned n, struct one **act, unsigned *nact,
+		    const char *who, struct ss_error *err)
+{
+	*nact = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (ss_run_out_begin(&runs[i].o, &runs[i].it->out, &runs[i].run, err))
+			return -1;
+		if (ss_run_setup_load(&runs[i].rs, &runs[i].it->spec, err)) {
+			if (leave_out(&runs[i], who, err))
+				return -1;
+			continue;
+		}
+		act[(*nact)++] = &runs[i];
+	}
+	return 0;
+}
+
+/* Open the pass with what the runs need, set each up in its group: 0, or
+ * -1 with err (nothing replayed). */
+static int prepare(struct one **act, unsigned n, struct ss_prepass *pass,
 		   struct ss_multi_group *groups, unsigned jobs, struct ss_multi_slot *slots,
 		   struct ss_error *err)
 {
 	struct ss_prepass_needs needs = {0};
 
-	for (unsigned i = 0; i < n; i++) {
-		if (ss_run_out_begin(&runs[i].o, &runs[i].it->out, &runs[i].run, err) ||
-		    ss_run_setup_load(&runs[i].rs, &runs[i].it->spec, err))
-			return -1;
-		ss_run_setup_needs(&runs[i].rs, &runs[i].it->spec, &needs);
-	}
-	if (ss_prepass_open(pass, runs[0].it->spec.trace, &needs, err))
+	for (unsigned i = 0; i < n; i++)
+		ss_run_setup_needs(&act[i]->rs, &act[i]->it->spec, &needs);
+	if (ss_prepass_open(pass, act[0]->it->spec.trace, &needs, err))
 		return -1;
 	ss_trace_note_unchecked(pass->reader);
-	make_groups(runs, n, groups, jobs, slots);
+	make_groups(act, n, groups, jobs, slots);
 	if (ss_multi_tables_init(groups, jobs, pass->reader, err))
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
-		struct one *r = &runs[i];
+		struct one *r = act[i];
 
 		if (ss_run_setup_open_with(&r->rs, &r->it->spec, pass, &groups[r->group].tables, err) ||
 		    ss_run_setup_start(&r->rs, &r->run, err) ||
@@ -150,25 +198,27 @@ static int prepare(struct one *runs, unsigned n, struct ss_prepass *pass,
 enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, unsigned jobs,
 				   const char *who, struct ss_error *err)
 {
-	struct one *runs;
+	struct one *runs, **act;
 	struct ss_multi_slot *slots;
 	struct ss_multi_group *groups;
 	struct ss_prepass pass = {0};
 	struct ss_progress bar;
-	unsigned nr_failed = 0;
+	unsigned nr_failed = 0, nact = 0;
 	int rc;
 
 	if (n == 1)
-		return replay_one(&items[0], err);
+		return replay_one(&items[0], who, err);
 	if (!jobs)
 		jobs = ss_runs_default_jobs();
 	if (jobs > n)
 		jobs = n;
 	runs = calloc(n, sizeof(*runs));
+	act = calloc(n, sizeof(*act));
 	slots = calloc(n, sizeof(*slots));
 	groups = calloc(jobs, sizeof(*groups));
-	if (!runs || !slots || !groups) {
+	if (!runs || !act || !slots || !groups) {
 		free(runs);
+		free(act);
 		free(slots);
 		free(groups);
 		ss_errorf(err, "out of memory");
@@ -179,19 +229,29 @@ enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, 
 		runs[i].o.od.slot = -1; /* (not begun: nothing to clean up) */
 	}
 	/* a set-up error (a bad target, say) stops the set before any replay */
-	rc = prepare(runs, n, &pass, groups, jobs, slots, err);
-	if (!rc) {
-		start_bar(&bar, items, n);
+	rc = load_all(runs, n, act, &nact, who, err);
+	if (jobs > nact)
+		jobs = nact;
+	if (!rc && nact)
+		rc = prepare(act, nact, &pass, groups, jobs, slots, err);
+	if (!rc && nact) {
+		start_bar(&bar, items, nact);
 		rc = ss_replay_multi(pass.reader, groups, jobs, tick, &bar, err);
 		ss_progress_done(&bar);
 	}
 	for (unsigned i = 0; i < n; i++) {
-		struct ss_multi_slot *s = rc ? NULL : slot_of(slots, n, &runs[i].run);
-		int run_rc = rc || s->failed ||
-			     ss_run_out_complete(&runs[i].o, &items[i].out, &runs[i].run,
-						 &items[i].spec, &runs[i].rs, &s->err) ? -1 : 0;
+		struct ss_multi_slot *s;
+		int run_rc;
 
-		if (run_rc && !rc) {
+		if (runs[i].left_out) {
+			ss_run_setup_close(&runs[i].rs, &runs[i].run);
+			continue;
+		}
+		s = rc ? NULL : slot_of(slots, nact, &runs[i].run);
+		run_rc = rc || !s || s->failed ||
+			 ss_run_out_complete(&runs[i].o, &items[i].out, &runs[i].run,
+					     &items[i].spec, &runs[i].rs, &s->err) ? -1 : 0;
+		if (run_rc && !rc && s) {
 			ss_outdir_name_error(&runs[i].o.od, &s->err);
 			fprintf(stderr, "%s: %s: %s\n", who, items[i].out.out, s->err.msg);
 			nr_failed++;
@@ -201,6 +261,7 @@ enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, 
 	ss_multi_tables_release(groups, jobs);
 	ss_prepass_close(&pass);
 	free(runs);
+	free(act);
 	free(slots);
 	free(groups);
 	if (!rc && nr_failed)

@@ -10,7 +10,10 @@
  * replayed on that many threads from one decoding of the trace
  * (multi.h).  Each run's outputs are those it would give alone
  * (run_outputs.h); a run that fails is reported with its output
- * directory and leaves it empty, the others complete.
+ * directory and leaves it empty, the others complete.  A run that no
+ * kernel can have (its allocator and options: the target's era lacks
+ * them, or Kconfig rules them out) stops the set, or, when it has a
+ * no_kernel_note, is left out with the reason in that file.
  */
 #ifndef SS_RUNSET_H
 #define SS_RUNSET_H
@@ -34,8 +37,8 @@ enum ss_runs_result {
 
 /* Replay the items (n >= 1) from one pass over their trace with `jobs`
  * threads (0: ss_runs_default_jobs(), never more than n).  A run that
- * fails in a set of several is reported on stderr, prefixed with who,
- * and err then counts them. */
+ * fails in a set of several is reported on stderr, prefixed with who
+ * (as a run left out says in its note), and err then counts them. */
 enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, unsigned jobs,
 				   const char *who, struct ss_error *err);
 
