@@ -134,6 +134,31 @@ static unsigned term_width(int fd)
 	return 80;
 }
 
+void ss_progress_lines(struct ss_progress *p)
+{
+	const char *env = getenv("SLABSIM_PROGRESS");
+
+	if (p->enabled || isatty(p->fd) || (env && !strcmp(env, "0")) || !p->total_bytes)
+		return;
+	p->enabled = p->lines = true;
+}
+
+/* Lines mode: a line when another tenth of the input is done. */
+static void tick_line(struct ss_progress *p, uint64_t events, uint64_t done_bytes, double now)
+{
+	unsigned tenths = (unsigned)(done_bytes * 10 / p->total_bytes);
+	char line[512];
+	size_t n;
+
+	if (tenths <= p->tenths || tenths > 10)
+		return;
+	p->tenths = tenths;
+	n = ss_progress_format(line, sizeof(line) - 2, 100, p->label, events, now - p->start,
+			       done_bytes, p->total_bytes);
+	line[n++] = '\n';
+	put(p->fd, line, n);
+}
+
 void ss_progress_tick(struct ss_progress *p, uint64_t events)
 {
 	double now;
@@ -142,8 +167,10 @@ void ss_progress_tick(struct ss_progress *p, uint64_t events)
 		return;
 	now = ss_progress_now();
 	if (now - p->start < SS_PROGRESS_DELAY_S ||
-	    (p->shown && now - p->last_draw < SS_PROGRESS_PERIOD_S))
+	    ((p->shown || p->lines) && now - p->last_draw < SS_PROGRESS_PERIOD_S))
 		return;
+	if (p->lines) /* (reading the offset costs a file: at most 5 a second) */
+		p->last_draw = now;
 	ss_progress_tick_at(p, events, input_done(p), now);
 }
 
@@ -156,6 +183,10 @@ void ss_progress_tick_at(struct ss_progress *p, uint64_t events,
 	if (!p->enabled || now - p->start < SS_PROGRESS_DELAY_S ||
 	    (p->shown && now - p->last_draw < SS_PROGRESS_PERIOD_S))
 		return;
+	if (p->lines) {
+		tick_line(p, events, done_bytes, now);
+		return;
+	}
 	line[0] = '\r';
 	/* One column short of the width: a full line would wrap on some
 	 * terminals and leave the next redraw a line lower. */

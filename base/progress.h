@@ -34,6 +34,8 @@ struct ss_progress {
 	uint64_t total_bytes;	/* its size, 0 = unknown */
 	int input_fd;		/* our descriptor reading it; -1 not found yet,
 				 * -2 given up */
+	bool lines;		/* off a terminal: a line per tenth (ss_progress_lines) */
+	unsigned tenths;	/* tenths of the input said so far */
 };
 
 /* Start timing.  fd: the terminal to draw on (checked with isatty);
@@ -41,6 +43,11 @@ struct ss_progress {
  * labelled with input's file name, then `label`. */
 void ss_progress_start(struct ss_progress *p, int fd, const char *label,
 		       const char *input);
+/* After ss_progress_start, for a job whose log is read (slabsim advise):
+ * when fd is no terminal, a whole line each time another tenth of the
+ * input is read (once SS_PROGRESS_DELAY_S have passed; a parallel make
+ * does not turn it off, SLABSIM_PROGRESS=0 does). */
+void ss_progress_lines(struct ss_progress *p);
 /* Called often (every few thousand events): cheap unless a redraw is due. */
 void ss_progress_tick(struct ss_progress *p, uint64_t events);
 /* The same with the clock and the bytes done given (for tests); done_bytes

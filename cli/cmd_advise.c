@@ -36,7 +36,7 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"site and group proposals replayed at most, the best by\n"
 		"estimate (default " SS_OPT_STR(SS_ADVISE_MAX_PROPOSALS) "); class sets and\n"
 		"kmem_buckets proposals are always replayed"},
-	[O_JOBS] = {"jobs", "-j", "N", "replays at once (default: one per online CPU)"},
+	[O_JOBS] = {"jobs", "-j", "N", "threads replaying (default: one per CPU this process may use)"},
 	[O_OUT] = {"out", NULL, "DIR", "output directory (created if missing)"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };

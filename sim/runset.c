@@ -1,13 +1,12 @@
 /* runset.c - a set of runs from one pass over their trace (runset.h). */
 #include "runset.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "multi.h"
+#include "pass.h"
 
 /* One run's set-up, replay state and outputs. */
 struct one {
@@ -15,19 +14,8 @@ struct one {
 	struct ss_run_setup rs;
 	struct ss_run run;
 	struct ss_run_out o;
-	unsigned group;
 	bool left_out; /* no kernel has it: its no_kernel_note says so */
 };
-
-unsigned ss_runs_default_jobs(void)
-{
-	cpu_set_t set;
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	return online > 0 ? (unsigned)online : 1;
-}
 
 static void release(struct one *r, bool failed)
 {
@@ -86,58 +74,6 @@ out:
 	return r.rs.kernel_error ? SS_RUNS_NO_SUCH_KERNEL : SS_RUNS_FAILED;
 }
 
-/* How much a run costs, roughly, to balance the threads: slub_debug
- * paths take about twice the work of plain ones. */
-static unsigned run_weight(const struct ss_run_item *it)
-{
-	return strchr(it->spec.model, '+') || it->spec.slub_debug ? 3 : 1;
-}
-
-/* Runs to groups, heaviest first to the lightest group; each group's
- * slots contiguous, in run order. */
-static void make_groups(struct one **runs, unsigned n, struct ss_multi_group *groups,
-			unsigned jobs, struct ss_multi_slot *slots)
-{
-	unsigned load[jobs], i, g;
-
-	memset(load, 0, sizeof(load));
-	for (unsigned w = 3; w > 0; w--) {
-		for (i = 0; i < n; i++) {
-			unsigned best = 0;
-
-			if (run_weight(runs[i]->it) != w)
-				continue;
-			for (g = 1; g < jobs; g++)
-				if (load[g] < load[best])
-					best = g;
-			runs[i]->group = best;
-			load[best] += w;
-		}
-	}
-	for (g = 0, i = 0; g < jobs; g++) {
-		groups[g].slots = slots + i;
-		groups[g].n = 0;
-		for (unsigned j = 0; j < n; j++)
-			if (runs[j]->group == g)
-				slots[i + groups[g].n++].run = &runs[j]->run;
-		i += groups[g].n;
-	}
-}
-
-static struct ss_multi_slot *slot_of(struct ss_multi_slot *slots, unsigned n,
-				     const struct ss_run *run)
-{
-	for (unsigned k = 0; k < n; k++)
-		if (slots[k].run == run)
-			return &slots[k];
-	return NULL;
-}
-
-static void tick(void *arg, uint64_t events)
-{
-	ss_progress_tick(arg, events);
-}
-
 /* The set's one bar (on a terminal), "TRACE N runs". */
 static void start_bar(struct ss_progress *bar, const struct ss_run_item *items, unsigned n)
 {
@@ -168,59 +104,33 @@ static int load_all(struct one *runs, unsigned n, struct one **act, unsigned *na
 	return 0;
 }
 
-/* Open the pass with what the runs need, set each up in its group: 0, or
- * -1 with err (nothing replayed). */
-static int prepare(struct one **act, unsigned n, struct ss_prepass *pass,
-		   struct ss_multi_group *groups, unsigned jobs, struct ss_multi_slot *slots,
-		   struct ss_error *err)
+/* After run i's set-up: its timeline opened. */
+static int ready(void *arg, unsigned i, struct ss_error *err)
 {
-	struct ss_prepass_needs needs = {0};
+	struct one **act = arg;
 
-	for (unsigned i = 0; i < n; i++)
-		ss_run_setup_needs(&act[i]->rs, &act[i]->it->spec, &needs);
-	if (ss_prepass_open(pass, act[0]->it->spec.trace, &needs, err))
-		return -1;
-	ss_trace_note_unchecked(pass->reader);
-	make_groups(act, n, groups, jobs, slots);
-	if (ss_multi_tables_init(groups, jobs, pass->reader, err))
-		return -1;
-	for (unsigned i = 0; i < n; i++) {
-		struct one *r = act[i];
-
-		if (ss_run_setup_open_with(&r->rs, &r->it->spec, pass, &groups[r->group].tables, err) ||
-		    ss_run_setup_start(&r->rs, &r->run, err) ||
-		    ss_run_out_start(&r->o, &r->it->out, &r->it->spec, err))
-			return -1;
-	}
-	return 0;
+	return ss_run_out_start(&act[i]->o, &act[i]->it->out, &act[i]->it->spec, err);
 }
 
 enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, unsigned jobs,
 				   const char *who, struct ss_error *err)
 {
 	struct one *runs, **act;
-	struct ss_multi_slot *slots;
-	struct ss_multi_group *groups;
-	struct ss_prepass pass = {0};
+	struct ss_pass_run *pr;
+	struct ss_pass pass = {0};
 	struct ss_progress bar;
 	unsigned nr_failed = 0, nact = 0;
 	int rc;
 
 	if (n == 1)
 		return replay_one(&items[0], who, err);
-	if (!jobs)
-		jobs = ss_runs_default_jobs();
-	if (jobs > n)
-		jobs = n;
 	runs = calloc(n, sizeof(*runs));
 	act = calloc(n, sizeof(*act));
-	slots = calloc(n, sizeof(*slots));
-	groups = calloc(jobs, sizeof(*groups));
-	if (!runs || !act || !slots || !groups) {
+	pr = calloc(n, sizeof(*pr));
+	if (!runs || !act || !pr) {
 		free(runs);
 		free(act);
-		free(slots);
-		free(groups);
+		free(pr);
 		ss_errorf(err, "out of memory");
 		return SS_RUNS_FAILED;
 	}
@@ -230,24 +140,24 @@ enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, 
 	}
 	/* a set-up error (a bad target, say) stops the set before any replay */
 	rc = load_all(runs, n, act, &nact, who, err);
-	if (jobs > nact)
-		jobs = nact;
-	if (!rc && nact)
-		rc = prepare(act, nact, &pass, groups, jobs, slots, err);
+	for (unsigned i = 0; i < nact; i++)
+		pr[i] = (struct ss_pass_run){.spec = &act[i]->it->spec, .rs = &act[i]->rs,
+					     .run = &act[i]->run};
 	if (!rc && nact) {
 		start_bar(&bar, items, nact);
-		rc = ss_replay_multi(pass.reader, groups, jobs, tick, &bar, err);
+		rc = ss_pass_replay(&pass, pr, nact, jobs, ready, act, &bar, err);
 		ss_progress_done(&bar);
 	}
-	for (unsigned i = 0; i < n; i++) {
-		struct ss_multi_slot *s;
+	for (unsigned i = 0, k = 0; i < n; i++) {
+		struct ss_multi_slot *s = NULL;
 		int run_rc;
 
 		if (runs[i].left_out) {
 			ss_run_setup_close(&runs[i].rs, &runs[i].run);
 			continue;
 		}
-		s = rc ? NULL : slot_of(slots, nact, &runs[i].run);
+		if (k < nact && act[k] == &runs[i])
+			s = pr[k++].slot;
 		run_rc = rc || !s || s->failed ||
 			 ss_run_out_complete(&runs[i].o, &items[i].out, &runs[i].run,
 					     &items[i].spec, &runs[i].rs, &s->err) ? -1 : 0;
@@ -258,12 +168,10 @@ enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, 
 		}
 		release(&runs[i], run_rc != 0);
 	}
-	ss_multi_tables_release(groups, jobs);
-	ss_prepass_close(&pass);
+	ss_pass_close(&pass);
 	free(runs);
 	free(act);
-	free(slots);
-	free(groups);
+	free(pr);
 	if (!rc && nr_failed)
 		rc = ss_errorf(err, "%u of %u runs failed", nr_failed, n);
 	return rc ? SS_RUNS_FAILED : SS_RUNS_OK;

@@ -13,7 +13,8 @@
  * directory and leaves it empty, the others complete.  A run that no
  * kernel can have (its allocator and options: the target's era lacks
  * them, or Kconfig rules them out) stops the set, or, when it has a
- * no_kernel_note, is left out with the reason in that file.
+ * no_kernel_note, is left out with the reason in that file.  The pass
+ * itself: pass.h.
  */
 #ifndef SS_RUNSET_H
 #define SS_RUNSET_H
@@ -36,14 +37,10 @@ enum ss_runs_result {
 };
 
 /* Replay the items (n >= 1) from one pass over their trace with `jobs`
- * threads (0: ss_runs_default_jobs(), never more than n).  A run that
+ * threads (0: ss_pass_default_jobs(), never more than n).  A run that
  * fails in a set of several is reported on stderr, prefixed with who
  * (as a run left out says in its note), and err then counts them. */
 enum ss_runs_result ss_runs_replay(const struct ss_run_item *items, unsigned n, unsigned jobs,
 				   const char *who, struct ss_error *err);
-
-/* The CPUs this process may run on (sched_getaffinity, else those
- * online): the default number of threads. */
-unsigned ss_runs_default_jobs(void);
 
 #endif

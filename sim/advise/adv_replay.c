@@ -1,11 +1,13 @@
 /* adv_replay.c - the advisor's replays (adv_replay.h). */
 #include "adv_replay.h"
 
-#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "pass.h"
+#include "progress.h"
 #include "totals.h"
 
 /* The footprint as summary.csv counts it, after every event: slab pages,
@@ -25,99 +27,69 @@ static int note_peak(struct ss_run *run, struct ss_error *err)
 	return 0;
 }
 
-static int replay_one(const struct ss_run_spec *base, struct adv_job *job,
-		      struct ss_error *err)
+/* The results of a replayed run. */
+static void take_results(struct ss_run *run, struct adv_result *res)
 {
-	struct ss_run_spec spec = *base;
-	struct ss_run_setup rs = {0};
-	struct ss_run run = {.on_sample = note_peak, .sample_every = 1, .user = &job->res};
 	struct ss_totals tot;
-	int rc = -1;
 
-	spec.place = NULL;
-	spec.overrides = job->ov;
-	memset(&job->res, 0, sizeof(job->res));
-	if (ss_run_setup_load(&rs, &spec, err) || ss_run_setup_open(&rs, &spec, err) ||
-	    ss_run_setup_start(&rs, &run, err) || ss_replay(&run, rs.reader, err))
-		goto out;
-	ss_totals_compute(run.desc, run.model, run.target, &tot);
-	job->res.footprint_kib = (double)tot.footprint_bytes / 1024.0;
-	job->res.slab_pages = tot.slab_pages;
-	job->res.sim_ms = ss_run_ns(&run, ss_run_sim_cycles(&run)) / 1e6;
-	if (job->res.footprint_kib > job->res.peak_kib) /* an empty trace */
-		job->res.peak_kib = job->res.footprint_kib;
-	rc = 0;
-out:
-	ss_run_setup_close(&rs, &run);
-	return rc;
-}
-
-struct pool {
-	const struct ss_run_spec *spec;
-	struct adv_job *jobs;
-	unsigned n, next;
-	int *rc;
-	struct ss_error *errs;
-	pthread_mutex_t lock;
-};
-
-static void *worker(void *arg)
-{
-	struct pool *p = arg;
-
-	for (;;) {
-		unsigned i;
-
-		pthread_mutex_lock(&p->lock);
-		i = p->next++;
-		pthread_mutex_unlock(&p->lock);
-		if (i >= p->n)
-			return NULL;
-		p->rc[i] = replay_one(p->spec, &p->jobs[i], &p->errs[i]);
-	}
+	ss_totals_compute(run->desc, run->model, run->target, &tot);
+	res->footprint_kib = (double)tot.footprint_bytes / 1024.0;
+	res->slab_pages = tot.slab_pages;
+	res->sim_ms = ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6;
+	if (res->footprint_kib > res->peak_kib) /* an empty trace */
+		res->peak_kib = res->footprint_kib;
 }
 
 int adv_replay_all(const struct ss_run_spec *spec, struct adv_job *jobs,
 		   unsigned n, unsigned threads, struct ss_error *err)
 {
-	struct pool p = {.spec = spec, .jobs = jobs, .n = n};
-	pthread_t *tid;
-	unsigned started = 0;
-	int rc = 0;
+	struct ss_run_spec *specs = calloc(n + 1, sizeof(*specs));
+	struct ss_run_setup *rs = calloc(n + 1, sizeof(*rs));
+	struct ss_run *runs = calloc(n + 1, sizeof(*runs));
+	struct ss_pass_run *pr = calloc(n + 1, sizeof(*pr));
+	struct ss_pass pass = {0};
+	struct ss_progress bar;
+	char label[48];
+	int rc = -1;
 
-	if (!threads) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		threads = cpus > 0 ? (unsigned)cpus : 1;
+	if (!specs || !rs || !runs || !pr) {
+		ss_errorf(err, "out of memory");
+		goto out;
 	}
-	if (threads > n)
-		threads = n ? n : 1;
-	p.rc = calloc(n + 1, sizeof(*p.rc));
-	p.errs = calloc(n + 1, sizeof(*p.errs));
-	tid = calloc(threads, sizeof(*tid));
-	if (!p.rc || !p.errs || !tid || pthread_mutex_init(&p.lock, NULL)) {
-		free(p.rc);
-		free(p.errs);
-		free(tid);
-		return ss_errorf(err, "out of memory");
+	for (unsigned i = 0; i < n; i++) {
+		specs[i] = *spec;
+		specs[i].place = NULL;
+		specs[i].overrides = jobs[i].ov;
+		memset(&jobs[i].res, 0, sizeof(jobs[i].res));
+		runs[i] = (struct ss_run){.on_sample = note_peak, .sample_every = 1,
+					  .user = &jobs[i].res};
+		pr[i] = (struct ss_pass_run){.spec = &specs[i], .rs = &rs[i], .run = &runs[i]};
+		if (ss_run_setup_load(&rs[i], &specs[i], err))
+			goto out;
 	}
-	/* the calling thread is one of the workers */
-	for (unsigned t = 1; t < threads; t++)
-		if (!pthread_create(&tid[t], NULL, worker, &p))
-			started = t;
-		else
-			break;
-	worker(&p);
-	for (unsigned t = 1; t <= started; t++)
-		pthread_join(tid[t], NULL);
-	for (unsigned i = 0; i < n && !rc; i++)
-		if (p.rc[i]) {
-			*err = p.errs[i];
+	/* every replay from one pass over the trace; a bar on a terminal,
+	 * a line per tenth of the trace in a log */
+	snprintf(label, sizeof(label), "advise: %u replays", n);
+	ss_progress_start(&bar, STDERR_FILENO, label, spec->trace);
+	ss_progress_lines(&bar);
+	rc = ss_pass_replay(&pass, pr, n, threads, NULL, NULL, &bar, err);
+	ss_progress_done(&bar);
+	/* the first job (in job order) that failed */
+	for (unsigned i = 0; !rc && i < n; i++) {
+		if (pr[i].slot->failed) {
+			*err = pr[i].slot->err;
 			rc = -1;
+		} else {
+			take_results(&runs[i], &jobs[i].res);
 		}
-	pthread_mutex_destroy(&p.lock);
-	free(p.rc);
-	free(p.errs);
-	free(tid);
+	}
+out:
+	for (unsigned i = 0; rs && runs && i < n; i++)
+		ss_run_setup_close(&rs[i], &runs[i]);
+	ss_pass_close(&pass);
+	free(specs);
+	free(rs);
+	free(runs);
+	free(pr);
 	return rc;
 }

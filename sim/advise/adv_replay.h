@@ -1,7 +1,7 @@
-/* adv_replay.h - full replays of the baseline and of every proposal, in
- * parallel threads (each its own run set-up, reader and model; results
- * land in their job's slot, so the output order never depends on which
- * thread finished first). */
+/* adv_replay.h - full replays of the baseline and of every proposal, all
+ * from one pass over the trace on every core (sim/pass.h: each its own
+ * run set-up and model; results land in their job's slot, so the output
+ * order never depends on which thread finished first). */
 #ifndef SS_ADV_REPLAY_H
 #define SS_ADV_REPLAY_H
 
@@ -24,9 +24,9 @@ struct adv_job {
 	struct adv_result res;
 };
 
-/* Replay spec's trace once per job, `threads` at a time (0: one per
- * online CPU).  -1 with the error of the first job (in job order) that
- * failed. */
+/* Replay spec's trace for every job from one pass, on `threads` threads
+ * (0: one per CPU this process may use).  -1 with the error of the first
+ * job (in job order) that failed. */
 int adv_replay_all(const struct ss_run_spec *spec, struct adv_job *jobs,
 		   unsigned n, unsigned threads, struct ss_error *err);
 

@@ -18,7 +18,7 @@ struct ss_advise_opts {
 	struct ss_run_spec spec; /* trace, model, target, costs, cpus, ... */
 	const char *out;	 /* the output directory */
 	unsigned max_proposals;	 /* 0: SS_ADVISE_MAX_PROPOSALS */
-	unsigned jobs;		 /* replay threads; 0: one per online CPU */
+	unsigned jobs;		 /* replay threads; 0: ss_pass_default_jobs() */
 };
 
 int ss_advise(const struct ss_advise_opts *o, struct ss_error *err);

@@ -185,6 +185,44 @@ static void test_pipe_quiet(void **state)
 	close(fds[0]);
 }
 
+/* ss_progress_lines: a pipe gets a whole line per tenth of the input,
+ * none before the delay, none twice for one tenth. */
+static void test_pipe_lines(void **state)
+{
+	char path[TU_PATH_MAX], buf[1000], out[2048];
+	struct ss_progress p;
+	int fds[2], lines = 0;
+	ssize_t n;
+
+	(void)state;
+	memset(buf, 'x', sizeof(buf));
+	tu_tmp_file(path, sizeof(path), buf, sizeof(buf));
+	assert_int_equal(pipe(fds), 0);
+	unsetenv("SLABSIM_PROGRESS");
+	setenv("MAKEFLAGS", "-j2 --jobserver-auth=3,4", 1); /* lines are whole: not off */
+	ss_progress_start(&p, fds[1], "x", path);
+	ss_progress_lines(&p);
+	assert_true(p.enabled && p.lines);
+	ss_progress_tick_at(&p, 10, 500, p.start + 1);	 /* before the delay */
+	ss_progress_tick_at(&p, 20, 150, p.start + 3);	 /* a tenth */
+	ss_progress_tick_at(&p, 30, 190, p.start + 3.1); /* the same tenth */
+	ss_progress_tick_at(&p, 40, 1000, p.start + 4);	 /* all of it */
+	ss_progress_done(&p);
+	close(fds[1]);
+	n = read(fds[0], out, sizeof(out) - 1);
+	assert_true(n > 0);
+	out[n] = '\0';
+	for (char *q = out; (q = strchr(q, '\n')); q++)
+		lines++;
+	assert_int_equal(lines, 2);
+	assert_null(strchr(out, '\r'));
+	assert_non_null(strstr(out, " 15%"));
+	assert_non_null(strstr(out, "100%"));
+	close(fds[0]);
+	unlink(path);
+	unsetenv("MAKEFLAGS");
+}
+
 /* The bytes done come from our own descriptor's offset in /proc. */
 static void test_input_offset(void **state)
 {
@@ -232,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_terminal),
 		cmocka_unit_test(test_terminal_turned_off),
 		cmocka_unit_test(test_pipe_quiet),
+		cmocka_unit_test(test_pipe_lines),
 		cmocka_unit_test(test_input_offset),
 	};
 
