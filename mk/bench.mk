@@ -10,7 +10,16 @@
 # glibc on the hackbench trace (>= 2x) and peak RSS of the 100 M-event
 # replay vs the 10 M one (<= 2x); then instructions per event under
 # callgrind on the 1.29 M-event `-g 20 -l 40` trace (scripts/bench-
-# instructions.sh: reports/bench/instructions.csv).
+# instructions.sh: reports/bench/instructions.csv); then a 16-run pass
+# over the hackbench trace with one worker and with two (scripts/bench-
+# scaling.sh: reports/bench/scaling.csv, want >= 1.8x).
+#
+#   make bench-jobs
+#
+# Times the jobs that replay a trace many times, each with its command:
+# make sensitivity WORKLOAD=hackbench, make compare across three
+# allocators, slabsim advise on smack17k (scripts/bench-jobs.sh:
+# reports/bench/jobs.csv).
 
 BENCH_DIR := reports/bench
 # the generated traces (~800 MB) live in the build tree: make clean removes them
@@ -44,6 +53,14 @@ bench: deps-auto
 	@$(MAKE) --no-print-directory $(BENCH_DATA)/hackbench-l40.sbt
 	@scripts/bench-instructions.sh $(SLABSIM) $(BENCH_DATA)/hackbench-l40.sbt $(BENCH_DIR)/instructions.csv || \
 		echo "make bench: an instruction-count goal missed (docs/bench.md)"
+	@scripts/bench-scaling.sh $(SLABSIM) $(BENCH_DATA)/hackbench-l1000.sbt $(BENCH_DIR)/scaling.csv || \
+		echo "make bench: the 16-run pass did not scale to two workers here (docs/bench.md)"
+
+.PHONY: bench-jobs
+bench-jobs: deps-auto
+	@$(MAKE) --no-print-directory $(SLABSIM)
+	@mkdir -p $(BENCH_DIR)
+	scripts/bench-jobs.sh $(BENCH_DIR)/jobs.csv
 
 bench-clean:
 	rm -rf $(BENCH_DATA) $(BENCH_DIR)

@@ -65,6 +65,6 @@ int ss_replay_multi(struct ss_trace_reader *r, struct ss_multi_group *groups,
 
 /* Events per decoded block, and blocks in the ring. */
 #define SS_MULTI_BATCH 4096
-#define SS_MULTI_RING 32
+#define SS_MULTI_RING 64
 
 #endif
