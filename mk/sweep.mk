@@ -13,7 +13,8 @@
 # into $(REPORT)/sweep-PARAM/: sweep.csv, sweep.md and FIGURE.dat, and
 # gnuplot draws FIGURE.png/.svg for each of SWEEP_FIGURES against the
 # parameter: one panel per variant, one line per model (analysis/sweep.gp).
-# `make clean` removes it all (it is under reports/).
+# `make clean` removes it all (it is under reports/).  A line per point
+# done says how many are left and about how long (scripts/progress.sh).
 #
 # ENGINE= says who runs the points (docs/distributed.md); the results are
 # the same files, byte for byte:
@@ -117,6 +118,7 @@ $(SWEEP_POINTS): $(SWEEP_DIR)/%/summary.csv: $(SLABSIM) FORCE
 		DATA=$(SWEEP_DIR)/$*/data REPORT=$(SWEEP_DIR)/$* \
 		SLABSIM=$(abspath $(SLABSIM)) SWEEP_POINT=1 DEPS_OK=$(DEPS_OK) \
 		SWEEP_POINT_COMMAND=$(call sh_quote,$(call sweep_point_cmd,$*))
+	@scripts/progress.sh done $(SWEEP_DIR)/.progress $(PARAM)=$*
 else ifneq ($(ENGINE),collected)
 # The other engines run every point again (each point is one job) and
 # write the same directories; scripts/sweep-engine.sh does the work.
@@ -153,6 +155,12 @@ sweep-collect:
 	@$(MAKE) --no-print-directory sweep ENGINE=collected
 	rm -rf $(SWEEP_DIR)/.slurm
 
+# A line per point done (scripts/progress.sh), from `make sweep` itself:
+# the count starts as it reads this file.
+ifneq ($(and $(filter make,$(ENGINE)),$(filter sweep,$(MAKECMDGOALS)),$(if $(SWEEP_ERROR),,ok)),)
+$(shell scripts/progress.sh start $(SWEEP_DIR)/.progress sweep $(words $(VALUES)))
+endif
+
 .PHONY: sweep sweep-check
 sweep-check:
 	$(if $(SWEEP_ERROR),@echo "make sweep: $(SWEEP_ERROR)" | sed 's/@@ */; /g; s/; $$//' >&2; \
@@ -166,6 +174,7 @@ sweep: deps-auto $(SLABSIM)
 	scripts/sweep-engine.sh $(SWEEP_ENGINE_ARGS)
 else
 sweep: deps-auto $(SWEEP_DATA) $(SWEEP_PLOTS)
+	@scripts/progress.sh end $(SWEEP_DIR)/.progress
 	$(if $(INDEX_AUTO),$(call say,INDEX,$(INDEX)))
 	$(if $(INDEX_AUTO),$(SLABSIM) index --dir $(REPORTS_ROOT))
 	@echo "slabsim: $(SWEEP_DIR)/sweep.md, sweep.csv, $(addsuffix .png,$(SWEEP_FIGURES)) written"

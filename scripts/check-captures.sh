@@ -55,11 +55,15 @@ for p in "$@"; do
 done
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+prog=$(mktemp)
+trap 'rm -f "$log" "$prog"' EXIT
+# a line per capture (and draw) done, with the time left (scripts/progress.sh)
+scripts/progress.sh start "$prog" check-captures $((${#caps[@]} * (DRAWS + 1)))
 reports=()
 for c in "${caps[@]}"; do
 	if [ ! -e "$c/slab-before.txt" ] || [ ! -e "$c/slab-after.txt" ]; then
 		echo "check-captures: $c: skipped (no slab-before.txt and slab-after.txt to compare with)"
+		scripts/progress.sh done "$prog" "$c" $((DRAWS + 1))
 		continue
 	fi
 	parent=$(basename "$(cd "$c/.." && pwd)")
@@ -71,6 +75,7 @@ for c in "${caps[@]}"; do
 		echo "check-captures: make sim TRACE=$c NAME=$name failed; no table written" >&2
 		exit 1
 	fi
+	scripts/progress.sh done "$prog" "$name"
 	for ((s = 1; s <= DRAWS; s++)); do
 		if ! "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name.draw$s" MODELS=traced \
 			REPORT="$REPORTS/$name.draw$s" DATA="$DATASETS/import/$name" \
@@ -79,9 +84,11 @@ for c in "${caps[@]}"; do
 			echo "check-captures: make sim TRACE=$c, draw seed $s, failed; no table written" >&2
 			exit 1
 		fi
+		scripts/progress.sh done "$prog" "$name.draw$s"
 	done
 	reports+=("$REPORTS/$name")
 done
+scripts/progress.sh end "$prog"
 [ ${#reports[@]} -gt 0 ] || { echo "check-captures: no capture has both slab snapshots" >&2; exit 1; }
 "$SLABSIM" kernel-table --out "$out" --draws "$DRAWS" \
 	--command "make check-captures CAPTURES=\"$*\"$([ "$DRAWS" = 0 ] || echo " DRAWS=$DRAWS")" "${reports[@]}"
