@@ -16,9 +16,9 @@ unsigned ss_pass_default_jobs(void)
 	return online > 0 ? (unsigned)online : 1;
 }
 
-unsigned ss_pass_weight(const struct ss_run_spec *spec)
+unsigned ss_pass_weight(const struct ss_run_setup *rs)
 {
-	return strchr(spec->model, '+') || spec->slub_debug ? 3 : 1;
+	return rs->debug_spec[0] ? 3 : 1;
 }
 
 /* Runs to groups, heaviest first to the lightest group; each group's
@@ -32,7 +32,7 @@ static void make_groups(struct ss_pass *p, struct ss_pass_run *runs, unsigned n)
 		for (i = 0; i < n; i++) {
 			unsigned best = 0;
 
-			if (ss_pass_weight(runs[i].spec) != w)
+			if (ss_pass_weight(runs[i].rs) != w)
 				continue;
 			for (g = 1; g < p->jobs; g++)
 				if (load[g] < load[best])

@@ -50,8 +50,9 @@ void ss_pass_close(struct ss_pass *p);
  * online): the default number of threads. */
 unsigned ss_pass_default_jobs(void);
 
-/* How much a run costs, roughly, to balance the threads: slub_debug
- * paths take about twice the work of plain ones. */
-unsigned ss_pass_weight(const struct ss_run_spec *spec);
+/* How much a loaded run costs, roughly, to balance the threads:
+ * slub_debug paths (MODEL+LETTERS or --slub-debug, as the registry's
+ * ss_model_parse read them) take about twice the work of plain ones. */
+unsigned ss_pass_weight(const struct ss_run_setup *rs);
 
 #endif
