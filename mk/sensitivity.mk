@@ -80,9 +80,11 @@ sens-params:
 		mv -f $(SENS_DIR)/params.tmp $(SENS_DIR)/params
 
 ifdef SENS_READY
-# Field k (2 value, 3 low, 4 high, 5 kind) of a parameter's params line.
-sens_field = $(word $(2),$(shell awk '$$1 == "$(1)"' $(SENS_DIR)/params))
-SENS_NAMES := $(shell awk '{print $$1}' $(SENS_DIR)/params)
+# Field k (2 value, 3 low, 4 high, 5 kind) of a parameter's params line
+# (the file read once: NAME=VALUE=LOW=HIGH=KIND words).
+SENS_RECS := $(shell awk '{ print $$1 "=" $$2 "=" $$3 "=" $$4 "=" $$5 }' $(SENS_DIR)/params)
+sens_field = $(word $(2),$(subst =, ,$(filter $(1)=%,$(SENS_RECS))))
+SENS_NAMES := $(foreach r,$(SENS_RECS),$(firstword $(subst =, ,$(r))))
 SENS_CLOCK_LOW := $(call sens_field,clock_mhz,3)
 SENS_CLOCK_HIGH := $(call sens_field,clock_mhz,4)
 
