@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "atomic_file.h"
 #include "commands.h"
@@ -17,12 +16,12 @@
 #include "report_capture.h"
 #include "report_extras.h"
 #include "report_kernel.h"
+#include "report_load.h"
 #include "workload.h"
 #include "report_md.h"
 #include "report_plot.h"
 #include "report_runs.h"
 #include "report_seed.h"
-#include "compare_runs.h"
 #include "report_seed_md.h"
 #include "report_reprice.h"
 #include "report_targets.h"
@@ -358,102 +357,6 @@ out:
 	return r;
 }
 
-/* Variant order: --variants (only those), else the seed table's rows;
- * models: --models (only those) unless all_models (--alt-runs, which hold
- * the compare model's runs whatever --models lists). */
-static int arrange(const struct report_opts *o, const struct rp_seed *seed,
-		   struct rp_results *res, bool all_models, struct ss_error *err)
-{
-	struct rp_names seed_order = {0};
-	int r;
-
-	for (unsigned i = 0; seed && i < seed->nrows; i++)
-		if (rp_names_add(&seed_order, seed->rows[i].variant)) {
-			rp_names_free(&seed_order);
-			return ss_errorf(err, "out of memory");
-		}
-	r = rp_arrange(res, o->variants.n ? &o->variants : &seed_order,
-		       o->variants.n > 0, o->models.n && !all_models ? &o->models : NULL,
-		       o->models.n > 0 && !all_models, err);
-	rp_names_free(&seed_order);
-	if (r)
-		return -1;
-	if (res->dropped)
-		fprintf(stderr, "slabsim report: note: left out %zu runs not in --variants/--models\n",
-			res->dropped);
-	if (seed && o->compare_model && rp_names_find(&res->models, o->compare_model) < 0)
-		fprintf(stderr, "slabsim report: note: no runs of model '%s' to compare with the seed\n",
-			o->compare_model);
-	return 0;
-}
-
-/* --compare-model's default: the first model in the report's order
- * (--models', else traced first: rp_arrange), the baseline of every
- * table; "traced" when there is none (the error then names it). */
-static const char *default_compare_model(const struct rp_results *res, char *why, size_t n)
-{
-	if (!res->models.n)
-		return "traced";
-	snprintf(why, n, "%s, the first model", res->models.v[0]);
-	return res->models.v[0];
-}
-
-/* Each run's caches.csv and sites.csv, for the waste ranking. */
-struct run_waste {
-	struct wm_run *w;
-	struct cmp_caches *cc;
-	struct cmp_sites *ss;
-	size_t n;
-};
-
-static int load_waste(const char *dir, const struct rp_results *res,
-		      struct run_waste *rw, struct ss_error *err)
-{
-	char path[4400];
-
-	rw->n = res->nruns;
-	rw->w = calloc(rw->n + 1, sizeof(*rw->w));
-	rw->cc = calloc(rw->n + 1, sizeof(*rw->cc));
-	rw->ss = calloc(rw->n + 1, sizeof(*rw->ss));
-	if (!rw->w || !rw->cc || !rw->ss)
-		return ss_errorf(err, "out of memory");
-	for (size_t k = 0; k < rw->n; k++) {
-		const struct rp_run *run = &res->runs[k];
-
-		rw->w[k] = (struct wm_run){.variant = run->variant, .model = run->model};
-		/* runs written before sites.csv (or a caches.csv with the waste
-		 * columns) existed are left out of the ranking, not refused */
-		snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", dir,
-			 run->variant, run->model);
-		if (!access(path, F_OK)) {
-			if (cmp_read_caches(path, &rw->cc[k], err))
-				return -1;
-			rw->w[k].cc = &rw->cc[k];
-		}
-		snprintf(path, sizeof(path), "%s/runs/%s__%s/sites.csv", dir,
-			 run->variant, run->model);
-		if (!access(path, F_OK)) {
-			if (cmp_read_sites(path, &rw->ss[k], err))
-				return -1;
-			rw->w[k].ss = &rw->ss[k];
-		}
-	}
-	return 0;
-}
-
-static void free_waste(struct run_waste *rw)
-{
-	for (size_t k = 0; k < rw->n; k++) {
-		if (rw->cc)
-			cmp_caches_free(&rw->cc[k]);
-		if (rw->ss)
-			cmp_sites_free(&rw->ss[k]);
-	}
-	free(rw->w);
-	free(rw->cc);
-	free(rw->ss);
-}
-
 /* "waste.png, latency.png" and a PNG for each of the workload's extra
  * plot-data files (FILE.dat is drawn as FILE.png). */
 static void plot_list(const struct rp_extra *ex, char *buf, size_t n)
@@ -550,14 +453,16 @@ static int load_data(struct report_opts *o, struct report_data *d,
 		d->have_seed = true;
 	}
 	if (rp_load_results(o->dir, o->workload, &d->res, err) ||
-	    arrange(o, d->have_seed ? &d->seed : NULL, &d->res, false, err))
+	    rp_report_arrange(&d->res, d->have_seed ? &d->seed : NULL, &o->variants, &o->models,
+			      false, o->compare_model, err))
 		return -1;
 	if (!o->compare_model)
-		o->compare_model = default_compare_model(&d->res, d->compare_why,
-							 sizeof(d->compare_why));
+		o->compare_model = rp_default_compare_model(&d->res, d->compare_why,
+							    sizeof(d->compare_why));
 	for (unsigned k = 0; k < o->nalt; k++)
 		if (rp_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
-		    arrange(o, d->have_seed ? &d->seed : NULL, &d->alt[k], true, err))
+		    rp_report_arrange(&d->alt[k], d->have_seed ? &d->seed : NULL, &o->variants,
+				      &o->models, true, o->compare_model, err))
 			return -1;
 	if (o->sens_path) {
 		if (rp_sensitivity_load(o->sens_path, &d->sens, err))
@@ -606,7 +511,7 @@ static int run_report(struct report_opts *o)
 	struct report_data *d = calloc(1, sizeof(*d));
 	struct ss_error err = {{0}};
 	struct rp_report_in in;
-	struct run_waste rw = {0};
+	struct rp_run_waste rw = {0};
 	char plots[512];
 	unsigned secno = 0;
 	struct rp_kernel kernel = {0};
@@ -618,7 +523,7 @@ static int run_report(struct report_opts *o)
 	}
 	if (load_data(o, d, &err))
 		goto fail;
-	if (!o->plot_data_only && !o->reprice.dir && load_waste(o->dir, &d->res, &rw, &err))
+	if (!o->plot_data_only && !o->reprice.dir && rp_waste_load(o->dir, &d->res, &rw, &err))
 		goto fail;
 	plot_list(wl ? wl->report : NULL, plots, sizeof(plots));
 	if (o->kernel_after && strlen(plots) + 13 < sizeof(plots))
@@ -675,7 +580,7 @@ fail:
 	fprintf(stderr, "slabsim report: %s\n", err.msg);
 	remove_outputs(o);
 out:
-	free_waste(&rw);
+	rp_waste_free(&rw);
 	rp_kernel_free(&kernel);
 	kernel_cmp = NULL;
 	free_data(o, d);
