@@ -11,7 +11,7 @@
 # Each `done` prints, on stderr, the units finished of the total, the time
 # so far and, from the mean time per unit, about how long is left: a line
 # per unit, or on a terminal one line redrawn (a bar).  A unit told twice
-# (a make rule run again with nothing to do) counts once.  FILE holds the
+# (a make rule run again with nothing to do) counts and prints once.  FILE holds the
 # state; a job without `start` prints nothing.  Never fails its caller:
 # progress is not a result.
 set -u
@@ -40,7 +40,10 @@ done)
 	n=${4:-1}
 	exec 9>>"$file" || exit 0
 	flock 9 2>/dev/null
-	grep -q "^= $name " "$file" || printf '= %s %s\n' "$name" "$n" >&9
+	# (a unit told again says nothing: a make rule run again with
+	# nothing to do)
+	grep -q "^= $name " "$file" && exit 0
+	printf '= %s %s\n' "$name" "$n" >&9
 	read -r start total label <"$file"
 	total=$(awk -v t="$total" '$1 == "+" { t += $2 } END { print t }' "$file")
 	done_n=$(awk '$1 == "=" { n += $3 } END { print n + 0 }' "$file")
