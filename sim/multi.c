@@ -15,7 +15,7 @@
 struct block {
 	struct ss_event *ev; /* SS_MULTI_BATCH + SS_REPLAY_PAD */
 	unsigned n;
-	uint32_t names, caches, metas;
+	uint64_t gen; /* tables_gen() after it */
 };
 
 /* The ring and who stands where in it; every field below `mu` changes
@@ -44,6 +44,13 @@ struct worker {
 	unsigned idx; /* in ring->done */
 };
 
+/* How far the reader's tables have come: names and declarations only
+ * ever add (a meta set again is a declaration more). */
+static uint64_t tables_gen(const struct ss_trace_reader *r)
+{
+	return ss_trace_tables(r)->names.nr + ss_trace_reader_decls(r);
+}
+
 /* The fewest blocks a worker still going has replayed. */
 static uint64_t slowest(const struct ring *ring)
 {
@@ -60,15 +67,12 @@ static uint64_t slowest(const struct ring *ring)
 static void decode(struct ring *ring, struct ss_error *rerr)
 {
 	struct block *b = &ring->b[ring->decoded % SS_MULTI_RING];
-	const struct ss_trace_tables *tb = ss_trace_tables(ring->r);
 	int n = ss_trace_next_batch(ring->r, b->ev, SS_MULTI_BATCH, rerr);
 
 	pthread_mutex_lock(&ring->mu);
 	if (n > 0) {
 		b->n = (unsigned)n;
-		b->names = tb->names.nr;
-		b->caches = tb->cache_names.nr;
-		b->metas = tb->meta_keys.nr;
+		b->gen = tables_gen(ring->r);
 		ring->decoded++;
 	} else {
 		ring->end = n < 0 ? -1 : 1;
@@ -105,13 +109,13 @@ static int sync_tables(struct ring *ring, struct ss_multi_group *g)
 {
 	while (ring->decoding)
 		pthread_cond_wait(&ring->cv, &ring->mu);
+	g->tables_gen = tables_gen(ring->r);
 	return ss_trace_tables_sync(&g->tables, ss_trace_tables(ring->r));
 }
 
 static bool behind(const struct ss_multi_group *g, const struct block *b)
 {
-	return g->tables.names.nr < b->names || g->tables.cache_names.nr < b->caches ||
-	       g->tables.meta_keys.nr < b->metas;
+	return g->tables_gen < b->gen;
 }
 
 /* Fail every run of g still going. */
@@ -214,10 +218,12 @@ static void *replay_groups(void *arg)
 int ss_multi_tables_init(struct ss_multi_group *groups, unsigned nr_groups,
 			 const struct ss_trace_reader *r, struct ss_error *err)
 {
-	for (unsigned i = 0; i < nr_groups; i++)
+	for (unsigned i = 0; i < nr_groups; i++) {
+		groups[i].tables_gen = tables_gen(r);
 		if (ss_trace_tables_init(&groups[i].tables) ||
 		    ss_trace_tables_sync(&groups[i].tables, ss_trace_tables(r)))
 			return ss_errorf(err, "out of memory");
+	}
 	return 0;
 }
 

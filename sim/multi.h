@@ -16,8 +16,9 @@
  * The reader's tables (names, caches, meta) grow as it decodes; each
  * group's runs read a copy of them (ss_multi_group.tables), brought up to
  * the reader's, under the ring's lock and between decodes, before the
- * group replays a block whose decoding added to them.  A run thus never
- * reads what another thread writes.
+ * group replays a block whose decoding changed them (a name or a
+ * declaration more).  A run thus never reads what another thread
+ * writes.
  *
  * A run that fails (its error kept in its slot) stops; the others go on.
  * A trace that cannot be read to its end fails every run still going.
@@ -40,8 +41,10 @@ struct ss_multi_group {
 	struct ss_multi_slot *slots;
 	unsigned n;
 	/* what its runs' models and results read as the trace's tables
-	 * (ss_multi_tables_init before the runs are set up) */
+	 * (ss_multi_tables_init before the runs are set up), and how far
+	 * into the reader's tables they are (names + declarations) */
 	struct ss_trace_tables tables;
+	uint64_t tables_gen;
 };
 
 /* Each group's tables as the reader's are now: 0, or -1 (out of memory). */

@@ -165,6 +165,10 @@ int ss_trace_checked(const struct ss_trace_reader *r);
 /* Say on stderr that a binary version-1 trace is read unchecked. */
 void ss_trace_note_unchecked(const struct ss_trace_reader *r);
 const struct ss_trace_tables *ss_trace_tables(const struct ss_trace_reader *r);
+/* Declarations (caches and meta lines) read so far: the tables' caches
+ * and meta changed when this moved (a meta may be set again); a converter
+ * re-emits them, a copy of the tables is brought up to them. */
+uint64_t ss_trace_reader_decls(const struct ss_trace_reader *r);
 /* An event's place for messages: "FILE:LINE" (text) or "FILE: event N"
  * (binary), from its ev->line. */
 void ss_trace_where(const struct ss_trace_reader *r, unsigned long line,

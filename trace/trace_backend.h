@@ -72,9 +72,6 @@ int ss_bin2_reader_init(struct ss_trace_reader *r, struct ss_error *err);
 int ss_text_reader_init(struct ss_trace_reader *r, struct ss_error *err);
 int ss_bin_reader_init(struct ss_trace_reader *r, struct ss_error *err);
 
-/* Declarations seen so far: a converter re-emits caches and meta when this
- * moves. */
-uint64_t ss_trace_reader_decls(const struct ss_trace_reader *r);
 
 struct ss_trace_writer;
 
