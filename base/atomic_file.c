@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,15 @@ struct cleanup_entry {
 
 static struct cleanup_entry *reg;
 static int reg_nr, reg_cap;
+/* Threads (several runs of one pass write their files at once) change
+ * the registry one at a time, under reg_lock.  The handler takes no lock:
+ * it reads the registry once no change is under way.  A thread marks its
+ * change (reg_busy) before it looks whether the process is dying
+ * (reg_dying), and the handler marks dying before it looks whether a
+ * change is under way, so one of them always sees the other; a thread
+ * that sees it dying leaves the registry as it is. */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int reg_busy, reg_dying;
 static const int cleanup_sigs[] = {SIGINT, SIGTERM, SIGHUP};
 #define NR_CLEANUP_SIGS (int)(sizeof(cleanup_sigs) / sizeof(cleanup_sigs[0]))
 
@@ -75,6 +87,10 @@ static void on_fatal_signal(int sig)
 {
 	int saved = errno;
 
+	atomic_store(&reg_dying, 1);
+	while (atomic_load(&reg_busy)) /* another thread's change, a few stores */
+		sched_yield();
+
 	for (int i = 0; i < reg_nr; i++) {
 		if (!reg[i].path)
 			continue;
@@ -109,6 +125,28 @@ void ss_cleanup_signals(void)
 	}
 }
 
+/* Enter a change of the registry (signals blocked, the lock held):
+ * false when the process is dying (nothing held). */
+static bool reg_enter(sigset_t *old)
+{
+	ss_cleanup_block(old);
+	pthread_mutex_lock(&reg_lock);
+	atomic_store(&reg_busy, 1);
+	if (!atomic_load(&reg_dying))
+		return true;
+	atomic_store(&reg_busy, 0);
+	pthread_mutex_unlock(&reg_lock);
+	ss_cleanup_restore(old);
+	return false;
+}
+
+static void reg_leave(const sigset_t *old)
+{
+	atomic_store(&reg_busy, 0);
+	pthread_mutex_unlock(&reg_lock);
+	ss_cleanup_restore(old);
+}
+
 int ss_cleanup_add(const char *path, int dir)
 {
 	char *copy = strdup(path);
@@ -117,7 +155,10 @@ int ss_cleanup_add(const char *path, int dir)
 
 	if (!copy)
 		return -1;
-	ss_cleanup_block(&old);
+	if (!reg_enter(&old)) {
+		free(copy);
+		return -1;
+	}
 	for (int i = 0; i < reg_nr && slot < 0; i++)
 		if (!reg[i].path)
 			slot = i;
@@ -136,7 +177,7 @@ int ss_cleanup_add(const char *path, int dir)
 		reg[slot].dir = dir;
 		reg[slot].path = copy;
 	}
-	ss_cleanup_restore(&old);
+	reg_leave(&old);
 	if (slot < 0)
 		free(copy);
 	return slot;
@@ -145,16 +186,17 @@ int ss_cleanup_add(const char *path, int dir)
 void ss_cleanup_del(int slot)
 {
 	sigset_t old;
-	char *path;
+	char *path = NULL;
 
-	if (slot < 0 || slot >= reg_nr)
+	if (slot < 0 || !reg_enter(&old))
 		return;
-	ss_cleanup_block(&old);
-	path = reg[slot].path;
-	reg[slot].path = NULL;
-	while (reg_nr && !reg[reg_nr - 1].path)
-		reg_nr--;
-	ss_cleanup_restore(&old);
+	if (slot < reg_nr) {
+		path = reg[slot].path;
+		reg[slot].path = NULL;
+		while (reg_nr && !reg[reg_nr - 1].path)
+			reg_nr--;
+	}
+	reg_leave(&old);
 	free(path);
 }
 

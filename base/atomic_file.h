@@ -35,10 +35,11 @@ void ss_atomic_abort(struct ss_atomic_file *f);
  * them all -- a directory's files, then the directory -- and then dies of
  * the signal as it would have (so make still says "Interrupt").  The
  * handler only calls async-signal-safe functions (unlink, unlinkat, open,
- * getdents64, rmdir, raise); the registry is changed with those signals
- * blocked, and threads are started with them blocked (ss_cleanup_block),
- * so the handler always runs on the thread that owns the registry and
- * sees it whole. */
+ * getdents64, rmdir, sched_yield, raise); threads are started with those
+ * signals blocked (ss_cleanup_block), so the handler runs on the first
+ * thread; the registry is changed with them blocked, one thread at a
+ * time, and the handler reads it only once no other thread is changing
+ * it (atomic_file.c), so it sees it whole. */
 void ss_cleanup_signals(void);
 /* Register path (a copy is kept); dir: a flat directory, removed with
  * its files.  Returns the slot for ss_cleanup_del, or -1 (out of memory:
