@@ -6,7 +6,9 @@
 #
 # Each value is one sub-make of the workload, with the parameter's make
 # variable set to the value and DATA and REPORT redirected to
-# $(REPORT)/sweep-PARAM/VALUE/ (traces in its data/, removed when done):
+# $(REPORT)/sweep-PARAM/VALUE/ (traces in its data/, removed when done; a
+# setting that leaves the traces alone, such as target or costs, replays
+# the workload's own, generated once):
 # it generates, replays and writes that directory's summary.csv and
 # report.md (the `sweep-point` goal: `slabsim report`, no plots).  The values are independent targets,
 # so `make -j` runs them in parallel.  Then `slabsim sweep` gathers them
@@ -113,12 +115,21 @@ ifeq ($(ENGINE),make)
 # gathered again.  The binary is passed by absolute path so that parallel
 # sub-makes never try to rebuild it, and the dependency check's verdict so
 # that they do not redo it.
+#
+# A setting that leaves the traces alone (mk/whatif.inc's WHATIF_RUN_ONLY:
+# TARGET, COSTS, ...) shares the workload's traces: generated once, by the
+# first point, which the others wait for (order only), and kept.
+SWEEP_SHARED_DATA := $(if $(filter $(SWEEP_VAR),$(WHATIF_RUN_ONLY)),$(DATA))
 $(SWEEP_POINTS): $(SWEEP_DIR)/%/summary.csv: $(SLABSIM) FORCE
 	+@$(MAKE) --no-print-directory sweep-point WORKLOAD=$(WORKLOAD) $(SWEEP_VAR)=$* \
-		DATA=$(SWEEP_DIR)/$*/data REPORT=$(SWEEP_DIR)/$* \
+		DATA=$(or $(SWEEP_SHARED_DATA),$(SWEEP_DIR)/$*/data) REPORT=$(SWEEP_DIR)/$* \
 		SLABSIM=$(abspath $(SLABSIM)) SWEEP_POINT=1 DEPS_OK=$(DEPS_OK) \
+		$(if $(SWEEP_SHARED_DATA),SWEEP_KEEP_TRACES=1) \
 		SWEEP_POINT_COMMAND=$(call sh_quote,$(call sweep_point_cmd,$*))
 	@scripts/progress.sh done $(SWEEP_DIR)/.progress $(PARAM)=$*
+ifneq ($(SWEEP_SHARED_DATA),)
+$(wordlist 2,$(words $(SWEEP_POINTS)),$(SWEEP_POINTS)): | $(firstword $(SWEEP_POINTS))
+endif
 else ifneq ($(ENGINE),collected)
 # The other engines run every point again (each point is one job) and
 # write the same directories; scripts/sweep-engine.sh does the work.
