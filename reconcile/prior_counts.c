@@ -294,7 +294,7 @@ void ss_prior_counts_about(const struct ss_prior_counts *pc, const struct ss_eve
 				      .src_gfp = ev->gfp,
 				      .src_value = ev->api == SS_API_KMALLOC ? ev->value : 0};
 	if (!find(pc, ev))
-		return; /* (standard input: no pass, K maps by draws alone) */
+		return; /* (no counts for K: it maps by draws alone) */
 	out->frees = find(pc, ev)->n;
 	out->held = ss_prior_counts_held(pc, ev);
 	out->dead = ss_prior_counts_dead(pc, ev);
