@@ -20,6 +20,7 @@
 #include "run.h"
 #include "slabtop.h"
 #include "settle.h"
+#include "timeline.h"
 
 struct run_opts {
 	struct ss_run_spec spec; /* trace, model, target, costs, topology, ... */
@@ -315,12 +316,7 @@ static int timeline_row(struct ss_run *run, struct ss_error *err)
 
 	(void)err;
 	ss_progress_tick(&io->progress, run->books.events);
-	fprintf(io->timeline.fp, "%llu,", (unsigned long long)run->books.events);
-	ss_csv_put(io->timeline.fp, run->phase);
-	fprintf(io->timeline.fp, ",%.2f,%llu,%.3f\n",
-		(double)ss_run_footprint_bytes(run) / 1024.0,
-		(unsigned long long)ss_run_live_objects(run),
-		ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6);
+	ss_timeline_row(io->timeline.fp, run);
 	return 0;
 }
 
@@ -371,6 +367,7 @@ static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *i
 	ss_snap_release(&after);
 	if (rc)
 		return -1;
+	ss_timeline_settled(io->timeline.fp, run);
 	snprintf(path, sizeof(path), "%s/settled.csv", io->dir);
 	if (ss_atomic_open(&f, path, err)) {
 		ss_settle_release(&s);
@@ -475,7 +472,7 @@ static int run_prepare(struct one_run *r, struct ss_trace_reader *shared,
 	snprintf(r->tl, sizeof(r->tl), "%s/timeline.csv", r->io.dir);
 	if (ss_atomic_open(&r->io.timeline, r->tl, err))
 		return -1;
-	fprintf(r->io.timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
+	ss_timeline_start(r->io.timeline.fp, &r->run);
 	if (!shared)
 		ss_progress_start(&r->io.progress, STDERR_FILENO, o->spec.model, o->spec.trace);
 	return 0;
