@@ -110,9 +110,10 @@ static int net_change(FILE *fp, const struct rp_report_in *in, const struct rp_w
 	size_str(d, sizeof(d), w0->delta_kib, true);
 	mdt_wrap(fp, "", "", true, "**Your command changed slab memory by %s** (kernel: %s before, "
 		 "%s after, its before- and after-snapshots' slab pages); **model `%s`: %s**, "
-		 "replayed from the before-snapshot (%s; change.png draws it, cache by cache).",
+		 "replayed from the before-snapshot (%s; change.png draws it, cache by cache%s).",
 		 a, b, c, in->res->runs[0].model, d,
-		 err_words(ka - kb, w0->delta_kib, e, sizeof(e)));
+		 err_words(ka - kb, w0->delta_kib, e, sizeof(e)),
+		 in->window ? ", and timeline.png each model's over the trace" : "");
 	return 0;
 }
 
