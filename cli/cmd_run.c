@@ -363,6 +363,7 @@ static int settle(struct ss_run *run, const struct run_opts *o, struct run_io *i
 		return -1;
 	if (ss_snap_load_in(&after, o->spec.final_state, "slab-after.txt", err))
 		return -1;
+	ss_timeline_settled(io->timeline.fp, run); /* the phase's marker row */
 	rc = ss_settle_run(run, &after, &s, err);
 	ss_snap_release(&after);
 	if (rc)

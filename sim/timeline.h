@@ -1,7 +1,9 @@
 /* timeline.h - timeline.csv, a run's footprint over the trace
  * (docs/outputs.md), written while the replay runs: the header, one row
  * per sample (every --sample-every events, and at each phase marker), and
- * for a run with --final-state one more after the settling rule.
+ * for a run with --final-state the settling rule as a phase of its own:
+ * its marker row before the rule (where the trace ended, as every
+ * marker's row is where the phase before ended) and a row after it.
  *
  *   events,phase,footprint_kib,live_objects,sim_time_ms[,initial_kib]
  *
@@ -28,8 +30,8 @@
 void ss_timeline_start(FILE *fp, const struct ss_run *run);
 /* The row of the replay's state now, in run->phase. */
 void ss_timeline_row(FILE *fp, const struct ss_run *run);
-/* The row after the settling rule released its objects (phase
- * SS_TIMELINE_SETTLED, at the run's last event). */
+/* The row of the state now in phase SS_TIMELINE_SETTLED (at the run's
+ * last event): before the settling rule (sim/settle.h) runs, and after. */
 void ss_timeline_settled(FILE *fp, const struct ss_run *run);
 
 #endif

@@ -2,7 +2,8 @@
 # timeline_window.sh - a replay from the kernel's caches (run
 # --initial-state) records what the trace changed over time: timeline.csv's
 # initial_kib, the snapshot's slabs of the caches loaded so far, with a
-# row before the first event and one after the settling rule; a run
+# row before the first event and the settling rule as a phase of its own
+# (its marker row where the trace ended, then the row after it); a run
 # without an initial state keeps its five columns and its rows.  The
 # plot data of a capture start at 0 and end at the run's change:
 # `slabsim compare`'s timeline.dat, and `slabsim report --window`'s, which
@@ -42,6 +43,9 @@ expect_eq "initial_kib at the end" "$(tail -1 "$f" | cut -d, -f6)" "40.00"
 expect_eq "the last row: after the settling rule" "$(tail -1 "$f" | cut -d, -f2)" "settling rule"
 expect_eq "its footprint: summary.csv's" "$(tail -1 "$f" | cut -d, -f3)" \
 	"$(col cap/runs/trace__traced/summary.csv footprint_kib)"
+expect_eq "the settling rule's marker row: where the trace ended" \
+	"$(tail -2 "$f" | head -1 | cut -d, -f1,3-)" "$(tail -3 "$f" | head -1 | cut -d, -f1,3-)"
+expect_eq "the settling rule's marker row" "$(tail -2 "$f" | head -1 | cut -d, -f2)" "settling rule"
 # the change at the end: the run's slabinfo (pages) less the snapshot's
 # slabs of the caches it used
 slab_kib=$(awk 'NR > 2 { k += $15 * $6 * 4 } END { printf "%.2f", k }' cap/runs/trace__traced/slabinfo)
@@ -66,6 +70,8 @@ blk() { awk -v b="$2" '/^trace / { n++; next } /^$/ || /^#/ { next } n == b + 1 
 expect_eq "traced's first plotted point" "$(blk "$dat" 0 | head -1)" "0 0.00 0 0.000"
 expect_eq "traced's last plotted point: the change" "$(blk "$dat" 0 | tail -1 | cut -d' ' -f2)" "$change"
 grep -qx 'change = 1' cap/compare/title.gp || fail "compare's title.gp: no change = 1"
+grep -Eq "^\| trace +\| traced +\| +[0-9]+ \| +[0-9]+ \| +[0-9]+ \| +\+${change%.00} \|" cap/compare/compare.md ||
+	fail "compare.md §4: no change of traced: $(grep '^| trace  *| traced' cap/compare/compare.md | tail -1)"
 "$S" compare --workload import --dir plain > /dev/null 2> err || fail "compare plain: $(cat err)"
 expect_eq "a run without an initial state: its footprint" \
 	"$(blk plain/compare/timeline.dat 0 | cut -d' ' -f2 | tr '\n' ' ')" \
