@@ -94,9 +94,9 @@ set ytics nomirror
 set grid xtics ytics lc rgb 'gray88'
 unset key
 
-set multiplot title sprintf('%s%s%s, one line per model (dotted: phase markers)', \
-			    workload, strlen(workload) ? ': ' : '', \
-			    change ? 'Slab memory since the start of the trace' : 'Slab footprint over the trace') \
+set multiplot title sprintf('%s%s%s', workload, strlen(workload) ? ': ' : '', \
+			    change ? 'Slab memory since the start of the trace, one line per model' \
+				   : 'Slab footprint over the trace, one line per model (dotted: phase markers)') \
 	font ",13"
 do for [v = 0:nv - 1] {
 	vname = ''
