@@ -79,7 +79,7 @@ ph = 0.88 / rows
 
 set format x '%g'
 set xlabel sprintf('events replayed (trace position%s)', xunit)
-set ylabel change ? 'KiB since the start (0: the caches as the trace found them)' : 'slab footprint (KiB)'
+set ylabel change ? 'KiB since the start (0: the caches the run started from)' : 'slab footprint (KiB)'
 set yrange [ymin:ymax]
 # a change: around its zero line, the trace's whole length and no more
 if (change) {
