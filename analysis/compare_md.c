@@ -232,9 +232,12 @@ static int sec_timeline(FILE *fp, const struct cmp_in *in)
 	const struct rp_results *res = in->res;
 	const char *names[MAX_PHASE_COLS];
 	unsigned np = phase_names(in, names);
-	char align[8 + MAX_PHASE_COLS] = "llrrr";
+	bool change = cmp_timeline_change(in);
+	char align[9 + MAX_PHASE_COLS] = "llrrr";
 	struct md_table t;
 
+	if (change)
+		strcat(align, "r");
 	for (unsigned k = 0; k < np; k++)
 		strcat(align, "r");
 	mdt_init(&t, align);
@@ -243,6 +246,8 @@ static int sec_timeline(FILE *fp, const struct cmp_in *in)
 	mdt_cell(&t, "peak KiB");
 	mdt_cell(&t, "at event");
 	mdt_cell(&t, "end KiB");
+	if (change)
+		mdt_cell(&t, "change KiB");
 	for (unsigned k = 0; k < np; k++)
 		mdt_cell(&t, "end of %s", names[k]);
 	for (unsigned vi = 0; vi < res->variants.n; vi++)
@@ -262,6 +267,8 @@ static int sec_timeline(FILE *fp, const struct cmp_in *in)
 				mdt_cell(&t, "%.0f", s->tl.peak.events);
 			}
 			mdt_cell(&t, "%.0f", s->tl.last.footprint_kib);
+			if (change)
+				mdt_cell(&t, "%+.0f", cmp_point_change(&s->tl.last));
 			for (unsigned k = 0; k < np; k++) {
 				double v = phase_end(&s->tl, names[k]);
 
@@ -274,8 +281,13 @@ static int sec_timeline(FILE *fp, const struct cmp_in *in)
 	fputs("## 4. Footprint over the trace\n\n"
 	      "The peak footprint and the event it was first reached at (summary.csv, exact), the\n"
 	      "footprint at the end, and at the end of each phase (each run's timeline.csv: the next\n"
-	      "marker's row, or the last row).  timeline.png draws every timeline row.  Phase markers,\n"
-	      "by the events replayed before them:\n\n", fp);
+	      "marker's row, or the last row).  timeline.png draws every timeline row.\n\n", fp);
+	if (change)
+		fputs("Runs from an initial state (a capture) load each of the kernel's caches on its first\n"
+		      "use, so their footprint starts at the machine's size: change KiB is the end's\n"
+		      "footprint less the initial state's slabs loaded (timeline.csv `footprint_kib −\n"
+		      "initial_kib`), and timeline.png draws that change over the trace, from 0.\n\n", fp);
+	fputs("Phase markers, by the events replayed before them:\n\n", fp);
 	marker_lines(fp, in);
 	return mdt_print(fp, &t);
 }

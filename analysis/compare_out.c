@@ -6,20 +6,12 @@
 #include <string.h>
 
 #include "csv.h"
+#include "timeline_dat.h"
 
 static const struct rp_run *slot_run(const struct cmp_in *in, unsigned vi,
 				     unsigned mi)
 {
 	return rp_find(in->res, vi, mi);
-}
-
-static int tl_row(void *ctx, const struct cmp_point *pt)
-{
-	FILE *fp = ctx;
-
-	fprintf(fp, "%.0f %.2f %.0f %.3f\n", pt->events, pt->footprint_kib,
-		pt->live_objects, pt->sim_time_ms);
-	return ferror(fp) ? -1 : 0;
 }
 
 /* One slot: its timeline block in timeline.dat, its caches. */
@@ -31,19 +23,11 @@ static int load_slot(struct cmp_in *in, unsigned vi, unsigned mi, FILE *tl_out,
 	const struct rp_run *run = slot_run(in, vi, mi);
 	char path[4400];
 
-	fprintf(tl_out, "\n\n");
-	if (!run) {
-		/* the header names the model all the same: the legend takes
-		 * it from whichever variant comes first */
-		fprintf(tl_out, "%s %s\nNaN NaN NaN NaN\n",
-			res->variants.v[vi], res->models.v[mi]);
-		return 0;
-	}
-	fprintf(tl_out, "%s %s\n", run->variant, run->model);
-	snprintf(path, sizeof(path), "%s/runs/%s__%s/timeline.csv", in->dir,
-		 run->variant, run->model);
-	if (cmp_read_timeline(path, tl_row, tl_out, &s->tl, err))
+	if (ss_timeline_dat_block(tl_out, in->dir, run, res->variants.v[vi], res->models.v[mi],
+				  &s->tl, err))
 		return -1;
+	if (!run)
+		return 0;
 	s->have = true;
 	snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", in->dir,
 		 run->variant, run->model);
@@ -62,9 +46,7 @@ int cmp_load_slots(struct cmp_in *in, FILE *tl_out, struct ss_error *err)
 			  sizeof(*in->slot));
 	if (!in->slot)
 		return ss_errorf(err, "out of memory");
-	fprintf(tl_out, "# timeline.dat - footprint over the trace, one block per (variant, model); slabsim compare\n"
-			"# block index = variant index * models + model index; each opens with a \"VARIANT MODEL\" header line\n"
-			"# events footprint_kib live_objects sim_time_ms\n");
+	ss_timeline_dat_head(tl_out, "slabsim compare");
 	for (unsigned vi = 0; vi < res->variants.n; vi++)
 		for (unsigned mi = 0; mi < res->models.n; mi++)
 			if (load_slot(in, vi, mi, tl_out, err))
@@ -99,25 +81,23 @@ int cmp_write_phases_dat(FILE *fp, const struct cmp_in *in)
 {
 	const struct rp_results *res = in->res;
 
-	fprintf(fp, "# phases.dat - phase markers per variant; slabsim compare\n"
-		    "# block index = variant index; events = events replayed before the phase's first event\n"
-		    "# variant events phase\n");
+	ss_phases_dat_head(fp, "slabsim compare");
 	for (unsigned vi = 0; vi < res->variants.n; vi++) {
 		const struct cmp_slot *s = variant_slot(in, vi);
 
-		fprintf(fp, "\n\n");
-		if (!s || !s->tl.nph)
-			fprintf(fp, "%s NaN \"\"\n", res->variants.v[vi]);
-		for (size_t k = 0; s && k < s->tl.nph; k++) {
-			fprintf(fp, "%s %.0f \"", res->variants.v[vi], s->tl.ph[k].events);
-			/* a plot label: gnuplot's data files have no escape for
-			 * '"' inside a quoted string, so it is shown as '\'' */
-			for (const char *p = s->tl.ph[k].name; *p; p++)
-				fputc(*p == '"' ? '\'' : *p, fp);
-			fputs("\"\n", fp);
-		}
+		ss_phases_dat_block(fp, res->variants.v[vi], s ? &s->tl : NULL);
 	}
 	return ferror(fp) ? -1 : 0;
+}
+
+bool cmp_timeline_change(const struct cmp_in *in)
+{
+	size_t n = (size_t)in->res->variants.n * in->res->models.n;
+
+	for (size_t i = 0; i < n; i++)
+		if (in->slot[i].have && in->slot[i].tl.initial)
+			return true;
+	return false;
 }
 
 static bool same_header(const struct cmp_caches *a, const struct cmp_caches *b)

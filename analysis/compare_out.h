@@ -36,6 +36,9 @@ int cmp_load_slots(struct cmp_in *in, FILE *tl_out, struct ss_error *err);
 void cmp_free_slots(struct cmp_in *in);
 
 int cmp_write_phases_dat(FILE *fp, const struct cmp_in *in);
+/* Some run started from an initial state: timeline.dat holds the change
+ * since the start (timeline_dat.h), and title.gp says so. */
+bool cmp_timeline_change(const struct cmp_in *in);
 int cmp_write_top_caches(FILE *fp, const struct cmp_in *in,
 			 struct ss_error *err);
 int cmp_write_md(FILE *fp, const struct cmp_in *in);

@@ -33,18 +33,23 @@ static int add_phase(struct cmp_timeline *tl, const char *name, double events)
 }
 
 /* One row: parse, check the order, note a phase change. */
-static int timeline_row(struct ss_csv *c, const unsigned *idx, char **prev,
+static int timeline_row(struct ss_csv *c, const unsigned *idx, int initial, char **prev,
 			struct cmp_point *pt, struct cmp_timeline *tl,
 			struct ss_error *err)
 {
 	const char *phase = ss_csv_get(c, idx[TL_PHASE]);
-	double ev;
+	double ev, loaded = pt->initial_kib; /* the row before's */
 
 	if (ss_csv_num(c, idx[TL_EVENTS], &ev, err) ||
 	    ss_csv_num(c, idx[TL_FOOTPRINT], &pt->footprint_kib, err) ||
 	    ss_csv_num(c, idx[TL_LIVE], &pt->live_objects, err) ||
-	    ss_csv_num(c, idx[TL_TIME], &pt->sim_time_ms, err))
+	    ss_csv_num(c, idx[TL_TIME], &pt->sim_time_ms, err) ||
+	    (initial >= 0 && ss_csv_num(c, (unsigned)initial, &pt->initial_kib, err)))
 		return -1;
+	if (pt->initial_kib < loaded)
+		return ss_error_at(err, c->path, c->line,
+				   "initial_kib %.2f: the initial state's slabs loaded so far only grow",
+				   pt->initial_kib);
 	if (tl->rows && ev < pt->events)
 		return ss_error_at(err, c->path, c->line,
 				   "events %.0f after %.0f: rows out of order",
@@ -77,7 +82,7 @@ int cmp_read_timeline(const char *path, cmp_row_fn row, void *ctx,
 	struct cmp_point pt = {0};
 	unsigned idx[TL_NCOLS];
 	char *prev = strdup("start"); /* the replay's phase before any marker */
-	int r = -1;
+	int r = -1, initial;
 
 	memset(tl, 0, sizeof(*tl));
 	if (!prev)
@@ -89,8 +94,10 @@ int cmp_read_timeline(const char *path, cmp_row_fn row, void *ctx,
 	for (int k = 0; k < TL_NCOLS; k++)
 		if (ss_csv_need(&c, tl_cols[k], &idx[k], err))
 			goto out;
+	initial = ss_csv_col(&c, "initial_kib"); /* a run from an initial state */
+	tl->initial = initial >= 0;
 	while ((r = ss_csv_next(&c, err)) == 1) {
-		if (timeline_row(&c, idx, &prev, &pt, tl, err))
+		if (timeline_row(&c, idx, initial, &prev, &pt, tl, err))
 			goto fail;
 		if (row && row(ctx, &pt)) {
 			ss_errorf(err, "write failed (out of memory or I/O error)");

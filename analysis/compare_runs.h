@@ -10,14 +10,18 @@
 #ifndef SS_COMPARE_RUNS_H
 #define SS_COMPARE_RUNS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "error.h"
 
-/* One timeline.csv row. */
+/* One timeline.csv row.  initial_kib: the initial state's slabs the run
+ * has loaded so far (0 for a run without one, whose timeline.csv has no
+ * such column); footprint_kib - initial_kib is what the trace changed
+ * since the run's start (sim/timeline.h). */
 struct cmp_point {
-	double events, footprint_kib, live_objects, sim_time_ms;
+	double events, footprint_kib, live_objects, sim_time_ms, initial_kib;
 };
 
 /* A phase marker: the first row of a new phase, taken before the phase's
@@ -35,10 +39,18 @@ struct cmp_timeline {
 	struct cmp_point peak;	/* the row with the largest footprint (first) */
 	struct cmp_point last;
 	size_t rows;
+	bool initial;		/* the file has initial_kib (--initial-state) */
 };
 
 /* Called for each row; non-zero stops the reader (a write error). */
 typedef int (*cmp_row_fn)(void *ctx, const struct cmp_point *pt);
+
+/* The change since the run's start at pt: footprint less the initial
+ * state loaded so far (KiB). */
+static inline double cmp_point_change(const struct cmp_point *pt)
+{
+	return pt->footprint_kib - pt->initial_kib;
+}
 
 /* Read path (a run's timeline.csv): strict, events must not decrease.
  * A phase marker is a row whose phase differs from the row before; the

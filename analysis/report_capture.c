@@ -110,9 +110,10 @@ static int net_change(FILE *fp, const struct rp_report_in *in, const struct rp_w
 	size_str(d, sizeof(d), w0->delta_kib, true);
 	mdt_wrap(fp, "", "", true, "**Your command changed slab memory by %s** (kernel: %s before, "
 		 "%s after, its before- and after-snapshots' slab pages); **model `%s`: %s**, "
-		 "replayed from the before-snapshot (%s; change.png draws it, cache by cache).",
+		 "replayed from the before-snapshot (%s; change.png draws it, cache by cache%s).",
 		 a, b, c, in->res->runs[0].model, d,
-		 err_words(ka - kb, w0->delta_kib, e, sizeof(e)));
+		 err_words(ka - kb, w0->delta_kib, e, sizeof(e)),
+		 in->window ? ", and timeline.png each model's over the trace" : "");
 	return 0;
 }
 
@@ -444,10 +445,16 @@ static void diff_cell(struct md_table *t, const struct wrow *r, size_t n, size_t
 		mdt_cell(t, "n/a");
 	} else if (k == 0) {
 		mdt_cell(t, "(baseline)");
-	} else if (r[k].w.start == RP_START_REPACKED) {
+	} else if (r[k].w.start == RP_START_REPACKED && !r[k].w.packed_known) {
 		size_str(d, sizeof(d), r[k].w.slabinfo_kib - r[0].w.slabinfo_kib, true);
 		mdt_cell(t, "end %s against the baseline's: the whole initial state repacked, "
 			    "not the command's change", d);
+	} else if (r[k].w.start == RP_START_REPACKED && r[0].ok &&
+		   (r[0].w.start == RP_START_SNAPSHOT || r[0].w.packed_known)) {
+		/* each change from its own start: the kernel's objects as the
+		 * snapshot or as this model packs them */
+		size_str(d, sizeof(d), r[k].w.delta_kib - r[0].w.delta_kib, true);
+		mdt_cell(t, "%s (against the baseline; each from its own start)", d);
 	} else if (b) {
 		size_str(d, sizeof(d), r[k].w.delta_kib - b->w.delta_kib, true);
 		mdt_cell(t, "%s (against %s)", d, b == &r[0] ? "the baseline" : b->label);
@@ -459,14 +466,15 @@ static void diff_cell(struct md_table *t, const struct wrow *r, size_t n, size_t
 static int whatifs(FILE *fp, const struct rp_report_in *in, struct wrow *r, size_t n)
 {
 	struct md_table t;
-	bool empty = false;
+	bool empty = false, unknown;
 	char a[32], b[32];
 
 	fprintf(fp, "### Every run and what-if of this capture\n\n");
 	mdt_wrap(fp, "", "", true, "Slab memory at the start and the end of each run (the report's "
 		 "models, then the what-if reports of the same capture beside %s), its change, and "
 		 "the difference against a run that started alike only (from empty caches, the frees "
-		 "of objects from before the capture free nothing).", in->dir);
+		 "of objects from before the capture free nothing; the kernel's objects repacked: "
+		 "each change from its own start).", in->dir);
 	mdt_init(&t, "llrrrl");
 	mdt_cell(&t, "run");
 	mdt_cell(&t, "starts from");
@@ -488,12 +496,11 @@ static int whatifs(FILE *fp, const struct rp_report_in *in, struct wrow *r, size
 		mdt_cell(&t, "%s", rp_start_name(r[k].w.start));
 		size_str(a, sizeof(a), r[k].w.start_kib, false);
 		size_str(b, sizeof(b), r[k].w.end_kib, false);
-		if (r[k].w.start == RP_START_REPACKED)
-			size_str(b, sizeof(b), r[k].w.slabinfo_kib, false);
-		mdt_cell(&t, "%s", r[k].w.start == RP_START_REPACKED ? "n/a" : a);
+		unknown = r[k].w.start == RP_START_REPACKED && !r[k].w.packed_known;
+		mdt_cell(&t, "%s", unknown ? "n/a" : a);
 		mdt_cell(&t, "%s", b);
 		size_str(a, sizeof(a), r[k].w.delta_kib, true);
-		mdt_cell(&t, "%s", r[k].w.start == RP_START_REPACKED ? "n/a" : a);
+		mdt_cell(&t, "%s", unknown ? "n/a" : a);
 		diff_cell(&t, r, n, k);
 	}
 	if (mdt_print(fp, &t))

@@ -11,6 +11,7 @@
 #ifndef SS_REPORT_MD_H
 #define SS_REPORT_MD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report_runs.h"
@@ -48,6 +49,9 @@ struct rp_report_in {
 	unsigned ncalib;
 	const char *baseline;	  /* variant overhead_pct is measured against */
 	const char *plots;	  /* the plots beside report.md, ", "-separated */
+	/* the runs replay a capture whose plots draw the change (report
+	 * --window): timeline.png, no waste.png */
+	bool window;
 	const struct wm_run *waste; /* per run (res->runs order): caches, sites */
 	unsigned *secno;	  /* sections written so far (rp_heading) */
 	/* The same seed table under other targets: runs of each directory

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare_runs.h"
 #include "csv.h"
 #include "run_settings.h"
 #include "slabsnap.h"
@@ -76,6 +77,26 @@ static int repacked(const char *run_dir, const struct ss_snap *b, bool *out,
 	return rc < 0 ? -1 : 0;
 }
 
+/* A repacked run's start: the initial state's slab pages as the model
+ * packed them, its timeline.csv's last initial_kib (report_window.h). */
+static int packed_start(const char *run_dir, struct rp_window *w, struct ss_error *err)
+{
+	struct cmp_timeline tl;
+	char path[1100];
+
+	w->end_kib = w->slabinfo_kib;
+	snprintf(path, sizeof(path), "%s/timeline.csv", run_dir);
+	if (cmp_read_timeline(path, NULL, NULL, &tl, err))
+		return -1;
+	cmp_timeline_free(&tl);
+	if (!tl.initial)
+		return 0;
+	w->packed_known = true;
+	w->start_kib = tl.last.initial_kib;
+	w->delta_kib = w->end_kib - w->start_kib;
+	return 0;
+}
+
 static void copy_setting(char *dst, size_t n, const struct rp_settings *s, const char *key)
 {
 	const char *v = rp_setting(s, key);
@@ -115,11 +136,14 @@ int rp_window_of_run(const char *run_dir, double page_bytes, struct rp_window *w
 	if (repacked(run_dir, &b, &moved, err))
 		goto out;
 	w->start = moved ? RP_START_REPACKED : RP_START_SNAPSHOT;
+	if (moved) {
+		rc = packed_start(run_dir, w, err);
+		goto out;
+	}
 	w->start_kib = snap_kib(&b, page_bytes);
 	w->end_kib = w->slabinfo_kib;
-	/* a cache the run never used kept the snapshot's slabs (repacked:
-	 * its objects came in only with their first use, if at all) */
-	for (unsigned i = 0; !moved && i < b.nr; i++)
+	/* a cache the run never used kept the snapshot's slabs */
+	for (unsigned i = 0; i < b.nr; i++)
 		if (!ss_snap_find(&m, b.caches[i].name))
 			w->end_kib += (double)(b.caches[i].slabs << b.caches[i].order) *
 				      page_bytes / 1024;

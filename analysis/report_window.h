@@ -11,7 +11,11 @@
  * objects only; a placement that moves the kernel's objects of one cache
  * into another (kmalloc-buckets: dentry into kmalloc-192; prior.csv's
  * prior_live above the snapshot's objects) repacks the whole initial
- * state, whose size under it no output gives: its change is not known.
+ * state: its start is then the slab pages the model gave the initial
+ * state of the caches it used, which its timeline.csv's last initial_kib
+ * gives (sim/timeline.h), and its end its slabinfo (the caches it never
+ * used are in neither); a run written before that column existed has no
+ * such figure, and its change is not known.
  * A run from empty caches (ALLOCATOR=slab, INITIAL=) starts at 0 pages:
  * its change is what it holds at the end, and the frees of objects from
  * before the capture freed nothing in it, so it is comparable only with
@@ -32,9 +36,10 @@ enum rp_start {
 
 struct rp_window {
 	enum rp_start start;
-	double start_kib;   /* slab pages at the start (not known: REPACKED) */
+	double start_kib;   /* slab pages at the start (REPACKED: !packed_known, not known) */
 	double end_kib;	    /* at the end: the run's slabinfo, and the caches it never used */
-	double delta_kib;   /* end - start (not known: REPACKED) */
+	double delta_kib;   /* end - start (REPACKED: !packed_known, not known) */
+	bool packed_known;  /* REPACKED: start, end and change from timeline.csv */
 	double slabinfo_kib; /* the run's slabinfo alone (its footprint less kmalloc_large) */
 	char allocator[32], target[64], cpus[16]; /* kernel.txt's, "" when absent */
 	char initial[512];  /* the snapshot it started from, "" when empty */

@@ -13,6 +13,7 @@
 #include "opts.h"
 #include "report_md.h"
 #include "report_plot.h"
+#include "timeline_dat.h"
 
 #define DEFAULT_TOP 5
 
@@ -117,6 +118,7 @@ static int write_rest(struct ss_atomic_file *f, const struct cmp_in *in,
 	rp_plot_title(in->res, in->workload, title, sizeof(title));
 	if (rp_write_waste_dat(f[OUT_WASTE].fp, in->res) ||
 	    rp_write_title_gp(f[OUT_TITLE].fp, title) ||
+	    ss_timeline_dat_title(f[OUT_TITLE].fp, cmp_timeline_change(in)) ||
 	    rp_write_latency_dat(f[OUT_LATENCY].fp, in->res) ||
 	    cmp_write_phases_dat(f[OUT_PHASES].fp, in) ||
 	    cmp_write_md(f[OUT_MD].fp, in))

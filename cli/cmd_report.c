@@ -25,6 +25,7 @@
 #include "report_seed_md.h"
 #include "report_reprice.h"
 #include "report_targets.h"
+#include "timeline_dat.h"
 
 #define MAX_CALIB 64
 #define MAX_ALT 4
@@ -44,12 +45,13 @@ struct report_opts {
 	unsigned ncalib;
 	bool plot_data_only;
 	struct report_reprice reprice; /* --reprice, --reprice-dir, --reprice-check */
+	bool window; /* --window: a capture's plots of the change */
 	char default_command[512];
 };
 
 enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
        O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_KBEFORE, O_KAFTER, O_CMETA,
-       O_KFILL, O_CTARGET, O_REPRICE, O_REPRICE_DIR, O_REPRICE_CHECK,
+       O_KFILL, O_CTARGET, O_REPRICE, O_REPRICE_DIR, O_REPRICE_CHECK, O_WINDOW,
        O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -112,6 +114,11 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_REPRICE_CHECK] = {"reprice-check", NULL, "SETTINGS",
 		"settings replayed in full whose figures.csv the prices must\n"
 		"give before any is written (exit 4 if not)"},
+	[O_WINDOW] = {"window", NULL, NULL,
+		"the runs replay a capture: plot what its window changed,\n"
+		"timeline.dat and phases.dat (each run's slab memory since\n"
+		"its start), not waste.dat (the whole machine's bytes;\n"
+		"an older waste.dat/.png/.svg in DIR is removed)"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
 		"write only the plot data (waste.dat, latency.dat,\n"
 		"title.gp and the workload's own)"},
@@ -132,14 +139,15 @@ static void usage(FILE *out)
 		"                      [--sensitivity FILE] [--plot-data-only]\n"
 		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT\n"
 		"                       [--capture-meta FILE] [--kernel-fill-after FILE]]\n"
-		"                      [--capture-target FILE]\n"
+		"                      [--capture-target FILE] [--window]\n"
 		"                      [--reprice-dir DIR --reprice \"SETTING ...\"\n"
 		"                       [--reprice-check \"SETTING ...\"]]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
 		"DIR/summary.csv, DIR/waste.dat, DIR/latency.dat, DIR/title.gp (the plots'\n"
 		"title), DIR/figures.csv (the headline figures) and DIR/report.md (only\n"
 		"the plot data with --plot-data-only); with --kernel-after, DIR/kernel.csv\n"
-		"and DIR/change.dat too.  All or nothing.  Section 1 states\n"
+		"and DIR/change.dat too; with --window, DIR/timeline.dat and DIR/phases.dat\n"
+		"instead of DIR/waste.dat.  All or nothing.  Section 1 states\n"
 		"the settings each run used, read from its kernel.txt and summary.csv\n"
 		"(runs that disagree are named with each value).  Target\n"
 		"parameters declared inferred in the runs' target files are listed in\n"
@@ -211,6 +219,7 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_REPRICE: o->reprice.settings = v; return 0;
 	case O_REPRICE_DIR: o->reprice.dir = v; return 0;
 	case O_REPRICE_CHECK: o->reprice.checks = v; return 0;
+	case O_WINDOW: o->window = true; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
 	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
@@ -249,11 +258,11 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 /* The outputs, written to temporary files and renamed together: the four
  * generic ones, then the workload's extra plot-data files. */
 enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL,
-       OUT_CHANGE, NR_OUT };
+       OUT_CHANGE, OUT_TIMELINE, OUT_PHASES, NR_OUT };
 #define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
 	"summary.csv", "waste.dat", "latency.dat", "title.gp", "figures.csv", "report.md",
-	"kernel.csv", "change.dat",
+	"kernel.csv", "change.dat", "timeline.dat", "phases.dat",
 };
 
 /* The comparison with the live kernel, when asked for (NULL if not). */
@@ -271,6 +280,10 @@ static const char *out_name(const struct rp_extra *ex, int k)
 static bool wanted(const struct report_opts *o, const struct rp_extra *ex, int k)
 {
 	if ((k == OUT_KERNEL || k == OUT_CHANGE) && !o->kernel_after)
+		return false;
+	/* a capture's plots draw the change (--window), not the machine */
+	if ((k == OUT_WASTE && o->window) ||
+	    ((k == OUT_TIMELINE || k == OUT_PHASES) && !o->window))
 		return false;
 	return out_name(ex, k) &&
 	       (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY ||
@@ -293,8 +306,55 @@ static void remove_outputs(const struct report_opts *o)
 		}
 }
 
+/* timeline.dat: every run's block, in the report's order (timeline_dat.h). */
+static int write_timeline(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
+{
+	const struct rp_results *res = in->res;
+
+	ss_timeline_dat_head(fp, "slabsim report");
+	for (unsigned vi = 0; vi < res->variants.n; vi++)
+		for (unsigned mi = 0; mi < res->models.n; mi++) {
+			struct cmp_timeline tl = {0};
+			int rc = ss_timeline_dat_block(fp, in->dir, rp_find(res, vi, mi),
+						       res->variants.v[vi], res->models.v[mi],
+						       &tl, err);
+
+			cmp_timeline_free(&tl);
+			if (rc)
+				return -1;
+		}
+	return ferror(fp) ? ss_errorf(err, "timeline.dat: write failed") : 0;
+}
+
+/* phases.dat: each variant's markers, read from its first run. */
+static int write_phases(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
+{
+	const struct rp_results *res = in->res;
+
+	ss_phases_dat_head(fp, "slabsim report");
+	for (unsigned vi = 0; vi < res->variants.n; vi++) {
+		const struct rp_run *run = NULL;
+		struct cmp_timeline tl = {0};
+		char path[4400];
+
+		for (unsigned mi = 0; mi < res->models.n && !run; mi++)
+			run = rp_find(res, vi, mi);
+		if (run) {
+			snprintf(path, sizeof(path), "%s/runs/%s__%s/timeline.csv", in->dir,
+				 run->variant, run->model);
+			if (cmp_read_timeline(path, NULL, NULL, &tl, err))
+				return -1;
+		}
+		ss_phases_dat_block(fp, res->variants.v[vi], run ? &tl : NULL);
+		cmp_timeline_free(&tl);
+	}
+	return ferror(fp) ? ss_errorf(err, "phases.dat: write failed") : 0;
+}
+
+/* Output k into fp: 0, or -1 with err set (a bad input file) or not (out
+ * of memory, a write error). */
 static int write_one(const struct rp_extra *ex, int k, FILE *fp,
-		     const struct rp_report_in *in)
+		     const struct rp_report_in *in, struct ss_error *err)
 {
 	switch (k) {
 	case OUT_SUMMARY: return rp_write_summary_csv(fp, in->res, in->baseline);
@@ -304,7 +364,8 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 		char title[512];
 
 		rp_plot_title(in->res, in->title ? in->title : in->workload, title, sizeof(title));
-		return rp_write_title_gp(fp, title);
+		/* a capture's timeline draws each run's change since its start */
+		return rp_write_title_gp(fp, title) || ss_timeline_dat_title(fp, in->window);
 	}
 	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
 	case OUT_REPORT:
@@ -313,6 +374,8 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
 	case OUT_KERNEL: return rp_kernel_write_csv(fp, kernel_cmp);
 	case OUT_CHANGE: return rp_capture_write_change_dat(fp, in);
+	case OUT_TIMELINE: return write_timeline(fp, in, err);
+	case OUT_PHASES: return write_phases(fp, in, err);
 	default: return ex->write_dat((unsigned)(k - NR_OUT), fp, in);
 	}
 }
@@ -336,9 +399,11 @@ static int write_outputs(const struct report_opts *o,
 		if (ss_atomic_open(&f[k], path, err))
 			goto out;
 		open_[k] = true;
-		if (write_one(ex, k, f[k].fp, in)) {
-			ss_errorf(err, "%s: write failed (out of memory or I/O error)",
-				  path);
+		err->msg[0] = '\0';
+		if (write_one(ex, k, f[k].fp, in, err)) {
+			if (!err->msg[0])
+				ss_errorf(err, "%s: write failed (out of memory or I/O error)",
+					  path);
 			goto out;
 		}
 	}
@@ -358,10 +423,16 @@ out:
 }
 
 /* "waste.png, latency.png" and a PNG for each of the workload's extra
- * plot-data files (FILE.dat is drawn as FILE.png). */
-static void plot_list(const struct rp_extra *ex, char *buf, size_t n)
+ * plot-data files (FILE.dat is drawn as FILE.png); a capture's
+ * (--window) "change.png, timeline.png, latency.png", change.png only
+ * with --kernel-after. */
+static void plot_list(const struct report_opts *o, const struct rp_extra *ex, char *buf,
+		      size_t n)
 {
-	size_t len = (size_t)snprintf(buf, n, "waste.png, latency.png");
+	size_t len = (size_t)snprintf(buf, n, "%s",
+				      !o->window ? "waste.png, latency.png"
+				      : o->kernel_after ? "change.png, timeline.png, latency.png"
+							: "timeline.png, latency.png");
 
 	for (unsigned k = 0; ex && k < RP_MAX_EXTRA_DAT && ex->dat_names[k]; k++) {
 		const char *d = ex->dat_names[k];
@@ -504,6 +575,19 @@ static void capture_title(const char *dir, char *buf, size_t n)
 	snprintf(buf, n, "%s", base);
 }
 
+/* A capture's report draws no waste.png (--window): the one an earlier
+ * report left would pass for this one's. */
+static void remove_waste_plot(const char *dir)
+{
+	static const char *const names[] = {"waste.dat", "waste.png", "waste.svg"};
+	char path[4200];
+
+	for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
+		ss_remove_stale(path);
+	}
+}
+
 /* Read everything, then write everything: exit code 0 or 1. */
 static int run_report(struct report_opts *o)
 {
@@ -525,8 +609,8 @@ static int run_report(struct report_opts *o)
 		goto fail;
 	if (!o->plot_data_only && !o->reprice.dir && rp_waste_load(o->dir, &d->res, &rw, &err))
 		goto fail;
-	plot_list(wl ? wl->report : NULL, plots, sizeof(plots));
-	if (o->kernel_after && strlen(plots) + 13 < sizeof(plots))
+	plot_list(o, wl ? wl->report : NULL, plots, sizeof(plots));
+	if (o->kernel_after && !o->window && strlen(plots) + 13 < sizeof(plots))
 		strcat(plots, ", change.png");
 	if (o->kernel_after) {
 		char run[4200];
@@ -567,6 +651,7 @@ static int run_report(struct report_opts *o)
 		.kernel = kernel_cmp,
 		.compare_why = d->compare_why,
 		.time_first = wl && wl->report ? wl->report->time_first : NULL,
+		.window = o->window,
 	};
 	if (o->reprice.dir) {
 		rc = reprice(o, &in, &d->res);
@@ -574,6 +659,8 @@ static int run_report(struct report_opts *o)
 	}
 	if (collect_figures(&in, &d->figs, &err) || write_outputs(o, &in, &err))
 		goto fail;
+	if (o->window)
+		remove_waste_plot(o->dir);
 	rc = 0;
 	goto out;
 fail:

@@ -17,6 +17,9 @@ struct ss_recon {
 	/* every cache's state made, freed with the run's */
 	struct ss_recon_cache **caches;
 	uint32_t nr_caches, cap_caches;
+	/* the slab bytes the initial state gave the caches it has loaded so
+	 * far (ss_recon_initial_bytes) */
+	uint64_t initial_bytes;
 };
 
 /* SLUB cache s's state, made empty on first use; NULL when out of memory. */
@@ -43,13 +46,16 @@ static int hook_created(void *ctx, const char *name, struct ss_kcache *s, bool *
 	struct ss_recon *r = ctx;
 	const struct ss_snap_cache *k = ss_snap_find(r->spec.initial, name);
 	struct ss_recon_cache *rc;
+	uint64_t before;
 
 	if (!k)
 		return 0;
 	if (!(rc = cache_of(r, s)))
 		return ss_errorf(err, "out of memory");
+	before = s->slab_bytes;
 	if (ss_recon_take_geometry(rc, k, err) || ss_recon_populate(rc, k, err))
 		return -1;
+	r->initial_bytes += s->slab_bytes - before;
 	*changed = true;
 	return 0;
 }
@@ -61,13 +67,16 @@ static int hook_joined(void *ctx, const char *kname, struct ss_kcache *s, bool *
 	struct ss_recon *r = ctx;
 	const struct ss_snap_cache *k = ss_snap_find(r->spec.initial, kname);
 	struct ss_recon_cache *rc;
+	uint64_t before;
 
 	if (!k)
 		return 0;
 	if (!(rc = cache_of(r, s)))
 		return ss_errorf(err, "out of memory");
+	before = s->slab_bytes;
 	if (ss_recon_add_prior(rc, k, err))
 		return -1;
+	r->initial_bytes += s->slab_bytes - before;
 	*changed = true;
 	return 0;
 }
@@ -196,6 +205,16 @@ int ss_recon_kslab_freed(struct ss_recon *r, const struct ss_event *ev, struct s
 	rc->prior_freed -= ss_recon_prior_respread(rc, n);
 	*taken = n;
 	return 0;
+}
+
+bool ss_recon_has_initial(const struct ss_recon *r)
+{
+	return r && r->spec.initial;
+}
+
+uint64_t ss_recon_initial_bytes(const struct ss_recon *r)
+{
+	return r ? r->initial_bytes : 0;
 }
 
 /* Model cache c's state, or NULL when the initial state never touched it. */

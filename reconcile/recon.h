@@ -17,6 +17,7 @@
  *   ss_recon_bind()      the model made with them
  *   ss_recon_free_prior(), ss_recon_kslab_freed()   the two kinds of event
  *   ss_recon_objects(), ss_recon_report()           what the run reports
+ *   ss_recon_initial_bytes()   the initial state's slab bytes loaded so far
  */
 #ifndef SS_RECON_H
 #define SS_RECON_H
@@ -113,6 +114,16 @@ int ss_recon_kslab_freed(struct ss_recon *r, const struct ss_event *ev, struct s
  * and taken by prior frees (0 and 0: none). */
 void ss_recon_objects(const struct ss_recon *r, uint32_t cache, uint64_t *live,
 		      uint64_t *freed);
+/* The run starts from an initial state (ss_recon_spec initial). */
+bool ss_recon_has_initial(const struct ss_recon *r);
+/* The slab bytes (PAGE << order per slab) the initial state has given the
+ * caches it loaded so far, in the model's own layout: each cache's slabs
+ * as ss_recon_populate() or ss_recon_add_prior() made them, counted when
+ * they were made -- on the cache's first use, the moment its pages join
+ * the run's footprint (model_recon.h).  The run's footprint less this is
+ * what the trace's window changed (timeline.csv initial_kib,
+ * docs/outputs.md).  0 when r is NULL or has no initial state. */
+uint64_t ss_recon_initial_bytes(const struct ss_recon *r);
 /* The capture's figures of model cache `cache` into *out: false (and
  * *out all 0) when the initial state never touched it. */
 bool ss_recon_report(const struct ss_recon *r, uint32_t cache, struct ss_recon_report *out);

@@ -9,6 +9,7 @@
 #include "results.h"
 #include "settle.h"
 #include "slabtop.h"
+#include "timeline.h"
 
 /* caches in each table of the summary printed at the end */
 #define RUN_TOP 10
@@ -19,12 +20,7 @@ static int timeline_row(struct ss_run *run, struct ss_error *err)
 
 	(void)err;
 	ss_progress_tick(&o->progress, run->books.events);
-	fprintf(o->timeline.fp, "%llu,", (unsigned long long)run->books.events);
-	ss_csv_put(o->timeline.fp, run->phase);
-	fprintf(o->timeline.fp, ",%.2f,%llu,%.3f\n",
-		(double)ss_run_footprint_bytes(run) / 1024.0,
-		(unsigned long long)ss_run_live_objects(run),
-		ss_run_ns(run, ss_run_sim_cycles(run)) / 1e6);
+	ss_timeline_row(o->timeline.fp, run);
 	return 0;
 }
 
@@ -62,6 +58,7 @@ int ss_run_out_begin(struct ss_run_out *o, const struct ss_run_out_opts *opts,
 	run->on_sample = timeline_row;
 	run->sample_every = opts->sample_every ? opts->sample_every : 4096;
 	run->user = o;
+	o->run = run;
 	return ss_outdir_begin(&o->od, opts->out, err);
 }
 
@@ -71,7 +68,7 @@ int ss_run_out_start(struct ss_run_out *o, const struct ss_run_out_opts *opts,
 	snprintf(o->tl, sizeof(o->tl), "%s/timeline.csv", o->od.stage);
 	if (ss_atomic_open(&o->timeline, o->tl, err))
 		return -1;
-	fprintf(o->timeline.fp, "events,phase,footprint_kib,live_objects,sim_time_ms\n");
+	ss_timeline_start(o->timeline.fp, o->run);
 	if (opts->progress)
 		ss_progress_start(&o->progress, STDERR_FILENO, spec->model, spec->trace);
 	return 0;
@@ -81,8 +78,8 @@ int ss_run_out_start(struct ss_run_out *o, const struct ss_run_out_opts *opts,
  * the final slabinfo again (it was written at the end of the replay);
  * slabinfo.unsettled keeps the replay's own, what a run without
  * --final-state ends with (the report's figure without settling). */
-static int settle(struct ss_run *run, const struct ss_run_spec *spec, const char *dir,
-		  struct ss_error *err)
+static int settle(struct ss_run_out *o, struct ss_run *run, const struct ss_run_spec *spec,
+		  const char *dir, struct ss_error *err)
 {
 	struct ss_snap after;
 	struct ss_settle s;
@@ -96,10 +93,12 @@ static int settle(struct ss_run *run, const struct ss_run_spec *spec, const char
 		return -1;
 	if (ss_snap_load_in(&after, spec->final_state, "slab-after.txt", err))
 		return -1;
+	ss_timeline_settled(o->timeline.fp, run); /* the phase's marker row */
 	rc = ss_settle_run(run, &after, &s, err);
 	ss_snap_release(&after);
 	if (rc)
 		return -1;
+	ss_timeline_settled(o->timeline.fp, run);
 	snprintf(path, sizeof(path), "%s/settled.csv", dir);
 	if (ss_atomic_open(&f, path, err)) {
 		ss_settle_release(&s);
@@ -175,7 +174,7 @@ int ss_run_out_complete(struct ss_run_out *o, const struct ss_run_out_opts *opts
 			struct ss_run *run, const struct ss_run_spec *spec,
 			const struct ss_run_setup *rs, struct ss_error *err)
 {
-	if (settle(run, spec, o->od.stage, err) || ss_atomic_commit(&o->timeline, err) ||
+	if (settle(o, run, spec, o->od.stage, err) || ss_atomic_commit(&o->timeline, err) ||
 	    write_results(run, opts, spec, rs, o->od.stage, err))
 		return -1;
 	return ss_outdir_commit(&o->od, err);

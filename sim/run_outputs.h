@@ -40,6 +40,7 @@ struct ss_run_out {
 	struct ss_atomic_file timeline;
 	struct ss_progress progress;
 	char tl[4300];
+	const struct ss_run *run; /* ss_run_out_begin()'s, for the timeline's header */
 };
 
 /* Stage opts->out, set run's on_phase, on_sample and sample_every. */

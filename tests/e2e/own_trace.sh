@@ -25,7 +25,7 @@ args=(TRACE="$caps/own" SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/rep")
 make -C "$root" --no-print-directory sim "${args[@]}" > "$tmp/sim.out" 2>&1 ||
 	{ grep -E "slabsim [a-z]+: |Error" "$tmp/sim.out" | head -5; tail -20 "$tmp/sim.out"; fail "make sim TRACE="; }
 rep=$tmp/rep
-for f in report.md summary.csv kernel.csv waste.png latency.png; do
+for f in report.md summary.csv kernel.csv change.png timeline.png latency.png; do
 	[ -s "$rep/$f" ] || fail "$f missing"
 done
 for m in traced kmalloc-buckets kmem_cache; do

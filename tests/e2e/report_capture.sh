@@ -5,9 +5,11 @@
 # change of slab memory with the kernel's and the model's figures, the
 # caches and call sites that changed most (the initial state's pseudo-
 # sites apart), every run with its change; the live kernel's comparison
-# before section 2; no "sheaves not modelled" on the 6.18 target, which
-# models them; the tool's own events said when the meta counts them and
-# not otherwise; MODELS without traced reports against the first model.
+# before section 2; plots of the change over the trace (timeline.png,
+# from 0 to the model's change) and no waste.png; no "sheaves not
+# modelled" on the 6.18 target, which models them; the tool's own events
+# said when the meta counts them and not otherwise; MODELS without traced
+# reports against the first model.
 . "$(dirname "$0")/lib/common.bash"
 command -v gnuplot > /dev/null || { echo "SKIP: gnuplot missing"; exit 77; }
 
@@ -43,6 +45,20 @@ if grep -q 'sheaves ([0-9]*) not modelled' "$md"; then fail "'sheaves not modell
 if grep -q "capture tool's own" "$md"; then fail "the tool's own events said, the meta does not count them"; fi
 [ -s "$R/ls-etc-6.18/change.png" ] && [ -s "$R/ls-etc-6.18/change.dat" ] || fail "no change.png"
 grep -q '^"all caches" ' "$R/ls-etc-6.18/change.dat" || fail "change.dat: no all-caches row"
+# the plots draw the window's change: timeline.png from 0, no waste.png of
+# the whole machine; its traced line ends where report.md's change does
+[ -s "$R/ls-etc-6.18/timeline.png" ] && [ -s "$R/ls-etc-6.18/timeline.dat" ] || fail "no timeline.png"
+for x in waste.png waste.dat; do [ ! -e "$R/ls-etc-6.18/$x" ] || fail "a capture's report has $x"; done
+grep -q 'change.png, timeline.png, latency.png written' "$tmp/log" || fail "the written line: $(tail -1 "$tmp/log")"
+traced=$(awk '/^trace / { n++; next } /^$/ || /^#/ { next } n == 1' "$R/ls-etc-6.18/timeline.dat")
+expect_eq "timeline.dat: traced starts at 0" "$(head -1 <<< "$traced" | cut -d' ' -f2)" "0.00"
+expect_eq "timeline.dat: traced ends at change.dat's model change" \
+	"$(tail -1 <<< "$traced" | awk '{ printf "%.1f", $2 }')" \
+	"$(awk '/^"all caches"/ { print $NF }' "$R/ls-etc-6.18/change.dat")"
+grep -qx 'change = 1' "$R/ls-etc-6.18/title.gp" || fail "title.gp: no change = 1"
+# the runs table: kmalloc-buckets, which repacks the kernel's objects, has a change
+grep -Eq '^\| kmalloc-buckets +\| the kernel.s objects, repacked +\| +[0-9.]+ MiB \| +[0-9.]+ MiB \| +[-+][0-9.]+ [KM]iB \|' "$lead" ||
+	fail "kmalloc-buckets: no change in the runs table: $(grep '^| kmalloc-buckets' "$lead")"
 
 # the tool's own events, when the meta counts them
 cp "$cap/meta" "$tmp/meta"

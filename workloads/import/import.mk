@@ -67,21 +67,33 @@ include mk/runs.inc
 # report.md's section "the live kernel and the simulator", and what the
 # capture's own target is (section 1)
 REPORT_EXTRA_ARGS := $(if $(and $(INITIAL),$(OWN_AFTER)),--kernel-before $(INITIAL) --kernel-after $(OWN_AFTER) $(if $(OWN_META),--capture-meta $(OWN_META)) $(if $(OWN_FILL_AFTER),--kernel-fill-after $(OWN_FILL_AFTER))) \
-	--capture-target $(OWN_PICK_TXT)
+	--capture-target $(OWN_PICK_TXT) --window
 REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER) $(OWN_META) $(OWN_FILL_AFTER) $(OWN_PICK_TXT)
 
-# change.png: what the command changed, the kernel's beside the model's
-# (change.dat, written by the same `slabsim report` as report.md)
+# A capture's plots draw what its window changed (docs/outputs.md), not
+# the whole machine: no waste.png (report --window), and
+# timeline.png: each model's slab memory since the run's start, over the
+# trace (timeline.dat, phases.dat), with the kernel's change at the end
+# when its after-snapshot gives one (change.dat's first row);
+# change.png: what the command changed, cache by cache, the kernel's
+# beside the model's (change.dat).  All written by the same `slabsim
+# report` as report.md.
+REPORT_PLOT_NAMES := latency
+$(REPORT)/timeline.dat $(REPORT)/phases.dat: $(REPORT)/report.md ;
 ifneq ($(and $(INITIAL),$(OWN_AFTER)),)
 $(REPORT)/change.dat: $(REPORT)/report.md ;
 $(eval $(call gnuplot_rule,$(REPORT)/change,$(REPORT)/change.dat,analysis/change.gp,$(REPORT_TITLE),$(REPORT)/title.gp))
 WORKLOAD_PLOTS := $(REPORT)/change.png $(REPORT)/change.svg
+OWN_KERNEL_CHANGE := ; kernelfile='$(REPORT)/change.dat'
 endif
+OWN_COMMA := ,
+$(eval $(call gnuplot_rule,$(REPORT)/timeline,$(REPORT)/timeline.dat,analysis/cmp_timeline.gp,$(REPORT_TITLE); phasefile='$(REPORT)/phases.dat'$(OWN_KERNEL_CHANGE),$(REPORT)/title.gp $(REPORT)/phases.dat $(if $(OWN_KERNEL_CHANGE),$(REPORT)/change.dat)))
+WORKLOAD_PLOTS += $(REPORT)/timeline.png $(REPORT)/timeline.svg
 
 .PHONY: sim
 sim: deps-auto
 	@$(MAKE) --no-print-directory $(SLABSIM)
 	@$(MAKE) --no-print-directory report SIM_GOAL=sim $(WHATIF_UNDO)
-	@echo "slabsim: $(REPORT)/report.md, summary.csv, waste.png, latency.png$(if $(WORKLOAD_PLOTS), change.png) written"
+	@echo "slabsim: $(REPORT)/report.md, summary.csv,$(if $(filter %/change.png,$(WORKLOAD_PLOTS)), change.png$(OWN_COMMA)) timeline.png, latency.png written"
 
 endif
