@@ -3,7 +3,7 @@
  * cache_grow() (≤ 4.5) / cache_grow_begin()+cache_grow_end() (4.6+),
  * __cache_free(), cache_free_alien(), cache_flusharray(), free_block()
  * (the 4.6 change: empty slabs are trimmed after the loop) and
- * slab_destroy().  Citations: notes/issue17-allocators.md §1.6-1.7.
+ * slab_destroy(), each function named where it is modelled.
  *
  * Not modelled: the array caches' own memory, colouring's placement
  * (the left-over bytes are counted, where they sit is not), NUMA

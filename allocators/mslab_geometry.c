@@ -1,6 +1,6 @@
 /* mslab_geometry.c - SLAB's cache layout per era (mslab_geometry.h).
  *
- * Sources (notes/issue17-allocators.md §0-1): 2.6.16 kmem_cache_create(),
+ * Sources: 2.6.16 kmem_cache_create(),
  * calculate_slab_order() and cache_estimate() (commit 4d268eba and the
  * 2006-03-06 offslab_limit fix); 2.6.18 local offslab_limit and
  * slab_early_init; 3.13 struct slab folded into struct page; 3.15 byte

@@ -5,8 +5,8 @@
  * kmem_cache_create() / __kmem_cache_create(): alignment, the on-slab or
  * off-slab management (and 4.6+'s OBJFREELIST_SLAB), cache_estimate(),
  * calculate_slab_order(), colouring, and enable_cpucache()'s per-CPU
- * array sizes.  Each rule names the era it belongs to; the hand-worked
- * cases of /work/notes/issue17-allocators.md §1.9 are the unit tests.
+ * array sizes.  Each rule names the era it belongs to; cases worked by
+ * hand from those functions are the unit tests (test_mslab_geometry.c).
  */
 #ifndef SS_MSLAB_GEOMETRY_H
 #define SS_MSLAB_GEOMETRY_H

@@ -4,9 +4,8 @@
 # initial objects are counted at the cache's object_size, and grow with
 # it when __kmem_cache_alias() makes it bigger, so frees of all of them
 # leave requested bytes at what the trace's own object asked, not a
-# wrapped figure (the run refused its results on captures30
-# py-smallfiles-ext4: eventpoll_epi, 120 bytes, grown to 128 by a
-# kmalloc-128 site's cache merged into it).
+# wrapped figure (a 120-byte eventpoll_epi grown to 128 by a kmalloc-128
+# site's cache merged into it, as below).
 . "$(dirname "$0")/lib/common.bash"
 cd "$tmp"
 cat > snap.txt <<'SNAP'

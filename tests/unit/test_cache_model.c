@@ -2,9 +2,8 @@
  * families (kmalloc_type() per era), memcg obj_cgroup vectors, random
  * kmalloc caches, kmem_buckets, KFENCE, init_on_free, 6.18 sheaves,
  * SLUB_TINY and SLAB's arrays, off-slab management, alien caches and
- * cache_reap(); and the kernel options (kconfig.c).  Sources: the notes
- * of issue 17 (/work/notes/issue17-allocators.md §1-4) and
- * docs/strategies.md. */
+ * cache_reap(); and the kernel options (kconfig.c).  Sources: the kernel
+ * functions each test names, and docs/strategies.md. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

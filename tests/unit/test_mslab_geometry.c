@@ -1,8 +1,7 @@
 /* test_mslab_geometry.c - SLAB's layout (mslab_geometry.c) against the
  * cases worked by hand from mm/slab.c's kmem_cache_create(),
- * cache_estimate() and calculate_slab_order() in
- * /work/notes/issue17-allocators.md §1.9 (x86_64, 4 KiB pages, 64-byte
- * lines, RAM > 32 MB): tables A (2.6.16 kmalloc caches), B (2.6.16 odd
+ * cache_estimate() and calculate_slab_order() of each era (x86_64, 4 KiB
+ * pages, 64-byte lines, RAM > 32 MB): tables A (2.6.16 kmalloc caches), B (2.6.16 odd
  * sizes with and without SLAB_HWCACHE_ALIGN), C (3.10), D (3.13), E
  * (3.15 .. 4.5) and F (4.6 .. 6.7).  Each row cites its case.
  */
