@@ -6,8 +6,8 @@
 # directory removed on exit; a test with more to clean up sets its own
 # EXIT trap and removes $tmp there too), and stops the test at the first
 # failing command.  Then the skips (skip, skip_unless_ci, skip_part,
-# need_root, need_tracefs, need_cmd, need_gnuplot: exit 77, SKIP) and the
-# checks several tests use.
+# skip_rest, need_root, need_tracefs, need_cmd, need_gnuplot ...: exit 77
+# and SKIP, or SKIP part) and the checks several tests use.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 S=${SLABSIM:-$root/build/slabsim}
@@ -51,6 +51,18 @@ skip_part() { echo "SKIP part: $*"; }
 skip_part_unless_ci() {
 	in_ci && fail "$* (CI=true: CI provides this, so a skip is a failure)"
 	skip_part "$@"
+}
+
+# skip_rest REASON: the rest of the test cannot run here; what ran passed.
+skip_rest() {
+	skip_part "$@"
+	exit 0
+}
+
+# skip_rest_unless_ci REASON: skip_rest, but fail under CI.
+skip_rest_unless_ci() {
+	skip_part_unless_ci "$@"
+	exit 0
 }
 
 # need_root, need_tracefs, need_cmd CMD [PACKAGE], need_gnuplot: skip the
