@@ -76,6 +76,18 @@ need_tracefs() { has_tracefs || skip_unless_ci "no tracefs in this kernel"; }
 need_cmd() { has_cmd "$1" || skip_unless_ci "no $1 (Debian ${2:-$1}; make deps installs it)"; }
 need_gnuplot() { need_cmd gnuplot gnuplot-nox; }
 
+# machine_lock NAME: wait for, then hold until the test ends, the lock
+# named NAME on this machine, for a resource tests cannot share or make
+# private (tracefs, which a capture mounts and unmounts): the tests that
+# take it run one at a time, across checkouts too.
+machine_lock() {
+	local f=/run/lock/slabsim-$1.lock fd
+	[ -d /run/lock ] && [ -w /run/lock ] || f=/tmp/slabsim-$1.lock
+	: >>"$f" 2>/dev/null || true
+	exec {fd}<"$f"
+	flock "$fd"
+}
+
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
 
