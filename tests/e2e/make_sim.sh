@@ -3,7 +3,7 @@
 # into a temporary directory: every promised output appears, the seed table
 # is in the report, and a second make does nothing.
 . "$(dirname "$0")/lib/common.bash"
-command -v gnuplot >/dev/null || { echo "make_sim: gnuplot missing, skipped"; exit 0; }
+need_gnuplot
 
 args=(WORKLOAD=smack17k RULES=300 LABELS=30 SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/rep")
 make -C "$root" --no-print-directory sim "${args[@]}" > "$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make sim"; }

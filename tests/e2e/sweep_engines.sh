@@ -6,8 +6,8 @@
 # is tested by `make test-slurm` (tests/slurm/test-slurm.sh), which needs
 # daemons.  docs/distributed.md.
 . "$(dirname "$0")/lib/common.bash"
-command -v parallel >/dev/null || fail "GNU parallel missing (scripts/deps.sh installs it)"
-command -v gnuplot >/dev/null || { echo "sweep_engines: gnuplot missing, skipped"; exit 0; }
+need_cmd parallel
+need_gnuplot
 
 # The points' directories are named relative to the tree (a point's
 # report.md names them), so the sweep goes under reports/ (ignored by git)
@@ -50,14 +50,14 @@ make -C "$root" --no-print-directory sweep "${args[@]}" ENGINE=nope >"$tmp/log-b
 [ "$rc" = 2 ] && grep -q "unknown ENGINE 'nope'" "$tmp/log-bad" || fail "ENGINE=nope: exit $rc"
 
 # ---- over ssh to 127.0.0.1 -----------------------------------------------------------
-skip() { echo "sweep_engines: ssh to 127.0.0.1 skipped: $*"; exit 0; }
-[ -n "${SLABSIM_QUICK:-}" ] && skip "SLABSIM_QUICK (the sanitizer pass)"
+[ -z "${SLABSIM_QUICK:-}" ] || skip_rest "ssh to 127.0.0.1 (SLABSIM_QUICK: the sanitizer pass)"
 sshd=$(command -v sshd || echo /usr/sbin/sshd)
-[ -x "$sshd" ] || skip "no sshd (Debian openssh-server)"
-command -v rsync >/dev/null || skip "no rsync"
+[ -x "$sshd" ] || skip_rest_unless_ci "ssh to 127.0.0.1: no sshd (Debian openssh-server; make deps installs it)"
+has_cmd rsync || skip_rest_unless_ci "ssh to 127.0.0.1: no rsync (make deps installs it)"
 d=$tmp/sshd
 mkdir -p "$d"
-ssh-keygen -q -t ed25519 -N '' -f "$d/host" && ssh-keygen -q -t ed25519 -N '' -f "$d/client" || skip "ssh-keygen failed"
+ssh-keygen -q -t ed25519 -N '' -f "$d/host" && ssh-keygen -q -t ed25519 -N '' -f "$d/client" ||
+	skip_rest_unless_ci "ssh to 127.0.0.1: ssh-keygen failed"
 cp "$d/client.pub" "$d/authorized_keys"
 chmod 600 "$d/authorized_keys"
 port=$((20000 + $$ % 20000))
@@ -80,7 +80,7 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 	$ssh_cmd 127.0.0.1 true 2>/dev/null && break
 	sleep 0.5
 done
-$ssh_cmd 127.0.0.1 true 2>/dev/null || skip "sshd on 127.0.0.1:$port did not accept the test's key ($(tail -1 "$d/log" 2>/dev/null))"
+$ssh_cmd 127.0.0.1 true 2>/dev/null || skip_rest_unless_ci "ssh to 127.0.0.1: sshd on 127.0.0.1:$port did not accept the test's key ($(tail -1 "$d/log" 2>/dev/null))"
 echo "2/$ssh_cmd 127.0.0.1" >"$tmp/ssh.logins"
 sweep "$tmp/log-ssh" ENGINE=parallel SSHLOGINFILE="$tmp/ssh.logins"
 same "ENGINE=parallel over ssh"
