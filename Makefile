@@ -85,19 +85,22 @@ endif
 compile_obj = $(1) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp.$$$$ && \
 	mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
-# $(1) = build dir, $(2) = extra flags.  One object tree per flavour.
+# $(1) = build dir; its flags are FLAGS_$(1) (compile and link) and
+# OPTFLAGS_$(1) (compile), named, not passed: a comma in them (the
+# sanitizers' list) would split compile_obj's arguments.  One object tree
+# per flavour.
 define flavour
 $(1)/obj/%.o: %.c | deps-auto
 	@mkdir -p $$(dir $$@)
-	$$(call compile_obj,$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)))
+	$$(call compile_obj,$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $$(FLAGS_$(1)) $$(OPTFLAGS_$(1)))
 $(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC))
 	@rm -f $$@
 	ar rcs $$@ $$^
 $(1)/slabsim: $(1)/obj/$$(MAIN:.c=.o) $(1)/libslabsim.a
-	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(CFLAGS) $$(FLAGS_$(1)) -o $$@ $$^ $$(LDLIBS)
 $(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsim.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
+	$$(CC) $$(CFLAGS) $$(FLAGS_$(1)) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
 # The block checksum's AVX2 build (trace/trace_hash.h): one file, chosen at
@@ -108,8 +111,10 @@ $(BUILD)/obj/trace/trace_hash.o $(BUILD)/asan/obj/trace/trace_hash.o: CFLAGS += 
 endif
 OPTFLAGS_$(BUILD) := $(OPT)
 OPTFLAGS_$(BUILD)/asan := -O1
-$(eval $(call flavour,$(BUILD),))
-$(eval $(call flavour,$(BUILD)/asan,$(SAN_FLAGS)))
+FLAGS_$(BUILD) :=
+FLAGS_$(BUILD)/asan := $(SAN_FLAGS)
+$(eval $(call flavour,$(BUILD)))
+$(eval $(call flavour,$(BUILD)/asan))
 
 SLABSIM := $(BUILD)/slabsim
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
