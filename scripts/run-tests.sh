@@ -4,10 +4,10 @@
 # Run test programs (cmocka) and e2e scripts (*.sh, run with bash), N at
 # a time (default: the number of CPUs), each with its output kept apart
 # and printed in the order given, one line per test with its seconds:
-#   PASS suite name 1.2s              exit 0
-#   PASS suite name 1.2s (skipped in part: REASON; ...)
+#   PASS suite name 1.2s cpu 0.9s     exit 0 (seconds of wall clock and of CPU)
+#   PASS suite name 1.2s cpu 0.9s (skipped in part: REASON; ...)
 #   SKIP suite name (REASON)          exit 77, the test's "SKIP: REASON" line
-#   FAIL suite name (exit N) 1.2s     and the last 40 lines of its output
+#   FAIL suite name (exit N) 1.2s cpu 0.9s, and the last 40 lines of its output
 # A cmocka program whose tests all skipped (cmocka's skip()) is a SKIP;
 # one with some skipped is a PASS naming them.  A suite's VAR=VALUE words
 # go into its tests' environment.  Each suite ends with
@@ -74,8 +74,9 @@ start() {
 	[ -n "$e" ] && mapfile -t env_words <<<"${e%$'\n'}"
 	if [[ $t == *.sh ]]; then cmd=(bash "$t"); else cmd=("$t"); fi
 	t0[i]=$EPOCHREALTIME
-	timeout -k 10 "$timeout_s" env "${env_words[@]}" "${cmd[@]}" \
-		>"$work/$i.log" 2>&1 </dev/null &
+	# (bash's `times`: the CPU the test used, its children included)
+	timeout -k 10 "$timeout_s" bash -c 'c=$1; shift; "$@"; rc=$?; times >"$c"; exit $rc' \
+		run-test "$work/$i.cpu" env "${env_words[@]}" "${cmd[@]}" >"$work/$i.log" 2>&1 </dev/null &
 	pids[i]=$!
 	index_of[$!]=$i
 }
@@ -90,7 +91,10 @@ finished() {
 	pids[i]=''
 	[ $rc -eq 124 ] && echo "run-tests.sh: killed after $timeout_s s (TEST_TIMEOUT)" >>"$work/$i.log"
 	rcs[i]=$rc
-	secs[i]=$(awk -v a="${t0[i]}" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	secs[i]=$(awk -v a="${t0[i]}" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1fs", b - a }')
+	# "0m1.250s 0m0.500s": user and system time
+	[ -s "$work/$i.cpu" ] && secs[i]+=$(awk 'NR == 2 { for (f = 1; f <= 2; f++) { split($f, t, /[ms]/); c += t[1] * 60 + t[2] } }
+		END { printf " cpu %.1fs", c }' "$work/$i.cpu")
 }
 
 pass=() fail=() skip=()
@@ -117,7 +121,7 @@ report() {
 		pass[k]=$((pass[k] + 1))
 		[ -z "$parts" ] && parts=$(sed -n 's/^SKIP part: //p' "$log" | paste -sd';' - | sed 's/;/; /g')
 		[ -n "$parts" ] && parts=" (skipped in part: $parts)"
-		echo "PASS $suite $name ${secs[i]}s$parts"
+		echo "PASS $suite $name ${secs[i]}$parts"
 	elif [ "$rc" -eq 77 ]; then
 		skip[k]=$((skip[k] + 1))
 		why=$(sed -n 's/^SKIP: //p' "$log" | tail -1)
@@ -125,7 +129,7 @@ report() {
 	else
 		fail[k]=$((fail[k] + 1))
 		failed=1
-		echo "FAIL $suite $name (exit $rc) ${secs[i]}s"
+		echo "FAIL $suite $name (exit $rc) ${secs[i]}"
 		sed 's/^/    /' "$log" | tail -40
 	fi
 }
