@@ -19,6 +19,11 @@ head -c 8 "$tmp/rep/waste.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "wa
 make -C "$root" --no-print-directory sim "${args[@]}" > "$tmp/log2" 2>&1 || fail "second make sim"
 if grep -E 'slabsim (gen|run|report)' "$tmp/log2"; then fail "second make sim redid work"; fi
 
+# What follows is make's and gnuplot's alone (plots drawn twice at once,
+# what-if directories): the sanitizer pass has run slabsim's part above.
+[ -z "${SLABSIM_QUICK:-}" ] ||
+	skip_rest "plots drawn at once, what-ifs (SLABSIM_QUICK: make and gnuplot only; slabsim's gen, run and report ran above)"
+
 # ---- plots: each gnuplot draws into its own temporary file ----
 plots="waste.png waste.svg latency.png latency.svg"
 no_temporaries() {
