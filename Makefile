@@ -188,7 +188,9 @@ RUN_TESTS = scripts/run-tests.sh -j $(TEST_JOBS)
 # What each suite runs (mk/fuzz.mk adds the fuzz harnesses' replay builds).
 .PHONY: unit-bins e2e-bins asan-bins
 unit-bins: $(UNIT_TESTS)
-e2e-bins: $(SLABSIM)
+# (build/slab-fill: capture.sh and own_trace.sh each run make capture,
+# which needs it; built here, not by two of them at once)
+e2e-bins: $(SLABSIM) $(BUILD)/slab-fill
 asan-bins: $(ASAN_TESTS) $(BUILD)/asan/slabsim
 
 .PHONY: test unit e2e asan-test
