@@ -101,6 +101,9 @@ pass=() fail=() skip=()
 for ((k = 0; k <= s; k++)); do pass[k]=0 fail[k]=0 skip[k]=0; done
 failed=0
 
+# join_lines SEP: the lines of stdin on one line, SEP between them.
+join_lines() { awk -v sep="$1" 'NR > 1 { printf "%s", sep } { printf "%s", $0 }'; }
+
 # report I: its line (and output when it failed), counted in its suite.
 report() {
 	local i=$1 rc=${rcs[$1]} name suite log=$work/$1.log why parts=''
@@ -109,7 +112,7 @@ report() {
 	suite=${suites[k]}
 	if [[ ${t_path[i]} != *.sh && $rc -eq 0 ]] && grep -q '^\[  SKIPPED \] [^0-9]' "$log"; then
 		# cmocka: "[  SKIPPED ] name" per skipped test after the summary
-		why=$(grep '^\[  SKIPPED \] [^0-9]' "$log" | sed 's/^\[  SKIPPED \] //' | sort -u | paste -sd, - | sed 's/,/, /g')
+		why=$(grep '^\[  SKIPPED \] [^0-9]' "$log" | sed 's/^\[  SKIPPED \] //' | sort -u | join_lines ', ')
 		if grep -q '^\[  PASSED  \] [1-9]' "$log"; then
 			parts=$why
 		else
@@ -119,7 +122,7 @@ report() {
 	fi
 	if [ "$rc" -eq 0 ]; then
 		pass[k]=$((pass[k] + 1))
-		[ -z "$parts" ] && parts=$(sed -n 's/^SKIP part: //p' "$log" | paste -sd';' - | sed 's/;/; /g')
+		[ -z "$parts" ] && parts=$(sed -n 's/^SKIP part: //p' "$log" | join_lines '; ')
 		[ -n "$parts" ] && parts=" (skipped in part: $parts)"
 		echo "PASS $suite $name ${secs[i]}$parts"
 	elif [ "$rc" -eq 77 ]; then

@@ -25,7 +25,8 @@ expect_usage "does not dominate" --variant off --context u:r:t:s1-s0
 expect_usage "not stat, access or open" --variant off --mix read:1
 expect_usage "fewer than the 2 contexts" --variant off --context u:r:t:s0 --context u:r:t:s1 --files 1
 expect_usage "integer 1.." --variant off --syscalls 0
-"$S" gen audit --variant off 2> err && fail "no -o accepted" || true
+expect_rc 2 "$S" gen audit --variant off
+grep -q -- "-o TRACE" "$tmp/err" || fail "no -o: $(cat "$tmp/err")"
 
 # ---- a failed write leaves nothing ---------------------------------------------
 rc=0
