@@ -167,13 +167,15 @@ help:
 MAKE_J := $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))
 TEST_JOBS ?= $(or $(MAKE_J),$(shell nproc 2>/dev/null || echo 2))
 E2E_SCRIPTS := $(sort $(wildcard tests/e2e/*.sh))
-# The sanitizer pass (SLABSIM_QUICK: the tests leave out what only make
-# and gnuplot do) runs every e2e test but the two that capture this
-# machine's kernel: what they replay is whatever the machine did meanwhile
-# (minutes under ASan on a busy one), and slabsim's part of it, the import
-# and replay of a real capture, runs under the sanitizers on the captures
-# in tests/data.
-E2E_ASAN_SCRIPTS := $(filter-out tests/e2e/capture.sh tests/e2e/own_trace.sh,$(E2E_SCRIPTS))
+# The tests that capture this machine's kernel (make capture, as root)
+# run one at a time (run-tests.sh -x): a capture mounts tracefs and
+# unmounts it at its end.  The sanitizer pass (SLABSIM_QUICK: the tests
+# leave out what only make and gnuplot do) runs every e2e test but these:
+# what they replay is whatever the machine did meanwhile (minutes under
+# ASan on a busy one), and slabsim's part of it, the import and replay of
+# a real capture, runs under the sanitizers on the captures in tests/data.
+E2E_LIVE := capture.sh own_trace.sh
+E2E_ASAN_SCRIPTS := $(filter-out $(addprefix tests/e2e/,$(E2E_LIVE)),$(E2E_SCRIPTS))
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0
@@ -183,7 +185,7 @@ SUITE_E2E = e2e SLABSIM=$(abspath $(SLABSIM)) $(E2E_SCRIPTS)
 SUITE_UNIT_ASAN = unit-asan $(SAN_ENV) $(ASAN_TESTS)
 SUITE_E2E_ASAN = e2e-asan $(SAN_ENV) SLABSIM=$(abspath $(BUILD)/asan/slabsim) SLABSIM_QUICK=1 \
 	$(E2E_ASAN_SCRIPTS)
-RUN_TESTS = scripts/run-tests.sh -j $(TEST_JOBS)
+RUN_TESTS = scripts/run-tests.sh -j $(TEST_JOBS) -x '$(E2E_LIVE)'
 
 # What each suite runs (mk/fuzz.mk adds the fuzz harnesses' replay builds).
 .PHONY: unit-bins e2e-bins asan-bins

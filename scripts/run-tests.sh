@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-tests.sh [-j N] SUITE [VAR=VALUE...] TEST... [--- SUITE [VAR=VALUE...] TEST...]...
+# run-tests.sh [-j N] [-x "NAME ..."] SUITE [VAR=VALUE...] TEST... [--- SUITE ...]...
 #
 # Run test programs (cmocka) and e2e scripts (*.sh, run with bash), N at
 # a time (default: the number of CPUs), each with its output kept apart
@@ -10,7 +10,10 @@
 #   FAIL suite name (exit N) 1.2s cpu 0.9s, and the last 40 lines of its output
 # A cmocka program whose tests all skipped (cmocka's skip()) is a SKIP;
 # one with some skipped is a PASS naming them.  A suite's VAR=VALUE words
-# go into its tests' environment.  Each suite ends with
+# go into its tests' environment.  The tests named by -x (file names,
+# whatever their suite) never run at the same time: each starts when
+# none of the others runs (they share something of the machine's that
+# cannot be made private).  Each suite ends with
 #   SUITE: N passed, N failed, N skipped
 # Exit 1 if a test failed, or if a suite ran no test at all (every one
 # skipped).  A test running longer than TEST_TIMEOUT seconds (default
@@ -18,15 +21,17 @@
 set -u
 
 jobs=$(nproc 2>/dev/null || echo 1)
-if [ "${1:-}" = -j ]; then
-	jobs=$2
-	shift 2
-elif [[ ${1:-} == -j[0-9]* ]]; then
-	jobs=${1#-j}
-	shift
-fi
+declare -A apart # names of tests never run two at a time (-x)
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) jobs=$2; shift 2 ;;
+	-j[0-9]*) jobs=${1#-j}; shift ;;
+	-x) for a in ${2//,/ }; do apart[$a]=1; done; shift 2 ;; # (names: spaces or commas between)
+	*) break ;;
+	esac
+done
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run-tests.sh: bad -j '$jobs'" >&2; exit 2; }
-[ $# -ge 1 ] || { echo "usage: run-tests.sh [-j N] SUITE [VAR=VALUE...] TEST... [--- SUITE ...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: run-tests.sh [-j N] [-x "NAME ..."] SUITE [VAR=VALUE...] TEST... [--- SUITE ...]" >&2; exit 2; }
 timeout_s=${TEST_TIMEOUT:-1200}
 
 # ---- the test list: suite, environment, path of each ----
@@ -87,6 +92,7 @@ finished() {
 	wait -n -p pid
 	rc=$?
 	i=${index_of[$pid]}
+	last_done=$i
 	unset "index_of[$pid]"
 	pids[i]=''
 	[ $rc -eq 124 ] && echo "run-tests.sh: killed after $timeout_s s (TEST_TIMEOUT)" >>"$work/$i.log"
@@ -148,14 +154,22 @@ suite_end() {
 }
 
 # ---- the pool: N running; results printed in order as they come ----
-next=0 shown=0 running=0
+# started[i] once started; apart_running: how many -x tests run (0 or 1).
+# The next to start is the first not started that may start now.
+started=() apart_running=0
+may_start() { [ -z "${apart[$(basename "${t_path[$1]}")]:-}" ] || [ $apart_running -eq 0 ]; }
+shown=0 running=0 first=0
 while [ $shown -lt $n ]; do
-	while [ $running -lt "$jobs" ] && [ $next -lt $n ]; do
-		start $next
-		next=$((next + 1)) running=$((running + 1))
+	for ((i = first; i < n && running < jobs; i++)); do
+		[ -z "${started[i]:-}" ] && may_start $i || continue
+		start $i
+		started[i]=1 running=$((running + 1))
+		[ -z "${apart[$(basename "${t_path[i]}")]:-}" ] || apart_running=1
 	done
+	while [ $first -lt $n ] && [ -n "${started[first]:-}" ]; do first=$((first + 1)); done
 	finished
 	running=$((running - 1))
+	[ -z "${apart[$(basename "${t_path[last_done]}")]:-}" ] || apart_running=0
 	while [ $shown -lt $n ] && [ -n "${rcs[shown]:-}" ]; do
 		report $shown
 		k=${t_suite[shown]}
