@@ -171,9 +171,9 @@ E2E_SCRIPTS := $(sort $(wildcard tests/e2e/*.sh))
 # run one at a time (run-tests.sh -x): a capture mounts tracefs and
 # unmounts it at its end.  The sanitizer pass (SLABSIM_QUICK: the tests
 # leave out what only make and gnuplot do) runs every e2e test but these:
-# what they replay is whatever the machine did meanwhile (minutes under
-# ASan on a busy one), and slabsim's part of it, the import and replay of
-# a real capture, runs under the sanitizers on the captures in tests/data.
+# what they replay is whatever the machine did meanwhile (ten minutes
+# under ASan on a busy machine); there the import and replay of a real
+# capture run on the captures checked in under tests/data.
 E2E_LIVE := capture.sh own_trace.sh
 E2E_ASAN_SCRIPTS := $(filter-out $(addprefix tests/e2e/,$(E2E_LIVE)),$(E2E_SCRIPTS))
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
