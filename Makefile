@@ -111,23 +111,26 @@ endif
 compile_obj = $(1) -MMD -MP -MT $@ -MF $(@:.o=.d) -c $< -o $@.tmp.$$$$ && \
 	mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
-# $(1) = build dir, $(2) = extra flags.  One object tree per flavour.
+# $(1) = build dir; its flags are FLAGS_$(1) (compile and link) and
+# OPTFLAGS_$(1) (compile), named, not passed: a comma in them (the
+# sanitizers' list) would split compile_obj's arguments.  One object tree
+# per flavour.
 define flavour
 $(1)/obj/%.o: %.c | deps-auto
 	@mkdir -p $$(dir $$@)
 	$$(call say,CC,$$<)
-	$$(call compile_obj,$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $(2) $$(OPTFLAGS_$(1)))
+	$$(call compile_obj,$$(CC) $$(CFLAGS) $$(call layer_inc,$$<) $$(FLAGS_$(1)) $$(OPTFLAGS_$(1)))
 $(1)/libslabsim.a: $$(patsubst %.c,$(1)/obj/%.o,$$(LIBSRC)) | $(LAYER_CHECK)
 	@rm -f $$@
 	$$(call say,AR,$$@)
 	ar rcs $$@ $$^
 $(1)/slabsim: $(1)/obj/$$(MAIN:.c=.o) $(1)/libslabsim.a
 	$$(call say,LD,$$@)
-	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(CFLAGS) $$(FLAGS_$(1)) -o $$@ $$^ $$(LDLIBS)
 $(1)/tests/%: $(1)/obj/tests/unit/%.o $(1)/obj/$(TEST_UTIL:.c=.o) $(1)/libslabsim.a
 	@mkdir -p $$(dir $$@)
 	$$(call say,LD,$$@)
-	$$(CC) $$(CFLAGS) $(2) -o $$@ $$^ -lcmocka $$(LDLIBS)
+	$$(CC) $$(CFLAGS) $$(FLAGS_$(1)) -o $$@ $$^ -lcmocka $$(LDLIBS)
 -include $$(shell find $(1)/obj -name '*.d' 2>/dev/null)
 endef
 # The block checksum's AVX2 build (trace/trace_hash.h): one file, chosen at
@@ -138,8 +141,10 @@ $(BUILD)/obj/trace/trace_hash.o $(BUILD)/asan/obj/trace/trace_hash.o: CFLAGS += 
 endif
 OPTFLAGS_$(BUILD) := $(OPT)
 OPTFLAGS_$(BUILD)/asan := -O1
-$(eval $(call flavour,$(BUILD),))
-$(eval $(call flavour,$(BUILD)/asan,$(SAN_FLAGS)))
+FLAGS_$(BUILD) :=
+FLAGS_$(BUILD)/asan := $(SAN_FLAGS)
+$(eval $(call flavour,$(BUILD)))
+$(eval $(call flavour,$(BUILD)/asan))
 
 SLABSIM := $(BUILD)/slabsim
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -221,17 +226,55 @@ help:
 	  'refused.  The binary: build/slabsim --help.'
 
 # ---- tests ------------------------------------------------------------------
+# `make test`: the plain and the ASan + UBSan builds in one parallel make,
+# then the four suites in one pool of TEST_JOBS tests at a time (default:
+# the -j given to make, else the CPUs), each test's output kept and
+# printed in order (scripts/run-tests.sh).  A test that cannot run here
+# says SKIP (exit 77); under CI=true one that skips for want of root,
+# tracefs or a package `make deps` installs fails (tests/e2e/lib/common.bash).
+MAKE_J := $(patsubst -j%,%,$(filter -j%,$(MAKEFLAGS)))
+TEST_JOBS ?= $(or $(MAKE_J),$(shell nproc 2>/dev/null || echo 2))
+E2E_SCRIPTS := $(sort $(wildcard tests/e2e/*.sh))
+# The tests that capture this machine's kernel (make capture, as root)
+# run one at a time (run-tests.sh -x): a capture mounts tracefs and
+# unmounts it at its end.  The sanitizer pass (SLABSIM_QUICK: the tests
+# leave out what only make and gnuplot do) runs every e2e test but these:
+# what they replay is whatever the machine did meanwhile (ten minutes
+# under ASan on a busy machine); there the import and replay of a real
+# capture run on the captures checked in under tests/data.
+E2E_LIVE := capture.sh own_trace.sh
+E2E_ASAN_SCRIPTS := $(filter-out $(addprefix tests/e2e/,$(E2E_LIVE)),$(E2E_SCRIPTS))
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0
+# each suite for run-tests.sh: its name, its environment, its tests
+SUITE_UNIT = unit $(UNIT_TESTS)
+SUITE_E2E = e2e SLABSIM=$(abspath $(SLABSIM)) $(E2E_SCRIPTS)
+SUITE_UNIT_ASAN = unit-asan $(SAN_ENV) $(ASAN_TESTS)
+SUITE_E2E_ASAN = e2e-asan $(SAN_ENV) SLABSIM=$(abspath $(BUILD)/asan/slabsim) SLABSIM_QUICK=1 \
+	$(E2E_ASAN_SCRIPTS)
+RUN_TESTS = scripts/run-tests.sh -j $(TEST_JOBS) -x '$(E2E_LIVE)'
+
+# What each suite runs (mk/fuzz.mk adds the fuzz harnesses' replay builds).
+.PHONY: unit-bins e2e-bins asan-bins
+unit-bins: $(UNIT_TESTS)
+# (build/slab-fill: capture.sh and own_trace.sh each run make capture,
+# which needs it; built here, not by two of them at once)
+e2e-bins: $(SLABSIM) $(BUILD)/slab-fill
+asan-bins: $(ASAN_TESTS) $(BUILD)/asan/slabsim
+
 .PHONY: test unit e2e asan-test
 test: deps-auto
-	@$(MAKE) --no-print-directory unit e2e
-	@$(MAKE) --no-print-directory asan-test
+	@$(MAKE) --no-print-directory $(if $(MAKE_J)$(filter -j,$(MAKEFLAGS)),,-j$(TEST_JOBS)) \
+	  unit-bins e2e-bins asan-bins
+	@$(RUN_TESTS) $(SUITE_UNIT) --- $(SUITE_E2E) --- $(SUITE_UNIT_ASAN) --- $(SUITE_E2E_ASAN)
 	@echo "make test: all suites passed"
 
-unit: $(UNIT_TESTS)
-	@scripts/run-tests.sh unit $(UNIT_TESTS)
+unit: unit-bins
+	@$(RUN_TESTS) $(SUITE_UNIT)
 
-e2e: $(SLABSIM)
-	@SLABSIM=$(abspath $(SLABSIM)) scripts/run-tests.sh e2e $(sort $(wildcard tests/e2e/*.sh))
+e2e: e2e-bins
+	@$(RUN_TESTS) $(SUITE_E2E)
 
 # Opt-in: ENGINE=slurm on a one-node Slurm cluster the test starts on
 # localhost (root, Debian slurm-wlm; docs/distributed.md).
@@ -240,14 +283,8 @@ test-slurm: $(SLABSIM)
 	@scripts/deps.sh check slurm >/dev/null 2>&1 || scripts/deps.sh install slurm
 	@SLABSIM=$(abspath $(SLABSIM)) bash tests/slurm/test-slurm.sh
 
-asan-test: $(ASAN_TESTS) $(BUILD)/asan/slabsim
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
-	  scripts/run-tests.sh unit-asan $(ASAN_TESTS)
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
-	  SLABSIM=$(abspath $(BUILD)/asan/slabsim) SLABSIM_QUICK=1 \
-	  scripts/run-tests.sh e2e-asan $(sort $(wildcard tests/e2e/*.sh))
+asan-test: asan-bins
+	@$(RUN_TESTS) $(SUITE_UNIT_ASAN) --- $(SUITE_E2E_ASAN)
 
 # What the workloads' and the features' fragments share: the one gnuplot
 # rule, shell quoting and parameter stamps, estimated constants.

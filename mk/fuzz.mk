@@ -108,8 +108,8 @@ $(BUILD)/asan/tests/check_outputs: $(BUILD)/asan/obj/tests/fuzz/check_outputs.o 
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 # make test: tests/e2e/fuzz_regressions.sh runs these next to $(SLABSIM).
-e2e: $(FUZZ_REPLAY) $(BUILD)/tests/check_outputs
-asan-test: $(FUZZ_REPLAY_ASAN) $(BUILD)/asan/tests/check_outputs
+e2e-bins: $(FUZZ_REPLAY) $(BUILD)/tests/check_outputs
+asan-bins: $(FUZZ_REPLAY_ASAN) $(BUILD)/asan/tests/check_outputs
 
 .PHONY: fuzz-replay
 fuzz-replay: $(FUZZ_REPLAY) $(FUZZ_REPLAY_ASAN) $(SLABSIM) $(BUILD)/asan/slabsim

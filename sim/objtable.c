@@ -58,6 +58,18 @@ struct ss_obj *ss_objtable_grow(struct ss_objtable *t, uint64_t id)
 	return &t->objs[id];
 }
 
+int ss_objtable_refused(const struct ss_objtable *t, uint64_t id, struct ss_error *err)
+{
+	if (id >= t->cap)
+		return ss_errorf(err, "object id %llu is beyond the live-object cap of %llu (ids must be reused after free; raise --max-objects)",
+				 (unsigned long long)id, (unsigned long long)t->cap);
+	/* (the size in double: id + 1 slots of bytes may pass 2^64) */
+	return ss_errorf(err, "out of memory: object id %llu needs a table of %llu slots (%.0f MiB), more than this host gives (the live-object cap of %llu is not reached; ids reused after free keep the table small)",
+			 (unsigned long long)id, (unsigned long long)id + 1,
+			 ((double)id + 1) * (double)sizeof(*t->objs) / (1 << 20),
+			 (unsigned long long)t->cap);
+}
+
 void ss_objtable_release(struct ss_objtable *t)
 {
 	if (t->reserved)

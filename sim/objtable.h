@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "error.h"
 #include "model.h"
 #include "model_batch.h"
 
@@ -20,6 +21,11 @@ static inline struct ss_obj *ss_objtable_slot(struct ss_objtable *t, uint64_t id
 {
 	return id < t->nr ? &t->objs[id] : ss_objtable_grow(t, id);
 }
+/* After ss_objtable_grow() gave NULL for id: why, in err; -1.  An id at
+ * or past the cap is the trace's (its ids are not reused after free);
+ * below the cap the host would not give memory for a table up to id:
+ * out of memory, whatever the cap. */
+int ss_objtable_refused(const struct ss_objtable *t, uint64_t id, struct ss_error *err);
 /* Existing slot or NULL (never grows). */
 static inline struct ss_obj *ss_objtable_find(struct ss_objtable *t, uint64_t id)
 {

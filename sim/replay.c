@@ -162,9 +162,12 @@ static __attribute__((noinline)) int alloc_rare(struct ss_run *run, const struct
 static __attribute__((noinline)) int alloc_bad(struct ss_run *run, const struct ss_event *ev,
 		     const struct ss_obj *obj, struct ss_error *err)
 {
-	if (!obj)
-		return BAD(run, ev, err, "object id %llu is beyond the live-object cap of %llu (ids must be reused after free; raise --max-objects)",
-			   (unsigned long long)ev->id, (unsigned long long)run->books.objs.cap);
+	if (!obj) {
+		struct ss_error why;
+
+		ss_objtable_refused(&run->books.objs, ev->id, &why);
+		return BAD(run, ev, err, "%s", why.msg);
+	}
 	if (obj->state != SS_OBJ_FREE)
 		return BAD(run, ev, err, "object id %llu allocated again while live (no free since its allocation)",
 			   (unsigned long long)ev->id);

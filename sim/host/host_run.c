@@ -178,9 +178,12 @@ static int route_alloc(struct host_run *h, const struct ss_event *ev,
 	struct ss_op op = {.cost = h->zero_costs};
 	struct host_op q = {.id = ev->id, .kind = HQ_ALLOC};
 
-	if (!mo)
-		return BAD(h, ev, err, "object id %llu is beyond the live-object cap (raise --max-objects)",
-			   (unsigned long long)ev->id);
+	if (!mo) {
+		struct ss_error why;
+
+		ss_objtable_refused(&h->mobjs, ev->id, &why);
+		return BAD(h, ev, err, "%s", why.msg);
+	}
 	if (ho->state != HO_FREE)
 		return BAD(h, ev, err, "object id %llu allocated again while live",
 			   (unsigned long long)ev->id);

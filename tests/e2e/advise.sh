@@ -110,32 +110,31 @@ cmp -s lsa-def/advice.csv lsa-2/advice.csv || fail "an import's advice is not th
 if cmp -s lsa-def/advice.csv lsa-8/advice.csv; then fail "an import advised on the target's 8 CPUs"; fi
 
 # ---- make advise on a kernel capture: import, advice, plot ----
-if command -v gnuplot >/dev/null; then
-	cap="$root/tests/data/import/ls-etc-6.18.ftrace.zst"
-	margs=(TRACE="$cap" ADVISE_DIR="$tmp/madv" SLABSIM="$S" MAX_PROPOSALS=4)
-	make -C "$root" --no-print-directory advise "${margs[@]}" >mlog 2>&1 || { cat mlog; fail "make advise"; }
-	for f in trace.sbt advice.csv advice.md savings.png savings.svg; do
-		[ -s "madv/$f" ] || fail "make advise: $f missing"
-	done
-	grep -q 'kmem_buckets' madv/advice.csv || fail "no kmem_buckets proposal for a capture"
-	has madv/advice.md "random_kmalloc_caches (*): needs --config support"
-	make -C "$root" --no-print-directory advise "${margs[@]}" >mlog2 2>&1
-	if grep -E '^ *(IMPORT|ADVISE) ' mlog2; then fail "second make advise redid work"; fi
+has_cmd gnuplot || skip_rest_unless_ci "make advise: no gnuplot (Debian gnuplot-nox; make deps installs it)"
+cap="$root/tests/data/import/ls-etc-6.18.ftrace.zst"
+margs=(TRACE="$cap" ADVISE_DIR="$tmp/madv" SLABSIM="$S" MAX_PROPOSALS=4)
+make -C "$root" --no-print-directory advise "${margs[@]}" >mlog 2>&1 || { cat mlog; fail "make advise"; }
+for f in trace.sbt advice.csv advice.md savings.png savings.svg; do
+	[ -s "madv/$f" ] || fail "make advise: $f missing"
+done
+grep -q 'kmem_buckets' madv/advice.csv || fail "no kmem_buckets proposal for a capture"
+has madv/advice.md "random_kmalloc_caches (*): needs --config support"
+make -C "$root" --no-print-directory advise "${margs[@]}" >mlog2 2>&1
+if grep -E '^ *(IMPORT|ADVISE) ' mlog2; then fail "second make advise redid work"; fi
 
-	# every x label inside the 1200x700 SVG: 25 long labels, each cut to at
-	# most 42 characters, runs from its tick down and right at 45 degrees,
-	# about 5.4 px (Arial 9) a character, 0.71 of that across and down
-	for i in $(seq 25); do
-		printf '%d %d %d "%d. a_long_function_name_for_the_label merged:some_other_cache (9 sites)"\n' \
-			"$i" "$((26 - i))" "$((26 - i))" "$i"
-	done > long.dat
-	gnuplot -e "datafile='long.dat'; outfile='long.svg'" "$root/sim/advise/advice.gp" || fail "plot long labels"
-	awk 'match($0, /translate\([0-9.]+,[0-9.]+\) rotate\(45\)/) {
-			split(substr($0, RSTART + 10, RLENGTH - 22), xy, ","); x = xy[1]; y = xy[2]; next }
-		x != "" && /<text>/ { t = $0; sub(/^[ \t]*<text>/, "", t); sub(/<\/text>.*/, "", t); gsub(/…/, ".", t)
-			n = length(t); if (n > 42 || x + n * 5.4 * 0.71 > 1200 || y + n * 5.4 * 0.71 > 700) {
-				print "label cut off: " n " chars at " x "," y ": " t; bad = 1 }
-			labels++; x = "" }
-		END { exit bad || labels != 25 }' long.svg || fail "savings plot labels"
-fi
+# every x label inside the 1200x700 SVG: 25 long labels, each cut to at
+# most 42 characters, runs from its tick down and right at 45 degrees,
+# about 5.4 px (Arial 9) a character, 0.71 of that across and down
+for i in $(seq 25); do
+	printf '%d %d %d "%d. a_long_function_name_for_the_label merged:some_other_cache (9 sites)"\n' \
+		"$i" "$((26 - i))" "$((26 - i))" "$i"
+done > long.dat
+gnuplot -e "datafile='long.dat'; outfile='long.svg'" "$root/sim/advise/advice.gp" || fail "plot long labels"
+awk 'match($0, /translate\([0-9.]+,[0-9.]+\) rotate\(45\)/) {
+		split(substr($0, RSTART + 10, RLENGTH - 22), xy, ","); x = xy[1]; y = xy[2]; next }
+	x != "" && /<text>/ { t = $0; sub(/^[ \t]*<text>/, "", t); sub(/<\/text>.*/, "", t); gsub(/…/, ".", t)
+		n = length(t); if (n > 42 || x + n * 5.4 * 0.71 > 1200 || y + n * 5.4 * 0.71 > 700) {
+			print "label cut off: " n " chars at " x "," y ": " t; bad = 1 }
+		labels++; x = "" }
+	END { exit bad || labels != 25 }' long.svg || fail "savings plot labels"
 echo "advise: ok"

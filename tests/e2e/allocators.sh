@@ -139,25 +139,24 @@ run bad --target x86_64-6.x --allocator slab --slub-debug P 2>"$tmp/err" || rc=$
 [ ! -e "$tmp/bad/summary.csv" ] || fail "a failed run left a summary"
 
 # ---- make compare across allocators and options ----------------------------------
-if command -v gnuplot >/dev/null; then
-	rep=$tmp/reports/smack17k
-	make -C "$root" --no-print-directory compare WORKLOAD=smack17k RULES=300 LABELS=30 \
-		SLABSIM="$S" DATA="$tmp/data" REPORT="$rep" VARIANTS=ref MODELS=traced \
-		TARGET=arm32-6.6 ALLOCATORS="slub slab slub-tiny" \
-		CONFIGS="CONFIG_RANDOM_KMALLOC_CACHES=y" >"$tmp/log" 2>&1 ||
-		{ cat "$tmp/log"; fail "make compare ALLOCATORS"; }
-	c=$rep/kernels/compare
-	for f in compare.md waste.png latency.png timeline.png; do
-		[ -s "$c/$f" ] || fail "kernels/compare/$f missing"
-	done
-	has "$c/compare.md" "traced.slab: slab, 6.6, options: the target's"
-	has "$c/compare.md" "traced.slub.c1: slub, 6.6, options: CONFIG_RANDOM_KMALLOC_CACHES=y"
-	has "$c/compare.md" "traced.slub-tiny.c1: not run:"
-	# no kernel had SLAB with random kmalloc caches (SLUB only, 6.6-6.7)
-	has "$c/compare.md" "traced.slab.c1: not run: slabsim run: slab: CONFIG_RANDOM_KMALLOC_CACHES depends on SLUB"
-	[ ! -e "$rep/kernels/runs/ref__traced.slab.c1" ] || fail "a skipped run left its directory"
-	# 4 of the 6 label pairs ran: the count and the pairs, said as such
-	has "$c/compare.md" "Runs: 4 from"
-	has "$c/compare.md" "of the 6 pairs of 1 variants and 6 models"
-fi
+has_cmd gnuplot || skip_rest_unless_ci "make compare ALLOCATORS=: no gnuplot (Debian gnuplot-nox; make deps installs it)"
+rep=$tmp/reports/smack17k
+make -C "$root" --no-print-directory compare WORKLOAD=smack17k RULES=300 LABELS=30 \
+	SLABSIM="$S" DATA="$tmp/data" REPORT="$rep" VARIANTS=ref MODELS=traced \
+	TARGET=arm32-6.6 ALLOCATORS="slub slab slub-tiny" \
+	CONFIGS="CONFIG_RANDOM_KMALLOC_CACHES=y" >"$tmp/log" 2>&1 ||
+	{ cat "$tmp/log"; fail "make compare ALLOCATORS"; }
+c=$rep/kernels/compare
+for f in compare.md waste.png latency.png timeline.png; do
+	[ -s "$c/$f" ] || fail "kernels/compare/$f missing"
+done
+has "$c/compare.md" "traced.slab: slab, 6.6, options: the target's"
+has "$c/compare.md" "traced.slub.c1: slub, 6.6, options: CONFIG_RANDOM_KMALLOC_CACHES=y"
+has "$c/compare.md" "traced.slub-tiny.c1: not run:"
+# no kernel had SLAB with random kmalloc caches (SLUB only, 6.6-6.7)
+has "$c/compare.md" "traced.slab.c1: not run: slabsim run: slab: CONFIG_RANDOM_KMALLOC_CACHES depends on SLUB"
+[ ! -e "$rep/kernels/runs/ref__traced.slab.c1" ] || fail "a skipped run left its directory"
+# 4 of the 6 label pairs ran: the count and the pairs, said as such
+has "$c/compare.md" "Runs: 4 from"
+has "$c/compare.md" "of the 6 pairs of 1 variants and 6 models"
 echo "allocators.sh: ok"

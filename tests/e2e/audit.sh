@@ -25,7 +25,8 @@ expect_usage "does not dominate" --variant off --context u:r:t:s1-s0
 expect_usage "not stat, access or open" --variant off --mix read:1
 expect_usage "fewer than the 2 contexts" --variant off --context u:r:t:s0 --context u:r:t:s1 --files 1
 expect_usage "integer 1.." --variant off --syscalls 0
-"$S" gen audit --variant off 2> err && fail "no -o accepted" || true
+expect_rc 2 "$S" gen audit --variant off
+grep -q -- "-o TRACE" "$tmp/err" || fail "no -o: $(cat "$tmp/err")"
 
 # ---- a failed write leaves nothing ---------------------------------------------
 rc=0
@@ -84,8 +85,8 @@ rc=0
 [ $rc = 1 ] && grep -q "work.csv:.*mystery" err || { cat err; fail "bad work.csv: exit $rc"; }
 
 # ---- make sim at small scale, then nothing to redo -------------------------------
-[ -n "${SLABSIM_QUICK:-}" ] && { echo "audit: ok (quick)"; exit 0; }
-command -v gnuplot > /dev/null || { echo "audit: ok (gnuplot missing, make sim skipped)"; exit 0; }
+[ -z "${SLABSIM_QUICK:-}" ] || skip_rest "make sim WORKLOAD=audit (SLABSIM_QUICK: the replays above ran under the sanitizers)"
+has_cmd gnuplot || skip_rest_unless_ci "make sim WORKLOAD=audit: no gnuplot (Debian gnuplot-nox; make deps installs it)"
 args=(WORKLOAD=audit SYSCALLS=1000 MODELS=traced SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/mk")
 make -C "$root" --no-print-directory sim "${args[@]}" > log 2>&1 || { tail -30 log; fail "make sim"; }
 for f in report.md summary.csv overhead.csv waste.png latency.png breakdown.png breakdown.svg sweep.png sweep.svg; do

@@ -39,7 +39,8 @@ run_case() {
 }
 
 # expect_fail_in DIR WHAT EXIT MESSAGE CMD...: exit status, message on
-# DIR.err, nothing left in DIR (the command's output directory).  Builtins
+# DIR.err, nothing left in DIR (the command's output directory, made
+# anew with mode $out_mode when set).  Builtins
 # only besides the command: the catalogue runs it a hundred times.
 shopt -s nullglob dotglob
 expect_fail_in() {
@@ -48,6 +49,7 @@ expect_fail_in() {
 	shift 4
 	[ -d "$dir" ] && rm -rf "$dir"
 	mkdir "$dir"
+	[ -z "${out_mode:-}" ] || chmod "$out_mode" "$dir"
 	set +e
 	"$@" >/dev/null 2>"$dir.err"
 	rc=$?
@@ -163,28 +165,57 @@ expect_fail "target: a directory" 1 "read error: Is a directory" run_case target
 run_case smack "$tmp/empty.rules" "$tmp/o" >/dev/null 2>&1 || fail "an empty rule file is a valid load of nothing"
 rm -f "$tmp/o/t.trace" "$tmp/o/r.rules"
 
-# Unreadable: root reads anything, so drop to an unprivileged user if we can.
-as_user=()
-if [ "$(id -u)" -ne 0 ]; then
+# Unreadable: root reads anything, so as root the cases run as nobody
+# (65534), on copies nobody can read in $tmp: the binary, the data it
+# finds beside it (allocators/targets, allocators/costs) and the inputs.
+# The checkout may sit in a folder nobody may enter (a clone in a 0700
+# directory), so nothing of it is run or read as nobody.
+as_user=() us=$S ok_in=$root/tests/bad/trace/size_zero_and_large.trace
+if ! has_root; then
 	as_user=(env)
-elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
-	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+elif has_cmd setpriv; then
+	pub=$tmp/pub
+	mkdir -p "$pub/build" "$pub/allocators"
+	cp "$S" "$pub/build/slabsim"
+	cp -r "$root/allocators/targets" "$root/allocators/costs" "$pub/allocators/"
+	cp "$ok_in" "$pub/ok_in.trace"
+	# the sanitizer pass's LeakSanitizer suppressions, copied the same way
+	lsan=${LSAN_OPTIONS:-}
+	if [[ $lsan =~ suppressions=([^:]*) ]]; then
+		cp "${BASH_REMATCH[1]}" "$pub/lsan.supp"
+		lsan=${lsan/"${BASH_REMATCH[1]}"/$pub/lsan.supp}
+	fi
+	chmod -R a+rX "$pub"
+	chmod 755 "$tmp"
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups env LSAN_OPTIONS="$lsan")
+	us=$pub/build/slabsim ok_in=$pub/ok_in.trace
+	"${as_user[@]}" "$us" --version >/dev/null 2>"$tmp/err" ||
+		{ skip_part_unless_ci "unreadable-file cases: nobody cannot run $us: $(cat "$tmp/err")"; as_user=(); }
+else
+	skip_part_unless_ci "unreadable-file cases: root without setpriv (util-linux)"
 fi
 if [ ${#as_user[@]} -gt 0 ]; then
-	chmod 755 "$tmp"
 	for f in locked.rules locked.costs locked.target locked.txt; do
 		cp "$tmp/ok.trace" "$tmp/$f" && chmod 000 "$tmp/$f"
 	done
 	chmod 000 "$tmp/ok.trace"
-	chmod 777 "$tmp/o"
-	expect_fail "trace: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$tmp/ok.trace" "${RUN[@]}" --out "$tmp/o"
-	expect_fail "smack: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" gen smack17k --from-rules "$tmp/locked.rules" --variant ref -o "$tmp/o/t.trace"
-	expect_fail "costs: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$root/tests/bad/trace/size_zero_and_large.trace" "${RUN[@]}" --costs "$tmp/locked.costs" --out "$tmp/o"
-	expect_fail "target: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" run --trace "$root/tests/bad/trace/size_zero_and_large.trace" --model traced --target "$tmp/locked.target" --out "$tmp/o"
-	expect_fail "import: unreadable" 1 "Permission denied" "${as_user[@]}" "$S" import -o "$tmp/o/t.trace" "$tmp/locked.txt"
+	# the output directory and its parent (where the run stages its files)
+	# writable: each failure is the input's, and its message names the
+	# file nobody could not read
+	mkdir -m 1777 "$tmp/w"
+	out_mode=777
+	expect_fail_in "$tmp/w/o" "trace: unreadable" 1 "$tmp/ok.trace: cannot open trace: Permission denied" \
+		"${as_user[@]}" "$us" run --trace "$tmp/ok.trace" "${RUN[@]}" --out "$tmp/w/o"
+	expect_fail_in "$tmp/w/o" "smack: unreadable" 1 "$tmp/locked.rules: cannot open rule file: Permission denied" \
+		"${as_user[@]}" "$us" gen smack17k --from-rules "$tmp/locked.rules" --variant ref -o "$tmp/w/o/t.trace"
+	expect_fail_in "$tmp/w/o" "costs: unreadable" 1 "$tmp/locked.costs: cannot open cost table: Permission denied" \
+		"${as_user[@]}" "$us" run --trace "$ok_in" "${RUN[@]}" --costs "$tmp/locked.costs" --out "$tmp/w/o"
+	expect_fail_in "$tmp/w/o" "target: unreadable" 1 "$tmp/locked.target: cannot open: Permission denied" \
+		"${as_user[@]}" "$us" run --trace "$ok_in" --model traced --target "$tmp/locked.target" --out "$tmp/w/o"
+	expect_fail_in "$tmp/w/o" "import: unreadable" 1 "$tmp/locked.txt: cannot open capture: Permission denied" \
+		"${as_user[@]}" "$us" import -o "$tmp/w/o/t.trace" "$tmp/locked.txt"
 	chmod 644 "$tmp/ok.trace"
-else
-	echo "bad_input: unreadable-file cases skipped (root without setpriv)"
+	out_mode=
 fi
 
 # ---- writing results fails ----------------------------------------------------
@@ -214,8 +245,10 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=16k slabsim-full "$full" 2>/de
 	grep -q "No space left on device" "$tmp/err" || fail "gen full disk message: $(cat "$tmp/err")"
 	[ -z "$(ls -A "$full")" ] || fail "gen full disk: left behind: $(ls -A "$full")"
 	umount "$full" && mnt=
+elif ! has_root; then
+	skip_part_unless_ci "full-disk cases: a tmpfs mount needs root"
 else
-	echo "bad_input: tmpfs full-disk case skipped (not root or no mount)"
+	skip_part_unless_ci "full-disk cases: mount -t tmpfs failed"
 fi
 # RLIMIT_FSIZE: a result file above 4 KiB (timeline.csv, one row per event
 # here) fails with EFBIG (SIGXFSZ ignored: an inherited SIG_IGN survives exec).

@@ -160,7 +160,7 @@ sig_ignored() {
 }
 for sig in INT TERM HUP; do
 	if sig_ignored "$sig"; then
-		echo "bad_output.sh: SIG$sig was ignored when the test started: not sent"
+		skip_part "SIG$sig: ignored when the test started (nohup, a background job): not sent"
 		continue
 	fi
 	rm -rf "$tmp/S"
@@ -232,7 +232,7 @@ if "$S" run --trace "$tmp/ok.trace" --model traced --target x86_64-6.x --mode ho
 		"$S" run --trace "$bad/trace/too_much_memory.trace" --model traced --target x86_64-6.x \
 		--mode host --topology 'synth:pu:1' --max-memory 256K --out "$tmp/h1"
 else
-	echo "bad_output: host-mode case skipped (host mode cannot run here)"
+	skip_part_unless_ci "host mode's --max-memory: host mode cannot run here"
 fi
 
 # ---- make clean: everything make and a killed slabsim made ------------------------------

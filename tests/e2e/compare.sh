@@ -6,7 +6,7 @@
 # usage fails cleanly.
 . "$(dirname "$0")/lib/common.bash"
 . "$root/tests/e2e/lib/plots.bash"
-command -v gnuplot >/dev/null || { echo "compare: gnuplot missing, skipped"; exit 0; }
+need_gnuplot
 
 rep=$tmp/reports/smack17k
 c=$rep/compare

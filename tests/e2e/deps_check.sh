@@ -3,9 +3,9 @@
 # not installed: it asks dpkg-query once for all of them, so a package the
 # query does not print, or that only prefixes an installed one, is missing.
 . "$(dirname "$0")/lib/common.bash"
-command -v dpkg-query >/dev/null || { echo "deps_check: no dpkg-query, skipped"; exit 0; }
+need_cmd dpkg-query dpkg
 dpkg-query -W -f='${Status}\n' zstd 2>/dev/null | grep -q "install ok installed" ||
-	{ echo "deps_check: zstd not installed, skipped"; exit 0; }
+	skip_unless_ci "zstd not installed (make deps installs it)"
 
 # the script with its package list replaced: one installed (zstd), one
 # missing name, and a prefix of zstd that is no package

@@ -112,26 +112,26 @@ if ls "$tmp" | grep -q 'tmp'; then fail "temporary file left behind"; fi
 
 # ---- make sim at small scale, into a temporary directory ----
 # (skipped in the ASan pass, SLABSIM_QUICK: the replays above covered it)
-if command -v gnuplot >/dev/null && [ -z "${SLABSIM_QUICK:-}" ]; then
-	args=(WORKLOAD=hackbench HB_GROUPS=2 HB_LOOPS=5 HB_FDS=4 SLABSIM="$S"
-	      DATA="$tmp/data" REPORT="$tmp/msim")
-	make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log" 2>&1 \
-		|| { cat "$tmp/log"; fail "make sim"; }
-	for f in report.md summary.csv time.png time.svg time.dat latency.png; do
-		[ -s "$tmp/msim/$f" ] || fail "make sim: $f missing"
-	done
-	expect_eq "summary rows" "$(cut -d, -f2 "$tmp/msim/summary.csv" | tail -n +2 | tr '\n' ' ')" \
-		"none-4.5 P-4.5 none-4.6 P-4.6 none-6.1 P-6.1 "
-	grep -q 'HB_MSG_CYCLES' "$tmp/msim/report.md" || fail "fitted constant not reported"
-	head -c 8 "$tmp/msim/time.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "time.png is not a PNG"
-	make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log2" 2>&1 || fail "second make sim"
-	if grep -E '^ *(GEN|RUN|REPORT) ' "$tmp/log2"; then fail "second make sim redid work"; fi
-	# under a reports root the index is written too, after the workload's
-	# own plots (mk/index.mk): time.png is on it, no temporary file is
-	make -C "$root" --no-print-directory sim WORKLOAD=hackbench HB_GROUPS=2 HB_LOOPS=5 HB_FDS=4 \
-		SLABSIM="$S" REPORTS="$tmp/reports" DATASETS="$tmp/datasets" >"$tmp/log3" 2>&1 \
-		|| { cat "$tmp/log3"; fail "make sim REPORTS="; }
-	grep -q 'time\.png' "$tmp/reports/index.html" || fail "index.html: no time.png"
-	if grep -q '\.tmp\.' "$tmp/reports/index.html"; then fail "index.html lists a temporary file"; fi
-fi
+[ -z "${SLABSIM_QUICK:-}" ] || skip_rest "make sim WORKLOAD=hackbench (SLABSIM_QUICK: the replays above ran under the sanitizers)"
+has_cmd gnuplot || skip_rest_unless_ci "make sim WORKLOAD=hackbench: no gnuplot (Debian gnuplot-nox; make deps installs it)"
+args=(WORKLOAD=hackbench HB_GROUPS=2 HB_LOOPS=5 HB_FDS=4 SLABSIM="$S"
+      DATA="$tmp/data" REPORT="$tmp/msim")
+make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log" 2>&1 \
+	|| { cat "$tmp/log"; fail "make sim"; }
+for f in report.md summary.csv time.png time.svg time.dat latency.png; do
+	[ -s "$tmp/msim/$f" ] || fail "make sim: $f missing"
+done
+expect_eq "summary rows" "$(cut -d, -f2 "$tmp/msim/summary.csv" | tail -n +2 | tr '\n' ' ')" \
+	"none-4.5 P-4.5 none-4.6 P-4.6 none-6.1 P-6.1 "
+grep -q 'HB_MSG_CYCLES' "$tmp/msim/report.md" || fail "fitted constant not reported"
+head -c 8 "$tmp/msim/time.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "time.png is not a PNG"
+make -C "$root" --no-print-directory sim "${args[@]}" >"$tmp/log2" 2>&1 || fail "second make sim"
+if grep -E '^ *(GEN|RUN|REPORT) ' "$tmp/log2"; then fail "second make sim redid work"; fi
+# under a reports root the index is written too, after the workload's
+# own plots (mk/index.mk): time.png is on it, no temporary file is
+make -C "$root" --no-print-directory sim WORKLOAD=hackbench HB_GROUPS=2 HB_LOOPS=5 HB_FDS=4 \
+	SLABSIM="$S" REPORTS="$tmp/reports" DATASETS="$tmp/datasets" >"$tmp/log3" 2>&1 \
+	|| { cat "$tmp/log3"; fail "make sim REPORTS="; }
+grep -q 'time\.png' "$tmp/reports/index.html" || fail "index.html: no time.png"
+if grep -q '\.tmp\.' "$tmp/reports/index.html"; then fail "index.html lists a temporary file"; fi
 echo "hackbench.sh: ok"

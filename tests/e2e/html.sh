@@ -8,9 +8,9 @@
 # the browser part is skipped with a message.
 . "$(dirname "$0")/lib/common.bash"
 . "$root/tests/e2e/lib/plots.bash"
-command -v gnuplot >/dev/null || { echo "html: gnuplot missing, skipped"; exit 0; }
+need_gnuplot
 # the ASan pass: the binary's part is covered by the tests of index above
-[ -n "${SLABSIM_QUICK:-}" ] && { echo "html: ok (quick)"; exit 0; }
+[ -z "${SLABSIM_QUICK:-}" ] || skip "SLABSIM_QUICK: slabsim index runs under the sanitizers in compare.sh"
 
 rep=$tmp/reports
 w=(WORKLOAD=smack17k RULES=300 LABELS=30 MODELS=traced SLABSIM="$S" REPORTS="$rep"
@@ -61,11 +61,8 @@ grep -q '<a href="../index.html">all reports</a>' "$rep/$base/report.html" || fa
 if ! command -v chromium >/dev/null; then
 	"$root/scripts/deps.sh" install chromium >/dev/null 2>&1 || true
 fi
-if ! command -v chromium >/dev/null; then
-	echo "html: chromium not installed (as root: scripts/deps.sh install chromium): browser checks skipped"
-	echo "html: ok (no browser)"
-	exit 0
-fi
+has_cmd chromium ||
+	skip_rest_unless_ci "the browser checks: no chromium (as root: scripts/deps.sh install chromium)"
 browse() { # browse ARGS... URL: a fresh profile each time, nothing from the network
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \

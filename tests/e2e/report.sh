@@ -74,10 +74,7 @@ rc=0
 [ -s "$tmp/err" ] || fail "unknown option: no message"
 
 # ---- plots ---------------------------------------------------------------------
-if ! command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
-	echo "report.sh: gnuplot not installed: plot checks skipped"
-	exit 0
-fi
+has_cmd "${GNUPLOT:-gnuplot}" || skip_rest_unless_ci "the plots and make report: no gnuplot (Debian gnuplot-nox; make deps installs it)"
 GNUPLOT=$(command -v "${GNUPLOT:-gnuplot}")
 
 # check_png FILE / check_svg FILE: real images, not trivially small

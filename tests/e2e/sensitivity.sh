@@ -58,10 +58,7 @@ grep -qx 'AUDIT_LINE_BOUNCE_CYCLES 150 60 300 gen' "$tmp/arep/sensitivity/params
 [ "$(grep -c ' gen$' "$tmp/arep/sensitivity/params")" -eq 11 ] || fail "audit params: want 11 estimates"
 
 # ---- make sensitivity, small: smack17k at 300 rules, three parameters ----
-if [ -n "${SLABSIM_QUICK:-}" ]; then
-	echo "sensitivity.sh: ok (make sensitivity skipped: SLABSIM_QUICK)"
-	exit 0
-fi
+[ -z "${SLABSIM_QUICK:-}" ] || skip_rest "make sensitivity (SLABSIM_QUICK: slabsim costs and sensitivity ran above)"
 args=(WORKLOAD=smack17k RULES=300 LABELS=30 SLABSIM="$S" DATA="$tmp/data"
 	REPORT="$tmp/rep" SENS_ONLY="alloc_fastpath clock_mhz SMACK_LABEL_CMP_CYCLES" SENS_JOBS=2)
 make -C "$root" --no-print-directory sensitivity "${args[@]}" > "$tmp/log" 2>&1 ||

@@ -9,7 +9,7 @@
 fp() { awk -F, -v v="$2" -v m="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["variant"] == v && $c["model"] == m { print $c["footprint_kib"] }' "$1"; }
 . "$root/tests/e2e/lib/plots.bash"
-command -v gnuplot >/dev/null || { echo "sweep: gnuplot missing, skipped"; exit 0; }
+need_gnuplot
 
 args=(WORKLOAD=smack17k LABELS=30 VARIANTS="ref patch4" MODELS="traced kmem_cache"
 	SLABSIM="$S" DATA="$tmp/data" REPORT="$tmp/rep")

@@ -6,8 +6,11 @@
 # is tested by `make test-slurm` (tests/slurm/test-slurm.sh), which needs
 # daemons.  docs/distributed.md.
 . "$(dirname "$0")/lib/common.bash"
-command -v parallel >/dev/null || fail "GNU parallel missing (scripts/deps.sh installs it)"
-command -v gnuplot >/dev/null || { echo "sweep_engines: gnuplot missing, skipped"; exit 0; }
+need_cmd parallel
+need_gnuplot
+# The engines are make and GNU parallel around the same slabsim commands
+# as sweep.sh's points, which the sanitizer pass runs there.
+[ -z "${SLABSIM_QUICK:-}" ] || skip "SLABSIM_QUICK: the engines are make and GNU parallel; sweep.sh runs the points' slabsim commands"
 
 # The points' directories are named relative to the tree (a point's
 # report.md names them), so the sweep goes under reports/ (ignored by git)
@@ -50,18 +53,25 @@ make -C "$root" --no-print-directory sweep "${args[@]}" ENGINE=nope >"$tmp/log-b
 [ "$rc" = 2 ] && grep -q "unknown ENGINE 'nope'" "$tmp/log-bad" || fail "ENGINE=nope: exit $rc"
 
 # ---- over ssh to 127.0.0.1 -----------------------------------------------------------
-skip() { echo "sweep_engines: ssh to 127.0.0.1 skipped: $*"; exit 0; }
-[ -n "${SLABSIM_QUICK:-}" ] && skip "SLABSIM_QUICK (the sanitizer pass)"
 sshd=$(command -v sshd || echo /usr/sbin/sshd)
-[ -x "$sshd" ] || skip "no sshd (Debian openssh-server)"
-command -v rsync >/dev/null || skip "no rsync"
+[ -x "$sshd" ] || skip_rest_unless_ci "ssh to 127.0.0.1: no sshd (Debian openssh-server; make deps installs it)"
+has_cmd rsync || skip_rest_unless_ci "ssh to 127.0.0.1: no rsync (make deps installs it)"
 d=$tmp/sshd
 mkdir -p "$d"
-ssh-keygen -q -t ed25519 -N '' -f "$d/host" && ssh-keygen -q -t ed25519 -N '' -f "$d/client" || skip "ssh-keygen failed"
+ssh-keygen -q -t ed25519 -N '' -f "$d/host" && ssh-keygen -q -t ed25519 -N '' -f "$d/client" ||
+	skip_rest_unless_ci "ssh to 127.0.0.1: ssh-keygen failed"
 cp "$d/client.pub" "$d/authorized_keys"
 chmod 600 "$d/authorized_keys"
-port=$((20000 + $$ % 20000))
-cat >"$d/config" <<CONF
+# The sessions start in a home of their own ($d/home), not the user's: the
+# kit GNU parallel copies there is this sweep's alone, whatever else runs
+# sweeps over ssh on this machine, and its removal is checked there.
+mkdir -p "$d/home" /run/sshd 2>/dev/null || true
+# A free port: another sshd (a test run beside this one) may hold the
+# first one tried; sshd then exits at once.
+ok=
+for try in 1 2 3 4 5; do
+	port=$((20000 + (RANDOM * 32768 + RANDOM + $$ + try) % 40000))
+	cat >"$d/config" <<CONF
 Port $port
 ListenAddress 127.0.0.1
 HostKey $d/host
@@ -71,19 +81,27 @@ PermitRootLogin yes
 StrictModes no
 UsePAM no
 PasswordAuthentication no
+ForceCommand cd $d/home && HOME=$d/home exec /bin/sh -c "\$SSH_ORIGINAL_COMMAND"
 CONF
-mkdir -p /run/sshd 2>/dev/null || true
-"$sshd" -D -f "$d/config" -E "$d/log" &
-sshd_pid=$!
-ssh_cmd="ssh -p $port -i $d/client -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-	$ssh_cmd 127.0.0.1 true 2>/dev/null && break
-	sleep 0.5
+	"$sshd" -D -f "$d/config" -E "$d/log" &
+	sshd_pid=$!
+	ssh_cmd="ssh -p $port -i $d/client -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
+	# (up to 30 s to start on a loaded machine)
+	for _ in $(seq 60); do
+		$ssh_cmd 127.0.0.1 true 2>/dev/null && { ok=1; break 2; }
+		kill -0 "$sshd_pid" 2>/dev/null || break
+		sleep 0.5
+	done
+	kill "$sshd_pid" 2>/dev/null || true
+	wait "$sshd_pid" 2>/dev/null || true
+	sshd_pid=
 done
-$ssh_cmd 127.0.0.1 true 2>/dev/null || skip "sshd on 127.0.0.1:$port did not accept the test's key ($(tail -1 "$d/log" 2>/dev/null))"
+[ -n "$ok" ] || skip_rest_unless_ci "ssh to 127.0.0.1: no sshd of the test's accepted its key ($(tail -1 "$d/log" 2>/dev/null))"
+[ "$($ssh_cmd 127.0.0.1 pwd)" = "$d/home" ] || fail "the ssh session does not start in $d/home"
 echo "2/$ssh_cmd 127.0.0.1" >"$tmp/ssh.logins"
 sweep "$tmp/log-ssh" ENGINE=parallel SSHLOGINFILE="$tmp/ssh.logins"
 same "ENGINE=parallel over ssh"
 # the remote side was cleaned up: no kit left in its home directory
-if $ssh_cmd 127.0.0.1 'ls ~/slabsim-sweep-* 2>/dev/null' | grep -q .; then fail "files left on the ssh host"; fi
+left=$(cd "$d/home" && ls -A)
+[ -z "$left" ] || fail "files left on the ssh host: $left"
 echo "sweep_engines: ok (local and ssh)"

@@ -147,6 +147,17 @@ static const enum ss_trace_format formats[4] = {SS_TRACE_TEXT, SS_TRACE_TEXT_ZST
 static const char *const suffix[4] = {".trace", ".trace.zst", ".sbt", ".sbt.zst"};
 
 /* Write the script; a refusal must be one the rules call for. */
+/* dst (n bytes) = src cut to fit: a name of the script into another
+ * field of it (snprintf there is -Wrestrict to gcc, which cannot tell the
+ * two fields of one struct apart). */
+static void copy_name(char *dst, size_t n, const char *src)
+{
+	size_t len = strnlen(src, n - 1);
+
+	memmove(dst, src, len);
+	dst[len] = '\0';
+}
+
 static void write_trace(struct script *s, struct cur *c, const char *path, int fmt)
 {
 	struct ss_trace_writer *w;
@@ -174,7 +185,7 @@ static void write_trace(struct script *s, struct cur *c, const char *path, int f
 			      "cache '%s' %s", name, api > 0 ? "taken" : "refused");
 		if (api > 0) {
 			ss_fuzz_check(api == s->nr_caches + 1, "cache index %d", api);
-			snprintf(s->caches[s->nr_caches], sizeof(s->caches[0]), "%s", name);
+			copy_name(s->caches[s->nr_caches], sizeof(s->caches[0]), name);
 			s->cache_size[s->nr_caches++] = size;
 		}
 	}
@@ -185,7 +196,7 @@ static void write_trace(struct script *s, struct cur *c, const char *path, int f
 
 		memset(x, 0, sizeof(*x));
 		x->ev.cpu = cpu;
-		snprintf(x->site, sizeof(x->site), "%s", name);
+		copy_name(x->site, sizeof(x->site), name);
 		if (op == 0 || (op == 1 && !nlive)) { /* alloc */
 			unsigned api = s->nr_caches ? byte(c) % (unsigned)(s->nr_caches + 1) : 0;
 			uint64_t size = api ? byte(c) % (s->cache_size[api - 1] + 1)
@@ -194,7 +205,7 @@ static void write_trace(struct script *s, struct cur *c, const char *path, int f
 			x->ev.kind = SS_EV_ALLOC;
 			x->ev.id = ss_idpool_get(&ids);
 			x->ev.value = size;
-			snprintf(x->cache, sizeof(x->cache), "%s", api ? s->caches[api - 1] : "kmalloc");
+			copy_name(x->cache, sizeof(x->cache), api ? s->caches[api - 1] : "kmalloc");
 			rc = ss_trace_write_alloc(w, cpu, x->ev.id, name, api, size);
 			ss_fuzz_check((rc == 0) == ss_trace_name_ok(name), "site '%s' %s", name,
 				      rc ? "refused" : "taken");
