@@ -19,6 +19,10 @@
 # skipped).  A test running longer than TEST_TIMEOUT seconds (default
 # 1200) is killed and fails.
 set -u
+# Each test runs as from a user's shell: not inside make test's make,
+# whose flags (-s for the one-line steps, the jobserver) a test's own
+# `make` would inherit through the environment.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 jobs=$(nproc 2>/dev/null || echo 1)
 declare -A apart # names of tests never run two at a time (-x)
