@@ -11,7 +11,7 @@
 set -u
 # libtracecmd-dev, libtraceevent-dev (and libtracefs-dev, whose .pc libtracecmd
 # needs): slabsim import reads trace.dat; trace-cmd: the e2e test records one.
-PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev zstd libxxhash-dev parallel rsync openssh-client openssh-server libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd libcmark-dev clang libbpf-dev linux-libc-dev"
+PKGS="build-essential pkg-config libhwloc-dev hwloc libpfm4-dev libcmocka-dev gnuplot-nox libzstd-dev zstd libxxhash-dev parallel rsync openssh-client openssh-server libtracecmd-dev libtraceevent-dev libtracefs-dev trace-cmd libcmark-dev clang libbpf-dev linux-libc-dev strace"
 [ "${2:-}" = fuzz ] && PKGS="clang libclang-rt-14-dev"
 [ "${2:-}" = chromium ] && PKGS="chromium"
 [ "${2:-}" = slurm ] && PKGS="slurm-wlm"

@@ -67,9 +67,7 @@ done
 # The tool's own events (scripts/capture.sh, "the tracing window"): its
 # processes listed, their events counted as the meta says, none of them
 # the BPF verifier's (slab-fill's program is loaded before tracing
-# begins), and at most 1% of the capture.  The share: ~1,500-3,000 events
-# against 200,000+ here (measured: 2,877 of 3.7 M on a busy machine);
-# before, a load of the program inside the window alone was ~700,000.
+# begins), and a few thousand at most.
 tp=$(meta tiny tool_pids) own=$(meta tiny tool_events) events=$(meta tiny events)
 [[ $tp =~ ^[0-9]+( [0-9]+)+$ ]] || fail "tool_pids='$tp'"
 [[ $own =~ ^[0-9]+$ ]] || fail "tool_events='$own'"
@@ -85,7 +83,10 @@ read -r recount verifier < <(zstdcat "$d/capture.ftrace.zst" | awk -v tools="$tp
 	END { print n + 0, v + 0 }')
 expect_eq "tool_events against the trace" "$recount" "$own"
 expect_eq "verifier events of the tool's processes" "$verifier" 0
-[ $((own * 100)) -le "$events" ] || fail "the tool's own events are $own of $events, more than 1%"
+# an absolute bound: the command's own events depend on the machine's
+# background, the tool's do not (a load of the BPF program inside the
+# window alone was ~700,000)
+[ "$own" -le 3000 ] || fail "the tool's own events are $own of $events, more than 3,000"
 grep -q "($own of them the capture's own processes'" "$tmp/out" || fail "make capture does not say the tool's share: $(cat "$tmp/out")"
 lossy=$(meta tiny lossy) lost=$(meta tiny lost_total) lm=$(meta tiny lost_markers)
 case $lossy in
@@ -130,7 +131,16 @@ phases=$(meta tiny phases)
 IFS=. read -r kmaj kmin _ <<< "$(uname -r)"
 if [ "$kmaj" -gt 5 ] || { [ "$kmaj" = 5 ] && [ "${kmin%%[!0-9]*}" -ge 8 ]; }; then
 	[ "$(meta tiny trace_from)" = snapshot ] || fail "trace_from=$(meta tiny trace_from)"
-	n=$(zstdcat "$d/capture.ftrace.zst" | grep -c 'slab-snapshot' || true)
+	# the walk's own tasks are the ones walk.ftrace.zst traced (another
+	# capture on the machine has walks of its own, under other PIDs)
+	pids=$(zstdcat "$d/walk.ftrace.zst" | awk 'match($0, /-[0-9]+ +\[[0-9]+\]/) {
+		p = substr($0, RSTART + 1, RLENGTH - 1); sub(/ .*/, "", p); print p }' | sort -u | tr '\n' ' ')
+	[ -n "$pids" ] || fail "walk.ftrace.zst names no task"
+	n=$(zstdcat "$d/capture.ftrace.zst" | awk -v pids="$pids" '
+		BEGIN { n = split(pids, a, " "); for (i = 1; i <= n; i++) walk[a[i]] = 1 }
+		match($0, /-[0-9]+ +\[[0-9]+\]/) { p = substr($0, RSTART + 1, RLENGTH - 1); sub(/ .*/, "", p)
+			if (p in walk && $0 ~ /slab-snapshot/) c++ }
+		END { print c + 0 }')
 	[ "$n" = 0 ] || fail "$n events of the snapshot's own walk in the trace"
 	# ... and recorded beside it, whole: its kernfs_fop_open kmallocs
 	# (import_walk.c drops the traced frees of those objects)
