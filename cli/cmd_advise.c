@@ -22,8 +22,8 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"allocators/targets/TARGET.target, or a path to a target file\n"
 		"(default: the trace's `meta target`)"},
 	[O_CONFIG] = {"config", NULL, "LIST",
-		"kernel options (CONFIG_X=y,...): not supported yet (issue 17);\n"
-		"proposals that need them are listed as not replayed"},
+		"kernel options of the baseline and every proposal, as for\n"
+		"`slabsim run --config` (CONFIG_X=y,...; docs/strategies.md)"},
 	[O_COSTS] = {"costs", NULL, "FILE",
 		"cost table overriding allocators/costs/default.costs"},
 	[O_CPUS] = {"cpus", NULL, "N",
@@ -75,8 +75,7 @@ static int take(void *ctx, int id, const char *v)
 		o->spec.model = v;
 		return 0;
 	case O_TARGET: o->spec.target = v; return 0;
-	case O_CONFIG:
-		return ss_opt_usage_err(&opt_set, "--config needs the kernel options of issue 17, not in this build");
+	case O_CONFIG: o->spec.config = v; return 0;
 	case O_COSTS: o->spec.costs = v; return 0;
 	case O_CPUS: return ss_opt_uint(&opt_set, id, v, 1, 65536, &o->spec.cpus);
 	case O_NODES: return ss_opt_uint(&opt_set, id, v, 1, 1024, &o->spec.nodes);

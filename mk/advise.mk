@@ -14,8 +14,9 @@
 # trace's own `meta target`, which the import gives it: the capture's own
 # target (workloads/import/capture.inc) unless TARGET is given; writes
 # reports/advise-NAME/ (NAME: the capture directory's or the file's name;
-# a what-if's with its suffix).  The settings `slabsim advise` has no
-# option for (ALLOCATOR, CONFIG, TOPOLOGY, MAP; a capture's INITIAL, SEED
+# a what-if's with its suffix).  CONFIG reaches the baseline and every
+# proposal (--config).  The settings `slabsim advise` has no
+# option for (ALLOCATOR, TOPOLOGY, MAP; a capture's INITIAL, SEED
 # and IMPORT_FLAGS: it replays from empty caches) are refused, not
 # dropped.
 # Either way: advice.csv, advice.md, proposals/NN.place, savings.dat and
@@ -24,7 +25,8 @@
 ADVISE_MODEL ?= traced
 MAX_PROPOSALS ?=
 ADV_OPTS = --model $(ADVISE_MODEL) $(if $(MAX_PROPOSALS),--max-proposals $(MAX_PROPOSALS)) \
-	$(if $(CPUS),--cpus $(CPUS)) $(if $(COSTS),--costs $(COSTS))
+	$(if $(CPUS),--cpus $(CPUS)) $(if $(COSTS),--costs $(COSTS)) \
+	$(if $(CONFIG),--config $(call sh_quote,$(CONFIG)))
 
 ifneq ($(TRACE),)
 # a capture directory stands for its capture file
@@ -55,10 +57,10 @@ ADV_TITLE := $(WORKLOAD) $(VARIANT) on $(TARGET)
 endif
 
 # what `slabsim advise` cannot replay: refused before anything is written
-ADV_UNSUPPORTED := $(filter ALLOCATOR CONFIG TOPOLOGY MAP INITIAL IMPORT_FLAGS $(if $(TRACE),SEED),$(WHATIF))
+ADV_UNSUPPORTED := $(filter ALLOCATOR TOPOLOGY MAP INITIAL IMPORT_FLAGS $(if $(TRACE),SEED),$(WHATIF))
 ifneq ($(filter advise,$(MAKECMDGOALS)),)
 ifneq ($(ADV_UNSUPPORTED),)
-$(error make advise: $(ADV_UNSUPPORTED) refused: slabsim advise replays the target's own allocator and options, on its CPUs, from empty caches (docs/advise.md))
+$(error make advise: $(ADV_UNSUPPORTED) refused: slabsim advise replays the target's own allocator, on its CPUs, from empty caches (docs/advise.md))
 endif
 endif
 

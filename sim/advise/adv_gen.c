@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kconfig.h"
 #include "kmalloc.h"
 #include "merge.h"
 #include "sort.h"
@@ -687,6 +688,32 @@ static int class_proposals(struct gen *g, struct ss_error *err)
 
 /* ---- imported traces: kmem_buckets and random kmalloc caches ---- */
 
+/* CONFIG_RANDOM_KMALLOC_CACHES (6.6) flipped from the baseline's: with it,
+ * kmalloc_type() sends each kmalloc site to one of RANDOM_KMALLOC_CACHES_NR
+ * + 1 copies of every class, chosen by a hash of the caller's address and
+ * random_kmalloc_seed (create_kmalloc_caches()).  Replayed with the option
+ * added to the baseline's --config; where the target's kernel or allocator
+ * cannot have it (before 6.6, SLAB, SLUB_TINY), listed with the reason. */
+static int random_proposal(struct gen *g, struct ss_error *err)
+{
+	struct ss_target t = *g->t;
+	struct ss_error why = {{0}};
+	struct adv_prop *p;
+	const bool on = !g->t->kc.random_kmalloc;
+
+	if (!(p = new_prop(g, ADV_RANDOM, err)))
+		return -1;
+	snprintf(p->config, sizeof(p->config), "CONFIG_RANDOM_KMALLOC_CACHES=%s", on ? "y" : "n");
+	snprintf(p->label, sizeof(p->label), "random_kmalloc_caches=%s", on ? "y" : "n");
+	snprintf(p->current, sizeof(p->current), "%s", on ? "kmalloc-*" : "kmalloc-rnd-*");
+	snprintf(p->cache, sizeof(p->cache), "%s", on ? "kmalloc-rnd-*" : "kmalloc-*");
+	if (ss_kconfig_apply_list(&t, p->config, &why) || ss_kconfig_finish(&t, &why)) {
+		snprintf(p->why, sizeof(p->why), "%.*s", (int)sizeof(p->why) - 1, why.msg);
+		p->needs = "the target's kernel cannot have it";
+	}
+	return set_sites(p, "*", err);
+}
+
 static int cmp_peak(const void *a, const void *b, void *ctx)
 {
 	const struct adv_scan *s = ctx;
@@ -730,13 +757,7 @@ static int hardening_proposals(struct gen *g, struct ss_error *err)
 		}
 	}
 	free(var);
-	if (!(p = new_prop(g, ADV_RANDOM, err)))
-		return -1;
-	snprintf(p->label, sizeof(p->label), "random_kmalloc_caches");
-	snprintf(p->current, sizeof(p->current), "kmalloc-*");
-	snprintf(p->cache, sizeof(p->cache), "kmalloc-rnd-*");
-	p->needs = "needs --config support (CONFIG_RANDOM_KMALLOC_CACHES, issue 17): not replayed";
-	return set_sites(p, "*", err);
+	return random_proposal(g, err);
 }
 
 /* ---- order and budget ---- */

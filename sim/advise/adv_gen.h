@@ -44,6 +44,8 @@ struct adv_prop {
 	double predicted_kib;	/* live objects at the end x stride saved */
 	double score;		/* the same with each site's peak live count */
 	const char *needs;	/* NULL: replayed; else why it is not */
+	char why[256];		/* the kernel's reason behind needs, "" none */
+	char config[64];	/* kernel options the proposal adds to the baseline's, "" none */
 	unsigned order;		/* generation order (ties) */
 };
 

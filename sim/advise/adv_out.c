@@ -102,15 +102,19 @@ static void csv_row(FILE *fp, const struct out *o, unsigned rank)
 	ss_csv_put(fp, p->cache);
 	fputc(',', fp);
 	ss_csv_put(fp, p->merge_into[0] ? p->merge_into : "-");
-	snprintf(place, sizeof(place), "proposals/%02u.place", rank + 1);
+	if (p->config[0]) /* a kernel option, no placement: replay_cmd() */
+		snprintf(place, sizeof(place), "-");
+	else
+		snprintf(place, sizeof(place), "proposals/%02u.place", rank + 1);
 	fprintf(fp, ",%" PRId64 ",%.2f,%.2f,%s\n", k->pages, res->footprint_kib,
 		res->peak_kib, place);
 }
 
 /* ---- advice.md ---- */
 
-/* The command that replays proposal `rank` (0: the baseline). */
-static void replay_cmd(FILE *fp, const struct out *o, unsigned rank)
+/* The command that replays proposal `rank` (0: the baseline), whose kernel
+ * options add `config` (NULL or "": none) to the baseline's. */
+static void replay_cmd(FILE *fp, const struct out *o, unsigned rank, const char *config)
 {
 	const struct ss_run_spec *s = &o->r->opts->spec;
 
@@ -128,7 +132,12 @@ static void replay_cmd(FILE *fp, const struct out *o, unsigned rank)
 		fprintf(fp, " --slub-debug %s", s->slub_debug);
 	if (s->no_merge)
 		fprintf(fp, " --no-merge");
-	if (rank)
+	if (config && config[0])
+		fprintf(fp, " --config %s%s%s", s->config ? s->config : "", s->config ? "," : "",
+			config);
+	else if (s->config)
+		fprintf(fp, " --config %s", s->config);
+	if (rank && !(config && config[0]))
 		fprintf(fp, " --place %s/proposals/%02u.place --out RUN`", o->r->opts->out, rank);
 	else
 		fprintf(fp, " --out RUN`");
@@ -226,6 +235,11 @@ static void change_words(FILE *fp, const struct out *o, const struct adv_prop *p
 			p->cache, p->cache, p->cache);
 		break;
 	case ADV_RANDOM:
+		if (!o->r->target->kc.random_kmalloc)
+			fprintf(fp, "- Build with `CONFIG_RANDOM_KMALLOC_CACHES=y` (6.6): kmalloc_type() sends each kmalloc call site to one of 16 copies of every kmalloc class (`kmalloc-rnd-01-*` .. `kmalloc-rnd-15-*` and the plain `kmalloc-*`), chosen by a hash of the caller's address and the boot-time `random_kmalloc_seed`, so that objects of different sites rarely share a slab.  A hardening change: the saving is negative, its cost.\n");
+		else
+			fprintf(fp, "- Build without `CONFIG_RANDOM_KMALLOC_CACHES` (the baseline has it): every kmalloc call site shares the one `kmalloc-*` cache of its class again instead of one of 16 copies chosen by a hash of the caller's address.  The saving is what the hardening costs.\n");
+		fprintf(fp, "- Every kmalloc site is affected; no call site changes.\n");
 		break;
 	}
 }
@@ -247,14 +261,16 @@ static void md_head(FILE *fp, const struct out *o)
 	const struct ss_advise_opts *op = r->opts;
 
 	fprintf(fp, "# slabsim advise: %s\n\n", op->spec.trace);
-	fprintf(fp, "Target %s (kernel %s, %u CPUs: %s), model `%s`; the trace has %" PRIu64
-		    " events, %" PRIu64 " allocations.\n\n",
-		r->target->name, o->era, r->target->cpus, cpus_words(r->cpus_from), op->spec.model,
+	fprintf(fp, "Target %s (kernel %s, %u CPUs: %s), model `%s`", r->target->name, o->era,
+		r->target->cpus, cpus_words(r->cpus_from), op->spec.model);
+	if (op->spec.config)
+		fprintf(fp, ", kernel options `%s`", op->spec.config);
+	fprintf(fp, "; the trace has %" PRIu64 " events, %" PRIu64 " allocations.\n\n",
 		r->scan->events, r->scan->allocs);
 	fprintf(fp, "The baseline replay: footprint %.2f KiB at the end, %.2f KiB at the peak, %" PRIu64
 		    " slab pages, %.3f ms simulated (",
 		r->base->footprint_kib, r->base->peak_kib, r->base->slab_pages, r->base->sim_ms);
-	replay_cmd(fp, o, 0);
+	replay_cmd(fp, o, 0, NULL);
 	fprintf(fp, ").\n\n");
 	fprintf(fp, "Every saving below is the difference between two full replays of the trace, the baseline's and the proposal's; `predicted` is the estimate (objects live at the end times the bytes saved per object) used only to choose what to replay.  %u proposals replayed",
 		o->nr);
@@ -303,8 +319,9 @@ static void md_changes(FILE *fp, const struct out *o)
 			shown(k->peak, 0.1));
 		change_words(fp, o, p);
 		fprintf(fp, "- Replay: ");
-		replay_cmd(fp, o, i + 1);
-		fprintf(fp, " (the baseline: the same without `--place`).\n\n");
+		replay_cmd(fp, o, i + 1, p->config);
+		fprintf(fp, " (the baseline: the same without `%s`).\n\n",
+			p->config[0] ? p->config : "--place");
 	}
 }
 
@@ -320,7 +337,7 @@ static void md_not_replayed(FILE *fp, const struct out *o)
 			fprintf(fp, "## Not replayed\n\n");
 		any = true;
 		fprintf(fp, "- %s (%s): %s.\n", ps->p[i].label, ps->p[i].sites,
-			ps->p[i].needs ? ps->p[i].needs : "not replayed");
+			ps->p[i].why[0] ? ps->p[i].why : ps->p[i].needs ? ps->p[i].needs : "not replayed");
 	}
 	if (any)
 		fprintf(fp, "\n");
@@ -471,6 +488,8 @@ int adv_write_outputs(const struct adv_report *r, struct ss_error *err)
 		const struct adv_prop *p = &r->props->p[o.rk[i].idx];
 		char name[32];
 
+		if (p->config[0]) /* a kernel option: no placement to write */
+			continue;
 		snprintf(name, sizeof(name), "%02u.place", i + 1);
 		if (open_at(&fs, dir, name, err))
 			goto out;

@@ -60,6 +60,8 @@ int adv_replay_all(const struct ss_run_spec *spec, struct adv_job *jobs,
 		specs[i] = *spec;
 		specs[i].place = NULL;
 		specs[i].overrides = jobs[i].ov;
+		if (jobs[i].config)
+			specs[i].config = jobs[i].config;
 		memset(&jobs[i].res, 0, sizeof(jobs[i].res));
 		runs[i] = (struct ss_run){.on_sample = note_peak, .sample_every = 1,
 					  .user = &jobs[i].res};

@@ -21,6 +21,7 @@ struct adv_result {
 
 struct adv_job {
 	const struct ss_overrides *ov; /* NULL: the baseline */
+	const char *config;	       /* its --config, NULL: the spec's */
 	struct adv_result res;
 };
 

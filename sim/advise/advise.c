@@ -36,6 +36,21 @@ static int trace_target(const char *path, char *buf, size_t n, struct ss_error *
 	return 0;
 }
 
+/* The baseline's kernel options with one more (a later item wins:
+ * ss_kconfig_apply_list()). */
+static char *with_option(const char *base, const char *item, struct ss_error *err)
+{
+	size_t n = (base ? strlen(base) + 1 : 0) + strlen(item) + 1;
+	char *s = malloc(n);
+
+	if (!s) {
+		ss_errorf(err, "out of memory");
+		return NULL;
+	}
+	snprintf(s, n, "%s%s%s", base ? base : "", base ? "," : "", item);
+	return s;
+}
+
 int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 {
 	struct ss_advise_opts with_target = *opts, *o = &with_target;
@@ -47,7 +62,8 @@ int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 	struct adv_job *jobs = NULL;
 	struct adv_result *res = NULL;
 	int *replayed = NULL;
-	unsigned nj = 0;
+	char **configs = NULL; /* the jobs' --config lists */
+	unsigned nj = 0, nconfig = 0;
 	int rc = -1;
 
 	if (!o->spec.target) {
@@ -72,14 +88,21 @@ int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 	jobs = calloc(props.nr + 1, sizeof(*jobs));
 	res = calloc(props.nr + 1, sizeof(*res));
 	replayed = calloc(props.nr + 1, sizeof(*replayed));
-	if (!jobs || !res || !replayed) {
+	configs = calloc(props.nr + 1, sizeof(*configs));
+	if (!jobs || !res || !replayed || !configs) {
 		ss_errorf(err, "out of memory");
 		goto out;
 	}
 	jobs[nj++].ov = NULL; /* job 0: the baseline */
 	for (unsigned i = 0; i < props.nr; i++)
-		if (!props.p[i].needs)
-			jobs[nj++].ov = &props.p[i].ov;
+		if (!props.p[i].needs) {
+			jobs[nj].ov = &props.p[i].ov;
+			if (props.p[i].config[0] &&
+			    !(jobs[nj].config = configs[nconfig++] =
+				  with_option(o->spec.config, props.p[i].config, err)))
+				goto out;
+			nj++;
+		}
 	if (ss_mkdirs(o->out, err) || adv_replay_all(&o->spec, jobs, nj, o->jobs, err))
 		goto out;
 	for (unsigned i = 0, j = 1; i < props.nr; i++)
@@ -95,6 +118,9 @@ int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 		rc = adv_write_outputs(&r, err);
 	}
 out:
+	for (unsigned i = 0; i < nconfig; i++)
+		free(configs[i]);
+	free(configs);
 	free(jobs);
 	free(res);
 	free(replayed);

@@ -109,6 +109,28 @@ cmp -s lsa-def/advice.csv lsa-2/advice.csv || fail "an import's advice is not th
 # on 8 CPUs the figures differ: the default is not the target's 8
 if cmp -s lsa-def/advice.csv lsa-8/advice.csv; then fail "an import advised on the target's 8 CPUs"; fi
 
+# ---- kernel options: the random kmalloc caches replayed, --config reaching every replay ----
+# the proposal flips CONFIG_RANDOM_KMALLOC_CACHES; its row has no .place
+rnd=$(grep ',random_kmalloc_caches=y,' lsa-def/advice.csv) || fail "no random kmalloc proposal replayed"
+[ "$(echo "$rnd" | awk -F, '{ print $NF }')" = - ] || fail "the random kmalloc row names a place file: $rnd"
+# the command advice.md gives for it reproduces its footprint
+cmd=$(grep -A4 'random_kmalloc_caches=y' lsa-def/advice.md | grep -o '`slabsim run [^`]*`' | tr -d '`')
+case "$cmd" in *"--config CONFIG_RANDOM_KMALLOC_CACHES=y --out RUN") ;; *) fail "replay command: $cmd" ;; esac
+set -- ${cmd#slabsim run }
+"$S" run "${@:1:$(($# - 1))}" rnd-run >/dev/null || fail "the random kmalloc replay command"
+fp=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "footprint_kib") c = i } NR == 2 { print $c }' rnd-run/summary.csv)
+[ "$fp" = "$(echo "$rnd" | cut -d, -f14)" ] || fail "replayed $fp KiB, advice.csv says $(echo "$rnd" | cut -d, -f14)"
+# with the option in the baseline: that baseline is the proposal's replay, and the proposal is =n
+"$S" advise --trace ls.sbt --out lsa-rnd --jobs 2 --config CONFIG_RANDOM_KMALLOC_CACHES=y >/dev/null ||
+	fail "advise --config"
+has lsa-rnd/advice.md "model \`traced\`, kernel options \`CONFIG_RANDOM_KMALLOC_CACHES=y\`"
+has lsa-rnd/advice.md "footprint $fp KiB at the end"
+grep -q ',random_kmalloc_caches=n,' lsa-rnd/advice.csv || fail "no =n proposal under --config ...=y"
+# a kernel that cannot have it: listed with the kernel's reason, not replayed
+"$S" advise --trace ls.sbt --out lsa-46 --jobs 2 --target x86_64-4.6 >/dev/null || fail "advise on 4.6"
+has lsa-46/advice.md "random_kmalloc_caches=y (*): target x86_64-4.6 (era 4.6): CONFIG_RANDOM_KMALLOC_CACHES (6.6) is not in that kernel"
+if grep -q random lsa-46/advice.csv; then fail "a 4.6 kernel's random kmalloc row was ranked"; fi
+
 # ---- make advise on a kernel capture: import, advice, plot ----
 has_cmd gnuplot || skip_rest_unless_ci "make advise: no gnuplot (Debian gnuplot-nox; make deps installs it)"
 cap="$root/tests/data/import/ls-etc-6.18.ftrace.zst"
@@ -118,7 +140,7 @@ for f in trace.sbt advice.csv advice.md savings.png savings.svg; do
 	[ -s "madv/$f" ] || fail "make advise: $f missing"
 done
 grep -q 'kmem_buckets' madv/advice.csv || fail "no kmem_buckets proposal for a capture"
-has madv/advice.md "random_kmalloc_caches (*): needs --config support"
+grep -q ',random_kmalloc_caches=y,' madv/advice.csv || fail "make advise: no random kmalloc row"
 make -C "$root" --no-print-directory advise "${margs[@]}" >mlog2 2>&1
 if grep -E '^ *(IMPORT|ADVISE) ' mlog2; then fail "second make advise redid work"; fi
 
