@@ -7,7 +7,7 @@
 # of the same shape -- and times every model beside glibc malloc/free
 # replaying the same events (`slabsim bench`).  Writes and prints
 # reports/bench/bench.csv, then checks the two acceptance figures: traced vs
-# glibc on the hackbench trace (>= 2x) and peak RSS of the 100 M-event
+# glibc on the hackbench trace (>= 3x) and peak RSS of the 100 M-event
 # replay vs the 10 M one (<= 2x); then instructions per event under
 # callgrind on the 1.29 M-event `-g 20 -l 40` trace (scripts/bench-
 # instructions.sh: reports/bench/instructions.csv); then a 16-run pass
