@@ -13,8 +13,11 @@
 #
 # With DRAWS=N each capture is also replayed N more times under `traced`
 # with other draws of the initial state (run --draw-seed 1 .. N, reports
-# REPORTS/PARENT-NAME.drawS, the import shared), and the table gives each
-# held cache's range over the draws (docs/own-trace.md).
+# REPORTS/PARENT-NAME.drawS), and the table gives each held cache's range
+# over the draws (docs/own-trace.md).  The draws are replayed with the
+# capture's models, from one pass over its trace (CHECK_DRAWS=N to its
+# make sim: mk/check-captures.mk); each draw's own make sim then writes
+# its report.
 #
 # Environment: MAKE (the make to run), SLABSIM (the binary), DRAWS,
 # CHECK_RUN_FLAGS (make's RUN_FLAGS, kept beside --draw-seed), REPORTS and
@@ -69,7 +72,8 @@ for c in "${caps[@]}"; do
 	parent=$(basename "$(cd "$c/.." && pwd)")
 	name=$parent-$(basename "$c")
 	echo "check-captures: $c -> $REPORTS/$name"
-	if ! "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name" REPORT="$REPORTS/$name" \
+	# (the draws' runs from the same pass: mk/check-captures.mk)
+	if ! CHECK_DRAWS=$DRAWS "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name" REPORT="$REPORTS/$name" \
 		DATA="$DATASETS/import/$name" > "$log" 2>&1; then
 		tail -n 20 "$log" >&2
 		echo "check-captures: make sim TRACE=$c NAME=$name failed; no table written" >&2
