@@ -26,6 +26,8 @@
 # command-line variables (MODELS=, TARGET=) reach each make sim through
 # MAKEFLAGS.
 set -euo pipefail
+# (each make through forward: a SIGTERM to this script reaches it too)
+. "$(dirname "$0")/forward.bash"
 out=${1:?usage: check-captures.sh OUT PATH...}
 shift
 [ $# -gt 0 ] || { echo "check-captures.sh: no CAPTURES given" >&2; exit 2; }
@@ -73,7 +75,7 @@ for c in "${caps[@]}"; do
 	name=$parent-$(basename "$c")
 	echo "check-captures: $c -> $REPORTS/$name"
 	# (the draws' runs from the same pass: mk/check-captures.mk)
-	if ! CHECK_DRAWS=$DRAWS "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name" REPORT="$REPORTS/$name" \
+	if ! CHECK_DRAWS=$DRAWS forward "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name" REPORT="$REPORTS/$name" \
 		DATA="$DATASETS/import/$name" > "$log" 2>&1; then
 		tail -n 20 "$log" >&2
 		echo "check-captures: make sim TRACE=$c NAME=$name failed; no table written" >&2
@@ -81,7 +83,7 @@ for c in "${caps[@]}"; do
 	fi
 	scripts/progress.sh done "$prog" "$name"
 	for ((s = 1; s <= DRAWS; s++)); do
-		if ! "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name.draw$s" MODELS=traced \
+		if ! forward "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name.draw$s" MODELS=traced \
 			REPORT="$REPORTS/$name.draw$s" DATA="$DATASETS/import/$name" \
 			RUN_FLAGS="${CHECK_RUN_FLAGS:-} --draw-seed $s" > "$log" 2>&1; then
 			tail -n 20 "$log" >&2
@@ -94,6 +96,6 @@ for c in "${caps[@]}"; do
 done
 scripts/progress.sh end "$prog"
 [ ${#reports[@]} -gt 0 ] || { echo "check-captures: no capture has both slab snapshots" >&2; exit 1; }
-"$SLABSIM" kernel-table --out "$out" --draws "$DRAWS" \
+forward "$SLABSIM" kernel-table --out "$out" --draws "$DRAWS" \
 	--command "make check-captures CAPTURES=\"$*\"$([ "$DRAWS" = 0 ] || echo " DRAWS=$DRAWS")" "${reports[@]}"
 echo "check-captures: $out/kernel-table.md, $out/kernel-table.csv written ($(sed -n 's/^\*\*\(.*\)\*\*.*/\1/p' "$out/kernel-table.md"))"
