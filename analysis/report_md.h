@@ -36,6 +36,7 @@ struct rp_inferred {
 struct rp_figures;
 struct rp_sensitivity;
 struct rp_kernel;
+struct rp_extra;
 
 struct rp_report_in {
 	const char *workload;
@@ -86,6 +87,9 @@ struct rp_report_in {
 	/* The workload's seed asks for time, not memory (struct rp_extra's
 	 * time_first): this sentence, and the headline times lead. */
 	const char *time_first;
+	/* The workload's own sections, files and figures (report_extras.h),
+	 * NULL: none. */
+	const struct rp_extra *extra;
 };
 
 /* "## N. TITLE" with the next section number: sections are numbered as

@@ -143,6 +143,12 @@ void ss_progress_lines(struct ss_progress *p)
 	p->enabled = p->lines = true;
 }
 
+void ss_progress_follow(struct ss_progress *p, int fd)
+{
+	if (p->input_fd != -2 && fd >= 0)
+		p->input_fd = fd;
+}
+
 /* Lines mode: a line when another tenth of the input is done. */
 static void tick_line(struct ss_progress *p, uint64_t events, uint64_t done_bytes, double now)
 {

@@ -48,6 +48,10 @@ void ss_progress_start(struct ss_progress *p, int fd, const char *label,
  * input is read (once SS_PROGRESS_DELAY_S have passed; a parallel make
  * does not turn it off, SLABSIM_PROGRESS=0 does). */
 void ss_progress_lines(struct ss_progress *p);
+/* fd is the descriptor that reads the input: the one whose offset is the
+ * part done, when the process has the input open more than once (slabsim
+ * advise's own look at the trace beside the replays'). */
+void ss_progress_follow(struct ss_progress *p, int fd);
 /* Called often (every few thousand events): cheap unless a redraw is due. */
 void ss_progress_tick(struct ss_progress *p, uint64_t events);
 /* The same with the clock and the bytes done given (for tests); done_bytes

@@ -1,51 +1,28 @@
 /* cmd_report.c - `slabsim report`: combine a workload's runs into
- * summary.csv, waste.dat, latency.dat and report.md (docs/outputs.md). */
-#include <errno.h>
+ * summary.csv, waste.dat, latency.dat and report.md (docs/outputs.md):
+ * parse the options, then analysis/report_build.h reads and writes. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_file.h"
 #include "commands.h"
 #include "error.h"
-#include "names_opt.h"
 #include "models_opt.h"
+#include "names_opt.h"
 #include "opts.h"
 #include "parse.h"
-#include "report_capture.h"
-#include "report_extras.h"
-#include "report_kernel.h"
-#include "report_load.h"
-#include "workload.h"
-#include "report_md.h"
-#include "report_plot.h"
-#include "report_runs.h"
-#include "report_seed.h"
-#include "report_seed_md.h"
+#include "report_build.h"
 #include "report_reprice.h"
 #include "report_targets.h"
-#include "timeline_dat.h"
+#include "workload.h"
 
-#define MAX_CALIB 64
-#define MAX_ALT 4
+#define MAX_CALIB SS_REPORT_MAX_CALIB
+#define MAX_ALT SS_REPORT_MAX_ALT
 
 struct report_opts {
-	const char *workload, *dir, *seed_path, *command, *compare_model;
-	const char *baseline; /* --baseline: overhead_pct against this variant */
-	const char *sens_path; /* --sensitivity */
-	const char *alt[MAX_ALT]; /* --alt-runs */
-	unsigned nalt;
-	const char *kernel_before, *kernel_after; /* slab snapshots of a capture */
-	const char *capture_meta;		  /* its meta file */
-	const char *kernel_fill_after;		  /* its slab-fill-after.txt */
-	const char *capture_target;		  /* slabsim pick-target's output */
-	struct rp_names variants, models; /* empty = not given */
-	struct rp_calib calib[MAX_CALIB];
-	unsigned ncalib;
-	bool plot_data_only;
+	struct ss_report_request rq; /* what the report is */
 	struct report_reprice reprice; /* --reprice, --reprice-dir, --reprice-check */
-	bool window; /* --window: a capture's plots of the change */
 	char default_command[512];
 };
 
@@ -166,10 +143,10 @@ static int parse_calib(struct report_opts *o, const char *arg)
 	if (strlen(arg) >= sizeof(buf))
 		goto bad;
 	n = ss_split(strcpy(buf, arg), tok, MAX_CALIB);
-	if (n < 0 || o->ncalib + (unsigned)n > MAX_CALIB)
+	if (n < 0 || o->rq.ncalib + (unsigned)n > MAX_CALIB)
 		goto bad;
 	for (int i = 0; i < n; i++) {
-		struct rp_calib *c = &o->calib[o->ncalib];
+		struct rp_calib *c = &o->rq.calib[o->rq.ncalib];
 		char *eq = strchr(tok[i], '=');
 
 		if (!eq || eq == tok[i] || !eq[1] ||
@@ -181,7 +158,7 @@ static int parse_calib(struct report_opts *o, const char *arg)
 		*eq = '\0';
 		strcpy(c->name, tok[i]);
 		strcpy(c->value, eq + 1);
-		o->ncalib++;
+		o->rq.ncalib++;
 	}
 	return 0;
 bad:
@@ -199,31 +176,31 @@ static int take_report_opt(void *ctx, int id, const char *v)
 		return ss_opt_usage_err(&opt_set, "--%s needs a value (%s)",
 					specs[id].name, specs[id].arg);
 	switch (id) {
-	case O_WORKLOAD: o->workload = v; return 0;
-	case O_DIR: o->dir = v; return 0;
-	case O_SEED: o->seed_path = v; return 0;
-	case O_COMMAND: o->command = v; return 0;
-	case O_COMPARE_MODEL: o->compare_model = v; return 0;
-	case O_BASELINE: o->baseline = v; return 0;
-	case O_SENS: o->sens_path = v; return 0;
+	case O_WORKLOAD: o->rq.workload = v; return 0;
+	case O_DIR: o->rq.dir = v; return 0;
+	case O_SEED: o->rq.seed_path = v; return 0;
+	case O_COMMAND: o->rq.command = v; return 0;
+	case O_COMPARE_MODEL: o->rq.compare_model = v; return 0;
+	case O_BASELINE: o->rq.baseline = v; return 0;
+	case O_SENS: o->rq.sens_path = v; return 0;
 	case O_ALT:
-		if (o->nalt == MAX_ALT)
+		if (o->rq.nalt == MAX_ALT)
 			return ss_opt_usage_err(&opt_set, "--alt-runs: at most %d", MAX_ALT);
-		o->alt[o->nalt++] = v;
+		o->rq.alt[o->rq.nalt++] = v;
 		return 0;
-	case O_KBEFORE: o->kernel_before = v; return 0;
-	case O_KAFTER: o->kernel_after = v; return 0;
-	case O_CMETA: o->capture_meta = v; return 0;
-	case O_KFILL: o->kernel_fill_after = v; return 0;
-	case O_CTARGET: o->capture_target = v; return 0;
+	case O_KBEFORE: o->rq.kernel_before = v; return 0;
+	case O_KAFTER: o->rq.kernel_after = v; return 0;
+	case O_CMETA: o->rq.capture_meta = v; return 0;
+	case O_KFILL: o->rq.kernel_fill_after = v; return 0;
+	case O_CTARGET: o->rq.capture_target = v; return 0;
 	case O_REPRICE: o->reprice.settings = v; return 0;
 	case O_REPRICE_DIR: o->reprice.dir = v; return 0;
 	case O_REPRICE_CHECK: o->reprice.checks = v; return 0;
-	case O_WINDOW: o->window = true; return 0;
-	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
+	case O_WINDOW: o->rq.window = true; return 0;
+	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->rq.variants);
+	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->rq.models);
 	case O_CALIB: return parse_calib(o, v);
-	default: o->plot_data_only = true; return 0; /* O_PLOT_DATA_ONLY */
+	default: o->rq.plot_data_only = true; return 0; /* O_PLOT_DATA_ONLY */
 	}
 }
 
@@ -234,227 +211,34 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 
 	if ((rc = ss_opt_scan(&opt_set, argc, argv, take_report_opt, o)))
 		return rc;
-	if (!o->workload || !o->dir)
+	if (!o->rq.workload || !o->rq.dir)
 		return ss_opt_usage_err(&opt_set, "--workload and --dir are required");
-	if (!rp_name_ok(o->workload))
+	if (!rp_name_ok(o->rq.workload))
 		return ss_opt_usage_err(&opt_set, "--workload: '%s' is not [A-Za-z0-9._+-]+",
-					o->workload);
-	if (!o->kernel_before != !o->kernel_after)
+					o->rq.workload);
+	if (!o->rq.kernel_before != !o->rq.kernel_after)
 		return ss_opt_usage_err(&opt_set, "--kernel-before and --kernel-after go together");
-	if (o->capture_meta && !o->kernel_after)
+	if (o->rq.capture_meta && !o->rq.kernel_after)
 		return ss_opt_usage_err(&opt_set, "--capture-meta needs --kernel-after");
-	if (o->kernel_fill_after && !o->kernel_after)
+	if (o->rq.kernel_fill_after && !o->rq.kernel_after)
 		return ss_opt_usage_err(&opt_set, "--kernel-fill-after needs --kernel-after");
 	if (!o->reprice.dir != !(o->reprice.settings || o->reprice.checks))
 		return ss_opt_usage_err(&opt_set, "--reprice-dir goes with --reprice or --reprice-check");
-	if (!o->command) {
+	if (!o->rq.command) {
 		snprintf(o->default_command, sizeof(o->default_command),
-			 "make sim WORKLOAD=%s", o->workload);
-		o->command = o->default_command;
+			 "make sim WORKLOAD=%s", o->rq.workload);
+		o->rq.command = o->default_command;
 	}
 	return 0;
 }
 
-/* The outputs, written to temporary files and renamed together: the four
- * generic ones, then the workload's extra plot-data files. */
-enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL,
-       OUT_CHANGE, OUT_TIMELINE, OUT_PHASES, NR_OUT };
-#define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
-static const char *const out_names[NR_OUT] = {
-	"summary.csv", "waste.dat", "latency.dat", "title.gp", "figures.csv", "report.md",
-	"kernel.csv", "change.dat", "timeline.dat", "phases.dat",
-};
-
-/* The comparison with the live kernel, when asked for (NULL if not). */
-static const struct rp_kernel *kernel_cmp;
-
-static const char *out_name(const struct rp_extra *ex, int k)
-{
-	if (k < NR_OUT)
-		return out_names[k];
-	return ex ? ex->dat_names[k - NR_OUT] : NULL;
-}
-
-/* Output k is one this report writes (kernel.csv with --kernel-after,
- * whether or not the comparison could be loaded). */
-static bool wanted(const struct report_opts *o, const struct rp_extra *ex, int k)
-{
-	if ((k == OUT_KERNEL || k == OUT_CHANGE) && !o->kernel_after)
-		return false;
-	/* a capture's plots draw the change (--window), not the machine */
-	if ((k == OUT_WASTE && o->window) ||
-	    ((k == OUT_TIMELINE || k == OUT_PHASES) && !o->window))
-		return false;
-	return out_name(ex, k) &&
-	       (!o->plot_data_only || k == OUT_WASTE || k == OUT_LATENCY ||
-		k == OUT_TITLE || k == OUT_CHANGE || k > OUT_CHANGE);
-}
-
-/* A failed report removes the outputs it would have written, so an older
- * report.md or summary.csv cannot pass for this one.  Not a staging
- * directory as `run` has (outdir.h): DIR also holds runs/ and the plots. */
-static void remove_outputs(const struct report_opts *o)
-{
-	const struct ss_workload *wl = ss_workload_find(o->workload);
-	const struct rp_extra *ex = wl ? wl->report : NULL;
-	char path[4200];
-
-	for (int k = 0; k < MAX_OUT; k++)
-		if (wanted(o, ex, k)) {
-			snprintf(path, sizeof(path), "%s/%s", o->dir, out_name(ex, k));
-			ss_remove_stale(path);
-		}
-}
-
-/* timeline.dat: every run's block, in the report's order (timeline_dat.h). */
-static int write_timeline(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
-{
-	const struct rp_results *res = in->res;
-
-	ss_timeline_dat_head(fp, "slabsim report");
-	for (unsigned vi = 0; vi < res->variants.n; vi++)
-		for (unsigned mi = 0; mi < res->models.n; mi++) {
-			struct cmp_timeline tl = {0};
-			int rc = ss_timeline_dat_block(fp, in->dir, rp_find(res, vi, mi),
-						       res->variants.v[vi], res->models.v[mi],
-						       &tl, err);
-
-			cmp_timeline_free(&tl);
-			if (rc)
-				return -1;
-		}
-	return ferror(fp) ? ss_errorf(err, "timeline.dat: write failed") : 0;
-}
-
-/* phases.dat: each variant's markers, read from its first run. */
-static int write_phases(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
-{
-	const struct rp_results *res = in->res;
-
-	ss_phases_dat_head(fp, "slabsim report");
-	for (unsigned vi = 0; vi < res->variants.n; vi++) {
-		const struct rp_run *run = NULL;
-		struct cmp_timeline tl = {0};
-		char path[4400];
-
-		for (unsigned mi = 0; mi < res->models.n && !run; mi++)
-			run = rp_find(res, vi, mi);
-		if (run) {
-			snprintf(path, sizeof(path), "%s/runs/%s__%s/timeline.csv", in->dir,
-				 run->variant, run->model);
-			if (cmp_read_timeline(path, NULL, NULL, &tl, err))
-				return -1;
-		}
-		ss_phases_dat_block(fp, res->variants.v[vi], run ? &tl : NULL);
-		cmp_timeline_free(&tl);
-	}
-	return ferror(fp) ? ss_errorf(err, "phases.dat: write failed") : 0;
-}
-
-/* Output k into fp: 0, or -1 with err set (a bad input file) or not (out
- * of memory, a write error). */
-static int write_one(const struct rp_extra *ex, int k, FILE *fp,
-		     const struct rp_report_in *in, struct ss_error *err)
-{
-	switch (k) {
-	case OUT_SUMMARY: return rp_write_summary_csv(fp, in->res, in->baseline);
-	case OUT_WASTE: return rp_write_waste_dat(fp, in->res);
-	case OUT_LATENCY: return rp_write_latency_dat(fp, in->res);
-	case OUT_TITLE: {
-		char title[512];
-
-		rp_plot_title(in->res, in->title ? in->title : in->workload, title, sizeof(title));
-		/* a capture's timeline draws each run's change since its start */
-		return rp_write_title_gp(fp, title) || ss_timeline_dat_title(fp, in->window);
-	}
-	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
-	case OUT_REPORT:
-		if (rp_write_report(fp, in))
-			return -1;
-		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
-	case OUT_KERNEL: return rp_kernel_write_csv(fp, kernel_cmp);
-	case OUT_CHANGE: return rp_capture_write_change_dat(fp, in);
-	case OUT_TIMELINE: return write_timeline(fp, in, err);
-	case OUT_PHASES: return write_phases(fp, in, err);
-	default: return ex->write_dat((unsigned)(k - NR_OUT), fp, in);
-	}
-}
-
-static int write_outputs(const struct report_opts *o,
-			 const struct rp_report_in *in, struct ss_error *err)
-{
-	const struct ss_workload *wl = ss_workload_find(o->workload);
-	const struct rp_extra *ex = wl ? wl->report : NULL;
-	struct ss_atomic_file f[MAX_OUT];
-	bool want[MAX_OUT], open_[MAX_OUT] = {false};
-	char path[4200];
-	int k, r = -1;
-
-	for (k = 0; k < MAX_OUT; k++)
-		want[k] = wanted(o, ex, k);
-	for (k = 0; k < MAX_OUT; k++) {
-		if (!want[k])
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", o->dir, out_name(ex, k));
-		if (ss_atomic_open(&f[k], path, err))
-			goto out;
-		open_[k] = true;
-		err->msg[0] = '\0';
-		if (write_one(ex, k, f[k].fp, in, err)) {
-			if (!err->msg[0])
-				ss_errorf(err, "%s: write failed (out of memory or I/O error)",
-					  path);
-			goto out;
-		}
-	}
-	for (k = 0; k < MAX_OUT; k++) {
-		if (!want[k])
-			continue;
-		open_[k] = false;
-		if (ss_atomic_commit(&f[k], err))
-			goto out;
-	}
-	r = 0;
-out:
-	for (k = 0; k < MAX_OUT; k++)
-		if (open_[k])
-			ss_atomic_abort(&f[k]);
-	return r;
-}
-
-/* "waste.png, latency.png" and a PNG for each of the workload's extra
- * plot-data files (FILE.dat is drawn as FILE.png); a capture's
- * (--window) "change.png, timeline.png, latency.png", change.png only
- * with --kernel-after. */
-static void plot_list(const struct report_opts *o, const struct rp_extra *ex, char *buf,
-		      size_t n)
-{
-	size_t len = (size_t)snprintf(buf, n, "%s",
-				      !o->window ? "waste.png, latency.png"
-				      : o->kernel_after ? "change.png, timeline.png, latency.png"
-							: "timeline.png, latency.png");
-
-	for (unsigned k = 0; ex && k < RP_MAX_EXTRA_DAT && ex->dat_names[k]; k++) {
-		const char *d = ex->dat_names[k];
-		size_t l = strlen(d);
-
-		if (l > 4 && !strcmp(d + l - 4, ".dat") && len < n)
-			len += (size_t)snprintf(buf + len, n - len, ", %.*s.png",
-						(int)(l - 4), d);
-	}
-}
-
-/* The headline figures: the seed's, then the workload's own. */
-static int collect_figures(const struct rp_report_in *in, struct rp_figures *f,
-			   struct ss_error *err);
-
 /* --reprice: the exit code (REPRICE_NOT_PRICEABLE: 4). */
-static int reprice(const struct report_opts *o, const struct rp_report_in *in,
-		   struct rp_results *res)
+static int reprice(const struct report_opts *o, struct ss_report *r)
 {
 	struct ss_error err = {{0}};
 
-	switch (report_reprice(&o->reprice, in, res, collect_figures, &err)) {
+	switch (report_reprice(&o->reprice, ss_report_input(r), ss_report_results(r),
+			       ss_report_figures, &err)) {
 	case REPRICE_DONE:
 		return 0;
 	case REPRICE_NOT_PRICEABLE:
@@ -466,212 +250,28 @@ static int reprice(const struct report_opts *o, const struct rp_report_in *in,
 	}
 }
 
-static int collect_figures(const struct rp_report_in *in, struct rp_figures *f,
-			   struct ss_error *err)
-{
-	const struct ss_workload *wl = ss_workload_find(in->workload);
-	const struct rp_extra *ex = wl ? wl->report : NULL;
-
-	if (rp_seed_figures(in, f) || (ex && ex->figures && ex->figures(in, f)))
-		return ss_errorf(err, "headline figures: out of memory or a bad name");
-	return 0;
-}
-
-/* Everything a report reads besides the runs themselves. */
-struct report_data {
-	struct rp_results res, alt[MAX_ALT];
-	struct rp_seed seed;
-	bool have_seed;
-	struct rp_figures figs;
-	struct rp_sensitivity sens;
-	bool have_sens;
-	struct rp_inferred *inferred;
-	unsigned ninferred;
-	struct rp_settings *settings; /* each run's kernel.txt */
-	size_t nsettings;
-	char pick_target[64], pick_why[1024]; /* --capture-target */
-	char compare_why[160];	/* --compare-model's default, and why */
-	char title[256];	/* a capture's name (report.md's title) */
-};
-
-/* --capture-target FILE: its target= and why= lines. */
-static int load_pick(const char *path, struct report_data *d, struct ss_error *err)
-{
-	FILE *fp = fopen(path, "r");
-	char line[1200];
-
-	if (!fp)
-		return ss_errorf(err, "%s: cannot open: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), fp)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "target=", 7))
-			snprintf(d->pick_target, sizeof(d->pick_target), "%.63s", line + 7);
-		else if (!strncmp(line, "why=", 4))
-			snprintf(d->pick_why, sizeof(d->pick_why), "%.1000s", line + 4);
-	}
-	fclose(fp);
-	if (!d->pick_target[0])
-		return ss_errorf(err, "%s: no target= line (slabsim pick-target writes it)", path);
-	return 0;
-}
-
-static int load_data(struct report_opts *o, struct report_data *d,
-		     struct ss_error *err)
-{
-	if (o->seed_path) {
-		if (rp_seed_load(o->seed_path, &d->seed, err))
-			return -1;
-		d->have_seed = true;
-	}
-	if (rp_load_results(o->dir, o->workload, &d->res, err) ||
-	    rp_report_arrange(&d->res, d->have_seed ? &d->seed : NULL, &o->variants, &o->models,
-			      false, o->compare_model, err))
-		return -1;
-	if (!o->compare_model)
-		o->compare_model = rp_default_compare_model(&d->res, d->compare_why,
-							    sizeof(d->compare_why));
-	for (unsigned k = 0; k < o->nalt; k++)
-		if (rp_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
-		    rp_report_arrange(&d->alt[k], d->have_seed ? &d->seed : NULL, &o->variants,
-				      &o->models, true, o->compare_model, err))
-			return -1;
-	if (o->sens_path) {
-		if (rp_sensitivity_load(o->sens_path, &d->sens, err))
-			return -1;
-		d->have_sens = true;
-	}
-	if (report_inferred(&d->res, &d->inferred, &d->ninferred, err) ||
-	    rp_settings_load_all(o->dir, &d->res, &d->settings, err))
-		return -1;
-	d->nsettings = d->res.nruns;
-	if (o->capture_target && load_pick(o->capture_target, d, err))
-		return -1;
-	for (unsigned k = 0; k < o->nalt; k++)
-		if (report_inferred(&d->alt[k], &d->inferred, &d->ninferred, err))
-			return -1;
-	return 0;
-}
-
-static void free_data(const struct report_opts *o, struct report_data *d)
-{
-	rp_results_free(&d->res);
-	for (unsigned k = 0; k < o->nalt; k++)
-		rp_results_free(&d->alt[k]);
-	if (d->have_seed)
-		rp_seed_free(&d->seed);
-	if (d->have_sens)
-		rp_sensitivity_free(&d->sens);
-	rp_figures_free(&d->figs);
-	free(d->inferred);
-	rp_settings_free_all(d->settings, d->nsettings);
-}
-
-/* A capture's report is titled by its directory: reports/NAME (make's
- * NAME, the capture directory's by default), a what-if's NAME--SUFFIX. */
-static void capture_title(const char *dir, char *buf, size_t n)
-{
-	const char *slash = strrchr(dir, '/'), *base = slash && slash[1] ? slash + 1 : dir;
-
-	snprintf(buf, n, "%s", base);
-}
-
-/* A capture's report draws no waste.png (--window): the one an earlier
- * report left would pass for this one's. */
-static void remove_waste_plot(const char *dir)
-{
-	static const char *const names[] = {"waste.dat", "waste.png", "waste.svg"};
-	char path[4200];
-
-	for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[k]);
-		ss_remove_stale(path);
-	}
-}
-
-/* Read everything, then write everything: exit code 0 or 1. */
+/* Read everything, then write everything: exit code 0 or 1 (4: not
+ * priced). */
 static int run_report(struct report_opts *o)
 {
-	const struct ss_workload *wl = ss_workload_find(o->workload);
-	struct report_data *d = calloc(1, sizeof(*d));
+	const struct ss_workload *wl = ss_workload_find(o->rq.workload);
 	struct ss_error err = {{0}};
-	struct rp_report_in in;
-	struct rp_run_waste rw = {0};
-	char plots[512];
-	unsigned secno = 0;
-	struct rp_kernel kernel = {0};
+	struct ss_report *r;
 	int rc = 1;
 
-	if (!d) {
-		fprintf(stderr, "slabsim report: out of memory\n");
-		return 1;
+	o->rq.extra = wl ? wl->report : NULL;
+	o->rq.inferred = report_inferred;
+	o->rq.figures_only = o->reprice.dir != NULL;
+	r = ss_report_load(&o->rq, &err);
+	if (r && o->reprice.dir) {
+		rc = reprice(o, r);
+	} else if (r && !ss_report_write(r, &err)) {
+		rc = 0;
+	} else {
+		fprintf(stderr, "slabsim report: %s\n", err.msg);
+		ss_report_remove_outputs(&o->rq);
 	}
-	if (load_data(o, d, &err))
-		goto fail;
-	if (!o->plot_data_only && !o->reprice.dir && rp_waste_load(o->dir, &d->res, &rw, &err))
-		goto fail;
-	plot_list(o, wl ? wl->report : NULL, plots, sizeof(plots));
-	if (o->kernel_after && !o->window && strlen(plots) + 13 < sizeof(plots))
-		strcat(plots, ", change.png");
-	if (o->kernel_after) {
-		char run[4200];
-
-		if (!d->res.variants.n || rp_names_find(&d->res.models, o->compare_model) < 0) {
-			ss_errorf(&err, "--kernel-after: no run of model '%s' in %s/runs",
-				  o->compare_model, o->dir);
-			goto fail;
-		}
-		snprintf(run, sizeof(run), "%s/runs/%s__%s", o->dir, d->res.variants.v[0],
-			 o->compare_model);
-		if (rp_kernel_load(&kernel, o->kernel_before, o->kernel_after, run,
-				   o->compare_model, &err))
-			goto fail;
-		if (o->capture_meta && rp_kernel_load_meta(&kernel, o->capture_meta, &err))
-			goto fail;
-		if (o->kernel_fill_after &&
-		    rp_kernel_load_fill_after(&kernel, o->kernel_fill_after, &err))
-			goto fail;
-		kernel_cmp = &kernel;
-	}
-	if (o->capture_target)
-		capture_title(o->dir, d->title, sizeof(d->title));
-	in = (struct rp_report_in){
-		.workload = o->workload, .command = o->command, .dir = o->dir,
-		.res = &d->res, .seed = d->have_seed ? &d->seed : NULL,
-		.seed_path = o->seed_path, .compare_model = o->compare_model,
-		.baseline = o->baseline,
-		.calib = o->calib, .ncalib = o->ncalib,
-		.plots = plots, .waste = rw.w, .secno = &secno,
-		.alt = d->alt, .alt_dirs = o->alt, .nalt = o->nalt,
-		.inferred = d->inferred, .ninferred = d->ninferred,
-		.figs = &d->figs, .sens = d->have_sens ? &d->sens : NULL,
-		.settings = d->settings,
-		.pick_target = d->pick_target[0] ? d->pick_target : NULL,
-		.pick_why = d->pick_why,
-		.title = d->title[0] ? d->title : NULL,
-		.kernel = kernel_cmp,
-		.compare_why = d->compare_why,
-		.time_first = wl && wl->report ? wl->report->time_first : NULL,
-		.window = o->window,
-	};
-	if (o->reprice.dir) {
-		rc = reprice(o, &in, &d->res);
-		goto out;
-	}
-	if (collect_figures(&in, &d->figs, &err) || write_outputs(o, &in, &err))
-		goto fail;
-	if (o->window)
-		remove_waste_plot(o->dir);
-	rc = 0;
-	goto out;
-fail:
-	fprintf(stderr, "slabsim report: %s\n", err.msg);
-	remove_outputs(o);
-out:
-	rp_waste_free(&rw);
-	rp_kernel_free(&kernel);
-	kernel_cmp = NULL;
-	free_data(o, d);
-	free(d);
+	ss_report_free(r);
 	return rc;
 }
 
@@ -686,8 +286,8 @@ int cmd_report(int argc, char **argv)
 	}
 	r = parse_opts(argc, argv, o);
 	r = r ? ss_opt_exit(r) : run_report(o);
-	rp_names_free(&o->variants);
-	rp_names_free(&o->models);
+	rp_names_free(&o->rq.variants);
+	rp_names_free(&o->rq.models);
 	free(o);
 	return r;
 }

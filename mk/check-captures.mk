@@ -22,3 +22,23 @@ check-captures: deps-auto $(SLABSIM)
 	@MAKE='$(MAKE)' SLABSIM='$(SLABSIM)' REPORTS=$(call sh_quote,$(REPORTS)) \
 	  DRAWS=$(call sh_quote,$(DRAWS)) CHECK_RUN_FLAGS=$(call sh_quote,$(RUN_FLAGS)) \
 	  DATASETS=$(call sh_quote,$(DATASETS)) scripts/check-captures.sh $(call sh_quote,$(CHECK_OUT)) $(CAPTURES)
+
+# ---- a capture's other draws, replayed in the pass of its own runs -----
+# scripts/check-captures.sh makes each capture's report with CHECK_DRAWS=N
+# in the environment (that make sim's alone), then each draw's report
+# with its own `make sim ... MODELS=traced REPORT=$(REPORT).drawS
+# RUN_FLAGS="$(RUN_FLAGS) --draw-seed S"`.  The draws are runs of the
+# same trace: here they join the pass that replays the capture's models
+# (mk/runs.inc RUN_ALSO_trace), each with the options its own make sim
+# gives it and the stamp that make sim checks, written first, so that it
+# finds its run done and writes only the report.  (A draw whose stamp
+# differs there is replayed by its own make sim.)
+ifneq ($(and $(TRACE),$(filter-out 0,$(CHECK_DRAWS))),)
+CHECK_DRAW_SEEDS := $(shell seq 1 $(CHECK_DRAWS))
+# RUN_FLAGS as the draw's make sim reads its command line's
+check_draw_flags = $(if $(strip $(RUN_FLAGS)),$(RUN_FLAGS) --draw-seed $(1),--draw-seed $(1))
+$(foreach s,$(CHECK_DRAW_SEEDS),$(eval CHECK_DRAW_PARAMS_$(s) = $$(call run_params,$$(call check_draw_flags,$(s)))))
+$(foreach s,$(CHECK_DRAW_SEEDS),$(eval $(call param_stamp,$(REPORT).draw$(s)/run-params,CHECK_DRAW_PARAMS_$(s))))
+RUN_ALSO_trace = $(foreach s,$(CHECK_DRAW_SEEDS),$(call sh_quote,--model traced $(CHECK_DRAW_PARAMS_$(s)) --out $(REPORT).draw$(s)/runs/trace__traced))
+$(RUN_SUMMARIES): $(foreach s,$(CHECK_DRAW_SEEDS),$(REPORT).draw$(s)/run-params)
+endif

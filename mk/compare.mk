@@ -63,7 +63,7 @@ $(foreach l,$(CMP_LABELS),$(CMP_ROOT)/done/$(1)__$(l)) &: $(call run_trace,$(1))
 	@printf '%s\n' $(foreach m,$(MODELS),$(foreach a,$(CMP_ALLOCATORS),$(foreach i,$(CMP_CFG_IDX),'$(strip $(call cmp_run_opts,$(m),$(a),$(i))) --out $(call cmp_run_dir,$(1),$(call cmp_label,$(m),$(a),$(i))) --no-kernel-note $(call cmp_skip,$(1),$(call cmp_label,$(m),$(a),$(i)))'))) \
 		> $(CMP_ROOT)/runs-$(1).list
 	$$(call say,RUN,$(CMP_ROOT)/runs/$(1)__L for L in $(strip $(CMP_LABELS)))
-	$(SLABSIM) run --quiet --trace $$< --variant $(1) $(RUN_PARAMS_BASE) $(if $(JOBS),--jobs $(JOBS)) \
+	$(FORWARD) $(SLABSIM) run --quiet --trace $$< --variant $(1) $(RUN_PARAMS_BASE) $(if $(JOBS),--jobs $(JOBS)) \
 		--runs $(CMP_ROOT)/runs-$(1).list || \
 		{ rm -rf $(foreach l,$(CMP_LABELS),$(call cmp_run_dir,$(1),$(l))); exit 1; }
 	@touch $(foreach l,$(CMP_LABELS),$(CMP_ROOT)/done/$(1)__$(l))

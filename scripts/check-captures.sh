@@ -13,8 +13,11 @@
 #
 # With DRAWS=N each capture is also replayed N more times under `traced`
 # with other draws of the initial state (run --draw-seed 1 .. N, reports
-# REPORTS/PARENT-NAME.drawS, the import shared), and the table gives each
-# held cache's range over the draws (docs/own-trace.md).
+# REPORTS/PARENT-NAME.drawS), and the table gives each held cache's range
+# over the draws (docs/own-trace.md).  The draws are replayed with the
+# capture's models, from one pass over its trace (CHECK_DRAWS=N to its
+# make sim: mk/check-captures.mk); each draw's own make sim then writes
+# its report.
 #
 # Environment: MAKE (the make to run), SLABSIM (the binary), DRAWS,
 # CHECK_RUN_FLAGS (make's RUN_FLAGS, kept beside --draw-seed), REPORTS and
@@ -23,6 +26,8 @@
 # command-line variables (MODELS=, TARGET=) reach each make sim through
 # MAKEFLAGS.
 set -euo pipefail
+# (each make through forward: a SIGTERM to this script reaches it too)
+. "$(dirname "$0")/forward.bash"
 out=${1:?usage: check-captures.sh OUT PATH...}
 shift
 [ $# -gt 0 ] || { echo "check-captures.sh: no CAPTURES given" >&2; exit 2; }
@@ -69,7 +74,8 @@ for c in "${caps[@]}"; do
 	parent=$(basename "$(cd "$c/.." && pwd)")
 	name=$parent-$(basename "$c")
 	echo "check-captures: $c -> $REPORTS/$name"
-	if ! "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name" REPORT="$REPORTS/$name" \
+	# (the draws' runs from the same pass: mk/check-captures.mk)
+	if ! CHECK_DRAWS=$DRAWS forward "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name" REPORT="$REPORTS/$name" \
 		DATA="$DATASETS/import/$name" > "$log" 2>&1; then
 		tail -n 20 "$log" >&2
 		echo "check-captures: make sim TRACE=$c NAME=$name failed; no table written" >&2
@@ -77,7 +83,7 @@ for c in "${caps[@]}"; do
 	fi
 	scripts/progress.sh done "$prog" "$name"
 	for ((s = 1; s <= DRAWS; s++)); do
-		if ! "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name.draw$s" MODELS=traced \
+		if ! forward "$MAKE" --no-print-directory sim TRACE="$c" NAME="$name.draw$s" MODELS=traced \
 			REPORT="$REPORTS/$name.draw$s" DATA="$DATASETS/import/$name" \
 			RUN_FLAGS="${CHECK_RUN_FLAGS:-} --draw-seed $s" > "$log" 2>&1; then
 			tail -n 20 "$log" >&2
@@ -90,6 +96,6 @@ for c in "${caps[@]}"; do
 done
 scripts/progress.sh end "$prog"
 [ ${#reports[@]} -gt 0 ] || { echo "check-captures: no capture has both slab snapshots" >&2; exit 1; }
-"$SLABSIM" kernel-table --out "$out" --draws "$DRAWS" \
+forward "$SLABSIM" kernel-table --out "$out" --draws "$DRAWS" \
 	--command "make check-captures CAPTURES=\"$*\"$([ "$DRAWS" = 0 ] || echo " DRAWS=$DRAWS")" "${reports[@]}"
 echo "check-captures: $out/kernel-table.md, $out/kernel-table.csv written ($(sed -n 's/^\*\*\(.*\)\*\*.*/\1/p' "$out/kernel-table.md"))"

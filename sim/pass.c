@@ -79,6 +79,9 @@ int ss_pass_replay(struct ss_pass *p, struct ss_pass_run *runs, unsigned n, unsi
 	if (ss_prepass_open(&p->pre, runs[0].spec->trace, &needs, err))
 		return -1;
 	ss_trace_note_unchecked(p->pre.reader);
+	/* the bar measures this pass's reading, not another open of the file */
+	if (bar && p->pre.src.seeks)
+		ss_progress_follow(bar, fileno(p->pre.src.fp));
 	make_groups(p, runs, n);
 	if (ss_multi_tables_init(p->groups, p->jobs, p->pre.reader, err))
 		return -1;

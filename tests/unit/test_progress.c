@@ -261,6 +261,46 @@ static void test_input_offset(void **state)
 	close(t.master);
 }
 
+/* The input open twice (a first look left open, then the replay's
+ * reading): the bytes done are the followed descriptor's, not the first
+ * one found. */
+static void test_follow(void **state)
+{
+	char path[TU_PATH_MAX], buf[300], out[1024];
+	struct ss_progress p;
+	struct pty t;
+	FILE *first, *in;
+
+	(void)state;
+	memset(buf, 'x', sizeof(buf));
+	tu_tmp_file(path, sizeof(path), buf, 200);
+	if (open_pty(&t)) {
+		unlink(path);
+		skip();
+	}
+	unsetenv("MAKEFLAGS");
+	setenv("SLABSIM_PROGRESS", "1", 1);
+	first = fopen(path, "r"); /* at offset 0, the lower descriptor */
+	in = fopen(path, "r");
+	assert_non_null(first);
+	assert_non_null(in);
+	ss_progress_start(&p, t.slave, "f", path);
+	ss_progress_follow(&p, fileno(in));
+	setvbuf(in, NULL, _IONBF, 0);
+	assert_int_equal(fread(buf, 1, 150, in), 150);
+	p.start -= 10;
+	ss_progress_tick(&p, 5);
+	drain(t.master, out, sizeof(out));
+	assert_non_null(strstr(out, " 75%  5 events"));
+	ss_progress_done(&p);
+	fclose(in);
+	fclose(first);
+	unlink(path);
+	unsetenv("SLABSIM_PROGRESS");
+	close(t.slave);
+	close(t.master);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_pipe_quiet),
 		cmocka_unit_test(test_pipe_lines),
 		cmocka_unit_test(test_input_offset),
+		cmocka_unit_test(test_follow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,7 +48,7 @@ IMPORT_PARAMS := --target $(TARGET) $(if $(OWN_BEFORE),--snapshot $(OWN_BEFORE))
 $(eval $(call param_stamp,$(DATA)/import-params,IMPORT_PARAMS))
 $(RUN_TRACE_trace): $(OWN_INPUT) $(OWN_BEFORE) $(OWN_FILL) $(OWN_WALK) $(OWN_PAGES) $(OWN_FREE) $(DATA)/import-params $(SLABSIM)
 	$(call say,IMPORT,$@)
-	$(SLABSIM) import $(IMPORT_PARAMS) --totals $(DATA)/totals.csv -o $@ $(OWN_INPUT) > $(DATA)/import.txt
+	exec $(SLABSIM) import $(IMPORT_PARAMS) --totals $(DATA)/totals.csv -o $@ $(OWN_INPUT) > $(DATA)/import.txt
 endif
 
 # The runs, as every workload's (mk/runs.inc), from the kernel's caches as
