@@ -556,6 +556,48 @@ static void test_capture_meta(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/meta"));
 }
 
+/* The note "sheaves (N) not modelled": shown where the kernel's cache
+ * had sheaves and the run gave it none; a 6.18 run names its sheaf
+ * caches in kernel.txt's config, a 7.x SLUB run gives every cache its
+ * own (calculate_sheaf_capacity()), a 7.x SLUB_TINY run none. */
+static void test_sheaves_note(void **state)
+{
+	static const char *const kernel_txt[] = {
+		"era=6.18\nallocator=slub\nconfig=CONFIG_MEMCG=y\n",
+		"era=6.18\nallocator=slub\nconfig=sheaf_capacity.dentry=60\n",
+		"era=7.2\nallocator=slub\nconfig=CONFIG_MEMCG=y\n",
+		"era=7.2\nallocator=slub-tiny\nconfig=\n",
+	};
+	static const bool modelled[] = {false, true, true, false};
+	struct kfiles kf;
+	char f[TU_PATH_MAX + 32], note[256];
+	struct rp_kernel k;
+	struct ss_error err;
+	(void)state;
+
+	kfiles_init(&kf, "sn");
+	tu_write_text(kf.before, "slabsim-slab 1 phase=before time=1.0 kernel=7.2.13\n"
+				 "cache=dentry name=dentry aliases=0 align=8 object_size=192 "
+				 "objects=2100 objs_per_slab=21 order=0 sheaf_capacity=60 "
+				 "slab_size=192 slabs=100 total_objects=2100\n");
+	tu_write_text(kf.after, "slabsim-slab 1 phase=after time=2.0 kernel=7.2.13\n"
+				"cache=dentry name=dentry aliases=0 align=8 object_size=192 "
+				"objects=4200 objs_per_slab=21 order=0 sheaf_capacity=60 "
+				"slab_size=192 slabs=200 total_objects=4200\n");
+	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
+	slabinfo_file(f, "dentry 4200 4200 192 21 1 : tunables 0 0 0 : slabdata 200 200 0\n");
+	for (unsigned i = 0; i < sizeof(modelled) / sizeof(modelled[0]); i++) {
+		snprintf(f, sizeof(f), "%s/kernel.txt", kf.run);
+		tu_write_text(f, kernel_txt[i]);
+		assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+		assert_int_equal(k.rows[0].sheaf_capacity, 60);
+		assert_int_equal(k.rows[0].sheaves_modelled, modelled[i]);
+		rp_kernel_note(&k.rows[0], note, sizeof(note));
+		assert_true((strstr(note, "sheaves (60) not modelled") == NULL) == modelled[i]);
+		rp_kernel_free(&k);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -566,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_kslab_note),
 		cmocka_unit_test(test_settled_not_within),
 		cmocka_unit_test(test_capture_meta),
+		cmocka_unit_test(test_sheaves_note),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

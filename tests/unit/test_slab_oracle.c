@@ -292,10 +292,10 @@ static void test_sysfs_72(void **state)
 	assert_int_equal(sheaf_mismatch618, 3);
 	ss_oracle_release(&o);
 	tu_remove_tree(root);
-	assert_true(ss_oracle_no_sheaves_name("kmem_cache"));
-	assert_true(ss_oracle_no_sheaves_name("kmemleak_object"));
-	assert_true(ss_oracle_no_sheaves_name("debug_objects_cache"));
-	assert_false(ss_oracle_no_sheaves_name("kmem_cache_node_x"));
+	assert_true(ss_sheaf_none_named("kmem_cache"));
+	assert_true(ss_sheaf_none_named("kmemleak_object"));
+	assert_true(ss_sheaf_none_named("debug_objects_cache"));
+	assert_false(ss_sheaf_none_named("kmem_cache_node_x"));
 }
 
 static void test_bad_sysfs(void **state)
