@@ -103,6 +103,7 @@ static void *create_common(const char *name, const struct ss_cache_spec *spec_in
 		ss_errorf(err, "out of memory");
 		return NULL;
 	}
+	c->s.sheaves = c->sheaves;
 	return c;
 }
 

@@ -197,6 +197,16 @@ static struct sheaf *alloc_empty_sheaf(struct ss_sheaves *sh, unsigned cpu, stru
 	return alloc_sheaf(sh, cpu, false, op);
 }
 
+/* A sheaf of the kernel's (no memory charged), empty. */
+static struct sheaf *kernel_sheaf(struct ss_sheaves *sh)
+{
+	struct sheaf *sf = calloc(1, sizeof(*sf) + sh->capacity * sizeof(sf->obj[0]));
+
+	if (sf)
+		sf->mem.cache = -1;
+	return sf;
+}
+
 /* init_percpu_sheaves(): every possible CPU gets an empty main sheaf when
  * the cache is created -- here at its first use (the model creates a
  * cache when the trace first names it).  A cache the run started as the
@@ -216,13 +226,7 @@ static int init_percpu_sheaves(struct ss_sheaves *sh, unsigned cpu, struct ss_op
 	for (unsigned c = 0; c < sh->s->topo->nr_cpus; c++) {
 		struct sheaf *sf;
 
-		if (booted) {
-			sf = calloc(1, sizeof(*sf) + sh->capacity * sizeof(sf->obj[0]));
-			if (sf)
-				sf->mem.cache = -1;
-		} else {
-			sf = alloc_sheaf(sh, cpu, true, op);
-		}
+		sf = booted ? kernel_sheaf(sh) : alloc_sheaf(sh, cpu, true, op);
 		if (!(sh->cpu[c].main = sf))
 			goto out;
 	}
@@ -427,4 +431,74 @@ bool ss_sheaves_free(struct ss_sheaves *sh, unsigned cpu, struct ss_slab *sl,
 	sh->parked++;
 	ss_step(op, sh->seven ? SS_STEP_FREE_FASTPATH : SS_STEP_FREE_CPU_SHEAF, 1);
 	return true;
+}
+
+/* The sheaves' set-up outside an operation (an initial state): nothing
+ * is priced or charged. */
+static int ready_unpriced(struct ss_sheaves *sh)
+{
+	static const double no_cost[SS_NR_STEPS];
+	struct ss_op op;
+
+	if (sh->ready)
+		return 0;
+	ss_op_init(&op, no_cost);
+	op.stats = sh->s->stats;
+	return init_percpu_sheaves(sh, 0, &op);
+}
+
+/* Up to n objects into sf from take(). */
+static unsigned fill_from(struct ss_sheaves *sh, struct sheaf *sf, unsigned n,
+			  ss_sheaf_take_fn take, void *ctx)
+{
+	unsigned got = 0;
+	struct ss_slab *sl;
+
+	while (got < n && sf->size < sh->capacity && (sl = take(ctx))) {
+		sf->obj[sf->size++] = sl;
+		got++;
+	}
+	sh->parked += got;
+	return got;
+}
+
+uint64_t ss_sheaves_start_cpu(struct ss_sheaves *sh, unsigned cpu, unsigned main, unsigned spare,
+			      ss_sheaf_take_fn take, void *ctx)
+{
+	struct pcs *p = &sh->cpu[cpu];
+	uint64_t got;
+
+	if (ready_unpriced(sh))
+		return 0;
+	got = fill_from(sh, p->main, main, take, ctx);
+	if (spare == SS_SHEAF_NONE || (!p->spare && !(p->spare = kernel_sheaf(sh))))
+		return got;
+	return got + fill_from(sh, p->spare, spare, take, ctx);
+}
+
+uint64_t ss_sheaves_start_barn(struct ss_sheaves *sh, unsigned node, unsigned full,
+			       uint64_t objects, unsigned empty, unsigned rcu,
+			       ss_sheaf_take_fn take, void *ctx)
+{
+	struct barn *b = &sh->node[node];
+	uint64_t got = 0;
+	struct sheaf *sf;
+
+	if (ready_unpriced(sh))
+		return 0;
+	/* the full sheaves' objects as even as they go (each its capacity
+	 * but for sheaves rcu_free_sheaf() took back short) */
+	for (unsigned i = 0; i < full && (sf = kernel_sheaf(sh)); i++) {
+		uint64_t share = (objects - got + (full - i) - 1) / (full - i);
+
+		got += fill_from(sh, sf, share > sh->capacity ? sh->capacity : (unsigned)share, take, ctx);
+		ss_list_add(&b->full, &sf->link, false);
+	}
+	if (rcu && (sf = kernel_sheaf(sh))) {
+		got += fill_from(sh, sf, rcu, take, ctx);
+		ss_list_add(&b->full, &sf->link, false);
+	}
+	for (unsigned i = 0; i < empty && (sf = kernel_sheaf(sh)); i++)
+		ss_list_add(&b->empty, &sf->link, false);
+	return got;
 }

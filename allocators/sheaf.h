@@ -37,6 +37,24 @@ struct ss_slab *ss_sheaves_alloc(struct ss_sheaves *sh, unsigned cpu,
 bool ss_sheaves_free(struct ss_sheaves *sh, unsigned cpu, struct ss_slab *sl,
 		     struct ss_op *op);
 
+/* The kernel's sheaves when the trace began (an initial state from a
+ * slab-fill read, reconcile/sheaf_start.c), their objects taken out of
+ * the cache's initial objects by take(ctx) (an object's slab; NULL: none
+ * left): CPU cpu's main and spare sheaves with `main` and `spare`
+ * objects (SS_SHEAF_NONE: no spare), and node's barn with `full` full sheaves holding `objects`
+ * between them, `empty` empty ones and, from a CPU's rcu_free sheaf
+ * (kfree_rcu()'d objects, which reach the barn after a grace period), a
+ * sheaf of `rcu` objects.  The sheaves are the kernel's: no memory is
+ * charged for them (the snapshot's kmalloc caches hold it).  Returns the
+ * objects placed. */
+typedef struct ss_slab *(*ss_sheaf_take_fn)(void *ctx);
+#define SS_SHEAF_NONE UINT32_MAX
+uint64_t ss_sheaves_start_cpu(struct ss_sheaves *sh, unsigned cpu, unsigned main, unsigned spare,
+			      ss_sheaf_take_fn take, void *ctx);
+uint64_t ss_sheaves_start_barn(struct ss_sheaves *sh, unsigned node, unsigned full,
+			       uint64_t objects, unsigned empty, unsigned rcu,
+			       ss_sheaf_take_fn take, void *ctx);
+
 /* One CPU's sheaves and its node's barn, for tests and reports. */
 struct ss_sheaves_state {
 	int main, spare;	   /* objects in each; -1: no such sheaf */

@@ -23,6 +23,7 @@
 #include "topology.h"
 
 struct ss_recon_cache; /* reconcile/slab_prior.h */
+struct ss_sheaves;     /* sheaf.h */
 
 enum ss_slab_where {
 	SS_SLAB_NONE,	     /* full, on no list (non-debug caches) */
@@ -128,6 +129,9 @@ struct ss_kcache {
 	 * before the trace), opaque here; NULL: none.  Owned and freed by
 	 * reconcile/. */
 	struct ss_recon_cache *recon;
+	/* the cache's per-CPU sheaves (sheaf.h; 6.18's that ask, 7.x's
+	 * all), NULL for none: owned by the backend, which made them */
+	struct ss_sheaves *sheaves;
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };
 
