@@ -681,7 +681,13 @@ static int prior_route(struct ss_cmodel *m, const struct ss_event *ev, bool *dec
 				     ev->value, err);
 	}
 	c = route_base(m, ev, err);
-	return c == SS_ROUTE_KMALLOC ? kmalloc_cache(m, SS_KT_NORMAL, ev->value, err) : c;
+	if (c != SS_ROUTE_KMALLOC)
+		return c;
+	/* a kmalloc of a declared cache's objects (kmalloc-buckets): large
+	 * ones had no slab object */
+	if (!ev->value || ev->value > ss_kmalloc_max_cache_size(m->cfg.target))
+		return SS_ROUTE_KMALLOC;
+	return kmalloc_cache(m, SS_KT_NORMAL, ev->value, err);
 }
 
 static int cm_prior_cache(struct ss_model *mm, const struct ss_event *ev, struct ss_op *op,

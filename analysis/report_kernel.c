@@ -758,7 +758,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "cpu_free_estimated,cpu_free_measured,sheaf_capacity,kslabs_freed_from,"
 		    "kslabs_whole,prior_slabs_not_full,prior_slabs_freed,kslabs_listed,"
 		    "prior_listed_unseen,cpu_slabs_listed,kernel_cpu_free_after,"
-		    "model_cpu_free_after,objects_in_use_error_pct\n");
+		    "model_cpu_free_after,objects_in_use_error_pct,sheaves_modelled\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 		int64_t kin, min;
@@ -794,7 +794,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			rp_kernel_csv_err(fp, kin, min);
 		else
 			fputc(',', fp);
-		fputc('\n', fp);
+		fprintf(fp, ",%d\n", r->sheaves_modelled);
 	}
 	return ferror(fp) ? -1 : 0;
 }
