@@ -544,6 +544,39 @@ static void test_sheaves_7(void **state)
 	fix_release(&f);
 }
 
+/* kmalloc-buckets puts a declared cache's objects into the kmalloc class
+ * of their size: one above the largest class (7.2 Debian's task_struct,
+ * 8,904 bytes) is a kmalloc_large() of whole pages, not an error. */
+static void test_buckets_large(void **state)
+{
+	struct fix f;
+	struct ss_model_config cfg = {0};
+	struct ss_large_report lr;
+	struct ss_error err;
+	uint32_t ts;
+
+	(void)state;
+	fix_init(&f, "x86_64-7.2", NULL, NULL, 1, 1);
+	f.desc->ops->destroy(f.m);
+	f.desc = ss_model_find("kmalloc-buckets");
+	cfg.target = &f.t;
+	cfg.topo = &f.topo;
+	cfg.merge = true;
+	cfg.tables = &f.tb;
+	if (f.desc->ops->create(&f.m, &cfg, f.desc->policy, &err))
+		fail_msg("%s", err.msg);
+	ts = cache_api(&f, "task_struct", 8904, 64);
+	alloc_at(&f, 1, 0, "dup_task_struct", ts, 8904, 0);
+	assert_int_equal(f.obj[1].state, SS_OBJ_LARGE);
+	f.desc->ops->large_report(f.m, &lr);
+	assert_int_equal(lr.live, 1);
+	assert_int_equal(lr.page_bytes, 16384);
+	free_at(&f, 1, 0);
+	f.desc->ops->large_report(f.m, &lr);
+	assert_int_equal(lr.live, 0);
+	fix_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_init_on_free),
 		cmocka_unit_test(test_sheaves),
 		cmocka_unit_test(test_sheaves_7),
+		cmocka_unit_test(test_buckets_large),
 		cmocka_unit_test(test_slub_tiny),
 		cmocka_unit_test(test_slab_2616),
 		cmocka_unit_test(test_slab_flush_and_reap),
