@@ -179,6 +179,22 @@ mk72 kmem_cache 256 256 0 16 64 1 0 "" 0
 tail -1 "$tmp/v72" | grep -qx "validate: 5 caches, 4 match, 0 mismatch, 1 explicit-freeptr; sheaf_capacity: 4 checked, 0 mismatch" ||
 	fail "7.2 tree: $(tail -1 "$tmp/v72")"
 grep -qx "sheaf vm_area_struct  *kernel   60 model   60 match" "$tmp/v72" || fail "7.2 vm_area_struct sheaf"
+# a real 7.2 kernel's caches (a Debian 7.2.13 guest of the kernel lab, 1
+# CPU: tests/data/slab/lab-7.2/README.md): every cache and every sheaf
+# capacity as the 7.2 rules give them
+"$S" validate --sys "$data/lab-7.2/sys-kernel-slab" --cpus 1 --target x86_64-7.2 >"$tmp/vlab72" ||
+	fail "7.2 guest: $(tail -1 "$tmp/vlab72")"
+tail -1 "$tmp/vlab72" | grep -qx "validate: 17 caches, 15 match, 0 mismatch, 2 explicit-freeptr; sheaf_capacity: 16 checked, 0 mismatch" ||
+	fail "7.2 guest: $(tail -1 "$tmp/vlab72")"
+"$S" validate --slabinfo "$data/lab-7.2/proc-slabinfo-7.2.txt" --cpus 1 --target x86_64-7.2 >"$tmp/vlab72si" ||
+	fail "7.2 guest slabinfo: $(tail -1 "$tmp/vlab72si")"
+tail -1 "$tmp/vlab72si" | grep -qx "validate: 193 caches, 193 match, 0 mismatch, 0 explicit-freeptr" ||
+	fail "7.2 guest slabinfo: $(tail -1 "$tmp/vlab72si")"
+# ... which the 6.18 rules do not give (no CPU partial lists, every cache
+# with sheaves)
+rc=0
+"$S" validate --sys "$data/lab-7.2/sys-kernel-slab" --cpus 1 --target x86_64-6.18 >"$tmp/vlab618" || rc=$?
+[ "$rc" -eq 1 ] || fail "7.2 guest against x86_64-6.18: exit $rc, want 1"
 "$S" geometry --target x86_64-7.2 --size 256 --align 256 >"$tmp/g72"
 expect "$tmp/g72" sheaf_capacity 28
 expect "$tmp/g72" cpu_partial 0

@@ -257,6 +257,48 @@ static void test_fill_file_sheaves(void **state)
 	ss_snap_release(&snap);
 }
 
+/* A real 7.2 kernel's read (a Debian 7.2.13 guest of the kernel lab, 2
+ * CPUs, tests/data/slab/lab-7.2/README.md) against the same boot's
+ * snapshot: no CPU slab (7.0 has none), a sheaves line per CPU and a barn
+ * line for every cache with a capacity, none for kmem_cache
+ * (SLAB_NO_SHEAVES). */
+static void test_fill_file_72(void **state)
+{
+	struct ss_snap snap;
+	struct ss_error err;
+	char snapf[TU_PATH_MAX], fillf[TU_PATH_MAX];
+	uint64_t h;
+	unsigned skipped = 0, with = 0;
+	bool unknown;
+	(void)state;
+
+	tu_data_path("slab", "lab-7.2/slabfill-2cpu/slab-before.txt", snapf, sizeof(snapf));
+	tu_data_path("slab", "lab-7.2/slabfill-2cpu/slab-fill.txt", fillf, sizeof(fillf));
+	assert_int_equal(ss_snap_load(&snap, snapf, &err), 0);
+	assert_int_equal(ss_snap_take_fill(&snap, fillf, &h, &skipped, &err), 0);
+	for (unsigned i = 0; i < snap.nr; i++) {
+		const struct ss_snap_cache *c = &snap.caches[i];
+
+		for (unsigned k = 0; k < c->nr_fill; k++)
+			assert_int_equal(c->fill[k].kind, SS_FILL_NODE);
+		assert_int_equal(c->have_sheaves, c->sheaf_capacity > 0);
+		if (!c->sheaf_capacity)
+			continue;
+		with++;
+		assert_true(c->nr_pcs >= 2 && c->pcs[0].listed && c->pcs[1].listed);
+		assert_true(c->nr_barns >= 1 && c->barns[0].listed);
+		(void)ss_snap_sheaf_objects(c, &unknown);
+		assert_false(unknown);
+	}
+	assert_int_equal(with, 191);
+	assert_int_equal(ss_snap_find(&snap, "kmem_cache")->sheaf_capacity, 0);
+	/* maple_node: a full barn of 10 after boot, and the rcu_free sheaves */
+	assert_int_equal(ss_snap_find(&snap, "maple_node")->barns[0].full, 10);
+	assert_int_equal(ss_snap_sheaf_objects(ss_snap_find(&snap, "maple_node"), &unknown),
+			 320 + 4 + 31 + 16 + 24);
+	ss_snap_release(&snap);
+}
+
 /* version 3: each listed slab's free objects, a hex digit per four
  * (bit 0 the lowest): known when they agree with the line's counts (a
  * partial slab: objects - inuse of them; an active slab: its CPU
@@ -745,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_fill_file_cpus),
 		cmocka_unit_test(test_fill_file_free_bits),
 		cmocka_unit_test(test_fill_file_sheaves),
+		cmocka_unit_test(test_fill_file_72),
 		cmocka_unit_test(test_populate_cpus),
 		cmocka_unit_test(test_populate_measured),
 		cmocka_unit_test(test_start_sheaves),
