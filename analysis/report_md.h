@@ -86,6 +86,10 @@ struct rp_report_in {
 	/* The workload's seed asks for time, not memory (struct rp_extra's
 	 * time_first): this sentence, and the headline times lead. */
 	const char *time_first;
+	/* The same runs under 6.18's rules (--era-base DIR: DIR/runs/...),
+	 * for the runs of a 7.x target: report_era.h.  NULL: none. */
+	const struct rp_results *era_base;
+	const char *era_base_dir;
 };
 
 /* "## N. TITLE" with the next section number: sections are numbered as

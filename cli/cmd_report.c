@@ -40,6 +40,7 @@ struct report_opts {
 	const char *capture_meta;		  /* its meta file */
 	const char *kernel_fill_after;		  /* its slab-fill-after.txt */
 	const char *capture_target;		  /* slabsim pick-target's output */
+	const char *era_base;			  /* --era-base: runs under 6.18's rules */
 	struct rp_names variants, models; /* empty = not given */
 	struct rp_calib calib[MAX_CALIB];
 	unsigned ncalib;
@@ -51,7 +52,7 @@ struct report_opts {
 
 enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
        O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_KBEFORE, O_KAFTER, O_CMETA,
-       O_KFILL, O_CTARGET, O_REPRICE, O_REPRICE_DIR, O_REPRICE_CHECK, O_WINDOW,
+       O_KFILL, O_CTARGET, O_REPRICE, O_REPRICE_DIR, O_REPRICE_CHECK, O_WINDOW, O_ERA_BASE,
        O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -119,6 +120,10 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"timeline.dat and phases.dat (each run's slab memory since\n"
 		"its start), not waste.dat (the whole machine's bytes;\n"
 		"an older waste.dat/.png/.svg in DIR is removed)"},
+	[O_ERA_BASE] = {"era-base", NULL, "DIR",
+		"the same runs under 6.18's rules (DIR/runs/, the runs'\n"
+		"7.x target with era 6.18): adds the section \"What SLUB\n"
+		"7.x changes\" (docs/sheaves.md)"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
 		"write only the plot data (waste.dat, latency.dat,\n"
 		"title.gp and the workload's own)"},
@@ -139,7 +144,7 @@ static void usage(FILE *out)
 		"                      [--sensitivity FILE] [--plot-data-only]\n"
 		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT\n"
 		"                       [--capture-meta FILE] [--kernel-fill-after FILE]]\n"
-		"                      [--capture-target FILE] [--window]\n"
+		"                      [--capture-target FILE] [--window] [--era-base DIR]\n"
 		"                      [--reprice-dir DIR --reprice \"SETTING ...\"\n"
 		"                       [--reprice-check \"SETTING ...\"]]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
@@ -220,6 +225,7 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_REPRICE_DIR: o->reprice.dir = v; return 0;
 	case O_REPRICE_CHECK: o->reprice.checks = v; return 0;
 	case O_WINDOW: o->window = true; return 0;
+	case O_ERA_BASE: o->era_base = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
 	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
 	case O_CALIB: return parse_calib(o, v);
@@ -480,6 +486,8 @@ static int collect_figures(const struct rp_report_in *in, struct rp_figures *f,
 /* Everything a report reads besides the runs themselves. */
 struct report_data {
 	struct rp_results res, alt[MAX_ALT];
+	struct rp_results era_base;	/* --era-base */
+	bool have_era_base;
 	struct rp_seed seed;
 	bool have_seed;
 	struct rp_figures figs;
@@ -535,6 +543,13 @@ static int load_data(struct report_opts *o, struct report_data *d,
 		    rp_report_arrange(&d->alt[k], d->have_seed ? &d->seed : NULL, &o->variants,
 				      &o->models, true, o->compare_model, err))
 			return -1;
+	if (o->era_base) {
+		if (rp_load_results(o->era_base, o->workload, &d->era_base, err) ||
+		    rp_report_arrange(&d->era_base, d->have_seed ? &d->seed : NULL, &o->variants,
+				      &o->models, false, o->compare_model, err))
+			return -1;
+		d->have_era_base = true;
+	}
 	if (o->sens_path) {
 		if (rp_sensitivity_load(o->sens_path, &d->sens, err))
 			return -1;
@@ -557,6 +572,8 @@ static void free_data(const struct report_opts *o, struct report_data *d)
 	rp_results_free(&d->res);
 	for (unsigned k = 0; k < o->nalt; k++)
 		rp_results_free(&d->alt[k]);
+	if (d->have_era_base)
+		rp_results_free(&d->era_base);
 	if (d->have_seed)
 		rp_seed_free(&d->seed);
 	if (d->have_sens)
@@ -652,6 +669,8 @@ static int run_report(struct report_opts *o)
 		.compare_why = d->compare_why,
 		.time_first = wl && wl->report ? wl->report->time_first : NULL,
 		.window = o->window,
+		.era_base = d->have_era_base ? &d->era_base : NULL,
+		.era_base_dir = o->era_base,
 	};
 	if (o->reprice.dir) {
 		rc = reprice(o, &in, &d->res);
