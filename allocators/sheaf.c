@@ -492,11 +492,13 @@ uint64_t ss_sheaves_start_barn(struct ss_sheaves *sh, unsigned node, unsigned fu
 		uint64_t share = (objects - got + (full - i) - 1) / (full - i);
 
 		got += fill_from(sh, sf, share > sh->capacity ? sh->capacity : (unsigned)share, take, ctx);
-		ss_list_add(&b->full, &sf->link, false);
+		/* (a sheaf the initial objects ran out for, read a moment
+		 * apart from their count, is an empty one) */
+		ss_list_add(sf->size ? &b->full : &b->empty, &sf->link, false);
 	}
 	if (rcu && (sf = kernel_sheaf(sh))) {
 		got += fill_from(sh, sf, rcu, take, ctx);
-		ss_list_add(&b->full, &sf->link, false);
+		ss_list_add(sf->size ? &b->full : &b->empty, &sf->link, false);
 	}
 	for (unsigned i = 0; i < empty && (sf = kernel_sheaf(sh)); i++)
 		ss_list_add(&b->empty, &sf->link, false);
