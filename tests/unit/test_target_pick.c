@@ -108,6 +108,9 @@ static void test_family(void **state)
 	assert_string_equal(p.target, "arm32-6.6");
 	pick("6.18.1", "armv7l", NULL, &p);
 	assert_string_equal(p.target, "arm32-6.6");
+	/* 7.2: Debian's armmp build, not the SMACK board's inferred lines */
+	pick("7.2.13+deb14-armmp", "armv7l", NULL, &p);
+	assert_string_equal(p.target, "arm32-7.2-armmp");
 	/* no targets of its own: x86_64's, and said so */
 	pick("6.18.1", "aarch64", NULL, &p);
 	assert_string_equal(p.target, "x86_64-6.18");
