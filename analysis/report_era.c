@@ -351,7 +351,8 @@ static int caches_table(FILE *fp, const struct rp_report_in *in, struct ss_error
 	fprintf(fp, "\nModel `%s`'s caches whose slab memory moved most, or that held objects in "
 		    "sheaves (at most %d a variant), at the end of each trace; the objects allocated "
 		    "are the users' and, in kmalloc caches, the sheaves themselves (kmalloc'ed: a "
-		    "sheaf of C objects takes 32 + 8C bytes):\n\n", model, ERA_TOP);
+		    "sheaf of C objects takes sizeof(struct slab_sheaf) and C pointers: 32 + 8C bytes "
+		    "on 64-bit, 20 + 4C on 32-bit):\n\n", model, ERA_TOP);
 	if (mdt_print(fp, &t))
 		return -1;
 	mdt_free(&t);
