@@ -48,6 +48,11 @@ struct ss_backend_env {
 	/* a slab of cache `cache` was made (created) or is about to go */
 	void (*slab_event)(void *ctx, int cache, void *slab, unsigned objects,
 			   bool created, unsigned cpu, struct ss_op *op);
+	/* SLAB_ALLOC_NO_RECURSE in flight (7.x __alloc_empty_sheaf() of a
+	 * kmalloc cache's sheaf): set while that kmalloc runs, so that the
+	 * caches it reaches allocate no empty sheaf of their own (sheaf.c).
+	 * The model's, shared by its caches; NULL: never set. */
+	bool *no_recurse;
 };
 
 struct ss_backend_ops {

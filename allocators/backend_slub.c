@@ -1,17 +1,20 @@
 /* backend_slub.c - SLUB and SLUB_TINY caches behind backend.h.
  *
- * SLUB: slub.c's paths (slub_debug.c for debug caches), with
+ * SLUB up to 6.18: slub.c's paths (slub_debug.c for debug caches), with
  * CONFIG_SLUB_CPU_PARTIAL=n taking kmem_cache_has_cpu_partial() away, and
  * per-CPU sheaves (sheaf.c) for a cache the kernel creates with a sheaf
  * capacity (6.18; not for debug caches: do_kmem_cache_create() ignores
- * sheaf_capacity when slub_debug flags are set).  SLUB_TINY: slub_tiny.c
- * on the same cache structure.
+ * sheaf_capacity when slub_debug flags are set).  SLUB 7.0+: sheaves for
+ * every cache calculate_sheaf_capacity() gives a capacity, over
+ * slub7.c's slab paths (no CPU slabs).  SLUB_TINY: slub_tiny.c on the
+ * same cache structure.
  */
 #include <stdlib.h>
 
 #include "backend.h"
 #include "sheaf.h"
 #include "slub.h"
+#include "slub7.h"
 #include "slub_tiny.h"
 
 struct slub_cache {
@@ -20,6 +23,7 @@ struct slub_cache {
 	int index;
 	unsigned cpu;		   /* the CPU of the operation in progress */
 	bool tiny;
+	bool seven;		   /* SLUB of 7.0+ (slub7.c) */
 	struct ss_sheaves *sheaves; /* NULL: none */
 };
 
@@ -87,13 +91,19 @@ static void *create_common(const char *name, const struct ss_cache_spec *spec_in
 		c->s.geo.cpu_partial = 0;
 		c->s.geo.cpu_partial_slabs = 0;
 	}
+	c->seven = !tiny && t->era >= SS_ERA_7_0;
+	/* 6.18: the capacity the cache asks for; 7.0+: calculate_sheaf_capacity()
+	 * (0 for a debug cache, SLAB_NO_SHEAVES and SLAB_NOLEAKTRACE ones) */
 	cap = ss_kconfig_sheaf_capacity(t, name);
+	if (c->seven)
+		cap = ss_sheaf_capacity(t, &c->s.geo, cap, ss_sheaf_none_named(name));
 	if (cap && !c->s.debug_paths && !(c->sheaves = ss_sheaves_create(&c->s, cap, env))) {
 		ss_kcache_release(&c->s);
 		free(c);
 		ss_errorf(err, "out of memory");
 		return NULL;
 	}
+	c->s.sheaves = c->sheaves;
 	return c;
 }
 
@@ -120,11 +130,17 @@ static void *slub_alloc(void *cache, unsigned cpu, struct ss_op *op)
 {
 	struct slub_cache *c = cache;
 
+	struct ss_slab *sl;
+
 	c->cpu = cpu;
 	if (c->tiny)
 		return ss_tiny_alloc(&c->s, cpu, op);
-	if (c->sheaves)
-		return ss_sheaves_alloc(c->sheaves, cpu, op);
+	/* slab_alloc_node(): alloc_from_pcs(), else the slabs (7.x
+	 * ___slab_alloc(); 6.18, a failed refill: the CPU-slab paths) */
+	if (c->sheaves && (sl = ss_sheaves_alloc(c->sheaves, cpu, op)))
+		return sl;
+	if (c->seven)
+		return ss7_slab_alloc(&c->s, cpu, op);
 	return ss_kcache_alloc(&c->s, cpu, op);
 }
 
@@ -140,8 +156,10 @@ static void slub_free(void *cache, unsigned cpu, void *slab, bool cross_cpu,
 	}
 	if (c->tiny)
 		ss_tiny_free(&c->s, cpu, slab, op);
-	else if (c->sheaves)
-		ss_sheaves_free(c->sheaves, cpu, slab, op);
+	else if (c->sheaves && ss_sheaves_free(c->sheaves, cpu, slab, op))
+		return; /* free_to_pcs() */
+	else if (c->seven)
+		ss7_slab_free(&c->s, cpu, slab, op);
 	else
 		ss_kcache_free(&c->s, cpu, slab, op);
 }
@@ -176,7 +194,7 @@ static struct ss_kcache *slub_plain(void *cache)
 {
 	struct slub_cache *c = cache;
 
-	return c->tiny || c->sheaves ? NULL : &c->s;
+	return c->tiny || c->sheaves || c->seven ? NULL : &c->s;
 }
 
 static void slub_report(const void *cache, struct ss_cache_report *r)

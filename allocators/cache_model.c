@@ -158,8 +158,12 @@ int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_sp
 		m->be->report(fc->be, &r);
 		fc->stride = r.slab_size;
 		fc->debug = r.debug;
-		/* slab_unmergeable(): a cache with sheaves (6.18) */
-		fc->nomerge = r.sheaf_capacity > 0;
+		/* slab_unmergeable(): a cache with sheaves (6.18); from 7.0,
+		 * when every cache has them, a cache created with a capacity
+		 * (SLAB_NO_MERGE, __kmem_cache_create_args()) */
+		fc->nomerge = m->cfg.target->era >= SS_ERA_7_0
+				      ? ss_kconfig_sheaf_capacity(m->cfg.target, name) > 0
+				      : r.sheaf_capacity > 0;
 	}
 	m->caches[m->nr_caches] = fc;
 	m->plain[m->nr_caches] = fc->be && m->be->plain ? m->be->plain(fc->be) : NULL;
@@ -387,7 +391,8 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 	m->policy = policy;
 	m->be = ss_backend_for(t);
 	m->env = (struct ss_backend_env){.ctx = m, .kmalloc = cm_internal_kmalloc,
-					 .kfree = cm_internal_kfree, .slab_event = cm_slab_event};
+					 .kfree = cm_internal_kfree, .slab_event = cm_slab_event,
+					 .no_recurse = &m->sheaf_no_recurse};
 	m->nr_classes = ss_kmalloc_nr_classes(t);
 	m->kfence.cache = -1;
 	m->fast = !t->kc.kfence && !t->kc.init_on_alloc && !t->kc.init_on_free && !t->kc.memcg;
@@ -676,7 +681,13 @@ static int prior_route(struct ss_cmodel *m, const struct ss_event *ev, bool *dec
 				     ev->value, err);
 	}
 	c = route_base(m, ev, err);
-	return c == SS_ROUTE_KMALLOC ? kmalloc_cache(m, SS_KT_NORMAL, ev->value, err) : c;
+	if (c != SS_ROUTE_KMALLOC)
+		return c;
+	/* a kmalloc of a declared cache's objects (kmalloc-buckets): large
+	 * ones had no slab object */
+	if (!ev->value || ev->value > ss_kmalloc_max_cache_size(m->cfg.target))
+		return SS_ROUTE_KMALLOC;
+	return kmalloc_cache(m, SS_KT_NORMAL, ev->value, err);
 }
 
 static int cm_prior_cache(struct ss_model *mm, const struct ss_event *ev, struct ss_op *op,

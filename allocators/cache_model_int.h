@@ -114,6 +114,8 @@ struct ss_cmodel {
 	bool timed_work;	/* tick() has something to do */
 	double *now_ns;		/* per CPU: its clock at its last event */
 	double *timer_ns;	/* per CPU: when cpu_timer() is due; < 0 not started */
+	/* SLAB_ALLOC_NO_RECURSE in flight (backend.h no_recurse) */
+	bool sheaf_no_recurse;
 	/* the batch replay's route of an alloc by site (NULL until its first
 	 * call: SS_ROUTE_MEMO_SITES entries) */
 	struct ss_site_route *route_memo;

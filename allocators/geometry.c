@@ -304,6 +304,19 @@ unsigned ss_sheaf_header_bytes(const struct ss_target *t)
 	return 3 * t->ptr_size + 8;
 }
 
+bool ss_sheaf_none_named(const char *name)
+{
+	static const char *const names[] = {
+		"kmem_cache",	   "kmem_cache_node",	 "kmemleak_object",
+		"kmemleak_scan_area", "debug_objects_cache",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
 /* calculate_sheaf_capacity() (7.0, "slab: add sheaves to most caches",
  * e47c897a2949): none under SLUB_TINY, for a debug cache, or a cache
  * created with SLAB_NO_SHEAVES (kmem_cache, kmem_cache_node) or

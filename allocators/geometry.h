@@ -59,6 +59,13 @@ int ss_geometry_compute(const struct ss_target *t,
 /* sizeof(struct slab_sheaf) without its objects (6.18+). */
 unsigned ss_sheaf_header_bytes(const struct ss_target *t);
 
+/* Caches the kernel creates without sheaves whatever their size (7.0+):
+ * kmem_cache and kmem_cache_node (SLAB_NO_SHEAVES, kmem_cache_init()),
+ * kmemleak_object and kmemleak_scan_area (SLAB_NOLEAKTRACE,
+ * kmemleak_init()) and debug_objects_cache (SLAB_NOLEAKTRACE,
+ * lib/debugobjects.c): the ones the 7.2 tree creates. */
+bool ss_sheaf_none_named(const char *name);
+
 /* s->sheaf_capacity of a cache laid out as g: calculate_sheaf_capacity()
  * from 7.0 (at least `requested`, the kmem_cache_args.sheaf_capacity it
  * was created with; 0 with no_sheaves, i.e. SLAB_NO_SHEAVES or

@@ -357,14 +357,6 @@ int ss_kconfig_finish(struct ss_target *t, struct ss_error *err)
 	if (slab && t->era < SS_ERA_2_6_16)
 		return ss_errorf(err, "target %s (era %s): the SLAB model starts at 2.6.16",
 				 t->name, era);
-	/* 7.0 replaced SLUB's CPU slabs with sheaves for every cache
-	 * (docs/sheaves.md); the replay's SLUB and SLUB_TINY follow 6.x, so
-	 * a 7.x run would be 6.x rules under a 7.x name. */
-	if (!ss_target_replay_modelled(t))
-		return ss_errorf(err, "%s (era %s): sheaves for every cache are not modelled yet "
-				 "(SLUB %s replaces CPU slabs with sheaves, docs/sheaves.md); "
-				 "`slabsim geometry` and `slabsim validate` work on this target",
-				 t->name, era, tiny ? "7.0+ with SLUB_TINY" : "7.0+");
 	/* Both depend on !SLUB_TINY: Kconfig drops them when SLUB_TINY is
 	 * chosen (a target file's settings); asked for with it, an error. */
 	if (tiny && (kc->random_kmalloc || kc->slab_buckets)) {

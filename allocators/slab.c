@@ -350,6 +350,18 @@ bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_no
 	return n->partial.nr >= s->geo.min_partial;
 }
 
+unsigned ss_kcache_defrag_coin(struct ss_kcache *s)
+{
+	uint32_t x = ++s->defrag_tick;
+
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x % 1024;
+}
+
 /* ---- reports ---- */
 
 /* count_partial(n, count_free): what get_slabinfo() reports as free. */

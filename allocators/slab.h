@@ -23,6 +23,7 @@
 #include "topology.h"
 
 struct ss_recon_cache; /* reconcile/slab_prior.h */
+struct ss_sheaves;     /* sheaf.h */
 
 enum ss_slab_where {
 	SS_SLAB_NONE,	     /* full, on no list (non-debug caches) */
@@ -128,6 +129,9 @@ struct ss_kcache {
 	 * before the trace), opaque here; NULL: none.  Owned and freed by
 	 * reconcile/. */
 	struct ss_recon_cache *recon;
+	/* the cache's per-CPU sheaves (sheaf.h; 6.18's that ask, 7.x's
+	 * all), NULL for none: owned by the backend, which made them */
+	struct ss_sheaves *sheaves;
 	struct ss_res_stat res[SS_NR_KRES]; /* uses and waits (sim/contention.c) */
 };
 
@@ -225,6 +229,11 @@ void ss_slab_adopt(struct ss_kcache *s, struct ss_slab *sl, unsigned node);
  * every descriptor a pool handed out. */
 struct ss_slab *ss_slab_pool_get(struct ss_slab_pool *p);
 void ss_slab_pool_release(struct ss_slab_pool *p);
+/* get_cycles() % 1024 of get_any_partial() (3.10 - 6.x) and
+ * get_from_any_partial() / __refill_objects_any() (7.x), made
+ * reproducible: a hash of a per-cache counter, uniform over 0..1023 like
+ * the low TSC bits. */
+unsigned ss_kcache_defrag_coin(struct ss_kcache *s);
 /* The test before discarding an empty slab (nr_partial against min_partial). */
 bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n,
 			    const struct ss_slab *sl);
@@ -276,6 +285,31 @@ static inline void ss_slab_remove_partial(struct ss_kcache *s, struct ss_slab *s
 {
 	ss_list_del(&s->node[sl->node].partial, &sl->link);
 	sl->where = SS_SLAB_NONE;
+}
+
+/* __slab_free()'s end under n->list_lock (3.10 - 7.2), the object
+ * already counted off: an emptied slab is discarded when the node keeps
+ * enough partial slabs (taken off the partial list unless it was full:
+ * FREE_REMOVE_PARTIAL; slab_empty unlocks, then discard_slab()), a slab
+ * that was full goes to the list's tail (FREE_ADD_PARTIAL); the lock is
+ * released. */
+static inline void ss_slab_free_locked(struct ss_kcache *s, struct ss_kcache_node *n,
+				       struct ss_slab *sl, bool was_full, struct ss_op *op)
+{
+	if (!sl->inuse && ss_slab_should_discard(s, n, sl)) {
+		if (!was_full) {
+			ss_slab_remove_partial(s, sl);
+			ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
+		}
+		ss_list_unlock(n, op);
+		ss_slab_discard(s, sl, op);
+		return;
+	}
+	if (was_full) {
+		ss_slab_add_partial(s, sl, true);
+		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
+	}
+	ss_list_unlock(n, op);
 }
 
 #endif

@@ -22,26 +22,13 @@ bool ss_oracle_is_kmalloc_name(const char *name)
 	       !strncmp(name, "dma-kmalloc-", 12);
 }
 
-bool ss_oracle_no_sheaves_name(const char *name)
-{
-	static const char *const names[] = {
-		"kmem_cache",	   "kmem_cache_node",	 "kmemleak_object",
-		"kmemleak_scan_area", "debug_objects_cache",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return true;
-	return false;
-}
-
 /* The model's sheaf capacity of c laid out as g. */
 static unsigned model_sheaf_capacity(const struct ss_target *t,
 				     const struct ss_oracle_cache *c,
 				     const struct ss_geometry *g)
 {
 	return ss_sheaf_capacity(t, g, ss_kconfig_sheaf_capacity(t, c->name),
-				 ss_oracle_no_sheaves_name(c->name));
+				 ss_sheaf_none_named(c->name));
 }
 
 /* Read a small sysfs file into buf, trailing whitespace removed.

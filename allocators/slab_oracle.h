@@ -54,13 +54,6 @@ struct ss_oracle_result {
 	char reason[160];
 };
 
-/* Caches the kernel creates without sheaves whatever their size (7.0+):
- * kmem_cache and kmem_cache_node (SLAB_NO_SHEAVES, kmem_cache_init()),
- * kmemleak_object and kmemleak_scan_area (SLAB_NOLEAKTRACE,
- * kmemleak_init()) and debug_objects_cache (SLAB_NOLEAKTRACE,
- * lib/debugobjects.c): the ones the 7.2 tree creates. */
-bool ss_oracle_no_sheaves_name(const char *name);
-
 /* Recompute c on t and compare slab_size, order, objs_per_slab (and
  * min_partial, cpu_partial when the kernel shows them); r->sheaf_capacity
  * is the model's for the layout that matched (ss_sheaf_capacity() with

@@ -136,20 +136,6 @@ static struct ss_slab *get_partial_node(struct ss_kcache *s, unsigned cpu,
 	return first;
 }
 
-/* get_cycles() % 1024 in get_any_partial(), made reproducible: a hash of
- * a per-cache counter, uniform over 0..1023 like the low TSC bits. */
-static unsigned defrag_coin(struct ss_kcache *s)
-{
-	uint32_t x = ++s->defrag_tick;
-
-	x ^= x >> 16;
-	x *= 0x7feb352du;
-	x ^= x >> 15;
-	x *= 0x846ca68bu;
-	x ^= x >> 16;
-	return x % 1024;
-}
-
 /* get_any_partial(): the local node had nothing; unless the defrag ratio
  * says stay local this time, take partial slabs from the nearest other
  * node that has more than min_partial (the zonelist order).  The refill
@@ -160,7 +146,7 @@ static struct ss_slab *get_any_partial(struct ss_kcache *s, unsigned cpu,
 	const uint16_t *zonelist = ss_topology_zonelist(s->topo, local);
 
 	if (s->topo->nr_nodes == 1 || !s->remote_node_defrag_ratio ||
-	    defrag_coin(s) > s->remote_node_defrag_ratio)
+	    ss_kcache_defrag_coin(s) > s->remote_node_defrag_ratio)
 		return NULL;
 	for (unsigned i = 1; i < s->topo->nr_nodes; i++) {
 		struct ss_kcache_node *n = &s->node[zonelist[i]];
@@ -308,21 +294,7 @@ static void slab_free_listed(struct ss_kcache *s, unsigned cpu, struct ss_slab *
 	if (!was_full && sl->inuse) /* stays on n->partial: no lock */
 		return;
 	ss_list_lock(s, n, op);
-	if (!sl->inuse && ss_slab_should_discard(s, n, sl)) {
-		if (!was_full) {
-			ss_slab_remove_partial(s, sl);
-			ss_step(op, SS_STEP_FREE_REMOVE_PARTIAL, 1);
-		}
-		/* slab_empty: spin_unlock_irqrestore, then discard_slab */
-		ss_list_unlock(n, op);
-		ss_slab_discard(s, sl, op);
-		return;
-	}
-	if (was_full) {
-		ss_slab_add_partial(s, sl, true);
-		ss_step(op, SS_STEP_FREE_ADD_PARTIAL, 1);
-	}
-	ss_list_unlock(n, op);
+	ss_slab_free_locked(s, n, sl, was_full, op);
 }
 
 /* slab_free() of a non-debug cache where slub.h's ss_kcache_free_plain()

@@ -194,7 +194,7 @@ static struct ss_slab *debug_alloc_single(struct ss_kcache *s, unsigned cpu,
 		sl = ss_slab_new(s, s->topo->cpu_node[cpu], op);
 		if (!sl)
 			return NULL;
-	} else {
+	} else if (s->t->era < SS_ERA_7_0) { /* (a 6.x statistic) */
 		ss_step(op, SS_STEP_ALLOC_FROM_PARTIAL, 1);
 	}
 	/* alloc_single_from_partial(): the checks and the poison under the

@@ -40,11 +40,6 @@ unsigned ss_target_nr_cpu_ids(const struct ss_target *t)
 	return t->nr_cpu_ids > t->cpus ? t->nr_cpu_ids : t->cpus;
 }
 
-bool ss_target_replay_modelled(const struct ss_target *t)
-{
-	return t->kc.allocator == SS_ALLOCATOR_SLAB || t->era < SS_ERA_7_0;
-}
-
 void ss_era_str(int era, char *buf, unsigned long n)
 {
 	if (era < 0)

@@ -129,11 +129,6 @@ int ss_target_parse_file(const char *path, struct ss_target *t,
 int ss_target_key_value(const struct ss_target *t, const char *key,
 			char *buf, unsigned long n);
 
-/* Whether a replay models this target's allocator in its era: false for
- * SLUB and SLUB_TINY from 7.0, whose sheaves for every cache are not
- * modelled yet (docs/sheaves.md); geometry and validate still apply. */
-bool ss_target_replay_modelled(const struct ss_target *t);
-
 /* Era as printed in outputs, e.g. "3.10", "6.11". */
 void ss_era_str(int era, char *buf, unsigned long n);
 /* Parse "3.10" / "4.6" / "6.1" into an era number; -1 if malformed. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "geometry.h"
 #include "target.h"
 
 #define MAX_TARGETS 64
@@ -152,6 +153,19 @@ static void add_item(char *buf, size_t n, const char *item)
 	snprintf(buf + len, n - len, "%s%s", len ? "," : "", item);
 }
 
+/* The sheaf capacity the target gives a snapshot's cache: 6.18, what the
+ * target asks for it (sheaf_capacity.NAME, 0 for none); 7.0+,
+ * calculate_sheaf_capacity() of its stride with that request. */
+static unsigned target_capacity(const struct ss_target *t, const struct ss_snap_cache *c)
+{
+	struct ss_geometry g = {.size = c->slab_size};
+	unsigned asked = ss_kconfig_sheaf_capacity(t, c->name);
+
+	if (t->era < SS_ERA_7_0 || !c->slab_size)
+		return asked;
+	return ss_sheaf_capacity(t, &g, asked, ss_sheaf_none_named(c->name));
+}
+
 /* Rule 5 on the chosen target t: the options the snapshot shows otherwise,
  * into cfg (n bytes), and what was seen into seen (m bytes); slub: the
  * SLUB-only ones too. */
@@ -188,13 +202,16 @@ static void options_of(const struct ss_snap *s, const struct ss_target *t, bool 
 	for (unsigned i = 0; i < s->nr; i++) {
 		const struct ss_snap_cache *c = &s->caches[i];
 
-		if (!c->sheaf_capacity)
+		/* 7.0+: every cache has sheaves; only a capacity the target
+		 * would not give the cache's stride is a request of its own */
+		if (!c->sheaf_capacity ||
+		    (t->era >= SS_ERA_7_0 && c->sheaf_capacity == target_capacity(t, c)))
 			continue;
 		snprintf(item, sizeof(item), "%s%s (%u)", seen[0] ? ", " : "sheaf caches ",
 			 c->name, c->sheaf_capacity);
 		if (strlen(seen) + strlen(item) < m)
 			strcat(seen, item);
-		if (t->era >= SS_ERA_6_18 && ss_kconfig_sheaf_capacity(t, c->name) != c->sheaf_capacity &&
+		if (t->era >= SS_ERA_6_18 && c->sheaf_capacity != target_capacity(t, c) &&
 		    strlen(c->name) < sizeof(t->kc.sheaf[0].name)) {
 			snprintf(item, sizeof(item), "sheaf_capacity.%s=%u", c->name,
 				 c->sheaf_capacity);

@@ -6,10 +6,9 @@
  *  1. the family: the targets named after the capture's machine
  *     (meta machine=: x86_64 -> x86_64-*, arm* but aarch64 -> arm32-*;
  *     another machine takes x86_64's) that a run takes under every
- *     allocator asked for (ss_kconfig_finish(): SLUB as modelled 3.10 ..
- *     6.x -- the capture's own, a snapshot is /sys/kernel/slab, which only
- *     SLUB has; 7.x's sheaves for every cache are not replayed yet --,
- *     SLAB 2.6.16 .. 6.7, SLUB_TINY 6.2 .. 6.x) -- so a what-if of SLAB on
+ *     allocator asked for (ss_kconfig_finish(): SLUB 3.10 .. 7.x -- the
+ *     capture's own, a snapshot is /sys/kernel/slab, which only SLUB
+ *     has --, SLAB 2.6.16 .. 6.7, SLUB_TINY 6.2 on) -- so a what-if of SLAB on
  *     a 6.18 capture replays on the newest target of an era with SLAB,
  *     and a nearer target left out is named with the reason;
  *  2. the era: the newest of those whose era is not after the kernel's
@@ -26,8 +25,9 @@
  *     CONFIG_MEMCG, 5.14+), and for SLUB alone (they are SLUB's) random
  *     kmalloc caches (kmalloc-rnd-*, CONFIG_RANDOM_KMALLOC_CACHES, 6.6+),
  *     kmem_buckets (memdup_user-*, CONFIG_SLAB_BUCKETS, 6.11+) and a
- *     cache's sheaf capacity (sheaf_capacity.NAME, 6.18+) -- the option
- *     as `--config` takes it.  (A run from the snapshot takes CONFIG_MEMCG
+ *     cache's sheaf capacity (sheaf_capacity.NAME, 6.18+; from 7.0 only
+ *     one its stride does not give, calculate_sheaf_capacity(): a
+ *     request) -- the option as `--config` takes it.  (A run from the snapshot takes CONFIG_MEMCG
  *     from it too, sim/run.c; one from empty caches, as SLAB's, only so.)
  */
 #ifndef SS_TARGET_PICK_H

@@ -97,7 +97,7 @@ static int read_known(const struct ss_csv *c, int idx, uint64_t *v, bool *known,
 
 /* One record into r, checked.  fcol: kernel_cpu_free_after and
  * model_cpu_free_after (-1: absent). */
-static int read_row(const struct ss_csv *c, const unsigned *col, int sheaf_col,
+static int read_row(const struct ss_csv *c, const unsigned *col, const int *sheaf_col,
 		    const int *kcol, const int *fcol, struct rp_kernel_row *r,
 		    struct ss_error *err)
 {
@@ -120,16 +120,18 @@ static int read_row(const struct ss_csv *c, const unsigned *col, int sheaf_col,
 	for (unsigned k = 0; k < NR_COLS; k++)
 		if (u[k] && ss_csv_u64(c, col[k], u[k], err))
 			return -1;
-	if (sheaf_col >= 0) {
+	if (sheaf_col[0] >= 0) {
 		uint64_t s;
 
-		if (ss_csv_u64(c, (unsigned)sheaf_col, &s, err))
+		if (ss_csv_u64(c, (unsigned)sheaf_col[0], &s, err))
 			return -1;
 		if (s > UINT32_MAX)
 			return ss_errorf(err, "%s:%lu: sheaf_capacity %llu is too large", c->path,
 					 c->line, (unsigned long long)s);
 		r->sheaf_capacity = (unsigned)s;
 	}
+	if (sheaf_col[1] >= 0 && flag(c, (unsigned)sheaf_col[1], &r->sheaves_modelled, err))
+		return -1;
 	if (read_kslabs(c, kcol, r, err) ||
 	    read_known(c, fcol[0], &r->k_cpu_free1, &r->k_cpu_free1_known, err) ||
 	    read_known(c, fcol[1], &r->m_cpu_free1, &r->m_cpu_free1_known, err))
@@ -155,7 +157,7 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 {
 	struct ss_csv c;
 	unsigned col[NR_COLS];
-	int sheaf_col, kcol[RP_KERNEL_KSLAB_COLS], fcol[2], rc;
+	int sheaf_col[2], kcol[RP_KERNEL_KSLAB_COLS], fcol[2], rc;
 	size_t room = 0;
 
 	if (ss_csv_open(&c, cap->csv, NULL, NULL, err))
@@ -163,7 +165,9 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 	for (unsigned k = 0; k < NR_COLS; k++)
 		if (ss_csv_need(&c, col_name[k], &col[k], err))
 			goto fail;
-	sheaf_col = ss_csv_col(&c, "sheaf_capacity"); /* (kernel.csv before it: none) */
+	/* (kernel.csv before them: none) */
+	sheaf_col[0] = ss_csv_col(&c, "sheaf_capacity");
+	sheaf_col[1] = ss_csv_col(&c, "sheaves_modelled");
 	rp_kernel_kslab_cols(&c, kcol);
 	fcol[0] = ss_csv_col(&c, "kernel_cpu_free_after");
 	fcol[1] = ss_csv_col(&c, "model_cpu_free_after");

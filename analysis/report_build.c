@@ -217,6 +217,8 @@ int ss_report_figures(const struct rp_report_in *in, struct rp_figures *f,
 struct ss_report {
 	struct ss_report_request *rq;
 	struct rp_results res, alt[SS_REPORT_MAX_ALT];
+	struct rp_results era_base; /* --era-base */
+	bool have_era_base;
 	struct rp_seed seed;
 	bool have_seed;
 	struct rp_figures figs;
@@ -277,6 +279,13 @@ static int load_data(struct ss_report_request *o, struct ss_report *d,
 		    rp_report_arrange(&d->alt[k], d->have_seed ? &d->seed : NULL, &o->variants,
 				      &o->models, true, o->compare_model, err))
 			return -1;
+	if (o->era_base) {
+		if (rp_load_results(o->era_base, o->workload, &d->era_base, err) ||
+		    rp_report_arrange(&d->era_base, d->have_seed ? &d->seed : NULL, &o->variants,
+				      &o->models, false, o->compare_model, err))
+			return -1;
+		d->have_era_base = true;
+	}
 	if (o->sens_path) {
 		if (rp_sensitivity_load(o->sens_path, &d->sens, err))
 			return -1;
@@ -299,6 +308,8 @@ static void free_data(const struct ss_report_request *o, struct ss_report *d)
 	rp_results_free(&d->res);
 	for (unsigned k = 0; k < o->nalt; k++)
 		rp_results_free(&d->alt[k]);
+	if (d->have_era_base)
+		rp_results_free(&d->era_base);
 	if (d->have_seed)
 		rp_seed_free(&d->seed);
 	if (d->have_sens)
@@ -386,6 +397,8 @@ struct ss_report *ss_report_load(struct ss_report_request *o, struct ss_error *e
 		.time_first = o->extra ? o->extra->time_first : NULL,
 		.window = o->window,
 		.extra = o->extra,
+		.era_base = d->have_era_base ? &d->era_base : NULL,
+		.era_base_dir = o->era_base,
 	};
 	return d;
 fail:

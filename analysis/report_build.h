@@ -35,6 +35,7 @@ struct ss_report_request {
 	const char *capture_meta;		  /* its meta file */
 	const char *kernel_fill_after;		  /* its slab-fill-after.txt */
 	const char *capture_target;		  /* slabsim pick-target's output */
+	const char *era_base;			  /* --era-base: the runs under 6.18's rules */
 	struct rp_names variants, models; /* empty = not given */
 	struct rp_calib calib[SS_REPORT_MAX_CALIB];
 	unsigned ncalib;

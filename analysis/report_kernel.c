@@ -218,12 +218,16 @@ static int by_kernel_change(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Which caches the run gave sheaves: its kernel.txt's config names each
- * one's sheaf_capacity.NAME (allocators/kconfig.c; a run before
- * kernel.txt, or on a target before 6.18, gives none). */
+/* Which caches the run gave sheaves: from 7.0 every cache SLUB (not
+ * SLUB_TINY) gives a capacity, its kernel.txt's era= and allocator=
+ * say; before, its config names each one's sheaf_capacity.NAME
+ * (allocators/kconfig.c; a run before kernel.txt, or on a target before
+ * 6.18, gives none). */
 static int load_sheaf_config(struct rp_kernel *k, const char *run_dir, struct ss_error *err)
 {
 	char path[1100], line[8192];
+	unsigned major = 0, minor = 0;
+	bool slub = false;
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/kernel.txt", run_dir);
@@ -232,6 +236,10 @@ static int load_sheaf_config(struct rp_kernel *k, const char *run_dir, struct ss
 	while (fgets(line, sizeof(line), fp)) {
 		char *save = NULL;
 
+		if (!strncmp(line, "era=", 4) && sscanf(line + 4, "%u.%u", &major, &minor) != 2)
+			major = 0;
+		if (!strcmp(line, "allocator=slub\n"))
+			slub = true;
 		if (strncmp(line, "config=", 7))
 			continue;
 		line[strcspn(line, "\n")] = '\0';
@@ -251,6 +259,8 @@ static int load_sheaf_config(struct rp_kernel *k, const char *run_dir, struct ss
 		return ss_errorf(err, "%s: read error", path);
 	}
 	fclose(fp);
+	for (size_t i = 0; slub && major >= 7 && i < k->n; i++)
+		k->rows[i].sheaves_modelled = true;
 	return 0;
 }
 
@@ -748,7 +758,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "cpu_free_estimated,cpu_free_measured,sheaf_capacity,kslabs_freed_from,"
 		    "kslabs_whole,prior_slabs_not_full,prior_slabs_freed,kslabs_listed,"
 		    "prior_listed_unseen,cpu_slabs_listed,kernel_cpu_free_after,"
-		    "model_cpu_free_after,objects_in_use_error_pct\n");
+		    "model_cpu_free_after,objects_in_use_error_pct,sheaves_modelled\n");
 	for (size_t i = 0; i < k->n; i++) {
 		const struct rp_kernel_row *r = &k->rows[i];
 		int64_t kin, min;
@@ -784,7 +794,7 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			rp_kernel_csv_err(fp, kin, min);
 		else
 			fputc(',', fp);
-		fputc('\n', fp);
+		fprintf(fp, ",%d\n", r->sheaves_modelled);
 	}
 	return ferror(fp) ? -1 : 0;
 }

@@ -32,8 +32,8 @@ struct rp_kernel_row {
 	uint64_t k_slab0, k_slab1, m_slab1;
 	bool in_model;			 /* the replay has the cache */
 	unsigned sheaf_capacity;	 /* 6.18 sheaves, the kernel's */
-	/* the run's kernel options give the cache its sheaves
-	 * (sheaf_capacity.NAME= in kernel.txt's config: a 6.18+ target) */
+	/* the run gives the cache its sheaves (a 7.x SLUB run, or
+	 * sheaf_capacity.NAME= in kernel.txt's config: a 6.18+ target) */
 	bool sheaves_modelled;
 	/* slab pages (slabs << order): the kernel's before and after, the
 	 * model's after (a cache it never touched: the kernel's before) */

@@ -1,5 +1,6 @@
 /* report_md.c - write report.md (report_md.h). */
 #include "report_md.h"
+#include "report_era.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -643,6 +644,15 @@ int rp_write_report(FILE *fp, const struct rp_report_in *in_)
 		return -1;
 	if (in->seed && rp_write_seed_section(fp, in))
 		return -1;
+	if (in->era_base) {
+		struct ss_error err = {{0}};
+
+		if (rp_era_write_md(fp, in, &err)) {
+			if (err.msg[0])
+				fprintf(stderr, "slabsim report: %s\n", err.msg);
+			return -1;
+		}
+	}
 	if (sec_calib(fp, in) || sec_bytes(fp, in) || sec_waste(fp, in) ||
 	    sec_latency(fp, in))
 		return -1;

@@ -90,6 +90,10 @@ struct rp_report_in {
 	/* The workload's own sections, files and figures (report_extras.h),
 	 * NULL: none. */
 	const struct rp_extra *extra;
+	/* The same runs under 6.18's rules (--era-base DIR: DIR/runs/...),
+	 * for the runs of a 7.x target: report_era.h.  NULL: none. */
+	const struct rp_results *era_base;
+	const char *era_base_dir;
 };
 
 /* "## N. TITLE" with the next section number: sections are numbered as

@@ -268,6 +268,8 @@ void ss_snap_release(struct ss_snap *s)
 		free(s->caches[i].cpu_partial_slabs);
 		free(s->caches[i].cpu_free);
 		free(s->caches[i].fill);
+		free(s->caches[i].pcs);
+		free(s->caches[i].barns);
 	}
 	free(s->caches);
 	free(s->alias);

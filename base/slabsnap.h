@@ -60,6 +60,21 @@ struct ss_snap_fill {
 	uint64_t free_bits[SS_FILL_FREE_WORDS];
 };
 
+/* A CPU's sheaves as slab-fill read them (version 4, 6.18+): the objects
+ * in its main, spare and rcu_free sheaves (SS_SNAP_NO_SHEAF: none). */
+struct ss_snap_pcs {
+	uint32_t main, spare, rcu;
+	bool listed;		/* the file had this CPU's line */
+};
+#define SS_SNAP_NO_SHEAF UINT32_MAX
+
+/* A node's barn (version 4): its full and empty sheaves, and the objects
+ * in the full ones (SS_SNAP_FREE_UNKNOWN: its list changed as it was read). */
+struct ss_snap_barn {
+	uint32_t full, empty, objects;
+	bool listed;		/* the file had this node's line */
+};
+
 struct ss_snap_cache {
 	char name[SS_SNAP_NAME]; /* as /proc/slabinfo lists it */
 	char dir[SS_SNAP_NAME];	 /* the /sys/kernel/slab directory ("" from slabinfo) */
@@ -93,6 +108,14 @@ struct ss_snap_cache {
 	/* the trace's kernel slab ids 1..nr_fill are these slabs, in order
 	 * (a trace imported with this fill: import --slab-fill) */
 	bool fill_ids;
+	/* the cache's sheaves and barns (version 4; have_sheaves: the file
+	 * showed them, a cache of a 6.18+ kernel with sheaves): per CPU, by
+	 * CPU number (nr_pcs), and per node (nr_barns); a CPU or node the
+	 * file did not list has none */
+	struct ss_snap_pcs *pcs;
+	struct ss_snap_barn *barns;
+	uint32_t nr_pcs, nr_barns;
+	bool have_sheaves;
 };
 
 #define SS_SNAP_FREE_UNKNOWN UINT32_MAX
@@ -128,10 +151,16 @@ const struct ss_snap_cache *ss_snap_find(const struct ss_snap *s, const char *na
 int ss_snap_take_cpu_free(struct ss_snap *s, const char *meta, unsigned *skipped,
 			  struct ss_error *err);
 
-/* Take a `slabsim-slabfill` file, version 1, 2 or 3 (make capture's
+/* The objects a cache's sheaves and barns held as slab-fill read them
+ * (allocated from its slabs, free for users: `objects` counts them as in
+ * use); 0 when not read.  *unknown: a barn whose count was not read. */
+uint64_t ss_snap_sheaf_objects(const struct ss_snap_cache *c, bool *unknown);
+
+/* Take a `slabsim-slabfill` file, version 1, 2, 3 or 4 (make capture's
  * slab-fill-before.txt, capture/slabfill.c): each cache's node partial
  * slabs and (2) CPU slabs in list order with their objects in use and
- * (3) which objects were free, into the caches' fill arrays.  The snapshot's
+ * (3) which objects were free, into the caches' fill arrays, and (4) its
+ * sheaves and barns (pcs, barns).  The snapshot's
  * geometry gives each slab's pages from the free object's address.  A
  * cache the snapshot lacks is skipped (*skipped counts them); a slab whose
  * objects per slab are not the snapshot's is an error (another kernel's

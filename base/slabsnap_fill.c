@@ -122,6 +122,108 @@ static int slab_line(struct ss_snap_cache *c, char *line, unsigned version, cons
 	return 0;
 }
 
+/* One count of an "s" line: a number, or "-" (no sheaf); *at moves past
+ * it.  -1: malformed. */
+static int sheaf_count(const char **at, uint32_t *v)
+{
+	unsigned long n;
+	char *end;
+
+	if (**at != ' ')
+		return -1;
+	++*at;
+	if (**at == '-' && ((*at)[1] == ' ' || !(*at)[1])) {
+		*v = SS_SNAP_NO_SHEAF;
+		++*at;
+		return 0;
+	}
+	if (**at < '0' || **at > '9')
+		return -1;
+	n = strtoul(*at, &end, 10);
+	if (n >= SS_SNAP_NO_SHEAF)
+		return -1;
+	*v = (uint32_t)n;
+	*at = end;
+	return 0;
+}
+
+/* Version 4: "s CPU MAIN SPARE RCU" (a CPU's sheaves) or "b NODE FULL
+ * EMPTY OBJECTS" (a node's barn; OBJECTS "-" when not read) into c (NULL:
+ * a cache skipped).  A count above the cache's capacity, a CPU or node
+ * listed twice, is an error. */
+static int sheaf_line(struct ss_snap_cache *c, const char *line, unsigned version,
+		      const char *path, unsigned long ln, struct ss_error *err)
+{
+	const bool pcs = line[0] == 's';
+	const char *at = line + 1;
+	uint32_t where, v[3];
+	unsigned long w;
+	char *end;
+
+	if (version < 4)
+		return ss_error_at(err, path, ln, "a sheaves line in a version %u file", version);
+	w = strtoul(at + (*at == ' '), &end, 10);
+	at = end;
+	if (line[1] != ' ' || line[2] < '0' || line[2] > '9' || w >= 1u << 20 || sheaf_count(&at, &v[0]) ||
+	    sheaf_count(&at, &v[1]) || sheaf_count(&at, &v[2]) || *at ||
+	    (!pcs && (v[0] == SS_SNAP_NO_SHEAF || v[1] == SS_SNAP_NO_SHEAF)))
+		return ss_error_at(err, path, ln, "expected '%s'",
+				   pcs ? "s CPU MAIN SPARE RCU (counts, or -)"
+				       : "b NODE FULL EMPTY OBJECTS (OBJECTS a count, or -)");
+	where = (uint32_t)w;
+	if (!c)
+		return 0;
+	for (unsigned i = 0; pcs && c->sheaf_capacity && i < 3; i++)
+		if (v[i] != SS_SNAP_NO_SHEAF && v[i] > c->sheaf_capacity)
+			return ss_error_at(err, path, ln, "cache %s: a sheaf of %u objects, above its "
+						      "capacity %u (another kernel's fill?)",
+					   c->name, v[i], c->sheaf_capacity);
+	if (!pcs && v[2] != SS_SNAP_NO_SHEAF && c->sheaf_capacity &&
+	    v[2] > (uint64_t)v[0] * c->sheaf_capacity)
+		return ss_error_at(err, path, ln, "cache %s: %u objects in %u full sheaves of %u",
+				   c->name, v[2], v[0], c->sheaf_capacity);
+	if (pcs) {
+		if (ss_grow_zeroed((void **)&c->pcs, &c->nr_pcs, where, sizeof(*c->pcs), 4))
+			return ss_errorf(err, "out of memory");
+		if (c->pcs[where].listed)
+			return ss_error_at(err, path, ln, "cache %s: CPU %u listed twice", c->name, where);
+		c->pcs[where] = (struct ss_snap_pcs){v[0], v[1], v[2], true};
+	} else {
+		if (ss_grow_zeroed((void **)&c->barns, &c->nr_barns, where, sizeof(*c->barns), 4))
+			return ss_errorf(err, "out of memory");
+		if (c->barns[where].listed)
+			return ss_error_at(err, path, ln, "cache %s: node %u listed twice", c->name, where);
+		c->barns[where] = (struct ss_snap_barn){v[0], v[1], v[2], true};
+	}
+	c->have_sheaves = true;
+	return 0;
+}
+
+uint64_t ss_snap_sheaf_objects(const struct ss_snap_cache *c, bool *unknown)
+{
+	uint64_t n = 0;
+
+	*unknown = false;
+	for (uint32_t i = 0; i < c->nr_pcs; i++) {
+		const struct ss_snap_pcs *p = &c->pcs[i];
+
+		if (!p->listed)
+			continue;
+		n += (p->main != SS_SNAP_NO_SHEAF ? p->main : 0) +
+		     (p->spare != SS_SNAP_NO_SHEAF ? p->spare : 0) +
+		     (p->rcu != SS_SNAP_NO_SHEAF ? p->rcu : 0);
+	}
+	for (uint32_t i = 0; i < c->nr_barns; i++) {
+		if (!c->barns[i].listed)
+			continue;
+		if (c->barns[i].objects == SS_SNAP_NO_SHEAF)
+			*unknown = true;
+		else
+			n += c->barns[i].objects;
+	}
+	return n;
+}
+
 int ss_snap_take_fill(struct ss_snap *s, const char *path, uint64_t *hash,
 		      unsigned *skipped, struct ss_error *err)
 {
@@ -147,9 +249,9 @@ int ss_snap_take_fill(struct ss_snap *s, const char *path, uint64_t *hash,
 		line[strcspn(line, "\r\n")] = '\0';
 		if (ln == 1) {
 			if (sscanf(line, "slabsim-slabfill %u", &version) != 1 || version < 1 ||
-			    version > 3)
+			    version > 4)
 				rc = ss_error_at(err, path, ln, "not a slab-fill file (expected "
-							      "'slabsim-slabfill 1', '2' or '3')");
+							      "'slabsim-slabfill 1' to '4')");
 		} else if (!strncmp(line, "cache=", 6)) {
 			c = (struct ss_snap_cache *)ss_snap_find(s, line + 6);
 			in_cache = true;
@@ -162,6 +264,8 @@ int ss_snap_take_fill(struct ss_snap *s, const char *path, uint64_t *hash,
 		} else if ((line[0] == 'n' || line[0] == 'c' || line[0] == 'p') && line[1] == ' ' &&
 			   in_cache) {
 			rc = slab_line(c, line, version, path, ln, err);
+		} else if ((line[0] == 's' || line[0] == 'b') && line[1] == ' ' && in_cache) {
+			rc = sheaf_line(c, line, version, path, ln, err);
 		} else if (line[0]) {
 			rc = ss_error_at(err, path, ln, "unexpected line '%.60s'", line);
 		}

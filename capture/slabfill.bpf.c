@@ -1,5 +1,6 @@
 /* slabfill.bpf.c - how full each partial and CPU slab of every SLUB cache
- * is, read from the kernel itself (`build/slab-fill`, docs/capture.md).
+ * is, and what its sheaves hold, read from the kernel itself
+ * (`build/slab-fill`, docs/capture.md).
  *
  * /sys/kernel/slab gives a cache's partial slabs only as a count and a sum
  * (partial, objects_partial: count_partial() over the node lists), and
@@ -31,6 +32,15 @@
  * the map's own address this way takes root (bpf_allow_ptr_leaks()), as
  * the iterator does anyway.
  *
+ * Sheaves (6.18 for caches created with a capacity, 7.x for every cache):
+ * per CPU the objects in its main, spare and rcu_free sheaves (struct
+ * slub_percpu_sheaves at s->cpu_sheaves, __percpu, found by the same
+ * offsets), per node its barn's full and empty sheaves and the objects in
+ * the full ones (kmem_cache_node's barn in 6.18, s->per_node[n].barn in
+ * 7.x).  7.x has no struct kmem_cache_cpu and no s->node[]: the object
+ * has a program per kernel layout (enum layout below), and the reader
+ * loads the one the running kernel's BTF has: 6.13 - 6.17, 6.18, 7.x.
+ *
  * Types are declared here with only the fields read, relocated against the
  * running kernel's BTF (CO-RE), so no vmlinux.h is generated.
  */
@@ -54,9 +64,30 @@ struct slab {
 	unsigned int objects : 15;
 } __attribute__((preserve_access_index));
 
+struct node_barn { /* 6.18+: a node's full and empty sheaves */
+	struct list_head sheaves_full;
+	unsigned int nr_full;
+	unsigned int nr_empty;
+} __attribute__((preserve_access_index));
+
 struct kmem_cache_node {
 	unsigned long nr_partial;
 	struct list_head partial;
+	struct node_barn *barn;	/* 6.18 only (7.x: s->per_node[].barn) */
+} __attribute__((preserve_access_index));
+
+struct slab_sheaf { /* 6.18+ */
+	struct list_head barn_list; /* (in a union at its start) */
+	unsigned int size;
+} __attribute__((preserve_access_index));
+
+struct slub_percpu_sheaves { /* 6.18+, per CPU */
+	struct slab_sheaf *main, *spare, *rcu_free;
+} __attribute__((preserve_access_index));
+
+struct kmem_cache_per_node_ptrs { /* 7.0+ */
+	struct node_barn *barn;
+	struct kmem_cache_node *node;
 } __attribute__((preserve_access_index));
 
 struct kmem_cache_cpu {
@@ -70,7 +101,9 @@ struct kmem_cache_order_objects {
 } __attribute__((preserve_access_index));
 
 struct kmem_cache {
-	struct kmem_cache_cpu *cpu_slab; /* __percpu */
+	struct kmem_cache_cpu *cpu_slab; /* __percpu; gone in 7.0 */
+	struct slub_percpu_sheaves *cpu_sheaves; /* __percpu, 6.18+ */
+	unsigned int sheaf_capacity; /* 6.18+: 0, no sheaves */
 	unsigned int size;	/* the stride */
 	unsigned int offset;	/* the free pointer's place in an object */
 	struct kmem_cache_order_objects oo;
@@ -78,7 +111,8 @@ struct kmem_cache {
 	unsigned int red_left_pad; /* CONFIG_SLUB_DEBUG: before each object */
 	unsigned long random;	/* CONFIG_SLAB_FREELIST_HARDENED */
 	const char *name;
-	struct kmem_cache_node *node[1024];
+	struct kmem_cache_node *node[1024];	/* up to 6.18 */
+	struct kmem_cache_per_node_ptrs per_node[1024]; /* 7.0+ */
 } __attribute__((preserve_access_index));
 
 struct bpf_array {
@@ -260,16 +294,53 @@ static long cpu_partial_step(__u32 i, void *ctx)
 	return 0;
 }
 
+/* The kernel layouts, one program each (the user space loads the one its
+ * kernel has, capture/slabfill.c): the compiler drops what a layout lacks,
+ * so no instruction reads a field its kernel does not have (a CO-RE
+ * field test alone would not do: the compiler may compute both sides of
+ * a test on a relocated constant). */
+enum layout {
+	CPU_SLABS,	  /* 6.13 - 6.17: CPU slabs, s->node[] */
+	CPU_SLABS_SHEAVES, /* 6.18: and sheaves, the barn in kmem_cache_node */
+	SHEAVES_ONLY,	  /* 7.0+: no struct kmem_cache_cpu, s->per_node[] */
+};
+
 /* bpf_loop's state over the CPUs */
 struct cpus {
-	__u64 cpu_slab;		/* s->cpu_slab, __percpu */
+	__u64 cpu_slab;		/* s->cpu_slab, __percpu (up to 6.18) */
+	__u64 cpu_sheaves;	/* s->cpu_sheaves, __percpu; 0: no sheaves */
 	__u64 base;		/* percpu_probe's __percpu storage */
 };
 
-/* CPU c's active slab and CPU partial list */
-static long cpu_step(__u32 c, void *ctx)
+/* a sheaf's objects, SLABFILL_NO_SHEAF for none */
+static __u16 sheaf_size(struct slab_sheaf *sf)
 {
-	struct cpus *cs = ctx;
+	return sf ? (__u16)BPF_CORE_READ(sf, size) : SLABFILL_NO_SHEAF;
+}
+
+/* CPU c's sheaves (struct slub_percpu_sheaves at pcs): their objects */
+static void emit_sheaves(struct slub_percpu_sheaves *pcs, __u32 c)
+{
+	struct slabfill_rec *r = bpf_ringbuf_reserve(&slabs, sizeof(*r), 0);
+
+	if (!r) {
+		dropped++;
+		return;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	r->cache = cache_index;
+	r->where = c;
+	r->kind = SLABFILL_SHEAVES;
+	r->inuse = sheaf_size(BPF_CORE_READ(pcs, main));
+	r->objects = sheaf_size(BPF_CORE_READ(pcs, spare));
+	r->cpu_free = sheaf_size(BPF_CORE_READ(pcs, rcu_free));
+	bpf_ringbuf_submit(r, 0);
+}
+
+/* CPU c's active slab and CPU partial list (up to 6.18), and its sheaves
+ * (6.18+) */
+static __always_inline long cpu_visit(__u32 c, struct cpus *cs, const enum layout lay)
+{
 	__u32 zero = 0;
 	void *mine = bpf_map_lookup_percpu_elem(&percpu_probe, &zero, c);
 	struct kmem_cache_cpu *kc;
@@ -279,6 +350,11 @@ static long cpu_step(__u32 c, void *ctx)
 		cpu_unread++;
 		return 0;
 	}
+	if (lay != CPU_SLABS && cs->cpu_sheaves)
+		emit_sheaves((struct slub_percpu_sheaves *)(cs->cpu_sheaves +
+							    (addr_of(mine) - cs->base)), c);
+	if (lay == SHEAVES_ONLY)
+		return 0;
 	kc = (struct kmem_cache_cpu *)(cs->cpu_slab + (addr_of(mine) - cs->base));
 	slab = BPF_CORE_READ(kc, slab);
 	if (slab) {
@@ -302,6 +378,21 @@ static long cpu_step(__u32 c, void *ctx)
 	return 0;
 }
 
+static long cpu_step(__u32 c, void *ctx)
+{
+	return cpu_visit(c, ctx, CPU_SLABS);
+}
+
+static long cpu_step_618(__u32 c, void *ctx)
+{
+	return cpu_visit(c, ctx, CPU_SLABS_SHEAVES);
+}
+
+static long cpu_step_7(__u32 c, void *ctx)
+{
+	return cpu_visit(c, ctx, SHEAVES_ONLY);
+}
+
 /* one node partial slab: slab_list links them, head is the node's */
 static long node_step(__u32 i, void *ctx)
 {
@@ -316,8 +407,72 @@ static long node_step(__u32 i, void *ctx)
 	return 0;
 }
 
-SEC("iter/kmem_cache")
-int slab_fill(struct bpf_iter__kmem_cache *ctx)
+/* bpf_loop's state over a barn's full sheaves */
+struct barnwalk {
+	struct list_head *at, *head;
+	__u64 objects;
+};
+
+static long barn_step(__u32 i, void *ctx)
+{
+	struct barnwalk *w = ctx;
+	struct list_head *at = w->at;
+
+	if (!at || at == w->head)
+		return 1;
+	w->objects += BPF_CORE_READ((struct slab_sheaf *)((char *)at -
+				    bpf_core_field_offset(struct slab_sheaf, barn_list)), size);
+	w->at = BPF_CORE_READ(at, next);
+	return 0;
+}
+
+/* node n's barn: its full and empty sheaves, the objects of the full */
+static void emit_barn(struct node_barn *barn, __u32 n)
+{
+	struct slabfill_rec *r;
+	struct barnwalk w = {};
+
+	if (!barn)
+		return;
+	w.head = (struct list_head *)((char *)barn + bpf_core_field_offset(struct node_barn, sheaves_full));
+	w.at = BPF_CORE_READ(barn, sheaves_full.next);
+	bpf_loop(SLABFILL_MAX_SHEAVES, barn_step, &w, 0);
+	r = bpf_ringbuf_reserve(&slabs, sizeof(*r), 0);
+	if (!r) {
+		dropped++;
+		return;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	r->cache = cache_index;
+	r->where = n;
+	r->kind = SLABFILL_BARN;
+	r->inuse = (__u16)BPF_CORE_READ(barn, nr_full);
+	r->objects = (__u16)BPF_CORE_READ(barn, nr_empty);
+	r->slab = w.objects;
+	r->free_ok = w.at == w.head; /* the list walked to its end */
+	bpf_ringbuf_submit(r, 0);
+}
+
+/* node n's struct kmem_cache_node: s->node[n] up to 6.18, s->per_node[n].node from 7.0 */
+static __always_inline struct kmem_cache_node *node_of(struct kmem_cache *s, __u32 n,
+							const enum layout lay)
+{
+	if (lay != SHEAVES_ONLY)
+		return BPF_CORE_READ(s, node[n]);
+	return BPF_CORE_READ(s, per_node[n].node);
+}
+
+/* its barn: kmem_cache_node's in 6.18, s->per_node[n].barn from 7.0 */
+static __always_inline struct node_barn *barn_of(struct kmem_cache *s, struct kmem_cache_node *kn,
+						 __u32 n, const enum layout lay)
+{
+	if (lay == CPU_SLABS_SHEAVES)
+		return BPF_CORE_READ(kn, barn);
+	return BPF_CORE_READ(s, per_node[n].barn);
+}
+
+/* One cache (ctx->s) of a kernel of layout lay. */
+static __always_inline int fill(struct bpf_iter__kmem_cache *ctx, const enum layout lay)
 {
 	struct seq_file *seq = ctx->meta->seq;
 	struct kmem_cache *s = ctx->s;
@@ -339,7 +494,7 @@ int slab_fill(struct bpf_iter__kmem_cache *ctx)
 	g.random = bpf_core_field_exists(s->random) ? BPF_CORE_READ(s, random) : 0;
 	g.pad_left = bpf_core_field_exists(s->red_left_pad) ? BPF_CORE_READ(s, red_left_pad) : 0;
 	for (n = 0; n < SLABFILL_MAX_NODES && n < nr_nodes; n++) {
-		struct kmem_cache_node *kn = BPF_CORE_READ(s, node[n]);
+		struct kmem_cache_node *kn = node_of(s, n, lay);
 
 		if (!kn)
 			continue;
@@ -349,10 +504,43 @@ int slab_fill(struct bpf_iter__kmem_cache *ctx)
 		w.at = BPF_CORE_READ(kn, partial.next);
 		bpf_loop(SLABFILL_MAX_LIST, node_step, &w, 0);
 	}
-	cs.cpu_slab = addr_of(BPF_CORE_READ(s, cpu_slab));
+	/* a cache's sheaves: 6.18 only those created with a capacity (else
+	 * cpu_sheaves is NULL), 7.x every one but those without (the
+	 * bootstrap sheaf, capacity 0) */
+	if (lay != CPU_SLABS && BPF_CORE_READ(s, sheaf_capacity)) {
+		cs.cpu_sheaves = addr_of(BPF_CORE_READ(s, cpu_sheaves));
+		for (n = 0; n < SLABFILL_MAX_NODES && n < nr_nodes; n++) {
+			struct kmem_cache_node *kn = node_of(s, n, lay);
+
+			if (kn)
+				emit_barn(barn_of(s, kn, n, lay), n);
+		}
+	}
+	if (lay != SHEAVES_ONLY)
+		cs.cpu_slab = addr_of(BPF_CORE_READ(s, cpu_slab));
 	bpf_probe_read_kernel(&cs.base, sizeof(cs.base),
 			      (void *)(addr_of(&percpu_probe) +
 				       bpf_core_field_offset(struct bpf_array, pptrs)));
-	bpf_loop(nr_cpus < SLABFILL_MAX_CPUS ? nr_cpus : SLABFILL_MAX_CPUS, cpu_step, &cs, 0);
+	bpf_loop(nr_cpus < SLABFILL_MAX_CPUS ? nr_cpus : SLABFILL_MAX_CPUS,
+		 lay == CPU_SLABS ? cpu_step : lay == CPU_SLABS_SHEAVES ? cpu_step_618 : cpu_step_7,
+		 &cs, 0);
 	return 0;
+}
+
+SEC("iter/kmem_cache")
+int slab_fill(struct bpf_iter__kmem_cache *ctx)
+{
+	return fill(ctx, CPU_SLABS);
+}
+
+SEC("iter/kmem_cache")
+int slab_fill_618(struct bpf_iter__kmem_cache *ctx)
+{
+	return fill(ctx, CPU_SLABS_SHEAVES);
+}
+
+SEC("iter/kmem_cache")
+int slab_fill_7(struct bpf_iter__kmem_cache *ctx)
+{
+	return fill(ctx, SHEAVES_ONLY);
 }

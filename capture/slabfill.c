@@ -20,12 +20,18 @@
  * costs only the iterator's file and the output file's objects.
  *
  * Output, written to OUT.tmp.PID and renamed:
- *   slabsim-slabfill 3 nodes=M cpus=N
+ *   slabsim-slabfill 4 nodes=M cpus=N
  *   cache=NAME
  *   n NODE SLAB FREE INUSE OBJECTS BITS   a node partial slab, head of the list first
  *   c CPU SLAB FREE INUSE OBJECTS CPUFREE BITS
- *                                         a CPU's active slab
+ *                                         a CPU's active slab (up to 6.18)
  *   p CPU SLAB FREE INUSE OBJECTS BITS    a CPU partial slab, head of the list first
+ *   b NODE FULL EMPTY OBJECTS             the node's barn: its full and empty
+ *                                         sheaves, the objects in the full ones
+ *                                         ('-' when its list changed as it was read)
+ *   s CPU MAIN SPARE RCU                  the CPU's sheaves: the objects in its
+ *                                         main, spare and rcu_free ones ('-': none)
+ * (b and s lines for a cache with sheaves: 6.18's that ask, 7.x's all.)
  * SLAB is the struct slab address (an identity), FREE the address of a free
  * object on it (hex, 0 when the slab shows none): the slab's pages are
  * FREE rounded down to the slab size, which is how a trace's pointers name
@@ -40,6 +46,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +55,7 @@
 #include <linux/types.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "atomic_file.h"
@@ -152,6 +160,15 @@ static void write_free_bits(FILE *f, const struct slabfill_rec *r)
 		fputc("0123456789abcdef"[(r->free_bits[i / 16] >> (i % 16 * 4)) & 0xf], f);
 }
 
+/* " N", or " -" for SLABFILL_NO_SHEAF */
+static void write_count(FILE *f, unsigned n)
+{
+	if (n == SLABFILL_NO_SHEAF)
+		fputs(" -", f);
+	else
+		fprintf(f, " %u", n);
+}
+
 /* cache lines in iterator order, each followed by its slabs (the ring keeps
  * each cache's records in the order they were sent) */
 static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes, unsigned cpus,
@@ -160,7 +177,7 @@ static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes,
 	size_t at = 0;
 	char *line, *save = NULL;
 
-	fprintf(f, "slabsim-slabfill 3 nodes=%u cpus=%u\n", nodes, cpus);
+	fprintf(f, "slabsim-slabfill 4 nodes=%u cpus=%u\n", nodes, cpus);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned idx;
 		int name_at = 0;
@@ -176,6 +193,22 @@ static int write_out(FILE *f, char *text, const struct slabs *s, unsigned nodes,
 			static const char kind[] = {[SLABFILL_NODE] = 'n', [SLABFILL_CPU] = 'c',
 						    [SLABFILL_CPU_PARTIAL] = 'p'};
 
+			if (r->kind == SLABFILL_SHEAVES) {
+				fprintf(f, "s %u", r->where);
+				write_count(f, r->inuse);
+				write_count(f, r->objects);
+				write_count(f, r->cpu_free);
+				fputc('\n', f);
+				continue;
+			}
+			if (r->kind == SLABFILL_BARN) {
+				fprintf(f, "b %u %u %u", r->where, r->inuse, r->objects);
+				if (r->free_ok)
+					fprintf(f, " %llu\n", (unsigned long long)r->slab);
+				else
+					fputs(" -\n", f);
+				continue;
+			}
 			if (r->kind > SLABFILL_CPU_PARTIAL)
 				continue; /* (none sent) */
 			fprintf(f, "%c %u %llx %llx %u %u", kind[r->kind], r->where,
@@ -232,10 +265,28 @@ enum load_result {
 	LOAD_FAILED,
 };
 
+/* The program of the running kernel's layout (slabfill.bpf.c enum
+ * layout), from its BTF: struct kmem_cache_cpu up to 6.18 (7.0 removed
+ * it), struct slub_percpu_sheaves from 6.18.  NULL when the kernel has
+ * no BTF. */
+static const char *program_for_kernel(void)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	bool cpu_slabs, sheaves;
+
+	if (!vmlinux)
+		return NULL;
+	cpu_slabs = btf__find_by_name_kind(vmlinux, "kmem_cache_cpu", BTF_KIND_STRUCT) >= 0;
+	sheaves = btf__find_by_name_kind(vmlinux, "slub_percpu_sheaves", BTF_KIND_STRUCT) >= 0;
+	btf__free(vmlinux);
+	return !cpu_slabs ? "slab_fill_7" : sheaves ? "slab_fill_618" : "slab_fill";
+}
+
 static enum load_result reader_load(struct fill_reader *rd, struct ss_error *err)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "slabfill");
 	struct bpf_program *prog;
+	const char *want = program_for_kernel();
 	struct bpf_map *ro;
 	__u32 cfg[2];
 
@@ -254,11 +305,16 @@ static enum load_result reader_load(struct fill_reader *rd, struct ss_error *err
 	cfg[1] = (__u32)rd->cpus;
 	if (!ro || bpf_map__set_initial_value(ro, cfg, sizeof(cfg)))
 		return ss_errorf(err, "cannot set the node and CPU counts"), LOAD_FAILED;
+	if (!want)
+		return ss_errorf(err, "the kernel has no BTF (/sys/kernel/btf/vmlinux): its "
+				      "slab layout is unknown"), LOAD_UNAVAILABLE;
+	bpf_object__for_each_program(prog, rd->obj)
+		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), want));
 	if (bpf_object__load(rd->obj))
 		return ss_errorf(err, "the kernel refused the BPF program (no kmem_cache iterator "
 				      "before 6.13, or no BPF here; SLABFILL_VERBOSE=1 says more)"),
 		       LOAD_UNAVAILABLE;
-	prog = bpf_object__find_program_by_name(rd->obj, "slab_fill");
+	prog = bpf_object__find_program_by_name(rd->obj, want);
 	rd->link = prog ? bpf_program__attach_iter(prog, NULL) : NULL;
 	if (!rd->link)
 		return ss_errorf(err, "cannot attach the kmem_cache iterator: %s", strerror(errno)),
@@ -402,8 +458,9 @@ int main(int argc, char **argv)
 		fprintf(argc == 2 ? stdout : stderr,
 			"usage: slab-fill OUT | slab-fill --serve\n"
 			"  every SLUB cache's node partial, CPU and CPU partial slabs with\n"
-			"  their fill and free objects, in list order, read through a BPF\n"
-			"  kmem_cache iterator (root, Linux 6.13+).  --serve: the program\n"
+			"  their fill and free objects, in list order, and its sheaves' and\n"
+			"  barns' objects (6.18+), read through a BPF kmem_cache iterator\n"
+			"  (root, Linux 6.13+, 7.x included).  --serve: the program\n"
 			"  loaded once, then 'fill OUT' and 'pages OUT' requests on stdin,\n"
 			"  each answered 'ok' or 'error MESSAGE' (docs/capture.md)\n");
 		return argc == 2 ? 0 : 2;

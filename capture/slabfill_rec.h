@@ -16,6 +16,16 @@
 #define SLABFILL_NODE 0		/* a node partial list */
 #define SLABFILL_CPU 1		/* a CPU's active slab */
 #define SLABFILL_CPU_PARTIAL 2	/* a CPU partial list */
+/* not a slab (6.18+): a CPU's sheaves, where the CPU: inuse the objects
+ * in its main sheaf, objects its spare's, cpu_free its rcu_free sheaf's
+ * (SLABFILL_NO_SHEAF: no such sheaf) */
+#define SLABFILL_SHEAVES 3
+/* not a slab (6.18+): a node's barn, where the node: inuse its full
+ * sheaves, objects its empty ones, slab the objects in the full ones
+ * (free_ok: its list was walked to the end) */
+#define SLABFILL_BARN 4
+#define SLABFILL_NO_SHEAF 0xffff
+#define SLABFILL_MAX_SHEAVES 1024 /* a barn's full sheaves walked, at most */
 
 struct slabfill_rec {
 	__u64 slab;	/* struct slab *: the slab's identity */

@@ -55,11 +55,9 @@ static int list_targets(void)
 			return 1;
 		}
 		ss_era_str(t.era, era, sizeof(era));
-		printf("%-12s kernel %s, %u CPU%s, %u-byte pages, %u-byte pointers, %u MHz%s\n",
+		printf("%-12s kernel %s, %u CPU%s, %u-byte pages, %u-byte pointers, %u MHz\n",
 		       n, era, t.cpus, t.cpus == 1 ? "" : "s", t.page_size, t.ptr_size,
-		       t.clock_mhz,
-		       ss_target_replay_modelled(&t) ? "" :
-		       "; geometry and validate only: its sheaves for every cache are not modelled yet");
+		       t.clock_mhz);
 	}
 	return 0;
 }

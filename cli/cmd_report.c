@@ -28,7 +28,7 @@ struct report_opts {
 
 enum { O_WORKLOAD, O_DIR, O_SEED, O_VARIANTS, O_MODELS, O_CALIB, O_COMMAND,
        O_COMPARE_MODEL, O_BASELINE, O_ALT, O_SENS, O_KBEFORE, O_KAFTER, O_CMETA,
-       O_KFILL, O_CTARGET, O_REPRICE, O_REPRICE_DIR, O_REPRICE_CHECK, O_WINDOW,
+       O_KFILL, O_CTARGET, O_REPRICE, O_REPRICE_DIR, O_REPRICE_CHECK, O_WINDOW, O_ERA_BASE,
        O_PLOT_DATA_ONLY, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
@@ -96,6 +96,10 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"timeline.dat and phases.dat (each run's slab memory since\n"
 		"its start), not waste.dat (the whole machine's bytes;\n"
 		"an older waste.dat/.png/.svg in DIR is removed)"},
+	[O_ERA_BASE] = {"era-base", NULL, "DIR",
+		"the same runs under 6.18's rules (DIR/runs/, the runs'\n"
+		"7.x target with era 6.18): adds the section \"What SLUB\n"
+		"7.x changes\" (docs/sheaves.md)"},
 	[O_PLOT_DATA_ONLY] = {"plot-data-only", NULL, NULL,
 		"write only the plot data (waste.dat, latency.dat,\n"
 		"title.gp and the workload's own)"},
@@ -116,7 +120,7 @@ static void usage(FILE *out)
 		"                      [--sensitivity FILE] [--plot-data-only]\n"
 		"                      [--kernel-before SNAPSHOT --kernel-after SNAPSHOT\n"
 		"                       [--capture-meta FILE] [--kernel-fill-after FILE]]\n"
-		"                      [--capture-target FILE] [--window]\n"
+		"                      [--capture-target FILE] [--window] [--era-base DIR]\n"
 		"                      [--reprice-dir DIR --reprice \"SETTING ...\"\n"
 		"                       [--reprice-check \"SETTING ...\"]]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency}.csv and writes\n"
@@ -197,6 +201,7 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_REPRICE_DIR: o->reprice.dir = v; return 0;
 	case O_REPRICE_CHECK: o->reprice.checks = v; return 0;
 	case O_WINDOW: o->rq.window = true; return 0;
+	case O_ERA_BASE: o->rq.era_base = v; return 0;
 	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->rq.variants);
 	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->rq.models);
 	case O_CALIB: return parse_calib(o, v);

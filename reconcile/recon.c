@@ -7,6 +7,7 @@
 
 #include "grow.h"
 #include "model_recon.h"
+#include "sheaf_start.h"
 #include "slab_prior.h"
 
 struct ss_recon {
@@ -55,6 +56,7 @@ static int hook_created(void *ctx, const char *name, struct ss_kcache *s, bool *
 	before = s->slab_bytes;
 	if (ss_recon_take_geometry(rc, k, err) || ss_recon_populate(rc, k, err))
 		return -1;
+	ss_recon_start_sheaves(rc, k);
 	r->initial_bytes += s->slab_bytes - before;
 	*changed = true;
 	return 0;

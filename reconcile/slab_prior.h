@@ -102,6 +102,9 @@ struct ss_recon_cache {
 	uint32_t kslabs_listed;
 	uint64_t prior_listed_unseen;
 	uint32_t cpu_slabs_listed; /* CPU slabs started as listed (slab-fill) */
+	/* the kernel's objects started in sheaves and barns (slab-fill
+	 * version 4, sheaf_start.h): out of the initial objects */
+	uint64_t prior_sheaves;
 	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
 };
 

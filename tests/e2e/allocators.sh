@@ -114,18 +114,23 @@ grep -q "SLUB_TINY" "$tmp/err" || fail "tiny on 3.10: message"
 rc=0
 run bad --target x86_64-6.x --allocator slab 2>"$tmp/err" || rc=$?
 expect_eq "slab on 6.11: exit" "$rc" 3
-# 7.x: sheaves for every cache are not modelled yet, so SLUB (and
-# SLUB_TINY) on a 7.x target is refused, not replayed with 6.x rules
-for a in slub slub-tiny; do
-	rc=0
-	run bad7 --target x86_64-7.2 --allocator $a 2>"$tmp/err" || rc=$?
-	expect_eq "$a on 7.2: exit" "$rc" 3
-	grep -q "x86_64-7.2 (era 7.2): sheaves for every cache are not modelled yet" "$tmp/err" ||
-		fail "$a on 7.2: message"
-	[ ! -e "$tmp/bad7/summary.csv" ] || fail "$a on 7.2: a refused run left a summary"
-done
-"$S" list targets | grep -q "^x86_64-7.2 .*kernel 7.2.*not modelled yet" ||
-	fail "list targets: 7.2 does not say it is not replayed"
+
+# ---- 7.x: sheaves for every cache, no CPU slabs (docs/sheaves.md) -------------------
+run s72 --target x86_64-7.2
+grep -qx "era=7.2" "$tmp/s72/kernel.txt" || fail "7.2: era"
+# every pop and push counts the fast paths; no CPU slab, CPU partial list,
+# frozen slab or 6.18 sheaf statistic is left
+grep -q "^kmalloc-32,alloc_fastpath," "$tmp/s72/counters.csv" || fail "7.2: no alloc_fastpath"
+grep -q "^kmalloc-32,sheaf_refill," "$tmp/s72/counters.csv" || fail "7.2: no sheaf refills"
+grep -Eq ",(alloc_cpu_sheaf|free_cpu_sheaf|cpu_partial_[a-z]+|deactivate_[a-z_]+|free_frozen|alloc_refill|alloc_from_partial)," \
+	"$tmp/s72/counters.csv" && fail "7.2: a statistic 7.x does not have"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["cpu_slabs"] != 0 { exit 1 }' \
+	"$tmp/s72/caches.csv" || fail "7.2: a CPU slab"
+run t72 --target x86_64-7.2 --allocator slub-tiny
+grep -qx "allocator=slub-tiny" "$tmp/t72/kernel.txt" || fail "7.2 tiny: kernel.txt"
+expect_eq "7.2 tiny fast path" "$(col "$tmp/t72/summary.csv" fastpath_pct)" 0.00
+"$S" list targets | grep -q "^x86_64-7.2 .*kernel 7.2" || fail "list targets: no 7.2"
+"$S" list targets | grep -q "not modelled" && fail "list targets: a target said not modelled"
 rc=0
 run bad --target x86_64-6.x --config CONFIG_NO_SUCH=y 2>"$tmp/err" || rc=$?
 expect_eq "unknown option: exit" "$rc" 3

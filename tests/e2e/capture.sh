@@ -233,11 +233,11 @@ if [ "$(meta tiny slab_fill)" = yes ]; then
 	# the files whole (their agreement with sysfs: capture_slabfill.sh);
 	# every cache of the snapshot in each, once
 	for g in slab-fill-before.txt slab-fill-start.txt slab-fill-after.txt; do
-		[ "$(head -1 "$d/$g" | cut -d' ' -f1-2)" = "slabsim-slabfill 3" ] || fail "$g header"
+		[ "$(head -1 "$d/$g" | cut -d' ' -f1-2)" = "slabsim-slabfill 4" ] || fail "$g header"
 		[ "$(grep -c '^cache=' "$d/$g")" -gt 0 ] || fail "$g: no cache"
 		dup=$(grep '^cache=' "$d/$g" | sort | uniq -d | head -3)
 		[ -z "$dup" ] || fail "$g: caches listed twice: $dup"
-		bad=$({ grep -Ev '^(slabsim-slabfill 3 nodes=[0-9]+ cpus=[0-9]+|cache=.+|[np] [0-9]+ [0-9a-f]+ [0-9a-f]+ [0-9]+ [0-9]+ ([0-9a-f]+|-)|c [0-9]+ [0-9a-f]+ [0-9a-f]+ [0-9]+ [0-9]+ ([0-9]+|-) ([0-9a-f]+|-))$' "$d/$g" || true; } | head -3)
+		bad=$({ grep -Ev '^(slabsim-slabfill 4 nodes=[0-9]+ cpus=[0-9]+|cache=.+|[np] [0-9]+ [0-9a-f]+ [0-9a-f]+ [0-9]+ [0-9]+ ([0-9a-f]+|-)|c [0-9]+ [0-9a-f]+ [0-9a-f]+ [0-9]+ [0-9]+ ([0-9]+|-) ([0-9a-f]+|-)|s [0-9]+( ([0-9]+|-)){3}|b [0-9]+ [0-9]+ [0-9]+ ([0-9]+|-))$' "$d/$g" || true; } | head -3)
 		[ -z "$bad" ] || fail "$g: lines not in the format: $bad"
 	done
 	"$S" import --snapshot "$d/slab-before.txt" --slab-fill "$f" -o fill.trace \

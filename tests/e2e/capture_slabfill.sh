@@ -22,6 +22,10 @@
 #   its free objects' bitmap counts objects - inuse (a partial slab), or
 #   CPUFREE + objects - inuse (an active slab: its CPU freelist and its
 #   own), and an active slab's CPU freelist was walked (not '-').
+# - a cache's sheaves (6.18+): every cache sysfs gives a sheaf_capacity
+#   has one s line per possible CPU and a b line per node, no sheaf over
+#   its capacity, no barn's objects over its full sheaves' room; a cache
+#   without (6.18: those that did not ask) has neither.
 # Needs root, SLUB, build/slab-fill and the kmem_cache iterator (6.13+):
 # SKIP (exit 77) otherwise.
 . "$(dirname "$0")/lib/common.bash"
@@ -153,3 +157,26 @@ for _ in $(seq 50); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
 if kill -0 "$pid" 2> /dev/null; then fail "slab-fill --serve still runs after the end of its input"; fi
 wait "$pid" || fail "slab-fill --serve exited $?"
 echo "capture_slabfill.sh: ok"
+
+# ---- sheaves and barns (6.18+, version 4) ------------------------------------
+if ls /sys/kernel/slab/*/sheaf_capacity > /dev/null 2>&1; then
+	cpus=$(sed -n '1s/.* cpus=\([0-9]*\).*/\1/p' "$tmp/f1.txt")
+	nodes=$(sed -n '1s/.* nodes=\([0-9]*\).*/\1/p' "$tmp/f1.txt")
+	for c in /sys/kernel/slab/*; do
+		[ -L "$c" ] && continue
+		printf '%s %s\n' "$(basename "$c")" "$(cat "$c/sheaf_capacity")"
+	done > "$tmp/caps"
+	awk -v cpus="$cpus" -v nodes="$nodes" 'FNR == NR { cap[$1] = $2; next }
+		/^cache=/ { name = substr($0, 7); next }
+		/^s / { s[name]++; for (i = 3; i <= 5; i++) if ($i != "-" && $i + 0 > cap[name] + 0) print "over " name ": " $0; next }
+		/^b / { b[name]++; if ($5 != "-" && $5 + 0 > $3 * cap[name]) print "barn " name ": " $0; next }
+		END { for (n in cap) { want = cap[n] > 0
+			if ((s[n] + 0 != (want ? cpus : 0)) || (b[n] + 0 != (want ? nodes : 0)))
+				print "count " n ": " s[n] + 0 " s, " b[n] + 0 " b, capacity " cap[n] } }' \
+		"$tmp/caps" "$tmp/f1.txt" | grep -v '^count .*capacity 0$' > "$tmp/sheafbad" || true
+	# (a cache sysfs names that the iterator did not reach: none expected)
+	[ ! -s "$tmp/sheafbad" ] || fail "sheaves: $(head -3 "$tmp/sheafbad" | tr '\n' ';')"
+	n=$(awk '$2 > 0' "$tmp/caps" | wc -l)
+	[ "$n" -gt 0 ] && grep -q '^s ' "$tmp/f1.txt" || fail "sheaves: $n caches with sheaves, no s line"
+	echo "capture_slabfill.sh: sheaves: $n caches with sheaves, each with its CPUs' and nodes' lines"
+fi

@@ -11,6 +11,15 @@ expect() {
 		fail "$(basename "$1"): want $2=$3, got '$(grep "^$2=" "$1" || true)'"
 }
 
+# validates OUT LAST WHAT ARGS...: `slabsim validate ARGS` exits 0 with
+# LAST as its last line (output in OUT)
+validates() {
+	local out=$1 last=$2 what=$3
+	shift 3
+	"$S" validate "$@" >"$out" || fail "$what: $(tail -1 "$out")"
+	tail -1 "$out" | grep -qx "$last" || fail "$what: $(tail -1 "$out")"
+}
+
 # usage_error ARGS...: exit status 2 and a message on stderr
 usage_error() {
 	local rc=0
@@ -174,11 +183,47 @@ mk72 kmalloc-8k 8192 8192 3 4 8192 0 0 "" 4 6
 mk72 maple_node 256 256 0 16 256 0 0 "" 32
 mk72 vm_area_struct 192 192 0 21 64 1 1 "" 60
 mk72 kmem_cache 256 256 0 16 64 1 0 "" 0
-"$S" validate --sys "$tmp/sys72" --cpus 2 --target x86_64-7.2 >"$tmp/v72" ||
-	fail "7.2 tree: $(tail -1 "$tmp/v72")"
-tail -1 "$tmp/v72" | grep -qx "validate: 5 caches, 4 match, 0 mismatch, 1 explicit-freeptr; sheaf_capacity: 4 checked, 0 mismatch" ||
-	fail "7.2 tree: $(tail -1 "$tmp/v72")"
+validates "$tmp/v72" "validate: 5 caches, 4 match, 0 mismatch, 1 explicit-freeptr; sheaf_capacity: 4 checked, 0 mismatch" \
+	"7.2 tree" --sys "$tmp/sys72" --cpus 2 --target x86_64-7.2
 grep -qx "sheaf vm_area_struct  *kernel   60 model   60 match" "$tmp/v72" || fail "7.2 vm_area_struct sheaf"
+# a real 7.2 kernel's caches (a Debian 7.2.13 guest of the kernel lab, 1
+# CPU: tests/data/slab/lab-7.2/README.md): every cache and every sheaf
+# capacity as the 7.2 rules give them
+validates "$tmp/vlab72" "validate: 17 caches, 15 match, 0 mismatch, 2 explicit-freeptr; sheaf_capacity: 16 checked, 0 mismatch" \
+	"7.2 guest" --sys "$data/lab-7.2/sys-kernel-slab" --cpus 1 --target x86_64-7.2
+validates "$tmp/vlab72si" "validate: 193 caches, 193 match, 0 mismatch, 0 explicit-freeptr" \
+	"7.2 guest slabinfo" --slabinfo "$data/lab-7.2/proc-slabinfo-7.2.txt" --cpus 1 --target x86_64-7.2
+# ... which the 6.18 rules do not give (no CPU partial lists, every cache
+# with sheaves)
+rc=0
+"$S" validate --sys "$data/lab-7.2/sys-kernel-slab" --cpus 1 --target x86_64-6.18 >"$tmp/vlab618" || rc=$?
+[ "$rc" -eq 1 ] || fail "7.2 guest against x86_64-6.18: exit $rc, want 1"
+# Debian's armmp 7.2 kernel in the lab's arm32 guest (1 CPU:
+# tests/data/slab/lab-7.2-armmp/README.md), its before-snapshot laid out
+# as a /sys/kernel/slab tree (a directory per cache, a file per
+# attribute): every cache and every sheaf capacity as arm32-7.2-armmp,
+# the target pick-target gives its captures, computes them ...
+armmp=$data/lab-7.2-armmp
+mkdir "$tmp/sysarmmp"
+awk -v t="$tmp/sysarmmp" '/^cache=/ {
+	for (i = 1; i <= NF; i++) {
+		k = $i; sub(/=.*/, "", k); v = substr($i, length(k) + 2)
+		if (k == "cache") { d = t "/" v; system("mkdir \"" d "\""); continue }
+		if (k == "name" || k ~ /^si_/) continue
+		print v > (d "/" k); close(d "/" k)
+	} }' "$armmp/slab-snapshot-7.2-armmp.txt"
+validates "$tmp/varmmp" "validate: 163 caches, 159 match, 0 mismatch, 4 explicit-freeptr; sheaf_capacity: 161 checked, 0 mismatch" \
+	"armmp 7.2 guest" --sys "$tmp/sysarmmp" --cpus 1 --target arm32-7.2-armmp
+grep -qx "sheaf kmalloc-64  *kernel  123 model  123 match" "$tmp/varmmp" || fail "armmp 7.2 kmalloc-64 sheaf"
+validates "$tmp/varmmpsi" "validate: 163 caches, 163 match, 0 mismatch, 0 explicit-freeptr" \
+	"armmp 7.2 guest slabinfo" --slabinfo "$armmp/proc-slabinfo-7.2-armmp.txt" --cpus 1 --target arm32-7.2-armmp
+# ... and arm32-7.2 (the SMACK board's 32-byte lines) does not: 32 sheaf
+# capacities differ
+rc=0
+"$S" validate --sys "$tmp/sysarmmp" --cpus 1 --target arm32-7.2 >"$tmp/varm72" || rc=$?
+[ "$rc" -eq 1 ] || fail "armmp 7.2 guest against arm32-7.2: exit $rc, want 1"
+tail -1 "$tmp/varm72" | grep -q "sheaf_capacity: 161 checked, 32 mismatch$" ||
+	fail "armmp 7.2 guest against arm32-7.2: $(tail -1 "$tmp/varm72")"
 "$S" geometry --target x86_64-7.2 --size 256 --align 256 >"$tmp/g72"
 expect "$tmp/g72" sheaf_capacity 28
 expect "$tmp/g72" cpu_partial 0

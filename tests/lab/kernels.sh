@@ -10,7 +10,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: not root"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$here"/reports/labk-$$-* "$here"/datasets/import/labk-$$-*' EXIT
-for kt in "6.1 arm32 arm32-6.6" "6.12 x86_64 x86_64-6.x" "7.2 x86_64 x86_64-6.18" "7.2 arm32 arm32-6.6"; do
+for kt in "6.1 arm32 arm32-6.6" "6.12 x86_64 x86_64-6.x" "7.2 x86_64 x86_64-7.2" "7.2 arm32 arm32-7.2-armmp"; do
 	read -r k a t <<< "$kt"
 	n=k${k/./}-$a
 	make -s --no-print-directory -C "$here" lab NAME="$n" WORK=tiny KERNEL="$k" ARCH="$a" CAPTURE_DIR="$tmp" SETTLE=2 \

@@ -503,6 +503,80 @@ static void test_kconfig(void **state)
 	assert_int_equal(ss_era_parse("2.4.1"), -1);
 }
 
+/* 7.x: every cache has sheaves (calculate_sheaf_capacity(): 60 for
+ * kmalloc-64, whose sheaf of 32 + 60 x 8 = 512 bytes is a kmalloc-512
+ * object), pops and pushes count alloc_fastpath / free_fastpath, no CPU
+ * slab is ever made, and kmalloc-256's sheaves come from kmalloc-256
+ * itself (28: (256 - 32) / 8) without recursing (SLAB_ALLOC_NO_RECURSE). */
+static void test_sheaves_7(void **state)
+{
+	struct fix f;
+	struct ss_cache_report r;
+
+	(void)state;
+	fix_init(&f, "x86_64-7.2", NULL, "CONFIG_SLAB_BUCKETS=n", 2, 1);
+	for (unsigned i = 0; i < 100; i++)
+		alloc_at(&f, i, 0, "a", 0, 64, 0);
+	r = report(&f, "kmalloc-64");
+	assert_int_equal(r.sheaf_capacity, 60);
+	assert_int_equal(r.live, 100);
+	assert_int_equal(r.cpu_slabs, 0);
+	assert_int_equal(r.stats[SS_STEP_ALLOC_FASTPATH], 100);
+	assert_int_equal(r.stats[SS_STEP_ALLOC_CPU_SHEAF], 0);
+	assert_int_equal(r.stats[SS_STEP_ALLOC_SLOWPATH], 0);
+	assert_int_equal(r.stats[SS_STEP_SHEAF_REFILL], 120);
+	assert_int_equal(r.total_objects - r.node_partial_free, 120); /* sysfs `objects` */
+	for (unsigned i = 0; i < 100; i++)
+		free_at(&f, i, 1);
+	r = report(&f, "kmalloc-64");
+	assert_int_equal(r.live, 0);
+	assert_int_equal(r.stats[SS_STEP_FREE_FASTPATH], 100);
+	assert_int_equal(r.stats[SS_STEP_FREE_CPU_SHEAF], 0);
+	r = report(&f, "kmalloc-512");
+	assert_true(r.internal_live >= 3); /* two CPUs' mains and a refilled one */
+	assert_int_equal(r.internal_requested, 512 * r.internal_live);
+	for (unsigned i = 0; i < 40; i++)
+		alloc_at(&f, 200 + i, 0, "b", 0, 256, 0);
+	r = report(&f, "kmalloc-256");
+	assert_int_equal(r.sheaf_capacity, 28);
+	assert_int_equal(r.live, 40 + r.internal_live);
+	assert_true(r.internal_live >= 2);
+	fix_release(&f);
+}
+
+/* kmalloc-buckets puts a declared cache's objects into the kmalloc class
+ * of their size: one above the largest class (7.2 Debian's task_struct,
+ * 8,904 bytes) is a kmalloc_large() of whole pages, not an error. */
+static void test_buckets_large(void **state)
+{
+	struct fix f;
+	struct ss_model_config cfg = {0};
+	struct ss_large_report lr;
+	struct ss_error err;
+	uint32_t ts;
+
+	(void)state;
+	fix_init(&f, "x86_64-7.2", NULL, NULL, 1, 1);
+	f.desc->ops->destroy(f.m);
+	f.desc = ss_model_find("kmalloc-buckets");
+	cfg.target = &f.t;
+	cfg.topo = &f.topo;
+	cfg.merge = true;
+	cfg.tables = &f.tb;
+	if (f.desc->ops->create(&f.m, &cfg, f.desc->policy, &err))
+		fail_msg("%s", err.msg);
+	ts = cache_api(&f, "task_struct", 8904, 64);
+	alloc_at(&f, 1, 0, "dup_task_struct", ts, 8904, 0);
+	assert_int_equal(f.obj[1].state, SS_OBJ_LARGE);
+	f.desc->ops->large_report(f.m, &lr);
+	assert_int_equal(lr.live, 1);
+	assert_int_equal(lr.page_bytes, 16384);
+	free_at(&f, 1, 0);
+	f.desc->ops->large_report(f.m, &lr);
+	assert_int_equal(lr.live, 0);
+	fix_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -514,6 +588,8 @@ int main(void)
 		cmocka_unit_test(test_kfence),
 		cmocka_unit_test(test_init_on_free),
 		cmocka_unit_test(test_sheaves),
+		cmocka_unit_test(test_sheaves_7),
+		cmocka_unit_test(test_buckets_large),
 		cmocka_unit_test(test_slub_tiny),
 		cmocka_unit_test(test_slab_2616),
 		cmocka_unit_test(test_slab_flush_and_reap),

@@ -127,7 +127,7 @@ static void test_load_and_csv(void **state)
 	assert_non_null(fgets(line, sizeof(line), fp));
 	/* dentry: -127829 in the kernel, -128829 in the model: -0.78% */
 	assert_non_null(strstr(line, "dentry,146829,19000,18000,-127829,-128829,-0.78,"));
-	assert_non_null(strstr(line, ",42,0,0,0,0,0,0,0,0,0,0,,,\n")); /* (no CPU slab columns in its prior.csv, no sheaves) */
+	assert_non_null(strstr(line, ",42,0,0,0,0,0,0,0,0,0,0,,,,0\n")); /* (no CPU slab columns in its prior.csv, no sheaves) */
 	assert_non_null(fgets(line, sizeof(line), fp));
 	assert_non_null(strstr(line, "filp,900,910,900,10,0,-100.00,44,44,44,0,0,,0,0,0,"));
 	fclose(fp);
@@ -184,7 +184,7 @@ static void test_cpu_free_after(void **state)
 	assert_false(rp_kernel_row_within(&k.rows[0]));
 	buf = written(&k, true);
 	assert_null(strstr(buf, "after, the CPU slabs had")); /* no file read yet */
-	assert_non_null(strstr(buf, ",0,,400,\n")); /* (the kernel's unknown: empty) */
+	assert_non_null(strstr(buf, ",0,,400,,0\n")); /* (the kernel's unknown: empty) */
 	free(buf);
 	assert_int_equal(rp_kernel_load_fill_after(&k, fill, &err), 0);
 	assert_true(k.rows[0].k_cpu_free1_known);
@@ -195,7 +195,7 @@ static void test_cpu_free_after(void **state)
 	assert_non_null(strstr(buf, "after, the CPU slabs had 162 free slots in the kernel and 400 "
 				    "in the model, counted in `objects` as in use: the objects in "
 				    "use changed by -2362 and -2350 (+0.5%)"));
-	assert_non_null(strstr(buf, ",0,162,400,0.51\n"));
+	assert_non_null(strstr(buf, ",0,162,400,0.51,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 	/* a CPU freelist walk that failed: that cache's figure unknown */
@@ -243,7 +243,7 @@ static void test_cpu_free_note(void **state)
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "CPU slabs started with 30 free slots by SLUB's half-full "
 				    "estimate and 12 measured"));
-	assert_non_null(strstr(buf, ",0,30,12,0,0,0,0,0,0,0,0,,,\n"));
+	assert_non_null(strstr(buf, ",0,30,12,0,0,0,0,0,0,0,0,,,,0\n"));
 	assert_null(strstr(buf, "frees that took initial objects")); /* no untraced_allocs */
 	free(buf);
 	rp_kernel_free(&k);
@@ -322,7 +322,7 @@ static void test_kslab_note(void **state)
 				    "were the snapshot does not say (700 slabs started partial): the "
 				    "model freed 5032 of its initial slabs"));
 	assert_null(strstr(buf, "CPU slabs started"));
-	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,0,0,0,,,\n"));
+	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,0,0,0,,,,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 	assert_int_equal(load_prior(&k, &kf, f, head, "",
@@ -350,7 +350,7 @@ static void test_kslab_note(void **state)
 	assert_non_null(strstr(buf, "281 frees of listed kernel slabs beyond the objects they held "
 				    "when listed (all but one, where the slab outlived them): "
 				    "allocated there with no event, dropped"));
-	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,1200,281,0,,,\n"));
+	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,1200,281,0,,,,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 	/* the CPU slabs listed too (slab-fill 2): the others were full */
@@ -362,7 +362,7 @@ static void test_kslab_note(void **state)
 				    "fill measured (slab-fill); the other 300 were full when the lists "
 				    "were read (700 slabs started partial)"));
 	assert_null(strstr(buf, "a CPU slab's fill no file shows"));
-	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,1200,281,14,,,\n"));
+	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,1200,281,14,,,,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 	/* more listed than freed from cannot be */
@@ -435,9 +435,9 @@ static void test_settled_not_within(void **state)
 	assert_non_null(strstr(buf, "2000 settled (before: +5000, +66.7%)"));
 	/* kernel.csv: held 1, within 0, settled 2000, unsettled figures */
 	assert_non_null(strstr(buf, "\nmaple_node,4000,7000,7000,3000,3000,0.00,128,224,224,96,96,"
-				    "0.00,1,0,1,0,0,2000,9000,288,0,0,0,0,0,0,0,0,0,0,0,0,,,\n"));
+				    "0.00,1,0,1,0,0,2000,9000,288,0,0,0,0,0,0,0,0,0,0,0,0,,,,0\n"));
 	assert_non_null(strstr(buf, "\ndentry,10000,12000,12000,2000,2000,0.00,500,600,600,100,100,"
-				    "0.00,1,0,1,0,0,100,12100,600,1,0,0,0,0,0,0,0,0,0,0,0,,,\n"));
+				    "0.00,1,0,1,0,0,100,12100,600,1,0,0,0,0,0,0,0,0,0,0,0,,,,0\n"));
 	free(buf);
 	rp_kernel_free(&k);
 }
@@ -556,6 +556,48 @@ static void test_capture_meta(void **state)
 	assert_non_null(strstr(err.msg, "/nonexistent/meta"));
 }
 
+/* The note "sheaves (N) not modelled": shown where the kernel's cache
+ * had sheaves and the run gave it none; a 6.18 run names its sheaf
+ * caches in kernel.txt's config, a 7.x SLUB run gives every cache its
+ * own (calculate_sheaf_capacity()), a 7.x SLUB_TINY run none. */
+static void test_sheaves_note(void **state)
+{
+	static const char *const kernel_txt[] = {
+		"era=6.18\nallocator=slub\nconfig=CONFIG_MEMCG=y\n",
+		"era=6.18\nallocator=slub\nconfig=sheaf_capacity.dentry=60\n",
+		"era=7.2\nallocator=slub\nconfig=CONFIG_MEMCG=y\n",
+		"era=7.2\nallocator=slub-tiny\nconfig=\n",
+	};
+	static const bool modelled[] = {false, true, true, false};
+	struct kfiles kf;
+	char f[TU_PATH_MAX + 32], note[256];
+	struct rp_kernel k;
+	struct ss_error err;
+	(void)state;
+
+	kfiles_init(&kf, "sn");
+	tu_write_text(kf.before, "slabsim-slab 1 phase=before time=1.0 kernel=7.2.13\n"
+				 "cache=dentry name=dentry aliases=0 align=8 object_size=192 "
+				 "objects=2100 objs_per_slab=21 order=0 sheaf_capacity=60 "
+				 "slab_size=192 slabs=100 total_objects=2100\n");
+	tu_write_text(kf.after, "slabsim-slab 1 phase=after time=2.0 kernel=7.2.13\n"
+				"cache=dentry name=dentry aliases=0 align=8 object_size=192 "
+				"objects=4200 objs_per_slab=21 order=0 sheaf_capacity=60 "
+				"slab_size=192 slabs=200 total_objects=4200\n");
+	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
+	slabinfo_file(f, "dentry 4200 4200 192 21 1 : tunables 0 0 0 : slabdata 200 200 0\n");
+	for (unsigned i = 0; i < sizeof(modelled) / sizeof(modelled[0]); i++) {
+		snprintf(f, sizeof(f), "%s/kernel.txt", kf.run);
+		tu_write_text(f, kernel_txt[i]);
+		assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+		assert_int_equal(k.rows[0].sheaf_capacity, 60);
+		assert_int_equal(k.rows[0].sheaves_modelled, modelled[i]);
+		rp_kernel_note(&k.rows[0], note, sizeof(note));
+		assert_true((strstr(note, "sheaves (60) not modelled") == NULL) == modelled[i]);
+		rp_kernel_free(&k);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -566,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_kslab_note),
 		cmocka_unit_test(test_settled_not_within),
 		cmocka_unit_test(test_capture_meta),
+		cmocka_unit_test(test_sheaves_note),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
 }

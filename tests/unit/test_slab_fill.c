@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "prior_counts.h"
+#include "sheaf.h"
+#include "sheaf_start.h"
 #include "slab_prior.h"
 #include "slabsnap.h"
 #include "slub.h"
@@ -187,8 +189,113 @@ static void test_fill_file_cpus(void **state)
 	assert_non_null(strstr(err.msg, ":3: expected 'c CPU SLAB FREE INUSE OBJECTS CPUFREE'"));
 	assert_int_equal(take_fill(&snap, "slabsim-slabfill 2\ncache=foo\nc 0 1 2 2 4 1 x\n", &h,
 				   &skipped, &err), -1);
-	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4\n", &h, &skipped, &err), -1);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 5\n", &h, &skipped, &err), -1);
 	assert_non_null(strstr(err.msg, ":1: not a slab-fill file"));
+	ss_snap_release(&snap);
+}
+
+/* version 4: a cache's sheaves per CPU (main, spare, rcu_free; '-' none)
+ * and its barn per node (full and empty sheaves, the objects in the full
+ * ones; '-' not read), and what they hold; a count above the capacity, a
+ * CPU listed twice, a sheaves line before version 4, are errors */
+static void test_fill_file_sheaves(void **state)
+{
+	static const char snap4[] =
+		"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
+		"cache=maple_node name=maple_node aliases=0 align=256 object_size=256 "
+		"objects=1000 objs_per_slab=16 order=0 sheaf_capacity=32 slab_size=256 "
+		"slabs=70 total_objects=1120\n";
+	struct ss_snap snap;
+	struct ss_error err;
+	const struct ss_snap_cache *c;
+	char path[TU_PATH_MAX];
+	uint64_t h;
+	unsigned skipped;
+	bool unknown;
+	(void)state;
+
+	tu_path(path, sizeof(path), "slab-before-4.txt");
+	tu_write_text(path, snap4);
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4 nodes=1 cpus=2\ncache=maple_node\n"
+					  "b 0 5 0 160\ns 0 17 28 6\ns 1 8 - -\n",
+				   &h, &skipped, &err), 0);
+	c = ss_snap_find(&snap, "maple_node");
+	assert_true(c->have_sheaves);
+	assert_true(c->pcs[0].listed && c->pcs[1].listed);
+	assert_int_equal(c->pcs[0].spare, 28);
+	assert_int_equal(c->pcs[1].spare, SS_SNAP_NO_SHEAF);
+	assert_int_equal(c->barns[0].full, 5);
+	assert_int_equal(ss_snap_sheaf_objects(c, &unknown), 160 + 17 + 28 + 6 + 8);
+	assert_false(unknown);
+	ss_snap_release(&snap);
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4\ncache=maple_node\nb 0 5 2 -\n",
+				   &h, &skipped, &err), 0);
+	c = ss_snap_find(&snap, "maple_node");
+	assert_int_equal(ss_snap_sheaf_objects(c, &unknown), 0);
+	assert_true(unknown);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4\ncache=maple_node\ns 0 33 0 0\n",
+				   &h, &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: cache maple_node: a sheaf of 33 objects, above its capacity 32"));
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4\ncache=maple_node\nb 0 1 0 33\n",
+				   &h, &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: cache maple_node: 33 objects in 1 full sheaves of 32"));
+	ss_snap_release(&snap);
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4\ncache=maple_node\ns 0 1 2 3\n"
+					  "s 0 1 2 3\n", &h, &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":4: cache maple_node: CPU 0 listed twice"));
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 3\ncache=maple_node\ns 0 1 2 3\n",
+				   &h, &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: a sheaves line in a version 3 file"));
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4\ncache=maple_node\ns 0 1 2\n",
+				   &h, &skipped, &err), -1);
+	assert_non_null(strstr(err.msg, ":3: expected 's CPU MAIN SPARE RCU"));
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4\ncache=maple_node\nb 0 - 0 0\n",
+				   &h, &skipped, &err), -1);
+	ss_snap_release(&snap);
+}
+
+/* A real 7.2 kernel's read (a Debian 7.2.13 guest of the kernel lab, 2
+ * CPUs, tests/data/slab/lab-7.2/README.md) against the same boot's
+ * snapshot: no CPU slab (7.0 has none), a sheaves line per CPU and a barn
+ * line for every cache with a capacity, none for kmem_cache
+ * (SLAB_NO_SHEAVES). */
+static void test_fill_file_72(void **state)
+{
+	struct ss_snap snap;
+	struct ss_error err;
+	char snapf[TU_PATH_MAX], fillf[TU_PATH_MAX];
+	uint64_t h;
+	unsigned skipped = 0, with = 0;
+	bool unknown;
+	(void)state;
+
+	tu_data_path("slab", "lab-7.2/slabfill-2cpu/slab-before.txt", snapf, sizeof(snapf));
+	tu_data_path("slab", "lab-7.2/slabfill-2cpu/slab-fill.txt", fillf, sizeof(fillf));
+	assert_int_equal(ss_snap_load(&snap, snapf, &err), 0);
+	assert_int_equal(ss_snap_take_fill(&snap, fillf, &h, &skipped, &err), 0);
+	for (unsigned i = 0; i < snap.nr; i++) {
+		const struct ss_snap_cache *c = &snap.caches[i];
+
+		for (unsigned k = 0; k < c->nr_fill; k++)
+			assert_int_equal(c->fill[k].kind, SS_FILL_NODE);
+		assert_int_equal(c->have_sheaves, c->sheaf_capacity > 0);
+		if (!c->sheaf_capacity)
+			continue;
+		with++;
+		assert_true(c->nr_pcs >= 2 && c->pcs[0].listed && c->pcs[1].listed);
+		assert_true(c->nr_barns >= 1 && c->barns[0].listed);
+		(void)ss_snap_sheaf_objects(c, &unknown);
+		assert_false(unknown);
+	}
+	assert_int_equal(with, 191);
+	assert_int_equal(ss_snap_find(&snap, "kmem_cache")->sheaf_capacity, 0);
+	/* maple_node: a full barn of 10 after boot, and the rcu_free sheaves */
+	assert_int_equal(ss_snap_find(&snap, "maple_node")->barns[0].full, 10);
+	assert_int_equal(ss_snap_sheaf_objects(ss_snap_find(&snap, "maple_node"), &unknown),
+			 320 + 4 + 31 + 16 + 24);
 	ss_snap_release(&snap);
 }
 
@@ -337,6 +444,91 @@ static void assert_fills(const struct ss_kcache *s, unsigned n, uint32_t a, uint
 	assert_int_equal(got[0], a);
 	assert_int_equal(got[1], b);
 	assert_int_equal(got[2], c);
+}
+
+/* The sheaves' environment: no sheaf may be kmalloc'ed for a cache that
+ * starts as the kernel's (its sheaves are among the snapshot's objects). */
+static int no_kmalloc(void *ctx, uint64_t bytes, const char *site, unsigned cpu,
+		      struct ss_iobj *out, struct ss_op *op)
+{
+	(void)ctx, (void)bytes, (void)site, (void)cpu, (void)out, (void)op;
+	fail_msg("a sheaf kmalloc'ed for a kernel cache");
+	return -1;
+}
+
+/* Version 4's sheaves and barn at the start (reconcile/sheaf_start.c):
+ * their objects leave the initial objects (the prior frees' pool) for the
+ * model's sheaves -- CPU 0's main 3 and spare 2, CPU 1's main 1 (no
+ * spare) and its rcu_free sheaf's 2 as a barn sheaf, the barn's 2 full
+ * sheaves of 4 and 1 empty -- and SLUB's `objects` stays the kernel's. */
+static void test_start_sheaves(void **state)
+{
+	static const char snap4[] =
+		"slabsim-slab 1 phase=before time=1.0 kernel=6.18.44 caches=1 aliases=0\n"
+		"cache=foo name=foo aliases=0 align=8 cpu_partial=24 cpu_slabs=1,N0=1 "
+		"min_partial=5 object_size=1024 objects=32,N0=32 objects_partial=4,N0=4 "
+		"objs_per_slab=4 order=0 partial=3,N0=3 sheaf_capacity=4 slab_size=1024 "
+		"slabs=10,N0=10 slabs_cpu_partial=0(0) total_objects=40,N0=40\n";
+	struct ss_backend_env env = {.kmalloc = no_kmalloc};
+	struct ss_sheaves_state st;
+	struct ss_error err;
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_topology topo;
+	char path[TU_PATH_MAX];
+	uint64_t h, prior, requested;
+	unsigned skipped;
+	(void)state;
+
+	tu_path(path, sizeof(path), "slab-before-4.txt");
+	tu_write_text(path, snap4);
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4 nodes=1 cpus=2\ncache=foo\n"
+					  "b 0 2 1 8\ns 0 3 2 -\ns 1 1 - 2\n", &h, &skipped, &err), 0);
+	start(&s, &topo, ss_snap_find(&snap, "foo"));
+	assert_non_null(s.sheaves = ss_sheaves_create(&s, 4, &env));
+	prior = s.recon->prior_live;
+	requested = s.requested_live;
+	assert_int_equal(ss_recon_start_sheaves(s.recon, ss_snap_find(&snap, "foo")), 3 + 2 + 1 + 2 + 8);
+	assert_int_equal(s.recon->prior_sheaves, 16);
+	assert_int_equal(s.recon->prior_live, prior - 16);
+	assert_int_equal(s.requested_live, requested - 16 * 1024);
+	assert_int_equal(ss_sheaves_parked(s.sheaves), 16);
+	assert_int_equal(slub_objects(&s), 32); /* allocated from the slabs all the same */
+	ss_sheaves_state(s.sheaves, 0, &st);
+	assert_int_equal(st.main, 3);
+	assert_int_equal(st.spare, 2);
+	assert_int_equal(st.barn_full, 3); /* the two full ones and CPU 1's rcu_free */
+	assert_int_equal(st.barn_objects, 10);
+	assert_int_equal(st.barn_empty, 1);
+	ss_sheaves_state(s.sheaves, 1, &st);
+	assert_int_equal(st.main, 1);
+	assert_int_equal(st.spare, -1);
+	ss_sheaves_destroy(s.sheaves);
+	stop(&s, &topo, &snap);
+	/* a read a moment apart from the counts may hold more than the
+	 * initial objects: what they run out for starts empty (the barn's
+	 * empty list), never a "full" sheaf of nothing */
+	assert_int_equal(ss_snap_load(&snap, path, &err), 0);
+	assert_int_equal(take_fill(&snap, "slabsim-slabfill 4 nodes=1 cpus=2\ncache=foo\n"
+					  "b 0 10 0 40\n", &h, &skipped, &err), 0);
+	start(&s, &topo, ss_snap_find(&snap, "foo"));
+	assert_non_null(s.sheaves = ss_sheaves_create(&s, 4, &env));
+	assert_int_equal(ss_recon_start_sheaves(s.recon, ss_snap_find(&snap, "foo")), 32);
+	assert_int_equal(s.recon->prior_live, 0);
+	ss_sheaves_state(s.sheaves, 0, &st);
+	assert_int_equal(st.barn_full, 8);
+	assert_int_equal(st.barn_objects, 32);
+	assert_int_equal(st.barn_empty, 2);
+	ss_sheaves_destroy(s.sheaves);
+	stop(&s, &topo, &snap);
+	/* without the read (version 3), nothing moves */
+	load(&snap);
+	start(&s, &topo, ss_snap_find(&snap, "foo"));
+	assert_non_null(s.sheaves = ss_sheaves_create(&s, 4, &env));
+	assert_int_equal(ss_recon_start_sheaves(s.recon, ss_snap_find(&snap, "foo")), 0);
+	ss_sheaves_destroy(s.sheaves);
+	stop(&s, &topo, &snap);
 }
 
 static void test_populate_measured(void **state)
@@ -610,8 +802,11 @@ int main(void)
 		cmocka_unit_test(test_fill_file),
 		cmocka_unit_test(test_fill_file_cpus),
 		cmocka_unit_test(test_fill_file_free_bits),
+		cmocka_unit_test(test_fill_file_sheaves),
+		cmocka_unit_test(test_fill_file_72),
 		cmocka_unit_test(test_populate_cpus),
 		cmocka_unit_test(test_populate_measured),
+		cmocka_unit_test(test_start_sheaves),
 		cmocka_unit_test(test_take_listed),
 		cmocka_unit_test(test_take_listed_outlived),
 		cmocka_unit_test(test_outlived_not_discarded),

@@ -17,30 +17,10 @@
 #include "target.h"
 #include "test_util.h"
 
-/* tests/data/slab/<rel>, from the repo root or relative to the binary
- * (build/tests/, build/asan/tests/). */
+/* tests/data/slab/<rel> (test_util.h) */
 static void data_path(const char *rel, char *buf, size_t n)
 {
-	static const char *const up[] = {".", "../..", "../../.."};
-	char exe[1024];
-	ssize_t len;
-	char *slash;
-
-	snprintf(buf, n, "tests/data/slab/%s", rel);
-	if (!access(buf, R_OK))
-		return;
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	assert_true(len > 0);
-	exe[len] = '\0';
-	slash = strrchr(exe, '/');
-	assert_non_null(slash);
-	*slash = '\0';
-	for (size_t i = 1; i < sizeof(up) / sizeof(up[0]); i++) {
-		snprintf(buf, n, "%s/%s/tests/data/slab/%s", exe, up[i], rel);
-		if (!access(buf, R_OK))
-			return;
-	}
-	fail_msg("tests/data/slab/%s not found", rel);
+	tu_data_path("slab", rel, buf, n);
 }
 
 static struct ss_target load(const char *name, unsigned cpus)
@@ -292,10 +272,10 @@ static void test_sysfs_72(void **state)
 	assert_int_equal(sheaf_mismatch618, 3);
 	ss_oracle_release(&o);
 	tu_remove_tree(root);
-	assert_true(ss_oracle_no_sheaves_name("kmem_cache"));
-	assert_true(ss_oracle_no_sheaves_name("kmemleak_object"));
-	assert_true(ss_oracle_no_sheaves_name("debug_objects_cache"));
-	assert_false(ss_oracle_no_sheaves_name("kmem_cache_node_x"));
+	assert_true(ss_sheaf_none_named("kmem_cache"));
+	assert_true(ss_sheaf_none_named("kmemleak_object"));
+	assert_true(ss_sheaf_none_named("debug_objects_cache"));
+	assert_false(ss_sheaf_none_named("kmem_cache_node_x"));
 }
 
 static void test_bad_sysfs(void **state)

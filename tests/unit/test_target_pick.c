@@ -62,6 +62,7 @@ static void test_release_era(void **state)
 static void test_era_from_version(void **state)
 {
 	struct ss_target_pick p;
+	struct ss_error err;
 
 	(void)state;
 	pick("6.18.44-fc-v1300", "x86_64", NULL, &p);
@@ -82,11 +83,16 @@ static void test_era_from_version(void **state)
 	assert_non_null(strstr(p.why, "oldest"));
 	pick("2.6.32-431", "x86_64", NULL, &p);
 	assert_string_equal(p.target, "x86_64-4.5");
-	/* 7.x's SLUB (sheaves for every cache) is not replayed: the newest
-	 * era that is, the nearer target named with the reason */
+	/* 7.x's SLUB (sheaves for every cache) is replayed on its own era */
 	pick("7.2.13", "x86_64", NULL, &p);
-	assert_string_equal(p.target, "x86_64-6.18");
-	assert_non_null(strstr(p.why, "x86_64-7.2 is nearer, but"));
+	assert_string_equal(p.target, "x86_64-7.2");
+	assert_null(strstr(p.why, "is nearer, but"));
+	/* SLAB ended at 6.7: a what-if of it on a 7.2 capture, the newest
+	 * SLAB target, the nearer one named with the reason */
+	assert_int_equal(ss_target_pick("7.2.13", "x86_64", NULL, 1u << SS_ALLOCATOR_SLAB,
+					"x86_64-6.x", &p, &err), 0);
+	assert_string_equal(p.target, "x86_64-6.1");
+	assert_non_null(strstr(p.why, "is nearer, but"));
 }
 
 /* The family from the machine; a documented machine before one with
@@ -102,6 +108,9 @@ static void test_family(void **state)
 	assert_string_equal(p.target, "arm32-6.6");
 	pick("6.18.1", "armv7l", NULL, &p);
 	assert_string_equal(p.target, "arm32-6.6");
+	/* 7.2: Debian's armmp build, not the SMACK board's inferred lines */
+	pick("7.2.13+deb14-armmp", "armv7l", NULL, &p);
+	assert_string_equal(p.target, "arm32-7.2-armmp");
 	/* no targets of its own: x86_64's, and said so */
 	pick("6.18.1", "aarch64", NULL, &p);
 	assert_string_equal(p.target, "x86_64-6.18");
@@ -160,6 +169,17 @@ static void test_options(void **state)
 	pick("6.1.50", "x86_64", &s, &p);
 	assert_string_equal(p.target, "x86_64-6.1");
 	assert_string_equal(p.config, "");
+	ss_snap_release(&s);
+	/* 7.x: every cache has sheaves; a capacity its 64-byte stride gives
+	 * (60, calculate_sheaf_capacity()) is no option, a larger one is the
+	 * cache's request */
+	snap_of(&s, "7.2.13", CACHE("kmalloc-cg-64", 60) CACHE("memdup_user-64", 60)
+		CACHE("kmalloc-64", 60) CACHE("big_sheaf", 90));
+	pick("7.2.13", "x86_64", &s, &p);
+	assert_string_equal(p.target, "x86_64-7.2");
+	assert_string_equal(p.config, "sheaf_capacity.big_sheaf=90");
+	assert_non_null(strstr(p.why, "sheaf caches big_sheaf (90)"));
+	assert_null(strstr(p.why, "kmalloc-64 (60)"));
 	ss_snap_release(&s);
 }
 

@@ -127,3 +127,27 @@ struct ss_target tu_target(const char *name)
 		fail_msg("%s", err.msg);
 	return t;
 }
+
+void tu_data_path(const char *dir, const char *rel, char *buf, size_t n)
+{
+	static const char *const up[] = {".", "../..", "../../.."};
+	char exe[1024];
+	ssize_t len;
+	char *slash;
+
+	snprintf(buf, n, "tests/data/%s/%s", dir, rel);
+	if (!access(buf, R_OK))
+		return;
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(len > 0);
+	exe[len] = '\0';
+	slash = strrchr(exe, '/');
+	assert_non_null(slash);
+	*slash = '\0';
+	for (size_t i = 1; i < sizeof(up) / sizeof(up[0]); i++) {
+		snprintf(buf, n, "%s/%s/tests/data/%s/%s", exe, up[i], dir, rel);
+		if (!access(buf, R_OK))
+			return;
+	}
+	fail_msg("tests/data/%s/%s not found", dir, rel);
+}

@@ -22,6 +22,10 @@ int tu_dir_setup(void **state);
 int tu_dir_teardown(void **state);
 /* buf (cap bytes) = that directory / name. */
 void tu_path(char *buf, size_t cap, const char *name);
+/* tests/data/<dir>/<rel> of the source tree, from the repo root or
+ * relative to the test binary (build/tests/, build/asan/tests/); fails
+ * the test when it is not there. */
+void tu_data_path(const char *dir, const char *rel, char *buf, size_t n);
 
 /* A fresh directory /tmp/slabsim-PROGRAM-XXXXXX, its name in buf (cap
  * bytes); the caller removes it (tu_remove_tree). */

@@ -66,6 +66,29 @@ $(RUN_SUMMARIES) &: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params $(COSTS)
 	@printf '%s\n' $(foreach v,$(VARIANTS),'--model $(call hb_model,$(v)) --target $(call hb_target,$(v)) --variant $(v) --out $(REPORT)/runs/$(v)__$(call hb_model,$(v))') > $(HB_RUN_LIST)
 	$(SLABSIM) run --quiet --trace $< $(HB_RUN_PARAMS) $(if $(JOBS),--jobs $(JOBS)) --runs $(HB_RUN_LIST)
 
+# A variant of a 7.x target (VARIANTS="none-7.2 P-7.2", hackbench's way
+# of asking for another kernel: its variants name their targets): the
+# same run under 6.18's rules on that target's machine and options, for
+# report.md's section on what 7.x changes (mk/runs.inc does the same for
+# the other workloads' TARGET).
+hb_era_major = $(shell sed -n 's/^era *= *\([0-9]*\)\..*/\1/p' allocators/targets/$(call hb_target,$(1)).target 2> /dev/null | head -1)
+HB_VARIANTS_7X := $(strip $(foreach v,$(VARIANTS),$(if $(filter 7 8 9,$(call hb_era_major,$(v))),$(v))))
+ifneq ($(HB_VARIANTS_7X),)
+HB_ERA_DIR := $(REPORT)/era-6.18
+hb_era_target = $(HB_ERA_DIR)/$(call hb_target,$(1))-rules-6.18.target
+$(HB_ERA_DIR)/%-rules-6.18.target: allocators/targets/%.target
+	@mkdir -p $(@D)
+	@{ echo "name = $(basename $(@F))"; sed '/^name *=/d; s/^era *=.*/era = 6.18/' $<; } > $@.tmp && mv $@.tmp $@
+define hb_era_rule
+$(HB_ERA_DIR)/runs/$(1)__$(call hb_model,$(1))/summary.csv: $(HB_TRACE) $(SLABSIM) $(REPORT)/run-params $(COSTS) $(call hb_era_target,$(1))
+	$$(call say,RUN,$$(@D))
+	$(SLABSIM) run --quiet --trace $$< --model $(call hb_model,$(1)) --target $(call hb_era_target,$(1)) --variant $(1) $(HB_RUN_PARAMS) --out $$(@D)
+endef
+$(foreach v,$(HB_VARIANTS_7X),$(eval $(call hb_era_rule,$(v))))
+RUN_SUMMARIES += $(foreach v,$(HB_VARIANTS_7X),$(HB_ERA_DIR)/runs/$(v)__$(call hb_model,$(v))/summary.csv)
+REPORT_EXTRA_ARGS += --era-base $(HB_ERA_DIR)
+endif
+
 # time.dat is written by the same `slabsim report` as report.md.
 $(REPORT)/time.dat: $(REPORT)/report.md ;
 $(eval $(call gnuplot_rule,$(REPORT)/time,$(REPORT)/time.dat,workloads/hackbench/time.gp,$(REPORT_TITLE),$(REPORT)/title.gp))
