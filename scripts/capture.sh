@@ -370,15 +370,21 @@ marker end
 # twice the baseline rate (+100), SETTLE at most.
 settle_min=$((settle < 6 ? settle : 6))
 quiet=$((2 * baseline + 100))
-settled=0 settle_end=limit last_rate=0
-tfs_written; prev=$written
+# The rate is read from the second before settle_min on, not before:
+# every read of the stats is an open and a kmalloc'd text per CPU, in the
+# window (tfs_written), and an earlier second's rate decides nothing.
+settled=0 settle_end=limit last_rate=0 prev=""
 while [ $settled -lt "$settle" ]; do
+	if [ -z "$prev" ] && [ $((settled + 1)) -ge $settle_min ]; then
+		tfs_written; prev=$written
+	fi
 	tick 1
 	settled=$((settled + 1))
+	[ $settled -ge $settle_min ] || continue
 	tfs_written
 	last_rate=$((written - prev))
 	prev=$written
-	if [ $settled -ge $settle_min ] && [ $last_rate -le $quiet ]; then
+	if [ $last_rate -le $quiet ]; then
 		settle_end=quiet
 		break
 	fi
