@@ -1,5 +1,6 @@
-/* cmd_reap.c - `slabsim reap [--grace S] [--report FILE] -- CMD [ARG...]`:
- * run CMD as the child subreaper of everything it starts (make capture).
+/* cmd_reap.c - `slabsim reap [--grace S] [--report FILE] [--done FD
+ * --hold FD] -- CMD [ARG...]`: run CMD as the child subreaper of everything
+ * it starts (make capture).
  *
  * Why: a process whose parent exits first is reparented to the nearest
  * child subreaper, else to init, and its last kernel objects (the
@@ -16,8 +17,19 @@
  * if it could not be started).  After it ends, descendants already dead
  * are reaped at once and running ones are waited for up to --grace
  * seconds; those still running then are left (init inherits them) and
- * counted in the report. */
+ * counted in the report.
+ *
+ * --done and --hold (make capture): this process's own exit frees its
+ * address space, files and pages (exit_mmap(), vm_area_free(), ...: ~570
+ * kmem events for this binary on 6.18), objects of the capture's own.  So
+ * once CMD has ended and the grace is over, CMD's status is written as a
+ * line to the --done descriptor, and the report and the exit wait for a
+ * line or end-of-file on the --hold descriptor: the caller lets go after
+ * its tracing window and its after-snapshot.  Nothing is reaped
+ * meanwhile: an orphan that ends then stays a zombie, its objects held,
+ * until init reaps it after the exit. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,11 +42,12 @@
 #include "commands.h"
 #include "opts.h"
 
-enum { O_CMD, O_GRACE, O_REPORT, O_HELP, NR_OPTS };
+enum { O_CMD, O_GRACE, O_REPORT, O_DONE, O_HOLD, O_HELP, NR_OPTS };
 
 #define REAP_GRACE_DEFAULT 1
 #define REAP_GRACE_MAX 3600
 #define REAP_POLL_NS 10000000L /* 10 ms between looks at running descendants */
+#define REAP_FD_MAX 65535
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_CMD] = {NULL, NULL, "CMD", NULL},
@@ -43,6 +56,14 @@ static const struct ss_opt specs[NR_OPTS] = {
 		     "running (default " SS_OPT_STR(REAP_GRACE_DEFAULT) ")"},
 	[O_REPORT] = {"report", "-r", "FILE",
 		      "write orphans_reaped=N and orphans_left=N lines to FILE"},
+	[O_DONE] = {"done", NULL, "FD",
+		    "once CMD has ended and the grace is over, write CMD's exit\n"
+		    "status (as returned) as a line to descriptor FD (with --hold)"},
+	[O_HOLD] = {"hold", NULL, "FD",
+		    "then wait for a line or end-of-file on descriptor FD before\n"
+		    "writing the report and exiting (with --done): make capture\n"
+		    "lets go after its tracing window, so that this exit is not in\n"
+		    "it; nothing is reaped meanwhile"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -53,7 +74,7 @@ static const struct ss_opt_set opt_set = {"reap", specs, NR_OPTS, reap_usage};
 static void reap_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: slabsim reap [--grace S] [--report FILE] -- CMD [ARG...]\n\n"
+		"usage: slabsim reap [--grace S] [--report FILE] [--done FD --hold FD] -- CMD [ARG...]\n\n"
 		"Run CMD as the child subreaper (prctl PR_SET_CHILD_SUBREAPER) of every\n"
 		"process it starts, so that processes orphaned by their parent's exit are\n"
 		"reaped here rather than by init.  make capture runs its CMD this way: where\n"
@@ -166,10 +187,44 @@ static int write_report(const char *path, unsigned long reaped, long left)
 	return 0;
 }
 
+/* --done and --hold: each descriptor open, and closed in CMD (close on
+ * exec), so that the caller's ends see end-of-file when this process
+ * ends. */
+static int hold_fds(const struct reap_args *a, unsigned *done_fd, unsigned *hold_fd)
+{
+	if (!a->val[O_DONE] != !a->val[O_HOLD])
+		return ss_opt_usage_err(&opt_set, "--done and --hold go together");
+	if (!a->val[O_DONE])
+		return 0;
+	if (ss_opt_uint(&opt_set, O_DONE, a->val[O_DONE], 0, REAP_FD_MAX, done_fd) ||
+	    ss_opt_uint(&opt_set, O_HOLD, a->val[O_HOLD], 0, REAP_FD_MAX, hold_fd))
+		return -1;
+	if (fcntl((int)*done_fd, F_SETFD, FD_CLOEXEC))
+		return ss_opt_usage_err(&opt_set, "--done %u: %s", *done_fd, strerror(errno));
+	if (fcntl((int)*hold_fd, F_SETFD, FD_CLOEXEC))
+		return ss_opt_usage_err(&opt_set, "--hold %u: %s", *hold_fd, strerror(errno));
+	return 0;
+}
+
+/* CMD's status on done_fd, then wait for a line or end-of-file on
+ * hold_fd.  A caller gone (a write or read error) ends the wait. */
+static void hold(int done_fd, int hold_fd, int code)
+{
+	char c = 0;
+	ssize_t n;
+
+	dprintf(done_fd, "%d\n", code);
+	close(done_fd);
+	do
+		n = read(hold_fd, &c, 1);
+	while ((n > 0 && c != '\n') || (n < 0 && errno == EINTR));
+	close(hold_fd);
+}
+
 int cmd_reap(int argc, char **argv)
 {
 	struct reap_args a = {0};
-	unsigned grace = REAP_GRACE_DEFAULT;
+	unsigned grace = REAP_GRACE_DEFAULT, done_fd = 0, hold_fd = 0;
 	unsigned long reaped = 0;
 	long left;
 	int rc, st = 0;
@@ -184,6 +239,8 @@ int cmd_reap(int argc, char **argv)
 		rc = -1;
 	if (!rc && !a.nr_cmd)
 		rc = ss_opt_usage_err(&opt_set, "no command: slabsim reap -- CMD [ARG...]");
+	if (!rc)
+		rc = hold_fds(&a, &done_fd, &hold_fd);
 	if (rc) {
 		free(a.cmd);
 		return ss_opt_exit(rc);
@@ -206,12 +263,16 @@ int cmd_reap(int argc, char **argv)
 	 * are ignored so that we stay to reap what it leaves */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	/* (a caller gone makes the --done write fail, not end this process) */
+	signal(SIGPIPE, SIG_IGN);
 	left = reap_all(pid, grace, &st, &reaped);
 	if (left < 0) { /* (no figure is written that could be wrong) */
 		fprintf(stderr, "slabsim reap: waitpid: %s\n", strerror(errno));
 		free(a.cmd);
 		return 1;
 	}
+	if (a.val[O_DONE])
+		hold((int)done_fd, (int)hold_fd, exit_code_of(st));
 	if (a.val[O_REPORT] && write_report(a.val[O_REPORT], reaped, left)) {
 		fprintf(stderr, "slabsim reap: cannot write %s: %s\n", a.val[O_REPORT],
 			strerror(errno));

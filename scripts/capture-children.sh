@@ -40,10 +40,11 @@ run_child() {
 # (cmd_go), then execs `bash -c COMMAND` in the same process, with
 # standard input from IN, the descriptors FD... (the script's own)
 # closed, and SIGINT as it was.  CMD_PID is the process waited for
-# (slabsim reap, or CMD's) until cmd_wait; CMD_LAST_PID stays.
+# (slabsim reap, or CMD's) until cmd_wait (cmd_release with a hold);
+# CMD_LAST_PID stays.
 CMD_REAPER=()
 cmd_start() {
-	local in=$1 go=$2 close=$3 cmd=$4
+	local in=$1 go=$2 close="$3 $CMD_DONE_R $CMD_HOLD_W" cmd=$4
 	{
 		for fd in $close; do exec {fd}>&-; done
 		# shellcheck disable=SC2016
@@ -52,17 +53,67 @@ cmd_start() {
 			slabsim-capture "$go" "$cmd" <&"$in" {in}<&-
 	} &
 	CMD_PID=$! CMD_LAST_PID=$!
+	# the reaper's ends are its own: the done pipe's end-of-file is then
+	# its end, the hold pipe's the script's
+	if [ -n "$CMD_DONE_W" ]; then
+		exec {CMD_DONE_W}>&- {CMD_HOLD_R}<&-
+		CMD_DONE_W="" CMD_HOLD_R=""
+	fi
+}
+
+# cmd_hold DIR: `slabsim reap --done FD --hold FD` for cmd_start (with
+# CMD_REAPER set after it: CMD_HOLD_ARGS), so that the reaper's exit
+# (its address space, files and pages freed: ~550 kmem events) is out
+# of the tracing window: it says CMD's status on the done pipe and exits
+# once cmd_release writes a line on the hold pipe, or the script is gone
+# (end-of-file).  Two pipes (FIFOs in DIR, removed at once), each end
+# opened on its own: end-of-file comes when the other side's processes
+# have all closed theirs.
+CMD_DONE_R="" CMD_DONE_W="" CMD_HOLD_R="" CMD_HOLD_W="" CMD_HOLD_ARGS=()
+cmd_hold() {
+	local dir=$1 rw
+	mkfifo "$dir/.done" "$dir/.hold"
+	# (a FIFO's read-only open waits for a writer: one opened first)
+	exec {rw}<> "$dir/.done"
+	exec {CMD_DONE_R}< "$dir/.done" {CMD_DONE_W}> "$dir/.done" {rw}>&-
+	exec {rw}<> "$dir/.hold"
+	exec {CMD_HOLD_R}< "$dir/.hold" {CMD_HOLD_W}> "$dir/.hold" {rw}>&-
+	rm -f "$dir/.done" "$dir/.hold"
+	CMD_HOLD_ARGS=(--done "$CMD_DONE_W" --hold "$CMD_HOLD_R")
 }
 
 # cmd_go GO: let the command started by cmd_start run.
 cmd_go() { printf 'go\n' >&"$1"; }
 
-# cmd_wait: wait for it; returns its status.
+# cmd_wait: wait for it; returns its status.  With a hold (cmd_hold), the
+# status the reaper writes, the reaper left waiting; without one (a
+# reaper gone before it wrote), the reaper's own.
 cmd_wait() {
-	local rc=0
+	local rc=0 line=""
+	if [ -n "$CMD_DONE_R" ]; then
+		if read -r line <&"$CMD_DONE_R" && [[ $line =~ ^[0-9]+$ ]]; then
+			exec {CMD_DONE_R}<&-
+			CMD_DONE_R=""
+			return "$line"
+		fi
+		exec {CMD_DONE_R}<&-
+		CMD_DONE_R=""
+	fi
 	wait "$CMD_PID" || rc=$?
 	CMD_PID=""
 	return $rc
+}
+
+# cmd_release: let a reaper held by cmd_hold exit, and wait for it (its
+# --report written).
+cmd_release() {
+	if [ -n "$CMD_HOLD_W" ]; then
+		{ printf 'exit\n' >&"$CMD_HOLD_W"; } 2> /dev/null || true
+		exec {CMD_HOLD_W}>&-
+		CMD_HOLD_W=""
+	fi
+	[ -z "$CMD_PID" ] || wait "$CMD_PID" || true
+	CMD_PID=""
 }
 
 # The processes below PID (not PID itself), deepest last, one a line: from

@@ -78,6 +78,9 @@ tfs_instance() {
 		tfs_write 0 "$INST/options/hash-ptr"
 	fi
 	TFS_RAW=$raw
+	# listed now: a glob in the window opens directories and stats each
+	# file, with kmem events of the capture's own (tfs_written)
+	TFS_STATS=("$INST"/per_cpu/cpu*/stats)
 	for e in $KMEM_EVENTS $KMEM_EVENTS_OLD; do
 		if [ -e "$INST/events/kmem/$e/enable" ]; then
 			tfs_write 1 "$INST/events/kmem/$e/enable"
@@ -115,9 +118,37 @@ tfs_walk_instance() {
 }
 
 # Stop recording the walk (right after it, inside the tracing window: a
-# write, no process).
+# write, no process, no open: tfs_open_fds).
 tfs_walk_stop() {
-	[ -z "$WALK_INST" ] || tfs_write 0 "$WALK_INST/tracing_on"
+	[ -z "$TFS_WALK_ON_FD" ] || tfs_fd_write 0 "$TFS_WALK_ON_FD" "$WALK_INST/tracing_on"
+}
+
+# The files written inside the tracing window (the instance's tracing_on
+# and trace_marker, the walk instance's tracing_on), opened before it:
+# an open there allocates the file, its name and trace_marker's fault
+# buffer (tracing_mark_open(), 6.18) in the trace, and the close frees
+# them after it (tfs_close_fds), in neither.  Opened after CMD's
+# processes are started, so that none of them holds one (an open file
+# of an instance keeps its rmdir from working).
+TFS_ON_FD="" TFS_MARKER_FD="" TFS_WALK_ON_FD=""
+tfs_open_fds() {
+	exec {TFS_ON_FD}> "$INST/tracing_on" {TFS_MARKER_FD}> "$INST/trace_marker" ||
+		die "cannot open $INST/tracing_on and trace_marker"
+	[ -z "$WALK_INST" ] || exec {TFS_WALK_ON_FD}> "$WALK_INST/tracing_on" ||
+		die "cannot open $WALK_INST/tracing_on"
+}
+
+# tfs_fd_write VALUE FD FILE: tfs_write through descriptor FD (FILE's).
+tfs_fd_write() {
+	{ printf '%s\n' "$1" >&"$2"; } 2> /dev/null || die "cannot write '$1' to $3"
+}
+
+# Close what tfs_open_fds opened (safe twice, and from a trap).
+tfs_close_fds() {
+	[ -z "$TFS_ON_FD" ] || exec {TFS_ON_FD}>&-
+	[ -z "$TFS_MARKER_FD" ] || exec {TFS_MARKER_FD}>&-
+	[ -z "$TFS_WALK_ON_FD" ] || exec {TFS_WALK_ON_FD}>&-
+	TFS_ON_FD="" TFS_MARKER_FD="" TFS_WALK_ON_FD=""
 }
 
 # The walk's allocations into $1 (zstd), after the window (its grep and
@@ -159,6 +190,7 @@ tfs_rmdir() {
 # reader must have closed trace_pipe first (rmdir says EBUSY otherwise).
 tfs_release() {
 	local e
+	tfs_close_fds
 	if [ -n "$INST" ] && [ -d "$INST" ]; then
 		{ echo 0 > "$INST/tracing_on"; } 2> /dev/null || true
 		for e in "${KMEM_ENABLED[@]}"; do
@@ -180,13 +212,14 @@ tfs_release() {
 
 # Events written to the instance's buffer so far, all CPUs: read by the
 # reader + waiting in the buffer + overwritten + dropped.  Sets `written`.
-# Read inside the tracing window: each file in one read() (every read()
+# Read inside the tracing window: the files listed before it
+# (tfs_instance), each in one read() (every read()
 # of it makes its text anew, a kmalloc'd trace_seq: tracing_stats_read(),
 # kernel/trace/trace.c), parsed with builtins.
 tfs_written() {
 	local f key re text
 	written=0
-	for f in "$INST"/per_cpu/cpu*/stats; do
+	for f in "${TFS_STATS[@]}"; do
 		text=""
 		read -r -d '' text < "$f" || true
 		for key in entries overrun 'dropped events' 'read events'; do

@@ -255,7 +255,12 @@ tick() { read -r -t "$1" -u "$tick_fd" _ || true; }
 mkfifo "$tmp/.go"
 exec {go_fd}<> "$tmp/.go"
 rm -f "$tmp/.go"
-[ -z "$reaper" ] || CMD_REAPER=("$reaper" reap --report "$stage/.reap" --)
+# slabsim reap says CMD's status and waits, its exit after the window
+# and the after-snapshot (cmd_hold, cmd_release)
+if [ -n "$reaper" ]; then
+	cmd_hold "$tmp"
+	CMD_REAPER=("$reaper" reap --report "$stage/.reap" "${CMD_HOLD_ARGS[@]}" --)
+fi
 SLABSIM_TRACE_MARKER=$INST/trace_marker cmd_start "$cmd_in" "$go_fd" "$tick_fd $FILL_W $FILL_R" "$cmd"
 # the tasks no tracepoint reports (capture-untraced.sh): watched over the
 # whole window the kmem events cover
@@ -294,15 +299,22 @@ fi
 if [ -e "$INST/set_event_notrace_pid" ] && [ -e "$INST/options/event-fork" ]; then
 	tfs_write 1 "$INST/options/event-fork"
 	tfs_walk_instance
+	tfs_open_fds
 	snapshot -p before -S "$stage/slabinfo-before" -T "$INST" ${WALK_INST:+-W "$WALK_INST"} "$stage/slab-before.txt"
-	tfs_write "" "$INST/set_event_notrace_pid" # (before its PIDs are reused)
-	tfs_write 0 "$INST/options/event-fork"
 	tfs_walk_stop
+	# The snapshot's PIDs left the notrace list as each of its processes
+	# exited, event-fork on (event_filter_pid_sched_process_exit(),
+	# kernel/trace/trace_events.c, 5.8+): no PID reused in the window is
+	# left out.  The list itself is freed, and event-fork turned off
+	# (its probes unregistered), after the window and the after-snapshot
+	# (trace_pid_list_free(): ~280 kmem events of the tool's own).
+	pid_filter_set=yes
 	trace_from=snapshot
 else # before 5.8: the walk untraced, then tracing
 	snapshot -p before -S "$stage/slabinfo-before" "$stage/slab-before.txt"
-	tfs_write 1 "$INST/tracing_on"
-	trace_from=after-snapshot
+	tfs_open_fds
+	tfs_fd_write 1 "$TFS_ON_FD" "$INST/tracing_on"
+	trace_from=after-snapshot pid_filter_set=no
 fi
 # ---- the tracing window: from here to tracing off, the capture forks ------
 # nothing (without slab-fill: slabsim slab-pages); CMD's processes were
@@ -335,7 +347,7 @@ if [ "$slab_fill" = yes ]; then
 fi
 
 # ---- trace -----------------------------------------------------------------
-marker() { tfs_write "slabsim-phase $1" "$INST/trace_marker"; }
+marker() { tfs_fd_write "slabsim-phase $1" "$TFS_MARKER_FD" "$INST/trace_marker"; }
 now_us() { now=${EPOCHREALTIME/[.,]/}; } # the decimal mark is the locale's
 # One second of what the machine does without CMD: the settle below waits
 # until the event rate is back near it.
@@ -358,15 +370,21 @@ marker end
 # twice the baseline rate (+100), SETTLE at most.
 settle_min=$((settle < 6 ? settle : 6))
 quiet=$((2 * baseline + 100))
-settled=0 settle_end=limit last_rate=0
-tfs_written; prev=$written
+# The rate is read from the second before settle_min on, not before:
+# every read of the stats is an open and a kmalloc'd text per CPU, in the
+# window (tfs_written), and an earlier second's rate decides nothing.
+settled=0 settle_end=limit last_rate=0 prev=""
 while [ $settled -lt "$settle" ]; do
+	if [ -z "$prev" ] && [ $((settled + 1)) -ge $settle_min ]; then
+		tfs_written; prev=$written
+	fi
 	tick 1
 	settled=$((settled + 1))
+	[ $settled -ge $settle_min ] || continue
 	tfs_written
 	last_rate=$((written - prev))
 	prev=$written
-	if [ $settled -ge $settle_min ] && [ $last_rate -le $quiet ]; then
+	if [ $last_rate -le $quiet ]; then
 		settle_end=quiet
 		break
 	fi
@@ -378,7 +396,7 @@ marker settled
 # capture).  It waits, stopped, until the after-reads are done; the ring
 # buffer keeps the rest meanwhile.
 kill -STOP "$zstd_pid" 2> /dev/null || die "zstd, compressing the capture, is gone (disk full?)"
-tfs_write 0 "$INST/tracing_on"
+tfs_fd_write 0 "$TFS_ON_FD" "$INST/tracing_on"
 # ---- the tracing window ends ------------------------------------------------
 # Right away: what happens between tracing off and the snapshot is in the
 # snapshot but not in the capture.  At real-time priority the snapshot
@@ -396,6 +414,14 @@ kill -CONT "$zstd_pid"
 # threads have their own PIDs in the trace)
 tool_pids="$$ ${UT_READER:-} ${FILL_PID:-} ${reaper:+$CMD_LAST_PID} $pages_pid"
 for t in /proc/"$zstd_pid"/task/[0-9]*; do [ -e "$t" ] && tool_pids+=" ${t##*/}"; done
+# What the window's filters and the reaper held goes now, in neither the
+# trace nor the counts
+if [ "$pid_filter_set" = yes ]; then
+	tfs_write "" "$INST/set_event_notrace_pid"
+	tfs_write 0 "$INST/options/event-fork"
+fi
+cmd_release
+tfs_close_fds
 slab_fill_after=no
 if [ "$slab_fill" = yes ]; then
 	if [ -e "$stage/slab-fill-after.txt" ] && [ ! -e "$stage/.fill-err" ]; then

@@ -83,6 +83,21 @@ read -r recount verifier < <(zstdcat "$d/capture.ftrace.zst" | awk -v tools="$tp
 	END { print n + 0, v + 0 }')
 expect_eq "tool_events against the trace" "$recount" "$own"
 expect_eq "verifier events of the tool's processes" "$verifier" 0
+# slabsim reap exits after the window (cmd_hold: its exit_mmap() frees
+# ~70 vm_area_structs) and the notrace PID list is freed after it
+# (trace_pid_list_free(), ~280 kfrees); without slab-fill a `slabsim
+# slab-pages` runs and exits in the window
+read -r reaper_exit pid_list_free < <(zstdcat "$d/capture.ftrace.zst" | awk -v tools="$tp" '
+	BEGIN { nt = split(tools, t, " "); for (i = 1; i <= nt; i++) tool[t[i]] = 1 }
+	match($0, /-[0-9]+ +\[[0-9]+\] /) {
+		split(substr($0, RSTART + 1, RLENGTH - 1), f, " ")
+		if (!(f[1] in tool)) next
+		if ($0 ~ /^ *slabsim-[0-9]+ / && $0 ~ /call_site=exit_mmap/) r++
+		if ($0 ~ /call_site=trace_pid_list_free/) p++
+	}
+	END { print r + 0, p + 0 }')
+[ "$(meta tiny slab_fill)" != yes ] || expect_eq "slabsim reap's exit_mmap() frees in the window" "$reaper_exit" 0
+expect_eq "the notrace PID list's frees in the window" "$pid_list_free" 0
 # an absolute bound: the command's own events depend on the machine's
 # background, the tool's do not (a load of the BPF program inside the
 # window alone was ~700,000)

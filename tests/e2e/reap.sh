@@ -38,6 +38,44 @@ rc=0; "$S" reap --grace 9999 -- true 2> "$tmp/err" || rc=$?
 rc=0; "$S" reap --report /nonexistent/dir/rep -- true 2> "$tmp/err" || rc=$?
 [ $rc = 1 ] && grep -q '/nonexistent/dir/rep' "$tmp/err" || fail "unwritable report: $rc"
 
+# --done FD --hold FD (make capture, capture-children.sh cmd_hold): CMD's
+# status on FD 3 once it and its grace are over, then the reaper waits,
+# report unwritten, until a line comes on FD 4; CMD has neither
+# descriptor (close on exec)
+mkfifo "$tmp/done" "$tmp/hold"
+"$S" reap --grace 0 --report "$tmp/rep2" --done 3 --hold 4 -- \
+	sh -c '[ ! -e /proc/self/fd/3 ] && [ ! -e /proc/self/fd/4 ] || exit 9; exit 5' \
+	3> "$tmp/done" 4< "$tmp/hold" &
+rpid=$!
+exec {dfd}< "$tmp/done" {hfd}> "$tmp/hold"
+read -r -t 20 line <&"$dfd" || fail "--done: no status line"
+expect_status() { [ "$line" = "$1" ] || fail "--done said '$line', want $1 ($2)"; }
+expect_status 5 "CMD's status; 9: CMD had the descriptors"
+sleep 0.3
+kill -0 "$rpid" 2> /dev/null || fail "the reaper exited before --hold let it go"
+[ ! -e "$tmp/rep2" ] || fail "report written before --hold let it go"
+echo exit >&"$hfd"
+rc=0; wait "$rpid" || rc=$?
+[ $rc = 5 ] || fail "held reaper's exit status $rc, want CMD's 5"
+grep -qx 'orphans_left=0' "$tmp/rep2" || fail "held reaper's report: $(cat "$tmp/rep2" 2> /dev/null)"
+exec {dfd}<&- {hfd}>&-
+# the caller gone (end-of-file on --hold, nothing written) lets it go too
+"$S" reap --done 3 --hold 4 -- true 3> "$tmp/done" 4< "$tmp/hold" &
+rpid=$!
+exec {dfd}< "$tmp/done" {hfd}> "$tmp/hold"
+read -r -t 20 line <&"$dfd" || fail "--done: no status line"
+expect_status 0 "true"
+exec {hfd}>&-
+rc=0; timeout 20 tail --pid="$rpid" -f /dev/null || rc=$?
+[ $rc = 0 ] || fail "the reaper did not exit at end-of-file on --hold"
+wait "$rpid" || fail "reaper exit status $?, want 0"
+exec {dfd}<&-
+# one without the other, or a descriptor not open: usage
+rc=0; "$S" reap --done 1 -- true 2> "$tmp/err" || rc=$?
+[ $rc = 2 ] && grep -q 'go together' "$tmp/err" || fail "--done alone: $rc $(cat "$tmp/err")"
+rc=0; "$S" reap --done 1 --hold 57 -- true 2> "$tmp/err" || rc=$?
+[ $rc = 2 ] && grep -q -- '--hold 57' "$tmp/err" || fail "--hold on a closed descriptor: $rc $(cat "$tmp/err")"
+
 # init's zombies, on a /proc tree of our own: only state Z with parent 1
 ORPH_PROC=$tmp/proc
 # shellcheck source=scripts/capture-orphans.sh
