@@ -203,7 +203,7 @@ static void plot_list(const struct ss_report_request *o, char *buf, size_t n)
 	}
 }
 
-int ss_report_figures(const struct rp_report_in *in, struct rp_figures *f,
+int ss_report_collect_figures(const struct rp_report_in *in, struct rp_figures *f,
 		      struct ss_error *err)
 {
 	const struct rp_extra *ex = in->extra;
@@ -411,14 +411,14 @@ const struct rp_report_in *ss_report_input(const struct ss_report *r)
 	return &r->in;
 }
 
-struct rp_results *ss_report_results(struct ss_report *r)
+struct rp_results *ss_report_runs(struct ss_report *r)
 {
 	return &r->res;
 }
 
 int ss_report_write(struct ss_report *d, struct ss_error *err)
 {
-	if (ss_report_figures(&d->in, &d->figs, err) || write_outputs(d->rq, &d->in, err))
+	if (ss_report_collect_figures(&d->in, &d->figs, err) || write_outputs(d->rq, &d->in, err))
 		return -1;
 	if (d->rq->window)
 		remove_waste_plot(d->rq->dir);

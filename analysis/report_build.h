@@ -54,9 +54,9 @@ struct ss_report;
 struct ss_report *ss_report_load(struct ss_report_request *rq, struct ss_error *err);
 /* What the writers read; its runs, which --reprice prices in turn. */
 const struct rp_report_in *ss_report_input(const struct ss_report *r);
-struct rp_results *ss_report_results(struct ss_report *r);
+struct rp_results *ss_report_runs(struct ss_report *r);
 /* The headline figures of in: the seed's, then the workload's own. */
-int ss_report_figures(const struct rp_report_in *in, struct rp_figures *f,
+int ss_report_collect_figures(const struct rp_report_in *in, struct rp_figures *f,
 		      struct ss_error *err);
 /* Every output of the request, written to temporary files and renamed
  * together; a capture's report (window) removes an older waste plot.  0,

@@ -242,8 +242,8 @@ static int reprice(const struct report_opts *o, struct ss_report *r)
 {
 	struct ss_error err = {{0}};
 
-	switch (report_reprice(&o->reprice, ss_report_input(r), ss_report_results(r),
-			       ss_report_figures, &err)) {
+	switch (report_reprice(&o->reprice, ss_report_input(r), ss_report_runs(r),
+			       ss_report_collect_figures, &err)) {
 	case REPRICE_DONE:
 		return 0;
 	case REPRICE_NOT_PRICEABLE:
