@@ -62,7 +62,9 @@ static int same_change(const struct ss_csv *c, unsigned idx, int64_t want, struc
 	if (ss_csv_num(c, idx, &v, err))
 		return -1;
 	if (v != (double)want)
-		return ss_errorf(err, "%s:%lu: %s is %s, its before and after figures give %lld",
+		return ss_errorf(err, "%s:%lu: %s is %s, its before and after figures give %lld "
+				      "(a what-if run that laid the cache out in its own geometry "
+				      "changes from its own start: not a check of the kernel)",
 				 c->path, c->line, c->hdr[idx], ss_csv_get(c, idx), (long long)want);
 	return 0;
 }
@@ -205,13 +207,13 @@ fail:
 static double obj_err(const struct rp_kernel_row *r)
 {
 	return rp_kernel_err_pct(rp_kernel_delta(r->k_obj0, r->k_obj1),
-				 rp_kernel_delta(r->k_obj0, r->m_obj1));
+				 rp_kernel_model_dobj(r));
 }
 
 static double slab_err(const struct rp_kernel_row *r)
 {
 	return rp_kernel_err_pct(rp_kernel_delta(r->k_slab0, r->k_slab1),
-				 rp_kernel_delta(r->k_slab0, r->m_slab1));
+				 rp_kernel_model_dslab(r));
 }
 
 /* e into [*lo, *hi]; NaN (no error: the kernel's change is 0) is none. */
@@ -379,8 +381,8 @@ static void row_cells(struct md_table *m, const struct kt_table *t, const struct
 {
 	const struct rp_kernel_row *r = &cap->rows[j];
 	const struct kt_spread *sp = &cap->spread[j];
-	int64_t ko = rp_kernel_delta(r->k_obj0, r->k_obj1), mo = rp_kernel_delta(r->k_obj0, r->m_obj1);
-	int64_t ks = rp_kernel_delta(r->k_slab0, r->k_slab1), ms = rp_kernel_delta(r->k_slab0, r->m_slab1);
+	int64_t ko = rp_kernel_delta(r->k_obj0, r->k_obj1), mo = rp_kernel_model_dobj(r);
+	int64_t ks = rp_kernel_delta(r->k_slab0, r->k_slab1), ms = rp_kernel_model_dslab(r);
 	char note[RP_KERNEL_NOTE_MAX];
 
 	mdt_cell(m, "%s", cap->name);
@@ -501,9 +503,9 @@ int kt_write_csv(FILE *fp, const struct kt_table *t)
 		for (size_t j = 0; j < t->c[i].n; j++) {
 			const struct rp_kernel_row *r = &t->c[i].rows[j];
 			int64_t ko = rp_kernel_delta(r->k_obj0, r->k_obj1);
-			int64_t mo = rp_kernel_delta(r->k_obj0, r->m_obj1);
+			int64_t mo = rp_kernel_model_dobj(r);
 			int64_t ks = rp_kernel_delta(r->k_slab0, r->k_slab1);
-			int64_t ms = rp_kernel_delta(r->k_slab0, r->m_slab1);
+			int64_t ms = rp_kernel_model_dslab(r);
 			char note[RP_KERNEL_NOTE_MAX];
 
 			if (!rp_kernel_row_held(r))

@@ -127,8 +127,8 @@ static int by_change(const void *x, const void *y)
 	const struct rp_kernel_row *b = *(const struct rp_kernel_row *const *)y;
 	int64_t ka = llabs(pages_delta(a->k_pages0, a->k_pages1));
 	int64_t kb = llabs(pages_delta(b->k_pages0, b->k_pages1));
-	int64_t ma = llabs(pages_delta(a->k_pages0, a->m_pages1));
-	int64_t mb = llabs(pages_delta(b->k_pages0, b->m_pages1));
+	int64_t ma = llabs(rp_kernel_model_dpages(a));
+	int64_t mb = llabs(rp_kernel_model_dpages(b));
 	int64_t va = ka > ma ? ka : ma, vb = kb > mb ? kb : mb;
 
 	if (va != vb)
@@ -146,7 +146,7 @@ static int top_caches(FILE *fp, const struct rp_kernel *k, double page)
 		return -1;
 	for (size_t i = 0; i < k->n; i++)
 		if (k->rows[i].k_pages0 != k->rows[i].k_pages1 ||
-		    k->rows[i].k_pages0 != k->rows[i].m_pages1)
+		    rp_kernel_model_dpages(&k->rows[i]))
 			v[n++] = &k->rows[i];
 	ss_sort(v, n, sizeof(*v), by_change);
 	fprintf(fp, "### The caches that changed most\n\n");
@@ -172,9 +172,9 @@ static int top_caches(FILE *fp, const struct rp_kernel *k, double page)
 		mdt_cell(&t, "%s", r->name);
 		mdt_cell(&t, "%.0f", (double)r->k_pages0 * page / 1024);
 		mdt_cell(&t, "%+.0f", (double)pages_delta(r->k_pages0, r->k_pages1) * page / 1024);
-		mdt_cell(&t, "%+.0f", (double)pages_delta(r->k_pages0, r->m_pages1) * page / 1024);
+		mdt_cell(&t, "%+.0f", (double)rp_kernel_model_dpages(r) * page / 1024);
 		mdt_cell(&t, "%+lld", (long long)rp_kernel_delta(r->k_obj0, r->k_obj1));
-		mdt_cell(&t, "%+lld", (long long)rp_kernel_delta(r->k_obj0, r->m_obj1));
+		mdt_cell(&t, "%+lld", (long long)rp_kernel_model_dobj(r));
 	}
 	free(v);
 	return mdt_print(fp, &t);
@@ -638,13 +638,13 @@ int rp_capture_write_change_dat(FILE *fp, const struct rp_report_in *in)
 		return -1;
 	for (size_t i = 0; i < k->n; i++)
 		if (k->rows[i].k_pages0 != k->rows[i].k_pages1 ||
-		    k->rows[i].k_pages0 != k->rows[i].m_pages1)
+		    rp_kernel_model_dpages(&k->rows[i]))
 			v[n++] = &k->rows[i];
 	ss_sort(v, n, sizeof(*v), by_change);
 	for (size_t i = 0; i < n && i < TOP_CACHES; i++)
 		fprintf(fp, "\"%s\" %.1f %.1f\n", v[i]->name,
 			(double)pages_delta(v[i]->k_pages0, v[i]->k_pages1) * page / 1024,
-			(double)pages_delta(v[i]->k_pages0, v[i]->m_pages1) * page / 1024);
+			(double)rp_kernel_model_dpages(v[i]) * page / 1024);
 	free(v);
 	return ferror(fp) ? -1 : 0;
 }

@@ -26,9 +26,31 @@ double rp_kernel_err_pct(int64_t kernel, int64_t model)
 }
 
 static int64_t k_dobj(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_obj0, r->k_obj1); }
-static int64_t m_dobj(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_obj0, r->m_obj1); }
+static int64_t m_dobj(const struct rp_kernel_row *r)
+{
+	return rp_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->m_obj1);
+}
+
 static int64_t k_dslab(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_slab0, r->k_slab1); }
-static int64_t m_dslab(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_slab0, r->m_slab1); }
+static int64_t m_dslab(const struct rp_kernel_row *r)
+{
+	return rp_kernel_delta(r->own_start ? r->m_slab0 : r->k_slab0, r->m_slab1);
+}
+
+int64_t rp_kernel_model_dobj(const struct rp_kernel_row *r)
+{
+	return m_dobj(r);
+}
+
+int64_t rp_kernel_model_dslab(const struct rp_kernel_row *r)
+{
+	return m_dslab(r);
+}
+
+int64_t rp_kernel_model_dpages(const struct rp_kernel_row *r)
+{
+	return rp_kernel_delta(r->own_start ? r->m_pages0 : r->k_pages0, r->m_pages1);
+}
 
 bool rp_kernel_row_held(const struct rp_kernel_row *r)
 {
@@ -78,8 +100,9 @@ bool rp_kernel_row_within(const struct rp_kernel_row *r)
 
 bool rp_kernel_row_ok_unsettled(const struct rp_kernel_row *r)
 {
-	return changes_ok(k_dobj(r), rp_kernel_delta(r->k_obj0, r->u_obj1), k_dslab(r),
-			  rp_kernel_delta(r->k_slab0, r->u_slab1));
+	return changes_ok(k_dobj(r), rp_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->u_obj1),
+			  k_dslab(r),
+			  rp_kernel_delta(r->own_start ? r->m_slab0 : r->k_slab0, r->u_slab1));
 }
 
 static struct rp_kernel_row *row_for(struct rp_kernel *k, const char *name, size_t *cap)
@@ -141,7 +164,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	struct ss_csv c;
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
-	int rc, u = -1, ce = -1, cm = -1, un = -1, fe = -1;
+	int rc, u = -1, ce = -1, cm = -1, un = -1, fe = -1, fs = -1, io = -1, is = -1;
 	int ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1, -1, -1, -1};
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -156,6 +179,9 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		return -1;
 	}
 	if (prior) { /* (runs before them have no such columns) */
+		fs = ss_csv_col(&c, "from_snapshot");
+		io = ss_csv_col(&c, "initial_objects");
+		is = ss_csv_col(&c, "initial_slabs");
 		u = ss_csv_col(&c, "untraced_allocs");
 		ce = ss_csv_col(&c, "cpu_free_estimated");
 		cm = ss_csv_col(&c, "cpu_free_measured");
@@ -166,6 +192,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	while ((rc = ss_csv_next(&c, err)) == 1) {
 		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
 		uint64_t x, y = 0, z = 0, e = 0, m = 0, w = 0, f = 0, kv[RP_KERNEL_KSLAB_COLS];
+		uint64_t own = 1, o0 = 0, s0 = 0;
 
 		if (!r) {
 			rc = ss_errorf(err, "out of memory");
@@ -177,6 +204,9 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		    (cm >= 0 && ss_csv_u64(&c, (unsigned)cm, &m, err)) ||
 		    (un >= 0 && ss_csv_u64(&c, (unsigned)un, &w, err)) ||
 		    (fe >= 0 && ss_csv_u64(&c, (unsigned)fe, &f, err)) ||
+		    (fs >= 0 && ss_csv_u64(&c, (unsigned)fs, &own, err)) ||
+		    (io >= 0 && ss_csv_u64(&c, (unsigned)io, &o0, err)) ||
+		    (is >= 0 && ss_csv_u64(&c, (unsigned)is, &s0, err)) ||
 		    rp_kernel_kslab_read(&c, ks, kv, err)) {
 			rc = -1;
 			break;
@@ -197,6 +227,14 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 			r->cpu_slabs_listed += kv[6];
 			r->m_cpu_free1 += f;
 			r->m_cpu_free1_known = fe >= 0;
+			/* a geometry of the run's own: its change from its own
+			 * start (the kernel's objects in its slabs) */
+			if (!own && s0 && s0 < (1ull << 48)) {
+				r->own_start = true;
+				r->m_obj0 = o0;
+				r->m_slab0 = s0;
+				r->m_pages0 = s0 << r->m_order;
+			}
 			k->prior_freed += x;
 			k->prior_missing += y;
 		} else {
@@ -337,6 +375,8 @@ int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 		r->k_pages0 = cb ? cb->slabs << cb->order : 0;
 		r->k_pages1 = ca ? ca->slabs << ca->order : 0;
 		r->m_pages1 = cm ? cm->slabs << cm->order : r->k_pages0;
+		/* (the model's order, for a before of its own: prior.csv) */
+		r->m_order = cm ? cm->order : 0;
 	}
 	if (load_sheaf_config(k, run_dir, err) ||
 	    load_run_csv(k, run_dir, "prior.csv", &cap, err) ||
@@ -434,7 +474,7 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 	if (!r->in_model && k_dobj(r) && n < size)
 		n += (size_t)snprintf(buf + n, size - n, "no event in the trace; ");
 	if (r->settled && n < size) {
-		int64_t u = rp_kernel_delta(r->k_obj0, r->u_obj1);
+		int64_t u = rp_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->u_obj1);
 
 		n += (size_t)snprintf(buf + n, size - n, "%llu settled (before: %+lld",
 				      (unsigned long long)r->settled, (long long)u);

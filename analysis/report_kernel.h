@@ -65,6 +65,14 @@ struct rp_kernel_row {
 	/* the model before the settling rule (slabinfo.unsettled; the same
 	 * as m_obj1, m_slab1 when the run settled nothing) */
 	uint64_t u_obj1, u_slab1;
+	/* own_start: the model's before is not the kernel's before but
+	 * these: the run laid the cache out in a geometry of its own
+	 * (prior.csv from_snapshot 0: a what-if's order, a slub_debug
+	 * layout), its initial state holding the kernel's objects in other
+	 * slabs (prior.csv initial_objects, initial_slabs) */
+	bool own_start;
+	uint64_t m_obj0, m_slab0, m_pages0;
+	unsigned m_order; /* the model's slab order (its slabinfo) */
 };
 
 struct rp_kernel {
@@ -79,6 +87,11 @@ struct rp_kernel {
 
 /* Signed change and error (NaN when the kernel's change is 0). */
 int64_t rp_kernel_delta(uint64_t before, uint64_t after);
+/* The model's change of objects, slabs and slab pages: after less its
+ * before (the kernel's before, or its own start: own_start). */
+int64_t rp_kernel_model_dobj(const struct rp_kernel_row *r);
+int64_t rp_kernel_model_dslab(const struct rp_kernel_row *r);
+int64_t rp_kernel_model_dpages(const struct rp_kernel_row *r);
 double rp_kernel_err_pct(int64_t kernel, int64_t model);
 /* Within the bounds, or not held to them (|kernel Δobjects| below the
  * threshold). */

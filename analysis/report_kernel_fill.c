@@ -21,7 +21,7 @@ bool rp_kernel_in_use_deltas(const struct rp_kernel_row *r, int64_t *kernel, int
 	if (!r->k_cpu_free1_known || !r->m_cpu_free1_known)
 		return false;
 	*kernel = rp_kernel_delta(r->k_obj0, r->k_obj1) - ((int64_t)r->k_cpu_free1 - before);
-	*model = rp_kernel_delta(r->k_obj0, r->m_obj1) - ((int64_t)r->m_cpu_free1 - before);
+	*model = rp_kernel_model_dobj(r) - ((int64_t)r->m_cpu_free1 - before);
 	return true;
 }
 

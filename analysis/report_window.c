@@ -44,14 +44,17 @@ int rp_snapshot_kib(const char *path, const char *file, double page_bytes, doubl
 /* A cache of the run holds more of the kernel's objects than the
  * snapshot's slabs of it have slots for (prior.csv prior_live against
  * total_objects; `objects` leaves out free slots that sheaves and CPU
- * slabs hold objects in): the placement moved another cache's there. */
+ * slabs hold objects in): the placement moved another cache's there.  Or
+ * it holds them in a geometry of the run's own (prior.csv from_snapshot
+ * 0: a what-if's order, a slub_debug layout): in other slabs than the
+ * snapshot's. */
 static int repacked(const char *run_dir, const struct ss_snap *b, bool *out,
 		    struct ss_error *err)
 {
 	char path[1100];
 	struct ss_csv c;
 	unsigned name, live;
-	int rc;
+	int rc, own;
 
 	*out = false;
 	snprintf(path, sizeof(path), "%s/prior.csv", run_dir);
@@ -63,15 +66,17 @@ static int repacked(const char *run_dir, const struct ss_snap *b, bool *out,
 		ss_csv_close(&c);
 		return -1;
 	}
+	own = ss_csv_col(&c, "from_snapshot");
 	while ((rc = ss_csv_next(&c, err)) == 1 && !*out) {
 		const struct ss_snap_cache *k = ss_snap_find(b, ss_csv_get(&c, name));
-		uint64_t v;
+		uint64_t v, f = 1;
 
-		if (ss_csv_u64(&c, live, &v, err)) {
+		if (ss_csv_u64(&c, live, &v, err) ||
+		    (own >= 0 && ss_csv_u64(&c, (unsigned)own, &f, err))) {
 			rc = -1;
 			break;
 		}
-		*out = v > (k ? k->total_objects : 0);
+		*out = v > (k ? k->total_objects : 0) || (!f && v);
 	}
 	ss_csv_close(&c);
 	return rc < 0 ? -1 : 0;

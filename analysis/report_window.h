@@ -8,10 +8,12 @@
  * cache it never used kept them.  Its change is then, cache by cache, its
  * final slabinfo's pages less the snapshot's (the basis of kernel.csv's
  * model columns).  That holds while every cache starts with its own
- * objects only; a placement that moves the kernel's objects of one cache
- * into another (kmalloc-buckets: dentry into kmalloc-192; prior.csv's
- * prior_live above the snapshot's objects) repacks the whole initial
- * state: its start is then the slab pages the model gave the initial
+ * objects only, in the snapshot's slabs; a placement that moves the
+ * kernel's objects of one cache into another (kmalloc-buckets: dentry
+ * into kmalloc-192; prior.csv's prior_live above the snapshot's objects),
+ * or a geometry of the run's own (prior.csv from_snapshot 0: a what-if's
+ * order, a slub_debug layout), repacks the initial state: its start is
+ * then the slab pages the model gave the initial
  * state of the caches it used, which its timeline.csv's last initial_kib
  * gives (sim/timeline.h), and its end its slabinfo (the caches it never
  * used are in neither); a run written before that column existed has no

@@ -24,7 +24,7 @@ struct run_opts {
 
 enum {
 	O_TRACE, O_MODEL, O_TARGET, O_ALLOCATOR, O_CONFIG, O_DEBUG, O_COSTS, O_CPUS,
-	O_NODES, O_NOMERGE, O_INITIAL, O_SLAB_FILL, O_PLACE, O_FINAL,
+	O_NODES, O_NOMERGE, O_INITIAL, O_INITIAL_KERNEL, O_SLAB_FILL, O_PLACE, O_FINAL,
 	O_DRAW, O_VARIANT, O_LABEL, O_MAXOBJ, O_MAXMEM, O_SAMPLE, O_TOPO, O_MAP, O_MODE, O_EVENTS,
 	O_OUT, O_QUIET, O_RUNS, O_JOBS, O_NOKERNEL, O_HELP, NR_OPTS,
 };
@@ -70,6 +70,15 @@ static const struct ss_opt specs[NR_OPTS] = {
 		"many; kmalloc-cg-N caches listed turn CONFIG_MEMCG on;\n"
 		"each CPU's active slab half free, or as the trace's meta\n"
 		"cpu_slab_free says (docs/own-trace.md)"},
+	[O_INITIAL_KERNEL] = {"initial-kernel", NULL, "T[,cpus=N][,K=V...]",
+		"with --initial-state: the kernel it was taken from, its\n"
+		"target, CPU count and options as --config takes them\n"
+		"(slub_min_order=3 ...; default: --target's file without\n"
+		"--config, at the trace's meta cpus).  A cache whose\n"
+		"stride its calculate_order() lays out as the snapshot\n"
+		"shows and this run's rules otherwise starts in this\n"
+		"run's order, the kernel's objects in its slabs\n"
+		"(kernel.txt: initial_relaid; docs/own-trace.md)"},
 	[O_SLAB_FILL] = {"slab-fill", NULL, "FILE",
 		"the initial state's node partial and CPU slabs as the\n"
 		"kernel listed them (a capture's slab-fill-before.txt):\n"
@@ -152,6 +161,7 @@ static void run_usage(FILE *out)
 		"                   [--allocator A] [--config LIST]\n"
 		"                   [--slub-debug SPEC] [--costs FILE] [--cpus N]\n"
 		"                   [--nodes N] [--no-merge] [--initial-state SNAPSHOT]\n"
+		"                   [--initial-kernel T[,cpus=N][,K=V...]]\n"
 		"                   [--slab-fill FILE] [--final-state SNAPSHOT] [--draw-seed N]\n"
 		"                   [--place FILE]\n"
 		"                   [--variant NAME] [--label NAME] [--max-objects N]\n"
@@ -228,6 +238,7 @@ static int take_run_opt(void *ctx, int id, const char *v)
 	case O_NOMERGE: o->it.spec.no_merge = true; return 0;
 	case O_PLACE: o->it.spec.place = v; return 0;
 	case O_INITIAL: o->it.spec.initial_state = v; return 0;
+	case O_INITIAL_KERNEL: o->it.spec.initial_kernel = v; return 0;
 	case O_FINAL: o->it.spec.final_state = v; return 0;
 	case O_SLAB_FILL: o->it.spec.slab_fill = v; return 0;
 	case O_VARIANT: /* a summary.csv and .json field, as a meta value */

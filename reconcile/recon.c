@@ -36,6 +36,7 @@ static struct ss_recon_cache *cache_of(struct ss_recon *r, struct ss_kcache *s)
 		return NULL;
 	if (!(rc = ss_recon_cache_new(s, r->spec.draw_seed)))
 		return NULL;
+	rc->kernel = r->spec.kernel;
 	r->caches[r->nr_caches++] = rc;
 	return rc;
 }
@@ -247,4 +248,18 @@ bool ss_recon_report(const struct ss_recon *r, uint32_t cache, struct ss_recon_r
 		return false;
 	ss_recon_cache_report(rc, out);
 	return true;
+}
+
+void ss_recon_relaid(const struct ss_recon *r, uint32_t *relaid, uint32_t *kept)
+{
+	*relaid = *kept = 0;
+	for (uint32_t i = 0; r && i < r->nr_caches; i++) {
+		*relaid += r->caches[i]->relaid;
+		*kept += r->caches[i]->relaid_not;
+	}
+}
+
+const struct ss_target *ss_recon_kernel(const struct ss_recon *r)
+{
+	return r ? r->spec.kernel : NULL;
 }

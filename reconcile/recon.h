@@ -39,6 +39,11 @@ struct ss_recon_spec {
 	 * cache the model makes under a name it lists starts with its
 	 * geometry, slabs and objects; NULL: every cache starts empty */
 	const struct ss_snap *initial;
+	/* the rules of the kernel it was taken from (its target, CPU count
+	 * and slub_* boot parameters): a cache they lay out as the snapshot
+	 * shows and the run's rules otherwise starts in the run's order
+	 * (relayout.h); NULL: every cache keeps the snapshot's */
+	const struct ss_target *kernel;
 	/* per kernel slab of the trace's prior frees, how many it makes (a
 	 * raw-pointer capture); NULL: not counted */
 	const struct ss_prior_counts *counts;
@@ -77,6 +82,10 @@ struct ss_recon_report {
 	/* the CPU slabs' free slots when the report was taken (the run's
 	 * end), the same count kernel.csv reads from a slab-fill file after */
 	uint64_t cpu_free_end;
+	/* the cache as the initial state started it (SLUB's `objects`,
+	 * slabs): the kernel's before, unless from_snapshot is false (a
+	 * geometry of the run's: relaid, or a slub_debug what-if's) */
+	uint64_t initial_objects, initial_slabs;
 };
 
 /* A run's reconciliation (spec's pointers must outlive it).  0, or -1
@@ -127,5 +136,13 @@ uint64_t ss_recon_initial_bytes(const struct ss_recon *r);
 /* The capture's figures of model cache `cache` into *out: false (and
  * *out all 0) when the initial state never touched it. */
 bool ss_recon_report(const struct ss_recon *r, uint32_t cache, struct ss_recon_report *out);
+/* The caches started from the snapshot so far that the run's rules lay
+ * out in another order than the kernel's (*relaid), and those whose
+ * snapshot layout the kernel's rules do not give, kept although the run's
+ * rules differ (*kept).  r NULL: 0 and 0. */
+void ss_recon_relaid(const struct ss_recon *r, uint32_t *relaid, uint32_t *kept);
+/* spec's kernel: the rules the snapshot's layouts are checked against
+ * (NULL: none, or r NULL). */
+const struct ss_target *ss_recon_kernel(const struct ss_recon *r);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "grow.h"
 #include "partial_spread.h"
+#include "relayout.h"
 
 struct ss_recon_cache *ss_recon_cache_new(struct ss_kcache *s, uint64_t draw_seed)
 {
@@ -98,6 +99,8 @@ void ss_recon_cache_report(const struct ss_recon_cache *rc, struct ss_recon_repo
 		.cpu_free_estimated = rc->prior_cpu_free_est,
 		.cpu_free_measured = rc->prior_cpu_free_meas,
 		.cpu_free_end = cpu_slabs_free(rc->s),
+		.initial_objects = rc->initial_objects,
+		.initial_slabs = rc->initial_slabs,
 	};
 }
 
@@ -131,6 +134,16 @@ int ss_recon_take_geometry(struct ss_recon_cache *rc, const struct ss_snap_cache
 	g->size = g->size_nodebug = c->slab_size;
 	g->objs_per_slab = c->objs_per_slab;
 	g->order = c->order;
+	switch (ss_relayout_decide(rc->kernel, s->t, c, &g->order, &g->objs_per_slab)) {
+	case SS_RELAYOUT_KEEP:
+		break;
+	case SS_RELAYOUT_RUN:
+		rc->relaid = true;
+		break;
+	case SS_RELAYOUT_UNEXPLAINED:
+		rc->relaid_not = true;
+		break;
+	}
 	if (c->have_geometry) {
 		if (c->object_size && c->object_size <= c->slab_size)
 			g->object_size = c->object_size;
@@ -141,12 +154,12 @@ int ss_recon_take_geometry(struct ss_recon_cache *rc, const struct ss_snap_cache
 		/* slub_set_cpu_partial() (5.16+): the object limit as slabs,
 		 * assuming half-full slabs */
 		g->cpu_partial_slabs = s->t->era >= SS_ERA_5_16
-			? (2 * c->cpu_partial + c->objs_per_slab - 1) / c->objs_per_slab : 0;
+			? (2 * c->cpu_partial + g->objs_per_slab - 1) / g->objs_per_slab : 0;
 		s->has_cpu_partial = ss_geometry_cpu_partial(g);
 	}
 	if (g->inuse > g->size)
 		g->inuse = g->size;
-	rc->from_snapshot = true;
+	rc->from_snapshot = !rc->relaid;
 	return 0;
 }
 
@@ -229,18 +242,20 @@ static uint32_t cpu_slab_used(uint32_t objects, uint32_t ev)
 	return objects - f;
 }
 
-/* A CPU slab: the active one (its free objects on the CPU freelist) or
- * one on the CPU partial list; ev as cpu_slab_used() takes it. */
-static int add_cpu_slab(struct ss_recon_cache *rc, unsigned cpu, bool active, uint32_t ev)
+/* A CPU slab holding `used` objects (at most its objects): the active
+ * one (its free objects on the CPU freelist) or one on the CPU partial
+ * list; its free slots estimated or measured. */
+static int add_cpu_used(struct ss_recon_cache *rc, unsigned cpu, bool active, uint32_t used,
+			bool estimated)
 {
 	struct ss_kcache_cpu *c = &rc->s->cpu[cpu];
 	struct ss_slab *sl = new_prior(rc, 0);
-	uint32_t used;
 
 	if (!sl)
 		return -1;
-	used = cpu_slab_used(sl->objects, ev);
-	if (ev == SS_SNAP_FREE_UNKNOWN)
+	if (used > sl->objects)
+		used = sl->objects;
+	if (estimated)
 		rc->prior_cpu_free_est += sl->objects - used;
 	else
 		rc->prior_cpu_free_meas += sl->objects - used;
@@ -258,6 +273,14 @@ static int add_cpu_slab(struct ss_recon_cache *rc, unsigned cpu, bool active, ui
 		sl->owner = (uint16_t)cpu;
 	}
 	return push_prior(rc, sl, used);
+}
+
+/* A CPU slab as add_cpu_used() makes it; ev as cpu_slab_used() takes it. */
+static int add_cpu_slab(struct ss_recon_cache *rc, unsigned cpu, bool active, uint32_t ev)
+{
+	uint32_t ops = rc->s->geo.objs_per_slab;
+
+	return add_cpu_used(rc, cpu, active, cpu_slab_used(ops, ev), ev == SS_SNAP_FREE_UNKNOWN);
 }
 
 /* What plan_measured() made of the listed node partial slabs. */
@@ -410,6 +433,16 @@ static int add_cpu_listed(struct ss_recon_cache *rc, const struct ss_snap_cache 
 	return 0;
 }
 
+/* The CPU slabs as slab-fill listed them (version 2), when the counts
+ * read a moment later leave room for them. */
+static bool cpu_measured(const struct ss_snap_cache *c)
+{
+	uint32_t listed = c->fill_cpus ? c->nr_fill - c->nr_fill_node : 0;
+
+	return c->fill_cpus && (uint64_t)listed + c->partial <= c->slabs &&
+	       (uint64_t)listed + c->nr_fill_node <= c->slabs;
+}
+
 /* The kernel's own layout and lists.  Pushed in the reverse order of
  * ss_recon_take_prior(): full, node partial, CPU partial, active. */
 static int populate_lists(struct ss_recon_cache *rc, const struct ss_snap_cache *c)
@@ -418,7 +451,7 @@ static int populate_lists(struct ss_recon_cache *rc, const struct ss_snap_cache 
 	uint64_t cpu_partial = 0, active, full, free_slots, partial, moved = 0, cpu_slabs;
 	uint32_t ops = rc->s->geo.objs_per_slab, *fill = NULL;
 	uint32_t cpu_listed = c->fill_cpus ? c->nr_fill - c->nr_fill_node : 0;
-	bool cpu_measured;
+	bool measured;
 	enum plan planned;
 
 	for (unsigned i = 0; i < c->nr_cpus; i++)
@@ -428,9 +461,8 @@ static int populate_lists(struct ss_recon_cache *rc, const struct ss_snap_cache 
 	active = c->cpu_slabs - cpu_partial;
 	/* measured (slab-fill 2): the CPU slabs as listed, whatever the
 	 * count read a moment later says, unless the two leave no room */
-	cpu_measured = c->fill_cpus && (uint64_t)cpu_listed + c->partial <= c->slabs &&
-		       (uint64_t)cpu_listed + c->nr_fill_node <= c->slabs;
-	cpu_slabs = cpu_measured ? cpu_listed : c->cpu_slabs;
+	measured = cpu_measured(c);
+	cpu_slabs = measured ? cpu_listed : c->cpu_slabs;
 	/* The free slots of node partial slabs are what `objects` leaves
 	 * out, so they are taken from it (total_objects - objects) rather
 	 * than from objects_partial: the files are read one after another
@@ -477,7 +509,7 @@ static int populate_lists(struct ss_recon_cache *rc, const struct ss_snap_cache 
 				return free(fill), -1;
 		free(fill);
 	}
-	if (cpu_measured)
+	if (measured)
 		return add_cpu_listed(rc, c, false) || add_cpu_listed(rc, c, true) ? -1 : 0;
 	if (cpu_partial) {
 		for (unsigned i = 0; i < c->nr_cpus; i++)
@@ -532,6 +564,101 @@ static int populate_packed(struct ss_recon_cache *rc, const struct ss_snap_cache
 		left -= n;
 	}
 	return 0;
+}
+
+/* A CPU slab of the snapshot: its CPU there, and whether it is active. */
+struct cpu_slab_at {
+	unsigned cpu;
+	bool active;
+};
+
+/* The kernel's CPU slabs as populate_lists() makes them, in its push
+ * order (CPU partial slabs, then the active ones): with at (may be NULL)
+ * where each one is; *free: the free slots it gives them, of the
+ * kernel's objects per slab.  Their count. */
+static uint64_t kernel_cpu_slabs(const struct ss_snap_cache *c, struct cpu_slab_at *at,
+				 uint64_t *free)
+{
+	uint32_t kops = c->objs_per_slab;
+	uint64_t n = 0, cpu_partial = 0, active;
+
+	*free = 0;
+	if (!c->have_lists)
+		return 0;
+	if (cpu_measured(c)) {
+		for (int pass = 0; pass < 2; pass++)
+			for (uint32_t i = c->nr_fill_node; i < c->nr_fill; i++) {
+				const struct ss_snap_fill *f = &c->fill[i];
+				uint32_t inuse = f->inuse < kops ? f->inuse : kops, used = inuse;
+
+				if ((f->kind == SS_FILL_CPU) != (pass == 1))
+					continue;
+				if (pass == 1) /* (add_cpu_listed: the CPU freelist's) */
+					used -= f->cpu_free != SS_SNAP_FREE_UNKNOWN
+						? (f->cpu_free < inuse ? f->cpu_free : inuse)
+						: inuse - cpu_slab_used(inuse, SS_SNAP_FREE_UNKNOWN);
+				*free += kops - used;
+				if (at)
+					at[n] = (struct cpu_slab_at){f->where, pass == 1};
+				n++;
+			}
+		return n;
+	}
+	for (unsigned i = 0; i < c->nr_cpus; i++)
+		cpu_partial += c->cpu_partial_slabs[i];
+	if (cpu_partial > c->cpu_slabs)
+		cpu_partial = 0;
+	for (unsigned i = 0; cpu_partial && i < c->nr_cpus; i++)
+		for (uint32_t k = 0; k < c->cpu_partial_slabs[i]; k++) {
+			*free += kops - cpu_slab_used(kops, SS_SNAP_FREE_UNKNOWN);
+			if (at)
+				at[n] = (struct cpu_slab_at){i, false};
+			n++;
+		}
+	active = c->cpu_slabs - cpu_partial;
+	for (uint64_t i = 0; i < active; i++) {
+		uint32_t ev = i < c->nr_cpu_free ? c->cpu_free[i] : SS_SNAP_FREE_UNKNOWN;
+
+		*free += kops - cpu_slab_used(kops, ev);
+		if (at)
+			at[n] = (struct cpu_slab_at){(unsigned)i, true};
+		n++;
+	}
+	return n;
+}
+
+/* Another order than the kernel's (relaid): its objects in the run's
+ * slabs as relayout.h's plan says, pushed as populate_lists() pushes:
+ * full, node partial, CPU partial, active.  The CPU slabs stay on the
+ * CPUs they were on (modulo the run's CPUs, more than the run has
+ * joining partial lists, as there). */
+static int populate_relaid(struct ss_recon_cache *rc, const struct ss_snap_cache *c)
+{
+	unsigned ncpu = rc->s->topo->nr_cpus;
+	struct ss_relayout_plan plan;
+	struct cpu_slab_at *at = NULL;
+	uint64_t kfree, nr = kernel_cpu_slabs(c, NULL, &kfree), left;
+	int failed = 0;
+
+	if (nr && !(at = malloc(nr * sizeof(*at))))
+		return -1;
+	kernel_cpu_slabs(c, at, &kfree);
+	if (ss_relayout_plan(c, rc->s->geo.objs_per_slab, nr, kfree, &plan))
+		return free(at), -1;
+	for (uint64_t i = 0; !failed && i < plan.full; i++)
+		failed = add_full(rc, rc->s->geo.objs_per_slab);
+	for (uint32_t i = 0; !failed && i < plan.nr_partial; i++)
+		failed = add_partial(rc, plan.partial[i]);
+	left = plan.cpu_objects;
+	for (uint64_t i = 0; !failed && i < nr; i++) {
+		uint32_t used = left < plan.cpu_used ? (uint32_t)left : plan.cpu_used;
+
+		failed = add_cpu_used(rc, at[i].cpu % ncpu, at[i].active, used, true);
+		left -= used;
+	}
+	ss_relayout_plan_release(&plan);
+	free(at);
+	return failed;
 }
 
 /* ---- picking the object a prior free takes ----
@@ -695,11 +822,14 @@ int ss_recon_populate(struct ss_recon_cache *rc, const struct ss_snap_cache *c,
 		      struct ss_error *err)
 {
 	struct ss_kcache *s = rc->s;
+	struct ss_cache_report r;
 	int failed;
 
 	if (s->nr_slabs || s->live)
 		return ss_errorf(err, "cache %s: initial state on a cache in use", s->name);
-	if (!rc->from_snapshot || s->geo.objs_per_slab != c->objs_per_slab)
+	if (rc->relaid)
+		failed = populate_relaid(rc, c);
+	else if (!rc->from_snapshot || s->geo.objs_per_slab != c->objs_per_slab)
 		failed = populate_packed(rc, c);
 	else if (c->have_lists && c->partial + c->cpu_slabs <= c->slabs)
 		failed = populate_lists(rc, c);
@@ -714,6 +844,9 @@ int ss_recon_populate(struct ss_recon_cache *rc, const struct ss_snap_cache *c,
 		if (rc->fill_slab[i] != UINT32_MAX)
 			set_mapped(rc, rc->fill_slab[i]);
 	count_not_full(rc, 0);
+	ss_kcache_report(s, &r);
+	rc->initial_objects = r.total_objects - r.node_partial_free;
+	rc->initial_slabs = s->nr_slabs;
 	return 0;
 }
 

@@ -106,6 +106,15 @@ struct ss_recon_cache {
 	 * version 4, sheaf_start.h): out of the initial objects */
 	uint64_t prior_sheaves;
 	bool from_snapshot;	  /* geometry and state from a kernel snapshot */
+	/* the rules of the kernel the snapshot came from (its target, CPU
+	 * count and slub_* boot parameters; NULL: unknown): where the run's
+	 * rules lay the cache out otherwise, it starts in the run's order
+	 * (relayout.h): relaid; relaid_not: the run's rules differ but
+	 * these do not give the snapshot's layout, which is kept */
+	const struct ss_target *kernel;
+	bool relaid, relaid_not;
+	/* the cache as ss_recon_populate() left it: SLUB's `objects`, slabs */
+	uint64_t initial_objects, initial_slabs;
 };
 
 /* The state of SLUB cache s (s->recon set to it), empty: a cache with
@@ -123,7 +132,10 @@ uint32_t ss_recon_prior_on(const struct ss_recon_cache *rc, const struct ss_slab
  * list limits the kernel shows for c instead of the computed ones.  Only
  * where both lay the cache out without debug metadata (a slub_debug
  * what-if keeps its own layout): rc->from_snapshot says whether they
- * were.  -1 with err when the kernel's figures cannot be a SLUB layout. */
+ * were.  Where the run's rules (s->t) give the kernel's stride another
+ * order than rc->kernel's rules, which give the snapshot's, the order and
+ * objects per slab are the run's (rc->relaid; relayout.h).  -1 with err
+ * when the kernel's figures cannot be a SLUB layout. */
 int ss_recon_take_geometry(struct ss_recon_cache *rc, const struct ss_snap_cache *c,
 			   struct ss_error *err);
 
@@ -134,9 +146,11 @@ int ss_recon_take_geometry(struct ss_recon_cache *rc, const struct ss_snap_cache
  * slabs_cpu_partial lists, each CPU slab half in use (the estimate SLUB's
  * own slabs_cpu_partial_show() makes) unless c->cpu_free says how many
  * slots a CPU's active slab had free (a raw-pointer trace's count).  From /proc/slabinfo: its free
- * objects on node partial slabs half empty each.  With another geometry
- * (a debug what-if): the kernel's objects packed into the cache's own
- * slabs.  Either way `objects` as SLUB counts it equals the kernel's. */
+ * objects on node partial slabs half empty each.  Either way `objects` as
+ * SLUB counts it equals the kernel's.  With another geometry: relaid
+ * (the run's order), the kernel's objects in the run's slabs as
+ * relayout.h ss_relayout_plan() says; a debug what-if's own layout, the
+ * kernel's objects packed into the cache's own slabs. */
 int ss_recon_populate(struct ss_recon_cache *rc, const struct ss_snap_cache *c,
 		      struct ss_error *err);
 

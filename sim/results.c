@@ -500,7 +500,8 @@ int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *e
 	fprintf(f.fp, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed,"
 		      "untraced_allocs,cpu_free_estimated,cpu_free_measured,kslabs_freed_from,"
 		      "kslabs_whole,prior_slabs_not_full,prior_slabs_freed,prior_freed_unseen,"
-		      "kslabs_listed,prior_listed_unseen,cpu_slabs_listed,cpu_free_end\n");
+		      "kslabs_listed,prior_listed_unseen,cpu_slabs_listed,cpu_free_end,"
+		      "initial_objects,initial_slabs\n");
 	for (unsigned i = 0; i < n; i++) {
 		struct ss_cache_report c;
 		struct ss_recon_report r;
@@ -512,7 +513,7 @@ int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *e
 			continue;
 		run->desc->ops->cache_report(run->model, i, &c);
 		fprintf(f.fp, "%s,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			"%llu,%llu\n",
+			"%llu,%llu,%llu,%llu\n",
 			c.name, r.from_snapshot,
 			(unsigned long long)r.prior_live, (unsigned long long)r.prior_freed,
 			(unsigned long long)r.prior_missing, (unsigned long long)r.kslabs_seen_freed,
@@ -526,7 +527,8 @@ int ss_write_prior(const char *dir, const struct ss_run *run, struct ss_error *e
 			(unsigned long long)r.kslabs_listed,
 			(unsigned long long)r.prior_listed_unseen,
 			(unsigned long long)r.cpu_slabs_listed,
-			(unsigned long long)r.cpu_free_end);
+			(unsigned long long)r.cpu_free_end,
+			(unsigned long long)r.initial_objects, (unsigned long long)r.initial_slabs);
 	}
 	return ss_atomic_commit(&f, err);
 }

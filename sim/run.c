@@ -50,6 +50,7 @@ int ss_run_setup_load(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	if (ss_target_load(spec->target, &s->target, err) ||
 	    ss_costs_load(&s->costs, spec->costs, err))
 		return -1;
+	s->kernel = s->target; /* (the initial state's kernel by default) */
 	if (spec->place && spec->overrides)
 		return ss_errorf(err, "placement overrides given twice");
 	if (spec->place && ss_overrides_load(&s->place, spec->place, err))
@@ -85,6 +86,7 @@ static int configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
 {
 	struct ss_recon_spec rs = {
 		.initial = spec->initial_state ? &s->initial : NULL,
+		.kernel = spec->initial_state ? &s->kernel : NULL,
 		.counts = spec->initial_state && s->pass->prior_counts.slabs.nr ?
 				  &s->pass->prior_counts : NULL,
 		.draw_seed = spec->draw_seed,
@@ -155,6 +157,47 @@ static int take_slab_fill(struct ss_run_setup *s, const char *path, struct ss_er
 	return 0;
 }
 
+/* The rules of the kernel the initial state came from (run.h
+ * initial_kernel): "TARGET[,cpus=N][,K=V...]", or the run's target file
+ * without --config at the trace's CPUs (trace_cpus 0: the file's). */
+static int initial_kernel(struct ss_run_setup *s, const struct ss_run_spec *spec,
+			  unsigned trace_cpus, struct ss_error *err)
+{
+	char buf[2048], list[2048] = "", *save = NULL, *item;
+	const char *v = spec->initial_kernel;
+	unsigned cpus = 0;
+	size_t used = 0;
+	struct ss_error e;
+
+	if (!v) {
+		if (!s->kernel.page_size) /* (a caller that set the target itself) */
+			s->kernel = s->target;
+		if (trace_cpus)
+			s->kernel.cpus = trace_cpus;
+		return 0;
+	}
+	if (strlen(v) >= sizeof(buf))
+		return ss_errorf(err, "--initial-kernel: too long");
+	strcpy(buf, v);
+	item = strtok_r(buf, ",", &save);
+	if (!item || ss_target_load(item, &s->kernel, &e))
+		return ss_errorf(err, "--initial-kernel '%s': %s", v, item ? e.msg : "no target");
+	while ((item = strtok_r(NULL, ",", &save))) {
+		if (!strncmp(item, "cpus=", 5)) {
+			if (ss_parse_uint(item + 5, 65536, &cpus) || !cpus)
+				return ss_errorf(err, "--initial-kernel '%s': cpus=%s is not a CPU count "
+						 "(1-65536)", v, item + 5);
+			continue;
+		}
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? "," : "", item);
+	}
+	if ((list[0] && ss_kconfig_apply_list(&s->kernel, list, &e)) ||
+	    ss_kconfig_finish(&s->kernel, &e))
+		return ss_errorf(err, "--initial-kernel '%s': %s", v, e.msg);
+	s->kernel.cpus = cpus ? cpus : trace_cpus ? trace_cpus : s->kernel.cpus;
+	return 0;
+}
+
 /* What both opens do once the pass is open: the trace's own CPUs and
  * kind, the initial state and the topology. */
 static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
@@ -173,6 +216,8 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		return -1;
 	if (spec->initial_state)
 		kernel_from_snapshot(s);
+	if (spec->initial_state && initial_kernel(s, spec, s->pass->cpus, err))
+		return -1;
 	if (spec->initial_state && s->pass->cpu_slab_free && take_cpu_free(s, err))
 		return -1;
 	if (spec->slab_fill && take_slab_fill(s, spec->slab_fill, err))

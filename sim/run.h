@@ -40,6 +40,10 @@ struct ss_run_spec {
 	const char *map;	/* trace CPUs onto PUs; NULL: identity */
 	unsigned cpus, nodes;	/* 0: the trace's `meta cpus`, else the target's */
 	const char *initial_state; /* a slab snapshot the caches start from */
+	/* the kernel it came from: "TARGET[,cpus=N][,K=V...]" (its target,
+	 * CPU count and options as --config takes them); NULL: the run's
+	 * target file without --config, at the trace's meta cpus */
+	const char *initial_kernel;
 	const char *final_state;   /* the kernel's after-snapshot: settle (settle.h) */
 	const char *slab_fill;	   /* the initial state's node partial slabs (slab-fill) */
 	bool no_merge;		/* no SLUB merging of the caches a model creates */
@@ -62,6 +66,7 @@ struct ss_run_setup {
 	 * pass: ss_run_setup_open_with) */
 	struct ss_trace_reader *reader;
 	struct ss_snap initial;	/* --initial-state, if given */
+	struct ss_target kernel; /* the rules of the kernel it came from */
 	const struct ss_prepass *pass; /* the trace's header, sites, prior counts */
 	struct ss_prepass own_pass;    /* ... this run's own (ss_run_setup_open) */
 	/* what fits a capture to the model (reconcile/recon.h): made with

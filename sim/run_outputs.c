@@ -118,6 +118,7 @@ static int settle(struct ss_run_out *o, struct ss_run *run, const struct ss_run_
 static int write_kernel(const char *dir, const struct ss_run *run, const struct ss_run_spec *sp,
 			struct ss_error *err)
 {
+	const struct ss_target *k;
 	struct ss_atomic_file f;
 	char path[4200], era[16], opts[1024];
 
@@ -138,6 +139,18 @@ static int write_kernel(const char *dir, const struct ss_run *run, const struct 
 		run->topo->desc, sp->costs ? sp->costs : "default", sp->trace);
 	if (sp->initial_state)
 		fprintf(f.fp, "initial_state=%s\n", sp->initial_state);
+	if (sp->initial_state && (k = ss_recon_kernel(run->recon))) {
+		uint32_t relaid, kept;
+
+		/* the rules its layouts were checked against, and what they
+		 * gave: caches in this run's order, and kept as they were */
+		ss_kconfig_str(&k->kc, opts, sizeof(opts));
+		ss_recon_relaid(run->recon, &relaid, &kept);
+		fprintf(f.fp, "initial_kernel=%s,cpus=%u,slub_min_order=%u,slub_max_order=%u,"
+			      "slub_min_objects=%u%s%s\ninitial_relaid=%u\ninitial_relaid_not=%u\n",
+			k->name, k->cpus, k->slub_min_order, k->slub_max_order, k->slub_min_objects,
+			opts[0] ? "," : "", opts, relaid, kept);
+	}
 	return ss_atomic_commit(&f, err);
 }
 

@@ -82,8 +82,15 @@ fi
 if [ -e "$caps/own/slab-fill-before.txt" ]; then
 	grep -q -- '--slab-fill' "$rep/run-params" || fail "make sim TRACE= did not replay with the slab-fill"
 	grep -Eq '^meta slab_fill [0-9a-f]{16}$' "$tmp/own.trace" || fail "the import did not number kernel slabs by the slab-fill"
-	head -1 "$rep/runs/trace__traced/prior.csv" | grep -q ',kslabs_listed,prior_listed_unseen,cpu_slabs_listed,cpu_free_end$' ||
-		fail "prior.csv has no kslabs_listed, prior_listed_unseen, cpu_slabs_listed, cpu_free_end columns"
+	head -1 "$rep/runs/trace__traced/prior.csv" |
+		grep -q ',kslabs_listed,prior_listed_unseen,cpu_slabs_listed,cpu_free_end,initial_objects,initial_slabs$' ||
+		fail "prior.csv has no kslabs_listed, prior_listed_unseen, cpu_slabs_listed, cpu_free_end, initial_objects, initial_slabs columns"
+	# the kernel's own geometry: each cache started with the snapshot's slabs
+	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+		FILENAME ~ /kernel.csv$/ { k[$1] = $c[FILENAME, "kernel_slabs_before"]; next }
+		$c[FILENAME, "from_snapshot"] == 1 && ($1 in k) { n++; bad += $c[FILENAME, "initial_slabs"] != k[$1] }
+		END { exit bad > 0 || n == 0 }' "$rep/kernel.csv" "$rep/runs/trace__traced/prior.csv" ||
+		fail "prior.csv: a cache of the kernel's geometry did not start with the snapshot's slabs"
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cpu_slabs_listed") c = i; next }
 		{ n += $c } END { exit !(n > 0) }' "$rep/runs/trace__traced/prior.csv" ||
 		fail "no CPU slab started as the slab-fill listed it"

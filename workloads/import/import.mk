@@ -55,7 +55,15 @@ endif
 # they were: the fill goes with the capture's own before-snapshot only
 # (INITIAL= may name another).
 OWN_RUN_FILL := $(if $(and $(OWN_FILL),$(filter $(OWN_BEFORE),$(INITIAL))),$(OWN_FILL))
-RUN_EXTRA := $(if $(INITIAL),--initial-state $(INITIAL)) \
+# the rules of the capture's kernel (its own target, CPUs and options, boot
+# parameters among them: capture.inc), which the snapshot's layouts are
+# checked against: a cache a what-if lays out otherwise starts in the
+# run's order (docs/own-trace.md)
+OWN_KERNEL_RULES := $(subst $(own_space),$(own_comma),$(strip $(OWN_PICK_TARGET.slub) \
+	$(if $(OWN_CPUS),cpus=$(OWN_CPUS)) $(subst $(own_comma),$(own_space),$(OWN_PICK_CONFIG.slub) \
+	$(OWN_PICK_BOOT.slub))))
+RUN_EXTRA := $(if $(INITIAL),--initial-state $(INITIAL) \
+		$(if $(OWN_PICK_TARGET.slub),--initial-kernel $(call sh_quote,$(OWN_KERNEL_RULES)))) \
 	$(if $(OWN_RUN_FILL),--slab-fill $(OWN_RUN_FILL)) \
 	$(if $(and $(INITIAL),$(OWN_AFTER)),--final-state $(OWN_AFTER)) \
 	$(if $(filter-out 0,$(SEED)),--draw-seed $(SEED))
