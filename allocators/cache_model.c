@@ -297,7 +297,7 @@ int ss_cmodel_cache(struct ss_cmodel *m, const char *name, const struct ss_cache
 		return m->name_cache[idx];
 	spec.debug = debug_for(m, name);
 	/* a cache created with a sheaf capacity skips __kmem_cache_alias() */
-	if (merge && m->be->merges(t) && !ss_kconfig_sheaf_capacity(t, name)) {
+	if (merge && !t->kc.nomerge && m->be->merges(t) && !ss_kconfig_sheaf_capacity(t, name)) {
 		int c;
 
 		if (m->be->layout(t, &spec, &size, &align, err))

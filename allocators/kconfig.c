@@ -115,6 +115,10 @@ static const struct bool_opt bool_opts[] = {
 	KC_BOOL("init_on_free", init_on_free),
 	KC_BOOL("CONFIG_KFENCE", kfence),
 	KC_BOOL("CONFIG_SLUB_CPU_PARTIAL", cpu_partial),
+	/* mm/slab_common.c: slab_nomerge (slub_nomerge, its name before
+	 * 3.18, still taken) makes find_mergeable() find none */
+	KC_BOOL("slab_nomerge", nomerge),
+	KC_BOOL("slub_nomerge", nomerge),
 };
 
 /* sheaf_capacity.NAME = N */
@@ -410,6 +414,8 @@ void ss_kconfig_str(const struct ss_kconfig *kc, char *buf, size_t n)
 		if (v != dv && !strncmp(bool_opts[i].key, "CONFIG_", 7))
 			ADD("%s=%s", bool_opts[i].key, v ? "y" : "n");
 	}
+	if (kc->nomerge)
+		ADD("slab_nomerge=y");
 	if (kc->kfence && kc->kfence_interval_ms != d.kfence_interval_ms)
 		ADD("kfence.sample_interval=%u", kc->kfence_interval_ms);
 	if (kc->kfence && kc->kfence_objects != d.kfence_objects)

@@ -55,6 +55,7 @@ struct ss_kconfig {
 	unsigned kfence_interval_ms; /* kfence.sample_interval (default 100) */
 	unsigned kfence_objects;     /* CONFIG_KFENCE_NUM_OBJECTS (default 255) */
 	bool cpu_partial;	/* CONFIG_SLUB_CPU_PARTIAL (default y) */
+	bool nomerge;		/* slab_nomerge (slub_nomerge before 3.18): no alias */
 	bool max_order_given;	/* slub_max_order= came from --config */
 	bool hardening_given;	/* RANDOM_KMALLOC_CACHES / SLAB_BUCKETS from --config */
 	bool memcg_given;	/* CONFIG_MEMCG from --config (over an initial state's) */

@@ -320,3 +320,43 @@ int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap
 	free(c);
 	return 0;
 }
+
+int ss_target_pick_boot(const char *params, struct ss_target_pick *out, struct ss_error *err)
+{
+	char buf[1024], taken[512] = "", left[512] = "", why[160], *save = NULL;
+	struct ss_target scratch;
+
+	if (!params || !*params)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", params);
+	ss_target_defaults(&scratch);
+	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(w, '=');
+		const char *val = eq ? eq + 1 : "y";
+		size_t n = strlen(out->boot);
+		char *list = left;
+		int rc;
+
+		if (eq)
+			*eq = '\0';
+		/* (a boot parameter: never a CONFIG_ name, never a list) */
+		rc = strncmp(w, "CONFIG_", 7) && !strchr(val, ',')
+			? ss_kconfig_set(&scratch, w, val, why, sizeof(why)) : 1;
+		if (!rc) {
+			if (snprintf(out->boot + n, sizeof(out->boot) - n, "%s%s=%s", n ? "," : "",
+				     w, val) >= (int)(sizeof(out->boot) - n))
+				return ss_errorf(err, "the boot parameters '%s' do not fit a --config list",
+						 params);
+			list = taken;
+		}
+		snprintf(list + strlen(list), 512 - strlen(list), "%s%s%s%s", *list ? " " : "", w,
+			 eq ? "=" : "", eq ? val : "");
+	}
+	if (taken[0])
+		snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why),
+			 "; the kernel's boot parameters: %s", taken);
+	if (left[0])
+		snprintf(out->why + strlen(out->why), sizeof(out->why) - strlen(out->why),
+			 "; not run options (not taken): %s", left);
+	return 0;
+}

@@ -39,6 +39,7 @@
 struct ss_target_pick {
 	char target[64];  /* the target's name */
 	char config[512]; /* --config list of the snapshot's options ("" none) */
+	char boot[512];	  /* --config list of the kernel's boot parameters ("" none) */
 	char why[1024];	  /* the rule that chose it, one sentence */
 };
 
@@ -51,6 +52,17 @@ struct ss_target_pick {
 int ss_target_pick(const char *kernel, const char *machine, const struct ss_snap *snap,
 		   unsigned allocators, const char *dflt, struct ss_target_pick *out,
 		   struct ss_error *err);
+
+/* The kernel's slab boot parameters (meta slab_boot_params: the words of
+ * /proc/cmdline that make capture keeps, "slub_min_order=3 slab_nomerge
+ * ..."): each one a run takes as an option (kconfig.h ss_kconfig_set:
+ * slub_min_order, slub_max_order, slub_min_objects and their slab_
+ * spellings, slab_nomerge, init_on_alloc, init_on_free,
+ * kfence.sample_interval) goes into out->boot and is named in out->why;
+ * the others (slub_debug: a model's letters) are named there as not
+ * taken.  Unlike the snapshot's options they hold on any target: the
+ * machine was booted so.  -1 with err when boot has no room. */
+int ss_target_pick_boot(const char *params, struct ss_target_pick *out, struct ss_error *err);
 
 /* A kernel release's era ("6.18.44-fc" -> 618, "2.6.32-x" -> 232,
  * "3.10.0-1160.el7" -> 310); -1 when it does not start MAJOR.MINOR. */

@@ -16,7 +16,8 @@ enum { O_META, O_SNAPSHOT, O_ALLOCATORS, O_DEFAULT, O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_META] = {"meta", NULL, "FILE",
-		"the capture's meta (make capture): its kernel= and machine="},
+		"the capture's meta (make capture): its kernel=, machine= and\n"
+		"slab_boot_params="},
 	[O_SNAPSHOT] = {"snapshot", NULL, "SNAPSHOT",
 		"its before-snapshot (slab-before.txt): sheaf caches, random\n"
 		"kmalloc caches, kmem_buckets, and its kernel= when no meta"},
@@ -38,13 +39,15 @@ static void usage(FILE *out)
 		"usage: slabsim pick-target [--meta FILE] [--snapshot SNAPSHOT]\n"
 		"                           [--allocators \"slub slab ...\"] [--default TARGET]\n\n"
 		"Print the target a capture of a real kernel is replayed on by default\n"
-		"(make sim TRACE=), as three lines:\n"
+		"(make sim TRACE=), as four lines:\n"
 		"  target=NAME    the shipped target of the capture's machine whose era has\n"
 		"                 the allocators and is the newest not after its kernel's\n"
 		"                 version\n"
 		"  config=LIST    the options its snapshot shows that the target file sets\n"
 		"                 otherwise (random kmalloc caches, kmem_buckets, sheaf\n"
 		"                 capacities), as run --config takes them; empty for none\n"
+		"  boot=LIST      the kernel's boot parameters (meta slab_boot_params) a\n"
+		"                 run takes as options (slub_min_order=3 ...), the same way\n"
 		"  why=TEXT       the rule that chose them\n"
 		"The rules: docs/own-trace.md, allocators/target_pick.h.\n\n");
 	ss_opt_help(out, &opt_set);
@@ -52,9 +55,9 @@ static void usage(FILE *out)
 		     "machine has those allocators, 2 bad usage.\n");
 }
 
-/* meta's kernel= and machine= (the file is "slabsim-capture 1", then
+/* meta's kernel=, machine= and slab_boot_params= (the file is "slabsim-capture 1", then
  * KEY=VALUE lines; scripts/capture.sh writes it). */
-static int read_meta(const char *path, char kernel[128], char machine[128],
+static int read_meta(const char *path, char kernel[128], char machine[128], char boot[512],
 		     struct ss_error *err)
 {
 	FILE *fp = fopen(path, "r");
@@ -74,6 +77,8 @@ static int read_meta(const char *path, char kernel[128], char machine[128],
 			snprintf(kernel, 128, "%.127s", line + 7);
 		else if (!strncmp(line, "machine=", 8))
 			snprintf(machine, 128, "%.127s", line + 8);
+		else if (!strncmp(line, "slab_boot_params=", 17))
+			snprintf(boot, 512, "%.511s", line + 17);
 	}
 	fclose(fp);
 	return 0;
@@ -109,7 +114,7 @@ static bool plain(const char *s)
 int cmd_pick_target(int argc, char **argv)
 {
 	const char *val[NR_OPTS] = {0};
-	char kernel[128] = "", machine[128] = "";
+	char kernel[128] = "", machine[128] = "", boot[512] = "";
 	struct ss_error err = {{0}};
 	struct ss_snap snap;
 	struct ss_target_pick pick;
@@ -121,7 +126,7 @@ int cmd_pick_target(int argc, char **argv)
 		return ss_opt_exit(rc);
 	if (val[O_ALLOCATORS] && parse_allocators(val[O_ALLOCATORS], &want))
 		return 2;
-	if (val[O_META] && read_meta(val[O_META], kernel, machine, &err))
+	if (val[O_META] && read_meta(val[O_META], kernel, machine, boot, &err))
 		goto fail;
 	if (val[O_SNAPSHOT]) {
 		if (ss_snap_load(&snap, val[O_SNAPSHOT], &err))
@@ -129,17 +134,19 @@ int cmd_pick_target(int argc, char **argv)
 		have_snap = true;
 	}
 	if (ss_target_pick(kernel, machine, have_snap ? &snap : NULL, want,
-			   val[O_DEFAULT] ? val[O_DEFAULT] : "x86_64-6.x", &pick, &err))
+			   val[O_DEFAULT] ? val[O_DEFAULT] : "x86_64-6.x", &pick, &err) ||
+	    ss_target_pick_boot(boot, &pick, &err))
 		goto fail;
 	if (have_snap)
 		ss_snap_release(&snap);
 	/* the first two go into make variables: nothing make would read */
-	if (!plain(pick.target) || !plain(pick.config)) {
-		fprintf(stderr, "slabsim pick-target: '%s' '%s': not a plain target name and option list\n",
-			pick.target, pick.config);
+	if (!plain(pick.target) || !plain(pick.config) || !plain(pick.boot)) {
+		fprintf(stderr, "slabsim pick-target: '%s' '%s' '%s': not a plain target name and "
+			"option lists\n", pick.target, pick.config, pick.boot);
 		return 1;
 	}
-	printf("target=%s\nconfig=%s\nwhy=%s\n", pick.target, pick.config, pick.why);
+	printf("target=%s\nconfig=%s\nboot=%s\nwhy=%s\n", pick.target, pick.config, pick.boot,
+	       pick.why);
 	return 0;
 fail:
 	if (have_snap)

@@ -357,6 +357,26 @@ static void test_sheaves(void **state)
 	fix_release(&f);
 }
 
+/* slab_nomerge (a boot parameter, --config): find_mergeable() finds none,
+ * so two caches of one size stay two. */
+static void test_nomerge(void **state)
+{
+	struct fix f;
+
+	(void)state;
+	fix_init(&f, "x86_64-6.1", NULL, NULL, 1, 1);
+	alloc_at(&f, 1, 0, "a", cache_api(&f, "first_cache", 64, 8), 64, 0);
+	alloc_at(&f, 2, 0, "b", cache_api(&f, "second_cache", 64, 8), 64, 0);
+	assert_false(has_cache(&f, "second_cache")); /* merged into the first */
+	fix_release(&f);
+	fix_init(&f, "x86_64-6.1", NULL, "slab_nomerge", 1, 1);
+	alloc_at(&f, 1, 0, "a", cache_api(&f, "first_cache", 64, 8), 64, 0);
+	alloc_at(&f, 2, 0, "b", cache_api(&f, "second_cache", 64, 8), 64, 0);
+	assert_int_equal(report(&f, "second_cache").live, 1);
+	assert_int_equal(report(&f, "first_cache").live, 1);
+	fix_release(&f);
+}
+
 /* SLUB_TINY: no per-CPU slabs, an empty slab goes at once, order <= 1. */
 static void test_slub_tiny(void **state)
 {
@@ -469,6 +489,10 @@ static void test_kconfig(void **state)
 	assert_int_equal(t.kc.kfence_interval_ms, 10);
 	ss_kconfig_str(&t.kc, buf, sizeof(buf));
 	assert_string_equal(buf, "CONFIG_KFENCE=y,kfence.sample_interval=10");
+	assert_int_equal(ss_kconfig_apply_list(&t, "slub_nomerge", &err), 0);
+	ss_kconfig_str(&t.kc, buf, sizeof(buf));
+	assert_string_equal(buf, "CONFIG_KFENCE=y,slab_nomerge=y,kfence.sample_interval=10");
+	t.kc.nomerge = false;
 	assert_int_equal(ss_kconfig_finish(&t, &err), 0);
 	t = tu_target("x86_64-6.1"); /* 6.1: no random caches, no sheaves */
 	assert_int_equal(ss_kconfig_apply_list(&t, "CONFIG_RANDOM_KMALLOC_CACHES=y", &err), 0);
@@ -590,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_sheaves),
 		cmocka_unit_test(test_sheaves_7),
 		cmocka_unit_test(test_buckets_large),
+		cmocka_unit_test(test_nomerge),
 		cmocka_unit_test(test_slub_tiny),
 		cmocka_unit_test(test_slab_2616),
 		cmocka_unit_test(test_slab_flush_and_reap),

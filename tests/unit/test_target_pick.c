@@ -215,6 +215,32 @@ static void test_allocators(void **state)
 	assert_non_null(strstr(err.msg, "SLUB_TINY and SLAB"));
 }
 
+/* The kernel's boot parameters: those a run takes (the slub_* orders,
+ * slab_nomerge, init_on_*) go to boot, named in why; slub_debug (a
+ * model's letters) is named as not taken. */
+static void test_boot(void **state)
+{
+	struct ss_target_pick p;
+	struct ss_error err;
+	(void)state;
+
+	pick("6.1.0-50-amd64", "x86_64", NULL, &p);
+	assert_int_equal(ss_target_pick_boot("", &p, &err), 0);
+	assert_string_equal(p.boot, "");
+	assert_int_equal(ss_target_pick_boot("slub_min_order=3 slub_debug=P slab_nomerge "
+					     "init_on_free=1 slab_max_order=2", &p, &err), 0);
+	assert_string_equal(p.boot, "slub_min_order=3,slab_nomerge=y,init_on_free=1,slab_max_order=2");
+	assert_string_equal(p.config, "");
+	assert_non_null(strstr(p.why, "; the kernel's boot parameters: slub_min_order=3 slab_nomerge "
+				      "init_on_free=1 slab_max_order=2"));
+	assert_non_null(strstr(p.why, "; not run options (not taken): slub_debug=P"));
+	/* a value the option does not take is not taken either */
+	pick("6.1.0-50-amd64", "x86_64", NULL, &p);
+	assert_int_equal(ss_target_pick_boot("slub_min_order=x", &p, &err), 0);
+	assert_string_equal(p.boot, "");
+	assert_non_null(strstr(p.why, "not taken): slub_min_order=x"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_without_meta),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_allocators),
+		cmocka_unit_test(test_boot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
