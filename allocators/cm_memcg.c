@@ -92,20 +92,28 @@ void cm_vecmap_release(struct cm_vecmap *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* Whether this target charges objects one by one (5.9+). */
+/* Whether this target charges objects one by one (5.9+): with a memory
+ * cgroup below the root online (memcg_slab_pre_alloc_hook() and
+ * account_slab() test memcg_kmem_online(), 6.3+; memcg_kmem_enabled()
+ * before). */
 static bool has_vectors(const struct ss_cmodel *m)
 {
-	return m->cfg.target->kc.memcg && m->cfg.target->era >= SS_ERA_5_9;
+	const struct ss_kconfig *kc = &m->cfg.target->kc;
+
+	return kc->memcg && kc->memcg_kmem_online && m->cfg.target->era >= SS_ERA_5_9;
 }
 
-/* Whether the model makes the vectors itself: not for a trace imported
- * from a kernel capture, which holds the kernel's own (kmalloc events at
- * alloc_slab_obj_exts, kfrees at __free_slab: docs/import.md rule 2);
- * making them again counted each twice (apt-install-trace-cmd: +1792
- * kmalloc-128 objects, ext4_inode_cache's 112-byte vectors). */
+/* Whether the model makes the vectors itself: not for a trace that holds
+ * the kernel's own (an imported capture of a kernel that charged: kmalloc
+ * events at alloc_slab_obj_exts, kfrees at __free_slab, docs/import.md
+ * rule 2); making them again counted each twice (apt-install-trace-cmd:
+ * +1792 kmalloc-128 objects, ext4_inode_cache's 112-byte vectors).  A
+ * capture of a kernel that charged nothing (no memory cgroup, or no
+ * CONFIG_MEMCG) replayed with charging (a what-if) gets them here, as a
+ * workload does. */
 static bool makes_vectors(const struct ss_cmodel *m)
 {
-	return has_vectors(m) && !m->cfg.kernel_caches;
+	return has_vectors(m) && !m->cfg.kernel_vectors;
 }
 
 static int add_vector(struct ss_cmodel *m, void *slab, unsigned objects, unsigned cpu,

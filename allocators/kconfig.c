@@ -62,6 +62,7 @@ void ss_kconfig_defaults(struct ss_kconfig *kc)
 	kc->kfence_interval_ms = 100; /* CONFIG_KFENCE_SAMPLE_INTERVAL */
 	kc->kfence_objects = 255;     /* CONFIG_KFENCE_NUM_OBJECTS */
 	kc->cpu_partial = true;
+	kc->memcg_kmem_online = true;
 	add_bucket_set(kc, "memdup_user", false, user_sites, 2);
 	add_bucket_set(kc, "msg_msg", true, msg_sites, 1);
 }
@@ -106,6 +107,7 @@ struct bool_opt {
 #define KC_BOOL(k, field) {k, offsetof(struct ss_kconfig, field)}
 static const struct bool_opt bool_opts[] = {
 	KC_BOOL("CONFIG_MEMCG", memcg),
+	KC_BOOL("memcg_kmem_online", memcg_kmem_online),
 	KC_BOOL("CONFIG_ZONE_DMA", zone_dma),
 	KC_BOOL("CONFIG_RANDOM_KMALLOC_CACHES", random_kmalloc),
 	KC_BOOL("CONFIG_SLAB_BUCKETS", slab_buckets),
@@ -295,6 +297,8 @@ int ss_kconfig_apply_list(struct ss_target *t, const char *list,
 			t->kc.hardening_given = true;
 		if (!strcmp(item, "CONFIG_MEMCG"))
 			t->kc.memcg_given = true;
+		if (!strcmp(item, "memcg_kmem_online"))
+			t->kc.memcg_kmem_given = true;
 	}
 	return 0;
 }
@@ -416,6 +420,8 @@ void ss_kconfig_str(const struct ss_kconfig *kc, char *buf, size_t n)
 	}
 	if (kc->nomerge)
 		ADD("slab_nomerge=y");
+	if (kc->memcg && !kc->memcg_kmem_online)
+		ADD("memcg_kmem_online=n");
 	if (kc->kfence && kc->kfence_interval_ms != d.kfence_interval_ms)
 		ADD("kfence.sample_interval=%u", kc->kfence_interval_ms);
 	if (kc->kfence && kc->kfence_objects != d.kfence_objects)

@@ -45,6 +45,12 @@ struct ss_bucket_set {
 struct ss_kconfig {
 	enum ss_allocator allocator;
 	bool memcg;		/* CONFIG_MEMCG: kmem accounting */
+	/* memcg_kmem_online() (6.3+; memcg_kmem_enabled() before): a
+	 * memory cgroup below the root is online, so accounted objects are
+	 * charged and their slabs get obj_cgroup vectors; with none (every
+	 * task in the root cgroup) CONFIG_MEMCG only routes them to
+	 * kmalloc-cg-N.  Default y: a machine whose tasks run in cgroups */
+	bool memcg_kmem_online;
 	bool zone_dma;		/* CONFIG_ZONE_DMA: dma-kmalloc-N */
 	bool random_kmalloc;	/* CONFIG_RANDOM_KMALLOC_CACHES (6.6+) */
 	uint64_t random_seed;	/* random_kmalloc_seed (boot-random; fixed here) */
@@ -59,6 +65,7 @@ struct ss_kconfig {
 	bool max_order_given;	/* slub_max_order= came from --config */
 	bool hardening_given;	/* RANDOM_KMALLOC_CACHES / SLAB_BUCKETS from --config */
 	bool memcg_given;	/* CONFIG_MEMCG from --config (over an initial state's) */
+	bool memcg_kmem_given;	/* memcg_kmem_online from --config (over a capture's) */
 	unsigned nr_sheaf;
 	struct ss_sheaf_cap sheaf[SS_MAX_SHEAF_CACHES];
 	unsigned nr_buckets;

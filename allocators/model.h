@@ -70,6 +70,11 @@ struct ss_model_config {
 	/* the trace's declared caches are a kernel's own (an imported trace):
 	 * never merged, whatever `merge` says for the model's other caches */
 	bool kernel_caches;
+	/* the trace holds the kernel's own obj_exts vectors (kmallocs at
+	 * alloc_slab_obj_exts, kfrees at __free_slab: an imported trace of a
+	 * kernel that charged, or one imported before the import said):
+	 * CONFIG_MEMCG's model makes none of its own (cm_memcg.c) */
+	bool kernel_vectors;
 	/* the reconciliation layer's hooks (model_recon.h): with them each
 	 * cache the model makes may start as a kernel's (--initial-state,
 	 * reconcile/); NULL: every cache starts empty */

@@ -16,5 +16,12 @@
 /* A call site ("__free_slab+0x6c/0x110", or the bare name) of one of
  * those functions, in any era's name. */
 bool ss_site_frees_slab_vector(const char *site);
+/* A call site of a kmalloc of such a vector: 6.10+ alloc_slab_obj_exts(),
+ * 5.14-6.9 memcg_alloc_slab_cgroups(), 5.9-5.13
+ * memcg_alloc_page_obj_cgroups() (their kcalloc_node()'s caller). */
+bool ss_site_allocs_slab_vector(const char *site);
+/* A call site named by its function (not a bare address): what a trace's
+ * sites say of the functions above can be read. */
+bool ss_site_named(const char *site);
 
 #endif

@@ -39,6 +39,22 @@ static int take_cpus(struct ss_prepass *p, const struct ss_trace_tables *tb,
 	return 0;
 }
 
+/* Meta slab_vectors, when tb has it (-1: not said). */
+static int take_vectors(struct ss_prepass *p, const struct ss_trace_tables *tb,
+			struct ss_error *err)
+{
+	const char *v = ss_trace_meta(tb, "slab_vectors");
+	uint64_t n;
+
+	p->slab_vectors = -1;
+	if (!v)
+		return 0;
+	if (ss_parse_u64(v, INT64_MAX, &n))
+		return ss_errorf(err, "%s: meta slab_vectors '%s' is not a count", p->src.name, v);
+	p->slab_vectors = (int64_t)n;
+	return 0;
+}
+
 static int dup_meta(const struct ss_trace_tables *tb, const char *key, char **out,
 		    struct ss_error *err)
 {
@@ -50,16 +66,17 @@ static int dup_meta(const struct ss_trace_tables *tb, const char *key, char **ou
 }
 
 /* What the trace says of itself before its first event: `meta workload`,
- * `meta cpus` and its NAME=COUNT lists (checked), `meta cpu_slab_free`
- * and `meta slab_fill` (the import writes them before the events, for the
- * initial state). */
+ * `meta cpus` and its NAME=COUNT lists (checked), `meta cpu_slab_free`,
+ * `meta slab_fill` and `meta slab_vectors` (the import writes them before
+ * the events, for the initial state and the model). */
 static int take_header(struct ss_prepass *p, const struct ss_trace_tables *tb,
 		       struct ss_error *err)
 {
 	const char *wl = ss_trace_meta(tb, "workload");
 
 	p->imported = wl && !strcmp(wl, "import");
-	if (take_cpus(p, tb, err) || counts_ok(tb, p->src.name, "untraced_allocs", err) ||
+	if (take_cpus(p, tb, err) || take_vectors(p, tb, err) ||
+	    counts_ok(tb, p->src.name, "untraced_allocs", err) ||
 	    counts_ok(tb, p->src.name, "untraced_frees", err) ||
 	    dup_meta(tb, "cpu_slab_free", &p->cpu_slab_free, err) ||
 	    dup_meta(tb, "slab_fill", &p->slab_fill, err))

@@ -39,6 +39,9 @@ struct ss_prepass {
 	bool imported;	     /* meta workload import: the kernel's caches */
 	char *cpu_slab_free; /* meta cpu_slab_free, or NULL */
 	char *slab_fill;     /* meta slab_fill, or NULL */
+	/* meta slab_vectors: the kernel's obj_exts vector events the import
+	 * saw (kmallocs and kfrees at their sites); -1: not said */
+	int64_t slab_vectors;
 	/* the whole trace, when needed */
 	bool have_sites, have_prior_counts;
 	struct ss_site_sizes sites;

@@ -98,6 +98,7 @@ static int configure(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	s->cfg.topo = &s->topo;
 	s->cfg.merge = !spec->no_merge;
 	s->cfg.kernel_caches = s->imported;
+	s->cfg.kernel_vectors = s->imported && s->pass->slab_vectors != 0;
 	s->cfg.recon = ss_recon_hooks(s->recon);
 	s->cfg.tables = tables;
 	s->cfg.sites = s->desc->needs_site_sizes ? &s->pass->sites : NULL;
@@ -119,6 +120,24 @@ static void kernel_from_snapshot(struct ss_run_setup *s)
 			s->target.kc.memcg = true;
 			return;
 		}
+}
+
+/* A capture whose kernel had CONFIG_MEMCG (its snapshot lists
+ * kmalloc-cg-N) and charged nothing (the import saw no obj_exts vector
+ * event: meta slab_vectors 0) ran with no memory cgroup below the root:
+ * memcg_kmem_online() false, so no object was charged and no slab got a
+ * vector.  The run models that kernel unless --config says otherwise
+ * (memcg_kmem_online=y: the what-if of a cgroup). */
+static void kernel_from_trace(struct ss_run_setup *s)
+{
+	bool cg = false;
+
+	if (!s->imported || s->pass->slab_vectors != 0 || s->target.kc.memcg_kmem_given)
+		return;
+	for (unsigned i = 0; i < s->initial.nr && !cg; i++)
+		cg = !strncmp(s->initial.caches[i].name, "kmalloc-cg-", 11);
+	if (cg)
+		s->target.kc.memcg_kmem_online = false;
 }
 
 /* The free slots of the CPUs' active slabs at the trace's start, as a
@@ -214,8 +233,10 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 	}
 	if (spec->initial_state && ss_snap_load(&s->initial, spec->initial_state, err))
 		return -1;
-	if (spec->initial_state)
+	if (spec->initial_state) {
 		kernel_from_snapshot(s);
+		kernel_from_trace(s);
+	}
 	if (spec->initial_state && initial_kernel(s, spec, s->pass->cpus, err))
 		return -1;
 	if (spec->initial_state && s->pass->cpu_slab_free && take_cpu_free(s, err))

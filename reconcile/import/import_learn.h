@@ -182,6 +182,11 @@ struct ss_import_learned {
 	struct ss_import_cpuslab cpuslab; /* for meta cpu_slab_free */
 	uint64_t listed_frees;	   /* kfrees whose owner is their listed slab's cache */
 	uint64_t vector_frees;	   /* obj_exts vectors placed after a kfree */
+	/* kmallocs and kfrees at the obj_exts vector sites (slab_vector.h),
+	 * and whether any site was named: a kernel that charged objects
+	 * shows some (meta slab_vectors) */
+	uint64_t slab_vectors;
+	bool named_sites;
 	uint64_t stride_frees, stride_slabs; /* placed by the stride rule */
 };
 

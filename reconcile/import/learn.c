@@ -371,6 +371,10 @@ static int learn_rec(void *ctx, int kind, struct ss_kmem_rec *recp, const char *
 		return ss_errorf(err, "out of memory");
 	if (kind != SS_KL_EVENT || !rec.ptr)
 		return 0; /* the write pass reports what is malformed */
+	if (!l->named_sites && ss_site_named(rec.call_site))
+		l->named_sites = true;
+	l->slab_vectors += (rec.event == SS_KE_KMALLOC && ss_site_allocs_slab_vector(rec.call_site)) ||
+			   (rec.event == SS_KE_KFREE && ss_site_frees_slab_vector(rec.call_site));
 	if (rec.ptr >= SS_IMPORT_RAW_MIN)
 		l->raw = true;
 	e = ss_ptrmap_find(&ln->map, rec.ptr);

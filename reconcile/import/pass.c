@@ -285,6 +285,23 @@ static int write_slab_fill(struct ss_import_pass *x, struct ss_error *err)
 	return 0;
 }
 
+/* meta slab_vectors: the kernel's obj_exts vector events (the learn
+ * pass's count), before the events: a replay that charges objects makes
+ * its own vectors only for a kernel that made none (allocators/model.h
+ * kernel_vectors).  Not said when no site is named (a trace of bare
+ * addresses shows no function) or there was no learn pass (stdin). */
+static int write_slab_vectors(struct ss_import_pass *x, struct ss_error *err)
+{
+	char buf[32];
+
+	if (!x->run->learned.named_sites)
+		return 0;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)x->run->learned.slab_vectors);
+	if (ss_trace_write_meta(x->w, "slab_vectors", buf))
+		return ss_trace_writer_failed(x->w, err);
+	return 0;
+}
+
 /* meta cpu_slab_free (cpuslab.c): written before the events, so that
  * `run --initial-state` has it when it fills the caches. */
 static int write_cpu_slab_free(struct ss_import_pass *x, struct ss_error *err)
@@ -348,7 +365,7 @@ static int begin(struct ss_import_pass *x, struct ss_error *err)
 	    ss_trace_write_meta(x->w, "source", o->input) ||
 	    ss_trace_write_meta(x->w, "target", r->target.name))
 		return ss_trace_writer_failed(x->w, err);
-	if (write_slab_fill(x, err) || write_cpu_slab_free(x, err))
+	if (write_slab_fill(x, err) || write_cpu_slab_free(x, err) || write_slab_vectors(x, err))
 		return -1;
 	return o->cpus ? write_cpus(x, o->cpus, err) : 0;
 }

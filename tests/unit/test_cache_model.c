@@ -32,9 +32,11 @@ struct fix {
 };
 
 /* A model `traced` on target `name` with `cpus` CPUs on `nodes` nodes,
- * the allocator and options given (NULL: the target's). */
-static void fix_init(struct fix *f, const char *name, const char *allocator,
-		     const char *config, unsigned cpus, unsigned nodes)
+ * the allocator and options given (NULL: the target's); kernel_vectors:
+ * the trace holds the kernel's own obj_exts vectors (model.h). */
+static void fix_init_vectors(struct fix *f, const char *name, const char *allocator,
+			     const char *config, unsigned cpus, unsigned nodes,
+			     bool kernel_vectors)
 {
 	struct ss_model_config cfg = {0};
 	struct ss_error err;
@@ -58,9 +60,16 @@ static void fix_init(struct fix *f, const char *name, const char *allocator,
 	cfg.target = &f->t;
 	cfg.topo = &f->topo;
 	cfg.merge = true;
+	cfg.kernel_vectors = kernel_vectors;
 	cfg.tables = &f->tb;
 	if (f->desc->ops->create(&f->m, &cfg, f->desc->policy, &err))
 		fail_msg("%s", err.msg);
+}
+
+static void fix_init(struct fix *f, const char *name, const char *allocator,
+		     const char *config, unsigned cpus, unsigned nodes)
+{
+	fix_init_vectors(f, name, allocator, config, cpus, nodes, false);
 }
 
 static void fix_release(struct fix *f)
@@ -203,6 +212,20 @@ static void test_memcg_split_and_vectors(void **state)
 	fix_init(&f, "x86_64-6.18", NULL, "CONFIG_MEMCG=n", 2, 1);
 	alloc_at(&f, 1, 0, "alloc_pipe_info+0x3c/0x1a0", 0, 40, SS_GFP_ACCOUNT);
 	assert_string_equal(obj_cache(&f, 1), "kmalloc-64");
+	assert_false(has_cache(&f, "kmalloc-512"));
+	fix_release(&f);
+	/* with no memory cgroup below the root (memcg_kmem_online() false):
+	 * kmalloc-cg-64 still, but nothing charged, no vector */
+	fix_init(&f, "x86_64-6.18", NULL, "memcg_kmem_online=n", 2, 1);
+	alloc_at(&f, 1, 0, "alloc_pipe_info+0x3c/0x1a0", 0, 40, SS_GFP_ACCOUNT);
+	assert_string_equal(obj_cache(&f, 1), "kmalloc-cg-64");
+	assert_int_equal(report(&f, "kmalloc-cg-64").stats[SS_STEP_MEMCG_CHARGE], 0);
+	assert_false(has_cache(&f, "kmalloc-512"));
+	fix_release(&f);
+	/* a trace holding the kernel's own vectors: charged, none made again */
+	fix_init_vectors(&f, "x86_64-6.18", NULL, NULL, 2, 1, true);
+	alloc_at(&f, 1, 0, "alloc_pipe_info+0x3c/0x1a0", 0, 40, SS_GFP_ACCOUNT);
+	assert_int_equal(report(&f, "kmalloc-cg-64").stats[SS_STEP_MEMCG_CHARGE], 1);
 	assert_false(has_cache(&f, "kmalloc-512"));
 	fix_release(&f);
 }

@@ -429,6 +429,8 @@ static void test_import_sample(void **state)
 	assert_int_equal(tb->caches[1].object_size, 200);
 	assert_int_equal(tb->caches[1].align, 32); /* ALIGN(200, 32) = 224 */
 	assert_string_equal(ss_trace_meta(tb, "cpus"), "2");
+	/* bare addresses name no function: nothing said of vectors */
+	assert_null(ss_trace_meta(tb, "slab_vectors"));
 	ss_trace_close(r);
 }
 
@@ -504,6 +506,18 @@ static void test_import_objext(void **state)
 	assert_string_equal(seen, "192 512 192 ");
 	assert_int_equal(rule_frees(&t, "objext"), 2);
 	assert_int_equal(rule_frees(&t, "site-share"), 1);
+	/* the kernel's vector events, counted before the events: one
+	 * kmalloc at alloc_slab_obj_exts, four kfrees at __free_slab */
+	{
+		struct ss_trace_reader *r;
+		struct ss_error err;
+
+		assert_int_equal(ss_trace_open(&r, out, &err), 0);
+		assert_true(ss_trace_header(r, &err) >= 0);
+		assert_non_null(ss_trace_meta(ss_trace_tables(r), "slab_vectors"));
+		assert_string_equal(ss_trace_meta(ss_trace_tables(r), "slab_vectors"), "5");
+		ss_trace_close(r);
+	}
 }
 
 /* kmem:mm_page_free lines: hex pfn (4.x on), decimal before, perf
