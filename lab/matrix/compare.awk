@@ -3,7 +3,8 @@
 # predicted change, per cache and in total.
 #
 #   awk -v cell=W,C -v rows=ROWS.csv -f compare.awk B/slab-after.txt \
-#       B/slabinfo-before B/slabinfo-after MODEL_START MODEL_END [A/slabinfo-before]
+#       B/slabinfo-before B/slabinfo-after MODEL_START MODEL_END [A/slabinfo-before \
+#       [MODEL_PRIOR]]
 #
 # The slabinfo files are /proc/slabinfo 2.1 (the kernel's, and slabsim's
 # runs/*/slabinfo.1-start, taken at the capture's start marker, and
@@ -11,9 +12,11 @@
 # lists it under: B's snapshot maps every alias to its cache (a cache B
 # merged is one row, as /proc/slabinfo shows it).  A cache the replay had
 # not touched by the start marker is not in MODEL_START: its start is
-# what the replay starts it from, A's before-count (A/slabinfo-before),
-# its slabs taken at the model's objects per slab where the model's
-# geometry differs from A's (counted in the last output field).
+# what the replay started it from, A's before-count (A/slabinfo-before),
+# or where the replay laid it out in a geometry of its own (a what-if's
+# order, a slub_debug layout: the run's prior.csv, MODEL_PRIOR, row with
+# from_snapshot 0) the objects and slabs its initial state made
+# (initial_objects, initial_slabs; counted in the last output field).
 # objects are slabinfo's
 # active_objs (what SLUB counts: slots less the free ones on node partial
 # lists), slabs num_slabs, memory num_slabs x pagesperslab x 4 KiB.
@@ -28,6 +31,15 @@
 # its trace touched).
 BEGIN { FS = "[ \t]+"; file = 0 }
 FNR == 1 { file++ }
+file == 7 {
+	# the run's prior.csv: cache,from_snapshot,...,initial_objects,initial_slabs
+	n = split($0, f, ",")
+	if (FNR == 1) { for (i = 1; i <= n; i++) pcol[f[i]] = i; next }
+	if (("initial_slabs" in pcol) && f[pcol["from_snapshot"]] == 0 && f[pcol["initial_slabs"]] > 0) {
+		own_obj[f[1]] = f[pcol["initial_objects"]]; own_slabs[f[1]] = f[pcol["initial_slabs"]]
+	}
+	next
+}
 file == 1 {
 	# B's snapshot: cache=DIR name=NAME ..., alias=NAME target=DIR
 	if ($1 ~ /^cache=/) {
@@ -61,9 +73,11 @@ END {
 	for (m in ma_obj) {
 		if ((m in mb_obj) || !(m in a_obj))
 			continue
-		mb_obj[m] = a_obj[m]
-		mb_slabs[m] = a_per[m] == m_per[m] ? a_slabs[m] : int((a_slabs[m] * a_per[m] + m_per[m] - 1) / m_per[m])
-		if (a_per[m] != m_per[m]) relaid++
+		if (m in own_slabs) {
+			mb_obj[m] = own_obj[m]; mb_slabs[m] = own_slabs[m]; relaid++
+		} else {
+			mb_obj[m] = a_obj[m]; mb_slabs[m] = a_slabs[m]
+		}
 		mmem0 += mb_slabs[m] * m_pages[m] * 4
 	}
 	for (m in mseen) {

@@ -73,14 +73,19 @@ for w in "$@"; do
 		if [ "$model" = traced ]; then margs=($svars MODELS=traced); else margs=($svars "MODELS=traced $model"); fi
 		set +f
 		name=lab-$w-$cell
+		# (REPORT=: a what-if's report would go to reports/NAME--its-settings/)
 		# shellcheck disable=SC2086 # the variables are words
-		if ! make -s --no-print-directory -C "$repo" sim TRACE="$a" NAME="$name" "${margs[@]}" > "$tmp/sim.log" 2>&1; then
+		if ! make -s --no-print-directory -C "$repo" sim TRACE="$a" NAME="$name" \
+			REPORT="$repo/reports/$name" "${margs[@]}" > "$tmp/sim.log" 2>&1; then
 			row "$w" "$cell" "make sim failed: $(grep -m1 -iE 'error|slabsim:' "$tmp/sim.log" | tr ',' ';' | head -c 200)"
 			continue
 		fi
 		run=$repo/reports/$name/runs/trace__$model
+		# (prior.csv: the starts of the caches the run laid out its own way)
+		start=("$a/slabinfo-before")
+		[ ! -e "$run/prior.csv" ] || start+=("$run/prior.csv")
 		row "$w" "$cell" "${margs[*]}" "$b/slab-after.txt" "$b/slabinfo-before" "$b/slabinfo-after" \
-			"$run/slabinfo.1-start" "$run/slabinfo" "$a/slabinfo-before"
+			"$run/slabinfo.1-start" "$run/slabinfo" "${start[@]}"
 	done
 done
 
