@@ -10,7 +10,9 @@
  * in slabs of B's size, as B's kernel would have: ss_relayout_decide()
  * says where, ss_relayout_plan() how many slabs of B's hold them.  The
  * stride, object size and alignment stay the kernel's: the structures
- * are A's; only the order is the rules'.
+ * are A's; only the order is the rules'.  (A slub_debug what-if lays the
+ * cache out its own way, metadata and all, and its start follows the
+ * same plan.)
  */
 #ifndef SS_RELAYOUT_H
 #define SS_RELAYOUT_H

@@ -551,7 +551,7 @@ static int populate_slabinfo(struct ss_recon_cache *rc, const struct ss_snap_cac
 	return 0;
 }
 
-/* Another layout than the kernel's: its objects packed into ours. */
+/* Another cache's objects (ss_recon_add_prior): packed into ours. */
 static int populate_packed(struct ss_recon_cache *rc, const struct ss_snap_cache *c)
 {
 	uint32_t ops = rc->s->geo.objs_per_slab;
@@ -627,8 +627,9 @@ static uint64_t kernel_cpu_slabs(const struct ss_snap_cache *c, struct cpu_slab_
 	return n;
 }
 
-/* Another order than the kernel's (relaid): its objects in the run's
- * slabs as relayout.h's plan says, pushed as populate_lists() pushes:
+/* Another geometry than the kernel's (relaid, or a slub_debug what-if's
+ * own): its objects in the run's slabs as relayout.h's plan says, pushed
+ * as populate_lists() pushes:
  * full, node partial, CPU partial, active.  The CPU slabs stay on the
  * CPUs they were on (modulo the run's CPUs, more than the run has
  * joining partial lists, as there). */
@@ -827,10 +828,8 @@ int ss_recon_populate(struct ss_recon_cache *rc, const struct ss_snap_cache *c,
 
 	if (s->nr_slabs || s->live)
 		return ss_errorf(err, "cache %s: initial state on a cache in use", s->name);
-	if (rc->relaid)
+	if (!rc->from_snapshot || s->geo.objs_per_slab != c->objs_per_slab)
 		failed = populate_relaid(rc, c);
-	else if (!rc->from_snapshot || s->geo.objs_per_slab != c->objs_per_slab)
-		failed = populate_packed(rc, c);
 	else if (c->have_lists && c->partial + c->cpu_slabs <= c->slabs)
 		failed = populate_lists(rc, c);
 	else

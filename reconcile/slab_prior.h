@@ -147,10 +147,10 @@ int ss_recon_take_geometry(struct ss_recon_cache *rc, const struct ss_snap_cache
  * own slabs_cpu_partial_show() makes) unless c->cpu_free says how many
  * slots a CPU's active slab had free (a raw-pointer trace's count).  From /proc/slabinfo: its free
  * objects on node partial slabs half empty each.  Either way `objects` as
- * SLUB counts it equals the kernel's.  With another geometry: relaid
- * (the run's order), the kernel's objects in the run's slabs as
- * relayout.h ss_relayout_plan() says; a debug what-if's own layout, the
- * kernel's objects packed into the cache's own slabs. */
+ * SLUB counts it equals the kernel's.  With another geometry -- relaid
+ * (the run's order), or a slub_debug what-if's own layout -- the
+ * kernel's objects in the run's slabs as relayout.h ss_relayout_plan()
+ * says. */
 int ss_recon_populate(struct ss_recon_cache *rc, const struct ss_snap_cache *c,
 		      struct ss_error *err);
 

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 
+#include "geometry.h"
 #include "relayout.h"
 #include "slab_prior.h"
 #include "slabsnap.h"
@@ -223,6 +224,40 @@ static void test_relaid(void **state)
 	ss_snap_release(&snap);
 }
 
+/* A slub_debug what-if keeps the model's own layout (with its metadata)
+ * and starts the kernel's objects in it by the same rule. */
+static void test_debug_layout(void **state)
+{
+	struct ss_target one;
+	struct ss_snap snap;
+	struct ss_kcache s;
+	struct ss_topology topo;
+	const struct ss_snap_cache *c;
+	struct ss_cache_spec spec;
+	struct ss_cache_report r;
+	struct ss_error err;
+	(void)state;
+
+	load(&snap);
+	rules(&one, 1);
+	c = ss_snap_find(&snap, "shmem_inode_cache");
+	spec = (struct ss_cache_spec){.object_size = 784, .debug = SS_DBG_ALL};
+	if (ss_topology_flat(&topo, 1, 1, &err) ||
+	    ss_kcache_init(&s, c->name, &spec, &one, &topo, &err))
+		fail_msg("%s", err.msg);
+	assert_non_null(ss_recon_cache_new(&s, 0));
+	s.recon->kernel = &one;
+	assert_int_equal(ss_recon_take_geometry(s.recon, c, &err), 0);
+	assert_int_equal(ss_recon_populate(s.recon, c, &err), 0);
+	assert_false(s.recon->from_snapshot || s.recon->relaid);
+	assert_true(s.geo.size > 784);
+	assert_int_equal(s.live, 940); /* the kernel's objects in use */
+	ss_kcache_report(&s, &r);
+	assert_true(r.node_partial_free >= 50); /* and its free slots */
+	release(&s, &topo);
+	ss_snap_release(&snap);
+}
+
 /* The plan keeps the objects in use whatever the slab size: slabs of one
  * object are never partial; a /proc/slabinfo snapshot has no CPU slabs. */
 static void test_plan(void **state)
@@ -267,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_same_rules_unchanged),
 		cmocka_unit_test(test_relaid),
+		cmocka_unit_test(test_debug_layout),
 		cmocka_unit_test(test_plan),
 	};
 	return cmocka_run_group_tests(tests, tu_dir_setup, tu_dir_teardown);
