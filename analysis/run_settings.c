@@ -225,12 +225,29 @@ bool rp_sv_costs(const struct rp_results *res, size_t k, const struct rp_setting
 	return key_value(s, "costs", buf, n);
 }
 
+/* kernel.txt's initial_state, and the caches the run laid out in its own
+ * order (initial_relaid) or kept though its rules differ
+ * (initial_relaid_not) against the rules of the snapshot's kernel
+ * (initial_kernel). */
 bool rp_sv_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
 		   char *buf, size_t n)
 {
+	const char *relaid = rp_setting(s, "initial_relaid"), *kept = rp_setting(s, "initial_relaid_not");
+	const char *kernel = rp_setting(s, "initial_kernel");
+	size_t len;
+
 	(void)res;
 	(void)k;
-	return key_value(s, "initial_state", buf, n);
+	if (!key_value(s, "initial_state", buf, n))
+		return false;
+	len = strlen(buf);
+	if (relaid && strcmp(relaid, "0") && len < n)
+		len += (size_t)snprintf(buf + len, n - len, "; %s of its caches laid out in this "
+					"run's order (its kernel's: %s)", relaid, kernel ? kernel : "?");
+	if (kept && strcmp(kept, "0") && len < n)
+		snprintf(buf + len, n - len, "; %s kept the kernel's layout, which those rules do "
+			 "not give, though this run's differ", kept);
+	return true;
 }
 
 bool rp_sv_draw_seed(const struct rp_results *res, size_t k, const struct rp_settings *s,
