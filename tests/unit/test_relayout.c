@@ -56,13 +56,14 @@ static void load(struct ss_snap *snap)
 		fail_msg("%s", err.msg);
 }
 
-/* Cache `name` of snap started on the run's rules `run`, the snapshot's
- * kernel having had `kernel`'s. */
-static void start(struct ss_kcache *s, const struct ss_target *run, const struct ss_target *kernel,
-		  struct ss_topology *topo, const struct ss_snap *snap, const char *name)
+/* Cache `name` of snap started on the run's rules `run` with slub_debug
+ * flags `debug` (SS_DBG_*), the snapshot's kernel having had `kernel`'s. */
+static void start_debug(struct ss_kcache *s, const struct ss_target *run,
+			const struct ss_target *kernel, struct ss_topology *topo,
+			const struct ss_snap *snap, const char *name, unsigned debug)
 {
 	const struct ss_snap_cache *c = ss_snap_find(snap, name);
-	struct ss_cache_spec spec = {.object_size = c->object_size};
+	struct ss_cache_spec spec = {.object_size = c->object_size, .debug = debug};
 	struct ss_error err;
 
 	if (ss_topology_flat(topo, run->cpus, 1, &err) ||
@@ -73,6 +74,12 @@ static void start(struct ss_kcache *s, const struct ss_target *run, const struct
 	s->recon->kernel = kernel;
 	if (ss_recon_take_geometry(s->recon, c, &err) || ss_recon_populate(s->recon, c, &err))
 		fail_msg("%s", err.msg);
+}
+
+static void start(struct ss_kcache *s, const struct ss_target *run, const struct ss_target *kernel,
+		  struct ss_topology *topo, const struct ss_snap *snap, const char *name)
+{
+	start_debug(s, run, kernel, topo, snap, name, 0);
 }
 
 static void release(struct ss_kcache *s, struct ss_topology *topo)
@@ -232,23 +239,12 @@ static void test_debug_layout(void **state)
 	struct ss_snap snap;
 	struct ss_kcache s;
 	struct ss_topology topo;
-	const struct ss_snap_cache *c;
-	struct ss_cache_spec spec;
 	struct ss_cache_report r;
-	struct ss_error err;
 	(void)state;
 
 	load(&snap);
 	rules(&one, 1);
-	c = ss_snap_find(&snap, "shmem_inode_cache");
-	spec = (struct ss_cache_spec){.object_size = 784, .debug = SS_DBG_ALL};
-	if (ss_topology_flat(&topo, 1, 1, &err) ||
-	    ss_kcache_init(&s, c->name, &spec, &one, &topo, &err))
-		fail_msg("%s", err.msg);
-	assert_non_null(ss_recon_cache_new(&s, 0));
-	s.recon->kernel = &one;
-	assert_int_equal(ss_recon_take_geometry(s.recon, c, &err), 0);
-	assert_int_equal(ss_recon_populate(s.recon, c, &err), 0);
+	start_debug(&s, &one, &one, &topo, &snap, "shmem_inode_cache", SS_DBG_ALL);
 	assert_false(s.recon->from_snapshot || s.recon->relaid);
 	assert_true(s.geo.size > 784);
 	assert_int_equal(s.live, 940); /* the kernel's objects in use */
