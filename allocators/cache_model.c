@@ -499,12 +499,12 @@ static int route_kmalloc(struct ss_cmodel *m, const struct ss_event *ev,
 
 /* slab_post_alloc_hook(): memcg charge, init_on_alloc's memset. */
 static int post_alloc(struct ss_cmodel *m, struct cm_cache *fc, const struct ss_event *ev,
-		      struct ss_obj *obj, struct ss_op *op)
+		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
 	const struct ss_kconfig *kc = &m->cfg.target->kc;
 
 	if (kc->memcg && ((ev->gfp & SS_GFP_ACCOUNT) || fc->account) &&
-	    cm_memcg_charge(m, fc, obj, op))
+	    cm_memcg_charge(m, fc, obj, op, err))
 		return -1;
 	if (kc->init_on_alloc) {
 		ss_step(op, SS_STEP_INIT_ON_ALLOC, 1);
@@ -615,8 +615,8 @@ static int cm_alloc(struct ss_model *mm, const struct ss_event *ev,
 		obj->state = SS_OBJ_LIVE;
 		*cm_requested(m, (unsigned)c) += obj->size;
 	}
-	if (post_alloc(m, fc, ev, obj, op))
-		return ss_errorf(err, "out of memory for memcg vectors");
+	if (post_alloc(m, fc, ev, obj, op, err))
+		return -1;
 	return 0;
 }
 

@@ -137,9 +137,10 @@ void cm_internal_kfree(void *ctx, struct ss_iobj *obj, unsigned cpu, struct ss_o
 void cm_slab_event(void *ctx, int cache, void *slab, unsigned objects,
 		   bool created, unsigned cpu, struct ss_op *op);
 /* After an allocation with __GFP_ACCOUNT or from a SLAB_ACCOUNT cache:
- * the charge, and the slab's vector if it has none yet. 0 or -1. */
+ * the charge, and the slab's vector if it has none yet.  0, or -1 with
+ * err (out of memory, or a vector no kmalloc class holds). */
 int cm_memcg_charge(struct ss_cmodel *m, struct cm_cache *fc, struct ss_obj *obj,
-		    struct ss_op *op);
+		    struct ss_op *op, struct ss_error *err);
 void cm_vecmap_release(struct cm_vecmap *v);
 
 /* cm_kfence.c */

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmalloc.h"
+
 static size_t slot_of(const struct cm_vecmap *v, const void *slab)
 {
 	uint64_t x = (uint64_t)(uintptr_t)slab;
@@ -158,9 +160,11 @@ void cm_slab_event(void *ctx, int cache, void *slab, unsigned objects,
 }
 
 int cm_memcg_charge(struct ss_cmodel *m, struct cm_cache *fc, struct ss_obj *obj,
-		    struct ss_op *op)
+		    struct ss_op *op, struct ss_error *err)
 {
+	const struct ss_target *t = m->cfg.target;
 	struct ss_cache_report r;
+	uint64_t bytes;
 
 	if (!has_vectors(m))
 		return 0; /* before 5.9: per-memcg cache clones, not modelled */
@@ -169,5 +173,17 @@ int cm_memcg_charge(struct ss_cmodel *m, struct cm_cache *fc, struct ss_obj *obj
 	if (!makes_vectors(m) || (obj->mflags & CM_KFENCE) || vec_find(&m->vecs, obj->slab))
 		return 0;
 	m->be->report(fc->be, &r);
-	return add_vector(m, obj->slab, r.objs_per_slab, obj->cpu, op);
+	/* a vector above KMALLOC_MAX_CACHE_SIZE (more than 1,024 objects a
+	 * slab: slub_min_order=3's kmalloc-8 holds 4,096) is the kernel's
+	 * kmalloc_large(), pages the replay's books take only from the
+	 * trace's own objects: refused, not left out */
+	bytes = (uint64_t)r.objs_per_slab * t->ptr_size;
+	if (ss_kmalloc_index(t, (size_t)bytes) < 0)
+		return ss_errorf(err, "cache %s: its memcg vector of %llu bytes (%u objects a slab) "
+				      "is above the largest kmalloc class: kmalloc_large() of the "
+				      "allocator's own objects is not modelled",
+				 r.name, (unsigned long long)bytes, r.objs_per_slab);
+	if (add_vector(m, obj->slab, r.objs_per_slab, obj->cpu, op))
+		return ss_errorf(err, "out of memory for memcg vectors");
+	return 0;
 }

@@ -230,6 +230,29 @@ static void test_memcg_split_and_vectors(void **state)
 	fix_release(&f);
 }
 
+/* A vector above the largest kmalloc class (kmalloc-cg-8 at
+ * slub_min_order=3 holds 4,096 objects: 32 KiB) would be kmalloc_large()'s,
+ * which the replay does not take for the allocator's own objects: the
+ * allocation is refused, with the reason. */
+static void test_memcg_vector_large(void **state)
+{
+	struct fix f;
+	struct ss_event ev = {.kind = SS_EV_ALLOC, .cpu = 0, .id = 1, .value = 8,
+			      .gfp = SS_GFP_ACCOUNT};
+	struct ss_obj obj = {.size = 8};
+	struct ss_op op = {0};
+	struct ss_error err;
+
+	(void)state;
+	fix_init(&f, "x86_64-6.18", NULL, "slub_min_order=3", 1, 1);
+	op.cost = f.costs.cycles;
+	ev.site = ss_strtab_intern(&f.tb.names, "f+0x1/0x2");
+	assert_int_equal(f.desc->ops->alloc(f.m, &ev, &obj, &op, &err), -1);
+	assert_non_null(strstr(err.msg, "cache kmalloc-cg-8: its memcg vector of 32768 bytes "
+					"(4096 objects a slab) is above the largest kmalloc class"));
+	fix_release(&f);
+}
+
 /* The vector goes with its slab: SLUB_TINY frees an empty slab at once. */
 static void test_memcg_vector_freed_with_slab(void **state)
 {
@@ -630,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_kmalloc_type_eras),
 		cmocka_unit_test(test_memcg_split_and_vectors),
 		cmocka_unit_test(test_memcg_vector_freed_with_slab),
+		cmocka_unit_test(test_memcg_vector_large),
 		cmocka_unit_test(test_random_kmalloc),
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_kfence),
