@@ -298,6 +298,8 @@ static int check_run_opts(const struct run_opts *o)
 		return ss_opt_usage_err(&opt_set, "--final-state settles against --initial-state: give both");
 	if (o->it.spec.slab_fill && !o->it.spec.initial_state)
 		return ss_opt_usage_err(&opt_set, "--slab-fill fills --initial-state's slabs: give both");
+	if (o->it.spec.initial_kernel && !o->it.spec.initial_state)
+		return ss_opt_usage_err(&opt_set, "--initial-kernel names --initial-state's kernel: give both");
 	if (o->host_mode && o->it.spec.initial_state)
 		return ss_opt_usage_err(&opt_set, "host mode replays in real memory: no --initial-state");
 	if (o->events && !o->host_mode)

@@ -84,6 +84,9 @@ usage_err import "want -o TRACE and one INPUT" -o x a b
 usage_err kernel-table "want one report directory or more"
 usage_err kernel-table "bad value 'x' for --draws (want an integer 0..1000)" --draws x r
 usage_err run "bad value '-1' for --draw-seed (want an integer 0..4294967295)" --draw-seed -1
+# an option that only reads another is refused without it, never ignored
+usage_err run "--initial-kernel names --initial-state's kernel: give both" \
+	--trace t --model traced --target x86_64-6.18 --out "$tmp/never" --initial-kernel x86_64-6.1
 
 # A usage error is found before --help is read; --help stops the scan.
 usage_err run "unknown option '--foo'" --foo --help
