@@ -192,7 +192,9 @@ bool rp_sv_kernel(const struct rp_results *res, size_t k, const struct rp_settin
 	if (!a)
 		return false;
 	orders(s, o, sizeof(o));
-	snprintf(buf, n, "%s, options: %s%s", a, c && *c ? c : "none beyond the defaults", o);
+	snprintf(buf, n, "%s, options: %s%s%s", a, c && *c ? c : "none beyond the defaults", o,
+		 rp_setting(s, "nomerge_scope") ? "; no merging of the caches the model creates only: "
+						  "the trace's caches are as the kernel merged them" : "");
 	return true;
 }
 

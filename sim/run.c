@@ -140,6 +140,27 @@ static void kernel_from_trace(struct ss_run_setup *s)
 		s->target.kc.memcg_kmem_online = false;
 }
 
+/* A trace that holds its kernel's obj_exts vectors (meta slab_vectors
+ * above 0: kmallocs at alloc_slab_obj_exts(), memcg_alloc_slab_cgroups()
+ * before 6.10) came from a kernel that charged: memcg_kmem_online() true.  --config
+ * memcg_kmem_online=y is then that kernel, no what-if; =n would keep the
+ * vectors the trace replays though such a kernel makes none.  Both are
+ * refused rather than run as an answer they are not. */
+static int memcg_online_given(const struct ss_run_setup *s, struct ss_error *err)
+{
+	if (!s->imported || s->pass->slab_vectors <= 0 || !s->target.kc.memcg_kmem_given)
+		return 0;
+	if (s->target.kc.memcg_kmem_online)
+		return ss_errorf(err, "--config memcg_kmem_online=y: %s holds its kernel's obj_exts vectors "
+				 "(meta slab_vectors %lld): that kernel charged already, so this is the "
+				 "capture's own setting, not a what-if", s->trace,
+				 (long long)s->pass->slab_vectors);
+	return ss_errorf(err, "--config memcg_kmem_online=n: %s holds its kernel's obj_exts vectors "
+			 "(meta slab_vectors %lld), which a kernel that charges nothing does not make; "
+			 "the replay cannot take them out: not modelled", s->trace,
+			 (long long)s->pass->slab_vectors);
+}
+
 /* The free slots of the CPUs' active slabs at the trace's start, as a
  * raw-pointer import saw them (import_cpuslab.c): the initial state takes
  * them instead of its half-full estimate (slab_prior.c). */
@@ -231,6 +252,8 @@ static int open_prelude(struct ss_run_setup *s, const struct ss_run_spec *spec,
 		s->target.cpus = s->pass->cpus;
 		s->cpus_from = "trace";
 	}
+	if (memcg_online_given(s, err))
+		return -1;
 	if (spec->initial_state && ss_snap_load(&s->initial, spec->initial_state, err))
 		return -1;
 	if (spec->initial_state) {

@@ -129,6 +129,12 @@ static int write_kernel(const char *dir, const struct ss_run *run, const struct 
 	ss_kconfig_str(&run->target->kc, opts, sizeof(opts));
 	fprintf(f.fp, "target=%s\nera=%s\nallocator=%s\nconfig=%s\n", run->target->name, era,
 		ss_allocator_name(run->target->kc.allocator), opts);
+	/* slab_nomerge (find_mergeable(), mm/slab_common.c) on a capture:
+	 * the trace names each object's cache as the kernel merged it, so
+	 * only the caches the model creates are kept apart */
+	if ((run->target->kc.nomerge || sp->no_merge) && ss_trace_meta(run->tables, "workload") &&
+	    !strcmp(ss_trace_meta(run->tables, "workload"), "import"))
+		fprintf(f.fp, "nomerge_scope=model\n");
 	if (sp->draw_seed) /* (the default draws: no line, as before there was one) */
 		fprintf(f.fp, "draw_seed=%llu\n", (unsigned long long)sp->draw_seed);
 	/* the slub_* boot parameters (ss_kconfig_set: --config takes them) */

@@ -129,6 +129,11 @@ row C CONFIG=slub_min_order=3 "$cbase--config-slub_min_order_3" slub_min_order=3
 	"slub_min_order=3" trace__traced footprint_kib
 [ "$(awk '$1 == "kmalloc-512" { print $5 }' "$R/$cbase--config-slub_min_order_3/runs/trace__traced/slabinfo")" = 64 ] ||
 	fail "CONFIG=slub_min_order=3: kmalloc-512 is not 64 objects a slab (order 3)"
+# slab_nomerge keeps apart the caches kmem_cache creates; the capture's
+# caches stay as the kernel merged them (the trace names them so), said
+row C CONFIG=slab_nomerge "$cbase--config-slab_nomerge" nomerge_scope=model \
+	"slab_nomerge=y,sheaf_capacity.maple_node=32,sheaf_capacity.vm_area_struct=32; no merging of the caches the model creates only: the trace's caches are as the kernel merged them" \
+	trace__kmem_cache footprint_kib
 row C TARGET=x86_64-6.x "$cbase--target-x86_64-6.x" target=x86_64-6.x \
 	"- The capture's own target would be x86_64-6.18" trace__traced sim_time_ns
 row C CPUS=8 "$cbase--cpus-8" cpus=8 "- CPUs: 8 (" trace__kmem_cache footprint_kib
@@ -179,4 +184,16 @@ grep -q "TARGET=x86_64-6.1 refused: workload hackbench does not read TARGET" "$t
 	fail "TARGET on hackbench: $(cat "$tmp/err")"
 expect_rc 2 mk sim WORKLOAD=audit SEED=2
 grep -q "SEED=2 refused: workload audit does not read SEED" "$tmp/err" || fail "SEED on audit: $(cat "$tmp/err")"
+# ---- refused: memcg_kmem_online on a capture whose kernel charged (its
+# trace holds the kernel's obj_exts vectors): =y is the capture's own
+# kernel, =n would replay vectors such a kernel never makes ----
+for v in y n; do
+	snapshot "$cbase" "$D/import/$cbase" > "$tmp/before"
+	expect_rc 2 mk sim "${C[@]}" CONFIG=memcg_kmem_online=$v
+	grep -q "slabsim run: --config memcg_kmem_online=$v: .* holds its kernel's obj_exts vectors (meta slab_vectors [1-9]" "$tmp/err" ||
+		fail "CONFIG=memcg_kmem_online=$v on the capture: $(cat "$tmp/err")"
+	[ ! -e "$R/$cbase--config-memcg_kmem_online_$v" ] || fail "CONFIG=memcg_kmem_online=$v on the capture left a report directory"
+	snapshot "$cbase" "$D/import/$cbase" > "$tmp/after"
+	cmp -s "$tmp/before" "$tmp/after" || fail "CONFIG=memcg_kmem_online=$v: the default's files changed"
+done
 echo "whatif_table: $n rows ok${quick:+ (quick: the ALLOCATOR and INITIAL rows)}"
