@@ -55,7 +55,9 @@ LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd
 # ---- layers -----------------------------------------------------------------
 # Each layer sees only the headers of the layers below it (README.md, Layout):
 # an include that points up does not compile.
-#   0 base/   1 trace/ topology/   2 allocators/   2.5 reconcile/ (what makes
+#   0 base/   1 trace/ topology/   2 allocators/ (the allocator families in
+#   allocators/slub/ and allocators/slab/, which only this layer, reconcile/
+#   and the tests see)   2.5 reconcile/ (what makes
 #   a real capture fit the model: initial state, prior objects, settling)
 #   3 sim/ (host/, bench/, advise/)   4 analysis/, then workloads/ (a
 #   workload's report section builds on analysis/)   5 cli/.   Tests and
@@ -63,25 +65,27 @@ LDLIBS := $(or $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null),-lhwloc -lzstd
 INC_base := -Ibase
 INC_trace := $(INC_base) -Itrace
 INC_topology := $(INC_base) -Itopology
-INC_allocators := $(INC_base) -Itrace -Itopology -Iallocators
+INC_models := $(INC_base) -Itrace -Itopology -Iallocators
+INC_allocators := $(INC_models) -Iallocators/slub -Iallocators/slab
 INC_reconcile := $(INC_allocators) -Ireconcile
-INC_sim := $(INC_reconcile) -Isim -Isim/host -Isim/bench -Isim/advise
+INC_sim := $(INC_models) -Ireconcile -Isim -Isim/host -Isim/bench -Isim/advise
 INC_analysis := $(INC_base) -Ianalysis
 INC_workloads := $(INC_sim) -Ianalysis -Iworkloads
 INC_cli := $(INC_workloads) -Icli
-INC_tests := $(INC_cli)
+INC_tests := $(INC_cli) -Iallocators/slub -Iallocators/slab
 LAYERS := base trace topology allocators reconcile sim analysis workloads cli tests
 # the layer of a source path: its first directory
 layer_inc = $(INC_$(firstword $(subst /, ,$(1))))
 # sim/ sees allocators/ for the model interface, which sits beside the
-# models' own headers: the engine naming a model is caught by a check
+# cache model's own headers (an allocator family's folder is not on its
+# include path): the engine naming the cache model is caught by a check
 # instead (scripts/check-layers.sh), before the library is archived.
 LAYER_CHECK = $(BUILD)/layers.ok
 $(LAYER_CHECK): scripts/check-layers.sh $(wildcard sim/*.[ch] sim/*/*.[ch])
 	@mkdir -p $(@D)
 	@scripts/check-layers.sh . && touch $@
 
-SRC := $(sort $(wildcard base/*.c trace/*.c topology/*.c allocators/*.c \
+SRC := $(sort $(wildcard base/*.c trace/*.c topology/*.c allocators/*.c allocators/*/*.c \
 	reconcile/*.c reconcile/*/*.c sim/*.c sim/*/*.c analysis/*.c workloads/*.c \
 	workloads/*/*.c cli/*.c))
 MAIN := cli/main.c

@@ -1,6 +1,6 @@
 /* backend.h - one slab allocator's caches behind the cache model
- * (cache_model.c).  SLUB (backend_slub.c, with sheaves), SLUB_TINY
- * (slub_tiny.c) and SLAB (mslab.c) each implement these operations on
+ * (cache_model.c).  SLUB (slub_backend.c, with sheaves), SLUB_TINY
+ * (slub_tiny.c) and SLAB (slab.c) each implement these operations on
  * their own cache type; the cache model does the rest the same way for
  * all of them: placement, kmalloc types, random copies and buckets, memcg
  * vectors, KFENCE, init_on_alloc/free.

@@ -112,15 +112,15 @@ static int start_as_kernel(struct ss_cmodel *m, void *be, const char *name,
 	return 0;
 }
 
-int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_spec *spec,
+int ss_cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_spec *spec,
 		 bool with_backend, struct ss_error *err)
 {
-	struct cm_cache *fc;
+	struct ss_cm_cache *fc;
 	struct ss_cache_report r;
 
 	if (m->nr_caches == m->cap_caches) {
 		unsigned cap = m->cap_caches ? m->cap_caches * 2 : 32;
-		struct cm_cache **c = realloc(m->caches, cap * sizeof(*c));
+		struct ss_cm_cache **c = realloc(m->caches, cap * sizeof(*c));
 		struct ss_kcache **p;
 		void **t;
 
@@ -192,7 +192,7 @@ static int family_cache(struct ss_cmodel *m, unsigned type, int idx, struct ss_e
 		return m->kcache[type][idx];
 	ss_kmalloc_type_name(t, type, idx, name, sizeof(name));
 	ss_kmalloc_type_spec(t, type, idx, debug_for(m, name), &spec, &account, &nomerge);
-	c = cm_add_cache(m, name, &spec, true, err);
+	c = ss_cm_add_cache(m, name, &spec, true, err);
 	if (c < 0)
 		return -1;
 	m->caches[c]->account = account;
@@ -253,7 +253,7 @@ int ss_cmodel_own_cache(struct ss_cmodel *m, const char *name,
 		return m->name_cache[idx];
 	}
 	spec.debug = debug_for(m, name);
-	return cm_add_cache(m, name, &spec, true, err);
+	return ss_cm_add_cache(m, name, &spec, true, err);
 }
 
 /* find_mergeable() (mm/slab_common.c): an existing cache whose stride
@@ -266,7 +266,7 @@ static int find_mergeable(const struct ss_cmodel *m, const struct ss_cache_spec 
 	if (spec->debug || (spec->flags & never))
 		return -1;
 	for (unsigned i = m->nr_caches; i-- > 0;) {
-		const struct cm_cache *s = m->caches[i];
+		const struct ss_cm_cache *s = m->caches[i];
 
 		if (!s->be || s->nomerge || s->debug || (s->spec.flags & never))
 			continue;
@@ -306,7 +306,7 @@ int ss_cmodel_cache(struct ss_cmodel *m, const char *name, const struct ss_cache
 		if (c >= 0) {
 			/* __kmem_cache_alias(): the merged cache's object
 			 * size grows to the new cache's (backend.h alias) */
-			struct cm_cache *fc = m->caches[c];
+			struct ss_cm_cache *fc = m->caches[c];
 
 			if (spec.object_size > fc->spec.object_size) {
 				fc->spec.object_size = spec.object_size;
@@ -319,12 +319,12 @@ int ss_cmodel_cache(struct ss_cmodel *m, const char *name, const struct ss_cache
 			return c;
 		}
 	}
-	return cm_add_cache(m, name, &spec, true, err);
+	return ss_cm_add_cache(m, name, &spec, true, err);
 }
 
 /* ---- the allocator's own kmalloc ---- */
 
-int cm_internal_kmalloc(void *ctx, uint64_t bytes, const char *site, unsigned cpu,
+int ss_cm_internal_kmalloc(void *ctx, uint64_t bytes, const char *site, unsigned cpu,
 			struct ss_iobj *out, struct ss_op *op)
 {
 	struct ss_cmodel *m = ctx;
@@ -352,11 +352,11 @@ int cm_internal_kmalloc(void *ctx, uint64_t bytes, const char *site, unsigned cp
 	return 0;
 }
 
-void cm_internal_kfree(void *ctx, struct ss_iobj *obj, unsigned cpu, struct ss_op *op)
+void ss_cm_internal_kfree(void *ctx, struct ss_iobj *obj, unsigned cpu, struct ss_op *op)
 {
 	struct ss_cmodel *m = ctx;
 	uint64_t *saved = op->stats;
-	struct cm_cache *fc;
+	struct ss_cm_cache *fc;
 
 	if (obj->cache < 0)
 		return;
@@ -390,8 +390,8 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 	m->cfg = *cfg;
 	m->policy = policy;
 	m->be = ss_backend_for(t);
-	m->env = (struct ss_backend_env){.ctx = m, .kmalloc = cm_internal_kmalloc,
-					 .kfree = cm_internal_kfree, .slab_event = cm_slab_event,
+	m->env = (struct ss_backend_env){.ctx = m, .kmalloc = ss_cm_internal_kmalloc,
+					 .kfree = ss_cm_internal_kfree, .slab_event = ss_cm_slab_event,
 					 .no_recurse = &m->sheaf_no_recurse};
 	m->nr_classes = ss_kmalloc_nr_classes(t);
 	m->kfence.cache = -1;
@@ -417,12 +417,12 @@ static int cm_create(struct ss_model **out, const struct ss_model_config *cfg,
 	if (t->kc.kfence) {
 		struct ss_cache_report r;
 
-		if (cm_kfence_init(m, err)) {
+		if (ss_cm_kfence_init(m, err)) {
 			cm_destroy((struct ss_model *)m);
 			return -1;
 		}
 		/* the pool is reserved at boot: the first operation says so */
-		cm_kfence_report(m, &r);
+		ss_cm_kfence_report(m, &r);
 		m->pending_pages += (int64_t)(r.slab_bytes / t->page_size);
 	}
 	*out = (struct ss_model *)m;
@@ -498,13 +498,13 @@ static int route_kmalloc(struct ss_cmodel *m, const struct ss_event *ev,
 }
 
 /* slab_post_alloc_hook(): memcg charge, init_on_alloc's memset. */
-static int post_alloc(struct ss_cmodel *m, struct cm_cache *fc, const struct ss_event *ev,
+static int post_alloc(struct ss_cmodel *m, struct ss_cm_cache *fc, const struct ss_event *ev,
 		      struct ss_obj *obj, struct ss_op *op, struct ss_error *err)
 {
 	const struct ss_kconfig *kc = &m->cfg.target->kc;
 
 	if (kc->memcg && ((ev->gfp & SS_GFP_ACCOUNT) || fc->account) &&
-	    cm_memcg_charge(m, fc, obj, op, err))
+	    ss_cm_memcg_charge(m, fc, obj, op, err))
 		return -1;
 	if (kc->init_on_alloc) {
 		ss_step(op, SS_STEP_INIT_ON_ALLOC, 1);
@@ -590,7 +590,7 @@ static int cm_alloc(struct ss_model *mm, const struct ss_event *ev,
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
 	int c = ss_cmodel_memo_route(m, ev);
 	struct ss_kcache *k;
-	struct cm_cache *fc;
+	struct ss_cm_cache *fc;
 
 	/* a plain cache of a model with no hook: slub.h's paths, inline */
 	if (m->fast && c >= 0 && (k = m->plain[c]))
@@ -605,8 +605,8 @@ static int cm_alloc(struct ss_model *mm, const struct ss_event *ev,
 			return -1;
 	}
 	fc = m->caches[c];
-	if (m->cfg.target->kc.kfence && cm_kfence_wants(m, ev->cpu, fc->spec.object_size)) {
-		cm_kfence_alloc(m, ev->cpu, obj, op);
+	if (m->cfg.target->kc.kfence && ss_cm_kfence_wants(m, ev->cpu, fc->spec.object_size)) {
+		ss_cm_kfence_alloc(m, ev->cpu, obj, op);
 	} else {
 		obj->slab = m->be->alloc(fc->be, ev->cpu, op);
 		if (!obj->slab)
@@ -625,7 +625,7 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
 	const struct ss_target *t = m->cfg.target;
-	struct cm_cache *fc;
+	struct ss_cm_cache *fc;
 
 	/* a plain cache of a model with no hook: slub.h's paths, inline */
 	if (m->fast && obj->state == SS_OBJ_LIVE && ss_cmodel_free_plain(m, cpu, obj, op))
@@ -640,8 +640,8 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	}
 	if (obj->state != SS_OBJ_LIVE)
 		return; /* kfree(ZERO_SIZE_PTR) is a no-op */
-	if (obj->mflags & CM_KFENCE) {
-		cm_kfence_free(m, obj, op);
+	if (obj->mflags & SS_CM_KFENCE) {
+		ss_cm_kfence_free(m, obj, op);
 		return;
 	}
 	fc = m->caches[obj->cache];
@@ -649,7 +649,7 @@ static void cm_free(struct ss_model *mm, unsigned cpu, struct ss_obj *obj,
 	m->be->free(fc->be, cpu, obj->slab, obj->cpu != cpu, op);
 	/* slab_free_hook(): memcg uncharge, init_on_free's memset (SLUB
 	 * also clears the metadata after the object: the stride) */
-	if (obj->mflags & CM_ACCOUNTED)
+	if (obj->mflags & SS_CM_ACCOUNTED)
 		ss_step(op, SS_STEP_MEMCG_UNCHARGE, 1);
 	if (t->kc.init_on_free) {
 		ss_step(op, SS_STEP_INIT_ON_FREE, 1);
@@ -714,7 +714,7 @@ static int cm_prior_cache(struct ss_model *mm, const struct ss_event *ev, struct
 static struct ss_kcache *cm_slub_cache(struct ss_model *mm, uint32_t cache, bool *sheaves)
 {
 	struct ss_cmodel *m = (struct ss_cmodel *)mm;
-	const struct cm_cache *fc = m->caches[cache];
+	const struct ss_cm_cache *fc = m->caches[cache];
 
 	return fc->be && m->be->kcache ? m->be->kcache(fc->be, sheaves) : NULL;
 }
@@ -743,10 +743,10 @@ static void cm_cache_report(const struct ss_model *mm, unsigned i,
 			    struct ss_cache_report *r)
 {
 	const struct ss_cmodel *m = (const struct ss_cmodel *)mm;
-	const struct cm_cache *fc = m->caches[i];
+	const struct ss_cm_cache *fc = m->caches[i];
 
 	if (!fc->be) {
-		cm_kfence_report(m, r);
+		ss_cm_kfence_report(m, r);
 		r->requested_live = fc->requested_live;
 	} else {
 		m->be->report(fc->be, r);
@@ -760,7 +760,7 @@ static void cm_cache_report(const struct ss_model *mm, unsigned i,
 static uint64_t cm_cache_slab_bytes(const struct ss_model *mm, unsigned i)
 {
 	const struct ss_cmodel *m = (const struct ss_cmodel *)mm;
-	const struct cm_cache *fc = m->caches[i];
+	const struct ss_cm_cache *fc = m->caches[i];
 	struct ss_cache_report r;
 
 	if (fc->be && m->be->slab_bytes)
@@ -824,7 +824,7 @@ static void cm_destroy(struct ss_model *mm)
 	free(m->now_ns);
 	free(m->timer_ns);
 	free(m->route_memo);
-	cm_vecmap_release(&m->vecs);
+	ss_cm_vecmap_release(&m->vecs);
 	ss_route_memo_release(&m->memo);
 	free(m);
 }

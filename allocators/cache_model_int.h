@@ -10,16 +10,16 @@
 #include "backend.h"
 #include "cache_model.h"
 #include "kmalloc_type.h"
-#include "slab.h"
+#include "slub_cache.h"
 #include "strtab.h"
 
 #define SS_SIZE_MEMO_MAX 8192
 
 /* ss_obj.mflags */
-#define CM_ACCOUNTED 0x1u /* charged to a memcg */
-#define CM_KFENCE 0x2u	  /* from the KFENCE pool */
+#define SS_CM_ACCOUNTED 0x1u /* charged to a memcg */
+#define SS_CM_KFENCE 0x2u	  /* from the KFENCE pool */
 
-struct cm_cache {
+struct ss_cm_cache {
 	char name[64];
 	struct ss_cache_spec spec;
 	void *be;		 /* the backend's cache; NULL for the KFENCE pool */
@@ -34,12 +34,12 @@ struct cm_cache {
 };
 
 /* slab -> its memcg vector (open addressing, linear probing). */
-struct cm_vec {
+struct ss_cm_vec {
 	void *slab;
 	struct ss_iobj vec;
 };
-struct cm_vecmap {
-	struct cm_vec *e;
+struct ss_cm_vecmap {
+	struct ss_cm_vec *e;
 	size_t cap, nr;
 };
 
@@ -59,7 +59,7 @@ struct ss_site_route {
 	int32_t ci;
 };
 
-struct cm_kfence {
+struct ss_cm_kfence {
 	int cache;		/* the pool's cache index, -1 until first use */
 	double next_ns;		/* when the sample gate opens next */
 	uint64_t live;
@@ -71,7 +71,7 @@ struct ss_cmodel {
 	const struct ss_placement *policy;
 	const struct ss_backend_ops *be;
 	struct ss_backend_env env;
-	struct cm_cache **caches;
+	struct ss_cm_cache **caches;
 	/* per cache: the SLUB cache the replay may call inline
 	 * (ss_backend_ops.plain: no sheaves, not SLUB_TINY, not
 	 * SLAB_ACCOUNT), else NULL */
@@ -109,8 +109,8 @@ struct ss_cmodel {
 	struct ss_route_memo memo; /* the placement's memo */
 	struct ss_ov_state *ov;	   /* placement overrides (`run --place`), or NULL */
 	struct ss_large_report large;
-	struct cm_vecmap vecs;
-	struct cm_kfence kfence;
+	struct ss_cm_vecmap vecs;
+	struct ss_cm_kfence kfence;
 	bool timed_work;	/* tick() has something to do */
 	double *now_ns;		/* per CPU: its clock at its last event */
 	double *timer_ns;	/* per CPU: when cpu_timer() is due; < 0 not started */
@@ -129,37 +129,37 @@ static inline uint64_t *cm_requested(struct ss_cmodel *m, unsigned c)
 
 /* kmalloc(bytes) of the normal family, for the allocator's own objects
  * (ss_backend_env.kmalloc), and its kfree. */
-int cm_internal_kmalloc(void *ctx, uint64_t bytes, const char *site, unsigned cpu,
+int ss_cm_internal_kmalloc(void *ctx, uint64_t bytes, const char *site, unsigned cpu,
 			struct ss_iobj *out, struct ss_op *op);
-void cm_internal_kfree(void *ctx, struct ss_iobj *obj, unsigned cpu, struct ss_op *op);
+void ss_cm_internal_kfree(void *ctx, struct ss_iobj *obj, unsigned cpu, struct ss_op *op);
 
 /* cm_memcg.c */
-void cm_slab_event(void *ctx, int cache, void *slab, unsigned objects,
+void ss_cm_slab_event(void *ctx, int cache, void *slab, unsigned objects,
 		   bool created, unsigned cpu, struct ss_op *op);
 /* After an allocation with __GFP_ACCOUNT or from a SLAB_ACCOUNT cache:
  * the charge, and the slab's vector if it has none yet.  0, or -1 with
  * err (out of memory, or a vector no kmalloc class holds). */
-int cm_memcg_charge(struct ss_cmodel *m, struct cm_cache *fc, struct ss_obj *obj,
+int ss_cm_memcg_charge(struct ss_cmodel *m, struct ss_cm_cache *fc, struct ss_obj *obj,
 		    struct ss_op *op, struct ss_error *err);
-void cm_vecmap_release(struct cm_vecmap *v);
+void ss_cm_vecmap_release(struct ss_cm_vecmap *v);
 
 /* cm_kfence.c */
 /* Whether this allocation is KFENCE's (the gate open, the pool not full). */
-bool cm_kfence_wants(const struct ss_cmodel *m, unsigned cpu, uint64_t size);
+bool ss_cm_kfence_wants(const struct ss_cmodel *m, unsigned cpu, uint64_t size);
 /* The pool (at boot, as the kernel reserves it).  0 or -1 with err. */
-int cm_kfence_init(struct ss_cmodel *m, struct ss_error *err);
+int ss_cm_kfence_init(struct ss_cmodel *m, struct ss_error *err);
 /* kfence_alloc() / kfence_free(). */
-void cm_kfence_alloc(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj,
+void ss_cm_kfence_alloc(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj,
 		     struct ss_op *op);
-void cm_kfence_free(struct ss_cmodel *m, struct ss_obj *obj, struct ss_op *op);
-void cm_kfence_report(const struct ss_cmodel *m, struct ss_cache_report *r);
+void ss_cm_kfence_free(struct ss_cmodel *m, struct ss_obj *obj, struct ss_op *op);
+void ss_cm_kfence_report(const struct ss_cmodel *m, struct ss_cache_report *r);
 
 /* cache_model_batch.c: the model's batch replay (model.h batch), for a
  * model whose plain caches take no hook (fast); NULL otherwise. */
 const struct ss_model_batch *ss_cmodel_batch(struct ss_model *m);
 
 /* Append a cache (backend NULL: the KFENCE pool); its index or -1 with err. */
-int cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_spec *spec,
+int ss_cm_add_cache(struct ss_cmodel *m, const char *name, const struct ss_cache_spec *spec,
 		 bool with_backend, struct ss_error *err);
 
 #endif

@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-bool cm_kfence_wants(const struct ss_cmodel *m, unsigned cpu, uint64_t size)
+bool ss_cm_kfence_wants(const struct ss_cmodel *m, unsigned cpu, uint64_t size)
 {
 	const struct ss_target *t = m->cfg.target;
 
@@ -24,19 +24,19 @@ bool cm_kfence_wants(const struct ss_cmodel *m, unsigned cpu, uint64_t size)
 	       m->kfence.live < t->kc.kfence_objects;
 }
 
-int cm_kfence_init(struct ss_cmodel *m, struct ss_error *err)
+int ss_cm_kfence_init(struct ss_cmodel *m, struct ss_error *err)
 {
 	struct ss_cache_spec spec = {.object_size = m->cfg.target->page_size};
 
 	m->kfence.next_ns = m->cfg.target->kc.kfence_interval_ms * 1e6;
-	m->kfence.cache = cm_add_cache(m, "kfence", &spec, false, err);
+	m->kfence.cache = ss_cm_add_cache(m, "kfence", &spec, false, err);
 	return m->kfence.cache < 0 ? -1 : 0;
 }
 
-void cm_kfence_alloc(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj,
+void ss_cm_kfence_alloc(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj,
 		     struct ss_op *op)
 {
-	struct cm_kfence *k = &m->kfence;
+	struct ss_cm_kfence *k = &m->kfence;
 
 	k->next_ns = m->now_ns[cpu] + m->cfg.target->kc.kfence_interval_ms * 1e6;
 	k->live++;
@@ -45,23 +45,23 @@ void cm_kfence_alloc(struct ss_cmodel *m, unsigned cpu, struct ss_obj *obj,
 	obj->slab = NULL;
 	obj->cache = (uint32_t)k->cache;
 	obj->state = SS_OBJ_LIVE;
-	obj->mflags |= CM_KFENCE;
+	obj->mflags |= SS_CM_KFENCE;
 	m->caches[k->cache]->requested_live += obj->size;
 }
 
-void cm_kfence_free(struct ss_cmodel *m, struct ss_obj *obj, struct ss_op *op)
+void ss_cm_kfence_free(struct ss_cmodel *m, struct ss_obj *obj, struct ss_op *op)
 {
-	struct cm_kfence *k = &m->kfence;
+	struct ss_cm_kfence *k = &m->kfence;
 
 	k->live--;
 	m->caches[k->cache]->requested_live -= obj->size;
 	op->stats = k->stats;
 	ss_step(op, SS_STEP_KFENCE_FREE, 1);
-	if (obj->mflags & CM_ACCOUNTED)
+	if (obj->mflags & SS_CM_ACCOUNTED)
 		ss_step(op, SS_STEP_MEMCG_UNCHARGE, 1);
 }
 
-void cm_kfence_report(const struct ss_cmodel *m, struct ss_cache_report *r)
+void ss_cm_kfence_report(const struct ss_cmodel *m, struct ss_cache_report *r)
 {
 	const struct ss_target *t = m->cfg.target;
 	uint64_t slots = t->kc.kfence_objects;

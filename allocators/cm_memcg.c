@@ -20,7 +20,7 @@
 
 #include "kmalloc.h"
 
-static size_t slot_of(const struct cm_vecmap *v, const void *slab)
+static size_t slot_of(const struct ss_cm_vecmap *v, const void *slab)
 {
 	uint64_t x = (uint64_t)(uintptr_t)slab;
 
@@ -30,7 +30,7 @@ static size_t slot_of(const struct cm_vecmap *v, const void *slab)
 	return (size_t)x & (v->cap - 1);
 }
 
-static struct cm_vec *vec_find(const struct cm_vecmap *v, const void *slab)
+static struct ss_cm_vec *vec_find(const struct ss_cm_vecmap *v, const void *slab)
 {
 	if (!v->cap)
 		return NULL;
@@ -42,10 +42,10 @@ static struct cm_vec *vec_find(const struct cm_vecmap *v, const void *slab)
 	}
 }
 
-static int vec_insert(struct cm_vecmap *v, void *slab, const struct ss_iobj *vec)
+static int vec_insert(struct ss_cm_vecmap *v, void *slab, const struct ss_iobj *vec)
 {
 	if ((v->nr + 1) * 2 > v->cap) { /* keep the load under one half */
-		struct cm_vecmap bigger = {.cap = v->cap ? v->cap * 2 : 64};
+		struct ss_cm_vecmap bigger = {.cap = v->cap ? v->cap * 2 : 64};
 
 		bigger.e = calloc(bigger.cap, sizeof(*bigger.e));
 		if (!bigger.e)
@@ -66,7 +66,7 @@ static int vec_insert(struct cm_vecmap *v, void *slab, const struct ss_iobj *vec
 }
 
 /* Remove e, moving later entries of its run back (no tombstones). */
-static void vec_remove(struct cm_vecmap *v, struct cm_vec *e)
+static void vec_remove(struct ss_cm_vecmap *v, struct ss_cm_vec *e)
 {
 	size_t i = (size_t)(e - v->e), j = i;
 
@@ -88,7 +88,7 @@ static void vec_remove(struct cm_vecmap *v, struct cm_vec *e)
 	}
 }
 
-void cm_vecmap_release(struct cm_vecmap *v)
+void ss_cm_vecmap_release(struct ss_cm_vecmap *v)
 {
 	free(v->e);
 	memset(v, 0, sizeof(*v));
@@ -126,7 +126,7 @@ static int add_vector(struct ss_cmodel *m, void *slab, unsigned objects, unsigne
 	const char *site = t->era >= SS_ERA_6_10 ? "alloc_slab_obj_exts"
 						 : "memcg_alloc_page_obj_cgroups";
 
-	if (cm_internal_kmalloc(m, (uint64_t)objects * t->ptr_size, site, cpu, &vec, op))
+	if (ss_cm_internal_kmalloc(m, (uint64_t)objects * t->ptr_size, site, cpu, &vec, op))
 		return -1;
 	/* counted on the slab's cache: the vector itself is an object of
 	 * its kmalloc cache */
@@ -135,17 +135,17 @@ static int add_vector(struct ss_cmodel *m, void *slab, unsigned objects, unsigne
 	return vec_insert(&m->vecs, slab, &vec);
 }
 
-void cm_slab_event(void *ctx, int cache, void *slab, unsigned objects,
+void ss_cm_slab_event(void *ctx, int cache, void *slab, unsigned objects,
 		   bool created, unsigned cpu, struct ss_op *op)
 {
 	struct ss_cmodel *m = ctx;
-	struct cm_vec *e;
+	struct ss_cm_vec *e;
 
 	if (!makes_vectors(m))
 		return;
 	if (created) {
 		/* account_slab(): an out-of-memory here shows as the owning
-		 * allocation's failure in cm_memcg_charge() (no vector) */
+		 * allocation's failure in ss_cm_memcg_charge() (no vector) */
 		if (m->caches[cache]->account)
 			add_vector(m, slab, objects, cpu, op);
 		return;
@@ -155,11 +155,11 @@ void cm_slab_event(void *ctx, int cache, void *slab, unsigned objects,
 		struct ss_iobj vec = e->vec;
 
 		vec_remove(&m->vecs, e);
-		cm_internal_kfree(m, &vec, cpu, op);
+		ss_cm_internal_kfree(m, &vec, cpu, op);
 	}
 }
 
-int cm_memcg_charge(struct ss_cmodel *m, struct cm_cache *fc, struct ss_obj *obj,
+int ss_cm_memcg_charge(struct ss_cmodel *m, struct ss_cm_cache *fc, struct ss_obj *obj,
 		    struct ss_op *op, struct ss_error *err)
 {
 	const struct ss_target *t = m->cfg.target;
@@ -168,9 +168,9 @@ int cm_memcg_charge(struct ss_cmodel *m, struct cm_cache *fc, struct ss_obj *obj
 
 	if (!has_vectors(m))
 		return 0; /* before 5.9: per-memcg cache clones, not modelled */
-	obj->mflags |= CM_ACCOUNTED;
+	obj->mflags |= SS_CM_ACCOUNTED;
 	ss_step(op, SS_STEP_MEMCG_CHARGE, 1);
-	if (!makes_vectors(m) || (obj->mflags & CM_KFENCE) || vec_find(&m->vecs, obj->slab))
+	if (!makes_vectors(m) || (obj->mflags & SS_CM_KFENCE) || vec_find(&m->vecs, obj->slab))
 		return 0;
 	m->be->report(fc->be, &r);
 	/* a vector above KMALLOC_MAX_CACHE_SIZE (more than 1,024 objects a

@@ -8,7 +8,7 @@
  * The rules -- which slabs the kernel's cache had and how full, which
  * slab a prior free takes its object from -- are the reconciliation
  * layer's; the model only finds its caches and frees an object as its
- * allocator frees one.  The caches' state is SLUB's (slab.h struct
+ * allocator frees one.  The caches' state is SLUB's (slub_cache.h struct
  * ss_kcache), which reconcile/ fills: the cache model offers it for a
  * SLUB backend (backend.h kcache), with or without sheaves.
  */
@@ -20,7 +20,7 @@
 
 #include "model.h"
 
-struct ss_kcache; /* slab.h */
+struct ss_kcache; /* slub_cache.h */
 
 /* What the model asks of the reconciliation layer (ss_model_config
  * recon).  Called while the model makes or merges caches, outside any

@@ -178,7 +178,7 @@ static int read_cache(const char *dir, const char *name,
 	return 0;
 }
 
-static int cmp_cache(const void *a, const void *b)
+static int ss_compare_cache(const void *a, const void *b)
 {
 	return strcmp(((const struct ss_oracle_cache *)a)->name,
 		      ((const struct ss_oracle_cache *)b)->name);
@@ -240,7 +240,7 @@ int ss_oracle_read_sysfs(const char *dir, struct ss_oracle *o,
 		ss_oracle_release(o);
 		return ss_errorf(err, "%s: no cache directories", dir);
 	}
-	ss_sort(o->caches, o->nr, sizeof(*o->caches), cmp_cache);
+	ss_sort(o->caches, o->nr, sizeof(*o->caches), ss_compare_cache);
 	return 0;
 }
 

@@ -153,7 +153,7 @@ struct ss_op {
 	const double *cost; /* ss_costs.cycles */
 	uint64_t *stats;    /* the cache's counters, set by the cache code */
 	/* pages this operation gave to slabs (+) and took back from them
-	 * (-), in whatever cache: slab.c, mslab.c, and a model adding an
+	 * (-), in whatever cache: slub_cache.c, slab.c, and a model adding an
 	 * initial state's slabs.  The replay's memory total (sim/memcap.h)
 	 * moves by it; nonzero tells it to look. */
 	int64_t slab_pages;

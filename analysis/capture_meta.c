@@ -39,7 +39,7 @@ static int parse_count(const char *v, long long *out)
 	return 0;
 }
 
-static int take(struct capture_meta *m, const char *key, const char *v)
+static int take(struct ss_capture_meta *m, const char *key, const char *v)
 {
 	if (!strcmp(key, "untraced_tasks")) {
 		if (!strcmp(v, "unknown")) {
@@ -95,7 +95,7 @@ static int take(struct capture_meta *m, const char *key, const char *v)
 	return 0;
 }
 
-int capture_meta_load(struct capture_meta *m, const char *path, struct ss_error *err)
+int ss_capture_meta_load(struct ss_capture_meta *m, const char *path, struct ss_error *err)
 {
 	FILE *fp;
 	char line[4096];

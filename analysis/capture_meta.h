@@ -13,7 +13,7 @@
 
 #include "error.h"
 
-struct capture_meta {
+struct ss_capture_meta {
 	char path[512];
 	/* untraced_tasks: -1 when the capture did not check (made before the
 	 * check, or on a kernel without sched_switch) */
@@ -45,6 +45,6 @@ struct capture_meta {
 
 /* Read `path`.  A line that is neither the header nor KEY=VALUE, or a
  * figure that is not one, is an error naming FILE:LINE. */
-int capture_meta_load(struct capture_meta *m, const char *path, struct ss_error *err);
+int ss_capture_meta_load(struct ss_capture_meta *m, const char *path, struct ss_error *err);
 
 #endif

@@ -28,7 +28,7 @@ static void kernel_field(const char *path, const char *key, char *v, size_t n)
 
 /* The first variant's file `dir/<sub>/<variant>__<model><ext>` that
  * exists, into path (n bytes); 0 if found. */
-static int first_file(const struct cmp_in *in, unsigned mi, const char *sub,
+static int first_file(const struct ss_compare_in *in, unsigned mi, const char *sub,
 		      const char *ext, char *path, size_t n)
 {
 	for (unsigned vi = 0; vi < in->res->variants.n; vi++) {
@@ -44,9 +44,9 @@ static int first_file(const struct cmp_in *in, unsigned mi, const char *sub,
 	return -1;
 }
 
-void cmp_write_kernels(FILE *fp, const struct cmp_in *in)
+void ss_compare_write_kernels(FILE *fp, const struct ss_compare_in *in)
 {
-	const struct rp_names *m = &in->res->models;
+	const struct ss_report_names *m = &in->res->models;
 	char first[1400] = "", path[4400], alloc[64], era[32], config[1200], why[400];
 	bool differ = false;
 

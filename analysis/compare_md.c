@@ -12,22 +12,22 @@
 #include "report_md.h"
 #include "waste_md.h"
 
-static const struct cmp_slot *slot_of(const struct cmp_in *in, unsigned vi,
+static const struct ss_compare_slot *slot_of(const struct ss_compare_in *in, unsigned vi,
 				      unsigned mi)
 {
 	return &in->slot[vi * in->res->models.n + mi];
 }
 
 /* "a, b, c" */
-static void join(FILE *fp, const struct rp_names *l)
+static void join(FILE *fp, const struct ss_report_names *l)
 {
 	for (unsigned i = 0; i < l->n; i++)
 		fprintf(fp, "%s%s", i ? ", " : "", l->v[i]);
 }
 
-static void sec_what(FILE *fp, const struct cmp_in *in)
+static void sec_what(FILE *fp, const struct ss_compare_in *in)
 {
-	const struct rp_results *res = in->res;
+	const struct ss_report_results *res = in->res;
 
 	fprintf(fp, "# %s: models compared\n\n"
 		    "Built by `slabsim compare` from the per-run results; every column is defined in\n"
@@ -35,7 +35,7 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 		    "## 1. What was compared\n\n"
 		    "- Command: `%s`\n",
 		in->workload, in->command);
-	rp_runs_line(fp, res, in->dir);
+	ss_report_runs_line(fp, res, in->dir);
 	fputs("- Models: ", fp);
 	join(fp, &res->models);
 	fprintf(fp, "\n- Baseline: `%s`, the first model given (--models; without it `traced` "
@@ -44,11 +44,11 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 	join(fp, &res->variants);
 	fputc('\n', fp);
 	/* what each run used (run_settings.h): one value, or each with its runs */
-	rp_settings_line(fp, "Target", res, in->settings, rp_sv_target);
-	cmp_write_kernels(fp, in);
-	rp_settings_line(fp, "CPUs", res, in->settings, rp_sv_cpus);
-	rp_settings_line(fp, "Cost table", res, in->settings, rp_sv_costs);
-	rp_settings_line(fp, "Initial state", res, in->settings, rp_sv_initial);
+	ss_report_settings_line(fp, "Target", res, in->settings, ss_report_sv_target);
+	ss_compare_write_kernels(fp, in);
+	ss_report_settings_line(fp, "CPUs", res, in->settings, ss_report_sv_cpus);
+	ss_report_settings_line(fp, "Cost table", res, in->settings, ss_report_sv_costs);
+	ss_report_settings_line(fp, "Initial state", res, in->settings, ss_report_sv_initial);
 	fputs("- Plots beside this file (PNG, and SVG under the same name): "
 	      "waste.png (where the bytes go at the end and at the peak, models side by side), "
 	      "latency.png (latency CCDFs, alloc and free, one curve per run), timeline.png (footprint over the trace, "
@@ -56,87 +56,87 @@ static void sec_what(FILE *fp, const struct cmp_in *in)
 }
 
 /* The cell of variant vi, model mi in a variant_model_table. */
-typedef void grid_cell_fn(struct md_table *t, const struct rp_results *res,
+typedef void grid_cell_fn(struct ss_md_table *t, const struct ss_report_results *res,
 			  unsigned vi, unsigned mi);
 
 /* Most pairs did not run (hackbench: one model per variant): a row per
  * run, not a grid of n/a. */
-static int run_rows_table(FILE *fp, const struct rp_results *res,
+static int run_rows_table(FILE *fp, const struct ss_report_results *res,
 			  grid_cell_fn *cell, const char *what)
 {
-	struct md_table t;
+	struct ss_md_table t;
 
-	mdt_init(&t, "llr");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "%s", what);
+	ss_mdtable_init(&t, "llr");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "model");
+	ss_mdtable_cell(&t, "%s", what);
 	for (size_t k = 0; k < res->nruns; k++) {
-		mdt_cell(&t, "%s", res->runs[k].variant);
-		mdt_cell(&t, "%s", res->runs[k].model);
+		ss_mdtable_cell(&t, "%s", res->runs[k].variant);
+		ss_mdtable_cell(&t, "%s", res->runs[k].model);
 		cell(&t, res, res->runs[k].vi, res->runs[k].mi);
 	}
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 /* One row per variant, one column per model (as many as a table holds),
  * each cell written by cell(); a row per run when most pairs did not run. */
-static int variant_model_table(FILE *fp, const struct rp_results *res,
+static int variant_model_table(FILE *fp, const struct ss_report_results *res,
 			       grid_cell_fn *cell, const char *what)
 {
-	struct md_table t;
-	char align[MDT_MAX_COLS + 1] = "l";
+	struct ss_md_table t;
+	char align[SS_MDTABLE_MAX_COLS + 1] = "l";
 
-	if (rp_sparse(res))
+	if (ss_report_sparse(res))
 		return run_rows_table(fp, res, cell, what);
-	for (unsigned mi = 0; mi < res->models.n && mi + 1 < MDT_MAX_COLS; mi++)
+	for (unsigned mi = 0; mi < res->models.n && mi + 1 < SS_MDTABLE_MAX_COLS; mi++)
 		strcat(align, "r");
-	mdt_init(&t, align);
-	mdt_cell(&t, "variant");
+	ss_mdtable_init(&t, align);
+	ss_mdtable_cell(&t, "variant");
 	for (unsigned mi = 0; mi + 1 < t.ncols; mi++)
-		mdt_cell(&t, "%s", res->models.v[mi]);
+		ss_mdtable_cell(&t, "%s", res->models.v[mi]);
 	for (unsigned vi = 0; vi < res->variants.n; vi++) {
-		mdt_cell(&t, "%s", res->variants.v[vi]);
+		ss_mdtable_cell(&t, "%s", res->variants.v[vi]);
 		for (unsigned mi = 0; mi + 1 < t.ncols; mi++)
 			cell(&t, res, vi, mi);
 	}
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 /* The footprint, and its change from model 0's in the other columns. */
-static void footprint_cell(struct md_table *t, const struct rp_results *res,
+static void footprint_cell(struct ss_md_table *t, const struct ss_report_results *res,
 			   unsigned vi, unsigned mi)
 {
-	const struct rp_run *base = rp_find(res, vi, 0);
-	const struct rp_run *r = rp_find(res, vi, mi);
+	const struct ss_report_run *base = ss_report_find(res, vi, 0);
+	const struct ss_report_run *r = ss_report_find(res, vi, mi);
 
 	if (!r)
-		mdt_cell(t, "n/a");
+		ss_mdtable_cell(t, "n/a");
 	else if (!mi || !base || base->s.footprint_kib <= 0)
-		mdt_cell(t, "%.0f", r->s.footprint_kib);
+		ss_mdtable_cell(t, "%.0f", r->s.footprint_kib);
 	else
-		mdt_cell(t, "%.0f (%+.1f%%)", r->s.footprint_kib,
+		ss_mdtable_cell(t, "%.0f (%+.1f%%)", r->s.footprint_kib,
 			 100 * (r->s.footprint_kib - base->s.footprint_kib) /
 				 base->s.footprint_kib);
 }
 
 /* The same at the peak (summary.csv peak_footprint_kib). */
-static void peak_cell(struct md_table *t, const struct rp_results *res,
+static void peak_cell(struct ss_md_table *t, const struct ss_report_results *res,
 		      unsigned vi, unsigned mi)
 {
-	const struct rp_run *base = rp_find(res, vi, 0);
-	const struct rp_run *r = rp_find(res, vi, mi);
+	const struct ss_report_run *base = ss_report_find(res, vi, 0);
+	const struct ss_report_run *r = ss_report_find(res, vi, mi);
 
-	if (!r || !rp_has_peak(&r->s))
-		mdt_cell(t, "n/a");
-	else if (!mi || !base || !rp_has_peak(&base->s) || base->s.peak_footprint_kib <= 0)
-		mdt_cell(t, "%.0f", r->s.peak_footprint_kib);
+	if (!r || !ss_report_has_peak(&r->s))
+		ss_mdtable_cell(t, "n/a");
+	else if (!mi || !base || !ss_report_has_peak(&base->s) || base->s.peak_footprint_kib <= 0)
+		ss_mdtable_cell(t, "%.0f", r->s.peak_footprint_kib);
 	else
-		mdt_cell(t, "%.0f (%+.1f%%)", r->s.peak_footprint_kib,
+		ss_mdtable_cell(t, "%.0f (%+.1f%%)", r->s.peak_footprint_kib,
 			 100 * (r->s.peak_footprint_kib - base->s.peak_footprint_kib) /
 				 base->s.peak_footprint_kib);
 }
 
-static int sec_footprint(FILE *fp, const struct cmp_in *in)
+static int sec_footprint(FILE *fp, const struct ss_compare_in *in)
 {
 	fprintf(fp, "## 2. Footprint (KiB)\n\n"
 		"Slab memory held at the end of each run (summary.csv `footprint_kib`), with the change\n"
@@ -149,26 +149,26 @@ static int sec_footprint(FILE *fp, const struct cmp_in *in)
 	return variant_model_table(fp, in->res, peak_cell, "KiB at the peak");
 }
 
-static void time_cell(struct md_table *t, const struct rp_results *res,
+static void time_cell(struct ss_md_table *t, const struct ss_report_results *res,
 		      unsigned vi, unsigned mi)
 {
-	const struct rp_run *r = rp_find(res, vi, mi);
+	const struct ss_report_run *r = ss_report_find(res, vi, mi);
 
 	if (r)
-		mdt_cell(t, "%.3f", r->s.sim_time_ms);
+		ss_mdtable_cell(t, "%.3f", r->s.sim_time_ms);
 	else
-		mdt_cell(t, "n/a");
+		ss_mdtable_cell(t, "n/a");
 }
 
-static int sec_latency(FILE *fp, const struct cmp_in *in)
+static int sec_latency(FILE *fp, const struct ss_compare_in *in)
 {
 	fputs("## 3. Latency and time\n\n"
 	      "Allocator latency per run (ns; a quantile is the upper bound of its latency.csv bucket,\n"
 	      "at most 1/64 above; latency.png draws every run's CCDF):\n\n", fp);
-	if (rp_latency_table(fp, in->res))
+	if (ss_report_latency_table(fp, in->res))
 		return -1;
 	fputs("Contention on the simulated clocks (summary.csv, locks.csv; docs/cost-model.md):\n\n", fp);
-	if (rp_contention_table(fp, in->res))
+	if (ss_report_contention_table(fp, in->res))
 		return -1;
 	fputs("Simulated time (summary.csv `sim_time_ms`: the busiest CPU's allocator steps and work):\n\n", fp);
 	return variant_model_table(fp, in->res, time_cell, "sim_time_ms");
@@ -179,7 +179,7 @@ static int sec_latency(FILE *fp, const struct cmp_in *in)
 #define MAX_PHASE_COLS 8
 
 /* The distinct phase names over every run, in the order first seen. */
-static unsigned phase_names(const struct cmp_in *in, const char **names)
+static unsigned phase_names(const struct ss_compare_in *in, const char **names)
 {
 	size_t n = (size_t)in->res->variants.n * in->res->models.n;
 	unsigned k = 0;
@@ -198,7 +198,7 @@ static unsigned phase_names(const struct cmp_in *in, const char **names)
 }
 
 /* The footprint at the end of the last phase called name, or NaN. */
-static double phase_end(const struct cmp_timeline *tl, const char *name)
+static double phase_end(const struct ss_compare_timeline *tl, const char *name)
 {
 	double v = NAN;
 
@@ -208,10 +208,10 @@ static double phase_end(const struct cmp_timeline *tl, const char *name)
 	return v;
 }
 
-static void marker_lines(FILE *fp, const struct cmp_in *in)
+static void marker_lines(FILE *fp, const struct ss_compare_in *in)
 {
 	for (unsigned vi = 0; vi < in->res->variants.n; vi++) {
-		const struct cmp_slot *s = NULL;
+		const struct ss_compare_slot *s = NULL;
 
 		for (unsigned mi = 0; mi < in->res->models.n && !s; mi++)
 			if (slot_of(in, vi, mi)->have)
@@ -227,55 +227,55 @@ static void marker_lines(FILE *fp, const struct cmp_in *in)
 	fputc('\n', fp);
 }
 
-static int sec_timeline(FILE *fp, const struct cmp_in *in)
+static int sec_timeline(FILE *fp, const struct ss_compare_in *in)
 {
-	const struct rp_results *res = in->res;
+	const struct ss_report_results *res = in->res;
 	const char *names[MAX_PHASE_COLS];
 	unsigned np = phase_names(in, names);
-	bool change = cmp_timeline_change(in);
+	bool change = ss_compare_timeline_change(in);
 	char align[9 + MAX_PHASE_COLS] = "llrrr";
-	struct md_table t;
+	struct ss_md_table t;
 
 	if (change)
 		strcat(align, "r");
 	for (unsigned k = 0; k < np; k++)
 		strcat(align, "r");
-	mdt_init(&t, align);
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "peak KiB");
-	mdt_cell(&t, "at event");
-	mdt_cell(&t, "end KiB");
+	ss_mdtable_init(&t, align);
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "model");
+	ss_mdtable_cell(&t, "peak KiB");
+	ss_mdtable_cell(&t, "at event");
+	ss_mdtable_cell(&t, "end KiB");
 	if (change)
-		mdt_cell(&t, "change KiB");
+		ss_mdtable_cell(&t, "change KiB");
 	for (unsigned k = 0; k < np; k++)
-		mdt_cell(&t, "end of %s", names[k]);
+		ss_mdtable_cell(&t, "end of %s", names[k]);
 	for (unsigned vi = 0; vi < res->variants.n; vi++)
 		for (unsigned mi = 0; mi < res->models.n; mi++) {
-			const struct cmp_slot *s = slot_of(in, vi, mi);
-			const struct rp_run *r = rp_find(res, vi, mi);
+			const struct ss_compare_slot *s = slot_of(in, vi, mi);
+			const struct ss_report_run *r = ss_report_find(res, vi, mi);
 
 			if (!s->have || !r)
 				continue; /* a pair that did not run: no row */
-			mdt_cell(&t, "%s", res->variants.v[vi]);
-			mdt_cell(&t, "%s", res->models.v[mi]);
-			if (rp_has_peak(&r->s)) { /* exact, from the replay */
-				mdt_cell(&t, "%.0f", r->s.peak_footprint_kib);
-				mdt_cell(&t, "%.0f", r->s.peak_event);
+			ss_mdtable_cell(&t, "%s", res->variants.v[vi]);
+			ss_mdtable_cell(&t, "%s", res->models.v[mi]);
+			if (ss_report_has_peak(&r->s)) { /* exact, from the replay */
+				ss_mdtable_cell(&t, "%.0f", r->s.peak_footprint_kib);
+				ss_mdtable_cell(&t, "%.0f", r->s.peak_event);
 			} else { /* an older run: the largest sample */
-				mdt_cell(&t, "%.0f", s->tl.peak.footprint_kib);
-				mdt_cell(&t, "%.0f", s->tl.peak.events);
+				ss_mdtable_cell(&t, "%.0f", s->tl.peak.footprint_kib);
+				ss_mdtable_cell(&t, "%.0f", s->tl.peak.events);
 			}
-			mdt_cell(&t, "%.0f", s->tl.last.footprint_kib);
+			ss_mdtable_cell(&t, "%.0f", s->tl.last.footprint_kib);
 			if (change)
-				mdt_cell(&t, "%+.0f", cmp_point_change(&s->tl.last));
+				ss_mdtable_cell(&t, "%+.0f", cmp_point_change(&s->tl.last));
 			for (unsigned k = 0; k < np; k++) {
 				double v = phase_end(&s->tl, names[k]);
 
 				if (isnan(v))
-					mdt_cell(&t, "-");
+					ss_mdtable_cell(&t, "-");
 				else
-					mdt_cell(&t, "%.0f", v);
+					ss_mdtable_cell(&t, "%.0f", v);
 			}
 		}
 	fputs("## 4. Footprint over the trace\n\n"
@@ -289,30 +289,30 @@ static int sec_timeline(FILE *fp, const struct cmp_in *in)
 		      "initial_kib`), and timeline.png draws that change over the trace, from 0.\n\n", fp);
 	fputs("Phase markers, by the events replayed before them:\n\n", fp);
 	marker_lines(fp, in);
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 /* ---- 5, 6. top caches and sites by waste ------------------------------------ */
 
 /* The runs of variant vi, in model order, for waste_md's tables. */
-static unsigned variant_runs(const struct cmp_in *in, unsigned vi,
-			     struct wm_run *w)
+static unsigned variant_runs(const struct ss_compare_in *in, unsigned vi,
+			     struct ss_wastemd_run *w)
 {
 	unsigned n = 0;
 
 	for (unsigned mi = 0; mi < in->res->models.n; mi++) {
-		const struct cmp_slot *s = slot_of(in, vi, mi);
+		const struct ss_compare_slot *s = slot_of(in, vi, mi);
 
 		if (s->have)
-			w[n++] = (struct wm_run){.model = in->res->models.v[mi],
+			w[n++] = (struct ss_wastemd_run){.model = in->res->models.v[mi],
 						 .cc = &s->cc, .ss = &s->ss};
 	}
 	return n;
 }
 
-static int sec_waste(FILE *fp, const struct cmp_in *in, bool sites)
+static int sec_waste(FILE *fp, const struct ss_compare_in *in, bool sites)
 {
-	struct wm_run *w = calloc(in->res->models.n + 1, sizeof(*w));
+	struct ss_wastemd_run *w = calloc(in->res->models.n + 1, sizeof(*w));
 	int r = 0;
 
 	if (!w)
@@ -338,13 +338,13 @@ static int sec_waste(FILE *fp, const struct cmp_in *in, bool sites)
 		if (!n)
 			continue;
 		fprintf(fp, "### %s\n\n", in->res->variants.v[vi]);
-		r = sites ? wm_sites_table(fp, w, n, in->top) : wm_caches_table(fp, w, n, in->top);
+		r = sites ? ss_wastemd_sites_table(fp, w, n, in->top) : ss_wastemd_caches_table(fp, w, n, in->top);
 	}
 	free(w);
 	return r;
 }
 
-int cmp_write_md(FILE *fp, const struct cmp_in *in)
+int ss_compare_write_md(FILE *fp, const struct ss_compare_in *in)
 {
 	sec_what(fp, in);
 	if (sec_footprint(fp, in) || sec_latency(fp, in) ||

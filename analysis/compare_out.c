@@ -8,19 +8,19 @@
 #include "csv.h"
 #include "timeline_dat.h"
 
-static const struct rp_run *slot_run(const struct cmp_in *in, unsigned vi,
+static const struct ss_report_run *slot_run(const struct ss_compare_in *in, unsigned vi,
 				     unsigned mi)
 {
-	return rp_find(in->res, vi, mi);
+	return ss_report_find(in->res, vi, mi);
 }
 
 /* One slot: its timeline block in timeline.dat, its caches. */
-static int load_slot(struct cmp_in *in, unsigned vi, unsigned mi, FILE *tl_out,
+static int load_slot(struct ss_compare_in *in, unsigned vi, unsigned mi, FILE *tl_out,
 		     struct ss_error *err)
 {
-	const struct rp_results *res = in->res;
-	struct cmp_slot *s = &in->slot[vi * res->models.n + mi];
-	const struct rp_run *run = slot_run(in, vi, mi);
+	const struct ss_report_results *res = in->res;
+	struct ss_compare_slot *s = &in->slot[vi * res->models.n + mi];
+	const struct ss_report_run *run = slot_run(in, vi, mi);
 	char path[4400];
 
 	if (ss_timeline_dat_block(tl_out, in->dir, run, res->variants.v[vi], res->models.v[mi],
@@ -31,16 +31,16 @@ static int load_slot(struct cmp_in *in, unsigned vi, unsigned mi, FILE *tl_out,
 	s->have = true;
 	snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", in->dir,
 		 run->variant, run->model);
-	if (cmp_read_caches(path, &s->cc, err))
+	if (ss_compare_read_caches(path, &s->cc, err))
 		return -1;
 	snprintf(path, sizeof(path), "%s/runs/%s__%s/sites.csv", in->dir,
 		 run->variant, run->model);
-	return cmp_read_sites(path, &s->ss, err);
+	return ss_compare_read_sites(path, &s->ss, err);
 }
 
-int cmp_load_slots(struct cmp_in *in, FILE *tl_out, struct ss_error *err)
+int ss_compare_load_slots(struct ss_compare_in *in, FILE *tl_out, struct ss_error *err)
 {
-	const struct rp_results *res = in->res;
+	const struct ss_report_results *res = in->res;
 
 	in->slot = calloc((size_t)res->variants.n * res->models.n + 1,
 			  sizeof(*in->slot));
@@ -54,14 +54,14 @@ int cmp_load_slots(struct cmp_in *in, FILE *tl_out, struct ss_error *err)
 	return 0;
 }
 
-void cmp_free_slots(struct cmp_in *in)
+void ss_compare_free_slots(struct ss_compare_in *in)
 {
 	size_t n = (size_t)in->res->variants.n * in->res->models.n;
 
 	for (size_t i = 0; in->slot && i < n; i++) {
-		cmp_timeline_free(&in->slot[i].tl);
-		cmp_caches_free(&in->slot[i].cc);
-		cmp_sites_free(&in->slot[i].ss);
+		ss_compare_timeline_free(&in->slot[i].tl);
+		ss_compare_caches_free(&in->slot[i].cc);
+		ss_compare_sites_free(&in->slot[i].ss);
 	}
 	free(in->slot);
 	in->slot = NULL;
@@ -69,7 +69,7 @@ void cmp_free_slots(struct cmp_in *in)
 
 /* The first run of variant vi: its phases stand for the variant's (every
  * model replays the same trace). */
-static const struct cmp_slot *variant_slot(const struct cmp_in *in, unsigned vi)
+static const struct ss_compare_slot *variant_slot(const struct ss_compare_in *in, unsigned vi)
 {
 	for (unsigned mi = 0; mi < in->res->models.n; mi++)
 		if (in->slot[vi * in->res->models.n + mi].have)
@@ -77,20 +77,20 @@ static const struct cmp_slot *variant_slot(const struct cmp_in *in, unsigned vi)
 	return NULL;
 }
 
-int cmp_write_phases_dat(FILE *fp, const struct cmp_in *in)
+int ss_compare_write_phases_dat(FILE *fp, const struct ss_compare_in *in)
 {
-	const struct rp_results *res = in->res;
+	const struct ss_report_results *res = in->res;
 
 	ss_phases_dat_head(fp, "slabsim compare");
 	for (unsigned vi = 0; vi < res->variants.n; vi++) {
-		const struct cmp_slot *s = variant_slot(in, vi);
+		const struct ss_compare_slot *s = variant_slot(in, vi);
 
 		ss_phases_dat_block(fp, res->variants.v[vi], s ? &s->tl : NULL);
 	}
 	return ferror(fp) ? -1 : 0;
 }
 
-bool cmp_timeline_change(const struct cmp_in *in)
+bool ss_compare_timeline_change(const struct ss_compare_in *in)
 {
 	size_t n = (size_t)in->res->variants.n * in->res->models.n;
 
@@ -100,7 +100,7 @@ bool cmp_timeline_change(const struct cmp_in *in)
 	return false;
 }
 
-static bool same_header(const struct cmp_caches *a, const struct cmp_caches *b)
+static bool same_header(const struct ss_compare_caches *a, const struct ss_compare_caches *b)
 {
 	if (a->ncols != b->ncols)
 		return false;
@@ -110,15 +110,15 @@ static bool same_header(const struct cmp_caches *a, const struct cmp_caches *b)
 	return true;
 }
 
-int cmp_write_top_caches(FILE *fp, const struct cmp_in *in,
+int ss_compare_write_top_caches(FILE *fp, const struct ss_compare_in *in,
 			 struct ss_error *err)
 {
-	const struct rp_results *res = in->res;
-	const struct cmp_caches *first = NULL;
+	const struct ss_report_results *res = in->res;
+	const struct ss_compare_caches *first = NULL;
 	size_t n = (size_t)res->variants.n * res->models.n;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct cmp_slot *s = &in->slot[i];
+		const struct ss_compare_slot *s = &in->slot[i];
 
 		if (!s->have)
 			continue;

@@ -15,9 +15,9 @@ static const char *const tl_cols[TL_NCOLS] = {
 	"events", "phase", "footprint_kib", "live_objects", "sim_time_ms",
 };
 
-static int add_phase(struct cmp_timeline *tl, const char *name, double events)
+static int add_phase(struct ss_compare_timeline *tl, const char *name, double events)
 {
-	struct cmp_phase *p = realloc(tl->ph, (tl->nph + 1) * sizeof(*p));
+	struct ss_compare_phase *p = realloc(tl->ph, (tl->nph + 1) * sizeof(*p));
 
 	if (!p)
 		return -1;
@@ -34,7 +34,7 @@ static int add_phase(struct cmp_timeline *tl, const char *name, double events)
 
 /* One row: parse, check the order, note a phase change. */
 static int timeline_row(struct ss_csv *c, const unsigned *idx, int initial, char **prev,
-			struct cmp_point *pt, struct cmp_timeline *tl,
+			struct ss_compare_point *pt, struct ss_compare_timeline *tl,
 			struct ss_error *err)
 {
 	const char *phase = ss_csv_get(c, idx[TL_PHASE]);
@@ -75,11 +75,11 @@ static int timeline_row(struct ss_csv *c, const unsigned *idx, int initial, char
 	return 0;
 }
 
-int cmp_read_timeline(const char *path, cmp_row_fn row, void *ctx,
-		      struct cmp_timeline *tl, struct ss_error *err)
+int ss_compare_read_timeline(const char *path, ss_compare_row_fn row, void *ctx,
+		      struct ss_compare_timeline *tl, struct ss_error *err)
 {
 	struct ss_csv c;
-	struct cmp_point pt = {0};
+	struct ss_compare_point pt = {0};
 	unsigned idx[TL_NCOLS];
 	char *prev = strdup("start"); /* the replay's phase before any marker */
 	int r = -1, initial;
@@ -115,11 +115,11 @@ out:
 	free(prev);
 	ss_csv_close(&c);
 	if (r)
-		cmp_timeline_free(tl);
+		ss_compare_timeline_free(tl);
 	return r ? -1 : 0;
 }
 
-void cmp_timeline_free(struct cmp_timeline *tl)
+void ss_compare_timeline_free(struct ss_compare_timeline *tl)
 {
 	for (size_t i = 0; i < tl->nph; i++)
 		free(tl->ph[i].name);
@@ -144,7 +144,7 @@ static const char *const cc_cols[CC_NCOLS] = {
 
 static int cmp_waste(const void *a, const void *b)
 {
-	const struct cmp_cache *x = a, *y = b;
+	const struct ss_compare_cache *x = a, *y = b;
 
 	if (x->waste_bytes != y->waste_bytes)
 		return x->waste_bytes < y->waste_bytes ? 1 : -1;
@@ -153,11 +153,11 @@ static int cmp_waste(const void *a, const void *b)
 
 /* Copy the current record into cc->c[cc->n] and parse its numbers. */
 static int cache_row(struct ss_csv *c, const unsigned *idx,
-		     struct cmp_caches *cc, struct ss_error *err)
+		     struct ss_compare_caches *cc, struct ss_error *err)
 {
 	uint64_t *num[CC_NCOLS] = {0};
 	double rounding;
-	struct cmp_cache *e, *grown = realloc(cc->c, (cc->n + 1) * sizeof(*grown));
+	struct ss_compare_cache *e, *grown = realloc(cc->c, (cc->n + 1) * sizeof(*grown));
 
 	if (!grown)
 		return ss_errorf(err, "%s: out of memory", c->path);
@@ -209,7 +209,7 @@ static int cache_row(struct ss_csv *c, const unsigned *idx,
 	return 0;
 }
 
-static void drop_empty(struct cmp_caches *cc, unsigned ncols)
+static void drop_empty(struct ss_compare_caches *cc, unsigned ncols)
 {
 	size_t k = 0;
 
@@ -225,7 +225,7 @@ static void drop_empty(struct cmp_caches *cc, unsigned ncols)
 	cc->n = k;
 }
 
-int cmp_read_caches(const char *path, struct cmp_caches *cc,
+int ss_compare_read_caches(const char *path, struct ss_compare_caches *cc,
 		    struct ss_error *err)
 {
 	struct ss_csv c;
@@ -257,7 +257,7 @@ int cmp_read_caches(const char *path, struct cmp_caches *cc,
 out:
 	ss_csv_close(&c);
 	if (r) {
-		cmp_caches_free(cc);
+		ss_compare_caches_free(cc);
 		return -1;
 	}
 	drop_empty(cc, cc->ncols);
@@ -265,7 +265,7 @@ out:
 	return 0;
 }
 
-void cmp_caches_free(struct cmp_caches *cc)
+void ss_compare_caches_free(struct ss_compare_caches *cc)
 {
 	for (size_t i = 0; i < cc->n; i++) {
 		for (unsigned j = 0; cc->c[i].row && j < cc->ncols; j++)
@@ -279,12 +279,12 @@ void cmp_caches_free(struct cmp_caches *cc)
 	memset(cc, 0, sizeof(*cc));
 }
 
-unsigned cmp_partial_pct(const struct cmp_cache *c)
+unsigned ss_compare_partial_pct(const struct ss_compare_cache *c)
 {
 	return c->slabs ? (unsigned)(c->partial_slabs * 100 / c->slabs) : 100;
 }
 
-unsigned cmp_efficiency_pct(const struct cmp_cache *c)
+unsigned ss_compare_efficiency_pct(const struct ss_compare_cache *c)
 {
 	return c->space_bytes ? (unsigned)(c->objects * c->object_size * 100 /
 					   c->space_bytes)
@@ -305,7 +305,7 @@ static const char *const sc_cols[SC_NCOLS] = {
 
 static int cmp_site_waste(const void *a, const void *b)
 {
-	const struct cmp_site *x = a, *y = b;
+	const struct ss_compare_site *x = a, *y = b;
 	int c;
 
 	if (x->waste_bytes != y->waste_bytes)
@@ -315,11 +315,11 @@ static int cmp_site_waste(const void *a, const void *b)
 	return strcmp(x->cache, y->cache);
 }
 
-static int site_row(struct ss_csv *c, const unsigned *idx, struct cmp_sites *ss,
+static int site_row(struct ss_csv *c, const unsigned *idx, struct ss_compare_sites *ss,
 		    struct ss_error *err)
 {
 	uint64_t *num[SC_NCOLS] = {0};
-	struct cmp_site *e, *grown = realloc(ss->s, (ss->n + 1) * sizeof(*grown));
+	struct ss_compare_site *e, *grown = realloc(ss->s, (ss->n + 1) * sizeof(*grown));
 	double rounding;
 
 	if (!grown)
@@ -358,7 +358,7 @@ static int site_row(struct ss_csv *c, const unsigned *idx, struct cmp_sites *ss,
 	return 0;
 }
 
-int cmp_read_sites(const char *path, struct cmp_sites *ss, struct ss_error *err)
+int ss_compare_read_sites(const char *path, struct ss_compare_sites *ss, struct ss_error *err)
 {
 	struct ss_csv c;
 	unsigned idx[SC_NCOLS];
@@ -378,14 +378,14 @@ int cmp_read_sites(const char *path, struct cmp_sites *ss, struct ss_error *err)
 out:
 	ss_csv_close(&c);
 	if (r) {
-		cmp_sites_free(ss);
+		ss_compare_sites_free(ss);
 		return -1;
 	}
 	ss_sort(ss->s, ss->n, sizeof(*ss->s), cmp_site_waste);
 	return 0;
 }
 
-void cmp_sites_free(struct cmp_sites *ss)
+void ss_compare_sites_free(struct ss_compare_sites *ss)
 {
 	for (size_t i = 0; i < ss->n; i++) {
 		free(ss->s[i].site);

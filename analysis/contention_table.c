@@ -8,7 +8,7 @@
 #include "csv.h"
 #include "md_table.h"
 
-int rp_load_locks(const char *path, struct rp_run *run, struct ss_error *err)
+int ss_report_load_locks(const char *path, struct ss_report_run *run, struct ss_error *err)
 {
 	static const char *const cols[] = {"uses", "waits", "retries", "wait_ms", "hold_ms"};
 	unsigned icache, ires, idx[5];
@@ -25,7 +25,7 @@ int rp_load_locks(const char *path, struct rp_run *run, struct ss_error *err)
 		return -1;
 	}
 	while ((r = ss_csv_next(&c, err)) == 1) {
-		struct rp_lock *l = realloc(run->locks, (run->nlocks + 1) * sizeof(*l));
+		struct ss_report_lock *l = realloc(run->locks, (run->nlocks + 1) * sizeof(*l));
 		double *v;
 
 		if (!l) {
@@ -34,8 +34,8 @@ int rp_load_locks(const char *path, struct rp_run *run, struct ss_error *err)
 		}
 		run->locks = l;
 		l += run->nlocks;
-		snprintf(l->name, sizeof(l->name), "%.*s %.*s", RP_NAME_MAX,
-			 ss_csv_get(&c, icache), RP_NAME_MAX, ss_csv_get(&c, ires));
+		snprintf(l->name, sizeof(l->name), "%.*s %.*s", SS_REPORT_NAME_MAX,
+			 ss_csv_get(&c, icache), SS_REPORT_NAME_MAX, ss_csv_get(&c, ires));
 		v = &l->uses;
 		for (unsigned i = 0; i < 5 && r == 1; i++)
 			if (ss_csv_num(&c, idx[i], &v[i], err))
@@ -53,7 +53,7 @@ int rp_load_locks(const char *path, struct rp_run *run, struct ss_error *err)
 
 /* The index of the lock run waited for most, not among the `skip` first
  * of `taken`; -1 when none waited. */
-static long most_waited(const struct rp_run *run, const long *taken,
+static long most_waited(const struct ss_report_run *run, const long *taken,
 			unsigned skip)
 {
 	long best = -1;
@@ -73,7 +73,7 @@ static long most_waited(const struct rp_run *run, const long *taken,
 
 #define TOP 2
 
-static void where_cell(struct md_table *t, const struct rp_run *run)
+static void where_cell(struct ss_md_table *t, const struct ss_report_run *run)
 {
 	long top[TOP];
 	char buf[256];
@@ -85,59 +85,59 @@ static void where_cell(struct md_table *t, const struct rp_run *run)
 				       n ? ", " : "", run->locks[top[n]].name,
 				       run->locks[top[n]].wait_ms);
 	if (n)
-		mdt_cell(t, "%s", buf);
+		ss_mdtable_cell(t, "%s", buf);
 	else
-		mdt_cell(t, "%s", run->nlocks ? "none" : "n/a");
+		ss_mdtable_cell(t, "%s", run->nlocks ? "none" : "n/a");
 }
 
-static void num_cell(struct md_table *t, double v, const char *fmt)
+static void num_cell(struct ss_md_table *t, double v, const char *fmt)
 {
 	if (v < 0)
-		mdt_cell(t, "n/a");
+		ss_mdtable_cell(t, "n/a");
 	else
-		mdt_cell(t, fmt, v);
+		ss_mdtable_cell(t, fmt, v);
 }
 
-int rp_contention_table(FILE *fp, const struct rp_results *res)
+int ss_report_contention_table(FILE *fp, const struct ss_report_results *res)
 {
-	struct md_table t;
+	struct ss_md_table t;
 	bool multi = false;
 
-	mdt_init(&t, "llrrrrrrrl");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "CPUs");
-	mdt_cell(&t, "fast path %%");
-	mdt_cell(&t, "lock wait ms");
-	mdt_cell(&t, "%% of allocator time");
-	mdt_cell(&t, "waits");
-	mdt_cell(&t, "cmpxchg retries");
-	mdt_cell(&t, "line transfers");
-	mdt_cell(&t, "most waited for (cache lock: ms)");
+	ss_mdtable_init(&t, "llrrrrrrrl");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "model");
+	ss_mdtable_cell(&t, "CPUs");
+	ss_mdtable_cell(&t, "fast path %%");
+	ss_mdtable_cell(&t, "lock wait ms");
+	ss_mdtable_cell(&t, "%% of allocator time");
+	ss_mdtable_cell(&t, "waits");
+	ss_mdtable_cell(&t, "cmpxchg retries");
+	ss_mdtable_cell(&t, "line transfers");
+	ss_mdtable_cell(&t, "most waited for (cache lock: ms)");
 	for (unsigned v = 0; v < res->variants.n; v++)
 		for (unsigned m = 0; m < res->models.n; m++) {
-			const struct rp_run *run = rp_find(res, v, m);
-			const struct rp_summary *s;
+			const struct ss_report_run *run = ss_report_find(res, v, m);
+			const struct ss_report_summary *s;
 
 			if (!run)
 				continue;
 			s = &run->s;
 			multi |= s->cpus > 1;
-			mdt_cell(&t, "%s", run->variant);
-			mdt_cell(&t, "%s", run->model);
-			mdt_cell(&t, "%.0f", s->cpus);
-			mdt_cell(&t, "%.1f", s->fastpath_pct);
+			ss_mdtable_cell(&t, "%s", run->variant);
+			ss_mdtable_cell(&t, "%s", run->model);
+			ss_mdtable_cell(&t, "%.0f", s->cpus);
+			ss_mdtable_cell(&t, "%.1f", s->fastpath_pct);
 			num_cell(&t, s->lock_wait_ms, "%.3f");
 			if (s->lock_wait_ms >= 0 && s->alloc_time_ms > 0)
-				mdt_cell(&t, "%.1f", 100 * s->lock_wait_ms / s->alloc_time_ms);
+				ss_mdtable_cell(&t, "%.1f", 100 * s->lock_wait_ms / s->alloc_time_ms);
 			else
-				mdt_cell(&t, "n/a");
+				ss_mdtable_cell(&t, "n/a");
 			num_cell(&t, s->lock_waits, "%.0f");
 			num_cell(&t, s->cmpxchg_retries, "%.0f");
 			num_cell(&t, s->remote_line_transfers, "%.0f");
 			where_cell(&t, run);
 		}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
 	if (!multi)
 		fputs("Every run here had one CPU: nothing can wait for another CPU (`make sim "

@@ -14,6 +14,6 @@
  * its share of the allocator time, waits, cmpxchg retries, cache-line
  * transfers, the two locks waited for most), then a line saying so when
  * every run had one CPU.  0, or -1 when out of memory. */
-int rp_contention_table(FILE *fp, const struct rp_results *res);
+int ss_report_contention_table(FILE *fp, const struct ss_report_results *res);
 
 #endif

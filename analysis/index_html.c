@@ -43,7 +43,7 @@ static int cmp_str(const void *a, const void *b)
  * build NAME.tmp.PID.png beside NAME.png and rename it, so a page listing
  * one would point at a file gone a moment later. */
 static int list_dir(const char *dir, const char *prefix, const char *suffix,
-		    struct rp_names *out)
+		    struct ss_report_names *out)
 {
 	char path[4400];
 	struct dirent *de;
@@ -64,7 +64,7 @@ static int list_dir(const char *dir, const char *prefix, const char *suffix,
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st) || (suffix ? !S_ISREG(st.st_mode) : !S_ISDIR(st.st_mode)))
 			continue;
-		if (rp_names_add(out, de->d_name)) {
+		if (ss_report_names_add(out, de->d_name)) {
 			closedir(d);
 			return -1;
 		}
@@ -173,7 +173,7 @@ static const char *const style =
 static void head(FILE *fp, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", fp);
-	html_escape(fp, title);
+	ss_html_escape(fp, title);
 	fprintf(fp, "</title>\n%s</head>\n<body>\n", style);
 }
 
@@ -181,10 +181,10 @@ static void head(FILE *fp, const char *title)
 static void a_href(FILE *fp, const char *base, const char *name, const char *text)
 {
 	fputs("<a href=\"", fp);
-	html_escape(fp, base);
-	html_escape(fp, name);
+	ss_html_escape(fp, base);
+	ss_html_escape(fp, name);
 	fputs("\">", fp);
-	html_escape(fp, text);
+	ss_html_escape(fp, text);
 	fputs("</a>", fp);
 }
 
@@ -215,7 +215,7 @@ static int read_all(FILE *fp, char **text, size_t *len)
 }
 
 /* Markdown text[0..len) as HTML. */
-static int md_part(FILE *out, const char *text, size_t len, const struct md_html_opts *o)
+static int md_part(FILE *out, const char *text, size_t len, const struct ss_md_html_opts *o)
 {
 	FILE *in;
 	int rc;
@@ -224,7 +224,7 @@ static int md_part(FILE *out, const char *text, size_t len, const struct md_html
 		return 0;
 	if (!(in = fmemopen((void *)text, len, "r")))
 		return -1;
-	rc = md_html(out, in, o);
+	rc = ss_md_html(out, in, o);
 	fclose(in);
 	return rc;
 }
@@ -232,7 +232,7 @@ static int md_part(FILE *out, const char *text, size_t len, const struct md_html
 /* Every PNG of dir as a figure (href base `base`), linking its SVG twin. */
 static int figures(FILE *fp, const char *dir, const char *base, const char *cls)
 {
-	struct rp_names png;
+	struct ss_report_names png;
 	char svg[4800], name[300];
 
 	if (list_dir(dir, "", ".png", &png))
@@ -241,13 +241,13 @@ static int figures(FILE *fp, const char *dir, const char *base, const char *cls)
 		fprintf(fp, "<div class=\"%s\">\n", cls);
 	for (unsigned i = 0; i < png.n; i++) {
 		fputs("<figure><a href=\"", fp);
-		html_escape(fp, base);
-		html_escape(fp, png.v[i]);
+		ss_html_escape(fp, base);
+		ss_html_escape(fp, png.v[i]);
 		fputs("\"><img src=\"", fp);
-		html_escape(fp, base);
-		html_escape(fp, png.v[i]);
+		ss_html_escape(fp, base);
+		ss_html_escape(fp, png.v[i]);
 		fputs("\" alt=\"", fp);
-		html_escape(fp, png.v[i]);
+		ss_html_escape(fp, png.v[i]);
 		fputs("\" width=\"1200\" height=\"700\" loading=\"lazy\"></a>\n<figcaption>", fp);
 		a_href(fp, base, png.v[i], png.v[i]);
 		snprintf(svg, sizeof(svg), "%s/%.*s.svg", dir, (int)strlen(png.v[i]) - 4, png.v[i]);
@@ -261,7 +261,7 @@ static int figures(FILE *fp, const char *dir, const char *base, const char *cls)
 	}
 	if (png.n)
 		fputs("</div>\n", fp);
-	rp_names_free(&png);
+	ss_report_names_free(&png);
 	return 0;
 }
 
@@ -288,7 +288,7 @@ static void md_title(const char *path, char *buf, size_t n)
  * report answers first; then the plots; then the rest.  Without such a
  * section, the plots first. */
 static int lead_figures_rest(FILE *out, const char *md, const char *dir,
-			     const struct md_html_opts *o, struct ss_error *err)
+			     const struct ss_md_html_opts *o, struct ss_error *err)
 {
 	FILE *in = fopen(md, "r");
 	char *text = NULL, *cut;
@@ -321,7 +321,7 @@ static int part_page(const char *root, const char *w, const struct part *p,
 		     struct ss_error *err)
 {
 	char dir[4400], path[4600], md[4600], title[512], up[64] = "../";
-	struct md_html_opts o = {.heading_shift = 0, .link_base = "", .skip_title = true};
+	struct ss_md_html_opts o = {.heading_shift = 0, .link_base = "", .skip_title = true};
 	struct page pg;
 	bool ok;
 
@@ -339,7 +339,7 @@ static int part_page(const char *root, const char *w, const struct part *p,
 	fputs(" · ", pg.fp);
 	a_href(pg.fp, "", p->md, p->md);
 	fputs("</nav>\n<h1>", pg.fp);
-	html_escape(pg.fp, title);
+	ss_html_escape(pg.fp, title);
 	fputs("</h1>\n", pg.fp);
 	ok = !lead_figures_rest(pg.fp, md, dir, &o, err);
 	if (!ok && !err->msg[0])
@@ -408,13 +408,13 @@ static unsigned key_lines(const char *path, char lines[][640], unsigned max)
 /* A line of markdown as HTML, through the page's renderer. */
 static int md_line(FILE *fp, const char *text, const char *base)
 {
-	struct md_html_opts o = {.heading_shift = 0, .link_base = base};
+	struct ss_md_html_opts o = {.heading_shift = 0, .link_base = base};
 	FILE *in = fmemopen((void *)text, strlen(text), "r");
 	int rc;
 
 	if (!in)
 		return -1;
-	rc = md_html(fp, in, &o);
+	rc = ss_md_html(fp, in, &o);
 	fclose(in);
 	return rc;
 }
@@ -422,7 +422,7 @@ static int md_line(FILE *fp, const char *text, const char *base)
 /* The files of a report directory worth a link: its markdown, page and CSV. */
 static int file_links(FILE *fp, const char *dir, const char *base, const struct part *p)
 {
-	struct rp_names csv;
+	struct ss_report_names csv;
 
 	fputs("<p class=\"files\">", fp);
 	a_href(fp, base, p->page, "page");
@@ -434,16 +434,16 @@ static int file_links(FILE *fp, const char *dir, const char *base, const struct 
 		fputs(" · ", fp);
 		a_href(fp, base, csv.v[i], csv.v[i]);
 	}
-	rp_names_free(&csv);
+	ss_report_names_free(&csv);
 	fputs("</p>\n", fp);
 	return 0;
 }
 
 static void card_id(FILE *fp, const char *w, const struct part *p)
 {
-	html_escape(fp, w);
+	ss_html_escape(fp, w);
 	fputc('-', fp);
-	html_escape(fp, p->kind);
+	ss_html_escape(fp, p->kind);
 	if (!strncmp(p->sub, "sweep-", 6))
 		fprintf(fp, "-%.*s", (int)strlen(p->sub) - 7, p->sub + 6);
 }
@@ -485,7 +485,7 @@ static int parts_of(const char *root, const char *w, struct part *out, unsigned 
 		    unsigned *n)
 {
 	char dir[4400], path[4600];
-	struct rp_names sweeps;
+	struct ss_report_names sweeps;
 
 	*n = 0;
 	snprintf(dir, sizeof(dir), "%s/%s", root, w);
@@ -505,13 +505,13 @@ static int parts_of(const char *root, const char *w, struct part *out, unsigned 
 		snprintf(out[*n].sub, sizeof(out[*n].sub), "%s/", sweeps.v[i]);
 		(*n)++;
 	}
-	rp_names_free(&sweeps);
+	ss_report_names_free(&sweeps);
 	return 0;
 }
 
 #define MAX_PARTS 32
 
-static int contents(FILE *fp, const char *root, const struct rp_names *wl, bool topo)
+static int contents(FILE *fp, const char *root, const struct ss_report_names *wl, bool topo)
 {
 	struct part p[MAX_PARTS];
 	unsigned n;
@@ -522,9 +522,9 @@ static int contents(FILE *fp, const char *root, const struct rp_names *wl, bool 
 		if (parts_of(root, wl->v[i], p, MAX_PARTS, &n))
 			return -1;
 		fputs("<li><a href=\"#", fp);
-		html_escape(fp, wl->v[i]);
+		ss_html_escape(fp, wl->v[i]);
 		fputs("\">", fp);
-		html_escape(fp, wl->v[i]);
+		ss_html_escape(fp, wl->v[i]);
 		fputs("</a><ul>\n", fp);
 		for (unsigned k = 0; k < n; k++) {
 			if (TOO_LONG(path, "%s/%s/%s%s", root, wl->v[i], p[k].sub, p[k].md))
@@ -533,7 +533,7 @@ static int contents(FILE *fp, const char *root, const struct rp_names *wl, bool 
 			fputs("<li><a href=\"#", fp);
 			card_id(fp, wl->v[i], &p[k]);
 			fputs("\">", fp);
-			html_escape(fp, title);
+			ss_html_escape(fp, title);
 			fputs("</a></li>\n", fp);
 		}
 		fputs("</ul></li>\n", fp);
@@ -553,9 +553,9 @@ static int workload_section(FILE *fp, const char *root, const char *w,
 	if (parts_of(root, w, p, MAX_PARTS, &n))
 		return ss_errorf(err, "out of memory");
 	fputs("<section id=\"", fp);
-	html_escape(fp, w);
+	ss_html_escape(fp, w);
 	fputs("\">\n<h2>", fp);
-	html_escape(fp, w);
+	ss_html_escape(fp, w);
 	fputs("</h2>\n<div class=\"cards\">\n", fp);
 	for (unsigned k = 0; k < n; k++)
 		if (card(fp, root, w, &p[k]) || part_page(root, w, &p[k], err))
@@ -590,9 +590,9 @@ static bool has_report(const char *root, const char *w)
 	       !parts_of(root, w, p, MAX_PARTS, &n) && n > 0;
 }
 
-int ix_write_all(const char *root, struct ss_error *err)
+int ss_index_write_all(const char *root, struct ss_error *err)
 {
-	struct rp_names dirs, wl = {0};
+	struct ss_report_names dirs, wl = {0};
 	struct page pg;
 	char path[4200];
 	bool topo, ok = true;
@@ -601,7 +601,7 @@ int ix_write_all(const char *root, struct ss_error *err)
 	if (list_dir(root, "", NULL, &dirs))
 		return ss_errorf(err, "out of memory");
 	for (unsigned i = 0; i < dirs.n; i++)
-		if (has_report(root, dirs.v[i]) && rp_names_add(&wl, dirs.v[i])) {
+		if (has_report(root, dirs.v[i]) && ss_report_names_add(&wl, dirs.v[i])) {
 			ss_errorf(err, "out of memory");
 			goto out;
 		}
@@ -627,7 +627,7 @@ int ix_write_all(const char *root, struct ss_error *err)
 	fputs("</body>\n</html>\n", pg.fp);
 	rc = page_close(&pg, path, ok, err);
 out:
-	rp_names_free(&dirs);
-	rp_names_free(&wl);
+	ss_report_names_free(&dirs);
+	ss_report_names_free(&wl);
 	return rc;
 }

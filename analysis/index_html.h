@@ -20,6 +20,6 @@
 #include "error.h"
 
 /* Write every page under root.  0, or -1 with err. */
-int ix_write_all(const char *root, struct ss_error *err);
+int ss_index_write_all(const char *root, struct ss_error *err);
 
 #endif

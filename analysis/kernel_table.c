@@ -71,12 +71,12 @@ static int same_change(const struct ss_csv *c, unsigned idx, int64_t want, struc
 
 /* kernel.csv's columns of what the trace says of the kernel's slabs
  * (optional: a kernel.csv before them has none) into r, checked. */
-static int read_kslabs(const struct ss_csv *c, const int *kcol, struct rp_kernel_row *r,
+static int read_kslabs(const struct ss_csv *c, const int *kcol, struct ss_report_kernel_row *r,
 		       struct ss_error *err)
 {
-	uint64_t v[RP_KERNEL_KSLAB_COLS];
+	uint64_t v[SS_REPORT_KERNEL_KSLAB_COLS];
 
-	if (rp_kernel_kslab_read(c, kcol, v, err))
+	if (ss_report_kernel_kslab_read(c, kcol, v, err))
 		return -1;
 	r->kslabs_freed_from = v[0];
 	r->kslabs_whole = v[1];
@@ -100,7 +100,7 @@ static int read_known(const struct ss_csv *c, int idx, uint64_t *v, bool *known,
 /* One record into r, checked.  fcol: kernel_cpu_free_after and
  * model_cpu_free_after (-1: absent). */
 static int read_row(const struct ss_csv *c, const unsigned *col, const int *sheaf_col,
-		    const int *kcol, const int *fcol, struct rp_kernel_row *r,
+		    const int *kcol, const int *fcol, struct ss_report_kernel_row *r,
 		    struct ss_error *err)
 {
 	uint64_t *u[NR_COLS] = {
@@ -140,26 +140,26 @@ static int read_row(const struct ss_csv *c, const unsigned *col, const int *shea
 		return -1;
 	if (flag(c, col[C_IN_MODEL], &r->in_model, err) || flag(c, col[C_HELD], &held, err) ||
 	    flag(c, col[C_WITHIN], &within, err) || flag(c, col[C_WITHIN_U], &within_u, err) ||
-	    same_change(c, col[C_KDOBJ], rp_kernel_delta(r->k_obj0, r->k_obj1), err) ||
-	    same_change(c, col[C_MDOBJ], rp_kernel_delta(r->k_obj0, r->m_obj1), err) ||
-	    same_change(c, col[C_KDSLAB], rp_kernel_delta(r->k_slab0, r->k_slab1), err) ||
-	    same_change(c, col[C_MDSLAB], rp_kernel_delta(r->k_slab0, r->m_slab1), err))
+	    same_change(c, col[C_KDOBJ], ss_report_kernel_delta(r->k_obj0, r->k_obj1), err) ||
+	    same_change(c, col[C_MDOBJ], ss_report_kernel_delta(r->k_obj0, r->m_obj1), err) ||
+	    same_change(c, col[C_KDSLAB], ss_report_kernel_delta(r->k_slab0, r->k_slab1), err) ||
+	    same_change(c, col[C_MDSLAB], ss_report_kernel_delta(r->k_slab0, r->m_slab1), err))
 		return -1;
-	if (held != rp_kernel_row_held(r) || within != rp_kernel_row_within(r) ||
-	    within_u != (rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r)))
+	if (held != ss_report_kernel_row_held(r) || within != ss_report_kernel_row_within(r) ||
+	    within_u != (ss_report_kernel_row_held(r) && ss_report_kernel_row_ok_unsettled(r)))
 		return ss_errorf(err, "%s:%lu: held, within or within_unsettled is not what the "
 				      "figures give under the rule (±%.0f%% objects, ±%.0f%% slabs, "
 				      "changes of %d or more): a kernel.csv of other rules?",
-				 c->path, c->line, RP_KERNEL_OBJ_TOL, RP_KERNEL_SLAB_TOL,
-				 RP_KERNEL_MIN_DELTA);
+				 c->path, c->line, SS_REPORT_KERNEL_OBJ_TOL, SS_REPORT_KERNEL_SLAB_TOL,
+				 SS_REPORT_KERNEL_MIN_DELTA);
 	return 0;
 }
 
-static int read_csv(struct kt_capture *cap, struct ss_error *err)
+static int read_csv(struct ss_ktable_capture *cap, struct ss_error *err)
 {
 	struct ss_csv c;
 	unsigned col[NR_COLS];
-	int sheaf_col[2], kcol[RP_KERNEL_KSLAB_COLS], fcol[2], rc;
+	int sheaf_col[2], kcol[SS_REPORT_KERNEL_KSLAB_COLS], fcol[2], rc;
 	size_t room = 0;
 
 	if (ss_csv_open(&c, cap->csv, NULL, NULL, err))
@@ -170,11 +170,11 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 	/* (kernel.csv before them: none) */
 	sheaf_col[0] = ss_csv_col(&c, "sheaf_capacity");
 	sheaf_col[1] = ss_csv_col(&c, "sheaves_modelled");
-	rp_kernel_kslab_cols(&c, kcol);
+	ss_report_kernel_kslab_cols(&c, kcol);
 	fcol[0] = ss_csv_col(&c, "kernel_cpu_free_after");
 	fcol[1] = ss_csv_col(&c, "model_cpu_free_after");
 	while ((rc = ss_csv_next(&c, err)) == 1) {
-		struct rp_kernel_row *r;
+		struct ss_report_kernel_row *r;
 
 		if (cap->n == room) {
 			size_t n = room ? 2 * room : 64;
@@ -190,12 +190,12 @@ static int read_csv(struct kt_capture *cap, struct ss_error *err)
 		if (read_row(&c, col, sheaf_col, kcol, fcol, r, err))
 			goto fail;
 		cap->n++;
-		if (!rp_kernel_row_held(r))
+		if (!ss_report_kernel_row_held(r))
 			continue;
 		cap->held++;
 		cap->settled += r->settled > 0;
-		cap->within += rp_kernel_row_within(r);
-		cap->within_unsettled += rp_kernel_row_ok_unsettled(r);
+		cap->within += ss_report_kernel_row_within(r);
+		cap->within_unsettled += ss_report_kernel_row_ok_unsettled(r);
 	}
 	ss_csv_close(&c);
 	return rc;
@@ -204,16 +204,16 @@ fail:
 	return -1;
 }
 
-static double obj_err(const struct rp_kernel_row *r)
+static double obj_err(const struct ss_report_kernel_row *r)
 {
-	return rp_kernel_err_pct(rp_kernel_delta(r->k_obj0, r->k_obj1),
-				 rp_kernel_model_dobj(r));
+	return ss_report_kernel_err_pct(ss_report_kernel_delta(r->k_obj0, r->k_obj1),
+				 ss_report_kernel_model_dobj(r));
 }
 
-static double slab_err(const struct rp_kernel_row *r)
+static double slab_err(const struct ss_report_kernel_row *r)
 {
-	return rp_kernel_err_pct(rp_kernel_delta(r->k_slab0, r->k_slab1),
-				 rp_kernel_model_dslab(r));
+	return ss_report_kernel_err_pct(ss_report_kernel_delta(r->k_slab0, r->k_slab1),
+				 ss_report_kernel_model_dslab(r));
 }
 
 /* e into [*lo, *hi]; NaN (no error: the kernel's change is 0) is none. */
@@ -227,7 +227,7 @@ static void widen(double *lo, double *hi, double e)
 		*hi = e;
 }
 
-static const struct rp_kernel_row *row_named(const struct kt_capture *c, const char *name)
+static const struct ss_report_kernel_row *row_named(const struct ss_ktable_capture *c, const char *name)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (!strcmp(c->rows[i].name, name))
@@ -236,9 +236,9 @@ static const struct rp_kernel_row *row_named(const struct kt_capture *c, const c
 }
 
 /* Draw d's report of cap (dir.drawD) into cap's spreads. */
-static int add_draw(struct kt_capture *cap, const char *dir, unsigned d, struct ss_error *err)
+static int add_draw(struct ss_ktable_capture *cap, const char *dir, unsigned d, struct ss_error *err)
 {
-	struct kt_capture o = {0};
+	struct ss_ktable_capture o = {0};
 	int rc = 0;
 
 	snprintf(o.csv, sizeof(o.csv), "%s.draw%u/kernel.csv", dir, d);
@@ -247,9 +247,9 @@ static int add_draw(struct kt_capture *cap, const char *dir, unsigned d, struct 
 		return -1;
 	}
 	for (size_t i = 0; i < cap->n && !rc; i++) {
-		const struct rp_kernel_row *r = &cap->rows[i], *q;
+		const struct ss_report_kernel_row *r = &cap->rows[i], *q;
 
-		if (!rp_kernel_row_held(r))
+		if (!ss_report_kernel_row_held(r))
 			continue;
 		q = row_named(&o, r->name);
 		if (!q || q->k_obj0 != r->k_obj0 || q->k_obj1 != r->k_obj1 ||
@@ -257,7 +257,7 @@ static int add_draw(struct kt_capture *cap, const char *dir, unsigned d, struct 
 			rc = ss_errorf(err, "%s: cache %s: %s, not the kernel's of %s (another capture?)",
 				       o.csv, r->name, q ? "other kernel figures" : "no row", cap->csv);
 		else {
-			cap->spread[i].within += rp_kernel_row_within(q);
+			cap->spread[i].within += ss_report_kernel_row_within(q);
 			widen(&cap->spread[i].obj_min, &cap->spread[i].obj_max, obj_err(q));
 			widen(&cap->spread[i].slab_min, &cap->spread[i].slab_max, slab_err(q));
 		}
@@ -267,15 +267,15 @@ static int add_draw(struct kt_capture *cap, const char *dir, unsigned d, struct 
 }
 
 /* The spreads of cap over the default draw and t->draws others. */
-static int add_draws(const struct kt_table *t, struct kt_capture *cap, const char *dir,
+static int add_draws(const struct ss_ktable_table *t, struct ss_ktable_capture *cap, const char *dir,
 		     struct ss_error *err)
 {
 	if (!(cap->spread = calloc(cap->n ? cap->n : 1, sizeof(*cap->spread))))
 		return ss_errorf(err, "out of memory");
 	for (size_t i = 0; i < cap->n; i++) {
-		struct kt_spread *sp = &cap->spread[i];
+		struct ss_ktable_spread *sp = &cap->spread[i];
 
-		sp->within = rp_kernel_row_within(&cap->rows[i]);
+		sp->within = ss_report_kernel_row_within(&cap->rows[i]);
 		sp->obj_min = sp->obj_max = obj_err(&cap->rows[i]);
 		sp->slab_min = sp->slab_max = slab_err(&cap->rows[i]);
 	}
@@ -283,20 +283,20 @@ static int add_draws(const struct kt_table *t, struct kt_capture *cap, const cha
 		if (add_draw(cap, dir, d, err))
 			return -1;
 	for (size_t i = 0; i < cap->n; i++)
-		if (rp_kernel_row_held(&cap->rows[i]) && !cap->rows[i].settled) {
+		if (ss_report_kernel_row_held(&cap->rows[i]) && !cap->rows[i].settled) {
 			cap->within_all += cap->spread[i].within == t->draws + 1;
 			cap->within_none += !cap->spread[i].within;
 		}
 	return 0;
 }
 
-int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err)
+int ss_ktable_add_report(struct ss_ktable_table *t, const char *dir, struct ss_error *err)
 {
-	struct kt_capture *cap;
+	struct ss_ktable_capture *cap;
 
 	if (t->n == t->cap) {
 		size_t n = t->cap ? 2 * t->cap : 8;
-		struct kt_capture *p = realloc(t->c, n * sizeof(*p));
+		struct ss_ktable_capture *p = realloc(t->c, n * sizeof(*p));
 
 		if (!p)
 			return ss_errorf(err, "out of memory");
@@ -316,7 +316,7 @@ int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err)
 	return 0;
 }
 
-void kt_free(struct kt_table *t)
+void ss_ktable_free(struct ss_ktable_table *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->c[i].rows);
@@ -326,9 +326,9 @@ void kt_free(struct kt_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-struct kt_totals kt_totals(const struct kt_table *t)
+struct ss_ktable_totals ss_ktable_totals(const struct ss_ktable_table *t)
 {
-	struct kt_totals s = {0};
+	struct ss_ktable_totals s = {0};
 
 	for (size_t i = 0; i < t->n; i++) {
 		s.held += t->c[i].held;
@@ -342,96 +342,96 @@ struct kt_totals kt_totals(const struct kt_table *t)
 }
 
 /* A row that is held and, not settled, misses. */
-static bool misses(const struct rp_kernel_row *r)
+static bool misses(const struct ss_report_kernel_row *r)
 {
-	return rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_within(r);
+	return ss_report_kernel_row_held(r) && !r->settled && !ss_report_kernel_row_within(r);
 }
 
-static void rows_head(struct md_table *m, unsigned draws)
+static void rows_head(struct ss_md_table *m, unsigned draws)
 {
 	static const char *const head[] = {
 		"capture", "cache", "kernel Δobjects", "model Δobjects", "error",
 		"kernel Δslabs", "model Δslabs", "error", "within",
 	};
 
-	mdt_init(m, draws ? "llrrrrrrlrlll" : "llrrrrrrll");
+	ss_mdtable_init(m, draws ? "llrrrrrrlrlll" : "llrrrrrrll");
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		mdt_cell(m, "%s", head[i]);
+		ss_mdtable_cell(m, "%s", head[i]);
 	if (draws) {
-		mdt_cell(m, "draws within");
-		mdt_cell(m, "objects error, every draw");
-		mdt_cell(m, "slabs error, every draw");
+		ss_mdtable_cell(m, "draws within");
+		ss_mdtable_cell(m, "objects error, every draw");
+		ss_mdtable_cell(m, "slabs error, every draw");
 	}
-	mdt_cell(m, "what the model leaves out");
+	ss_mdtable_cell(m, "what the model leaves out");
 }
 
 /* "-2.5% … +1.0%", one figure when they are equal, "0" for none. */
-static void range_cell(struct md_table *m, double lo, double hi)
+static void range_cell(struct ss_md_table *m, double lo, double hi)
 {
 	if (isnan(lo))
-		mdt_cell(m, "0");
+		ss_mdtable_cell(m, "0");
 	else if (lo == hi)
-		mdt_cell(m, "%+.1f%%", lo);
+		ss_mdtable_cell(m, "%+.1f%%", lo);
 	else
-		mdt_cell(m, "%+.1f%% … %+.1f%%", lo, hi);
+		ss_mdtable_cell(m, "%+.1f%% … %+.1f%%", lo, hi);
 }
 
-static void row_cells(struct md_table *m, const struct kt_table *t, const struct kt_capture *cap,
+static void row_cells(struct ss_md_table *m, const struct ss_ktable_table *t, const struct ss_ktable_capture *cap,
 		      size_t j)
 {
-	const struct rp_kernel_row *r = &cap->rows[j];
-	const struct kt_spread *sp = &cap->spread[j];
-	int64_t ko = rp_kernel_delta(r->k_obj0, r->k_obj1), mo = rp_kernel_model_dobj(r);
-	int64_t ks = rp_kernel_delta(r->k_slab0, r->k_slab1), ms = rp_kernel_model_dslab(r);
-	char note[RP_KERNEL_NOTE_MAX];
+	const struct ss_report_kernel_row *r = &cap->rows[j];
+	const struct ss_ktable_spread *sp = &cap->spread[j];
+	int64_t ko = ss_report_kernel_delta(r->k_obj0, r->k_obj1), mo = ss_report_kernel_model_dobj(r);
+	int64_t ks = ss_report_kernel_delta(r->k_slab0, r->k_slab1), ms = ss_report_kernel_model_dslab(r);
+	char note[SS_REPORT_KERNEL_NOTE_MAX];
 
-	mdt_cell(m, "%s", cap->name);
-	mdt_cell(m, "%s", r->name);
-	mdt_cell(m, "%+lld", (long long)ko);
-	mdt_cell(m, "%+lld", (long long)mo);
-	rp_kernel_err_cell(m, ko, mo);
-	mdt_cell(m, "%+lld", (long long)ks);
-	mdt_cell(m, "%+lld", (long long)ms);
-	rp_kernel_err_cell(m, ks, ms);
-	mdt_cell(m, "%s", r->settled ? "settled" : rp_kernel_row_ok(r) ? "yes" : "no");
+	ss_mdtable_cell(m, "%s", cap->name);
+	ss_mdtable_cell(m, "%s", r->name);
+	ss_mdtable_cell(m, "%+lld", (long long)ko);
+	ss_mdtable_cell(m, "%+lld", (long long)mo);
+	ss_report_kernel_err_cell(m, ko, mo);
+	ss_mdtable_cell(m, "%+lld", (long long)ks);
+	ss_mdtable_cell(m, "%+lld", (long long)ms);
+	ss_report_kernel_err_cell(m, ks, ms);
+	ss_mdtable_cell(m, "%s", r->settled ? "settled" : ss_report_kernel_row_ok(r) ? "yes" : "no");
 	if (t->draws) {
-		mdt_cell(m, "%u of %u", sp->within, t->draws + 1);
+		ss_mdtable_cell(m, "%u of %u", sp->within, t->draws + 1);
 		range_cell(m, sp->obj_min, sp->obj_max);
 		range_cell(m, sp->slab_min, sp->slab_max);
 	}
-	rp_kernel_note(r, note, sizeof(note));
-	mdt_cell(m, "%s", note);
+	ss_report_kernel_note(r, note, sizeof(note));
+	ss_mdtable_cell(m, "%s", note);
 }
 
 /* The held rows of every capture, or only those that miss. */
-static int rows_table(FILE *fp, const struct kt_table *t, bool only_misses)
+static int rows_table(FILE *fp, const struct ss_ktable_table *t, bool only_misses)
 {
-	struct md_table m;
+	struct ss_md_table m;
 
 	rows_head(&m, t->draws);
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t j = 0; j < t->c[i].n; j++) {
-			const struct rp_kernel_row *r = &t->c[i].rows[j];
+			const struct ss_report_kernel_row *r = &t->c[i].rows[j];
 
-			if (rp_kernel_row_held(r) && (!only_misses || misses(r)))
+			if (ss_report_kernel_row_held(r) && (!only_misses || misses(r)))
 				row_cells(&m, t, &t->c[i], j);
 		}
-	return mdt_print(fp, &m);
+	return ss_mdtable_print(fp, &m);
 }
 
 /* The captures, one line each: their counts and the caches that miss. */
-static int captures_table(FILE *fp, const struct kt_table *t)
+static int captures_table(FILE *fp, const struct ss_ktable_table *t)
 {
-	struct md_table m;
+	struct ss_md_table m;
 
-	mdt_init(&m, "lrrrl");
-	mdt_cell(&m, "capture");
-	mdt_cell(&m, "held");
-	mdt_cell(&m, "within");
-	mdt_cell(&m, "settled");
-	mdt_cell(&m, "misses");
+	ss_mdtable_init(&m, "lrrrl");
+	ss_mdtable_cell(&m, "capture");
+	ss_mdtable_cell(&m, "held");
+	ss_mdtable_cell(&m, "within");
+	ss_mdtable_cell(&m, "settled");
+	ss_mdtable_cell(&m, "misses");
 	for (size_t i = 0; i < t->n; i++) {
-		const struct kt_capture *cap = &t->c[i];
+		const struct ss_ktable_capture *cap = &t->c[i];
 		char list[1024] = "";
 		size_t n = 0;
 
@@ -439,31 +439,31 @@ static int captures_table(FILE *fp, const struct kt_table *t)
 			if (misses(&cap->rows[j]))
 				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
 						      n ? ", " : "", cap->rows[j].name);
-		mdt_cell(&m, "%s", cap->name);
-		mdt_cell(&m, "%zu", cap->held);
-		mdt_cell(&m, "%zu", cap->within);
-		mdt_cell(&m, "%zu", cap->settled);
-		mdt_cell(&m, "%s", list);
+		ss_mdtable_cell(&m, "%s", cap->name);
+		ss_mdtable_cell(&m, "%zu", cap->held);
+		ss_mdtable_cell(&m, "%zu", cap->within);
+		ss_mdtable_cell(&m, "%zu", cap->settled);
+		ss_mdtable_cell(&m, "%s", list);
 	}
-	return mdt_print(fp, &m);
+	return ss_mdtable_print(fp, &m);
 }
 
-int kt_write_md(FILE *fp, const struct kt_table *t, const char *command)
+int ss_ktable_write_md(FILE *fp, const struct ss_ktable_table *t, const char *command)
 {
-	struct kt_totals s = kt_totals(t);
+	struct ss_ktable_totals s = ss_ktable_totals(t);
 
 	fprintf(fp, "# The live kernel and the simulator: %zu capture%s\n\n", t->n,
 		t->n == 1 ? "" : "s");
 	if (command)
 		fprintf(fp, "`%s`\n\n", command);
-	mdt_wrap(fp, "", "", true,
+	ss_mdtable_wrap(fp, "", "", true,
 		 "Each capture's report (`reports/NAME/kernel.csv`: the run of its first model, "
 		 "`traced` by default) puts the kernel's change of every cache between its two "
 		 "slab snapshots beside the replay's.  A cache whose objects changed by %d or more "
 		 "in the kernel is held: its simulated change must be within ±%.0f%% (objects) and "
 		 "±%.0f%% (slabs) of the kernel's (docs/own-trace.md).  A settled cache (the settling "
 		 "rule read the after-snapshot) is fitted, not predicted: listed, never counted.",
-		 RP_KERNEL_MIN_DELTA, RP_KERNEL_OBJ_TOL, RP_KERNEL_SLAB_TOL);
+		 SS_REPORT_KERNEL_MIN_DELTA, SS_REPORT_KERNEL_OBJ_TOL, SS_REPORT_KERNEL_SLAB_TOL);
 	fprintf(fp, "**%zu of %zu held caches within** over %zu capture%s", s.within,
 		s.held - s.settled, t->n, t->n == 1 ? "" : "s");
 	if (s.settled)
@@ -471,7 +471,7 @@ int kt_write_md(FILE *fp, const struct kt_table *t, const char *command)
 			s.settled, s.within_unsettled, s.held);
 	fprintf(fp, ".\n\n");
 	if (t->draws)
-		mdt_wrap(fp, "", "", true,
+		ss_mdtable_wrap(fp, "", "", true,
 			 "Each capture was replayed %u more times with other draws of which initial "
 			 "slab a free of an object from before the trace takes (`run --draw-seed 1` .. "
 			 "`%u`, reports NAME.drawS): of the %zu held caches not settled, %zu are within "
@@ -487,13 +487,13 @@ int kt_write_md(FILE *fp, const struct kt_table *t, const char *command)
 	}
 	fprintf(fp, "## Every held cache\n\n");
 	if (!s.held)
-		fprintf(fp, "No cache's objects changed by %d or more.\n\n", RP_KERNEL_MIN_DELTA);
+		fprintf(fp, "No cache's objects changed by %d or more.\n\n", SS_REPORT_KERNEL_MIN_DELTA);
 	else if (rows_table(fp, t, false))
 		return -1;
 	return ferror(fp) ? -1 : 0;
 }
 
-int kt_write_csv(FILE *fp, const struct kt_table *t)
+int ss_ktable_write_csv(FILE *fp, const struct ss_ktable_table *t)
 {
 	fprintf(fp, "capture,cache,kernel_objects_before,kernel_delta_objects,model_delta_objects,"
 		    "objects_error_pct,kernel_delta_slabs,model_delta_slabs,slabs_error_pct,"
@@ -501,33 +501,33 @@ int kt_write_csv(FILE *fp, const struct kt_table *t)
 		    "slabs_error_min,slabs_error_max,note\n");
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t j = 0; j < t->c[i].n; j++) {
-			const struct rp_kernel_row *r = &t->c[i].rows[j];
-			int64_t ko = rp_kernel_delta(r->k_obj0, r->k_obj1);
-			int64_t mo = rp_kernel_model_dobj(r);
-			int64_t ks = rp_kernel_delta(r->k_slab0, r->k_slab1);
-			int64_t ms = rp_kernel_model_dslab(r);
-			char note[RP_KERNEL_NOTE_MAX];
+			const struct ss_report_kernel_row *r = &t->c[i].rows[j];
+			int64_t ko = ss_report_kernel_delta(r->k_obj0, r->k_obj1);
+			int64_t mo = ss_report_kernel_model_dobj(r);
+			int64_t ks = ss_report_kernel_delta(r->k_slab0, r->k_slab1);
+			int64_t ms = ss_report_kernel_model_dslab(r);
+			char note[SS_REPORT_KERNEL_NOTE_MAX];
 
-			if (!rp_kernel_row_held(r))
+			if (!ss_report_kernel_row_held(r))
 				continue;
 			ss_csv_put(fp, t->c[i].name);
 			fputc(',', fp);
 			ss_csv_put(fp, r->name);
 			fprintf(fp, ",%llu,%lld,%lld", (unsigned long long)r->k_obj0, (long long)ko,
 				(long long)mo);
-			rp_kernel_csv_err(fp, ko, mo);
+			ss_report_kernel_csv_err(fp, ko, mo);
 			fprintf(fp, ",%lld,%lld", (long long)ks, (long long)ms);
-			rp_kernel_csv_err(fp, ks, ms);
-			const struct kt_spread *sp = &t->c[i].spread[j];
+			ss_report_kernel_csv_err(fp, ks, ms);
+			const struct ss_ktable_spread *sp = &t->c[i].spread[j];
 
-			fprintf(fp, ",%d,%d,%u,%u", r->settled > 0, rp_kernel_row_within(r),
+			fprintf(fp, ",%d,%d,%u,%u", r->settled > 0, ss_report_kernel_row_within(r),
 				t->draws + 1, sp->within);
-			rp_kernel_csv_pct(fp, sp->obj_min);
-			rp_kernel_csv_pct(fp, sp->obj_max);
-			rp_kernel_csv_pct(fp, sp->slab_min);
-			rp_kernel_csv_pct(fp, sp->slab_max);
+			ss_report_kernel_csv_pct(fp, sp->obj_min);
+			ss_report_kernel_csv_pct(fp, sp->obj_max);
+			ss_report_kernel_csv_pct(fp, sp->slab_min);
+			ss_report_kernel_csv_pct(fp, sp->slab_max);
 			fputc(',', fp);
-			rp_kernel_note(r, note, sizeof(note));
+			ss_report_kernel_note(r, note, sizeof(note));
 			ss_csv_put(fp, note);
 			fputc('\n', fp);
 		}

@@ -24,23 +24,23 @@
 #include "report_kernel.h"
 
 /* A held cache over the draws (the default one included). */
-struct kt_spread {
+struct ss_ktable_spread {
 	unsigned within;	/* draws within the bounds */
 	double obj_min, obj_max, slab_min, slab_max; /* errors, % (NaN: none) */
 };
 
-struct kt_capture {
+struct ss_ktable_capture {
 	char name[256];	   /* the report directory's last component */
 	char csv[4200];	   /* its kernel.csv */
-	struct rp_kernel_row *rows;
-	struct kt_spread *spread; /* per row */
+	struct ss_report_kernel_row *rows;
+	struct ss_ktable_spread *spread; /* per row */
 	size_t n;
 	size_t held, settled, within, within_unsettled;
 	size_t within_all, within_none; /* over every draw (unsettled rows) */
 };
 
-struct kt_table {
-	struct kt_capture *c;
+struct ss_ktable_table {
+	struct ss_ktable_capture *c;
 	size_t n, cap;
 	unsigned draws; /* other draw seeds per capture: 1 .. draws */
 };
@@ -48,21 +48,21 @@ struct kt_table {
 /* Add report directory dir (its kernel.csv) to t, and, with t->draws,
  * dir.draw1 .. dir.drawN (the same capture, other draw seeds: the same
  * caches and kernel figures).  Errors name the file and line. */
-int kt_add_report(struct kt_table *t, const char *dir, struct ss_error *err);
-void kt_free(struct kt_table *t);
+int ss_ktable_add_report(struct ss_ktable_table *t, const char *dir, struct ss_error *err);
+void ss_ktable_free(struct ss_ktable_table *t);
 
 /* The totals over every capture of t. */
-struct kt_totals {
+struct ss_ktable_totals {
 	size_t held, settled, within, within_unsettled;
 	size_t within_all, within_none; /* with draws: within under every draw, none */
 };
-struct kt_totals kt_totals(const struct kt_table *t);
+struct ss_ktable_totals ss_ktable_totals(const struct ss_ktable_table *t);
 
 /* kernel-table.md: the rule, the count, a line per capture, the misses,
  * every held cache; command is the one shown (NULL: none).  0, or -1
  * when out of memory or on a write error. */
-int kt_write_md(FILE *fp, const struct kt_table *t, const char *command);
+int ss_ktable_write_md(FILE *fp, const struct ss_ktable_table *t, const char *command);
 /* kernel-table.csv: one row per held cache of every capture. */
-int kt_write_csv(FILE *fp, const struct kt_table *t);
+int ss_ktable_write_csv(FILE *fp, const struct ss_ktable_table *t);
 
 #endif

@@ -12,6 +12,6 @@
 #include "report_runs.h"
 
 /* 0, or -1 when out of memory. */
-int rp_latency_table(FILE *fp, const struct rp_results *res);
+int ss_report_latency_table(FILE *fp, const struct ss_report_results *res);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void html_escape(FILE *out, const char *s)
+void ss_html_escape(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -28,7 +28,7 @@ static bool relative(const char *url)
 }
 
 /* Shift headings, prefix relative links and images. */
-static int adjust(cmark_node *doc, const struct md_html_opts *o)
+static int adjust(cmark_node *doc, const struct ss_md_html_opts *o)
 {
 	cmark_iter *it = cmark_iter_new(doc);
 	cmark_event_type ev;
@@ -71,7 +71,7 @@ static int adjust(cmark_node *doc, const struct md_html_opts *o)
 
 /* libcmark's HTML of markdown text: a whole document, or (inline) one
  * table cell without the paragraph around it.  NULL out of memory. */
-static char *render(const char *md, size_t len, const struct md_html_opts *o,
+static char *render(const char *md, size_t len, const struct ss_md_html_opts *o,
 		    bool inline_only)
 {
 	cmark_node *doc = cmark_parse_document(md, len, CMARK_OPT_DEFAULT);
@@ -159,7 +159,7 @@ static bool is_separator(const char *line)
 
 /* One row of cells; right[] from the separator row. */
 static int table_row(FILE *out, char *line, const char *tag, const bool *right,
-		     const struct md_html_opts *o)
+		     const struct ss_md_html_opts *o)
 {
 	char *cell[MAX_CELLS];
 	unsigned n = split_row(line, cell, MAX_CELLS);
@@ -178,7 +178,7 @@ static int table_row(FILE *out, char *line, const char *tag, const bool *right,
 }
 
 /* lines[0..n): a header row, the separator, then the body rows. */
-static int table(FILE *out, char **lines, size_t n, const struct md_html_opts *o)
+static int table(FILE *out, char **lines, size_t n, const struct ss_md_html_opts *o)
 {
 	bool right[MAX_CELLS] = {false};
 	char *sep[MAX_CELLS];
@@ -240,7 +240,7 @@ static size_t *line_starts(const char *text, size_t len, size_t *nl)
  * followed by a separator row and runs while lines are rows; the text
  * between tables goes to libcmark whole, so that its lists and paragraphs
  * span lines as CommonMark says. */
-static int convert(FILE *out, const char *text, size_t len, const struct md_html_opts *o)
+static int convert(FILE *out, const char *text, size_t len, const struct ss_md_html_opts *o)
 {
 	size_t nl, i = 0, seg = 0;
 	size_t *at = line_starts(text, len, &nl);
@@ -299,7 +299,7 @@ out:
 	return rc;
 }
 
-int md_html(FILE *out, FILE *in, const struct md_html_opts *o)
+int ss_md_html(FILE *out, FILE *in, const struct ss_md_html_opts *o)
 {
 	char *text = NULL, buf[65536];
 	size_t len = 0, n;
@@ -336,7 +336,7 @@ int md_html(FILE *out, FILE *in, const struct md_html_opts *o)
 	return rc;
 }
 
-int md_html_file(FILE *out, const char *path, const struct md_html_opts *o,
+int ss_md_html_file(FILE *out, const char *path, const struct ss_md_html_opts *o,
 		 struct ss_error *err)
 {
 	FILE *in = fopen(path, "r");
@@ -344,7 +344,7 @@ int md_html_file(FILE *out, const char *path, const struct md_html_opts *o,
 
 	if (!in)
 		return ss_errorf(err, "%s: cannot open", path);
-	rc = md_html(out, in, o);
+	rc = ss_md_html(out, in, o);
 	fclose(in);
 	return rc ? ss_errorf(err, "%s: read, write or memory error", path) : 0;
 }

@@ -19,7 +19,7 @@
 
 #include "error.h"
 
-struct md_html_opts {
+struct ss_md_html_opts {
 	int heading_shift;	/* "#" becomes <h(1 + shift)>, at most h6 */
 	const char *link_base;	/* "" or "dir/" */
 	bool skip_title;	/* leave out a first line "# TITLE" (a page
@@ -28,12 +28,12 @@ struct md_html_opts {
 
 /* Convert everything read from in.  0, or -1 on a read or write error or
  * out of memory. */
-int md_html(FILE *out, FILE *in, const struct md_html_opts *o);
+int ss_md_html(FILE *out, FILE *in, const struct ss_md_html_opts *o);
 /* The same from a file; errors name it. */
-int md_html_file(FILE *out, const char *path, const struct md_html_opts *o,
+int ss_md_html_file(FILE *out, const char *path, const struct ss_md_html_opts *o,
 		 struct ss_error *err);
 
 /* Write s with &, <, > and " escaped. */
-void html_escape(FILE *out, const char *s);
+void ss_html_escape(FILE *out, const char *s);
 
 #endif

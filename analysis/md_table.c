@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mdt_init(struct md_table *t, const char *align)
+void ss_mdtable_init(struct ss_md_table *t, const char *align)
 {
 	memset(t, 0, sizeof(*t));
 	snprintf(t->align, sizeof(t->align), "%s", align);
 	t->ncols = (unsigned)strlen(t->align);
 }
 
-static int grow(struct md_table *t)
+static int grow(struct ss_md_table *t)
 {
 	size_t cap = t->cap ? 2 * t->cap : 64;
 	char **c;
@@ -27,7 +27,7 @@ static int grow(struct md_table *t)
 	return 0;
 }
 
-void mdt_cell(struct md_table *t, const char *fmt, ...)
+void ss_mdtable_cell(struct ss_md_table *t, const char *fmt, ...)
 {
 	char raw[512], *cell, *o;
 	va_list ap;
@@ -50,7 +50,7 @@ void mdt_cell(struct md_table *t, const char *fmt, ...)
 	t->cells[t->n++] = cell;
 }
 
-size_t mdt_width(const char *s)
+size_t ss_mdtable_width(const char *s)
 {
 	size_t w = 0;
 
@@ -59,7 +59,7 @@ size_t mdt_width(const char *s)
 	return w;
 }
 
-void mdt_free(struct md_table *t)
+void ss_mdtable_free(struct ss_md_table *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		free(t->cells[i]);
@@ -75,7 +75,7 @@ static void pad(FILE *fp, size_t n)
 }
 
 /* The separator under the header row: dashes, ':' for right alignment. */
-static void rule(FILE *fp, const struct md_table *t, const size_t *w)
+static void rule(FILE *fp, const struct ss_md_table *t, const size_t *w)
 {
 	for (size_t k = 0; k < t->ncols; k++) {
 		fputs(k ? " " : "| ", fp);
@@ -86,22 +86,22 @@ static void rule(FILE *fp, const struct md_table *t, const size_t *w)
 	fputc('\n', fp);
 }
 
-int mdt_print(FILE *fp, struct md_table *t)
+int ss_mdtable_print(FILE *fp, struct ss_md_table *t)
 {
-	size_t w[MDT_MAX_COLS] = {0};
+	size_t w[SS_MDTABLE_MAX_COLS] = {0};
 
 	if (t->oom || !t->ncols || t->n % t->ncols) {
-		mdt_free(t);
+		ss_mdtable_free(t);
 		return -1;
 	}
 	for (size_t i = 0; i < t->n; i++) {
-		size_t c = i % t->ncols, cw = mdt_width(t->cells[i]);
+		size_t c = i % t->ncols, cw = ss_mdtable_width(t->cells[i]);
 
 		w[c] = cw > w[c] ? cw : w[c];
 		w[c] = w[c] < 3 ? 3 : w[c];
 	}
 	for (size_t i = 0; i < t->n; i++) {
-		size_t c = i % t->ncols, gap = w[c] - mdt_width(t->cells[i]);
+		size_t c = i % t->ncols, gap = w[c] - ss_mdtable_width(t->cells[i]);
 
 		fputs(c ? " " : "| ", fp);
 		if (t->align[c] == 'r')
@@ -114,7 +114,7 @@ int mdt_print(FILE *fp, struct md_table *t)
 			rule(fp, t, w);
 	}
 	fputc('\n', fp);
-	mdt_free(t);
+	ss_mdtable_free(t);
 	return 0;
 }
 
@@ -130,11 +130,11 @@ static bool bad_line_start(const char *w)
 	       w[0] == '#' || (d && (w[d] == '.' || w[d] == ')'));
 }
 
-void mdt_wrap(FILE *fp, const char *first, const char *cont, bool para,
+void ss_mdtable_wrap(FILE *fp, const char *first, const char *cont, bool para,
 		    const char *fmt, ...)
 {
 	char text[4096], *save = NULL;
-	size_t col = mdt_width(first);
+	size_t col = ss_mdtable_width(first);
 	bool start = true;
 	va_list ap;
 
@@ -144,11 +144,11 @@ void mdt_wrap(FILE *fp, const char *first, const char *cont, bool para,
 	fputs(first, fp);
 	for (char *w = strtok_r(text, " ", &save); w;
 	     w = strtok_r(NULL, " ", &save)) {
-		size_t ww = mdt_width(w);
+		size_t ww = ss_mdtable_width(w);
 
-		if (!start && col + 1 + ww > MDT_WRAP && !bad_line_start(w)) {
+		if (!start && col + 1 + ww > SS_MDTABLE_WRAP && !bad_line_start(w)) {
 			fprintf(fp, "\n%s", cont);
-			col = mdt_width(cont);
+			col = ss_mdtable_width(cont);
 			start = true;
 		}
 		if (!start) {

@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define MDT_MAX_COLS 64
+#define SS_MDTABLE_MAX_COLS 64
 
-struct md_table {
-	char align[MDT_MAX_COLS + 1];
+struct ss_md_table {
+	char align[SS_MDTABLE_MAX_COLS + 1];
 	unsigned ncols;
 	char **cells;
 	size_t n, cap;
@@ -23,23 +23,23 @@ struct md_table {
 };
 
 /* align: one 'l' or 'r' per column, at most MDT_MAX_COLS. */
-void mdt_init(struct md_table *t, const char *align);
-void mdt_cell(struct md_table *t, const char *fmt, ...)
+void ss_mdtable_init(struct ss_md_table *t, const char *align);
+void ss_mdtable_cell(struct ss_md_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Print the table (and a blank line), then free it.  -1 when out of memory
  * or the cells do not fill whole rows. */
-int mdt_print(FILE *fp, struct md_table *t);
-void mdt_free(struct md_table *t);
+int ss_mdtable_print(FILE *fp, struct ss_md_table *t);
+void ss_mdtable_free(struct ss_md_table *t);
 
 /* Terminal columns of a UTF-8 string. */
-size_t mdt_width(const char *s);
+size_t ss_mdtable_width(const char *s);
 
-#define MDT_WRAP 96 /* text columns of prose lines */
+#define SS_MDTABLE_WRAP 96 /* text columns of prose lines */
 /* Print formatted prose wrapped at MDT_WRAP columns: the first line starts
  * with `first`, the others with `cont`; a blank line follows when `para`.
  * A continuation line never starts with a word markdown would read as a
  * list item, quote or heading. */
-void mdt_wrap(FILE *fp, const char *first, const char *cont, bool para,
+void ss_mdtable_wrap(FILE *fp, const char *first, const char *cont, bool para,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif

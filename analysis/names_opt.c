@@ -8,8 +8,8 @@
 
 #define MAX_NAMES 256
 
-int names_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
-		    struct rp_names *l)
+int ss_names_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
+		    struct ss_report_names *l)
 {
 	const char *opt = set->opts[id].name;
 	char buf[4096], *tok[MAX_NAMES];
@@ -22,11 +22,11 @@ int names_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
 		return ss_opt_usage_err(set, "--%s: expected 1 to %d names", opt,
 					MAX_NAMES);
 	for (int i = 0; i < n; i++) {
-		if (!rp_name_ok(tok[i]) || rp_names_find(l, tok[i]) >= 0)
+		if (!ss_report_name_ok(tok[i]) || ss_report_names_find(l, tok[i]) >= 0)
 			return ss_opt_usage_err(set, "--%s: '%s' is %s", opt, tok[i],
-						rp_name_ok(tok[i]) ? "listed twice"
+						ss_report_name_ok(tok[i]) ? "listed twice"
 								   : "not [A-Za-z0-9._+-]+");
-		if (rp_names_add(l, tok[i])) {
+		if (ss_report_names_add(l, tok[i])) {
 			fprintf(stderr, "slabsim %s: out of memory\n", set->cmd);
 			return -1;
 		}

@@ -7,10 +7,10 @@
 #include "report_runs.h"
 
 /* Split arg, the value of option id of set, on whitespace; every name
- * must pass rp_name_ok() and appear once, and the list must not have been
+ * must pass ss_report_name_ok() and appear once, and the list must not have been
  * given before.  On error reports "slabsim CMD: --OPT: ..." as a usage
  * error and returns -1. */
-int names_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
-		    struct rp_names *l);
+int ss_names_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
+		    struct ss_report_names *l);
 
 #endif

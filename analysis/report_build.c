@@ -21,13 +21,13 @@
  * generic ones, then the workload's extra plot-data files. */
 enum { OUT_SUMMARY, OUT_WASTE, OUT_LATENCY, OUT_TITLE, OUT_FIGURES, OUT_REPORT, OUT_KERNEL,
        OUT_CHANGE, OUT_TIMELINE, OUT_PHASES, NR_OUT };
-#define MAX_OUT (NR_OUT + RP_MAX_EXTRA_DAT)
+#define MAX_OUT (NR_OUT + SS_REPORT_MAX_EXTRA_DAT)
 static const char *const out_names[NR_OUT] = {
 	"summary.csv", "waste.dat", "latency.dat", "title.gp", "figures.csv", "report.md",
 	"kernel.csv", "change.dat", "timeline.dat", "phases.dat",
 };
 
-static const char *out_name(const struct rp_extra *ex, int k)
+static const char *out_name(const struct ss_report_extra *ex, int k)
 {
 	if (k < NR_OUT)
 		return out_names[k];
@@ -38,7 +38,7 @@ static const char *out_name(const struct rp_extra *ex, int k)
  * whether or not the comparison could be loaded). */
 static bool wanted(const struct ss_report_request *o, int k)
 {
-	const struct rp_extra *ex = o->extra;
+	const struct ss_report_extra *ex = o->extra;
 
 	if ((k == OUT_KERNEL || k == OUT_CHANGE) && !o->kernel_after)
 		return false;
@@ -55,7 +55,7 @@ static bool wanted(const struct ss_report_request *o, int k)
  * and the plots. */
 void ss_report_remove_outputs(const struct ss_report_request *o)
 {
-	const struct rp_extra *ex = o->extra;
+	const struct ss_report_extra *ex = o->extra;
 	char path[4200];
 
 	for (int k = 0; k < MAX_OUT; k++)
@@ -66,19 +66,19 @@ void ss_report_remove_outputs(const struct ss_report_request *o)
 }
 
 /* timeline.dat: every run's block, in the report's order (timeline_dat.h). */
-static int write_timeline(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
+static int write_timeline(FILE *fp, const struct ss_report_report_in *in, struct ss_error *err)
 {
-	const struct rp_results *res = in->res;
+	const struct ss_report_results *res = in->res;
 
 	ss_timeline_dat_head(fp, "slabsim report");
 	for (unsigned vi = 0; vi < res->variants.n; vi++)
 		for (unsigned mi = 0; mi < res->models.n; mi++) {
-			struct cmp_timeline tl = {0};
-			int rc = ss_timeline_dat_block(fp, in->dir, rp_find(res, vi, mi),
+			struct ss_compare_timeline tl = {0};
+			int rc = ss_timeline_dat_block(fp, in->dir, ss_report_find(res, vi, mi),
 						       res->variants.v[vi], res->models.v[mi],
 						       &tl, err);
 
-			cmp_timeline_free(&tl);
+			ss_compare_timeline_free(&tl);
 			if (rc)
 				return -1;
 		}
@@ -86,53 +86,53 @@ static int write_timeline(FILE *fp, const struct rp_report_in *in, struct ss_err
 }
 
 /* phases.dat: each variant's markers, read from its first run. */
-static int write_phases(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
+static int write_phases(FILE *fp, const struct ss_report_report_in *in, struct ss_error *err)
 {
-	const struct rp_results *res = in->res;
+	const struct ss_report_results *res = in->res;
 
 	ss_phases_dat_head(fp, "slabsim report");
 	for (unsigned vi = 0; vi < res->variants.n; vi++) {
-		const struct rp_run *run = NULL;
-		struct cmp_timeline tl = {0};
+		const struct ss_report_run *run = NULL;
+		struct ss_compare_timeline tl = {0};
 		char path[4400];
 
 		for (unsigned mi = 0; mi < res->models.n && !run; mi++)
-			run = rp_find(res, vi, mi);
+			run = ss_report_find(res, vi, mi);
 		if (run) {
 			snprintf(path, sizeof(path), "%s/runs/%s__%s/timeline.csv", in->dir,
 				 run->variant, run->model);
-			if (cmp_read_timeline(path, NULL, NULL, &tl, err))
+			if (ss_compare_read_timeline(path, NULL, NULL, &tl, err))
 				return -1;
 		}
 		ss_phases_dat_block(fp, res->variants.v[vi], run ? &tl : NULL);
-		cmp_timeline_free(&tl);
+		ss_compare_timeline_free(&tl);
 	}
 	return ferror(fp) ? ss_errorf(err, "phases.dat: write failed") : 0;
 }
 
 /* Output k into fp: 0, or -1 with err set (a bad input file) or not (out
  * of memory, a write error). */
-static int write_one(const struct rp_extra *ex, int k, FILE *fp,
-		     const struct rp_report_in *in, struct ss_error *err)
+static int write_one(const struct ss_report_extra *ex, int k, FILE *fp,
+		     const struct ss_report_report_in *in, struct ss_error *err)
 {
 	switch (k) {
-	case OUT_SUMMARY: return rp_write_summary_csv(fp, in->res, in->baseline);
-	case OUT_WASTE: return rp_write_waste_dat(fp, in->res);
-	case OUT_LATENCY: return rp_write_latency_dat(fp, in->res);
+	case OUT_SUMMARY: return ss_report_write_summary_csv(fp, in->res, in->baseline);
+	case OUT_WASTE: return ss_report_write_waste_dat(fp, in->res);
+	case OUT_LATENCY: return ss_report_write_latency_dat(fp, in->res);
 	case OUT_TITLE: {
 		char title[512];
 
-		rp_plot_title(in->res, in->title ? in->title : in->workload, title, sizeof(title));
+		ss_report_plot_title(in->res, in->title ? in->title : in->workload, title, sizeof(title));
 		/* a capture's timeline draws each run's change since its start */
-		return rp_write_title_gp(fp, title) || ss_timeline_dat_title(fp, in->window);
+		return ss_report_write_title_gp(fp, title) || ss_timeline_dat_title(fp, in->window);
 	}
-	case OUT_FIGURES: return rp_write_figures_csv(fp, in->figs);
+	case OUT_FIGURES: return ss_report_write_figures_csv(fp, in->figs);
 	case OUT_REPORT:
-		if (rp_write_report(fp, in))
+		if (ss_report_write_report(fp, in))
 			return -1;
 		return ex && ex->write_md ? ex->write_md(fp, in) : 0;
-	case OUT_KERNEL: return rp_kernel_write_csv(fp, in->kernel);
-	case OUT_CHANGE: return rp_capture_write_change_dat(fp, in);
+	case OUT_KERNEL: return ss_report_kernel_write_csv(fp, in->kernel);
+	case OUT_CHANGE: return ss_report_capture_write_change_dat(fp, in);
 	case OUT_TIMELINE: return write_timeline(fp, in, err);
 	case OUT_PHASES: return write_phases(fp, in, err);
 	default: return ex->write_dat((unsigned)(k - NR_OUT), fp, in);
@@ -140,9 +140,9 @@ static int write_one(const struct rp_extra *ex, int k, FILE *fp,
 }
 
 static int write_outputs(const struct ss_report_request *o,
-			 const struct rp_report_in *in, struct ss_error *err)
+			 const struct ss_report_report_in *in, struct ss_error *err)
 {
-	const struct rp_extra *ex = o->extra;
+	const struct ss_report_extra *ex = o->extra;
 	struct ss_atomic_file f[MAX_OUT];
 	bool want[MAX_OUT], open_[MAX_OUT] = {false};
 	char path[4200];
@@ -186,14 +186,14 @@ out:
  * with --kernel-after. */
 static void plot_list(const struct ss_report_request *o, char *buf, size_t n)
 {
-	const struct rp_extra *ex = o->extra;
+	const struct ss_report_extra *ex = o->extra;
 
 	size_t len = (size_t)snprintf(buf, n, "%s",
 				      !o->window ? "waste.png, latency.png"
 				      : o->kernel_after ? "change.png, timeline.png, latency.png"
 							: "timeline.png, latency.png");
 
-	for (unsigned k = 0; ex && k < RP_MAX_EXTRA_DAT && ex->dat_names[k]; k++) {
+	for (unsigned k = 0; ex && k < SS_REPORT_MAX_EXTRA_DAT && ex->dat_names[k]; k++) {
 		const char *d = ex->dat_names[k];
 		size_t l = strlen(d);
 
@@ -203,12 +203,12 @@ static void plot_list(const struct ss_report_request *o, char *buf, size_t n)
 	}
 }
 
-int ss_report_collect_figures(const struct rp_report_in *in, struct rp_figures *f,
+int ss_report_collect_figures(const struct ss_report_report_in *in, struct ss_report_figures *f,
 		      struct ss_error *err)
 {
-	const struct rp_extra *ex = in->extra;
+	const struct ss_report_extra *ex = in->extra;
 
-	if (rp_seed_figures(in, f) || (ex && ex->figures && ex->figures(in, f)))
+	if (ss_report_seed_figures(in, f) || (ex && ex->figures && ex->figures(in, f)))
 		return ss_errorf(err, "headline figures: out of memory or a bad name");
 	return 0;
 }
@@ -216,26 +216,26 @@ int ss_report_collect_figures(const struct rp_report_in *in, struct rp_figures *
 /* Everything a report reads. */
 struct ss_report {
 	struct ss_report_request *rq;
-	struct rp_results res, alt[SS_REPORT_MAX_ALT];
-	struct rp_results era_base; /* --era-base */
+	struct ss_report_results res, alt[SS_REPORT_MAX_ALT];
+	struct ss_report_results era_base; /* --era-base */
 	bool have_era_base;
-	struct rp_seed seed;
+	struct ss_report_seed seed;
 	bool have_seed;
-	struct rp_figures figs;
-	struct rp_sensitivity sens;
+	struct ss_report_figures figs;
+	struct ss_report_sensitivity sens;
 	bool have_sens;
-	struct rp_inferred *inferred;
+	struct ss_report_inferred *inferred;
 	unsigned ninferred;
-	struct rp_settings *settings; /* each run's kernel.txt */
+	struct ss_report_settings *settings; /* each run's kernel.txt */
 	size_t nsettings;
 	char pick_target[64], pick_why[1024]; /* --capture-target */
 	char compare_why[160];	/* --compare-model's default, and why */
 	char title[256];	/* a capture's name (report.md's title) */
-	struct rp_run_waste rw; /* each run's caches and sites, for the waste ranking */
-	struct rp_kernel kernel; /* --kernel-after's comparison */
+	struct ss_report_run_waste rw; /* each run's caches and sites, for the waste ranking */
+	struct ss_report_kernel kernel; /* --kernel-after's comparison */
 	char plots[512];	/* the plots beside report.md */
 	unsigned secno;
-	struct rp_report_in in;
+	struct ss_report_report_in in;
 };
 
 /* --capture-target FILE: its target= and why= lines. */
@@ -263,36 +263,36 @@ static int load_data(struct ss_report_request *o, struct ss_report *d,
 		     struct ss_error *err)
 {
 	if (o->seed_path) {
-		if (rp_seed_load(o->seed_path, &d->seed, err))
+		if (ss_report_seed_load(o->seed_path, &d->seed, err))
 			return -1;
 		d->have_seed = true;
 	}
-	if (rp_load_results(o->dir, o->workload, &d->res, err) ||
-	    rp_report_arrange(&d->res, d->have_seed ? &d->seed : NULL, &o->variants, &o->models,
+	if (ss_report_load_results(o->dir, o->workload, &d->res, err) ||
+	    ss_report_report_arrange(&d->res, d->have_seed ? &d->seed : NULL, &o->variants, &o->models,
 			      false, o->compare_model, err))
 		return -1;
 	if (!o->compare_model)
-		o->compare_model = rp_default_compare_model(&d->res, d->compare_why,
+		o->compare_model = ss_report_default_compare_model(&d->res, d->compare_why,
 							    sizeof(d->compare_why));
 	for (unsigned k = 0; k < o->nalt; k++)
-		if (rp_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
-		    rp_report_arrange(&d->alt[k], d->have_seed ? &d->seed : NULL, &o->variants,
+		if (ss_report_load_results(o->alt[k], o->workload, &d->alt[k], err) ||
+		    ss_report_report_arrange(&d->alt[k], d->have_seed ? &d->seed : NULL, &o->variants,
 				      &o->models, true, o->compare_model, err))
 			return -1;
 	if (o->era_base) {
-		if (rp_load_results(o->era_base, o->workload, &d->era_base, err) ||
-		    rp_report_arrange(&d->era_base, d->have_seed ? &d->seed : NULL, &o->variants,
+		if (ss_report_load_results(o->era_base, o->workload, &d->era_base, err) ||
+		    ss_report_report_arrange(&d->era_base, d->have_seed ? &d->seed : NULL, &o->variants,
 				      &o->models, false, o->compare_model, err))
 			return -1;
 		d->have_era_base = true;
 	}
 	if (o->sens_path) {
-		if (rp_sensitivity_load(o->sens_path, &d->sens, err))
+		if (ss_report_sensitivity_load(o->sens_path, &d->sens, err))
 			return -1;
 		d->have_sens = true;
 	}
 	if ((o->inferred && o->inferred(&d->res, &d->inferred, &d->ninferred, err)) ||
-	    rp_settings_load_all(o->dir, &d->res, &d->settings, err))
+	    ss_report_settings_load_all(o->dir, &d->res, &d->settings, err))
 		return -1;
 	d->nsettings = d->res.nruns;
 	if (o->capture_target && load_pick(o->capture_target, d, err))
@@ -305,18 +305,18 @@ static int load_data(struct ss_report_request *o, struct ss_report *d,
 
 static void free_data(const struct ss_report_request *o, struct ss_report *d)
 {
-	rp_results_free(&d->res);
+	ss_report_results_free(&d->res);
 	for (unsigned k = 0; k < o->nalt; k++)
-		rp_results_free(&d->alt[k]);
+		ss_report_results_free(&d->alt[k]);
 	if (d->have_era_base)
-		rp_results_free(&d->era_base);
+		ss_report_results_free(&d->era_base);
 	if (d->have_seed)
-		rp_seed_free(&d->seed);
+		ss_report_seed_free(&d->seed);
 	if (d->have_sens)
-		rp_sensitivity_free(&d->sens);
-	rp_figures_free(&d->figs);
+		ss_report_sensitivity_free(&d->sens);
+	ss_report_figures_free(&d->figs);
 	free(d->inferred);
-	rp_settings_free_all(d->settings, d->nsettings);
+	ss_report_settings_free_all(d->settings, d->nsettings);
 }
 
 /* A capture's report is titled by its directory: reports/NAME (make's
@@ -352,7 +352,7 @@ struct ss_report *ss_report_load(struct ss_report_request *o, struct ss_error *e
 	d->rq = o;
 	if (load_data(o, d, err))
 		goto fail;
-	if (!o->plot_data_only && !o->figures_only && rp_waste_load(o->dir, &d->res, &d->rw, err))
+	if (!o->plot_data_only && !o->figures_only && ss_report_waste_load(o->dir, &d->res, &d->rw, err))
 		goto fail;
 	plot_list(o, d->plots, sizeof(d->plots));
 	if (o->kernel_after && !o->window && strlen(d->plots) + 13 < sizeof(d->plots))
@@ -360,25 +360,25 @@ struct ss_report *ss_report_load(struct ss_report_request *o, struct ss_error *e
 	if (o->kernel_after) {
 		char run[4200];
 
-		if (!d->res.variants.n || rp_names_find(&d->res.models, o->compare_model) < 0) {
+		if (!d->res.variants.n || ss_report_names_find(&d->res.models, o->compare_model) < 0) {
 			ss_errorf(err, "--kernel-after: no run of model '%s' in %s/runs",
 				  o->compare_model, o->dir);
 			goto fail;
 		}
 		snprintf(run, sizeof(run), "%s/runs/%s__%s", o->dir, d->res.variants.v[0],
 			 o->compare_model);
-		if (rp_kernel_load(&d->kernel, o->kernel_before, o->kernel_after, run,
+		if (ss_report_kernel_load(&d->kernel, o->kernel_before, o->kernel_after, run,
 				   o->compare_model, err))
 			goto fail;
-		if (o->capture_meta && rp_kernel_load_meta(&d->kernel, o->capture_meta, err))
+		if (o->ss_capture_meta && ss_report_kernel_load_meta(&d->kernel, o->ss_capture_meta, err))
 			goto fail;
 		if (o->kernel_fill_after &&
-		    rp_kernel_load_fill_after(&d->kernel, o->kernel_fill_after, err))
+		    ss_report_kernel_load_fill_after(&d->kernel, o->kernel_fill_after, err))
 			goto fail;
 	}
 	if (o->capture_target)
 		capture_title(o->dir, d->title, sizeof(d->title));
-	d->in = (struct rp_report_in){
+	d->in = (struct ss_report_report_in){
 		.workload = o->workload, .command = o->command, .dir = o->dir,
 		.res = &d->res, .seed = d->have_seed ? &d->seed : NULL,
 		.seed_path = o->seed_path, .compare_model = o->compare_model,
@@ -406,12 +406,12 @@ fail:
 	return NULL;
 }
 
-const struct rp_report_in *ss_report_input(const struct ss_report *r)
+const struct ss_report_report_in *ss_report_input(const struct ss_report *r)
 {
 	return &r->in;
 }
 
-struct rp_results *ss_report_runs(struct ss_report *r)
+struct ss_report_results *ss_report_runs(struct ss_report *r)
 {
 	return &r->res;
 }
@@ -429,8 +429,8 @@ void ss_report_free(struct ss_report *d)
 {
 	if (!d)
 		return;
-	rp_waste_free(&d->rw);
-	rp_kernel_free(&d->kernel);
+	ss_report_waste_free(&d->rw);
+	ss_report_kernel_free(&d->kernel);
 	free_data(d->rq, d);
 	free(d);
 }

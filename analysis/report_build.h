@@ -20,7 +20,7 @@
 
 /* Append to *out (*n entries) the parameters the runs' targets declare
  * inferred: their target files are read above this layer.  0 or -1. */
-typedef int ss_report_inferred_fn(const struct rp_results *res, struct rp_inferred **out,
+typedef int ss_report_inferred_fn(const struct ss_report_results *res, struct ss_report_inferred **out,
 				  unsigned *n, struct ss_error *err);
 
 /* What the report is asked for (slabsim report's options). */
@@ -32,17 +32,17 @@ struct ss_report_request {
 	const char *alt[SS_REPORT_MAX_ALT]; /* --alt-runs */
 	unsigned nalt;
 	const char *kernel_before, *kernel_after; /* slab snapshots of a capture */
-	const char *capture_meta;		  /* its meta file */
+	const char *ss_capture_meta;		  /* its meta file */
 	const char *kernel_fill_after;		  /* its slab-fill-after.txt */
 	const char *capture_target;		  /* slabsim pick-target's output */
 	const char *era_base;			  /* --era-base: the runs under 6.18's rules */
-	struct rp_names variants, models; /* empty = not given */
-	struct rp_calib calib[SS_REPORT_MAX_CALIB];
+	struct ss_report_names variants, models; /* empty = not given */
+	struct ss_report_calib calib[SS_REPORT_MAX_CALIB];
 	unsigned ncalib;
 	bool plot_data_only; /* write only the plot data */
 	bool figures_only;   /* read to price figures (--reprice): no waste ranking */
 	bool window;	     /* the runs replay a capture: plot what its window changed */
-	const struct rp_extra *extra;	 /* the workload's own sections and files, or NULL */
+	const struct ss_report_extra *extra;	 /* the workload's own sections and files, or NULL */
 	ss_report_inferred_fn *inferred; /* NULL: none listed */
 };
 
@@ -53,10 +53,10 @@ struct ss_report;
  * set: a bad input file (file:line), or out of memory. */
 struct ss_report *ss_report_load(struct ss_report_request *rq, struct ss_error *err);
 /* What the writers read; its runs, which --reprice prices in turn. */
-const struct rp_report_in *ss_report_input(const struct ss_report *r);
-struct rp_results *ss_report_runs(struct ss_report *r);
+const struct ss_report_report_in *ss_report_input(const struct ss_report *r);
+struct ss_report_results *ss_report_runs(struct ss_report *r);
 /* The headline figures of in: the seed's, then the workload's own. */
-int ss_report_collect_figures(const struct rp_report_in *in, struct rp_figures *f,
+int ss_report_collect_figures(const struct ss_report_report_in *in, struct ss_report_figures *f,
 		      struct ss_error *err);
 /* Every output of the request, written to temporary files and renamed
  * together; a capture's report (window) removes an older waste plot.  0,

@@ -17,10 +17,10 @@
 #define TOP_SITES 10
 #define MAX_SIBLINGS 16
 
-double rp_capture_page_bytes(const struct rp_results *res)
+double ss_report_capture_page_bytes(const struct ss_report_results *res)
 {
 	for (size_t k = 0; k < res->nruns; k++) {
-		const struct rp_summary *s = &res->runs[k].s;
+		const struct ss_report_summary *s = &res->runs[k].s;
 		double b = s->footprint_kib * 1024 - (s->large_bytes > 0 ? s->large_bytes : 0);
 
 		if (s->slab_pages > 0 && b > 0)
@@ -42,7 +42,7 @@ static void size_str(char *buf, size_t n, double kib, bool sign)
 
 /* ---- the net change ------------------------------------------------------ */
 
-static void what_was_captured(FILE *fp, const struct capture_meta *m)
+static void what_was_captured(FILE *fp, const struct ss_capture_meta *m)
 {
 	char dur[32] = "";
 
@@ -50,24 +50,24 @@ static void what_was_captured(FILE *fp, const struct capture_meta *m)
 		return;
 	if (m->duration_us >= 0)
 		snprintf(dur, sizeof(dur), ", %.2f s", (double)m->duration_us / 1e6);
-	mdt_wrap(fp, "", "", true, "Captured: `%s` on %s%s%s%s%s (`%s`).", m->command,
+	ss_mdtable_wrap(fp, "", "", true, "Captured: `%s` on %s%s%s%s%s (`%s`).", m->command,
 		 m->kernel[0] ? m->kernel : "a kernel the meta does not name",
 		 m->machine[0] ? " (" : "", m->machine, m->machine[0] ? ")" : "", dur, m->path);
 }
 
 /* The capture tool's own processes: said when the meta counts them. */
-static void tool_events(FILE *fp, const struct capture_meta *m)
+static void tool_events(FILE *fp, const struct ss_capture_meta *m)
 {
 	if (m->tool_events < 0)
 		return;
 	if (m->events > 0)
-		mdt_wrap(fp, "", "", true, "The capture tool's own processes (meta tool_pids: %s) "
+		ss_mdtable_wrap(fp, "", "", true, "The capture tool's own processes (meta tool_pids: %s) "
 			 "made %lld of the capture's %lld events (%.2f%%, meta tool_events; "
 			 "docs/capture.md, \"The capture's own events\").",
 			 m->tool_pids[0] ? m->tool_pids : "not listed", m->tool_events, m->events,
 			 100.0 * (double)m->tool_events / (double)m->events);
 	else
-		mdt_wrap(fp, "", "", true, "The capture tool's own processes (meta tool_pids: %s) "
+		ss_mdtable_wrap(fp, "", "", true, "The capture tool's own processes (meta tool_pids: %s) "
 			 "made %lld events (meta tool_events; docs/capture.md).",
 			 m->tool_pids[0] ? m->tool_pids : "not listed", m->tool_events);
 }
@@ -84,31 +84,31 @@ static const char *err_words(double kernel, double model, char *buf, size_t n)
 	return buf;
 }
 
-static int net_change(FILE *fp, const struct rp_report_in *in, const struct rp_window *w0,
+static int net_change(FILE *fp, const struct ss_report_report_in *in, const struct ss_report_window *w0,
 		      double page, struct ss_error *err)
 {
-	const struct rp_kernel *k = in->kernel;
+	const struct ss_report_kernel *k = in->kernel;
 	double kb, ka;
 	char a[32], b[32], c[32], d[32], e[64];
 
-	if (rp_snapshot_kib(k->before, NULL, page, &kb, err) ||
-	    rp_snapshot_kib(k->after, "slab-after.txt", page, &ka, err))
+	if (ss_report_snapshot_kib(k->before, NULL, page, &kb, err) ||
+	    ss_report_snapshot_kib(k->after, "slab-after.txt", page, &ka, err))
 		return -1;
 	size_str(a, sizeof(a), ka - kb, true);
 	size_str(b, sizeof(b), kb, false);
 	size_str(c, sizeof(c), ka, false);
-	if (w0->start != RP_START_SNAPSHOT) {
-		mdt_wrap(fp, "", "", true, "**Your command changed slab memory by %s** (kernel: %s "
+	if (w0->start != SS_REPORT_START_SNAPSHOT) {
+		ss_mdtable_wrap(fp, "", "", true, "**Your command changed slab memory by %s** (kernel: %s "
 			 "before, %s after, its before- and after-snapshots' slab pages); model `%s`%s%s%s.",
 			 a, b, c, in->res->runs[0].model,
 			 w0->start == RP_START_UNKNOWN ? ": its change is not known (its run's files: below)"
 						       : " started from ",
-			 w0->start == RP_START_UNKNOWN ? "" : rp_start_name(w0->start),
+			 w0->start == RP_START_UNKNOWN ? "" : ss_report_start_name(w0->start),
 			 w0->start == RP_START_UNKNOWN ? "" : ", so its change is no prediction of it (below)");
 		return 0;
 	}
 	size_str(d, sizeof(d), w0->delta_kib, true);
-	mdt_wrap(fp, "", "", true, "**Your command changed slab memory by %s** (kernel: %s before, "
+	ss_mdtable_wrap(fp, "", "", true, "**Your command changed slab memory by %s** (kernel: %s before, "
 		 "%s after, its before- and after-snapshots' slab pages); **model `%s`: %s**, "
 		 "replayed from the before-snapshot (%s; change.png draws it, cache by cache%s).",
 		 a, b, c, in->res->runs[0].model, d,
@@ -123,12 +123,12 @@ static int64_t pages_delta(uint64_t a, uint64_t b) { return (int64_t)b - (int64_
 
 static int by_change(const void *x, const void *y)
 {
-	const struct rp_kernel_row *a = *(const struct rp_kernel_row *const *)x;
-	const struct rp_kernel_row *b = *(const struct rp_kernel_row *const *)y;
+	const struct ss_report_kernel_row *a = *(const struct ss_report_kernel_row *const *)x;
+	const struct ss_report_kernel_row *b = *(const struct ss_report_kernel_row *const *)y;
 	int64_t ka = llabs(pages_delta(a->k_pages0, a->k_pages1));
 	int64_t kb = llabs(pages_delta(b->k_pages0, b->k_pages1));
-	int64_t ma = llabs(rp_kernel_model_dpages(a));
-	int64_t mb = llabs(rp_kernel_model_dpages(b));
+	int64_t ma = llabs(ss_report_kernel_model_dpages(a));
+	int64_t mb = llabs(ss_report_kernel_model_dpages(b));
 	int64_t va = ka > ma ? ka : ma, vb = kb > mb ? kb : mb;
 
 	if (va != vb)
@@ -136,17 +136,17 @@ static int by_change(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-static int top_caches(FILE *fp, const struct rp_kernel *k, double page)
+static int top_caches(FILE *fp, const struct ss_report_kernel *k, double page)
 {
-	const struct rp_kernel_row **v = malloc((k->n + 1) * sizeof(*v));
-	struct md_table t;
+	const struct ss_report_kernel_row **v = malloc((k->n + 1) * sizeof(*v));
+	struct ss_md_table t;
 	size_t n = 0;
 
 	if (!v)
 		return -1;
 	for (size_t i = 0; i < k->n; i++)
 		if (k->rows[i].k_pages0 != k->rows[i].k_pages1 ||
-		    rp_kernel_model_dpages(&k->rows[i]))
+		    ss_report_kernel_model_dpages(&k->rows[i]))
 			v[n++] = &k->rows[i];
 	ss_sort(v, n, sizeof(*v), by_change);
 	fprintf(fp, "### The caches that changed most\n\n");
@@ -155,45 +155,45 @@ static int top_caches(FILE *fp, const struct rp_kernel *k, double page)
 		fprintf(fp, "No cache's slab pages changed, in the kernel or the model.\n\n");
 		return 0;
 	}
-	mdt_wrap(fp, "", "", true, "Slab memory (KiB, slab pages) and objects each cache gained or "
+	ss_mdtable_wrap(fp, "", "", true, "Slab memory (KiB, slab pages) and objects each cache gained or "
 		 "lost from the before- to the after-snapshot, in the kernel and in model `%s`, "
 		 "largest first (of %zu that changed; every cache: kernel.csv, and \"The live "
 		 "kernel and the simulator\" below).", k->model, n);
-	mdt_init(&t, "lrrrrr");
-	mdt_cell(&t, "cache");
-	mdt_cell(&t, "before KiB");
-	mdt_cell(&t, "kernel Δ KiB");
-	mdt_cell(&t, "model Δ KiB");
-	mdt_cell(&t, "kernel Δobjects");
-	mdt_cell(&t, "model Δobjects");
+	ss_mdtable_init(&t, "lrrrrr");
+	ss_mdtable_cell(&t, "cache");
+	ss_mdtable_cell(&t, "before KiB");
+	ss_mdtable_cell(&t, "kernel Δ KiB");
+	ss_mdtable_cell(&t, "model Δ KiB");
+	ss_mdtable_cell(&t, "kernel Δobjects");
+	ss_mdtable_cell(&t, "model Δobjects");
 	for (size_t i = 0; i < n && i < TOP_CACHES; i++) {
-		const struct rp_kernel_row *r = v[i];
+		const struct ss_report_kernel_row *r = v[i];
 
-		mdt_cell(&t, "%s", r->name);
-		mdt_cell(&t, "%.0f", (double)r->k_pages0 * page / 1024);
-		mdt_cell(&t, "%+.0f", (double)pages_delta(r->k_pages0, r->k_pages1) * page / 1024);
-		mdt_cell(&t, "%+.0f", (double)rp_kernel_model_dpages(r) * page / 1024);
-		mdt_cell(&t, "%+lld", (long long)rp_kernel_delta(r->k_obj0, r->k_obj1));
-		mdt_cell(&t, "%+lld", (long long)rp_kernel_model_dobj(r));
+		ss_mdtable_cell(&t, "%s", r->name);
+		ss_mdtable_cell(&t, "%.0f", (double)r->k_pages0 * page / 1024);
+		ss_mdtable_cell(&t, "%+.0f", (double)pages_delta(r->k_pages0, r->k_pages1) * page / 1024);
+		ss_mdtable_cell(&t, "%+.0f", (double)ss_report_kernel_model_dpages(r) * page / 1024);
+		ss_mdtable_cell(&t, "%+lld", (long long)ss_report_kernel_delta(r->k_obj0, r->k_obj1));
+		ss_mdtable_cell(&t, "%+lld", (long long)ss_report_kernel_model_dobj(r));
 	}
 	free(v);
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 /* ---- the call sites --------------------------------------------------------- */
 
 /* The bytes of a site's objects live at the end (object_size each). */
-static double live_bytes(const struct cmp_site *s)
+static double live_bytes(const struct ss_compare_site *s)
 {
 	return (double)s->live_requested + (double)s->rounding_bytes;
 }
 
-static bool initial_row(const struct cmp_site *s) { return s->site[0] == '('; }
+static bool initial_row(const struct ss_compare_site *s) { return s->site[0] == '('; }
 
 static int by_live(const void *x, const void *y)
 {
-	const struct cmp_site *a = *(const struct cmp_site *const *)x;
-	const struct cmp_site *b = *(const struct cmp_site *const *)y;
+	const struct ss_compare_site *a = *(const struct ss_compare_site *const *)x;
+	const struct ss_compare_site *b = *(const struct ss_compare_site *const *)y;
 	double la = live_bytes(a), lb = live_bytes(b);
 
 	if (la != lb)
@@ -205,58 +205,58 @@ static int by_live(const void *x, const void *y)
 
 static int by_allocated(const void *x, const void *y)
 {
-	const struct cmp_site *a = *(const struct cmp_site *const *)x;
-	const struct cmp_site *b = *(const struct cmp_site *const *)y;
+	const struct ss_compare_site *a = *(const struct ss_compare_site *const *)x;
+	const struct ss_compare_site *b = *(const struct ss_compare_site *const *)y;
 
 	if (a->allocated != b->allocated)
 		return a->allocated > b->allocated ? -1 : 1;
 	return by_live(x, y);
 }
 
-static void site_row(struct md_table *t, const struct cmp_site *s)
+static void site_row(struct ss_md_table *t, const struct ss_compare_site *s)
 {
 	double freed = (double)s->allocated - live_bytes(s);
 
-	mdt_cell(t, "%s", s->site);
-	mdt_cell(t, "%s", s->cache);
-	mdt_cell(t, "%llu", (unsigned long long)s->allocs);
-	mdt_cell(t, "%llu", (unsigned long long)s->frees);
-	mdt_cell(t, "%.1f", (double)s->allocated / 1024);
-	mdt_cell(t, "%.1f", (double)s->requested / 1024);
-	mdt_cell(t, "%.1f", (freed > 0 ? freed : 0) / 1024);
-	mdt_cell(t, "%llu (%llu)", (unsigned long long)s->live_objects,
+	ss_mdtable_cell(t, "%s", s->site);
+	ss_mdtable_cell(t, "%s", s->cache);
+	ss_mdtable_cell(t, "%llu", (unsigned long long)s->allocs);
+	ss_mdtable_cell(t, "%llu", (unsigned long long)s->frees);
+	ss_mdtable_cell(t, "%.1f", (double)s->allocated / 1024);
+	ss_mdtable_cell(t, "%.1f", (double)s->requested / 1024);
+	ss_mdtable_cell(t, "%.1f", (freed > 0 ? freed : 0) / 1024);
+	ss_mdtable_cell(t, "%llu (%llu)", (unsigned long long)s->live_objects,
 		 (unsigned long long)s->peak_live);
-	mdt_cell(t, "%.1f", live_bytes(s) / 1024);
+	ss_mdtable_cell(t, "%.1f", live_bytes(s) / 1024);
 	if (s->allocated)
-		mdt_cell(t, "%.1f", 100.0 - 100.0 * (double)s->requested / (double)s->allocated);
+		ss_mdtable_cell(t, "%.1f", 100.0 - 100.0 * (double)s->requested / (double)s->allocated);
 	else
-		mdt_cell(t, "n/a");
+		ss_mdtable_cell(t, "n/a");
 }
 
-static void site_head(struct md_table *t)
+static void site_head(struct ss_md_table *t)
 {
-	mdt_init(t, "llrrrrrrrr");
-	mdt_cell(t, "site");
-	mdt_cell(t, "cache");
-	mdt_cell(t, "allocs");
-	mdt_cell(t, "frees");
-	mdt_cell(t, "allocated KiB");
-	mdt_cell(t, "requested KiB");
-	mdt_cell(t, "freed KiB");
-	mdt_cell(t, "live (peak)");
-	mdt_cell(t, "live KiB");
-	mdt_cell(t, "waste %%");
+	ss_mdtable_init(t, "llrrrrrrrr");
+	ss_mdtable_cell(t, "site");
+	ss_mdtable_cell(t, "cache");
+	ss_mdtable_cell(t, "allocs");
+	ss_mdtable_cell(t, "frees");
+	ss_mdtable_cell(t, "allocated KiB");
+	ss_mdtable_cell(t, "requested KiB");
+	ss_mdtable_cell(t, "freed KiB");
+	ss_mdtable_cell(t, "live (peak)");
+	ss_mdtable_cell(t, "live KiB");
+	ss_mdtable_cell(t, "waste %%");
 }
 
 /* The objects from before the capture its frees took, in a sentence. */
-static void initial_line(FILE *fp, const struct cmp_sites *ss)
+static void initial_line(FILE *fp, const struct ss_compare_sites *ss)
 {
 	uint64_t frees = 0, caches = 0;
 	double freed = 0;
-	const struct cmp_site *top[3] = {NULL, NULL, NULL};
+	const struct ss_compare_site *top[3] = {NULL, NULL, NULL};
 
 	for (size_t i = 0; i < ss->n; i++) {
-		const struct cmp_site *s = &ss->s[i];
+		const struct ss_compare_site *s = &ss->s[i];
 		double f = (double)s->allocated - live_bytes(s);
 
 		if (!initial_row(s) || !s->frees)
@@ -273,7 +273,7 @@ static void initial_line(FILE *fp, const struct cmp_sites *ss)
 	}
 	if (!frees)
 		return;
-	mdt_wrap(fp, "", "", true, "Apart from these: the window freed %llu objects allocated "
+	ss_mdtable_wrap(fp, "", "", true, "Apart from these: the window freed %llu objects allocated "
 		 "before the capture (%.1f KiB, sites.csv's \"(initial state)\" rows, %llu caches; "
 		 "most in %s (%llu)%s%s%s%s).", (unsigned long long)frees, freed / 1024,
 		 (unsigned long long)caches, top[0]->cache, (unsigned long long)top[0]->frees,
@@ -281,11 +281,11 @@ static void initial_line(FILE *fp, const struct cmp_sites *ss)
 		 top[2] ? top[2]->cache : "");
 }
 
-static int top_sites(FILE *fp, const struct rp_report_in *in)
+static int top_sites(FILE *fp, const struct ss_report_report_in *in)
 {
-	const struct cmp_sites *ss = in->waste ? in->waste[0].ss : NULL;
-	const struct cmp_site **v;
-	struct md_table t;
+	const struct ss_compare_sites *ss = in->waste ? in->waste[0].ss : NULL;
+	const struct ss_compare_site **v;
+	struct ss_md_table t;
 	size_t n = 0, shown = 0;
 
 	if (!ss)
@@ -296,7 +296,7 @@ static int top_sites(FILE *fp, const struct rp_report_in *in)
 		if (!initial_row(&ss->s[i]))
 			v[n++] = &ss->s[i];
 	fprintf(fp, "### The call sites that changed most\n\n");
-	mdt_wrap(fp, "", "", true, "Model `%s`, the sites whose objects allocated in the window are "
+	ss_mdtable_wrap(fp, "", "", true, "Model `%s`, the sites whose objects allocated in the window are "
 		 "still live at the end, most bytes first, as `perf kmem --caller stat` gives them "
 		 "(sites.csv): allocated and requested over the window, freed = allocated − live, "
 		 "live objects at the end (the most at once), live KiB = their object size, waste %% "
@@ -305,12 +305,12 @@ static int top_sites(FILE *fp, const struct rp_report_in *in)
 	site_head(&t);
 	for (size_t i = 0; i < n && i < TOP_SITES && live_bytes(v[i]) > 0; i++, shown++)
 		site_row(&t, v[i]);
-	if (shown && mdt_print(fp, &t)) {
+	if (shown && ss_mdtable_print(fp, &t)) {
 		free(v);
 		return -1;
 	}
 	if (!shown) {
-		mdt_free(&t);
+		ss_mdtable_free(&t);
 		fprintf(fp, "No object allocated in the window is live at the end.\n\n");
 	}
 	/* the sites that churned most: freed all or most of what they took */
@@ -325,12 +325,12 @@ static int top_sites(FILE *fp, const struct rp_report_in *in)
 	if (shown) {
 		fprintf(fp, "The sites that allocated most in the window and freed most of it "
 			    "(the peak's makers):\n\n");
-		if (mdt_print(fp, &t)) {
+		if (ss_mdtable_print(fp, &t)) {
 			free(v);
 			return -1;
 		}
 	} else {
-		mdt_free(&t);
+		ss_mdtable_free(&t);
 	}
 	free(v);
 	initial_line(fp, ss);
@@ -341,7 +341,7 @@ static int top_sites(FILE *fp, const struct rp_report_in *in)
 
 struct wrow {
 	char label[192];
-	struct rp_window w;
+	struct ss_report_window w;
 	bool ok;
 	char why[1100];	/* !ok: what could not be read */
 };
@@ -414,7 +414,7 @@ static size_t siblings(const char *dir, char **out, size_t max)
 	return n;
 }
 
-static void settings_label(char *buf, size_t n, const char *name, const struct rp_window *w)
+static void settings_label(char *buf, size_t n, const char *name, const struct ss_report_window *w)
 {
 	snprintf(buf, n, "%s (%s%s%s, %s CPUs)", name, w->allocator[0] ? w->allocator : "?",
 		 w->target[0] ? ", " : "", w->target, w->cpus[0] ? w->cpus : "?");
@@ -436,87 +436,87 @@ static const struct wrow *alike(const struct wrow *r, size_t n, size_t self)
 	return NULL;
 }
 
-static void diff_cell(struct md_table *t, const struct wrow *r, size_t n, size_t k)
+static void diff_cell(struct ss_md_table *t, const struct wrow *r, size_t n, size_t k)
 {
 	const struct wrow *b = alike(r, n, k);
 	char d[32];
 
 	if (!r[k].ok) {
-		mdt_cell(t, "n/a");
+		ss_mdtable_cell(t, "n/a");
 	} else if (k == 0) {
-		mdt_cell(t, "(baseline)");
-	} else if (r[k].w.start == RP_START_REPACKED && !r[k].w.packed_known) {
+		ss_mdtable_cell(t, "(baseline)");
+	} else if (r[k].w.start == SS_REPORT_START_REPACKED && !r[k].w.packed_known) {
 		size_str(d, sizeof(d), r[k].w.slabinfo_kib - r[0].w.slabinfo_kib, true);
-		mdt_cell(t, "end %s against the baseline's: the whole initial state repacked, "
+		ss_mdtable_cell(t, "end %s against the baseline's: the whole initial state repacked, "
 			    "not the command's change", d);
-	} else if (r[k].w.start == RP_START_REPACKED && r[0].ok &&
-		   (r[0].w.start == RP_START_SNAPSHOT || r[0].w.packed_known)) {
+	} else if (r[k].w.start == SS_REPORT_START_REPACKED && r[0].ok &&
+		   (r[0].w.start == SS_REPORT_START_SNAPSHOT || r[0].w.packed_known)) {
 		/* each change from its own start: the kernel's objects as the
 		 * snapshot or as this model packs them */
 		size_str(d, sizeof(d), r[k].w.delta_kib - r[0].w.delta_kib, true);
-		mdt_cell(t, "%s (against the baseline; each from its own start)", d);
+		ss_mdtable_cell(t, "%s (against the baseline; each from its own start)", d);
 	} else if (b) {
 		size_str(d, sizeof(d), r[k].w.delta_kib - b->w.delta_kib, true);
-		mdt_cell(t, "%s (against %s)", d, b == &r[0] ? "the baseline" : b->label);
+		ss_mdtable_cell(t, "%s (against %s)", d, b == &r[0] ? "the baseline" : b->label);
 	} else {
-		mdt_cell(t, "not comparable: the baseline started from %s", rp_start_name(r[0].w.start));
+		ss_mdtable_cell(t, "not comparable: the baseline started from %s", ss_report_start_name(r[0].w.start));
 	}
 }
 
-static int whatifs(FILE *fp, const struct rp_report_in *in, struct wrow *r, size_t n)
+static int whatifs(FILE *fp, const struct ss_report_report_in *in, struct wrow *r, size_t n)
 {
-	struct md_table t;
+	struct ss_md_table t;
 	bool empty = false, unknown;
 	char a[32], b[32];
 
 	fprintf(fp, "### Every run and what-if of this capture\n\n");
-	mdt_wrap(fp, "", "", true, "Slab memory at the start and the end of each run (the report's "
+	ss_mdtable_wrap(fp, "", "", true, "Slab memory at the start and the end of each run (the report's "
 		 "models, then the what-if reports of the same capture beside %s), its change, and "
 		 "the difference against a run that started alike only (from empty caches, the frees "
 		 "of objects from before the capture free nothing; the kernel's objects repacked: "
 		 "each change from its own start).", in->dir);
-	mdt_init(&t, "llrrrl");
-	mdt_cell(&t, "run");
-	mdt_cell(&t, "starts from");
-	mdt_cell(&t, "start");
-	mdt_cell(&t, "end");
-	mdt_cell(&t, "change");
-	mdt_cell(&t, "difference");
+	ss_mdtable_init(&t, "llrrrl");
+	ss_mdtable_cell(&t, "run");
+	ss_mdtable_cell(&t, "starts from");
+	ss_mdtable_cell(&t, "start");
+	ss_mdtable_cell(&t, "end");
+	ss_mdtable_cell(&t, "change");
+	ss_mdtable_cell(&t, "difference");
 	for (size_t k = 0; k < n; k++) {
-		mdt_cell(&t, "%s", r[k].label);
+		ss_mdtable_cell(&t, "%s", r[k].label);
 		if (!r[k].ok) {
-			mdt_cell(&t, "n/a");
-			mdt_cell(&t, "n/a");
-			mdt_cell(&t, "n/a");
-			mdt_cell(&t, "n/a");
-			mdt_cell(&t, "%s", r[k].why[0] ? r[k].why : "its runs could not be read");
+			ss_mdtable_cell(&t, "n/a");
+			ss_mdtable_cell(&t, "n/a");
+			ss_mdtable_cell(&t, "n/a");
+			ss_mdtable_cell(&t, "n/a");
+			ss_mdtable_cell(&t, "%s", r[k].why[0] ? r[k].why : "its runs could not be read");
 			continue;
 		}
 		empty |= r[k].w.start == RP_START_EMPTY;
-		mdt_cell(&t, "%s", rp_start_name(r[k].w.start));
+		ss_mdtable_cell(&t, "%s", ss_report_start_name(r[k].w.start));
 		size_str(a, sizeof(a), r[k].w.start_kib, false);
 		size_str(b, sizeof(b), r[k].w.end_kib, false);
-		unknown = r[k].w.start == RP_START_REPACKED && !r[k].w.packed_known;
-		mdt_cell(&t, "%s", unknown ? "n/a" : a);
-		mdt_cell(&t, "%s", b);
+		unknown = r[k].w.start == SS_REPORT_START_REPACKED && !r[k].w.packed_known;
+		ss_mdtable_cell(&t, "%s", unknown ? "n/a" : a);
+		ss_mdtable_cell(&t, "%s", b);
 		size_str(a, sizeof(a), r[k].w.delta_kib, true);
-		mdt_cell(&t, "%s", unknown ? "n/a" : a);
+		ss_mdtable_cell(&t, "%s", unknown ? "n/a" : a);
 		diff_cell(&t, r, n, k);
 	}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
 	if (empty)
-		mdt_wrap(fp, "", "", true, "%s", "A run from empty caches (ALLOCATOR=slab or "
+		ss_mdtable_wrap(fp, "", "", true, "%s", "A run from empty caches (ALLOCATOR=slab or "
 			 "slub-tiny, whose caches the snapshot cannot start, or INITIAL=) is compared "
 			 "with a SLUB run from empty caches when there is one (`make sim TRACE=... "
 			 "INITIAL=`), never with one from the snapshot.");
 	return 0;
 }
 
-static int runs_beside(FILE *fp, const struct rp_report_in *in, double page,
-		       struct rp_window *w0)
+static int runs_beside(FILE *fp, const struct ss_report_report_in *in, double page,
+		       struct ss_report_window *w0)
 {
-	const struct rp_results *res = in->res;
+	const struct ss_report_results *res = in->res;
 	char *sib[MAX_SIBLINGS];
 	size_t ns = siblings(in->dir, sib, MAX_SIBLINGS), n = 0;
 	struct wrow *r = calloc(res->nruns + ns + 1, sizeof(*r));
@@ -530,7 +530,7 @@ static int runs_beside(FILE *fp, const struct rp_report_in *in, double page,
 			 res->runs[k].model);
 		struct ss_error e = {{0}};
 
-		r[n].ok = !rp_window_of_run(path, page, &r[n].w, &e);
+		r[n].ok = !ss_report_window_of_run(path, page, &r[n].w, &e);
 		snprintf(r[n].why, sizeof(r[n].why), "%s", r[n].ok ? "" : e.msg);
 		snprintf(r[n].label, sizeof(r[n].label), "%s", res->runs[k].model);
 	}
@@ -543,7 +543,7 @@ static int runs_beside(FILE *fp, const struct rp_report_in *in, double page,
 
 		if (!first_run(sib[i], path, sizeof(path)))
 			continue;
-		r[n].ok = !rp_window_of_run(path, page, &r[n].w, &e);
+		r[n].ok = !ss_report_window_of_run(path, page, &r[n].w, &e);
 		snprintf(r[n].why, sizeof(r[n].why), "%s", r[n].ok ? "" : e.msg);
 		settings_label(r[n].label, sizeof(r[n].label), base, &r[n].w);
 		if (r[n].ok)
@@ -559,10 +559,10 @@ out:
 	return rc;
 }
 
-int rp_capture_write_lead(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
+int ss_report_capture_write_lead(FILE *fp, const struct ss_report_report_in *in, struct ss_error *err)
 {
-	double page = rp_capture_page_bytes(in->res);
-	struct rp_window w0;
+	double page = ss_report_capture_page_bytes(in->res);
+	struct ss_report_window w0;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
@@ -583,11 +583,11 @@ int rp_capture_write_lead(FILE *fp, const struct rp_report_in *in, struct ss_err
 	if (in->kernel && net_change(fp, in, &w0, page, err))
 		goto fail;
 	if (!in->kernel && w0.start != RP_START_UNKNOWN)
-		mdt_wrap(fp, "", "", true, "**Model `%s` started from %s and changed by %+.1f MiB** "
+		ss_mdtable_wrap(fp, "", "", true, "**Model `%s` started from %s and changed by %+.1f MiB** "
 			 "in the window.  These runs have no kernel snapshot beside them: a replay "
 			 "that does not start from the kernel's caches is no prediction of the "
 			 "kernel's change (the capture's own report compares the two).",
-			 in->res->runs[0].model, rp_start_name(w0.start), mib(w0.delta_kib));
+			 in->res->runs[0].model, ss_report_start_name(w0.start), mib(w0.delta_kib));
 	if (in->kernel && in->kernel->has_meta)
 		tool_events(fp, &in->kernel->meta);
 	fwrite(buf, 1, len, fp);
@@ -604,12 +604,12 @@ fail:
 	return -1;
 }
 
-int rp_capture_write_change_dat(FILE *fp, const struct rp_report_in *in)
+int ss_report_capture_write_change_dat(FILE *fp, const struct ss_report_report_in *in)
 {
-	const struct rp_kernel *k = in->kernel;
-	double page = rp_capture_page_bytes(in->res), kb = 0, ka = 0;
-	const struct rp_kernel_row **v;
-	struct rp_window w0 = {.start = RP_START_UNKNOWN};
+	const struct ss_report_kernel *k = in->kernel;
+	double page = ss_report_capture_page_bytes(in->res), kb = 0, ka = 0;
+	const struct ss_report_kernel_row **v;
+	struct ss_report_window w0 = {.start = RP_START_UNKNOWN};
 	struct ss_error err = {{0}};
 	char path[4400];
 	size_t n = 0;
@@ -623,14 +623,14 @@ int rp_capture_write_change_dat(FILE *fp, const struct rp_report_in *in)
 	if (in->res->nruns) {
 		snprintf(path, sizeof(path), "%s/runs/%s__%s", in->dir, in->res->runs[0].variant,
 			 in->res->runs[0].model);
-		if (rp_window_of_run(path, page, &w0, &err))
+		if (ss_report_window_of_run(path, page, &w0, &err))
 			w0.start = RP_START_UNKNOWN;
 	}
-	if (rp_snapshot_kib(k->before, NULL, page, &kb, &err) ||
-	    rp_snapshot_kib(k->after, "slab-after.txt", page, &ka, &err))
+	if (ss_report_snapshot_kib(k->before, NULL, page, &kb, &err) ||
+	    ss_report_snapshot_kib(k->after, "slab-after.txt", page, &ka, &err))
 		return -1;
 	fprintf(fp, "\"all caches\" %.1f ", ka - kb);
-	if (w0.start == RP_START_SNAPSHOT)
+	if (w0.start == SS_REPORT_START_SNAPSHOT)
 		fprintf(fp, "%.1f\n", w0.delta_kib);
 	else
 		fputs("NaN\n", fp);
@@ -638,13 +638,13 @@ int rp_capture_write_change_dat(FILE *fp, const struct rp_report_in *in)
 		return -1;
 	for (size_t i = 0; i < k->n; i++)
 		if (k->rows[i].k_pages0 != k->rows[i].k_pages1 ||
-		    rp_kernel_model_dpages(&k->rows[i]))
+		    ss_report_kernel_model_dpages(&k->rows[i]))
 			v[n++] = &k->rows[i];
 	ss_sort(v, n, sizeof(*v), by_change);
 	for (size_t i = 0; i < n && i < TOP_CACHES; i++)
 		fprintf(fp, "\"%s\" %.1f %.1f\n", v[i]->name,
 			(double)pages_delta(v[i]->k_pages0, v[i]->k_pages1) * page / 1024,
-			(double)rp_kernel_model_dpages(v[i]) * page / 1024);
+			(double)ss_report_kernel_model_dpages(v[i]) * page / 1024);
 	free(v);
 	return ferror(fp) ? -1 : 0;
 }

@@ -24,15 +24,15 @@
 /* The section, unnumbered, when in->kernel is set (a capture replayed
  * from its before-snapshot, with its after-snapshot); 0 or -1 (out of
  * memory, a run's files unreadable: err). */
-int rp_capture_write_lead(FILE *fp, const struct rp_report_in *in, struct ss_error *err);
+int ss_report_capture_write_lead(FILE *fp, const struct ss_report_report_in *in, struct ss_error *err);
 
 /* change.dat, the plot change.png draws (analysis/change.gp): the
  * kernel's and the first model's change of slab memory over every cache,
  * then the caches that changed most.  0 or -1. */
-int rp_capture_write_change_dat(FILE *fp, const struct rp_report_in *in);
+int ss_report_capture_write_change_dat(FILE *fp, const struct ss_report_report_in *in);
 
 /* The page size of the runs: footprint less kmalloc_large over slab
  * pages (summary.csv), 4096 when a run has no slab page. */
-double rp_capture_page_bytes(const struct rp_results *res);
+double ss_report_capture_page_bytes(const struct ss_report_results *res);
 
 #endif

@@ -160,7 +160,7 @@ static uint64_t parked(const struct era_cache *e)
 	return e && e->in_use > e->objects ? e->in_use - e->objects : 0;
 }
 
-static const struct rp_run *twin(const struct rp_results *base, const struct rp_run *run)
+static const struct ss_report_run *twin(const struct ss_report_results *base, const struct ss_report_run *run)
 {
 	for (size_t i = 0; i < base->nruns; i++)
 		if (!strcmp(base->runs[i].variant, run->variant) &&
@@ -171,15 +171,15 @@ static const struct rp_run *twin(const struct rp_results *base, const struct rp_
 
 /* Run k is of a 7.x target (its kernel.txt's era; a run without one is
  * taken as the era base says nothing of it: not 7.x). */
-static bool seven(const struct rp_report_in *in, size_t k)
+static bool seven(const struct ss_report_report_in *in, size_t k)
 {
-	const char *era = in->settings ? rp_setting(&in->settings[k], "era") : NULL;
+	const char *era = in->settings ? ss_report_setting(&in->settings[k], "era") : NULL;
 
 	return era && atoi(era) >= 7;
 }
 
 /* Both eras have the run of variant and model. */
-static bool twin_exists(const struct rp_report_in *in, const char *variant, const char *model)
+static bool twin_exists(const struct ss_report_report_in *in, const char *variant, const char *model)
 {
 	for (size_t i = 0; i < in->res->nruns; i++)
 		if (!strcmp(in->res->runs[i].variant, variant) &&
@@ -188,36 +188,36 @@ static bool twin_exists(const struct rp_report_in *in, const char *variant, cons
 	return false;
 }
 
-static void delta_cell(struct md_table *t, double now, double before, const char *fmt)
+static void delta_cell(struct ss_md_table *t, double now, double before, const char *fmt)
 {
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), fmt, now - before);
-	mdt_cell(t, "%s%s", now - before > 0 ? "+" : "", buf);
+	ss_mdtable_cell(t, "%s%s", now - before > 0 ? "+" : "", buf);
 }
 
 /* Every run against its twin: footprint, peak, allocator time, fast path. */
-static int runs_table(FILE *fp, const struct rp_report_in *in)
+static int runs_table(FILE *fp, const struct ss_report_report_in *in)
 {
-	struct md_table t;
+	struct ss_md_table t;
 	unsigned alone = 0;
 
-	mdt_init(&t, "llrrrrrrrrrrr");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "KiB, 6.18");
-	mdt_cell(&t, "7.x");
-	mdt_cell(&t, "Δ");
-	mdt_cell(&t, "peak KiB, 6.18");
-	mdt_cell(&t, "7.x");
-	mdt_cell(&t, "Δ");
-	mdt_cell(&t, "allocator ms, 6.18");
-	mdt_cell(&t, "7.x");
-	mdt_cell(&t, "Δ");
-	mdt_cell(&t, "%s", "fast path %, 6.18");
-	mdt_cell(&t, "7.x");
+	ss_mdtable_init(&t, "llrrrrrrrrrrr");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "model");
+	ss_mdtable_cell(&t, "KiB, 6.18");
+	ss_mdtable_cell(&t, "7.x");
+	ss_mdtable_cell(&t, "Δ");
+	ss_mdtable_cell(&t, "peak KiB, 6.18");
+	ss_mdtable_cell(&t, "7.x");
+	ss_mdtable_cell(&t, "Δ");
+	ss_mdtable_cell(&t, "allocator ms, 6.18");
+	ss_mdtable_cell(&t, "7.x");
+	ss_mdtable_cell(&t, "Δ");
+	ss_mdtable_cell(&t, "%s", "fast path %, 6.18");
+	ss_mdtable_cell(&t, "7.x");
 	for (size_t k = 0; k < in->res->nruns; k++) {
-		const struct rp_run *r = &in->res->runs[k], *b = twin(in->era_base, r);
+		const struct ss_report_run *r = &in->res->runs[k], *b = twin(in->era_base, r);
 
 		if (!seven(in, k))
 			continue;
@@ -225,29 +225,29 @@ static int runs_table(FILE *fp, const struct rp_report_in *in)
 			alone++;
 			continue;
 		}
-		mdt_cell(&t, "%s", r->variant);
-		mdt_cell(&t, "%s", r->model);
-		mdt_cell(&t, "%.0f", b->s.footprint_kib);
-		mdt_cell(&t, "%.0f", r->s.footprint_kib);
+		ss_mdtable_cell(&t, "%s", r->variant);
+		ss_mdtable_cell(&t, "%s", r->model);
+		ss_mdtable_cell(&t, "%.0f", b->s.footprint_kib);
+		ss_mdtable_cell(&t, "%.0f", r->s.footprint_kib);
 		delta_cell(&t, r->s.footprint_kib, b->s.footprint_kib, "%.0f");
-		if (rp_has_peak(&r->s) && rp_has_peak(&b->s)) {
-			mdt_cell(&t, "%.0f", b->s.peak_footprint_kib);
-			mdt_cell(&t, "%.0f", r->s.peak_footprint_kib);
+		if (ss_report_has_peak(&r->s) && ss_report_has_peak(&b->s)) {
+			ss_mdtable_cell(&t, "%.0f", b->s.peak_footprint_kib);
+			ss_mdtable_cell(&t, "%.0f", r->s.peak_footprint_kib);
 			delta_cell(&t, r->s.peak_footprint_kib, b->s.peak_footprint_kib, "%.0f");
 		} else {
-			mdt_cell(&t, "-");
-			mdt_cell(&t, "-");
-			mdt_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
 		}
-		mdt_cell(&t, "%.3f", b->s.alloc_time_ms);
-		mdt_cell(&t, "%.3f", r->s.alloc_time_ms);
+		ss_mdtable_cell(&t, "%.3f", b->s.alloc_time_ms);
+		ss_mdtable_cell(&t, "%.3f", r->s.alloc_time_ms);
 		delta_cell(&t, r->s.alloc_time_ms, b->s.alloc_time_ms, "%.3f");
-		mdt_cell(&t, "%.1f", b->s.fastpath_pct);
-		mdt_cell(&t, "%.1f", r->s.fastpath_pct);
+		ss_mdtable_cell(&t, "%.1f", b->s.fastpath_pct);
+		ss_mdtable_cell(&t, "%.1f", r->s.fastpath_pct);
 	}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
-	mdt_free(&t);
+	ss_mdtable_free(&t);
 	if (alone)
 		fprintf(fp, "\n%u run%s of a 7.x target %s no run under 6.18's rules beside %s.\n",
 			alone, alone == 1 ? "" : "s", alone == 1 ? "has" : "have",
@@ -286,24 +286,24 @@ static const struct era_cache *find(const struct era_run *r, const char *name)
 
 /* The compare model's caches that moved most, each variant: slab memory
  * both eras, and what 7.x held in sheaves at the end and did to get there. */
-static int caches_table(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
+static int caches_table(FILE *fp, const struct ss_report_report_in *in, struct ss_error *err)
 {
 	const char *model = in->compare_model;
-	struct md_table t;
+	struct ss_md_table t;
 	uint64_t held = 0, held_caches = 0;
 	unsigned variants = 0;
 
-	mdt_init(&t, "llrrrrrrrr");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "cache");
-	mdt_cell(&t, "slabs KiB, 6.18");
-	mdt_cell(&t, "7.x");
-	mdt_cell(&t, "Δ");
-	mdt_cell(&t, "objects allocated, 7.x");
-	mdt_cell(&t, "in sheaves and barns");
-	mdt_cell(&t, "refilled");
-	mdt_cell(&t, "flushed");
-	mdt_cell(&t, "barn full");
+	ss_mdtable_init(&t, "llrrrrrrrr");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "cache");
+	ss_mdtable_cell(&t, "slabs KiB, 6.18");
+	ss_mdtable_cell(&t, "7.x");
+	ss_mdtable_cell(&t, "Δ");
+	ss_mdtable_cell(&t, "objects allocated, 7.x");
+	ss_mdtable_cell(&t, "in sheaves and barns");
+	ss_mdtable_cell(&t, "refilled");
+	ss_mdtable_cell(&t, "flushed");
+	ss_mdtable_cell(&t, "barn full");
 	for (unsigned v = 0; v < in->res->variants.n; v++) {
 		const char *variant = in->res->variants.v[v];
 		struct era_run now, base;
@@ -330,22 +330,22 @@ static int caches_table(FILE *fp, const struct rp_report_in *in, struct ss_error
 			if (fabs((double)c->slab_bytes / 1024 - kb) < 1 && !parked(c))
 				continue;
 			shown++;
-			mdt_cell(&t, "%s", variant);
-			mdt_cell(&t, "%s", c->name);
-			mdt_cell(&t, "%.0f", kb);
-			mdt_cell(&t, "%.0f", (double)c->slab_bytes / 1024);
+			ss_mdtable_cell(&t, "%s", variant);
+			ss_mdtable_cell(&t, "%s", c->name);
+			ss_mdtable_cell(&t, "%.0f", kb);
+			ss_mdtable_cell(&t, "%.0f", (double)c->slab_bytes / 1024);
 			delta_cell(&t, (double)c->slab_bytes / 1024, kb, "%.0f");
-			mdt_cell(&t, "%llu", (unsigned long long)c->objects);
-			mdt_cell(&t, "%llu", (unsigned long long)parked(c));
-			mdt_cell(&t, "%llu", (unsigned long long)c->refill);
-			mdt_cell(&t, "%llu", (unsigned long long)c->flush);
-			mdt_cell(&t, "%llu", (unsigned long long)c->put_fail);
+			ss_mdtable_cell(&t, "%llu", (unsigned long long)c->objects);
+			ss_mdtable_cell(&t, "%llu", (unsigned long long)parked(c));
+			ss_mdtable_cell(&t, "%llu", (unsigned long long)c->refill);
+			ss_mdtable_cell(&t, "%llu", (unsigned long long)c->flush);
+			ss_mdtable_cell(&t, "%llu", (unsigned long long)c->put_fail);
 		}
 		free(now.c);
 		free(base.c);
 	}
 	if (!variants) {
-		mdt_free(&t);
+		ss_mdtable_free(&t);
 		return 0;
 	}
 	fprintf(fp, "\nModel `%s`'s caches whose slab memory moved most, or that held objects in "
@@ -353,10 +353,10 @@ static int caches_table(FILE *fp, const struct rp_report_in *in, struct ss_error
 		    "are the users' and, in kmalloc caches, the sheaves themselves (kmalloc'ed: a "
 		    "sheaf of C objects takes sizeof(struct slab_sheaf) and C pointers: 32 + 8C bytes "
 		    "on 64-bit, 20 + 4C on 32-bit):\n\n", model, ERA_TOP);
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
-	mdt_free(&t);
-	mdt_wrap(fp, "", "", true,
+	ss_mdtable_free(&t);
+	ss_mdtable_wrap(fp, "", "", true,
 		 "At the end 7.x held %llu objects in sheaves and barns over %llu cache%s and the "
 		 "%u variant%s (SLUB's `objects` counts them as in use: the slabinfo of each run): "
 		 "allocated from their slabs, free for no user, they keep those slabs from being "
@@ -366,12 +366,12 @@ static int caches_table(FILE *fp, const struct rp_report_in *in, struct ss_error
 	return 0;
 }
 
-int rp_era_write_md(FILE *fp, const struct rp_report_in *in, struct ss_error *err)
+int ss_report_era_write_md(FILE *fp, const struct ss_report_report_in *in, struct ss_error *err)
 {
 	if (!in->era_base)
 		return 0;
-	rp_heading(fp, in, "What SLUB 7.x changes: the same runs under 6.18's rules");
-	mdt_wrap(fp, "", "", true,
+	ss_report_heading(fp, in, "What SLUB 7.x changes: the same runs under 6.18's rules");
+	ss_mdtable_wrap(fp, "", "", true,
 		 "These runs are of SLUB's 7.x rules: no CPU slab and no CPU partial list; every "
 		 "cache but the debug ones (slub_debug), `kmem_cache` and `kmem_cache_node` takes "
 		 "its objects from per-CPU sheaves of calculate_sheaf_capacity() objects, refilled "

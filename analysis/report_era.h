@@ -17,6 +17,6 @@
  * moved most, with the objects 7.x held in sheaves and barns at the end
  * and its refills, flushes and failed barn puts.  A run with no twin is
  * named.  0, or -1 with err (a run directory's file that cannot be read). */
-int rp_era_write_md(FILE *fp, const struct rp_report_in *in, struct ss_error *err);
+int ss_report_era_write_md(FILE *fp, const struct ss_report_report_in *in, struct ss_error *err);
 
 #endif

@@ -10,18 +10,18 @@
 #include "report_figures.h"
 #include "report_md.h"
 
-#define RP_MAX_EXTRA_DAT 8
+#define SS_REPORT_MAX_EXTRA_DAT 8
 
-struct rp_extra {
+struct ss_report_extra {
 	/* Appended to report.md after the generic sections; 0 or -1. */
-	int (*write_md)(FILE *fp, const struct rp_report_in *in);
+	int (*write_md)(FILE *fp, const struct ss_report_report_in *in);
 	/* Extra files in the report directory (e.g. "breakdown.dat"),
 	 * written atomically with the others by write_dat(k, ...). */
-	const char *dat_names[RP_MAX_EXTRA_DAT];
-	int (*write_dat)(unsigned k, FILE *fp, const struct rp_report_in *in);
+	const char *dat_names[SS_REPORT_MAX_EXTRA_DAT];
+	int (*write_dat)(unsigned k, FILE *fp, const struct ss_report_report_in *in);
 	/* The workload's headline figures (report_figures.h), added to the
 	 * generic ones; NULL: none.  0 or -1. */
-	int (*figures)(const struct rp_report_in *in, struct rp_figures *out);
+	int (*figures)(const struct ss_report_report_in *in, struct ss_report_figures *out);
 	/* NULL: report.md leads with the variants' slab memory, then the
 	 * headline figures.  Else the seed asks for time: this sentence says
 	 * why, and the headline figures lead. */

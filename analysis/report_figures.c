@@ -11,7 +11,7 @@
 
 static int name_ok(const char *s)
 {
-	if (!*s || strlen(s) >= RP_FIGURE_NAME_MAX)
+	if (!*s || strlen(s) >= SS_REPORT_FIGURE_NAME_MAX)
 		return 0;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
@@ -20,16 +20,16 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-int rp_figures_add(struct rp_figures *f, const char *name, const char *unit,
+int ss_report_figures_add(struct ss_report_figures *f, const char *name, const char *unit,
 		   double value, const char *what)
 {
-	struct rp_figure *x;
+	struct ss_report_figure *x;
 
 	if (!name_ok(name))
 		return -1;
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 16;
-		struct rp_figure *v = realloc(f->v, cap * sizeof(*v));
+		struct ss_report_figure *v = realloc(f->v, cap * sizeof(*v));
 
 		if (!v)
 			return -1;
@@ -44,7 +44,7 @@ int rp_figures_add(struct rp_figures *f, const char *name, const char *unit,
 	return 0;
 }
 
-const struct rp_figure *rp_figures_find(const struct rp_figures *f,
+const struct ss_report_figure *ss_report_figures_find(const struct ss_report_figures *f,
 					const char *name)
 {
 	for (size_t i = 0; i < f->n; i++)
@@ -53,13 +53,13 @@ const struct rp_figure *rp_figures_find(const struct rp_figures *f,
 	return NULL;
 }
 
-void rp_figures_free(struct rp_figures *f)
+void ss_report_figures_free(struct ss_report_figures *f)
 {
 	free(f->v);
 	memset(f, 0, sizeof(*f));
 }
 
-int rp_write_figures_csv(FILE *fp, const struct rp_figures *f)
+int ss_report_write_figures_csv(FILE *fp, const struct ss_report_figures *f)
 {
 	fprintf(fp, "figure,unit,value,what\n");
 	for (size_t i = 0; i < f->n; i++) {
@@ -70,7 +70,7 @@ int rp_write_figures_csv(FILE *fp, const struct rp_figures *f)
 	return ferror(fp) ? -1 : 0;
 }
 
-int rp_figures_load(const char *path, struct rp_figures *f,
+int ss_report_figures_load(const char *path, struct ss_report_figures *f,
 		    struct ss_error *err)
 {
 	struct ss_csv c;
@@ -92,7 +92,7 @@ int rp_figures_load(const char *path, struct rp_figures *f,
 			r = -1;
 			break;
 		}
-		if (rp_figures_add(f, ss_csv_get(&c, in), ss_csv_get(&c, iu), v,
+		if (ss_report_figures_add(f, ss_csv_get(&c, in), ss_csv_get(&c, iu), v,
 				   ss_csv_get(&c, iw))) {
 			r = -1;
 			ss_errorf(err, "%s:%lu: bad figure name '%.64s' (or out of memory)",
@@ -102,17 +102,17 @@ int rp_figures_load(const char *path, struct rp_figures *f,
 	}
 	ss_csv_close(&c);
 	if (r < 0)
-		rp_figures_free(f);
+		ss_report_figures_free(f);
 	return r < 0 ? -1 : 0;
 }
 
 /* ---- sensitivity.csv ---- */
 
-int rp_sens_add(struct rp_sensitivity *s, const struct rp_sens_row *r)
+int ss_report_sens_add(struct ss_report_sensitivity *s, const struct ss_report_sens_row *r)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct rp_sens_row *v = realloc(s->rows, cap * sizeof(*v));
+		struct ss_report_sens_row *v = realloc(s->rows, cap * sizeof(*v));
 
 		if (!v)
 			return -1;
@@ -123,7 +123,7 @@ int rp_sens_add(struct rp_sensitivity *s, const struct rp_sens_row *r)
 	return 0;
 }
 
-void rp_sensitivity_free(struct rp_sensitivity *s)
+void ss_report_sensitivity_free(struct ss_report_sensitivity *s)
 {
 	free(s->rows);
 	memset(s, 0, sizeof(*s));
@@ -142,12 +142,12 @@ static void put_num(FILE *fp, double v, const char *sep)
 		fprintf(fp, "%.6g%s", v, sep);
 }
 
-int rp_write_sensitivity_csv(FILE *fp, const struct rp_sensitivity *s)
+int ss_report_write_sensitivity_csv(FILE *fp, const struct ss_report_sensitivity *s)
 {
 	for (size_t k = 0; k < NR_SENS_COLS; k++)
 		fprintf(fp, "%s%s", sens_cols[k], k + 1 < NR_SENS_COLS ? "," : "\n");
 	for (size_t i = 0; i < s->n; i++) {
-		const struct rp_sens_row *r = &s->rows[i];
+		const struct ss_report_sens_row *r = &s->rows[i];
 
 		fprintf(fp, "%s,%s,", r->figure, r->step);
 		put_num(fp, r->low, ",");
@@ -168,7 +168,7 @@ static int num_or_empty(const struct ss_csv *c, unsigned idx, double *v,
 	return ss_csv_num(c, idx, v, err);
 }
 
-int rp_sensitivity_load(const char *path, struct rp_sensitivity *s,
+int ss_report_sensitivity_load(const char *path, struct ss_report_sensitivity *s,
 			struct ss_error *err)
 {
 	struct ss_csv c;
@@ -184,7 +184,7 @@ int rp_sensitivity_load(const char *path, struct rp_sensitivity *s,
 			return -1;
 		}
 	while ((r = ss_csv_next(&c, err)) == 1) {
-		struct rp_sens_row row;
+		struct ss_report_sens_row row;
 		const char *fig = ss_csv_get(&c, idx[0]), *step = ss_csv_get(&c, idx[1]);
 
 		if (strlen(fig) >= sizeof(row.figure) || strlen(step) >= sizeof(row.step) ||
@@ -203,24 +203,24 @@ int rp_sensitivity_load(const char *path, struct rp_sensitivity *s,
 			r = -1;
 			break;
 		}
-		if (rp_sens_add(s, &row)) {
+		if (ss_report_sens_add(s, &row)) {
 			r = ss_errorf(err, "out of memory");
 			break;
 		}
 	}
 	ss_csv_close(&c);
 	if (r < 0)
-		rp_sensitivity_free(s);
+		ss_report_sensitivity_free(s);
 	return r < 0 ? -1 : 0;
 }
 
-static double swing(const struct rp_sens_row *r)
+static double swing(const struct ss_report_sens_row *r)
 {
 	return fabs(r->at_high - r->at_low);
 }
 
-int rp_sens_interval(const struct rp_sensitivity *s, const char *figure,
-		     unsigned k, struct rp_interval *iv)
+int ss_report_sens_interval(const struct ss_report_sensitivity *s, const char *figure,
+		     unsigned k, struct ss_report_interval *iv)
 {
 	bool seen = false;
 
@@ -228,7 +228,7 @@ int rp_sens_interval(const struct rp_sensitivity *s, const char *figure,
 	if (k > sizeof(iv->top) / sizeof(iv->top[0]))
 		k = sizeof(iv->top) / sizeof(iv->top[0]);
 	for (size_t i = 0; i < s->n; i++) {
-		const struct rp_sens_row *r = &s->rows[i];
+		const struct ss_report_sens_row *r = &s->rows[i];
 		unsigned j;
 
 		if (strcmp(r->figure, figure))
@@ -254,19 +254,19 @@ int rp_sens_interval(const struct rp_sensitivity *s, const char *figure,
 	return seen ? 0 : -1;
 }
 
-void rp_interval_str(const struct rp_interval *iv, char *buf, size_t n)
+void ss_report_interval_str(const struct ss_report_interval *iv, char *buf, size_t n)
 {
 	snprintf(buf, n, "%.4g–%.4g", iv->lo, iv->hi);
 }
 
-void rp_top_steps_str(const struct rp_interval *iv, unsigned k, char *buf,
+void ss_report_top_steps_str(const struct ss_report_interval *iv, unsigned k, char *buf,
 		      size_t n)
 {
 	size_t len = 0;
 
 	buf[0] = '\0';
 	for (unsigned i = 0; i < iv->ntop && i < k && len + 1 < n; i++) {
-		const struct rp_sens_row *r = iv->top[i];
+		const struct ss_report_sens_row *r = iv->top[i];
 		int w = snprintf(buf + len, n - len, "%s%s %.4g–%.4g (%.4g–%.4g)",
 				 i ? "; " : "", r->step, r->low, r->high,
 				 r->at_low, r->at_high);

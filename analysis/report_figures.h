@@ -22,64 +22,64 @@
 
 #include "error.h"
 
-#define RP_FIGURE_NAME_MAX 64
+#define SS_REPORT_FIGURE_NAME_MAX 64
 
-struct rp_figure {
-	char name[RP_FIGURE_NAME_MAX]; /* [A-Za-z0-9._+/:-]+, e.g. "ratio:P-4.5/P-4.6" */
+struct ss_report_figure {
+	char name[SS_REPORT_FIGURE_NAME_MAX]; /* [A-Za-z0-9._+/:-]+, e.g. "ratio:P-4.5/P-4.6" */
 	char unit[16];
 	double value;
 	char what[192];		       /* a line of prose: what it is */
 };
 
-struct rp_figures {
-	struct rp_figure *v;
+struct ss_report_figures {
+	struct ss_report_figure *v;
 	size_t n, cap;
 };
 
 /* Append a figure; 0, or -1 (out of memory, or a bad name). */
-int rp_figures_add(struct rp_figures *f, const char *name, const char *unit,
+int ss_report_figures_add(struct ss_report_figures *f, const char *name, const char *unit,
 		   double value, const char *what);
-const struct rp_figure *rp_figures_find(const struct rp_figures *f,
+const struct ss_report_figure *ss_report_figures_find(const struct ss_report_figures *f,
 					const char *name);
-void rp_figures_free(struct rp_figures *f);
-int rp_write_figures_csv(FILE *fp, const struct rp_figures *f);
-int rp_figures_load(const char *path, struct rp_figures *f,
+void ss_report_figures_free(struct ss_report_figures *f);
+int ss_report_write_figures_csv(FILE *fp, const struct ss_report_figures *f);
+int ss_report_figures_load(const char *path, struct ss_report_figures *f,
 		    struct ss_error *err);
 
 /* One row of sensitivity.csv. */
-struct rp_sens_row {
-	char figure[RP_FIGURE_NAME_MAX];
+struct ss_report_sens_row {
+	char figure[SS_REPORT_FIGURE_NAME_MAX];
 	char step[48];
 	double low, high;     /* the step's range; NAN for the corners */
 	double at_low, at_high, base;
 };
 
-struct rp_sensitivity {
-	struct rp_sens_row *rows;
+struct ss_report_sensitivity {
+	struct ss_report_sens_row *rows;
 	size_t n, cap;
 };
 
-int rp_sens_add(struct rp_sensitivity *s, const struct rp_sens_row *r);
-int rp_sensitivity_load(const char *path, struct rp_sensitivity *s,
+int ss_report_sens_add(struct ss_report_sensitivity *s, const struct ss_report_sens_row *r);
+int ss_report_sensitivity_load(const char *path, struct ss_report_sensitivity *s,
 			struct ss_error *err);
-int rp_write_sensitivity_csv(FILE *fp, const struct rp_sensitivity *s);
-void rp_sensitivity_free(struct rp_sensitivity *s);
+int ss_report_write_sensitivity_csv(FILE *fp, const struct ss_report_sensitivity *s);
+void ss_report_sensitivity_free(struct ss_report_sensitivity *s);
 
 /* A figure's interval: the lowest and highest value over every setting
  * (each step at either end, and the corners), the base value, and its
  * steps ordered by swing |at_high - at_low|, largest first (at most k,
  * corners left out).  0, or -1 when sensitivity.csv has no row for it. */
-struct rp_interval {
+struct ss_report_interval {
 	double lo, hi, base;
-	const struct rp_sens_row *top[16];
+	const struct ss_report_sens_row *top[16];
 	unsigned ntop;
 };
-int rp_sens_interval(const struct rp_sensitivity *s, const char *figure,
-		     unsigned k, struct rp_interval *iv);
+int ss_report_sens_interval(const struct ss_report_sensitivity *s, const char *figure,
+		     unsigned k, struct ss_report_interval *iv);
 
 /* "[lo, hi]" and "step (a–b), ..." for a figure, for prose. */
-void rp_interval_str(const struct rp_interval *iv, char *buf, size_t n);
-void rp_top_steps_str(const struct rp_interval *iv, unsigned k, char *buf,
+void ss_report_interval_str(const struct ss_report_interval *iv, char *buf, size_t n);
+void ss_report_top_steps_str(const struct ss_report_interval *iv, unsigned k, char *buf,
 		      size_t n);
 
 #endif

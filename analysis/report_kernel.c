@@ -11,66 +11,66 @@
 #include "slabsnap.h"
 #include "sort.h"
 
-int64_t rp_kernel_delta(uint64_t before, uint64_t after)
+int64_t ss_report_kernel_delta(uint64_t before, uint64_t after)
 {
 	/* snapshot figures are below 2^56 (slabsnap.c), so both fit and the
 	 * difference cannot overflow */
 	return (int64_t)after - (int64_t)before;
 }
 
-double rp_kernel_err_pct(int64_t kernel, int64_t model)
+double ss_report_kernel_err_pct(int64_t kernel, int64_t model)
 {
 	if (!kernel)
 		return NAN;
 	return 100.0 * (double)(model - kernel) / fabs((double)kernel);
 }
 
-static int64_t k_dobj(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_obj0, r->k_obj1); }
-static int64_t m_dobj(const struct rp_kernel_row *r)
+static int64_t k_dobj(const struct ss_report_kernel_row *r) { return ss_report_kernel_delta(r->k_obj0, r->k_obj1); }
+static int64_t m_dobj(const struct ss_report_kernel_row *r)
 {
-	return rp_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->m_obj1);
+	return ss_report_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->m_obj1);
 }
 
-static int64_t k_dslab(const struct rp_kernel_row *r) { return rp_kernel_delta(r->k_slab0, r->k_slab1); }
-static int64_t m_dslab(const struct rp_kernel_row *r)
+static int64_t k_dslab(const struct ss_report_kernel_row *r) { return ss_report_kernel_delta(r->k_slab0, r->k_slab1); }
+static int64_t m_dslab(const struct ss_report_kernel_row *r)
 {
-	return rp_kernel_delta(r->own_start ? r->m_slab0 : r->k_slab0, r->m_slab1);
+	return ss_report_kernel_delta(r->own_start ? r->m_slab0 : r->k_slab0, r->m_slab1);
 }
 
-int64_t rp_kernel_model_dobj(const struct rp_kernel_row *r)
+int64_t ss_report_kernel_model_dobj(const struct ss_report_kernel_row *r)
 {
 	return m_dobj(r);
 }
 
-int64_t rp_kernel_model_dslab(const struct rp_kernel_row *r)
+int64_t ss_report_kernel_model_dslab(const struct ss_report_kernel_row *r)
 {
 	return m_dslab(r);
 }
 
-int64_t rp_kernel_model_dpages(const struct rp_kernel_row *r)
+int64_t ss_report_kernel_model_dpages(const struct ss_report_kernel_row *r)
 {
-	return rp_kernel_delta(r->own_start ? r->m_pages0 : r->k_pages0, r->m_pages1);
+	return ss_report_kernel_delta(r->own_start ? r->m_pages0 : r->k_pages0, r->m_pages1);
 }
 
-bool rp_kernel_row_held(const struct rp_kernel_row *r)
+bool ss_report_kernel_row_held(const struct ss_report_kernel_row *r)
 {
-	return llabs(k_dobj(r)) >= RP_KERNEL_MIN_DELTA;
+	return llabs(k_dobj(r)) >= SS_REPORT_KERNEL_MIN_DELTA;
 }
 
 static bool objects_ok(int64_t kobj, int64_t mobj)
 {
-	return fabs(rp_kernel_err_pct(kobj, mobj)) <= RP_KERNEL_OBJ_TOL;
+	return fabs(ss_report_kernel_err_pct(kobj, mobj)) <= SS_REPORT_KERNEL_OBJ_TOL;
 }
 
 /* A slab change of 0 against 0 is right; against anything else the error
  * is infinite. */
 static bool slabs_ok(int64_t kslab, int64_t mslab)
 {
-	double es = rp_kernel_err_pct(kslab, mslab);
+	double es = ss_report_kernel_err_pct(kslab, mslab);
 
 	if (isnan(es))
 		es = mslab ? INFINITY : 0.0;
-	return fabs(es) <= RP_KERNEL_SLAB_TOL;
+	return fabs(es) <= SS_REPORT_KERNEL_SLAB_TOL;
 }
 
 static bool changes_ok(int64_t kobj, int64_t mobj, int64_t kslab, int64_t mslab)
@@ -78,34 +78,34 @@ static bool changes_ok(int64_t kobj, int64_t mobj, int64_t kslab, int64_t mslab)
 	return objects_ok(kobj, mobj) && slabs_ok(kslab, mslab);
 }
 
-bool rp_kernel_row_objects_ok(const struct rp_kernel_row *r)
+bool ss_report_kernel_row_objects_ok(const struct ss_report_kernel_row *r)
 {
 	return objects_ok(k_dobj(r), m_dobj(r));
 }
 
-bool rp_kernel_row_slabs_ok(const struct rp_kernel_row *r)
+bool ss_report_kernel_row_slabs_ok(const struct ss_report_kernel_row *r)
 {
 	return slabs_ok(k_dslab(r), m_dslab(r));
 }
 
-bool rp_kernel_row_ok(const struct rp_kernel_row *r)
+bool ss_report_kernel_row_ok(const struct ss_report_kernel_row *r)
 {
 	return changes_ok(k_dobj(r), m_dobj(r), k_dslab(r), m_dslab(r));
 }
 
-bool rp_kernel_row_within(const struct rp_kernel_row *r)
+bool ss_report_kernel_row_within(const struct ss_report_kernel_row *r)
 {
-	return rp_kernel_row_held(r) && !r->settled && rp_kernel_row_ok(r);
+	return ss_report_kernel_row_held(r) && !r->settled && ss_report_kernel_row_ok(r);
 }
 
-bool rp_kernel_row_ok_unsettled(const struct rp_kernel_row *r)
+bool ss_report_kernel_row_ok_unsettled(const struct ss_report_kernel_row *r)
 {
-	return changes_ok(k_dobj(r), rp_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->u_obj1),
+	return changes_ok(k_dobj(r), ss_report_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->u_obj1),
 			  k_dslab(r),
-			  rp_kernel_delta(r->own_start ? r->m_slab0 : r->k_slab0, r->u_slab1));
+			  ss_report_kernel_delta(r->own_start ? r->m_slab0 : r->k_slab0, r->u_slab1));
 }
 
-static struct rp_kernel_row *row_for(struct rp_kernel *k, const char *name, size_t *cap)
+static struct ss_report_kernel_row *row_for(struct ss_report_kernel *k, const char *name, size_t *cap)
 {
 	for (size_t i = 0; i < k->n; i++)
 		if (!strcmp(k->rows[i].name, name))
@@ -114,7 +114,7 @@ static struct rp_kernel_row *row_for(struct rp_kernel *k, const char *name, size
 		return NULL;
 	if (k->n == *cap) {
 		size_t c = *cap ? 2 * *cap : 256;
-		struct rp_kernel_row *r = realloc(k->rows, c * sizeof(*r));
+		struct ss_report_kernel_row *r = realloc(k->rows, c * sizeof(*r));
 
 		if (!r)
 			return NULL;
@@ -126,21 +126,21 @@ static struct rp_kernel_row *row_for(struct rp_kernel *k, const char *name, size
 	return &k->rows[k->n++];
 }
 
-void rp_kernel_kslab_cols(const struct ss_csv *c, int col[RP_KERNEL_KSLAB_COLS])
+void ss_report_kernel_kslab_cols(const struct ss_csv *c, int col[SS_REPORT_KERNEL_KSLAB_COLS])
 {
-	static const char *const name[RP_KERNEL_KSLAB_COLS] = {
+	static const char *const name[SS_REPORT_KERNEL_KSLAB_COLS] = {
 		"kslabs_freed_from", "kslabs_whole", "prior_slabs_not_full", "prior_slabs_freed",
 		"kslabs_listed", "prior_listed_unseen", "cpu_slabs_listed",
 	};
 
-	for (unsigned i = 0; i < RP_KERNEL_KSLAB_COLS; i++)
+	for (unsigned i = 0; i < SS_REPORT_KERNEL_KSLAB_COLS; i++)
 		col[i] = ss_csv_col(c, name[i]);
 }
 
-int rp_kernel_kslab_read(const struct ss_csv *c, const int col[RP_KERNEL_KSLAB_COLS],
-			 uint64_t v[RP_KERNEL_KSLAB_COLS], struct ss_error *err)
+int ss_report_kernel_kslab_read(const struct ss_csv *c, const int col[SS_REPORT_KERNEL_KSLAB_COLS],
+			 uint64_t v[SS_REPORT_KERNEL_KSLAB_COLS], struct ss_error *err)
 {
-	for (unsigned i = 0; i < RP_KERNEL_KSLAB_COLS; i++) {
+	for (unsigned i = 0; i < SS_REPORT_KERNEL_KSLAB_COLS; i++) {
 		v[i] = 0;
 		if (col[i] >= 0 && ss_csv_u64(c, (unsigned)col[i], &v[i], err))
 			return -1;
@@ -157,7 +157,7 @@ int rp_kernel_kslab_read(const struct ss_csv *c, const int col[RP_KERNEL_KSLAB_C
 }
 
 /* prior.csv and settled.csv of the run, when it wrote them. */
-static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
+static int load_run_csv(struct ss_report_kernel *k, const char *dir, const char *file,
 			size_t *cap, struct ss_error *err)
 {
 	char path[1100];
@@ -165,7 +165,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 	unsigned name, a = 0, b = 0;
 	bool prior = !strcmp(file, "prior.csv");
 	int rc, u = -1, ce = -1, cm = -1, un = -1, fe = -1, fs = -1, io = -1, is = -1;
-	int ks[RP_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1, -1, -1, -1};
+	int ks[SS_REPORT_KERNEL_KSLAB_COLS] = {-1, -1, -1, -1, -1, -1, -1};
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	if (access(path, F_OK))
@@ -187,11 +187,11 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		cm = ss_csv_col(&c, "cpu_free_measured");
 		un = ss_csv_col(&c, "prior_freed_unseen");
 		fe = ss_csv_col(&c, "cpu_free_end");
-		rp_kernel_kslab_cols(&c, ks);
+		ss_report_kernel_kslab_cols(&c, ks);
 	}
 	while ((rc = ss_csv_next(&c, err)) == 1) {
-		struct rp_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
-		uint64_t x, y = 0, z = 0, e = 0, m = 0, w = 0, f = 0, kv[RP_KERNEL_KSLAB_COLS];
+		struct ss_report_kernel_row *r = row_for(k, ss_csv_get(&c, name), cap);
+		uint64_t x, y = 0, z = 0, e = 0, m = 0, w = 0, f = 0, kv[SS_REPORT_KERNEL_KSLAB_COLS];
 		uint64_t own = 1, o0 = 0, s0 = 0;
 
 		if (!r) {
@@ -207,7 +207,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 		    (fs >= 0 && ss_csv_u64(&c, (unsigned)fs, &own, err)) ||
 		    (io >= 0 && ss_csv_u64(&c, (unsigned)io, &o0, err)) ||
 		    (is >= 0 && ss_csv_u64(&c, (unsigned)is, &s0, err)) ||
-		    rp_kernel_kslab_read(&c, ks, kv, err)) {
+		    ss_report_kernel_kslab_read(&c, ks, kv, err)) {
 			rc = -1;
 			break;
 		}
@@ -248,7 +248,7 @@ static int load_run_csv(struct rp_kernel *k, const char *dir, const char *file,
 
 static int by_kernel_change(const void *a, const void *b)
 {
-	const struct rp_kernel_row *x = a, *y = b;
+	const struct ss_report_kernel_row *x = a, *y = b;
 	int64_t dx = llabs(k_dobj(x)), dy = llabs(k_dobj(y));
 
 	if (dx != dy)
@@ -261,7 +261,7 @@ static int by_kernel_change(const void *a, const void *b)
  * say; before, its config names each one's sheaf_capacity.NAME
  * (allocators/kconfig.c; a run before kernel.txt, or on a target before
  * 6.18, gives none). */
-static int load_sheaf_config(struct rp_kernel *k, const char *run_dir, struct ss_error *err)
+static int load_sheaf_config(struct ss_report_kernel *k, const char *run_dir, struct ss_error *err)
 {
 	char path[1100], line[8192];
 	unsigned major = 0, minor = 0;
@@ -303,7 +303,7 @@ static int load_sheaf_config(struct rp_kernel *k, const char *run_dir, struct ss
 }
 
 /* The run's slabinfo before settling, when it settled (cmd_run.c). */
-static int load_unsettled(struct rp_kernel *k, const char *run_dir, struct ss_error *err)
+static int load_unsettled(struct ss_report_kernel *k, const char *run_dir, struct ss_error *err)
 {
 	char path[1100];
 	struct ss_snap u;
@@ -326,7 +326,7 @@ static int load_unsettled(struct rp_kernel *k, const char *run_dir, struct ss_er
 	return 0;
 }
 
-int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
+int ss_report_kernel_load(struct ss_report_kernel *k, const char *before, const char *after,
 		   const char *run_dir, const char *model, struct ss_error *err)
 {
 	struct ss_snap b, a, m;
@@ -354,7 +354,7 @@ int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
 		const struct ss_snap_cache *cb = ss_snap_find(&b, name);
 		const struct ss_snap_cache *ca = ss_snap_find(&a, name);
 		const struct ss_snap_cache *cm = ss_snap_find(&m, name);
-		struct rp_kernel_row *r;
+		struct ss_report_kernel_row *r;
 
 		if (i >= a.nr && ca)
 			continue; /* done with the kernel's */
@@ -391,32 +391,32 @@ out_ab:
 	ss_snap_release(&a);
 	ss_snap_release(&b);
 	if (rc)
-		rp_kernel_free(k);
+		ss_report_kernel_free(k);
 	return rc;
 }
 
-void rp_kernel_free(struct rp_kernel *k)
+void ss_report_kernel_free(struct ss_report_kernel *k)
 {
 	free(k->rows);
 	k->rows = NULL;
 	k->n = 0;
 }
 
-void rp_kernel_err_cell(struct md_table *t, int64_t kernel, int64_t model)
+void ss_report_kernel_err_cell(struct ss_md_table *t, int64_t kernel, int64_t model)
 {
-	double e = rp_kernel_err_pct(kernel, model);
+	double e = ss_report_kernel_err_pct(kernel, model);
 
 	if (isnan(e))
-		mdt_cell(t, "%s", model ? "n/a" : "0");
+		ss_mdtable_cell(t, "%s", model ? "n/a" : "0");
 	else
-		mdt_cell(t, "%+.1f%%", e);
+		ss_mdtable_cell(t, "%+.1f%%", e);
 }
 
 /* A held cache, not settled, whose objects miss: where the notes on what
  * moves the objects apply. */
-static bool objects_miss(const struct rp_kernel_row *r)
+static bool objects_miss(const struct ss_report_kernel_row *r)
 {
-	return rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_objects_ok(r);
+	return ss_report_kernel_row_held(r) && !r->settled && !ss_report_kernel_row_objects_ok(r);
 }
 
 /* Where a held cache's objects miss and the trace shows tasks allocating
@@ -427,7 +427,7 @@ static bool objects_miss(const struct rp_kernel_row *r)
  * one (prior_freed); the note gives the objects' change under the
  * second, so that the two ends of what the trace allows are both shown.
  * Slabs are not bounded so: where the objects would go is not known. */
-static size_t untraced_bound_note(const struct rp_kernel_row *r, char *buf, size_t size)
+static size_t untraced_bound_note(const struct ss_report_kernel_row *r, char *buf, size_t size)
 {
 	int64_t m = m_dobj(r);
 
@@ -443,12 +443,12 @@ static size_t untraced_bound_note(const struct rp_kernel_row *r, char *buf, size
 /* Where a held cache's objects miss and both sides' CPU slabs are known
  * at the end: how many free slots each side's CPU slabs held then, which
  * `objects` counts as in use, and the change of the objects in use. */
-static size_t cpu_free_after_note(const struct rp_kernel_row *r, char *buf, size_t size)
+static size_t cpu_free_after_note(const struct ss_report_kernel_row *r, char *buf, size_t size)
 {
 	int64_t k, m;
 	size_t n;
 
-	if (!objects_miss(r) || !rp_kernel_in_use_deltas(r, &k, &m))
+	if (!objects_miss(r) || !ss_report_kernel_in_use_deltas(r, &k, &m))
 		return 0;
 	n = (size_t)snprintf(buf, size,
 			     "after, the CPU slabs had %llu free slots in the kernel and %llu in "
@@ -456,14 +456,14 @@ static size_t cpu_free_after_note(const struct rp_kernel_row *r, char *buf, size
 			     "changed by %+lld and %+lld",
 			     (unsigned long long)r->k_cpu_free1, (unsigned long long)r->m_cpu_free1,
 			     (long long)k, (long long)m);
-	if (!isnan(rp_kernel_err_pct(k, m)) && n < size)
-		n += (size_t)snprintf(buf + n, size - n, " (%+.1f%%)", rp_kernel_err_pct(k, m));
+	if (!isnan(ss_report_kernel_err_pct(k, m)) && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " (%+.1f%%)", ss_report_kernel_err_pct(k, m));
 	if (n < size)
 		n += (size_t)snprintf(buf + n, size - n, "; ");
 	return n; /* (as snprintf: size or more when cut short) */
 }
 
-size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
+size_t ss_report_kernel_note(const struct ss_report_kernel_row *r, char *buf, size_t size)
 {
 	size_t n = 0;
 
@@ -474,13 +474,13 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 	if (!r->in_model && k_dobj(r) && n < size)
 		n += (size_t)snprintf(buf + n, size - n, "no event in the trace; ");
 	if (r->settled && n < size) {
-		int64_t u = rp_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->u_obj1);
+		int64_t u = ss_report_kernel_delta(r->own_start ? r->m_obj0 : r->k_obj0, r->u_obj1);
 
 		n += (size_t)snprintf(buf + n, size - n, "%llu settled (before: %+lld",
 				      (unsigned long long)r->settled, (long long)u);
-		if (!isnan(rp_kernel_err_pct(k_dobj(r), u)) && n < size)
+		if (!isnan(ss_report_kernel_err_pct(k_dobj(r), u)) && n < size)
 			n += (size_t)snprintf(buf + n, size - n, ", %+.1f%%",
-					      rp_kernel_err_pct(k_dobj(r), u));
+					      ss_report_kernel_err_pct(k_dobj(r), u));
 		if (n < size)
 			n += (size_t)snprintf(buf + n, size - n, "); ");
 	}
@@ -514,7 +514,7 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 	/* where its slabs miss: which kernel slabs the trace's frees of
 	 * initial objects emptied depends on how full each was, which the
 	 * snapshot does not say beyond the whole ones */
-	if (rp_kernel_row_held(r) && !r->settled && !rp_kernel_row_slabs_ok(r) &&
+	if (ss_report_kernel_row_held(r) && !r->settled && !ss_report_kernel_row_slabs_ok(r) &&
 	    r->kslabs_freed_from && n < size) {
 		/* (a listed slab whose unseen objects made its frees a slab's
 		 * worth counts as whole too: the rest, not below none) */
@@ -562,51 +562,51 @@ size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size)
 	return n;
 }
 
-static void note_cell(struct md_table *t, const struct rp_kernel_row *r)
+static void note_cell(struct ss_md_table *t, const struct ss_report_kernel_row *r)
 {
-	char buf[RP_KERNEL_NOTE_MAX];
+	char buf[SS_REPORT_KERNEL_NOTE_MAX];
 
-	rp_kernel_note(r, buf, sizeof(buf));
-	mdt_cell(t, "%s", buf);
+	ss_report_kernel_note(r, buf, sizeof(buf));
+	ss_mdtable_cell(t, "%s", buf);
 }
 
-static void table_row(struct md_table *t, const struct rp_kernel_row *r, bool verdict)
+static void table_row(struct ss_md_table *t, const struct ss_report_kernel_row *r, bool verdict)
 {
-	mdt_cell(t, "%s", r->name);
-	mdt_cell(t, "%llu", (unsigned long long)r->k_obj0);
-	mdt_cell(t, "%+lld", (long long)k_dobj(r));
-	mdt_cell(t, "%+lld", (long long)m_dobj(r));
-	rp_kernel_err_cell(t, k_dobj(r), m_dobj(r));
-	mdt_cell(t, "%+lld", (long long)k_dslab(r));
-	mdt_cell(t, "%+lld", (long long)m_dslab(r));
-	rp_kernel_err_cell(t, k_dslab(r), m_dslab(r));
+	ss_mdtable_cell(t, "%s", r->name);
+	ss_mdtable_cell(t, "%llu", (unsigned long long)r->k_obj0);
+	ss_mdtable_cell(t, "%+lld", (long long)k_dobj(r));
+	ss_mdtable_cell(t, "%+lld", (long long)m_dobj(r));
+	ss_report_kernel_err_cell(t, k_dobj(r), m_dobj(r));
+	ss_mdtable_cell(t, "%+lld", (long long)k_dslab(r));
+	ss_mdtable_cell(t, "%+lld", (long long)m_dslab(r));
+	ss_report_kernel_err_cell(t, k_dslab(r), m_dslab(r));
 	if (verdict)
-		mdt_cell(t, "%s", r->settled ? "settled" : rp_kernel_row_ok(r) ? "yes" : "no");
+		ss_mdtable_cell(t, "%s", r->settled ? "settled" : ss_report_kernel_row_ok(r) ? "yes" : "no");
 	note_cell(t, r);
 }
 
-static void table_head(struct md_table *t, bool verdict)
+static void table_head(struct ss_md_table *t, bool verdict)
 {
-	mdt_init(t, verdict ? "lrrrrrrrll" : "lrrrrrrrl");
-	mdt_cell(t, "cache");
-	mdt_cell(t, "objects before");
-	mdt_cell(t, "kernel Δobjects");
-	mdt_cell(t, "model Δobjects");
-	mdt_cell(t, "error");
-	mdt_cell(t, "kernel Δslabs");
-	mdt_cell(t, "model Δslabs");
-	mdt_cell(t, "error");
+	ss_mdtable_init(t, verdict ? "lrrrrrrrll" : "lrrrrrrrl");
+	ss_mdtable_cell(t, "cache");
+	ss_mdtable_cell(t, "objects before");
+	ss_mdtable_cell(t, "kernel Δobjects");
+	ss_mdtable_cell(t, "model Δobjects");
+	ss_mdtable_cell(t, "error");
+	ss_mdtable_cell(t, "kernel Δslabs");
+	ss_mdtable_cell(t, "model Δslabs");
+	ss_mdtable_cell(t, "error");
 	if (verdict)
-		mdt_cell(t, "within");
-	mdt_cell(t, "what the model leaves out");
+		ss_mdtable_cell(t, "within");
+	ss_mdtable_cell(t, "what the model leaves out");
 }
 
 #define OTHER_ROWS 25
 #define OTHER_MIN 100
 
-int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *err)
+int ss_report_kernel_load_meta(struct ss_report_kernel *k, const char *meta, struct ss_error *err)
 {
-	if (capture_meta_load(&k->meta, meta, err))
+	if (ss_capture_meta_load(&k->meta, meta, err))
 		return -1;
 	k->has_meta = true;
 	return 0;
@@ -615,7 +615,7 @@ int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *
 /* Who reaped the processes CMD orphaned (scripts/capture-orphans.sh):
  * each reaping frees a sighand_cache object in the reaper's context, and
  * where that is init no tracepoint may fire for it. */
-static void write_orphans(FILE *fp, const struct capture_meta *m)
+static void write_orphans(FILE *fp, const struct ss_capture_meta *m)
 {
 	if (m->subreaper < 0)
 		fprintf(fp, "  CMD did not run under `slabsim reap` (the capture was made before "
@@ -644,7 +644,7 @@ static void write_orphans(FILE *fp, const struct capture_meta *m)
 }
 
 /* What no replay of the trace can predict, as the capture measured it. */
-static void write_unseen(FILE *fp, const struct capture_meta *m)
+static void write_unseen(FILE *fp, const struct ss_capture_meta *m)
 {
 	fprintf(fp, "### What the trace cannot show\n\n");
 	if (m->untraced_tasks < 0)
@@ -683,9 +683,9 @@ static void write_unseen(FILE *fp, const struct capture_meta *m)
 	fprintf(fp, "\n\n");
 }
 
-int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
+int ss_report_kernel_write_md(FILE *fp, const struct ss_report_kernel *k)
 {
-	struct md_table t;
+	struct ss_md_table t;
 	size_t held = 0, ok = 0, settled = 0, ok_unsettled = 0, others = 0;
 
 	fprintf(fp, "## The live kernel and the simulator\n\n");
@@ -696,24 +696,24 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 		    "Δ = after - before; error = (model Δ - kernel Δ) / |kernel Δ|.\n\n",
 		k->before, k->after, k->model, k->run);
 	for (size_t i = 0; i < k->n; i++)
-		if (rp_kernel_row_held(&k->rows[i])) {
+		if (ss_report_kernel_row_held(&k->rows[i])) {
 			held++;
 			settled += k->rows[i].settled > 0;
-			ok += rp_kernel_row_within(&k->rows[i]);
-			ok_unsettled += rp_kernel_row_ok_unsettled(&k->rows[i]);
+			ok += ss_report_kernel_row_within(&k->rows[i]);
+			ok_unsettled += ss_report_kernel_row_ok_unsettled(&k->rows[i]);
 		}
-	fprintf(fp, "### Caches whose objects changed by %d or more\n\n", RP_KERNEL_MIN_DELTA);
+	fprintf(fp, "### Caches whose objects changed by %d or more\n\n", SS_REPORT_KERNEL_MIN_DELTA);
 	if (!held) {
-		fprintf(fp, "No cache's objects changed by %d or more.\n\n", RP_KERNEL_MIN_DELTA);
+		fprintf(fp, "No cache's objects changed by %d or more.\n\n", SS_REPORT_KERNEL_MIN_DELTA);
 	} else {
 		table_head(&t, true);
 		for (size_t i = 0; i < k->n; i++)
-			if (rp_kernel_row_held(&k->rows[i]))
+			if (ss_report_kernel_row_held(&k->rows[i]))
 				table_row(&t, &k->rows[i], true);
-		if (mdt_print(fp, &t))
+		if (ss_mdtable_print(fp, &t))
 			return -1;
 		fprintf(fp, "%zu of %zu within ±%.0f%% (objects) and ±%.0f%% (slabs) of the kernel's change",
-			ok, held - settled, RP_KERNEL_OBJ_TOL, RP_KERNEL_SLAB_TOL);
+			ok, held - settled, SS_REPORT_KERNEL_OBJ_TOL, SS_REPORT_KERNEL_SLAB_TOL);
 		if (settled)
 			fprintf(fp, " (predictions only: %zu more held %s settled, fitted to the "
 				    "after-snapshot, and not counted)",
@@ -728,9 +728,9 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 	}
 	table_head(&t, false);
 	for (size_t i = 0; i < k->n && others < OTHER_ROWS; i++) {
-		const struct rp_kernel_row *r = &k->rows[i];
+		const struct ss_report_kernel_row *r = &k->rows[i];
 
-		if (rp_kernel_row_held(r) ||
+		if (ss_report_kernel_row_held(r) ||
 		    (llabs(k_dobj(r)) < OTHER_MIN && llabs(m_dobj(r)) < OTHER_MIN))
 			continue;
 		table_row(&t, r, false);
@@ -739,10 +739,10 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 	if (others) {
 		fprintf(fp, "### Other caches that moved by %d objects or more (kernel or model, the %d largest)\n\n",
 			OTHER_MIN, OTHER_ROWS);
-		if (mdt_print(fp, &t))
+		if (ss_mdtable_print(fp, &t))
 			return -1;
 	} else {
-		mdt_free(&t);
+		ss_mdtable_free(&t);
 	}
 	fprintf(fp, "### Frees the trace could not place\n\n");
 	fprintf(fp, "Frees of objects allocated before the capture took %llu objects out of the "
@@ -765,7 +765,7 @@ int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k)
 	return 0;
 }
 
-void rp_kernel_csv_pct(FILE *fp, double e)
+void ss_report_kernel_csv_pct(FILE *fp, double e)
 {
 	if (isnan(e))
 		fputc(',', fp);
@@ -773,9 +773,9 @@ void rp_kernel_csv_pct(FILE *fp, double e)
 		fprintf(fp, ",%.2f", e);
 }
 
-void rp_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model)
+void ss_report_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model)
 {
-	rp_kernel_csv_pct(fp, rp_kernel_err_pct(kernel, model));
+	ss_report_kernel_csv_pct(fp, ss_report_kernel_err_pct(kernel, model));
 }
 
 /* A count's CSV field, empty when not known. */
@@ -787,7 +787,7 @@ static void csv_known(FILE *fp, bool known, uint64_t v)
 		fputc(',', fp);
 }
 
-int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
+int ss_report_kernel_write_csv(FILE *fp, const struct ss_report_kernel *k)
 {
 	fprintf(fp, "cache,kernel_objects_before,kernel_objects_after,model_objects_after,"
 		    "kernel_delta_objects,model_delta_objects,objects_error_pct,"
@@ -800,26 +800,26 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 		    "prior_listed_unseen,cpu_slabs_listed,kernel_cpu_free_after,"
 		    "model_cpu_free_after,objects_in_use_error_pct,sheaves_modelled\n");
 	for (size_t i = 0; i < k->n; i++) {
-		const struct rp_kernel_row *r = &k->rows[i];
+		const struct ss_report_kernel_row *r = &k->rows[i];
 		int64_t kin, min;
 
 		ss_csv_put(fp, r->name);
 		fprintf(fp, ",%llu,%llu,%llu,%lld,%lld", (unsigned long long)r->k_obj0,
 			(unsigned long long)r->k_obj1, (unsigned long long)r->m_obj1,
 			(long long)k_dobj(r), (long long)m_dobj(r));
-		rp_kernel_csv_err(fp, k_dobj(r), m_dobj(r));
+		ss_report_kernel_csv_err(fp, k_dobj(r), m_dobj(r));
 		fprintf(fp, ",%llu,%llu,%llu,%lld,%lld", (unsigned long long)r->k_slab0,
 			(unsigned long long)r->k_slab1, (unsigned long long)r->m_slab1,
 			(long long)k_dslab(r), (long long)m_dslab(r));
-		rp_kernel_csv_err(fp, k_dslab(r), m_dslab(r));
+		ss_report_kernel_csv_err(fp, k_dslab(r), m_dslab(r));
 		fprintf(fp, ",%d,%d,%d,%llu,%llu,%llu,%llu,%llu,%d,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu,"
 			    "%llu,%llu,%llu",
-			rp_kernel_row_held(r),
-			rp_kernel_row_within(r), r->in_model,
+			ss_report_kernel_row_held(r),
+			ss_report_kernel_row_within(r), r->in_model,
 			(unsigned long long)r->prior_freed, (unsigned long long)r->prior_missing,
 			(unsigned long long)r->settled, (unsigned long long)r->u_obj1,
 			(unsigned long long)r->u_slab1,
-			rp_kernel_row_held(r) && rp_kernel_row_ok_unsettled(r),
+			ss_report_kernel_row_held(r) && ss_report_kernel_row_ok_unsettled(r),
 			(unsigned long long)r->untraced_allocs, (unsigned long long)r->cpu_free_est,
 			(unsigned long long)r->cpu_free_meas, r->sheaf_capacity,
 			(unsigned long long)r->kslabs_freed_from, (unsigned long long)r->kslabs_whole,
@@ -830,8 +830,8 @@ int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k)
 			(unsigned long long)r->cpu_slabs_listed);
 		csv_known(fp, r->k_cpu_free1_known, r->k_cpu_free1);
 		csv_known(fp, r->m_cpu_free1_known, r->m_cpu_free1);
-		if (rp_kernel_in_use_deltas(r, &kin, &min))
-			rp_kernel_csv_err(fp, kin, min);
+		if (ss_report_kernel_in_use_deltas(r, &kin, &min))
+			ss_report_kernel_csv_err(fp, kin, min);
 		else
 			fputc(',', fp);
 		fprintf(fp, ",%d\n", r->sheaves_modelled);

@@ -22,11 +22,11 @@
 
 /* The acceptance rule of docs/own-trace.md: caches whose object count
  * changes by this much or more are held to the bounds below. */
-#define RP_KERNEL_MIN_DELTA 1500
-#define RP_KERNEL_OBJ_TOL 10.0	/* % of the kernel's change in objects */
-#define RP_KERNEL_SLAB_TOL 15.0	/* % of the kernel's change in slabs */
+#define SS_REPORT_KERNEL_MIN_DELTA 1500
+#define SS_REPORT_KERNEL_OBJ_TOL 10.0	/* % of the kernel's change in objects */
+#define SS_REPORT_KERNEL_SLAB_TOL 15.0	/* % of the kernel's change in slabs */
 
-struct rp_kernel_row {
+struct ss_report_kernel_row {
 	char name[128];
 	uint64_t k_obj0, k_obj1, m_obj1; /* kernel before, after; model after */
 	uint64_t k_slab0, k_slab1, m_slab1;
@@ -75,82 +75,82 @@ struct rp_kernel_row {
 	unsigned m_order; /* the model's slab order (its slabinfo) */
 };
 
-struct rp_kernel {
+struct ss_report_kernel {
 	char before[512], after[512], run[512], model[64];
-	struct rp_kernel_row *rows;
+	struct ss_report_kernel_row *rows;
 	size_t n;
 	uint64_t prior_freed, prior_missing, settled; /* over all caches */
 	bool unsettled;	/* the run wrote slabinfo.unsettled (--final-state) */
 	bool has_meta;	/* the capture's meta was given (rp_kernel_load_meta) */
-	struct capture_meta meta;
+	struct ss_capture_meta meta;
 };
 
 /* Signed change and error (NaN when the kernel's change is 0). */
-int64_t rp_kernel_delta(uint64_t before, uint64_t after);
+int64_t ss_report_kernel_delta(uint64_t before, uint64_t after);
 /* The model's change of objects, slabs and slab pages: after less its
  * before (the kernel's before, or its own start: own_start). */
-int64_t rp_kernel_model_dobj(const struct rp_kernel_row *r);
-int64_t rp_kernel_model_dslab(const struct rp_kernel_row *r);
-int64_t rp_kernel_model_dpages(const struct rp_kernel_row *r);
-double rp_kernel_err_pct(int64_t kernel, int64_t model);
+int64_t ss_report_kernel_model_dobj(const struct ss_report_kernel_row *r);
+int64_t ss_report_kernel_model_dslab(const struct ss_report_kernel_row *r);
+int64_t ss_report_kernel_model_dpages(const struct ss_report_kernel_row *r);
+double ss_report_kernel_err_pct(int64_t kernel, int64_t model);
 /* Within the bounds, or not held to them (|kernel Δobjects| below the
  * threshold). */
-bool rp_kernel_row_held(const struct rp_kernel_row *r);
-bool rp_kernel_row_ok(const struct rp_kernel_row *r);
+bool ss_report_kernel_row_held(const struct ss_report_kernel_row *r);
+bool ss_report_kernel_row_ok(const struct ss_report_kernel_row *r);
 /* The optional columns of what the trace says of the kernel's slabs, as
  * prior.csv and kernel.csv both carry them (a file before them has
  * none), in rp_kernel_row order from kslabs_freed_from. */
-#define RP_KERNEL_KSLAB_COLS 7
+#define SS_REPORT_KERNEL_KSLAB_COLS 7
 struct ss_csv;
 /* Their indexes in c's header (-1: absent). */
-void rp_kernel_kslab_cols(const struct ss_csv *c, int col[RP_KERNEL_KSLAB_COLS]);
+void ss_report_kernel_kslab_cols(const struct ss_csv *c, int col[SS_REPORT_KERNEL_KSLAB_COLS]);
 /* The current record's values into v (0 where absent), checked: no more
  * slabs held whole than slabs freed from (error naming file and line). */
-int rp_kernel_kslab_read(const struct ss_csv *c, const int col[RP_KERNEL_KSLAB_COLS],
-			 uint64_t v[RP_KERNEL_KSLAB_COLS], struct ss_error *err);
+int ss_report_kernel_kslab_read(const struct ss_csv *c, const int col[SS_REPORT_KERNEL_KSLAB_COLS],
+			 uint64_t v[SS_REPORT_KERNEL_KSLAB_COLS], struct ss_error *err);
 /* The objects' and the slabs' bound alone. */
-bool rp_kernel_row_objects_ok(const struct rp_kernel_row *r);
-bool rp_kernel_row_slabs_ok(const struct rp_kernel_row *r);
+bool ss_report_kernel_row_objects_ok(const struct ss_report_kernel_row *r);
+bool ss_report_kernel_row_slabs_ok(const struct ss_report_kernel_row *r);
 /* What the pass count counts: held, not settled (the settling rule reads
  * the after-snapshot, so a settled cache's change is fitted to the kernel,
  * not predicted: a check, never a target) and within the bounds. */
-bool rp_kernel_row_within(const struct rp_kernel_row *r);
+bool ss_report_kernel_row_within(const struct ss_report_kernel_row *r);
 /* Within the bounds on the model's figures before settling. */
-bool rp_kernel_row_ok_unsettled(const struct rp_kernel_row *r);
+bool ss_report_kernel_row_ok_unsettled(const struct ss_report_kernel_row *r);
 
 /* Read both snapshots and the run's slabinfo, prior.csv, settled.csv and
  * slabinfo.unsettled (the last three optional).  Errors name the file. */
-int rp_kernel_load(struct rp_kernel *k, const char *before, const char *after,
+int ss_report_kernel_load(struct ss_report_kernel *k, const char *before, const char *after,
 		   const char *run_dir, const char *model, struct ss_error *err);
 /* The capture's meta file (capture_meta.h): the section then says what
  * the trace cannot show (tasks no tracepoint reports, lost events). */
-int rp_kernel_load_meta(struct rp_kernel *k, const char *meta, struct ss_error *err);
+int ss_report_kernel_load_meta(struct ss_report_kernel *k, const char *meta, struct ss_error *err);
 /* The capture's slab-fill file read after its after-snapshot
  * (slab-fill-after.txt): each cache's CPU slabs' free slots then, so that
  * the report can say how much of an objects miss is what the CPU slabs
  * held.  A cache whose CPU freelist walk failed stays unknown.  Errors
  * name the file and line. */
-int rp_kernel_load_fill_after(struct rp_kernel *k, const char *fill, struct ss_error *err);
+int ss_report_kernel_load_fill_after(struct ss_report_kernel *k, const char *fill, struct ss_error *err);
 /* The change of the objects really in use (`objects` less the CPU slabs'
  * free slots; before: those the model started with, measured or
  * estimated): false when either side's after is unknown. */
-bool rp_kernel_in_use_deltas(const struct rp_kernel_row *r, int64_t *kernel, int64_t *model);
+bool ss_report_kernel_in_use_deltas(const struct ss_report_kernel_row *r, int64_t *kernel, int64_t *model);
 /* What the model leaves out for row r, as far as the figures tell
  * (report.md's last column): into buf (size bytes, cut short when it
  * does not fit), its length returned. */
-#define RP_KERNEL_NOTE_MAX 1024
-struct md_table;
+#define SS_REPORT_KERNEL_NOTE_MAX 1024
+struct ss_md_table;
 /* An error's cell ("+1.5%", "n/a" or "0" when the kernel's change is 0)
  * and its CSV field (",1.50", "," when it has none). */
-void rp_kernel_err_cell(struct md_table *t, int64_t kernel, int64_t model);
-void rp_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model);
+void ss_report_kernel_err_cell(struct ss_md_table *t, int64_t kernel, int64_t model);
+void ss_report_kernel_csv_err(FILE *fp, int64_t kernel, int64_t model);
 /* A percentage's CSV field: ",1.50", or "," for NaN (none). */
-void rp_kernel_csv_pct(FILE *fp, double e);
-size_t rp_kernel_note(const struct rp_kernel_row *r, char *buf, size_t size);
+void ss_report_kernel_csv_pct(FILE *fp, double e);
+size_t ss_report_kernel_note(const struct ss_report_kernel_row *r, char *buf, size_t size);
 /* The markdown section; 0, or -1 when out of memory. */
-int rp_kernel_write_md(FILE *fp, const struct rp_kernel *k);
+int ss_report_kernel_write_md(FILE *fp, const struct ss_report_kernel *k);
 /* kernel.csv: one row per cache, largest kernel change first. */
-int rp_kernel_write_csv(FILE *fp, const struct rp_kernel *k);
-void rp_kernel_free(struct rp_kernel *k);
+int ss_report_kernel_write_csv(FILE *fp, const struct ss_report_kernel *k);
+void ss_report_kernel_free(struct ss_report_kernel *k);
 
 #endif

@@ -12,7 +12,7 @@
 #include "report_kernel.h"
 #include "slabsnap.h"
 
-bool rp_kernel_in_use_deltas(const struct rp_kernel_row *r, int64_t *kernel, int64_t *model)
+bool ss_report_kernel_in_use_deltas(const struct ss_report_kernel_row *r, int64_t *kernel, int64_t *model)
 {
 	/* (the same start on both sides: the model's, from the before-fill
 	 * or the estimate; every figure is below 2^56) */
@@ -20,8 +20,8 @@ bool rp_kernel_in_use_deltas(const struct rp_kernel_row *r, int64_t *kernel, int
 
 	if (!r->k_cpu_free1_known || !r->m_cpu_free1_known)
 		return false;
-	*kernel = rp_kernel_delta(r->k_obj0, r->k_obj1) - ((int64_t)r->k_cpu_free1 - before);
-	*model = rp_kernel_model_dobj(r) - ((int64_t)r->m_cpu_free1 - before);
+	*kernel = ss_report_kernel_delta(r->k_obj0, r->k_obj1) - ((int64_t)r->k_cpu_free1 - before);
+	*model = ss_report_kernel_model_dobj(r) - ((int64_t)r->m_cpu_free1 - before);
 	return true;
 }
 
@@ -45,7 +45,7 @@ static bool cpu_free_of(const struct ss_snap_cache *c, uint64_t *free)
 	return true;
 }
 
-int rp_kernel_load_fill_after(struct rp_kernel *k, const char *fill, struct ss_error *err)
+int ss_report_kernel_load_fill_after(struct ss_report_kernel *k, const char *fill, struct ss_error *err)
 {
 	struct ss_snap a;
 	uint64_t hash;
@@ -57,7 +57,7 @@ int rp_kernel_load_fill_after(struct rp_kernel *k, const char *fill, struct ss_e
 	if (ss_snap_take_fill(&a, fill, &hash, &skipped, err))
 		goto out;
 	for (size_t i = 0; i < k->n; i++) {
-		struct rp_kernel_row *r = &k->rows[i];
+		struct ss_report_kernel_row *r = &k->rows[i];
 		const struct ss_snap_cache *c = ss_snap_find(&a, r->name);
 
 		r->k_cpu_free1_known = c && cpu_free_of(c, &r->k_cpu_free1);

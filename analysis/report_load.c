@@ -6,34 +6,34 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int rp_report_arrange(struct rp_results *res, const struct rp_seed *seed,
-		      const struct rp_names *variants, const struct rp_names *models,
+int ss_report_report_arrange(struct ss_report_results *res, const struct ss_report_seed *seed,
+		      const struct ss_report_names *variants, const struct ss_report_names *models,
 		      bool all_models, const char *compare_model, struct ss_error *err)
 {
-	struct rp_names seed_order = {0};
+	struct ss_report_names seed_order = {0};
 	int r;
 
 	for (unsigned i = 0; seed && i < seed->nrows; i++)
-		if (rp_names_add(&seed_order, seed->rows[i].variant)) {
-			rp_names_free(&seed_order);
+		if (ss_report_names_add(&seed_order, seed->rows[i].variant)) {
+			ss_report_names_free(&seed_order);
 			return ss_errorf(err, "out of memory");
 		}
-	r = rp_arrange(res, variants->n ? variants : &seed_order,
+	r = ss_report_arrange(res, variants->n ? variants : &seed_order,
 		       variants->n > 0, models->n && !all_models ? models : NULL,
 		       models->n > 0 && !all_models, err);
-	rp_names_free(&seed_order);
+	ss_report_names_free(&seed_order);
 	if (r)
 		return -1;
 	if (res->dropped)
 		fprintf(stderr, "slabsim report: note: left out %zu runs not in --variants/--models\n",
 			res->dropped);
-	if (seed && compare_model && rp_names_find(&res->models, compare_model) < 0)
+	if (seed && compare_model && ss_report_names_find(&res->models, compare_model) < 0)
 		fprintf(stderr, "slabsim report: note: no runs of model '%s' to compare with the seed\n",
 			compare_model);
 	return 0;
 }
 
-const char *rp_default_compare_model(const struct rp_results *res, char *why, size_t n)
+const char *ss_report_default_compare_model(const struct ss_report_results *res, char *why, size_t n)
 {
 	if (!res->models.n)
 		return "traced";
@@ -41,7 +41,7 @@ const char *rp_default_compare_model(const struct rp_results *res, char *why, si
 	return res->models.v[0];
 }
 
-int rp_waste_load(const char *dir, const struct rp_results *res, struct rp_run_waste *rw,
+int ss_report_waste_load(const char *dir, const struct ss_report_results *res, struct ss_report_run_waste *rw,
 		  struct ss_error *err)
 {
 	char path[4400];
@@ -53,22 +53,22 @@ int rp_waste_load(const char *dir, const struct rp_results *res, struct rp_run_w
 	if (!rw->w || !rw->cc || !rw->ss)
 		return ss_errorf(err, "out of memory");
 	for (size_t k = 0; k < rw->n; k++) {
-		const struct rp_run *run = &res->runs[k];
+		const struct ss_report_run *run = &res->runs[k];
 
-		rw->w[k] = (struct wm_run){.variant = run->variant, .model = run->model};
+		rw->w[k] = (struct ss_wastemd_run){.variant = run->variant, .model = run->model};
 		/* runs written before sites.csv (or a caches.csv with the waste
 		 * columns) existed are left out of the ranking, not refused */
 		snprintf(path, sizeof(path), "%s/runs/%s__%s/caches.csv", dir,
 			 run->variant, run->model);
 		if (!access(path, F_OK)) {
-			if (cmp_read_caches(path, &rw->cc[k], err))
+			if (ss_compare_read_caches(path, &rw->cc[k], err))
 				return -1;
 			rw->w[k].cc = &rw->cc[k];
 		}
 		snprintf(path, sizeof(path), "%s/runs/%s__%s/sites.csv", dir,
 			 run->variant, run->model);
 		if (!access(path, F_OK)) {
-			if (cmp_read_sites(path, &rw->ss[k], err))
+			if (ss_compare_read_sites(path, &rw->ss[k], err))
 				return -1;
 			rw->w[k].ss = &rw->ss[k];
 		}
@@ -76,13 +76,13 @@ int rp_waste_load(const char *dir, const struct rp_results *res, struct rp_run_w
 	return 0;
 }
 
-void rp_waste_free(struct rp_run_waste *rw)
+void ss_report_waste_free(struct ss_report_run_waste *rw)
 {
 	for (size_t k = 0; k < rw->n; k++) {
 		if (rw->cc)
-			cmp_caches_free(&rw->cc[k]);
+			ss_compare_caches_free(&rw->cc[k]);
 		if (rw->ss)
-			cmp_sites_free(&rw->ss[k]);
+			ss_compare_sites_free(&rw->ss[k]);
 	}
 	free(rw->w);
 	free(rw->cc);

@@ -21,28 +21,28 @@
  * whatever --models lists).  Notes on runs left out, and on no run of
  * compare_model (NULL: not yet known) with a seed table, go to stderr.
  * 0, or -1 with err. */
-int rp_report_arrange(struct rp_results *res, const struct rp_seed *seed,
-		      const struct rp_names *variants, const struct rp_names *models,
+int ss_report_report_arrange(struct ss_report_results *res, const struct ss_report_seed *seed,
+		      const struct ss_report_names *variants, const struct ss_report_names *models,
 		      bool all_models, const char *compare_model, struct ss_error *err);
 
 /* --compare-model's default: the first model in the report's order
  * (--models', else traced first: rp_arrange), the baseline of every
  * table, and why in why; "traced" when there is none (the error then
  * names it). */
-const char *rp_default_compare_model(const struct rp_results *res, char *why, size_t n);
+const char *ss_report_default_compare_model(const struct ss_report_results *res, char *why, size_t n);
 
 /* Each run's caches.csv and sites.csv, for the waste ranking. */
-struct rp_run_waste {
-	struct wm_run *w;
-	struct cmp_caches *cc;
-	struct cmp_sites *ss;
+struct ss_report_run_waste {
+	struct ss_wastemd_run *w;
+	struct ss_compare_caches *cc;
+	struct ss_compare_sites *ss;
 	size_t n;
 };
 
 /* A run without caches.csv or sites.csv (written before they existed) is
  * left out of the ranking, not refused. */
-int rp_waste_load(const char *dir, const struct rp_results *res, struct rp_run_waste *rw,
+int ss_report_waste_load(const char *dir, const struct ss_report_results *res, struct ss_report_run_waste *rw,
 		  struct ss_error *err);
-void rp_waste_free(struct rp_run_waste *rw);
+void ss_report_waste_free(struct ss_report_run_waste *rw);
 
 #endif

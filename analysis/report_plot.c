@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t rp_hist_total(const struct rp_hist *h)
+uint64_t ss_report_hist_total(const struct ss_report_hist *h)
 {
 	uint64_t t = 0;
 
@@ -16,9 +16,9 @@ uint64_t rp_hist_total(const struct rp_hist *h)
 	return t;
 }
 
-double rp_hist_quantile(const struct rp_hist *h, double q)
+double ss_report_hist_quantile(const struct ss_report_hist *h, double q)
 {
-	uint64_t total = rp_hist_total(h), cum = 0;
+	uint64_t total = ss_report_hist_total(h), cum = 0;
 	double rank;
 
 	if (!total)
@@ -37,7 +37,7 @@ double rp_hist_quantile(const struct rp_hist *h, double q)
 
 /* The index of run k among the runs of its model (its bar in the model's
  * panel: panels hold only the runs that exist). */
-static unsigned slot_of(const struct rp_results *res, size_t k)
+static unsigned slot_of(const struct ss_report_results *res, size_t k)
 {
 	unsigned n = 0;
 
@@ -46,7 +46,7 @@ static unsigned slot_of(const struct rp_results *res, size_t k)
 	return n;
 }
 
-int rp_write_waste_dat(FILE *fp, const struct rp_results *res)
+int ss_report_write_waste_dat(FILE *fp, const struct ss_report_results *res)
 {
 	/* one axis for every run (compare/waste.png): a cluster of bar pairs
 	 * per variant, one bar apart */
@@ -57,7 +57,7 @@ int rp_write_waste_dat(FILE *fp, const struct rp_results *res)
 		    "# x = the end bar's position with every run on one axis, clusters by variant; centre = its cluster's middle\n"
 		    "# variant model moment requested rounding align debug free_slot slab_tail total vi mi slot peak x centre\n");
 	for (size_t k = 0; k < res->nruns; k++) {
-		const struct rp_run *run = &res->runs[k];
+		const struct ss_report_run *run = &res->runs[k];
 
 		if (!k || run->vi != res->runs[k - 1].vi) {
 			size_t n = 0;
@@ -74,9 +74,9 @@ int rp_write_waste_dat(FILE *fp, const struct rp_results *res)
 			double total = 0;
 
 			fprintf(fp, "%s %s %s", run->variant, run->model, peak ? "peak" : "end");
-			for (int p = 0; p < RP_NR_PARTS; p++) {
-				double kib = (peak ? rp_peak_part_bytes(&run->s, (enum rp_part)p)
-						   : rp_part_bytes(&run->s, (enum rp_part)p)) / 1024;
+			for (int p = 0; p < SS_REPORT_NR_PARTS; p++) {
+				double kib = (peak ? ss_report_peak_part_bytes(&run->s, (enum ss_report_part)p)
+						   : ss_report_part_bytes(&run->s, (enum ss_report_part)p)) / 1024;
 
 				total += kib;
 				if (isnan(kib))
@@ -95,25 +95,25 @@ int rp_write_waste_dat(FILE *fp, const struct rp_results *res)
 	return ferror(fp) ? -1 : 0;
 }
 
-static const char *const op_names[RP_NR_OPS] = {"alloc", "free"};
+static const char *const op_names[SS_REPORT_NR_OPS] = {"alloc", "free"};
 
 /* The run of (variant vi, model mi) if it has operations of kind op. */
-static const struct rp_run *curve_run(const struct rp_results *res,
-				      unsigned vi, unsigned mi, enum rp_op op)
+static const struct ss_report_run *curve_run(const struct ss_report_results *res,
+				      unsigned vi, unsigned mi, enum ss_report_op op)
 {
-	const struct rp_run *run = rp_find(res, vi, mi);
+	const struct ss_report_run *run = ss_report_find(res, vi, mi);
 
-	return run && rp_hist_total(&run->lat[op]) ? run : NULL;
+	return run && ss_report_hist_total(&run->lat[op]) ? run : NULL;
 }
 
 /* One run's CCDF: each bucket's upper bound and the fraction of the
  * run's operations in it or a slower one (1 at the first bucket), then
  * the last bound again with 0: nothing is slower (the curve's last drop,
  * drawn even for a run whose operations all fall in one bucket). */
-static void write_ccdf(FILE *fp, const struct rp_run *run, enum rp_op op)
+static void write_ccdf(FILE *fp, const struct ss_report_run *run, enum ss_report_op op)
 {
-	const struct rp_hist *h = &run->lat[op];
-	uint64_t total = rp_hist_total(h), before = 0;
+	const struct ss_report_hist *h = &run->lat[op];
+	uint64_t total = ss_report_hist_total(h), before = 0;
 
 	fprintf(fp, "\n\n\"%s %s\" %s %s %s\n", run->variant, run->model,
 		run->variant, run->model, op_names[op]);
@@ -129,16 +129,16 @@ static void write_ccdf(FILE *fp, const struct rp_run *run, enum rp_op op)
 /* The curves in block order: panel (model, op) after panel, variants in
  * order within one.  `what` 0 writes the panel table, 1 the block table,
  * 2 the curves. */
-static void write_blocks(FILE *fp, const struct rp_results *res, int what)
+static void write_blocks(FILE *fp, const struct ss_report_results *res, int what)
 {
 	unsigned block = 2;
 
 	for (unsigned mi = 0; mi < res->models.n; mi++)
-		for (int op = 0; op < RP_NR_OPS; op++) {
+		for (int op = 0; op < SS_REPORT_NR_OPS; op++) {
 			unsigned first = block;
 
 			for (unsigned vi = 0; vi < res->variants.n; vi++) {
-				const struct rp_run *run = curve_run(res, vi, mi, (enum rp_op)op);
+				const struct ss_report_run *run = curve_run(res, vi, mi, (enum ss_report_op)op);
 
 				if (!run)
 					continue;
@@ -146,7 +146,7 @@ static void write_blocks(FILE *fp, const struct rp_results *res, int what)
 					fprintf(fp, "%u %u %u %d \"%s\"\n", block, mi, vi,
 						op, run->variant);
 				else if (what == 2)
-					write_ccdf(fp, run, (enum rp_op)op);
+					write_ccdf(fp, run, (enum ss_report_op)op);
 				block++;
 			}
 			if (what == 0)
@@ -155,7 +155,7 @@ static void write_blocks(FILE *fp, const struct rp_results *res, int what)
 		}
 }
 
-int rp_write_latency_dat(FILE *fp, const struct rp_results *res)
+int ss_report_write_latency_dat(FILE *fp, const struct ss_report_results *res)
 {
 	fprintf(fp, "# latency.dat - latency CCDFs (1 - CDF), one curve per run (variant and\n"
 		    "# model, never pooled); slabsim report.  Blocks (gnuplot index):\n"

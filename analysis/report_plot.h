@@ -31,13 +31,13 @@
 
 #include "report_runs.h"
 
-uint64_t rp_hist_total(const struct rp_hist *h);
+uint64_t ss_report_hist_total(const struct ss_report_hist *h);
 /* Upper bound of the bucket holding the q-quantile (0 < q <= 1): the
  * smallest ns with at least ceil(q * total) operations at or below it.
  * NaN for an empty histogram. */
-double rp_hist_quantile(const struct rp_hist *h, double q);
+double ss_report_hist_quantile(const struct ss_report_hist *h, double q);
 
-int rp_write_waste_dat(FILE *fp, const struct rp_results *res);
-int rp_write_latency_dat(FILE *fp, const struct rp_results *res);
+int ss_report_write_waste_dat(FILE *fp, const struct ss_report_results *res);
+int ss_report_write_latency_dat(FILE *fp, const struct ss_report_results *res);
 
 #endif

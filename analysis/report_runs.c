@@ -13,39 +13,39 @@
 #include "csv.h"
 #include "sort.h"
 
-const char *const rp_part_names[RP_NR_PARTS] = {
+const char *const ss_report_part_names[SS_REPORT_NR_PARTS] = {
 	"requested", "rounding", "align", "debug", "free_slot", "slab_tail",
 };
 
-double rp_part_bytes(const struct rp_summary *s, enum rp_part p)
+double ss_report_part_bytes(const struct ss_report_summary *s, enum ss_report_part p)
 {
 	switch (p) {
-	case RP_REQUESTED: return s->requested_bytes;
+	case SS_REPORT_REQUESTED: return s->requested_bytes;
 	case RP_ROUNDING: return s->rounding_bytes;
-	case RP_ALIGN: return s->align_bytes;
+	case SS_REPORT_ALIGN: return s->align_bytes;
 	case RP_DEBUG: return s->debug_bytes;
-	case RP_FREE_SLOT: return s->free_slot_bytes;
+	case SS_REPORT_FREE_SLOT: return s->free_slot_bytes;
 	case RP_SLAB_TAIL: return s->slab_tail_bytes;
 	default: return 0;
 	}
 }
 
-double rp_peak_part_bytes(const struct rp_summary *s, enum rp_part p)
+double ss_report_peak_part_bytes(const struct ss_report_summary *s, enum ss_report_part p)
 {
-	if (!rp_has_peak(s))
+	if (!ss_report_has_peak(s))
 		return NAN;
 	switch (p) {
-	case RP_REQUESTED: return s->peak_requested_bytes;
+	case SS_REPORT_REQUESTED: return s->peak_requested_bytes;
 	case RP_ROUNDING: return s->peak_rounding_bytes;
-	case RP_ALIGN: return s->peak_align_bytes;
+	case SS_REPORT_ALIGN: return s->peak_align_bytes;
 	case RP_DEBUG: return s->peak_debug_bytes;
-	case RP_FREE_SLOT: return s->peak_free_slot_bytes;
+	case SS_REPORT_FREE_SLOT: return s->peak_free_slot_bytes;
 	case RP_SLAB_TAIL: return s->peak_slab_tail_bytes;
 	default: return 0;
 	}
 }
 
-bool rp_has_peak(const struct rp_summary *s)
+bool ss_report_has_peak(const struct ss_report_summary *s)
 {
 	return !isnan(s->peak_footprint_kib);
 }
@@ -56,7 +56,7 @@ struct num_col {
 	size_t off;
 };
 
-#define NUM(f) {#f, offsetof(struct rp_summary, f)}
+#define NUM(f) {#f, offsetof(struct ss_report_summary, f)}
 static const struct num_col num_cols[] = {
 	NUM(cpus), NUM(footprint_kib), NUM(requested_bytes),
 	NUM(allocated_bytes), NUM(padding_bytes), NUM(rounding_bytes),
@@ -88,16 +88,16 @@ static const char *const text_cols[] = {
 	"workload", "variant", "model", "slub_debug", "target", "era",
 };
 
-double rp_sim_ms(const struct rp_summary *s)
+double ss_report_sim_ms(const struct ss_report_summary *s)
 {
 	return s->sim_time_ns >= 0 ? s->sim_time_ns / 1e6 : s->sim_time_ms;
 }
 
-bool rp_name_ok(const char *s)
+bool ss_report_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n == 0 || n >= RP_NAME_MAX)
+	if (n == 0 || n >= SS_REPORT_NAME_MAX)
 		return false;
 	for (; *s; s++)
 		if (!(('a' <= *s && *s <= 'z') || ('A' <= *s && *s <= 'Z') ||
@@ -106,7 +106,7 @@ bool rp_name_ok(const char *s)
 	return true;
 }
 
-int rp_names_find(const struct rp_names *l, const char *name)
+int ss_report_names_find(const struct ss_report_names *l, const char *name)
 {
 	for (unsigned i = 0; l && i < l->n; i++)
 		if (!strcmp(l->v[i], name))
@@ -114,7 +114,7 @@ int rp_names_find(const struct rp_names *l, const char *name)
 	return -1;
 }
 
-int rp_names_add(struct rp_names *l, const char *name)
+int ss_report_names_add(struct ss_report_names *l, const char *name)
 {
 	char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
 
@@ -128,7 +128,7 @@ int rp_names_add(struct rp_names *l, const char *name)
 	return 0;
 }
 
-void rp_names_free(struct rp_names *l)
+void ss_report_names_free(struct ss_report_names *l)
 {
 	for (unsigned i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -137,13 +137,13 @@ void rp_names_free(struct rp_names *l)
 	l->n = 0;
 }
 
-static void run_free(struct rp_run *run, unsigned ncols)
+static void run_free(struct ss_report_run *run, unsigned ncols)
 {
 	for (unsigned i = 0; run->row && i < ncols; i++)
 		free(run->row[i]);
 	free(run->row);
 	run->row = NULL;
-	for (int op = 0; op < RP_NR_OPS; op++) {
+	for (int op = 0; op < SS_REPORT_NR_OPS; op++) {
 		free(run->lat[op].b);
 		run->lat[op].b = NULL;
 		run->lat[op].n = 0;
@@ -154,7 +154,7 @@ static void run_free(struct rp_run *run, unsigned ncols)
 }
 
 /* The first run fixes the header; the others must repeat it exactly. */
-static int check_header(const struct ss_csv *c, struct rp_results *res,
+static int check_header(const struct ss_csv *c, struct ss_report_results *res,
 			struct ss_error *err)
 {
 	if (res->header) {
@@ -195,7 +195,7 @@ static int text_field(const struct ss_csv *c, const char *col,
 
 /* Each of cols: present, a number, not negative. */
 static int read_cols(const struct ss_csv *c, const struct num_col *cols,
-		     size_t n, struct rp_summary *s, struct ss_error *err)
+		     size_t n, struct ss_report_summary *s, struct ss_error *err)
 {
 	unsigned idx;
 
@@ -213,7 +213,7 @@ static int read_cols(const struct ss_csv *c, const struct num_col *cols,
 	return 0;
 }
 
-static int read_numbers(const struct ss_csv *c, struct rp_summary *s,
+static int read_numbers(const struct ss_csv *c, struct ss_report_summary *s,
 			struct ss_error *err)
 {
 	int opt;
@@ -239,14 +239,14 @@ static int read_numbers(const struct ss_csv *c, struct rp_summary *s,
  * memory; footprint is that, plus kmalloc_large pages when the target
  * counts them (docs/outputs.md).  Half a KiB of slack for the rounding of
  * footprint_kib. */
-static int check_identity(const struct ss_csv *c, const struct rp_summary *s,
+static int check_identity(const struct ss_csv *c, const struct ss_report_summary *s,
 			  struct ss_error *err)
 {
 	double parts = 0, fp = s->footprint_kib * 1024;
 	int p;
 
-	for (p = 0; p < RP_NR_PARTS; p++)
-		parts += rp_part_bytes(s, (enum rp_part)p);
+	for (p = 0; p < SS_REPORT_NR_PARTS; p++)
+		parts += ss_report_part_bytes(s, (enum ss_report_part)p);
 	if (fabs(s->padding_bytes - s->rounding_bytes - s->align_bytes) > 0.5)
 		return ss_error_at(err, c->path, c->line,
 				   "padding_bytes %.0f != rounding_bytes %.0f + align_bytes %.0f",
@@ -257,11 +257,11 @@ static int check_identity(const struct ss_csv *c, const struct rp_summary *s,
 				   "footprint_kib %.3f KiB != sum of the six parts %.3f KiB (+ large_bytes %.3f KiB)",
 				   s->footprint_kib, parts / 1024,
 				   s->large_bytes / 1024);
-	if (!rp_has_peak(s))
+	if (!ss_report_has_peak(s))
 		return 0;
 	/* At the peak the writer counts kmalloc_large pages the same way. */
-	for (parts = 0, p = 0; p < RP_NR_PARTS; p++)
-		parts += rp_peak_part_bytes(s, (enum rp_part)p);
+	for (parts = 0, p = 0; p < SS_REPORT_NR_PARTS; p++)
+		parts += ss_report_peak_part_bytes(s, (enum ss_report_part)p);
 	if (fabs(s->peak_footprint_kib * 1024 - parts) > 512)
 		return ss_error_at(err, c->path, c->line,
 				   "peak_footprint_kib %.3f KiB != sum of the six peak parts %.3f KiB",
@@ -273,7 +273,7 @@ static int check_identity(const struct ss_csv *c, const struct rp_summary *s,
 	return 0;
 }
 
-static int keep_row(const struct ss_csv *c, struct rp_run *run,
+static int keep_row(const struct ss_csv *c, struct ss_report_run *run,
 		    struct ss_error *err)
 {
 	run->row = calloc(c->ncols, sizeof(*run->row));
@@ -288,7 +288,7 @@ static int keep_row(const struct ss_csv *c, struct rp_run *run,
 }
 
 static int load_summary(const char *path, const char *workload,
-			struct rp_results *res, struct rp_run *run,
+			struct ss_report_results *res, struct ss_report_run *run,
 			struct ss_error *err)
 {
 	struct ss_csv c;
@@ -333,9 +333,9 @@ out:
 	return r;
 }
 
-static int add_bucket(struct rp_hist *h, double ns, uint64_t count)
+static int add_bucket(struct ss_report_hist *h, double ns, uint64_t count)
 {
-	struct rp_bucket *b = realloc(h->b, (h->n + 1) * sizeof(*b));
+	struct ss_report_bucket *b = realloc(h->b, (h->n + 1) * sizeof(*b));
 
 	if (!b)
 		return -1;
@@ -346,7 +346,7 @@ static int add_bucket(struct rp_hist *h, double ns, uint64_t count)
 	return 0;
 }
 
-int rp_load_latency(const char *path, struct rp_run *run, struct ss_error *err)
+int ss_report_load_latency(const char *path, struct ss_report_run *run, struct ss_error *err)
 {
 	struct ss_csv c;
 	unsigned iop, ins, icount;
@@ -362,12 +362,12 @@ int rp_load_latency(const char *path, struct rp_run *run, struct ss_error *err)
 	}
 	while ((r = ss_csv_next(&c, err)) == 1) {
 		const char *op = ss_csv_get(&c, iop);
-		struct rp_hist *h;
+		struct ss_report_hist *h;
 		uint64_t count;
 		double ns;
 
 		if (!strcmp(op, "alloc"))
-			h = &run->lat[RP_OP_ALLOC];
+			h = &run->lat[SS_REPORT_OP_ALLOC];
 		else if (!strcmp(op, "free"))
 			h = &run->lat[RP_OP_FREE];
 		else {
@@ -395,8 +395,8 @@ int rp_load_latency(const char *path, struct rp_run *run, struct ss_error *err)
 	return r;
 }
 
-int rp_load_run(const char *rundir, const char *vdir, const char *workload,
-		struct rp_results *res, struct rp_run *run,
+int ss_report_load_run(const char *rundir, const char *vdir, const char *workload,
+		struct ss_report_results *res, struct ss_report_run *run,
 		struct ss_error *err)
 {
 	const char *sep = strstr(vdir, "__");
@@ -408,13 +408,13 @@ int rp_load_run(const char *rundir, const char *vdir, const char *workload,
 		return ss_errorf(err, "%s: run directory name is not <variant>__<model>",
 				 rundir);
 	vlen = (size_t)(sep - vdir);
-	if (vlen >= RP_NAME_MAX || strlen(sep + 2) >= RP_NAME_MAX)
+	if (vlen >= SS_REPORT_NAME_MAX || strlen(sep + 2) >= SS_REPORT_NAME_MAX)
 		return ss_errorf(err, "%s: variant or model name too long",
 				 rundir);
 	memcpy(run->variant, vdir, vlen);
 	run->variant[vlen] = '\0';
 	strcpy(run->model, sep + 2);
-	if (!rp_name_ok(run->variant) || !rp_name_ok(run->model))
+	if (!ss_report_name_ok(run->variant) || !ss_report_name_ok(run->model))
 		return ss_errorf(err, "%s: variant and model names must be [A-Za-z0-9._+-]+",
 				 rundir);
 	if ((size_t)snprintf(path, sizeof(path), "%s/summary.csv", rundir) >=
@@ -423,12 +423,12 @@ int rp_load_run(const char *rundir, const char *vdir, const char *workload,
 	if (load_summary(path, workload, res, run, err))
 		return -1;
 	snprintf(path, sizeof(path), "%s/latency.csv", rundir);
-	if (rp_load_latency(path, run, err))
+	if (ss_report_load_latency(path, run, err))
 		return -1;
 	snprintf(path, sizeof(path), "%s/locks.csv", rundir);
 	if (access(path, F_OK)) /* runs from before locks.csv */
 		return 0;
-	return rp_load_locks(path, run, err);
+	return ss_report_load_locks(path, run, err);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -439,7 +439,7 @@ static int cmp_str(const void *a, const void *b)
 /* Sorted names of the subdirectories of dir, less the staging directories
  * (DIR.tmp.PID, base/outdir.h) a run killed by SIGKILL or a crash leaves
  * behind: no run's results, and half written. */
-static int list_dirs(const char *dir, struct rp_names *out,
+static int list_dirs(const char *dir, struct ss_report_names *out,
 		     struct ss_error *err)
 {
 	DIR *d = opendir(dir);
@@ -461,7 +461,7 @@ static int list_dirs(const char *dir, struct rp_names *out,
 		}
 		if (stat(path, &st) || !S_ISDIR(st.st_mode))
 			continue;
-		if (rp_names_add(out, e->d_name)) {
+		if (ss_report_names_add(out, e->d_name)) {
 			closedir(d);
 			return ss_errorf(err, "out of memory");
 		}
@@ -472,10 +472,10 @@ static int list_dirs(const char *dir, struct rp_names *out,
 	return 0;
 }
 
-int rp_load_results(const char *dir, const char *workload,
-		    struct rp_results *res, struct ss_error *err)
+int ss_report_load_results(const char *dir, const char *workload,
+		    struct ss_report_results *res, struct ss_error *err)
 {
-	struct rp_names dirs = {0};
+	struct ss_report_names dirs = {0};
 	char runs[4200], rundir[4400];
 	int r = -1;
 
@@ -500,22 +500,22 @@ int rp_load_results(const char *dir, const char *workload,
 			goto out;
 		}
 		res->nruns++;
-		if (rp_load_run(rundir, dirs.v[i], workload, res,
+		if (ss_report_load_run(rundir, dirs.v[i], workload, res,
 				&res->runs[i], err))
 			goto out;
 	}
 	r = 0;
 out:
-	rp_names_free(&dirs);
+	ss_report_names_free(&dirs);
 	return r;
 }
 
 /* Build the order of one axis (variants or models) from the runs. */
-static int arrange_axis(struct rp_results *res, bool model,
-			const struct rp_names *order, bool only,
-			struct rp_names *out, struct ss_error *err)
+static int arrange_axis(struct ss_report_results *res, bool model,
+			const struct ss_report_names *order, bool only,
+			struct ss_report_names *out, struct ss_error *err)
 {
-	struct rp_names rest = {0};
+	struct ss_report_names rest = {0};
 	int r = -1;
 
 	for (unsigned i = 0; order && i < order->n; i++) {
@@ -524,63 +524,63 @@ static int arrange_axis(struct rp_results *res, bool model,
 		for (size_t k = 0; k < res->nruns && !present; k++)
 			present = !strcmp(order->v[i], model ? res->runs[k].model
 							     : res->runs[k].variant);
-		if ((present || only) && rp_names_find(out, order->v[i]) < 0 &&
-		    rp_names_add(out, order->v[i]))
+		if ((present || only) && ss_report_names_find(out, order->v[i]) < 0 &&
+		    ss_report_names_add(out, order->v[i]))
 			goto oom;
 	}
 	for (size_t k = 0; k < res->nruns && !(only && order); k++) {
 		const char *name = model ? res->runs[k].model
 					 : res->runs[k].variant;
 
-		if (rp_names_find(out, name) < 0 &&
-		    rp_names_find(&rest, name) < 0 && rp_names_add(&rest, name))
+		if (ss_report_names_find(out, name) < 0 &&
+		    ss_report_names_find(&rest, name) < 0 && ss_report_names_add(&rest, name))
 			goto oom;
 	}
 	if (rest.n)
 		ss_sort(rest.v, rest.n, sizeof(*rest.v), cmp_str);
 	for (unsigned i = 0; i < rest.n; i++)
-		if (rp_names_add(out, rest.v[i]))
+		if (ss_report_names_add(out, rest.v[i]))
 			goto oom;
 	r = 0;
 	goto out;
 oom:
 	ss_errorf(err, "out of memory");
 out:
-	rp_names_free(&rest);
+	ss_report_names_free(&rest);
 	return r;
 }
 
 static int cmp_run(const void *a, const void *b)
 {
-	const struct rp_run *x = a, *y = b;
+	const struct ss_report_run *x = a, *y = b;
 
 	if (x->vi != y->vi)
 		return x->vi < y->vi ? -1 : 1;
 	return x->mi < y->mi ? -1 : x->mi > y->mi;
 }
 
-int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
-	       bool vonly, const struct rp_names *morder, bool monly,
+int ss_report_arrange(struct ss_report_results *res, const struct ss_report_names *vorder,
+	       bool vonly, const struct ss_report_names *morder, bool monly,
 	       struct ss_error *err)
 {
 	/* the model every figure is told against, unless a list says otherwise */
 	static char *traced[] = {"traced"};
-	const struct rp_names traced_first = {traced, 1};
+	const struct ss_report_names traced_first = {traced, 1};
 	size_t kept = 0;
 
 	if (!morder) {
 		morder = &traced_first;
 		monly = false;
 	}
-	rp_names_free(&res->variants);
-	rp_names_free(&res->models);
+	ss_report_names_free(&res->variants);
+	ss_report_names_free(&res->models);
 	if (arrange_axis(res, false, vorder, vonly, &res->variants, err) ||
 	    arrange_axis(res, true, morder, monly, &res->models, err))
 		return -1;
 	for (size_t k = 0; k < res->nruns; k++) {
-		struct rp_run *run = &res->runs[k];
-		int vi = rp_names_find(&res->variants, run->variant);
-		int mi = rp_names_find(&res->models, run->model);
+		struct ss_report_run *run = &res->runs[k];
+		int vi = ss_report_names_find(&res->variants, run->variant);
+		int mi = ss_report_names_find(&res->models, run->model);
 
 		if (vi < 0 || mi < 0) {
 			run_free(run, res->ncols);
@@ -598,12 +598,12 @@ int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
 	return 0;
 }
 
-bool rp_sparse(const struct rp_results *res)
+bool ss_report_sparse(const struct ss_report_results *res)
 {
 	return res->nruns * 2 <= (size_t)res->variants.n * res->models.n;
 }
 
-const struct rp_run *rp_find(const struct rp_results *res, unsigned vi,
+const struct ss_report_run *ss_report_find(const struct ss_report_results *res, unsigned vi,
 			     unsigned mi)
 {
 	for (size_t k = 0; k < res->nruns; k++)
@@ -613,7 +613,7 @@ const struct rp_run *rp_find(const struct rp_results *res, unsigned vi,
 }
 
 /* The baseline variant's run of a model, or NULL. */
-static const struct rp_run *baseline_run(const struct rp_results *res,
+static const struct ss_report_run *baseline_run(const struct ss_report_results *res,
 					 const char *baseline, unsigned mi)
 {
 	for (size_t k = 0; k < res->nruns; k++)
@@ -622,7 +622,7 @@ static const struct rp_run *baseline_run(const struct rp_results *res,
 	return NULL;
 }
 
-int rp_write_summary_csv(FILE *fp, const struct rp_results *res,
+int ss_report_write_summary_csv(FILE *fp, const struct ss_report_results *res,
 			 const char *baseline)
 {
 	for (unsigned i = 0; i < res->ncols; i++) {
@@ -632,8 +632,8 @@ int rp_write_summary_csv(FILE *fp, const struct rp_results *res,
 	}
 	fputs(baseline ? ",overhead_pct\n" : "\n", fp);
 	for (size_t k = 0; k < res->nruns; k++) {
-		const struct rp_run *r = &res->runs[k];
-		const struct rp_run *b;
+		const struct ss_report_run *r = &res->runs[k];
+		const struct ss_report_run *b;
 
 		for (unsigned i = 0; i < res->ncols; i++) {
 			if (i)
@@ -653,7 +653,7 @@ int rp_write_summary_csv(FILE *fp, const struct rp_results *res,
 	return ferror(fp) ? -1 : 0;
 }
 
-void rp_results_free(struct rp_results *res)
+void ss_report_results_free(struct ss_report_results *res)
 {
 	for (size_t k = 0; k < res->nruns; k++)
 		run_free(&res->runs[k], res->ncols);
@@ -661,7 +661,7 @@ void rp_results_free(struct rp_results *res)
 	for (unsigned i = 0; res->header && i < res->ncols; i++)
 		free(res->header[i]);
 	free(res->header);
-	rp_names_free(&res->variants);
-	rp_names_free(&res->models);
+	ss_report_names_free(&res->variants);
+	ss_report_names_free(&res->models);
 	memset(res, 0, sizeof(*res));
 }

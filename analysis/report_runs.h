@@ -5,7 +5,7 @@
  * docs/outputs.md defines every column.  The loader checks each file
  * strictly (file:line on any error), checks that the row names the same
  * workload, variant and model as its directory, and checks the byte
- * identity of the footprint.  rp_arrange() then fixes the order of
+ * identity of the footprint.  ss_report_arrange() then fixes the order of
  * variants and models every output uses.
  */
 #ifndef SS_REPORT_RUNS_H
@@ -17,24 +17,24 @@
 
 #include "error.h"
 
-#define RP_NAME_MAX 64 /* longest variant or model name + 1 */
+#define SS_REPORT_NAME_MAX 64 /* longest variant or model name + 1 */
 
-enum rp_op { RP_OP_ALLOC, RP_OP_FREE, RP_NR_OPS };
+enum ss_report_op { SS_REPORT_OP_ALLOC, RP_OP_FREE, SS_REPORT_NR_OPS };
 
 /* One latency.csv row: count operations took at most ns. */
-struct rp_bucket {
+struct ss_report_bucket {
 	double ns;
 	uint64_t count;
 };
 
 /* A latency histogram, buckets in increasing ns. */
-struct rp_hist {
-	struct rp_bucket *b;
+struct ss_report_hist {
+	struct ss_report_bucket *b;
 	size_t n;
 };
 
 /* The numeric columns of summary.csv the report uses (same names). */
-struct rp_summary {
+struct ss_report_summary {
 	double cpus, footprint_kib, requested_bytes, allocated_bytes;
 	double padding_bytes, rounding_bytes, align_bytes, debug_bytes;
 	double free_slot_bytes, slab_tail_bytes, large_bytes, slab_pages;
@@ -56,65 +56,65 @@ struct rp_summary {
 /* A run's simulated time in ms from sim_time_ns when it has it (a
  * difference of two runs then keeps its sub-microsecond part), else
  * from sim_time_ms. */
-double rp_sim_ms(const struct rp_summary *s);
+double ss_report_sim_ms(const struct ss_report_summary *s);
 
 /* One locks.csv row: a shared resource of one cache. */
-struct rp_lock {
-	char name[2 * RP_NAME_MAX + 2]; /* "cache resource" */
+struct ss_report_lock {
+	char name[2 * SS_REPORT_NAME_MAX + 2]; /* "cache resource" */
 	double uses, waits, retries, wait_ms, hold_ms;
 };
 
-struct rp_run {
-	char variant[RP_NAME_MAX];
-	char model[RP_NAME_MAX];
+struct ss_report_run {
+	char variant[SS_REPORT_NAME_MAX];
+	char model[SS_REPORT_NAME_MAX];
 	char **row;		/* summary.csv fields, in header order */
-	struct rp_summary s;
-	struct rp_hist lat[RP_NR_OPS];
-	struct rp_lock *locks;	/* locks.csv, when the run has one */
+	struct ss_report_summary s;
+	struct ss_report_hist lat[SS_REPORT_NR_OPS];
+	struct ss_report_lock *locks;	/* locks.csv, when the run has one */
 	size_t nlocks;
 	unsigned vi, mi;	/* indexes into rp_results variants / models */
 };
 
 /* A list of names (variant or model order). */
-struct rp_names {
+struct ss_report_names {
 	char **v;
 	unsigned n;
 };
 
-struct rp_results {
+struct ss_report_results {
 	char **header;		/* summary.csv header, identical in every run */
 	unsigned ncols;
-	struct rp_run *runs;	/* after rp_arrange: variant-major, then model */
+	struct ss_report_run *runs;	/* after rp_arrange: variant-major, then model */
 	size_t nruns;
-	struct rp_names variants; /* after rp_arrange: the output order */
-	struct rp_names models;
+	struct ss_report_names variants; /* after rp_arrange: the output order */
+	struct ss_report_names models;
 	size_t dropped;		/* runs rp_arrange left out (not listed) */
 };
 
 /* Indexes into struct rp_summary's byte parts, in plotting order. */
-enum rp_part {
-	RP_REQUESTED, RP_ROUNDING, RP_ALIGN, RP_DEBUG, RP_FREE_SLOT,
-	RP_SLAB_TAIL, RP_NR_PARTS
+enum ss_report_part {
+	SS_REPORT_REQUESTED, RP_ROUNDING, SS_REPORT_ALIGN, RP_DEBUG, SS_REPORT_FREE_SLOT,
+	RP_SLAB_TAIL, SS_REPORT_NR_PARTS
 };
-extern const char *const rp_part_names[RP_NR_PARTS];
-double rp_part_bytes(const struct rp_summary *s, enum rp_part p);
+extern const char *const ss_report_part_names[SS_REPORT_NR_PARTS];
+double ss_report_part_bytes(const struct ss_report_summary *s, enum ss_report_part p);
 /* The same parts at the peak (NaN when the run has no peak columns). */
-double rp_peak_part_bytes(const struct rp_summary *s, enum rp_part p);
-bool rp_has_peak(const struct rp_summary *s);
+double ss_report_peak_part_bytes(const struct ss_report_summary *s, enum ss_report_part p);
+bool ss_report_has_peak(const struct ss_report_summary *s);
 
 /* Read every DIR/runs/<v>__<m>/{summary,latency}.csv (directory names in
  * sorted order).  No runs at all is an error. */
-int rp_load_results(const char *dir, const char *workload,
-		    struct rp_results *res, struct ss_error *err);
+int ss_report_load_results(const char *dir, const char *workload,
+		    struct ss_report_results *res, struct ss_error *err);
 /* Parse one run's files (exposed for tests).  vdir is the directory name
  * "<variant>__<model>". */
-int rp_load_run(const char *rundir, const char *vdir, const char *workload,
-		struct rp_results *res, struct rp_run *run,
+int ss_report_load_run(const char *rundir, const char *vdir, const char *workload,
+		struct ss_report_results *res, struct ss_report_run *run,
 		struct ss_error *err);
 /* Read a latency.csv into run->lat. */
-int rp_load_latency(const char *path, struct rp_run *run, struct ss_error *err);
+int ss_report_load_latency(const char *path, struct ss_report_run *run, struct ss_error *err);
 /* Read a locks.csv into run->locks (analysis/contention_table.c). */
-int rp_load_locks(const char *path, struct rp_run *run, struct ss_error *err);
+int ss_report_load_locks(const char *path, struct ss_report_run *run, struct ss_error *err);
 
 /* Fix the output order.  Variants: `order` first (when `only`, runs of
  * other variants are dropped and every listed name is kept even without
@@ -122,32 +122,32 @@ int rp_load_locks(const char *path, struct rp_run *run, struct ss_error *err);
  * variants follow in sorted order).  The same for models.  NULL order =
  * sorted, except that a NULL model order puts `traced` first: the
  * baseline of every Δ (compare.md) is the first model. */
-int rp_arrange(struct rp_results *res, const struct rp_names *vorder,
-	       bool vonly, const struct rp_names *morder, bool monly,
+int ss_report_arrange(struct ss_report_results *res, const struct ss_report_names *vorder,
+	       bool vonly, const struct ss_report_names *morder, bool monly,
 	       struct ss_error *err);
 
 /* At least half of the variant × model pairs did not run (hackbench: one
  * model per variant): tables list runs, not a grid of n/a. */
-bool rp_sparse(const struct rp_results *res);
+bool ss_report_sparse(const struct ss_report_results *res);
 
 /* The run of (variant index, model index), or NULL. */
-const struct rp_run *rp_find(const struct rp_results *res, unsigned vi,
+const struct ss_report_run *ss_report_find(const struct ss_report_results *res, unsigned vi,
 			     unsigned mi);
 /* Index of name in a list, or -1. */
-int rp_names_find(const struct rp_names *l, const char *name);
+int ss_report_names_find(const struct ss_report_names *l, const char *name);
 /* Append a copy; 0 or -1 (out of memory). */
-int rp_names_add(struct rp_names *l, const char *name);
-void rp_names_free(struct rp_names *l);
+int ss_report_names_add(struct ss_report_names *l, const char *name);
+void ss_report_names_free(struct ss_report_names *l);
 /* Names are [A-Za-z0-9._+-]+ and shorter than RP_NAME_MAX. */
-bool rp_name_ok(const char *s);
+bool ss_report_name_ok(const char *s);
 
 /* The combined summary.csv: the header, then every run's row. */
 /* baseline != NULL adds a last column overhead_pct: each run's
  * sim_time_ms over that of the baseline variant's run of the same model,
  * in percent (empty where the model has no baseline run). */
-int rp_write_summary_csv(FILE *fp, const struct rp_results *res,
+int ss_report_write_summary_csv(FILE *fp, const struct ss_report_results *res,
 			 const char *baseline);
 
-void rp_results_free(struct rp_results *res);
+void ss_report_results_free(struct ss_report_results *res);
 
 #endif

@@ -11,7 +11,7 @@
 #include "parse.h"
 
 struct seed_ctx {
-	struct rp_seed *seed;
+	struct ss_report_seed *seed;
 	const char *path;
 };
 
@@ -41,15 +41,15 @@ static int parse_noise(struct seed_ctx *x, const char *name, char *arg,
 static int parse_saving(struct seed_ctx *x, char *arg, unsigned long line,
 			struct ss_error *err)
 {
-	struct rp_seed *seed = x->seed;
-	struct rp_saving *sv;
+	struct ss_report_seed *seed = x->seed;
+	struct ss_report_saving *sv;
 	char *tok[4];
 	int n = ss_split(arg, tok, 4);
 
 	if (n < 2 || n > 3)
 		return ss_error_at(err, x->path, line,
 				   "saving: expected FROM TO [ESTIMATE_KIB]");
-	if (!rp_name_ok(tok[0]) || !rp_name_ok(tok[1]))
+	if (!ss_report_name_ok(tok[0]) || !ss_report_name_ok(tok[1]))
 		return ss_error_at(err, x->path, line, "saving: bad variant name");
 	sv = realloc(seed->savings, (seed->nsavings + 1) * sizeof(*sv));
 	if (!sv)
@@ -102,16 +102,16 @@ struct seed_cols {
 };
 
 static int read_row(struct ss_csv *c, const struct seed_cols *k,
-		    struct rp_seed *seed, struct ss_error *err)
+		    struct ss_report_seed *seed, struct ss_error *err)
 {
-	struct rp_seed_row row = {0}, *rows;
+	struct ss_report_seed_row row = {0}, *rows;
 	const char *v = ss_csv_get(c, k->variant);
 	const char *what = ss_csv_get(c, k->what);
 
-	if (!rp_name_ok(v))
+	if (!ss_report_name_ok(v))
 		return ss_error_at(err, c->path, c->line,
 				   "variant '%s' is not [A-Za-z0-9._+-]+", v);
-	if (rp_seed_find(seed, v))
+	if (ss_report_seed_find(seed, v))
 		return ss_error_at(err, c->path, c->line,
 				   "variant '%s' listed twice", v);
 	if (strlen(what) >= sizeof(row.what))
@@ -136,13 +136,13 @@ static int read_row(struct ss_csv *c, const struct seed_cols *k,
 	return 0;
 }
 
-static int check_savings(const char *path, const struct rp_seed *seed,
+static int check_savings(const char *path, const struct ss_report_seed *seed,
 			 struct ss_error *err)
 {
 	for (unsigned i = 0; i < seed->nsavings; i++) {
-		const struct rp_saving *sv = &seed->savings[i];
+		const struct ss_report_saving *sv = &seed->savings[i];
 
-		if (!rp_seed_find(seed, sv->from) || !rp_seed_find(seed, sv->to))
+		if (!ss_report_seed_find(seed, sv->from) || !ss_report_seed_find(seed, sv->to))
 			return ss_error_at(err, path, sv->line,
 					   "saving %s -> %s names a variant the table does not have",
 					   sv->from, sv->to);
@@ -150,7 +150,7 @@ static int check_savings(const char *path, const struct rp_seed *seed,
 	return 0;
 }
 
-int rp_seed_load(const char *path, struct rp_seed *seed, struct ss_error *err)
+int ss_report_seed_load(const char *path, struct ss_report_seed *seed, struct ss_error *err)
 {
 	struct seed_ctx x = {seed, path};
 	struct seed_cols k;
@@ -187,11 +187,11 @@ int rp_seed_load(const char *path, struct rp_seed *seed, struct ss_error *err)
 fail_close:
 	ss_csv_close(&c);
 fail:
-	rp_seed_free(seed);
+	ss_report_seed_free(seed);
 	return -1;
 }
 
-void rp_seed_free(struct rp_seed *seed)
+void ss_report_seed_free(struct ss_report_seed *seed)
 {
 	free(seed->rows);
 	free(seed->savings);
@@ -200,7 +200,7 @@ void rp_seed_free(struct rp_seed *seed)
 	seed->nrows = seed->nsavings = 0;
 }
 
-const struct rp_seed_row *rp_seed_find(const struct rp_seed *seed,
+const struct ss_report_seed_row *ss_report_seed_find(const struct ss_report_seed *seed,
 				       const char *variant)
 {
 	for (unsigned i = 0; i < seed->nrows; i++)
@@ -209,7 +209,7 @@ const struct rp_seed_row *rp_seed_find(const struct rp_seed *seed,
 	return NULL;
 }
 
-static void finish_check(struct rp_check *c)
+static void finish_check(struct ss_report_check *c)
 {
 	c->diff = c->model - c->seed;
 	if (c->seed != 0)
@@ -218,8 +218,8 @@ static void finish_check(struct rp_check *c)
 		c->pct = c->diff == 0 ? 0 : INFINITY;
 }
 
-void rp_check_footprint(const struct rp_seed_row *s, double model_kib,
-			struct rp_check *c)
+void ss_report_check_footprint(const struct ss_report_seed_row *s, double model_kib,
+			struct ss_report_check *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->seed = s->avg;
@@ -231,9 +231,9 @@ void rp_check_footprint(const struct rp_seed_row *s, double model_kib,
 
 /* The seed's saving range pairs the extreme runs: the smallest saving is
  * the lowest FROM run minus the highest TO run. */
-void rp_check_saving(const struct rp_seed_row *from,
-		     const struct rp_seed_row *to, double model_from_kib,
-		     double model_to_kib, struct rp_check *c)
+void ss_report_check_saving(const struct ss_report_seed_row *from,
+		     const struct ss_report_seed_row *to, double model_from_kib,
+		     double model_to_kib, struct ss_report_check *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->seed = from->avg - to->avg;
@@ -266,7 +266,7 @@ static void sb_add(struct sbuf *b, const char *fmt, ...)
 }
 
 /* Where the model falls against the seed's runs. */
-static void explain_range(struct sbuf *b, const struct rp_check *c)
+static void explain_range(struct sbuf *b, const struct ss_report_check *c)
 {
 	if (c->model >= c->lo && c->model <= c->hi)
 		sb_add(b, "within the seed's run-to-run range (%.0f–%.0f KiB)",
@@ -280,7 +280,7 @@ static void explain_range(struct sbuf *b, const struct rp_check *c)
 }
 
 /* The difference against the seed's noise (noise = 0: not stated). */
-static void explain_noise(struct sbuf *b, const struct rp_check *c,
+static void explain_noise(struct sbuf *b, const struct ss_report_check *c,
 			  double noise, const char *what)
 {
 	if (noise <= 0)
@@ -293,7 +293,7 @@ static void explain_noise(struct sbuf *b, const struct rp_check *c,
 		       fabs(c->diff) / noise, noise, what);
 }
 
-void rp_explain_footprint(const struct rp_check *c, const struct rp_seed *seed,
+void ss_report_explain_footprint(const struct ss_report_check *c, const struct ss_report_seed *seed,
 			  char *buf, size_t n)
 {
 	struct sbuf b = {buf, n, 0};
@@ -309,7 +309,7 @@ void rp_explain_footprint(const struct rp_check *c, const struct rp_seed *seed,
 	sb_add(&b, ".");
 }
 
-void rp_explain_saving(const struct rp_check *c, const struct rp_seed *seed,
+void ss_report_explain_saving(const struct ss_report_check *c, const struct ss_report_seed *seed,
 		       double estimate, char *buf, size_t n)
 {
 	struct sbuf b = {buf, n, 0};

@@ -21,23 +21,23 @@
 #include "error.h"
 #include "report_runs.h"
 
-struct rp_seed_row {
-	char variant[RP_NAME_MAX];
+struct ss_report_seed_row {
+	char variant[SS_REPORT_NAME_MAX];
 	char what[256];
 	double avg, min, max; /* KiB */
 	double time_s;
 };
 
-struct rp_saving {
-	char from[RP_NAME_MAX], to[RP_NAME_MAX];
+struct ss_report_saving {
+	char from[SS_REPORT_NAME_MAX], to[SS_REPORT_NAME_MAX];
 	double estimate;    /* KiB; < 0 = none */
 	unsigned long line; /* of the directive, for messages */
 };
 
-struct rp_seed {
-	struct rp_seed_row *rows;
+struct ss_report_seed {
+	struct ss_report_seed_row *rows;
 	unsigned nrows;
-	struct rp_saving *savings;
+	struct ss_report_saving *savings;
 	unsigned nsavings;
 	double noise_kib;     /* < 0 = not stated */
 	char noise_what[128]; /* what the noise is of, e.g. "one 5-run mean" */
@@ -45,9 +45,9 @@ struct rp_seed {
 	char time_noise_what[128];
 };
 
-int rp_seed_load(const char *path, struct rp_seed *seed, struct ss_error *err);
-void rp_seed_free(struct rp_seed *seed);
-const struct rp_seed_row *rp_seed_find(const struct rp_seed *seed,
+int ss_report_seed_load(const char *path, struct ss_report_seed *seed, struct ss_error *err);
+void ss_report_seed_free(struct ss_report_seed *seed);
+const struct ss_report_seed_row *ss_report_seed_find(const struct ss_report_seed *seed,
 				       const char *variant);
 
 /* One seed figure against the model's: a footprint (avg with its min-max
@@ -55,26 +55,26 @@ const struct rp_seed_row *rp_seed_find(const struct rp_seed *seed,
  * the extreme runs).  A comparison, not a verdict: a seed's figure is a
  * check on the model, never a target it has to reach, so no tolerance
  * turns the difference into pass or fail. */
-struct rp_check {
+struct ss_report_check {
 	double seed, lo, hi; /* seed value and its run-to-run range */
 	double model;
 	double diff;	     /* model - seed */
 	double pct;	     /* diff * 100 / |seed| */
 };
 
-void rp_check_footprint(const struct rp_seed_row *s, double model_kib,
-			struct rp_check *c);
-void rp_check_saving(const struct rp_seed_row *from,
-		     const struct rp_seed_row *to, double model_from_kib,
-		     double model_to_kib, struct rp_check *c);
+void ss_report_check_footprint(const struct ss_report_seed_row *s, double model_kib,
+			struct ss_report_check *c);
+void ss_report_check_saving(const struct ss_report_seed_row *from,
+		     const struct ss_report_seed_row *to, double model_from_kib,
+		     double model_to_kib, struct ss_report_check *c);
 
 /* Sentences explaining a check from its numbers.  The seed's noise is
  * left out when not stated; a saving's noise is that of a difference of two
  * independent means (sqrt(2) x noise_kib); estimate < 0 = no author's
  * estimate. */
-void rp_explain_footprint(const struct rp_check *c, const struct rp_seed *seed,
+void ss_report_explain_footprint(const struct ss_report_check *c, const struct ss_report_seed *seed,
 			  char *buf, size_t n);
-void rp_explain_saving(const struct rp_check *c, const struct rp_seed *seed,
+void ss_report_explain_saving(const struct ss_report_check *c, const struct ss_report_seed *seed,
 		       double estimate, char *buf, size_t n);
 
 #endif

@@ -8,84 +8,84 @@
 
 #include "md_table.h"
 
-static const struct rp_run *run_of(const struct rp_results *res,
+static const struct ss_report_run *run_of(const struct ss_report_results *res,
 				   const char *variant, int mi)
 {
-	int vi = rp_names_find(&res->variants, variant);
+	int vi = ss_report_names_find(&res->variants, variant);
 
 	if (vi < 0 || mi < 0)
 		return NULL;
-	return rp_find(res, (unsigned)vi, (unsigned)mi);
+	return ss_report_find(res, (unsigned)vi, (unsigned)mi);
 }
 
 /* The last three columns of the footprint and savings tables: the
  * model's figure and its difference from the seed's. */
-static void check_head(struct md_table *t)
+static void check_head(struct ss_md_table *t)
 {
-	mdt_cell(t, "model KiB");
-	mdt_cell(t, "diff KiB");
-	mdt_cell(t, "diff %%");
+	ss_mdtable_cell(t, "model KiB");
+	ss_mdtable_cell(t, "diff KiB");
+	ss_mdtable_cell(t, "diff %%");
 }
 
 /* Those cells for check c, or "n/a" in each without runs (c NULL). */
-static void check_cells(struct md_table *t, const struct rp_check *c)
+static void check_cells(struct ss_md_table *t, const struct ss_report_check *c)
 {
 	if (!c) {
 		for (int k = 0; k < 3; k++)
-			mdt_cell(t, "n/a");
+			ss_mdtable_cell(t, "n/a");
 		return;
 	}
-	mdt_cell(t, "%.0f", c->model);
-	mdt_cell(t, "%+.0f", c->diff);
-	mdt_cell(t, "%+.1f%%", c->pct);
+	ss_mdtable_cell(t, "%.0f", c->model);
+	ss_mdtable_cell(t, "%+.0f", c->diff);
+	ss_mdtable_cell(t, "%+.1f%%", c->pct);
 }
 
 /* What one seed table is compared with: a set of runs and its model. */
 struct seed_side {
-	const struct rp_seed *seed;
-	const struct rp_results *res;
+	const struct ss_report_seed *seed;
+	const struct ss_report_results *res;
 	int mi;
 	const char *model;
 };
 
 static int seed_footprints(FILE *fp, const struct seed_side *d)
 {
-	const struct rp_seed *seed = d->seed;
+	const struct ss_report_seed *seed = d->seed;
 	char why[1024];
-	struct md_table t;
+	struct ss_md_table t;
 
-	mdt_init(&t, "lrrrrr");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "seed avg KiB");
-	mdt_cell(&t, "seed min–max");
+	ss_mdtable_init(&t, "lrrrrr");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "seed avg KiB");
+	ss_mdtable_cell(&t, "seed min–max");
 	check_head(&t);
 	for (unsigned i = 0; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(d->res, s->variant, d->mi);
-		struct rp_check c;
+		const struct ss_report_seed_row *s = &seed->rows[i];
+		const struct ss_report_run *run = run_of(d->res, s->variant, d->mi);
+		struct ss_report_check c;
 
-		mdt_cell(&t, "%s", s->variant);
-		mdt_cell(&t, "%.0f", s->avg);
-		mdt_cell(&t, "%.0f–%.0f", s->min, s->max);
+		ss_mdtable_cell(&t, "%s", s->variant);
+		ss_mdtable_cell(&t, "%.0f", s->avg);
+		ss_mdtable_cell(&t, "%.0f–%.0f", s->min, s->max);
 		if (run)
-			rp_check_footprint(s, run->s.footprint_kib, &c);
+			ss_report_check_footprint(s, run->s.footprint_kib, &c);
 		check_cells(&t, run ? &c : NULL);
 	}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
 	for (unsigned i = 0; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(d->res, s->variant, d->mi);
-		struct rp_check c;
+		const struct ss_report_seed_row *s = &seed->rows[i];
+		const struct ss_report_run *run = run_of(d->res, s->variant, d->mi);
+		struct ss_report_check c;
 
 		if (!run) {
 			fprintf(fp, "- %s: no run of model `%s`.\n", s->variant,
 				d->model);
 			continue;
 		}
-		rp_check_footprint(s, run->s.footprint_kib, &c);
-		rp_explain_footprint(&c, seed, why, sizeof(why));
-		mdt_wrap(fp, "- ", "  ", false, "%s: %s", s->variant, why);
+		ss_report_check_footprint(s, run->s.footprint_kib, &c);
+		ss_report_explain_footprint(&c, seed, why, sizeof(why));
+		ss_mdtable_wrap(fp, "- ", "  ", false, "%s: %s", s->variant, why);
 	}
 	fprintf(fp, "\n");
 	return 0;
@@ -93,51 +93,51 @@ static int seed_footprints(FILE *fp, const struct seed_side *d)
 
 static int seed_savings(FILE *fp, const struct seed_side *d)
 {
-	const struct rp_seed *seed = d->seed;
+	const struct ss_report_seed *seed = d->seed;
 	char why[1024];
-	struct md_table t;
+	struct ss_md_table t;
 
 	if (!seed->nsavings)
 		return 0;
-	mdt_wrap(fp, "", "", true, "%s", "Savings (FROM footprint − TO footprint):");
-	mdt_init(&t, "lrrrrr");
-	mdt_cell(&t, "saving");
-	mdt_cell(&t, "seed KiB");
-	mdt_cell(&t, "seed range");
+	ss_mdtable_wrap(fp, "", "", true, "%s", "Savings (FROM footprint − TO footprint):");
+	ss_mdtable_init(&t, "lrrrrr");
+	ss_mdtable_cell(&t, "saving");
+	ss_mdtable_cell(&t, "seed KiB");
+	ss_mdtable_cell(&t, "seed range");
 	check_head(&t);
 	for (unsigned i = 0; i < seed->nsavings; i++) {
-		const struct rp_saving *sv = &seed->savings[i];
-		const struct rp_run *a = run_of(d->res, sv->from, d->mi);
-		const struct rp_run *b = run_of(d->res, sv->to, d->mi);
-		struct rp_check c;
+		const struct ss_report_saving *sv = &seed->savings[i];
+		const struct ss_report_run *a = run_of(d->res, sv->from, d->mi);
+		const struct ss_report_run *b = run_of(d->res, sv->to, d->mi);
+		struct ss_report_check c;
 
-		rp_check_saving(rp_seed_find(seed, sv->from),
-				rp_seed_find(seed, sv->to),
+		ss_report_check_saving(ss_report_seed_find(seed, sv->from),
+				ss_report_seed_find(seed, sv->to),
 				a ? a->s.footprint_kib : 0,
 				b ? b->s.footprint_kib : 0, &c);
-		mdt_cell(&t, "%s → %s", sv->from, sv->to);
-		mdt_cell(&t, "%.0f", c.seed);
-		mdt_cell(&t, "%.0f–%.0f", c.lo, c.hi);
+		ss_mdtable_cell(&t, "%s → %s", sv->from, sv->to);
+		ss_mdtable_cell(&t, "%.0f", c.seed);
+		ss_mdtable_cell(&t, "%.0f–%.0f", c.lo, c.hi);
 		check_cells(&t, a && b ? &c : NULL);
 	}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
 	for (unsigned i = 0; i < seed->nsavings; i++) {
-		const struct rp_saving *sv = &seed->savings[i];
-		const struct rp_run *a = run_of(d->res, sv->from, d->mi);
-		const struct rp_run *b = run_of(d->res, sv->to, d->mi);
-		struct rp_check c;
+		const struct ss_report_saving *sv = &seed->savings[i];
+		const struct ss_report_run *a = run_of(d->res, sv->from, d->mi);
+		const struct ss_report_run *b = run_of(d->res, sv->to, d->mi);
+		struct ss_report_check c;
 
 		if (!a || !b) {
 			fprintf(fp, "- %s → %s: no run of model `%s` for both variants.\n",
 				sv->from, sv->to, d->model);
 			continue;
 		}
-		rp_check_saving(rp_seed_find(seed, sv->from),
-				rp_seed_find(seed, sv->to), a->s.footprint_kib,
+		ss_report_check_saving(ss_report_seed_find(seed, sv->from),
+				ss_report_seed_find(seed, sv->to), a->s.footprint_kib,
 				b->s.footprint_kib, &c);
-		rp_explain_saving(&c, seed, sv->estimate, why, sizeof(why));
-		mdt_wrap(fp, "- ", "  ", false, "%s → %s: %s", sv->from, sv->to,
+		ss_report_explain_saving(&c, seed, sv->estimate, why, sizeof(why));
+		ss_mdtable_wrap(fp, "- ", "  ", false, "%s → %s: %s", sv->from, sv->to,
 			 why);
 	}
 	fprintf(fp, "\n");
@@ -148,26 +148,26 @@ static int seed_savings(FILE *fp, const struct seed_side *d)
  * and what the model leaves out, measured against the seed's time noise. */
 static void explain_times(FILE *fp, const struct seed_side *d)
 {
-	const struct rp_seed *seed = d->seed;
+	const struct ss_report_seed *seed = d->seed;
 
 	for (unsigned i = 1; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(d->res, s->variant, d->mi);
-		const struct rp_run *prev = run_of(d->res, s[-1].variant, d->mi);
+		const struct ss_report_seed_row *s = &seed->rows[i];
+		const struct ss_report_run *run = run_of(d->res, s->variant, d->mi);
+		const struct ss_report_run *prev = run_of(d->res, s[-1].variant, d->mi);
 		double sd, md, rest;
 		char noise[256] = "";
 
 		if (!run || !prev)
 			continue;
 		sd = (s->time_s - s[-1].time_s) * 1000;
-		md = rp_sim_ms(&run->s) - rp_sim_ms(&prev->s);
+		md = ss_report_sim_ms(&run->s) - ss_report_sim_ms(&prev->s);
 		rest = sd - md;
 		if (seed->time_noise_ms > 0)
 			snprintf(noise, sizeof(noise), fabs(sd) <= seed->time_noise_ms
 				 ? "; the seed's change is within the ±%.0f ms noise of %s"
 				 : "; the seed's change exceeds the ±%.0f ms noise of %s",
 				 seed->time_noise_ms, seed->time_noise_what);
-		mdt_wrap(fp, "- ", "  ", false,
+		ss_mdtable_wrap(fp, "- ", "  ", false,
 			 "%s: the seed's load time changed by %+.0f ms, the model's by %+.1f ms "
 			 "(the allocations and work events this variant adds or removes); "
 			 "%.0f ms of the seed's change is outside the model%s.",
@@ -180,45 +180,45 @@ static void explain_times(FILE *fp, const struct seed_side *d)
  * previous row of the seed table, as the seed states its speed-ups. */
 static int seed_times(FILE *fp, const struct seed_side *d)
 {
-	const struct rp_seed *seed = d->seed;
-	const struct rp_run *prev = NULL;
-	struct md_table t;
+	const struct ss_report_seed *seed = d->seed;
+	const struct ss_report_run *prev = NULL;
+	struct ss_md_table t;
 
-	mdt_wrap(fp, "", "", true, "%s", "Load time: the seed's Time column beside the simulated sim_time_ms (Δ = change from the row above):");
-	mdt_init(&t, "lrrrr");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "seed s");
-	mdt_cell(&t, "seed Δ ms");
-	mdt_cell(&t, "sim ms");
-	mdt_cell(&t, "sim Δ ms");
+	ss_mdtable_wrap(fp, "", "", true, "%s", "Load time: the seed's Time column beside the simulated sim_time_ms (Δ = change from the row above):");
+	ss_mdtable_init(&t, "lrrrr");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "seed s");
+	ss_mdtable_cell(&t, "seed Δ ms");
+	ss_mdtable_cell(&t, "sim ms");
+	ss_mdtable_cell(&t, "sim Δ ms");
 	for (unsigned i = 0; i < seed->nrows; i++) {
-		const struct rp_seed_row *s = &seed->rows[i];
-		const struct rp_run *run = run_of(d->res, s->variant, d->mi);
+		const struct ss_report_seed_row *s = &seed->rows[i];
+		const struct ss_report_run *run = run_of(d->res, s->variant, d->mi);
 
-		mdt_cell(&t, "%s", s->variant);
-		mdt_cell(&t, "%.3f", s->time_s);
+		ss_mdtable_cell(&t, "%s", s->variant);
+		ss_mdtable_cell(&t, "%.3f", s->time_s);
 		if (i)
-			mdt_cell(&t, "%+.0f", (s->time_s - s[-1].time_s) * 1000);
+			ss_mdtable_cell(&t, "%+.0f", (s->time_s - s[-1].time_s) * 1000);
 		else
-			mdt_cell(&t, "%s", "");
+			ss_mdtable_cell(&t, "%s", "");
 		if (run)
-			mdt_cell(&t, "%.3f", run->s.sim_time_ms);
+			ss_mdtable_cell(&t, "%.3f", run->s.sim_time_ms);
 		else
-			mdt_cell(&t, "n/a");
+			ss_mdtable_cell(&t, "n/a");
 		if (run && prev)
-			mdt_cell(&t, "%+.4g", rp_sim_ms(&run->s) - rp_sim_ms(&prev->s));
+			ss_mdtable_cell(&t, "%+.4g", ss_report_sim_ms(&run->s) - ss_report_sim_ms(&prev->s));
 		else
-			mdt_cell(&t, "%s", "");
+			ss_mdtable_cell(&t, "%s", "");
 		prev = run;
 	}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
 	explain_times(fp, d);
 	return 0;
 }
 
 /* The target of a set of runs, as its summary rows name it. */
-static const char *target_of(const struct rp_results *res)
+static const char *target_of(const struct ss_report_results *res)
 {
 	for (unsigned i = 0; i < res->ncols; i++)
 		if (!strcmp(res->header[i], "target") && res->nruns)
@@ -228,33 +228,33 @@ static const char *target_of(const struct rp_results *res)
 
 static int seed_tables(FILE *fp, const struct seed_side *d)
 {
-	mdt_wrap(fp, "", "", true, "%s",
+	ss_mdtable_wrap(fp, "", "", true, "%s",
 		 "Footprint: the seed's Diff (SUnreclaim after − before, mean of its runs) against the model's footprint_kib:");
 	if (seed_footprints(fp, d) || seed_savings(fp, d) || seed_times(fp, d))
 		return -1;
 	return 0;
 }
 
-int rp_write_seed_section(FILE *fp, const struct rp_report_in *in)
+int ss_report_write_seed_section(FILE *fp, const struct ss_report_report_in *in)
 {
 	struct seed_side d = {in->seed, in->res,
-			      rp_names_find(&in->res->models, in->compare_model),
+			      ss_report_names_find(&in->res->models, in->compare_model),
 			      in->compare_model};
 
-	rp_heading(fp, in, "Seed vs simulator (model `%s`)", in->compare_model);
-	mdt_wrap(fp, "", "", true, "The model's figures beside the seed's, with the difference; "
+	ss_report_heading(fp, in, "Seed vs simulator (model `%s`)", in->compare_model);
+	ss_mdtable_wrap(fp, "", "", true, "The model's figures beside the seed's, with the difference; "
 		 "a seed figure is a check on the model, not a target, so nothing here "
 		 "passes or fails.  Target %s.%s", target_of(in->res),
 		 in->ncalib ? "  Fitted constants passed by make are listed in the next section." : "");
 	if (seed_tables(fp, &d))
 		return -1;
 	for (unsigned k = 0; k < in->nalt; k++) {
-		const struct rp_results *alt = &in->alt[k];
+		const struct ss_report_results *alt = &in->alt[k];
 
 		d.res = alt;
-		d.mi = rp_names_find(&alt->models, in->compare_model);
+		d.mi = ss_report_names_find(&alt->models, in->compare_model);
 		fprintf(fp, "### The seed's table under target %s\n\n", target_of(alt));
-		mdt_wrap(fp, "", "", true,
+		ss_mdtable_wrap(fp, "", "", true,
 			 "The same variants replayed with target %s (runs in %s), every fitted "
 			 "constant held at its value: what the seed's figures look like if the "
 			 "board had that target's parameters (the next section says which "
@@ -267,18 +267,18 @@ int rp_write_seed_section(FILE *fp, const struct rp_report_in *in)
 
 /* The figures of one seed row; `deltas` picks the change from the row
  * above, else the time itself. */
-static int seed_row_figure(const struct rp_report_in *in, unsigned i,
-			   const struct rp_run *run, const struct rp_run *prev,
-			   bool deltas, struct rp_figures *out)
+static int seed_row_figure(const struct ss_report_report_in *in, unsigned i,
+			   const struct ss_report_run *run, const struct ss_report_run *prev,
+			   bool deltas, struct ss_report_figures *out)
 {
-	const struct rp_seed_row *s = &in->seed->rows[i];
-	char name[RP_FIGURE_NAME_MAX + RP_NAME_MAX], what[192];
+	const struct ss_report_seed_row *s = &in->seed->rows[i];
+	char name[SS_REPORT_FIGURE_NAME_MAX + SS_REPORT_NAME_MAX], what[192];
 
 	if (!deltas) {
 		snprintf(name, sizeof(name), "sim_ms:%s", s->variant);
 		snprintf(what, sizeof(what), "simulated time of %s, model %s (the seed's %.3f s)",
 			 s->variant, in->compare_model, s->time_s);
-		return rp_figures_add(out, name, "ms", run->s.sim_time_ms, what);
+		return ss_report_figures_add(out, name, "ms", run->s.sim_time_ms, what);
 	}
 	if (!prev)
 		return 0;
@@ -286,20 +286,20 @@ static int seed_row_figure(const struct rp_report_in *in, unsigned i,
 	snprintf(what, sizeof(what), "change of the simulated time from %s to %s "
 		 "(the seed's %+.0f ms)", s[-1].variant, s->variant,
 		 (s->time_s - s[-1].time_s) * 1000);
-	return rp_figures_add(out, name, "ms", rp_sim_ms(&run->s) - rp_sim_ms(&prev->s),
+	return ss_report_figures_add(out, name, "ms", ss_report_sim_ms(&run->s) - ss_report_sim_ms(&prev->s),
 			      what);
 }
 
-int rp_seed_figures(const struct rp_report_in *in, struct rp_figures *out)
+int ss_report_seed_figures(const struct ss_report_report_in *in, struct ss_report_figures *out)
 {
-	int mi = rp_names_find(&in->res->models, in->compare_model);
+	int mi = ss_report_names_find(&in->res->models, in->compare_model);
 
 	/* the changes first: the seed states its speed-ups by them */
 	for (int deltas = 1; deltas >= 0; deltas--) {
-		const struct rp_run *prev = NULL;
+		const struct ss_report_run *prev = NULL;
 
 		for (unsigned i = 0; in->seed && i < in->seed->nrows; i++) {
-			const struct rp_run *run = run_of(in->res, in->seed->rows[i].variant, mi);
+			const struct ss_report_run *run = run_of(in->res, in->seed->rows[i].variant, mi);
 
 			if (run && seed_row_figure(in, i, run, prev, deltas, out))
 				return -1;

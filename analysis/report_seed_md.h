@@ -13,11 +13,11 @@
 #include "report_md.h"
 
 /* 0, or -1 when out of memory or on a write error. */
-int rp_write_seed_section(FILE *fp, const struct rp_report_in *in);
+int ss_report_write_seed_section(FILE *fp, const struct ss_report_report_in *in);
 
 /* The seed-compared headline figures: each seed row's simulated load
  * time (model compare_model), "sim_ms:VARIANT", and its change from the
  * row above, "delta_ms:VARIANT".  0 or -1. */
-int rp_seed_figures(const struct rp_report_in *in, struct rp_figures *out);
+int ss_report_seed_figures(const struct ss_report_report_in *in, struct ss_report_figures *out);
 
 #endif

@@ -10,12 +10,12 @@
 #include "run_settings.h"
 #include "slabsnap.h"
 
-const char *rp_start_name(enum rp_start s)
+const char *ss_report_start_name(enum ss_report_start s)
 {
 	switch (s) {
-	case RP_START_SNAPSHOT: return "the kernel's caches";
+	case SS_REPORT_START_SNAPSHOT: return "the kernel's caches";
 	case RP_START_EMPTY: return "empty caches";
-	case RP_START_REPACKED: return "the kernel's objects, repacked";
+	case SS_REPORT_START_REPACKED: return "the kernel's objects, repacked";
 	default: return "not known";
 	}
 }
@@ -29,7 +29,7 @@ static double snap_kib(const struct ss_snap *s, double page_bytes)
 	return pages * page_bytes / 1024;
 }
 
-int rp_snapshot_kib(const char *path, const char *file, double page_bytes, double *kib,
+int ss_report_snapshot_kib(const char *path, const char *file, double page_bytes, double *kib,
 		    struct ss_error *err)
 {
 	struct ss_snap s;
@@ -84,16 +84,16 @@ static int repacked(const char *run_dir, const struct ss_snap *b, bool *out,
 
 /* A repacked run's start: the initial state's slab pages as the model
  * packed them, its timeline.csv's last initial_kib (report_window.h). */
-static int packed_start(const char *run_dir, struct rp_window *w, struct ss_error *err)
+static int packed_start(const char *run_dir, struct ss_report_window *w, struct ss_error *err)
 {
-	struct cmp_timeline tl;
+	struct ss_compare_timeline tl;
 	char path[1100];
 
 	w->end_kib = w->slabinfo_kib;
 	snprintf(path, sizeof(path), "%s/timeline.csv", run_dir);
-	if (cmp_read_timeline(path, NULL, NULL, &tl, err))
+	if (ss_compare_read_timeline(path, NULL, NULL, &tl, err))
 		return -1;
-	cmp_timeline_free(&tl);
+	ss_compare_timeline_free(&tl);
 	if (!tl.initial)
 		return 0;
 	w->packed_known = true;
@@ -102,30 +102,30 @@ static int packed_start(const char *run_dir, struct rp_window *w, struct ss_erro
 	return 0;
 }
 
-static void copy_setting(char *dst, size_t n, const struct rp_settings *s, const char *key)
+static void copy_setting(char *dst, size_t n, const struct ss_report_settings *s, const char *key)
 {
-	const char *v = rp_setting(s, key);
+	const char *v = ss_report_setting(s, key);
 
 	snprintf(dst, n, "%s", v ? v : "");
 }
 
-int rp_window_of_run(const char *run_dir, double page_bytes, struct rp_window *w,
+int ss_report_window_of_run(const char *run_dir, double page_bytes, struct ss_report_window *w,
 		     struct ss_error *err)
 {
-	struct rp_settings set = {0};
+	struct ss_report_settings set = {0};
 	struct ss_snap b, m;
 	char path[1100];
 	bool moved = false;
 	int rc = -1;
 
 	memset(w, 0, sizeof(*w));
-	if (rp_settings_load(run_dir, &set, err))
+	if (ss_report_settings_load(run_dir, &set, err))
 		return -1;
 	copy_setting(w->initial, sizeof(w->initial), &set, "initial_state");
 	copy_setting(w->allocator, sizeof(w->allocator), &set, "allocator");
 	copy_setting(w->target, sizeof(w->target), &set, "target");
 	copy_setting(w->cpus, sizeof(w->cpus), &set, "cpus");
-	rp_settings_free(&set);
+	ss_report_settings_free(&set);
 	snprintf(path, sizeof(path), "%s/slabinfo", run_dir);
 	if (ss_snap_load(&m, path, err))
 		return -1;
@@ -140,7 +140,7 @@ int rp_window_of_run(const char *run_dir, double page_bytes, struct rp_window *w
 		goto out_m;
 	if (repacked(run_dir, &b, &moved, err))
 		goto out;
-	w->start = moved ? RP_START_REPACKED : RP_START_SNAPSHOT;
+	w->start = moved ? SS_REPORT_START_REPACKED : SS_REPORT_START_SNAPSHOT;
 	if (moved) {
 		rc = packed_start(run_dir, w, err);
 		goto out;

@@ -29,15 +29,15 @@
 
 #include "error.h"
 
-enum rp_start {
-	RP_START_SNAPSHOT, /* the kernel's caches as the snapshot shows them */
+enum ss_report_start {
+	SS_REPORT_START_SNAPSHOT, /* the kernel's caches as the snapshot shows them */
 	RP_START_EMPTY,	   /* empty caches */
-	RP_START_REPACKED, /* the snapshot's objects placed the model's way */
+	SS_REPORT_START_REPACKED, /* the snapshot's objects placed the model's way */
 	RP_START_UNKNOWN,  /* the run's files could not be read */
 };
 
-struct rp_window {
-	enum rp_start start;
+struct ss_report_window {
+	enum ss_report_start start;
 	double start_kib;   /* slab pages at the start (REPACKED: !packed_known, not known) */
 	double end_kib;	    /* at the end: the run's slabinfo, and the caches it never used */
 	double delta_kib;   /* end - start (REPACKED: !packed_known, not known) */
@@ -48,14 +48,14 @@ struct rp_window {
 };
 
 /* The kernel's slab pages of a snapshot, in KiB (page_bytes each). */
-int rp_snapshot_kib(const char *path, const char *file, double page_bytes, double *kib,
+int ss_report_snapshot_kib(const char *path, const char *file, double page_bytes, double *kib,
 		    struct ss_error *err);
 /* Run directory run_dir's window: its kernel.txt, slabinfo and prior.csv
  * and the snapshot kernel.txt names.  page_bytes: the target's page.
  * Errors name the file. */
-int rp_window_of_run(const char *run_dir, double page_bytes, struct rp_window *w,
+int ss_report_window_of_run(const char *run_dir, double page_bytes, struct ss_report_window *w,
 		     struct ss_error *err);
 /* "the kernel's caches (SNAPSHOT)", "empty caches", ... */
-const char *rp_start_name(enum rp_start s);
+const char *ss_report_start_name(enum ss_report_start s);
 
 #endif

@@ -82,41 +82,41 @@ static int by_change(const void *a, const void *b)
 }
 
 /* "A → B (+D)" */
-static void cell(struct md_table *t, const double v[2], const char *fmt)
+static void cell(struct ss_md_table *t, const double v[2], const char *fmt)
 {
 	char a[32], b[32], d[40];
 
 	snprintf(a, sizeof(a), fmt, v[0]);
 	snprintf(b, sizeof(b), fmt, v[1]);
 	snprintf(d, sizeof(d), fmt, v[1] - v[0]);
-	mdt_cell(t, "%s → %s (%s%s)", a, b, v[1] >= v[0] ? "+" : "", d);
+	ss_mdtable_cell(t, "%s → %s (%s%s)", a, b, v[1] >= v[0] ? "+" : "", d);
 }
 
-static void row(struct md_table *t, const char *name, const double obj[2],
+static void row(struct ss_md_table *t, const char *name, const double obj[2],
 		const double slabs[2], const double kib[2], const double waste[2])
 {
-	mdt_cell(t, "%s", name);
+	ss_mdtable_cell(t, "%s", name);
 	cell(t, obj, "%.0f");
 	cell(t, slabs, "%.0f");
 	cell(t, kib, "%.1f");
 	cell(t, waste, "%.1f");
 }
 
-int rd_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err)
+int ss_rundiff_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err)
 {
 	const char *dirs[2] = {run_a, run_b};
-	struct cmp_caches cc[2] = {{0}};
+	struct ss_compare_caches cc[2] = {{0}};
 	struct run_sum sum[2];
 	struct pair *p = NULL;
 	double tot_slabs[2] = {0, 0}, obj[2], kib[2], waste[2];
 	size_t n = 0;
-	struct md_table t;
+	struct ss_md_table t;
 	char path[4200];
 	int r = -1;
 
 	for (int k = 0; k < 2; k++) {
 		snprintf(path, sizeof(path), "%s/caches.csv", dirs[k]);
-		if (read_summary(dirs[k], &sum[k], err) || cmp_read_caches(path, &cc[k], err))
+		if (read_summary(dirs[k], &sum[k], err) || ss_compare_read_caches(path, &cc[k], err))
 			goto out;
 	}
 	p = calloc(cc[0].n + cc[1].n + 1, sizeof(*p));
@@ -126,7 +126,7 @@ int rd_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err
 	}
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; i < cc[k].n; i++) {
-			const struct cmp_cache *c = &cc[k].c[i];
+			const struct ss_compare_cache *c = &cc[k].c[i];
 			struct pair *q = pair_of(p, &n, c->name);
 
 			q->objects[k] = (double)c->objects;
@@ -137,12 +137,12 @@ int rd_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err
 		}
 	ss_sort(p, n, sizeof(*p), by_change);
 	fprintf(fp, "A: %s (%s)\nB: %s (%s)\n\n", sum[0].label, run_a, sum[1].label, run_b);
-	mdt_init(&t, "lrrrr");
-	mdt_cell(&t, "cache");
-	mdt_cell(&t, "objects A → B (Δ)");
-	mdt_cell(&t, "slabs A → B (Δ)");
-	mdt_cell(&t, "footprint KiB A → B (Δ)");
-	mdt_cell(&t, "waste KiB A → B (Δ)");
+	ss_mdtable_init(&t, "lrrrr");
+	ss_mdtable_cell(&t, "cache");
+	ss_mdtable_cell(&t, "objects A → B (Δ)");
+	ss_mdtable_cell(&t, "slabs A → B (Δ)");
+	ss_mdtable_cell(&t, "footprint KiB A → B (Δ)");
+	ss_mdtable_cell(&t, "waste KiB A → B (Δ)");
 	for (size_t i = 0; i < n; i++)
 		row(&t, p[i].name, p[i].objects, p[i].slabs, p[i].kib, p[i].waste_kib);
 	for (int k = 0; k < 2; k++) {
@@ -151,7 +151,7 @@ int rd_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err
 		waste[k] = sum[k].footprint_kib - sum[k].requested_bytes / 1024;
 	}
 	row(&t, "total (summary.csv)", obj, tot_slabs, kib, waste);
-	if (mdt_print(fp, &t)) {
+	if (ss_mdtable_print(fp, &t)) {
 		ss_errorf(err, "out of memory or write error");
 		goto out;
 	}
@@ -163,7 +163,7 @@ int rd_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err
 	r = ferror(fp) ? ss_errorf(err, "write error") : 0;
 out:
 	free(p);
-	cmp_caches_free(&cc[0]);
-	cmp_caches_free(&cc[1]);
+	ss_compare_caches_free(&cc[0]);
+	ss_compare_caches_free(&cc[1]);
 	return r;
 }

@@ -13,6 +13,6 @@
 
 /* Read both runs (file:line on bad input) and print the comparison.
  * 0, or -1 with err. */
-int rd_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err);
+int ss_rundiff_diff(FILE *fp, const char *run_a, const char *run_b, struct ss_error *err);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rp_settings_load(const char *rundir, struct rp_settings *s, struct ss_error *err)
+int ss_report_settings_load(const char *rundir, struct ss_report_settings *s, struct ss_error *err)
 {
 	char path[4200], line[2048];
 	unsigned long ln = 0;
@@ -24,7 +24,7 @@ int rp_settings_load(const char *rundir, struct rp_settings *s, struct ss_error 
 		line[strcspn(line, "\n")] = '\0';
 		if (!(eq = strchr(line, '=')) || eq == line) {
 			fclose(fp);
-			rp_settings_free(s);
+			ss_report_settings_free(s);
 			return ss_error_at(err, path, ln, "not KEY=VALUE");
 		}
 		if (s->n == RS_MAX_KEYS)
@@ -33,7 +33,7 @@ int rp_settings_load(const char *rundir, struct rp_settings *s, struct ss_error 
 		if (!(s->key[s->n] = strdup(line)) || !(s->value[s->n] = strdup(eq + 1))) {
 			free(s->key[s->n]);
 			fclose(fp);
-			rp_settings_free(s);
+			ss_report_settings_free(s);
 			return ss_errorf(err, "out of memory");
 		}
 		s->n++;
@@ -42,7 +42,7 @@ int rp_settings_load(const char *rundir, struct rp_settings *s, struct ss_error 
 	return 0;
 }
 
-const char *rp_setting(const struct rp_settings *s, const char *key)
+const char *ss_report_setting(const struct ss_report_settings *s, const char *key)
 {
 	for (unsigned i = 0; s && i < s->n; i++)
 		if (!strcmp(s->key[i], key))
@@ -50,7 +50,7 @@ const char *rp_setting(const struct rp_settings *s, const char *key)
 	return NULL;
 }
 
-void rp_settings_free(struct rp_settings *s)
+void ss_report_settings_free(struct ss_report_settings *s)
 {
 	for (unsigned i = 0; i < s->n; i++) {
 		free(s->key[i]);
@@ -59,10 +59,10 @@ void rp_settings_free(struct rp_settings *s)
 	s->n = 0;
 }
 
-int rp_settings_load_all(const char *dir, const struct rp_results *res,
-			 struct rp_settings **out, struct ss_error *err)
+int ss_report_settings_load_all(const char *dir, const struct ss_report_results *res,
+			 struct ss_report_settings **out, struct ss_error *err)
 {
-	struct rp_settings *all = calloc(res->nruns + 1, sizeof(*all));
+	struct ss_report_settings *all = calloc(res->nruns + 1, sizeof(*all));
 	char rundir[4200];
 
 	if (!all)
@@ -70,8 +70,8 @@ int rp_settings_load_all(const char *dir, const struct rp_results *res,
 	for (size_t k = 0; k < res->nruns; k++) {
 		snprintf(rundir, sizeof(rundir), "%s/runs/%s__%s", dir, res->runs[k].variant,
 			 res->runs[k].model);
-		if (rp_settings_load(rundir, &all[k], err)) {
-			rp_settings_free_all(all, k);
+		if (ss_report_settings_load(rundir, &all[k], err)) {
+			ss_report_settings_free_all(all, k);
 			return -1;
 		}
 	}
@@ -79,17 +79,17 @@ int rp_settings_load_all(const char *dir, const struct rp_results *res,
 	return 0;
 }
 
-void rp_settings_free_all(struct rp_settings *s, size_t n)
+void ss_report_settings_free_all(struct ss_report_settings *s, size_t n)
 {
 	for (size_t k = 0; s && k < n; k++)
-		rp_settings_free(&s[k]);
+		ss_report_settings_free(&s[k]);
 	free(s);
 }
 
 #define VALUE_MAX 1400
 
-void rp_settings_line(FILE *fp, const char *label, const struct rp_results *res,
-		      const struct rp_settings *all, rp_setting_fn value)
+void ss_report_settings_line(FILE *fp, const char *label, const struct ss_report_results *res,
+		      const struct ss_report_settings *all, ss_report_setting_fn value)
 {
 	char (*v)[VALUE_MAX] = calloc(res->nruns + 1, sizeof(*v));
 	bool *known = calloc(res->nruns + 1, sizeof(*known)), *done = calloc(res->nruns + 1, 1);
@@ -145,7 +145,7 @@ out:
 
 /* ---- the values the headers state ---- */
 
-const char *rp_run_column(const struct rp_results *res, size_t k, const char *col)
+const char *ss_report_run_column(const struct ss_report_results *res, size_t k, const char *col)
 {
 	for (unsigned i = 0; i < res->ncols; i++)
 		if (!strcmp(res->header[i], col))
@@ -153,20 +153,20 @@ const char *rp_run_column(const struct rp_results *res, size_t k, const char *co
 	return "";
 }
 
-bool rp_sv_target(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_target(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		  char *buf, size_t n)
 {
-	const char *t = rp_run_column(res, k, "target");
+	const char *t = ss_report_run_column(res, k, "target");
 
 	(void)s;
-	snprintf(buf, n, "%s (kernel era %s)", t, rp_run_column(res, k, "era"));
+	snprintf(buf, n, "%s (kernel era %s)", t, ss_report_run_column(res, k, "era"));
 	return *t != '\0';
 }
 
 /* The slub_* boot parameters a run took other than the kernel's defaults
  * (mm/slub.c: slub_min_order 0, slub_max_order PAGE_ALLOC_COSTLY_ORDER 3,
  * slub_min_objects 0), ", NAME=V" each. */
-static void orders(const struct rp_settings *s, char *buf, size_t n)
+static void orders(const struct ss_report_settings *s, char *buf, size_t n)
 {
 	static const char *const key[] = {"slub_min_order", "slub_max_order", "slub_min_objects"};
 	static const char *const dflt[] = {"0", "3", "0"};
@@ -174,17 +174,17 @@ static void orders(const struct rp_settings *s, char *buf, size_t n)
 
 	buf[0] = '\0';
 	for (int i = 0; i < 3; i++) {
-		const char *v = rp_setting(s, key[i]);
+		const char *v = ss_report_setting(s, key[i]);
 
 		if (v && strcmp(v, dflt[i]) && len < n)
 			len += (size_t)snprintf(buf + len, n - len, ", %s=%s", key[i], v);
 	}
 }
 
-bool rp_sv_kernel(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_kernel(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		  char *buf, size_t n)
 {
-	const char *a = rp_setting(s, "allocator"), *c = rp_setting(s, "config");
+	const char *a = ss_report_setting(s, "allocator"), *c = ss_report_setting(s, "config");
 	char o[160];
 
 	(void)res;
@@ -193,15 +193,15 @@ bool rp_sv_kernel(const struct rp_results *res, size_t k, const struct rp_settin
 		return false;
 	orders(s, o, sizeof(o));
 	snprintf(buf, n, "%s, options: %s%s%s", a, c && *c ? c : "none beyond the defaults", o,
-		 rp_setting(s, "nomerge_scope") ? "; no merging of the caches the model creates only: "
+		 ss_report_setting(s, "nomerge_scope") ? "; no merging of the caches the model creates only: "
 						  "the trace's caches are as the kernel merged them" : "");
 	return true;
 }
 
-bool rp_sv_cpus(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_cpus(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		char *buf, size_t n)
 {
-	const char *cpus = rp_run_column(res, k, "cpus"), *topo = rp_setting(s, "topology");
+	const char *cpus = ss_report_run_column(res, k, "cpus"), *topo = ss_report_setting(s, "topology");
 
 	if (!*cpus)
 		return false;
@@ -210,16 +210,16 @@ bool rp_sv_cpus(const struct rp_results *res, size_t k, const struct rp_settings
 }
 
 /* kernel.txt's key, as it is */
-static bool key_value(const struct rp_settings *s, const char *key, char *buf, size_t n)
+static bool key_value(const struct ss_report_settings *s, const char *key, char *buf, size_t n)
 {
-	const char *v = rp_setting(s, key);
+	const char *v = ss_report_setting(s, key);
 
 	if (v)
 		snprintf(buf, n, "%s", v);
 	return v != NULL;
 }
 
-bool rp_sv_costs(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_costs(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		 char *buf, size_t n)
 {
 	(void)res;
@@ -231,11 +231,11 @@ bool rp_sv_costs(const struct rp_results *res, size_t k, const struct rp_setting
  * order (initial_relaid) or kept though its rules differ
  * (initial_relaid_not) against the rules of the snapshot's kernel
  * (initial_kernel). */
-bool rp_sv_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_initial(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		   char *buf, size_t n)
 {
-	const char *relaid = rp_setting(s, "initial_relaid"), *kept = rp_setting(s, "initial_relaid_not");
-	const char *kernel = rp_setting(s, "initial_kernel");
+	const char *relaid = ss_report_setting(s, "initial_relaid"), *kept = ss_report_setting(s, "initial_relaid_not");
+	const char *kernel = ss_report_setting(s, "initial_kernel");
 	size_t len;
 
 	(void)res;
@@ -252,7 +252,7 @@ bool rp_sv_initial(const struct rp_results *res, size_t k, const struct rp_setti
 	return true;
 }
 
-bool rp_sv_draw_seed(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_draw_seed(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		     char *buf, size_t n)
 {
 	(void)res;
@@ -261,10 +261,10 @@ bool rp_sv_draw_seed(const struct rp_results *res, size_t k, const struct rp_set
 }
 
 /* The traces of a what-if whose settings change them are its own. */
-bool rp_sv_traces(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_traces(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		  char *buf, size_t n)
 {
-	const char *t = rp_setting(s, "trace"), *slash = t ? strrchr(t, '/') : NULL;
+	const char *t = ss_report_setting(s, "trace"), *slash = t ? strrchr(t, '/') : NULL;
 
 	(void)res;
 	(void)k;

@@ -15,7 +15,7 @@
 #define RS_MAX_KEYS 24
 
 /* One run's kernel.txt as KEY=VALUE pairs (absent file: none). */
-struct rp_settings {
+struct ss_report_settings {
 	unsigned n;
 	char *key[RS_MAX_KEYS];
 	char *value[RS_MAX_KEYS];
@@ -24,28 +24,28 @@ struct rp_settings {
 /* Read DIR/kernel.txt into *s (a run written before kernel.txt existed
  * has none: *s empty, 0).  A line without '=' is an error naming
  * file:line; -1. */
-int rp_settings_load(const char *rundir, struct rp_settings *s, struct ss_error *err);
+int ss_report_settings_load(const char *rundir, struct ss_report_settings *s, struct ss_error *err);
 /* The value of key, or NULL (also for s NULL). */
-const char *rp_setting(const struct rp_settings *s, const char *key);
-void rp_settings_free(struct rp_settings *s);
+const char *ss_report_setting(const struct ss_report_settings *s, const char *key);
+void ss_report_settings_free(struct ss_report_settings *s);
 
 /* Every run's settings, in res->runs order, from DIR/runs/V__M/. */
-int rp_settings_load_all(const char *dir, const struct rp_results *res,
-			 struct rp_settings **out, struct ss_error *err);
-void rp_settings_free_all(struct rp_settings *s, size_t n);
+int ss_report_settings_load_all(const char *dir, const struct ss_report_results *res,
+			 struct ss_report_settings **out, struct ss_error *err);
+void ss_report_settings_free_all(struct ss_report_settings *s, size_t n);
 
 /* "- LABEL: VALUE\n" when every run's value(run) is the same; else
  * "- LABEL: differs between runs: V1 (run, run), V2 (run)\n" with the
  * runs as VARIANT__MODEL.  value() writes into buf (n bytes) and returns
  * false for a run where it is not known (such runs are left out; when no
  * run knows it, nothing is written).  all NULL: no run has settings. */
-typedef bool (*rp_setting_fn)(const struct rp_results *res, size_t k,
-			     const struct rp_settings *s, char *buf, size_t n);
-void rp_settings_line(FILE *fp, const char *label, const struct rp_results *res,
-		      const struct rp_settings *all, rp_setting_fn value);
+typedef bool (*ss_report_setting_fn)(const struct ss_report_results *res, size_t k,
+			     const struct ss_report_settings *s, char *buf, size_t n);
+void ss_report_settings_line(FILE *fp, const char *label, const struct ss_report_results *res,
+		      const struct ss_report_settings *all, ss_report_setting_fn value);
 
 /* A summary.csv column of run k, "" when the runs have no such column. */
-const char *rp_run_column(const struct rp_results *res, size_t k, const char *col);
+const char *ss_report_run_column(const struct ss_report_results *res, size_t k, const char *col);
 
 /* The values the headers state (rp_setting_fn):
  *   target    "x86_64-6.18 (kernel era 6.18)" (summary.csv's target, era)
@@ -55,19 +55,19 @@ const char *rp_run_column(const struct rp_results *res, size_t k, const char *co
  *             topology)
  *   costs, initial, draw_seed   kernel.txt's costs, initial_state, draw_seed
  *   traces    the directory of the trace replayed */
-bool rp_sv_target(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_target(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		  char *buf, size_t n);
-bool rp_sv_kernel(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_kernel(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		  char *buf, size_t n);
-bool rp_sv_cpus(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_cpus(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		char *buf, size_t n);
-bool rp_sv_costs(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_costs(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		 char *buf, size_t n);
-bool rp_sv_initial(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_initial(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		   char *buf, size_t n);
-bool rp_sv_draw_seed(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_draw_seed(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		     char *buf, size_t n);
-bool rp_sv_traces(const struct rp_results *res, size_t k, const struct rp_settings *s,
+bool ss_report_sv_traces(const struct ss_report_results *res, size_t k, const struct ss_report_settings *s,
 		  char *buf, size_t n);
 
 #endif

@@ -62,21 +62,21 @@ static int read_params(const char *dir, struct param **out, size_t *n,
 	return rc;
 }
 
-static int load_setting(const char *dir, const char *name, struct rp_figures *f,
+static int load_setting(const char *dir, const char *name, struct ss_report_figures *f,
 			struct ss_error *err)
 {
 	char path[4300];
 
 	snprintf(path, sizeof(path), "%s/%s/figures.csv", dir, name);
-	return rp_figures_load(path, f, err);
+	return ss_report_figures_load(path, f, err);
 }
 
 /* The value of figure `name` in a setting; a figure missing there is an
  * error (the settings were made from different code or runs). */
-static int value_in(const struct rp_figures *f, const char *setting,
+static int value_in(const struct ss_report_figures *f, const char *setting,
 		    const char *name, double *v, struct ss_error *err)
 {
-	const struct rp_figure *x = rp_figures_find(f, name);
+	const struct ss_report_figure *x = ss_report_figures_find(f, name);
 
 	if (!x)
 		return ss_errorf(err, "setting %s has no figure %s", setting, name);
@@ -87,40 +87,40 @@ static int value_in(const struct rp_figures *f, const char *setting,
 /* Rows of one pair of settings (a param, or the corners). */
 static int add_pair(const char *dir, const char *step, double low, double high,
 		    const char *lo_set, const char *hi_set,
-		    const struct rp_figures *base, struct rp_sensitivity *s,
+		    const struct ss_report_figures *base, struct ss_report_sensitivity *s,
 		    struct ss_error *err)
 {
-	struct rp_figures fl, fh;
+	struct ss_report_figures fl, fh;
 	int rc = -1;
 
 	if (load_setting(dir, lo_set, &fl, err))
 		return -1;
 	if (load_setting(dir, hi_set, &fh, err)) {
-		rp_figures_free(&fl);
+		ss_report_figures_free(&fl);
 		return -1;
 	}
 	for (size_t i = 0; i < base->n; i++) {
-		struct rp_sens_row r = {.low = low, .high = high, .base = base->v[i].value};
+		struct ss_report_sens_row r = {.low = low, .high = high, .base = base->v[i].value};
 
 		snprintf(r.figure, sizeof(r.figure), "%s", base->v[i].name);
 		snprintf(r.step, sizeof(r.step), "%s", step);
 		if (value_in(&fl, lo_set, r.figure, &r.at_low, err) ||
 		    value_in(&fh, hi_set, r.figure, &r.at_high, err))
 			goto out;
-		if (rp_sens_add(s, &r)) {
+		if (ss_report_sens_add(s, &r)) {
 			ss_errorf(err, "out of memory");
 			goto out;
 		}
 	}
 	rc = 0;
 out:
-	rp_figures_free(&fl);
-	rp_figures_free(&fh);
+	ss_report_figures_free(&fl);
+	ss_report_figures_free(&fh);
 	return rc;
 }
 
-int rp_sens_gather(const char *dir, struct rp_sensitivity *s,
-		   struct rp_figures *base, struct ss_error *err)
+int ss_report_sens_gather(const char *dir, struct ss_report_sensitivity *s,
+		   struct ss_report_figures *base, struct ss_error *err)
 {
 	struct param *p;
 	size_t np;
@@ -145,8 +145,8 @@ int rp_sens_gather(const char *dir, struct rp_sensitivity *s,
 out:
 	free(p);
 	if (rc) {
-		rp_sensitivity_free(s);
-		rp_figures_free(base);
+		ss_report_sensitivity_free(s);
+		ss_report_figures_free(base);
 	}
 	return rc;
 }
@@ -156,20 +156,20 @@ static double pct(double v, double base)
 	return base != 0 ? 100 * (v - base) / fabs(base) : 0;
 }
 
-int rp_write_tornado_dat(FILE *fp, const struct rp_sensitivity *s,
-			 const struct rp_figures *base)
+int ss_report_write_tornado_dat(FILE *fp, const struct ss_report_sensitivity *s,
+			 const struct ss_report_figures *base)
 {
 	fprintf(fp, "# tornado.dat - make sensitivity: per headline figure, the steps that\n"
 		    "# move it most (largest swing first), the figure at the step's low and\n"
 		    "# high end in %% of its base value.  One gnuplot index per figure.\n");
-	for (size_t i = 0; i < base->n && i < RP_TORNADO_FIGURES; i++) {
-		const struct rp_figure *f = &base->v[i];
-		struct rp_interval iv;
+	for (size_t i = 0; i < base->n && i < SS_REPORT_TORNADO_FIGURES; i++) {
+		const struct ss_report_figure *f = &base->v[i];
+		struct ss_report_interval iv;
 
 		fprintf(fp, "%s# figure %s (%s) = %.6g\n", i ? "\n\n" : "", f->name,
 			f->unit, f->value);
 		fprintf(fp, "# rank step pct_at_low pct_at_high\n");
-		if (rp_sens_interval(s, f->name, RP_TORNADO_STEPS, &iv) || !iv.ntop) {
+		if (ss_report_sens_interval(s, f->name, SS_REPORT_TORNADO_STEPS, &iv) || !iv.ntop) {
 			fprintf(fp, "1 (none) 0 0\n"); /* keeps the block's index */
 			continue;
 		}

@@ -19,17 +19,17 @@
 #include "error.h"
 #include "report_figures.h"
 
-#define RP_TORNADO_FIGURES 4
-#define RP_TORNADO_STEPS 10
+#define SS_REPORT_TORNADO_FIGURES 4
+#define SS_REPORT_TORNADO_STEPS 10
 
 /* Read DIR's params and settings into *s (figures in base order: the
  * base figures.csv's).  0, or -1 with err naming the file. */
-int rp_sens_gather(const char *dir, struct rp_sensitivity *s,
-		   struct rp_figures *base, struct ss_error *err);
+int ss_report_sens_gather(const char *dir, struct ss_report_sensitivity *s,
+		   struct ss_report_figures *base, struct ss_error *err);
 
 /* tornado.dat: one block per figure (gnuplot index), separated by two
  * blank lines; rows "RANK STEP PCT_AT_LOW PCT_AT_HIGH". */
-int rp_write_tornado_dat(FILE *fp, const struct rp_sensitivity *s,
-			 const struct rp_figures *base);
+int ss_report_write_tornado_dat(FILE *fp, const struct ss_report_sensitivity *s,
+			 const struct ss_report_figures *base);
 
 #endif

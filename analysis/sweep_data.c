@@ -6,7 +6,7 @@
 
 #include "csv.h"
 
-static int set_header(struct sweep *sw, const struct ss_csv *c,
+static int set_header(struct ss_sweep *sw, const struct ss_csv *c,
 		      struct ss_error *err)
 {
 	if (sw->header) {
@@ -29,21 +29,21 @@ static int set_header(struct sweep *sw, const struct ss_csv *c,
 
 /* Index of name in l, adding it unless the list is fixed; -1 = skip the
  * row, -2 = out of memory. */
-static int name_index(struct rp_names *l, bool fixed, const char *name)
+static int name_index(struct ss_report_names *l, bool fixed, const char *name)
 {
-	int i = rp_names_find(l, name);
+	int i = ss_report_names_find(l, name);
 
 	if (i >= 0 || fixed)
 		return i;
-	return rp_names_add(l, name) ? -2 : (int)l->n - 1;
+	return ss_report_names_add(l, name) ? -2 : (int)l->n - 1;
 }
 
-static int add_row(struct sweep *sw, struct sw_point *p, const struct ss_csv *c,
+static int add_row(struct ss_sweep *sw, struct ss_sweep_point *p, const struct ss_csv *c,
 		   const unsigned *idx, struct ss_error *err)
 {
 	const char *wl = ss_csv_get(c, idx[0]);
 	int vi, mi;
-	struct sw_row *r;
+	struct ss_sweep_row *r;
 
 	if (strcmp(wl, sw->workload))
 		return ss_error_at(err, c->path, c->line,
@@ -76,7 +76,7 @@ static int add_row(struct sweep *sw, struct sw_point *p, const struct ss_csv *c,
 	return 0;
 }
 
-static int load_point(struct sweep *sw, struct sw_point *p, struct ss_error *err)
+static int load_point(struct ss_sweep *sw, struct ss_sweep_point *p, struct ss_error *err)
 {
 	static const char *const key[3] = {"workload", "variant", "model"};
 	char path[4400];
@@ -96,7 +96,7 @@ static int load_point(struct sweep *sw, struct sw_point *p, struct ss_error *err
 	return r;
 }
 
-int sw_load(struct sweep *sw, char **values, unsigned nvalues,
+int ss_sweep_load(struct ss_sweep *sw, char **values, unsigned nvalues,
 	    struct ss_error *err)
 {
 	sw->pt = calloc(nvalues, sizeof(*sw->pt));
@@ -121,7 +121,7 @@ int sw_load(struct sweep *sw, char **values, unsigned nvalues,
 	return 0;
 }
 
-void sw_free(struct sweep *sw)
+void ss_sweep_free(struct ss_sweep *sw)
 {
 	for (unsigned i = 0; sw->pt && i < sw->npt; i++) {
 		for (size_t r = 0; r < sw->pt[i].n; r++) {
@@ -135,13 +135,13 @@ void sw_free(struct sweep *sw)
 	for (unsigned k = 0; sw->header && k < sw->ncols; k++)
 		free(sw->header[k]);
 	free(sw->header);
-	rp_names_free(&sw->variants);
-	rp_names_free(&sw->models);
+	ss_report_names_free(&sw->variants);
+	ss_report_names_free(&sw->models);
 	sw->pt = NULL;
 	sw->header = NULL;
 }
 
-const struct sw_row *sw_find(const struct sweep *sw, unsigned p, unsigned vi,
+const struct ss_sweep_row *ss_sweep_find(const struct ss_sweep *sw, unsigned p, unsigned vi,
 			     unsigned mi)
 {
 	for (size_t k = 0; k < sw->pt[p].n; k++)
@@ -150,7 +150,7 @@ const struct sw_row *sw_find(const struct sweep *sw, unsigned p, unsigned vi,
 	return NULL;
 }
 
-int sw_figure_col(const struct sweep *sw, const char *figure,
+int ss_sweep_figure_col(const struct ss_sweep *sw, const char *figure,
 		  struct ss_error *err)
 {
 	double v;
@@ -170,7 +170,7 @@ int sw_figure_col(const struct sweep *sw, const char *figure,
 	return col;
 }
 
-void sw_figure_label(const char *figure, char *buf, size_t n)
+void ss_sweep_figure_label(const char *figure, char *buf, size_t n)
 {
 	static const struct {
 		const char *name, *label;
@@ -207,7 +207,7 @@ void sw_figure_label(const char *figure, char *buf, size_t n)
 	snprintf(buf, n, "%s", figure);
 }
 
-int sw_write_csv(FILE *fp, const struct sweep *sw)
+int ss_sweep_write_csv(FILE *fp, const struct ss_sweep *sw)
 {
 	fputs("param,value", fp);
 	for (unsigned k = 0; k < sw->ncols; k++) {
@@ -218,7 +218,7 @@ int sw_write_csv(FILE *fp, const struct sweep *sw)
 	for (unsigned p = 0; p < sw->npt; p++)
 		for (unsigned vi = 0; vi < sw->variants.n; vi++)
 			for (unsigned mi = 0; mi < sw->models.n; mi++) {
-				const struct sw_row *r = sw_find(sw, p, vi, mi);
+				const struct ss_sweep_row *r = ss_sweep_find(sw, p, vi, mi);
 
 				if (!r)
 					continue;

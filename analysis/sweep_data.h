@@ -13,25 +13,25 @@
 #include "report_runs.h"
 
 /* One summary row of one value. */
-struct sw_row {
+struct ss_sweep_row {
 	unsigned vi, mi;	/* indexes into sweep variants / models */
 	char **f;		/* fields, in header order */
 };
 
-struct sw_point {
+struct ss_sweep_point {
 	const char *value;	/* as given on the command line */
 	double x;		/* its number, or its index when not numeric */
-	struct sw_row *rows;
+	struct ss_sweep_row *rows;
 	size_t n;
 };
 
-struct sweep {
+struct ss_sweep {
 	const char *workload, *param, *dir, *command;
-	struct rp_names variants, models; /* output order */
+	struct ss_report_names variants, models; /* output order */
 	bool only_variants, only_models;  /* given: drop the others */
 	char **header;			  /* summary.csv columns */
 	unsigned ncols;
-	struct sw_point *pt;
+	struct ss_sweep_point *pt;
 	unsigned npt;
 	bool numeric;			  /* every value is a number */
 };
@@ -40,28 +40,28 @@ struct sweep {
  * preset (with only_* set) to fix the order and drop other rows;
  * otherwise they are filled in the order first seen.  Every file must have
  * the same header, name the workload, and have no (variant, model) twice. */
-int sw_load(struct sweep *sw, char **values, unsigned nvalues,
+int ss_sweep_load(struct ss_sweep *sw, char **values, unsigned nvalues,
 	    struct ss_error *err);
-void sw_free(struct sweep *sw);
+void ss_sweep_free(struct ss_sweep *sw);
 
 /* Column index of a numeric summary column usable as a figure, or -1
  * (with err set) when missing or not a number in some row. */
-int sw_figure_col(const struct sweep *sw, const char *figure,
+int ss_sweep_figure_col(const struct ss_sweep *sw, const char *figure,
 		  struct ss_error *err);
 /* "slab footprint (KiB)", "simulated time (ms)", else "NAME (unit)". */
-void sw_figure_label(const char *figure, char *buf, size_t n);
+void ss_sweep_figure_label(const char *figure, char *buf, size_t n);
 
-int sw_write_csv(FILE *fp, const struct sweep *sw);
-int sw_write_dat(FILE *fp, const struct sweep *sw, const char *figure, int col);
-int sw_write_md(FILE *fp, const struct sweep *sw, char **figures,
+int ss_sweep_write_csv(FILE *fp, const struct ss_sweep *sw);
+int ss_sweep_write_dat(FILE *fp, const struct ss_sweep *sw, const char *figure, int col);
+int ss_sweep_write_md(FILE *fp, const struct ss_sweep *sw, char **figures,
 		const int *cols, unsigned nfig);
 
 /* title.gp: the plots' title head (report_md.h, rp_plot_title) over
  * every value's runs. */
-int sw_write_title(FILE *fp, const struct sweep *sw);
+int ss_sweep_write_title(FILE *fp, const struct ss_sweep *sw);
 
 /* The row of (variant vi, model mi) at point p, or NULL. */
-const struct sw_row *sw_find(const struct sweep *sw, unsigned p, unsigned vi,
+const struct ss_sweep_row *ss_sweep_find(const struct ss_sweep *sw, unsigned p, unsigned vi,
 			     unsigned mi);
 
 #endif

@@ -11,7 +11,7 @@
 
 /* A log x axis when the values are positive numbers spanning a decade or
  * more (1000 ... 100000 rules); a linear one otherwise (1, 2, 4 CPUs). */
-static bool want_logx(const struct sweep *sw)
+static bool want_logx(const struct ss_sweep *sw)
 {
 	double lo = INFINITY, hi = 0;
 
@@ -28,7 +28,7 @@ static bool want_logx(const struct sweep *sw)
  * line) and every value of the figure is positive and they span 20x or
  * more, as footprints over 1000 ... 100000 rules do: lines that scale
  * with the parameter are then straight on the log-log plot. */
-static bool want_logy(const struct sweep *sw, int col)
+static bool want_logy(const struct ss_sweep *sw, int col)
 {
 	double lo = INFINITY, hi = 0, v;
 
@@ -45,7 +45,7 @@ static bool want_logy(const struct sweep *sw, int col)
 }
 
 /* "a b c": names are [A-Za-z0-9._+-]+, so gnuplot's word() splits them. */
-static void words(FILE *fp, const struct rp_names *l)
+static void words(FILE *fp, const struct ss_report_names *l)
 {
 	fputc('"', fp);
 	for (unsigned i = 0; i < l->n; i++)
@@ -53,11 +53,11 @@ static void words(FILE *fp, const struct rp_names *l)
 	fputc('"', fp);
 }
 
-int sw_write_dat(FILE *fp, const struct sweep *sw, const char *figure, int col)
+int ss_sweep_write_dat(FILE *fp, const struct ss_sweep *sw, const char *figure, int col)
 {
 	char label[128];
 
-	sw_figure_label(figure, label, sizeof(label));
+	ss_sweep_figure_label(figure, label, sizeof(label));
 	fprintf(fp, "# %s.dat - %s against %s, one block per (variant, model); slabsim sweep\n"
 		    "# block 0, one row: nv nm numeric logx logy \"ylabel\" \"param\" \"variants\" \"models\"\n"
 		    "# block 1 + variant index * models + model index, one row per value:\n"
@@ -73,7 +73,7 @@ int sw_write_dat(FILE *fp, const struct sweep *sw, const char *figure, int col)
 		for (unsigned mi = 0; mi < sw->models.n; mi++) {
 			fprintf(fp, "\n\n# %s %s\n", sw->variants.v[vi], sw->models.v[mi]);
 			for (unsigned p = 0; p < sw->npt; p++) {
-				const struct sw_row *r = sw_find(sw, p, vi, mi);
+				const struct ss_sweep_row *r = ss_sweep_find(sw, p, vi, mi);
 
 				fprintf(fp, "%.15g %s %s\n", sw->pt[p].x, sw->pt[p].value,
 					r ? r->f[col] : "NaN");
@@ -82,41 +82,41 @@ int sw_write_dat(FILE *fp, const struct sweep *sw, const char *figure, int col)
 	return ferror(fp) ? -1 : 0;
 }
 
-static int figure_table(FILE *fp, const struct sweep *sw, const char *figure,
+static int figure_table(FILE *fp, const struct ss_sweep *sw, const char *figure,
 			int col)
 {
-	char align[MDT_MAX_COLS + 1] = "rl", label[128];
-	struct md_table t;
-	unsigned nm = sw->models.n < MDT_MAX_COLS - 2 ? sw->models.n : MDT_MAX_COLS - 2;
+	char align[SS_MDTABLE_MAX_COLS + 1] = "rl", label[128];
+	struct ss_md_table t;
+	unsigned nm = sw->models.n < SS_MDTABLE_MAX_COLS - 2 ? sw->models.n : SS_MDTABLE_MAX_COLS - 2;
 
 	for (unsigned mi = 0; mi < nm; mi++)
 		strcat(align, "r");
-	mdt_init(&t, align);
-	mdt_cell(&t, "%s", sw->param);
-	mdt_cell(&t, "variant");
+	ss_mdtable_init(&t, align);
+	ss_mdtable_cell(&t, "%s", sw->param);
+	ss_mdtable_cell(&t, "variant");
 	for (unsigned mi = 0; mi < nm; mi++)
-		mdt_cell(&t, "%s", sw->models.v[mi]);
+		ss_mdtable_cell(&t, "%s", sw->models.v[mi]);
 	for (unsigned p = 0; p < sw->npt; p++)
 		for (unsigned vi = 0; vi < sw->variants.n; vi++) {
-			mdt_cell(&t, "%s", sw->pt[p].value);
-			mdt_cell(&t, "%s", sw->variants.v[vi]);
+			ss_mdtable_cell(&t, "%s", sw->pt[p].value);
+			ss_mdtable_cell(&t, "%s", sw->variants.v[vi]);
 			for (unsigned mi = 0; mi < nm; mi++) {
-				const struct sw_row *r = sw_find(sw, p, vi, mi);
+				const struct ss_sweep_row *r = ss_sweep_find(sw, p, vi, mi);
 
-				mdt_cell(&t, "%s", r ? r->f[col] : "n/a");
+				ss_mdtable_cell(&t, "%s", r ? r->f[col] : "n/a");
 			}
 		}
-	sw_figure_label(figure, label, sizeof(label));
+	ss_sweep_figure_label(figure, label, sizeof(label));
 	fprintf(fp, "## %s against %s\n\n"
 		    "`%s` of each run (summary.csv), one column per model; %s.png draws it, one\n"
 		    "panel per variant, one line per model.\n\n",
 		label, sw->param, figure, figure);
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
-int sw_write_title(FILE *fp, const struct sweep *sw)
+int ss_sweep_write_title(FILE *fp, const struct ss_sweep *sw)
 {
-	struct rp_results res = {.header = sw->header, .ncols = sw->ncols};
+	struct ss_report_results res = {.header = sw->header, .ncols = sw->ncols};
 	char title[512];
 	size_t n = 0;
 	int r;
@@ -129,13 +129,13 @@ int sw_write_title(FILE *fp, const struct sweep *sw)
 	for (unsigned p = 0; p < sw->npt; p++)
 		for (size_t k = 0; k < sw->pt[p].n; k++)
 			res.runs[res.nruns++].row = sw->pt[p].rows[k].f;
-	rp_plot_title(&res, sw->workload, title, sizeof(title));
-	r = rp_write_title_gp(fp, title);
+	ss_report_plot_title(&res, sw->workload, title, sizeof(title));
+	r = ss_report_write_title_gp(fp, title);
 	free(res.runs);
 	return r;
 }
 
-int sw_write_md(FILE *fp, const struct sweep *sw, char **figures,
+int ss_sweep_write_md(FILE *fp, const struct ss_sweep *sw, char **figures,
 		const int *cols, unsigned nfig)
 {
 	size_t runs = 0;

@@ -17,7 +17,7 @@ void ss_phases_dat_head(FILE *fp, const char *by)
 		    "# variant events phase\n", by);
 }
 
-static int row(void *ctx, const struct cmp_point *pt)
+static int row(void *ctx, const struct ss_compare_point *pt)
 {
 	FILE *fp = ctx;
 
@@ -26,8 +26,8 @@ static int row(void *ctx, const struct cmp_point *pt)
 	return ferror(fp) ? -1 : 0;
 }
 
-int ss_timeline_dat_block(FILE *fp, const char *dir, const struct rp_run *run,
-			  const char *variant, const char *model, struct cmp_timeline *tl,
+int ss_timeline_dat_block(FILE *fp, const char *dir, const struct ss_report_run *run,
+			  const char *variant, const char *model, struct ss_compare_timeline *tl,
 			  struct ss_error *err)
 {
 	char path[4400];
@@ -42,10 +42,10 @@ int ss_timeline_dat_block(FILE *fp, const char *dir, const struct rp_run *run,
 	fprintf(fp, "%s %s\n", run->variant, run->model);
 	snprintf(path, sizeof(path), "%s/runs/%s__%s/timeline.csv", dir, run->variant,
 		 run->model);
-	return cmp_read_timeline(path, row, fp, tl, err);
+	return ss_compare_read_timeline(path, row, fp, tl, err);
 }
 
-void ss_phases_dat_block(FILE *fp, const char *variant, const struct cmp_timeline *tl)
+void ss_phases_dat_block(FILE *fp, const char *variant, const struct ss_compare_timeline *tl)
 {
 	fprintf(fp, "\n\n");
 	if (!tl || !tl->nph)

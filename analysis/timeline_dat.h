@@ -37,12 +37,12 @@ void ss_phases_dat_head(FILE *fp, const char *by);
  * phases, peak and last row), each row written to fp as it is read.  run
  * NULL: the placeholder block of a missing run, named variant and model.
  * 0, or -1 with err naming the file and line. */
-int ss_timeline_dat_block(FILE *fp, const char *dir, const struct rp_run *run,
-			  const char *variant, const char *model, struct cmp_timeline *tl,
+int ss_timeline_dat_block(FILE *fp, const char *dir, const struct ss_report_run *run,
+			  const char *variant, const char *model, struct ss_compare_timeline *tl,
 			  struct ss_error *err);
 
 /* One variant's block of phases.dat: tl's markers (NULL: none). */
-void ss_phases_dat_block(FILE *fp, const char *variant, const struct cmp_timeline *tl);
+void ss_phases_dat_block(FILE *fp, const char *variant, const struct ss_compare_timeline *tl);
 
 /* The title.gp line that makes cmp_timeline.gp label its y axis as the
  * change since the start (`change = 1`), when `change`: some run started

@@ -14,20 +14,20 @@
 
 #include "compare_runs.h"
 
-struct wm_run {
+struct ss_wastemd_run {
 	const char *variant, *model;	/* variant NULL: the model alone */
-	const struct cmp_caches *cc;	/* sorted by waste (cmp_read_caches) */
-	const struct cmp_sites *ss;	/* sorted by waste (cmp_read_sites) */
+	const struct ss_compare_caches *cc;	/* sorted by waste (cmp_read_caches) */
+	const struct ss_compare_sites *ss;	/* sorted by waste (cmp_read_sites) */
 };
 
 /* Caches: Name, Objects, Objsize, requested, rounding, align, debug, free
  * slots, slab tail, waste (KiB), waste % of Space, slabinfo's Loss (KiB). */
-int wm_caches_table(FILE *fp, const struct wm_run *runs, unsigned n,
+int ss_wastemd_caches_table(FILE *fp, const struct ss_wastemd_run *runs, unsigned n,
 		    unsigned top);
 /* Sites: site, cache, live objects (peak), allocs, live requested,
  * rounding, align, debug, waste (KiB), and perf kmem's Frag % over every
  * allocation.  Sites without waste at the end are left out. */
-int wm_sites_table(FILE *fp, const struct wm_run *runs, unsigned n,
+int ss_wastemd_sites_table(FILE *fp, const struct ss_wastemd_run *runs, unsigned n,
 		   unsigned top);
 
 #endif

@@ -88,7 +88,7 @@ static int take(void *ctx, int id, const char *v)
 	}
 }
 
-int cmd_advise(int argc, char **argv)
+int ss_cmd_advise(int argc, char **argv)
 {
 	struct ss_advise_opts o;
 	struct ss_error err = {{0}};

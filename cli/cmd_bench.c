@@ -86,7 +86,7 @@ static int add_trace(struct bench_opts *o, const char *arg)
 	*eq = '\0';
 	/* the name is a bench.csv field that scripts/bench-check.sh splits
 	 * at commas: the same names report and compare take */
-	if (!rp_name_ok(arg))
+	if (!ss_report_name_ok(arg))
 		return ss_opt_usage_err(&opt_set, "workload name '%s' is not [A-Za-z0-9._+-]+", arg);
 	o->workload[o->nr_traces] = (char *)arg;
 	o->trace[o->nr_traces++] = eq + 1;
@@ -203,7 +203,7 @@ static int run_bench(const struct bench_opts *o, struct ss_error *err)
 	return o->csv ? ss_atomic_commit(&f, err) : 0;
 }
 
-int cmd_bench(int argc, char **argv)
+int ss_cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o;
 	struct ss_error err = {{0}};

@@ -49,7 +49,7 @@ static void calibrate_usage(FILE *out)
 }
 
 static void header(FILE *fp, hwloc_topology_t host, double tpn, unsigned reps,
-		   const struct calib_result *r)
+		   const struct ss_calib_result *r)
 {
 	char desc[256], date[32];
 	struct utsname u;
@@ -92,12 +92,12 @@ static void header(FILE *fp, hwloc_topology_t host, double tpn, unsigned reps,
 		"#     freelist under its slab lock, the model prices get_freelist's\n"
 		"#     update apart (cmpxchg_double), so it is counted once\n"
 		"# Steps not listed keep allocators/costs/default.costs.\n",
-		desc, u.release, date, HOST_CLOCK_NAME, tpn * 1000.0, reps, r->timer,
+		desc, u.release, date, SS_HOST_CLOCK_NAME, tpn * 1000.0, reps, r->timer,
 		r->bounce.v < 0 ? "; NOT measured: this host\n#     has one PU, the default stays" : "");
 }
 
 /* A step not measured (v < 0) keeps its default, and the file says so. */
-static void line(FILE *fp, const char *step, struct calib_value c, const char *what)
+static void line(FILE *fp, const char *step, struct ss_calib_value c, const char *what)
 {
 	if (c.v < 0) {
 		fprintf(fp, "# %s: not measured on this host (default kept)\n", step);
@@ -111,9 +111,9 @@ static void line(FILE *fp, const char *step, struct calib_value c, const char *w
 }
 
 /* Part a (fixed) or b (per byte) of a fit, never negative. */
-static struct calib_value fit_part(const struct calib_fits *f, bool per_byte)
+static struct ss_calib_value fit_part(const struct ss_calib_fits *f, bool per_byte)
 {
-	struct calib_value c = {per_byte ? f->med.b : f->med.a,
+	struct ss_calib_value c = {per_byte ? f->med.b : f->med.a,
 				per_byte ? f->lo.b : f->lo.a,
 				per_byte ? f->hi.b : f->hi.a};
 
@@ -123,9 +123,9 @@ static struct calib_value fit_part(const struct calib_fits *f, bool per_byte)
 	return c;
 }
 
-static void body(FILE *fp, const struct calib_result *r)
+static void body(FILE *fp, const struct ss_calib_result *r)
 {
-	const struct calib_value zero = {0, 0, 0};
+	const struct ss_calib_value zero = {0, 0, 0};
 
 	line(fp, "poison_write", fit_part(&r->poison_write, false), "memset, fixed part");
 	line(fp, "poison_write_byte", fit_part(&r->poison_write, true), "memset, per byte");
@@ -146,14 +146,14 @@ static void body(FILE *fp, const struct calib_result *r)
 static int calibrate(const char *out, unsigned reps, struct ss_error *err)
 {
 	hwloc_topology_t host;
-	struct calib_result r;
+	struct ss_calib_result r;
 	struct ss_atomic_file f;
 	double tpn;
 
 	if (hwloc_topology_init(&host) || hwloc_topology_load(host))
 		return ss_errorf(err, "hwloc cannot read this host's topology");
-	tpn = host_clock_rate(50);
-	calib_measure(&r, reps, host);
+	tpn = ss_host_clock_rate(50);
+	ss_calib_measure(&r, reps, host);
 	if (ss_atomic_open(&f, out, err)) {
 		hwloc_topology_destroy(host);
 		return -1;
@@ -164,7 +164,7 @@ static int calibrate(const char *out, unsigned reps, struct ss_error *err)
 	return ss_atomic_commit(&f, err);
 }
 
-int cmd_calibrate(int argc, char **argv)
+int ss_cmd_calibrate(int argc, char **argv)
 {
 	const char *val[NR_OPTS] = {0};
 	struct ss_error err = {{0}};

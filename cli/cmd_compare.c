@@ -19,7 +19,7 @@
 
 struct compare_opts {
 	const char *workload, *dir, *out, *command;
-	struct rp_names variants, models;
+	struct ss_report_names variants, models;
 	unsigned top;
 	char out_buf[4200], command_buf[512];
 };
@@ -71,8 +71,8 @@ static int take_compare_opt(void *ctx, int id, const char *v)
 	case O_DIR: o->dir = v; return 0;
 	case O_OUT: o->out = v; return 0;
 	case O_COMMAND: o->command = v; return 0;
-	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->models);
+	case O_VARIANTS: return ss_names_opt_parse(&opt_set, id, v, &o->variants);
+	case O_MODELS: return ss_models_opt_parse(&opt_set, id, v, &o->models);
 	default: return ss_opt_uint(&opt_set, id, v, 1, 1000, &o->top); /* O_TOP */
 	}
 }
@@ -87,7 +87,7 @@ static int parse_opts(int argc, char **argv, struct compare_opts *o)
 		return rc;
 	if (!o->workload || !o->dir || !*o->workload || !*o->dir)
 		return ss_opt_usage_err(&opt_set, "--workload and --dir are required");
-	if (!rp_name_ok(o->workload))
+	if (!ss_report_name_ok(o->workload))
 		return ss_opt_usage_err(&opt_set, "--workload: '%s' is not [A-Za-z0-9._+-]+",
 					o->workload);
 	if (!o->out) {
@@ -109,25 +109,25 @@ static const char *const out_names[NR_OUT] = {
 	"top_caches.csv", "title.gp",
 };
 
-/* Everything but timeline.dat, which cmp_load_slots() streams. */
-static int write_rest(struct ss_atomic_file *f, const struct cmp_in *in,
+/* Everything but timeline.dat, which ss_compare_load_slots() streams. */
+static int write_rest(struct ss_atomic_file *f, const struct ss_compare_in *in,
 		      struct ss_error *err)
 {
 	char title[512];
 
-	rp_plot_title(in->res, in->workload, title, sizeof(title));
-	if (rp_write_waste_dat(f[OUT_WASTE].fp, in->res) ||
-	    rp_write_title_gp(f[OUT_TITLE].fp, title) ||
-	    ss_timeline_dat_title(f[OUT_TITLE].fp, cmp_timeline_change(in)) ||
-	    rp_write_latency_dat(f[OUT_LATENCY].fp, in->res) ||
-	    cmp_write_phases_dat(f[OUT_PHASES].fp, in) ||
-	    cmp_write_md(f[OUT_MD].fp, in))
+	ss_report_plot_title(in->res, in->workload, title, sizeof(title));
+	if (ss_report_write_waste_dat(f[OUT_WASTE].fp, in->res) ||
+	    ss_report_write_title_gp(f[OUT_TITLE].fp, title) ||
+	    ss_timeline_dat_title(f[OUT_TITLE].fp, ss_compare_timeline_change(in)) ||
+	    ss_report_write_latency_dat(f[OUT_LATENCY].fp, in->res) ||
+	    ss_compare_write_phases_dat(f[OUT_PHASES].fp, in) ||
+	    ss_compare_write_md(f[OUT_MD].fp, in))
 		return ss_errorf(err, "%s: write failed (out of memory or I/O error)",
 				 in->dir);
-	return cmp_write_top_caches(f[OUT_CACHES].fp, in, err);
+	return ss_compare_write_top_caches(f[OUT_CACHES].fp, in, err);
 }
 
-static int write_outputs(const struct compare_opts *o, struct cmp_in *in,
+static int write_outputs(const struct compare_opts *o, struct ss_compare_in *in,
 			 struct ss_error *err)
 {
 	struct ss_atomic_file f[NR_OUT];
@@ -143,7 +143,7 @@ static int write_outputs(const struct compare_opts *o, struct cmp_in *in,
 			goto out;
 		open_[k] = true;
 	}
-	if (cmp_load_slots(in, f[OUT_TIMELINE].fp, err) || write_rest(f, in, err))
+	if (ss_compare_load_slots(in, f[OUT_TIMELINE].fp, err) || write_rest(f, in, err))
 		goto out;
 	for (k = 0; k < NR_OUT; k++) {
 		open_[k] = false;
@@ -172,17 +172,17 @@ static void remove_outputs(const struct compare_opts *o)
 
 static int run_compare(const struct compare_opts *o)
 {
-	struct rp_results res;
+	struct ss_report_results res;
 	struct ss_error err = {{0}};
-	struct cmp_in in = {.workload = o->workload, .command = o->command,
+	struct ss_compare_in in = {.workload = o->workload, .command = o->command,
 			    .dir = o->dir, .res = &res, .top = o->top};
-	struct rp_settings *settings = NULL;
+	struct ss_report_settings *settings = NULL;
 	size_t nsettings = 0;
 	int rc = 1;
 
 	memset(&res, 0, sizeof(res));
-	if (rp_load_results(o->dir, o->workload, &res, &err) ||
-	    rp_arrange(&res, o->variants.n ? &o->variants : NULL, o->variants.n > 0,
+	if (ss_report_load_results(o->dir, o->workload, &res, &err) ||
+	    ss_report_arrange(&res, o->variants.n ? &o->variants : NULL, o->variants.n > 0,
 		       o->models.n ? &o->models : NULL, o->models.n > 0, &err))
 		goto fail;
 	if (res.dropped)
@@ -192,7 +192,7 @@ static int run_compare(const struct compare_opts *o)
 		ss_errorf(&err, "%s/runs: no run of the listed variants and models", o->dir);
 		goto fail;
 	}
-	if (rp_settings_load_all(o->dir, &res, &settings, &err))
+	if (ss_report_settings_load_all(o->dir, &res, &settings, &err))
 		goto fail;
 	nsettings = res.nruns;
 	in.settings = settings;
@@ -204,13 +204,13 @@ fail:
 	fprintf(stderr, "slabsim compare: %s\n", err.msg);
 	remove_outputs(o);
 out:
-	cmp_free_slots(&in);
-	rp_settings_free_all(settings, nsettings);
-	rp_results_free(&res);
+	ss_compare_free_slots(&in);
+	ss_report_settings_free_all(settings, nsettings);
+	ss_report_results_free(&res);
 	return rc;
 }
 
-int cmd_compare(int argc, char **argv)
+int ss_cmd_compare(int argc, char **argv)
 {
 	struct compare_opts *o = calloc(1, sizeof(*o));
 	int r;
@@ -221,8 +221,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	r = parse_opts(argc, argv, o);
 	r = r ? ss_opt_exit(r) : run_compare(o);
-	rp_names_free(&o->variants);
-	rp_names_free(&o->models);
+	ss_report_names_free(&o->variants);
+	ss_report_names_free(&o->models);
 	free(o);
 	return r;
 }

@@ -53,7 +53,7 @@ static int take_convert_opt(void *ctx, int id, const char *v)
 	return 0;
 }
 
-int cmd_convert(int argc, char **argv)
+int ss_cmd_convert(int argc, char **argv)
 {
 	struct convert_opts o = {0};
 	enum ss_trace_format fmt;

@@ -160,7 +160,7 @@ static int write_table(const struct costs_opts *o, const struct ss_costs *c,
 	return ss_atomic_commit(&f, err);
 }
 
-int cmd_costs(int argc, char **argv)
+int ss_cmd_costs(int argc, char **argv)
 {
 	struct costs_opts o = {0};
 	struct ss_costs *c = calloc(1, sizeof(*c));

@@ -46,7 +46,7 @@ static int take(void *ctx, int id, const char *v)
 	return 0;
 }
 
-int cmd_diff(int argc, char **argv)
+int ss_cmd_diff(int argc, char **argv)
 {
 	struct diff_args a = {{0}, 0};
 	struct ss_error err = {{0}};
@@ -56,7 +56,7 @@ int cmd_diff(int argc, char **argv)
 		return ss_opt_exit(rc);
 	if (a.n != 2)
 		return ss_opt_exit(ss_opt_usage_err(&opt_set, "want two run directories, RUN_A RUN_B"));
-	if (rd_diff(stdout, a.run[0], a.run[1], &err)) {
+	if (ss_rundiff_diff(stdout, a.run[0], a.run[1], &err)) {
 		fprintf(stderr, "slabsim diff: %s\n", err.msg);
 		return 1;
 	}

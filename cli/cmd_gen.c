@@ -19,7 +19,7 @@ static void usage(FILE *out)
 	fprintf(out, "\n`slabsim gen WORKLOAD --help` describes its options.\n");
 }
 
-int cmd_gen(int argc, char **argv)
+int ss_cmd_gen(int argc, char **argv)
 {
 	const struct ss_workload *w;
 

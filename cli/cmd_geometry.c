@@ -210,7 +210,7 @@ static void print_large(const struct ss_target *t, uint64_t size, const char *er
 			ss_kmalloc_max_cache_size(t), 1ull << order, order ? "s" : "", order);
 }
 
-int cmd_geometry(int argc, char **argv)
+int ss_cmd_geometry(int argc, char **argv)
 {
 	struct geo_opts o = {0};
 	struct ss_target t;

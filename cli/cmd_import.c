@@ -180,7 +180,7 @@ static int import_failed(const struct import_cmd *c)
 	return 1;
 }
 
-int cmd_import(int argc, char **argv)
+int ss_cmd_import(int argc, char **argv)
 {
 	struct import_cmd c;
 	struct ss_import_totals t;

@@ -34,7 +34,7 @@ static void usage(FILE *out)
 	fprintf(out, "\nExit: 0 ok, 1 write error, 2 bad usage.\n");
 }
 
-int cmd_index(int argc, char **argv)
+int ss_cmd_index(int argc, char **argv)
 {
 	const char *val[NR_OPTS] = {[O_DIR] = "reports"};
 	struct ss_error err = {{0}};
@@ -44,7 +44,7 @@ int cmd_index(int argc, char **argv)
 		return ss_opt_exit(rc);
 	if (!*val[O_DIR])
 		return ss_opt_exit(ss_opt_bad_value(&opt_set, O_DIR, val[O_DIR]));
-	if (ix_write_all(val[O_DIR], &err)) {
+	if (ss_index_write_all(val[O_DIR], &err)) {
 		fprintf(stderr, "slabsim index: %s\n", err.msg);
 		return 1;
 	}

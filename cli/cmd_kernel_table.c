@@ -74,7 +74,7 @@ static int take(void *ctx, int id, const char *v)
 }
 
 /* One output, written whole to its temporary file (not yet renamed). */
-static int write_file(const char *dir, const char *name, bool md, const struct kt_table *t,
+static int write_file(const char *dir, const char *name, bool md, const struct ss_ktable_table *t,
 		      const char *command, struct ss_atomic_file *f, struct ss_error *err)
 {
 	char path[4200];
@@ -82,7 +82,7 @@ static int write_file(const char *dir, const char *name, bool md, const struct k
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (ss_atomic_open(f, path, err))
 		return -1;
-	if (md ? kt_write_md(f->fp, t, command) : kt_write_csv(f->fp, t)) {
+	if (md ? ss_ktable_write_md(f->fp, t, command) : ss_ktable_write_csv(f->fp, t)) {
 		ss_atomic_abort(f);
 		return ss_errorf(err, "%s: write failed (out of memory or I/O error)", path);
 	}
@@ -91,7 +91,7 @@ static int write_file(const char *dir, const char *name, bool md, const struct k
 
 /* Both files, renamed once both are written; a failed second rename
  * takes the first one's file away again. */
-static int write_both(const struct kt_args *a, const struct kt_table *t, struct ss_error *err)
+static int write_both(const struct kt_args *a, const struct ss_ktable_table *t, struct ss_error *err)
 {
 	struct ss_atomic_file md, csv;
 	char path[4200];
@@ -116,10 +116,10 @@ static int write_both(const struct kt_args *a, const struct kt_table *t, struct 
 	return 0;
 }
 
-int cmd_kernel_table(int argc, char **argv)
+int ss_cmd_kernel_table(int argc, char **argv)
 {
 	struct kt_args a = {.out = "reports/kernel-table"};
-	struct kt_table t = {0};
+	struct ss_ktable_table t = {0};
 	struct ss_error err = {{0}};
 	int rc;
 
@@ -136,7 +136,7 @@ int cmd_kernel_table(int argc, char **argv)
 	}
 	t.draws = a.draws;
 	for (int i = 0; i < a.n && !rc; i++)
-		rc = kt_add_report(&t, a.reports[i], &err);
+		rc = ss_ktable_add_report(&t, a.reports[i], &err);
 	if (!rc)
 		rc = write_both(&a, &t, &err);
 	if (rc) {
@@ -149,7 +149,7 @@ int cmd_kernel_table(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/kernel-table.csv", a.out);
 		ss_remove_stale(path);
 	}
-	kt_free(&t);
+	ss_ktable_free(&t);
 	free(a.reports);
 	return rc ? 1 : 0;
 }

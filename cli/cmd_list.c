@@ -64,7 +64,7 @@ static int list_targets(void)
 
 static const char *const kinds = "targets, models, workloads, steps";
 
-int cmd_list(int argc, char **argv)
+int ss_cmd_list(int argc, char **argv)
 {
 	const char *val[NR_OPTS] = {0};
 	int rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, val);

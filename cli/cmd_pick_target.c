@@ -111,7 +111,7 @@ static bool plain(const char *s)
 	       strlen(s);
 }
 
-int cmd_pick_target(int argc, char **argv)
+int ss_cmd_pick_target(int argc, char **argv)
 {
 	const char *val[NR_OPTS] = {0};
 	char kernel[128] = "", machine[128] = "", boot[512] = "";

@@ -221,7 +221,7 @@ static void hold(int done_fd, int hold_fd, int code)
 	close(hold_fd);
 }
 
-int cmd_reap(int argc, char **argv)
+int ss_cmd_reap(int argc, char **argv)
 {
 	struct reap_args a = {0};
 	unsigned grace = REAP_GRACE_DEFAULT, done_fd = 0, hold_fd = 0;

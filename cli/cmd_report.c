@@ -22,7 +22,7 @@
 
 struct report_opts {
 	struct ss_report_request rq; /* what the report is */
-	struct report_reprice reprice; /* --reprice, --reprice-dir, --reprice-check */
+	struct ss_report_reprice reprice; /* --reprice, --reprice-dir, --reprice-check */
 	char default_command[512];
 };
 
@@ -150,7 +150,7 @@ static int parse_calib(struct report_opts *o, const char *arg)
 	if (n < 0 || o->rq.ncalib + (unsigned)n > MAX_CALIB)
 		goto bad;
 	for (int i = 0; i < n; i++) {
-		struct rp_calib *c = &o->rq.calib[o->rq.ncalib];
+		struct ss_report_calib *c = &o->rq.calib[o->rq.ncalib];
 		char *eq = strchr(tok[i], '=');
 
 		if (!eq || eq == tok[i] || !eq[1] ||
@@ -194,7 +194,7 @@ static int take_report_opt(void *ctx, int id, const char *v)
 		return 0;
 	case O_KBEFORE: o->rq.kernel_before = v; return 0;
 	case O_KAFTER: o->rq.kernel_after = v; return 0;
-	case O_CMETA: o->rq.capture_meta = v; return 0;
+	case O_CMETA: o->rq.ss_capture_meta = v; return 0;
 	case O_KFILL: o->rq.kernel_fill_after = v; return 0;
 	case O_CTARGET: o->rq.capture_target = v; return 0;
 	case O_REPRICE: o->reprice.settings = v; return 0;
@@ -202,8 +202,8 @@ static int take_report_opt(void *ctx, int id, const char *v)
 	case O_REPRICE_CHECK: o->reprice.checks = v; return 0;
 	case O_WINDOW: o->rq.window = true; return 0;
 	case O_ERA_BASE: o->rq.era_base = v; return 0;
-	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->rq.variants);
-	case O_MODELS: return models_opt_parse(&opt_set, id, v, &o->rq.models);
+	case O_VARIANTS: return ss_names_opt_parse(&opt_set, id, v, &o->rq.variants);
+	case O_MODELS: return ss_models_opt_parse(&opt_set, id, v, &o->rq.models);
 	case O_CALIB: return parse_calib(o, v);
 	default: o->rq.plot_data_only = true; return 0; /* O_PLOT_DATA_ONLY */
 	}
@@ -218,12 +218,12 @@ static int parse_opts(int argc, char **argv, struct report_opts *o)
 		return rc;
 	if (!o->rq.workload || !o->rq.dir)
 		return ss_opt_usage_err(&opt_set, "--workload and --dir are required");
-	if (!rp_name_ok(o->rq.workload))
+	if (!ss_report_name_ok(o->rq.workload))
 		return ss_opt_usage_err(&opt_set, "--workload: '%s' is not [A-Za-z0-9._+-]+",
 					o->rq.workload);
 	if (!o->rq.kernel_before != !o->rq.kernel_after)
 		return ss_opt_usage_err(&opt_set, "--kernel-before and --kernel-after go together");
-	if (o->rq.capture_meta && !o->rq.kernel_after)
+	if (o->rq.ss_capture_meta && !o->rq.kernel_after)
 		return ss_opt_usage_err(&opt_set, "--capture-meta needs --kernel-after");
 	if (o->rq.kernel_fill_after && !o->rq.kernel_after)
 		return ss_opt_usage_err(&opt_set, "--kernel-fill-after needs --kernel-after");
@@ -242,7 +242,7 @@ static int reprice(const struct report_opts *o, struct ss_report *r)
 {
 	struct ss_error err = {{0}};
 
-	switch (report_reprice(&o->reprice, ss_report_input(r), ss_report_runs(r),
+	switch (ss_report_reprice(&o->reprice, ss_report_input(r), ss_report_runs(r),
 			       ss_report_collect_figures, &err)) {
 	case REPRICE_DONE:
 		return 0;
@@ -265,7 +265,7 @@ static int run_report(struct report_opts *o)
 	int rc = 1;
 
 	o->rq.extra = wl ? wl->report : NULL;
-	o->rq.inferred = report_inferred;
+	o->rq.inferred = ss_report_find_inferred;
 	o->rq.figures_only = o->reprice.dir != NULL;
 	r = ss_report_load(&o->rq, &err);
 	if (r && o->reprice.dir) {
@@ -280,7 +280,7 @@ static int run_report(struct report_opts *o)
 	return rc;
 }
 
-int cmd_report(int argc, char **argv)
+int ss_cmd_report(int argc, char **argv)
 {
 	struct report_opts *o = calloc(1, sizeof(*o));
 	int r;
@@ -291,8 +291,8 @@ int cmd_report(int argc, char **argv)
 	}
 	r = parse_opts(argc, argv, o);
 	r = r ? ss_opt_exit(r) : run_report(o);
-	rp_names_free(&o->rq.variants);
-	rp_names_free(&o->rq.models);
+	ss_report_names_free(&o->rq.variants);
+	ss_report_names_free(&o->rq.models);
 	free(o);
 	return r;
 }

@@ -467,7 +467,7 @@ static int run_host(const struct run_opts *o, struct ss_error *err)
 	return -1;
 }
 
-int cmd_run(int argc, char **argv)
+int ss_cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct ss_error err = {{0}};

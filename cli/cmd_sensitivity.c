@@ -36,7 +36,7 @@ static void usage(FILE *out)
 }
 
 static int write_both(const char *csv, const char *dat,
-		      const struct rp_sensitivity *s, const struct rp_figures *base,
+		      const struct ss_report_sensitivity *s, const struct ss_report_figures *base,
 		      struct ss_error *err)
 {
 	struct ss_atomic_file a, b;
@@ -47,7 +47,7 @@ static int write_both(const char *csv, const char *dat,
 		ss_atomic_abort(&a);
 		return -1;
 	}
-	if (rp_write_sensitivity_csv(a.fp, s) || rp_write_tornado_dat(b.fp, s, base)) {
+	if (ss_report_write_sensitivity_csv(a.fp, s) || ss_report_write_tornado_dat(b.fp, s, base)) {
 		ss_atomic_abort(&a);
 		ss_atomic_abort(&b);
 		return ss_errorf(err, "%s: write failed", csv);
@@ -59,11 +59,11 @@ static int write_both(const char *csv, const char *dat,
 	return ss_atomic_commit(&b, err);
 }
 
-int cmd_sensitivity(int argc, char **argv)
+int ss_cmd_sensitivity(int argc, char **argv)
 {
 	const char *val[NR_OPTS] = {0};
-	struct rp_sensitivity s;
-	struct rp_figures base;
+	struct ss_report_sensitivity s;
+	struct ss_report_figures base;
 	struct ss_error err = {{0}};
 	int rc = ss_opt_scan(&opt_set, argc, argv, ss_opt_keep, val);
 
@@ -71,14 +71,14 @@ int cmd_sensitivity(int argc, char **argv)
 		return ss_opt_exit(rc);
 	if (!val[O_DIR] || !val[O_OUTPUT] || !val[O_TORNADO] || !*val[O_DIR])
 		return ss_opt_exit(ss_opt_usage_err(&opt_set, "--dir, -o and --tornado are required"));
-	if (rp_sens_gather(val[O_DIR], &s, &base, &err)) {
+	if (ss_report_sens_gather(val[O_DIR], &s, &base, &err)) {
 		fprintf(stderr, "slabsim sensitivity: %s\n", err.msg);
 		return 1;
 	}
 	rc = write_both(val[O_OUTPUT], val[O_TORNADO], &s, &base, &err);
 	if (rc)
 		fprintf(stderr, "slabsim sensitivity: %s\n", err.msg);
-	rp_sensitivity_free(&s);
-	rp_figures_free(&base);
+	ss_report_sensitivity_free(&s);
+	ss_report_figures_free(&base);
 	return rc ? 1 : 0;
 }

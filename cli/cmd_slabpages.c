@@ -44,7 +44,7 @@ static void slabpages_usage(FILE *out)
 	ss_opt_help(out, &opt_set);
 }
 
-int cmd_slabpages(int argc, char **argv)
+int ss_cmd_slabpages(int argc, char **argv)
 {
 	const char *val[NR_OPTS] = {0};
 	const char *in;

@@ -16,7 +16,7 @@
 
 struct sweep_opts {
 	const char *workload, *param, *dir, *command;
-	struct rp_names variants, models, values, figures;
+	struct ss_report_names variants, models, values, figures;
 	char command_buf[512];
 };
 
@@ -68,10 +68,10 @@ static int take_sweep_opt(void *ctx, int id, const char *v)
 	case O_PARAM: o->param = v; return 0;
 	case O_DIR: o->dir = v; return 0;
 	case O_COMMAND: o->command = v; return 0;
-	case O_VALUES: return names_opt_parse(&opt_set, id, v, &o->values);
-	case O_FIGURES: return names_opt_parse(&opt_set, id, v, &o->figures);
-	case O_VARIANTS: return names_opt_parse(&opt_set, id, v, &o->variants);
-	default: return models_opt_parse(&opt_set, id, v, &o->models); /* O_MODELS */
+	case O_VALUES: return ss_names_opt_parse(&opt_set, id, v, &o->values);
+	case O_FIGURES: return ss_names_opt_parse(&opt_set, id, v, &o->figures);
+	case O_VARIANTS: return ss_names_opt_parse(&opt_set, id, v, &o->variants);
+	default: return ss_models_opt_parse(&opt_set, id, v, &o->models); /* O_MODELS */
 	}
 }
 
@@ -85,14 +85,14 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 	if (!o->workload || !o->param || !o->dir || !o->values.n || !*o->dir)
 		return ss_opt_usage_err(&opt_set,
 					"--workload, --param, --dir and --values are required");
-	if (!rp_name_ok(o->workload) || !rp_name_ok(o->param))
+	if (!ss_report_name_ok(o->workload) || !ss_report_name_ok(o->param))
 		return ss_opt_usage_err(&opt_set,
 					"--workload and --param must be [A-Za-z0-9._+-]+");
 	if (o->values.n > MAX_VALUES || o->figures.n > MAX_FIGURES)
 		return ss_opt_usage_err(&opt_set, "at most %d values and %d figures",
 					MAX_VALUES, MAX_FIGURES);
-	if (!o->figures.n && (rp_names_add(&o->figures, "footprint_kib") ||
-			      rp_names_add(&o->figures, "sim_time_ms"))) {
+	if (!o->figures.n && (ss_report_names_add(&o->figures, "footprint_kib") ||
+			      ss_report_names_add(&o->figures, "sim_time_ms"))) {
 		fprintf(stderr, "slabsim sweep: out of memory\n");
 		return -1;
 	}
@@ -129,20 +129,20 @@ static void remove_outputs(const struct sweep_opts *o)
 
 /* Output k's contents (out_path names it). */
 static int write_one(FILE *fp, unsigned k, const struct sweep_opts *o,
-		     const struct sweep *sw, const int *cols)
+		     const struct ss_sweep *sw, const int *cols)
 {
 	if (k == 0)
-		return sw_write_csv(fp, sw);
+		return ss_sweep_write_csv(fp, sw);
 	if (k == 1)
-		return sw_write_md(fp, sw, o->figures.v, cols, o->figures.n);
+		return ss_sweep_write_md(fp, sw, o->figures.v, cols, o->figures.n);
 	if (k < 2 + o->figures.n)
-		return sw_write_dat(fp, sw, o->figures.v[k - 2], cols[k - 2]);
-	return sw_write_title(fp, sw);
+		return ss_sweep_write_dat(fp, sw, o->figures.v[k - 2], cols[k - 2]);
+	return ss_sweep_write_title(fp, sw);
 }
 
 /* sweep.csv, sweep.md, one FIGURE.dat each, then title.gp: renamed
  * together. */
-static int write_outputs(const struct sweep_opts *o, const struct sweep *sw,
+static int write_outputs(const struct sweep_opts *o, const struct ss_sweep *sw,
 			 const int *cols, struct ss_error *err)
 {
 	unsigned nout = 3 + o->figures.n, k;
@@ -176,7 +176,7 @@ out:
 
 static int run_sweep(struct sweep_opts *o)
 {
-	struct sweep sw = {
+	struct ss_sweep sw = {
 		.workload = o->workload, .param = o->param, .dir = o->dir,
 		.command = o->command, .variants = o->variants, .models = o->models,
 		.only_variants = o->variants.n > 0, .only_models = o->models.n > 0,
@@ -187,10 +187,10 @@ static int run_sweep(struct sweep_opts *o)
 	/* sw owns the two lists from here on */
 	memset(&o->variants, 0, sizeof(o->variants));
 	memset(&o->models, 0, sizeof(o->models));
-	if (sw_load(&sw, o->values.v, o->values.n, &err))
+	if (ss_sweep_load(&sw, o->values.v, o->values.n, &err))
 		goto fail;
 	for (unsigned f = 0; f < o->figures.n; f++)
-		if ((cols[f] = sw_figure_col(&sw, o->figures.v[f], &err)) < 0)
+		if ((cols[f] = ss_sweep_figure_col(&sw, o->figures.v[f], &err)) < 0)
 			goto fail;
 	if (write_outputs(o, &sw, cols, &err))
 		goto fail;
@@ -200,11 +200,11 @@ fail:
 	fprintf(stderr, "slabsim sweep: %s\n", err.msg);
 	remove_outputs(o);
 out:
-	sw_free(&sw);
+	ss_sweep_free(&sw);
 	return rc;
 }
 
-int cmd_sweep(int argc, char **argv)
+int ss_cmd_sweep(int argc, char **argv)
 {
 	struct sweep_opts *o = calloc(1, sizeof(*o));
 	int r;
@@ -215,10 +215,10 @@ int cmd_sweep(int argc, char **argv)
 	}
 	r = parse_opts(argc, argv, o);
 	r = r ? ss_opt_exit(r) : run_sweep(o);
-	rp_names_free(&o->variants);
-	rp_names_free(&o->models);
-	rp_names_free(&o->values);
-	rp_names_free(&o->figures);
+	ss_report_names_free(&o->variants);
+	ss_report_names_free(&o->models);
+	ss_report_names_free(&o->values);
+	ss_report_names_free(&o->figures);
 	free(o);
 	return r;
 }

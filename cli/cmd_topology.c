@@ -52,7 +52,7 @@ static void print_pus(const struct ss_topology *t)
 	}
 }
 
-int cmd_topology(int argc, char **argv)
+int ss_cmd_topology(int argc, char **argv)
 {
 	const char *val[NR_OPTS] = {0};
 	enum ss_cpu_map map = SS_MAP_IDENTITY;

@@ -284,7 +284,7 @@ static int validate_slabinfo(const struct ss_target *t, const char *path,
 	return 0;
 }
 
-int cmd_validate(int argc, char **argv)
+int ss_cmd_validate(int argc, char **argv)
 {
 	struct val_opts o = {0};
 	struct ss_target t;

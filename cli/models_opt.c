@@ -4,10 +4,10 @@
 #include "model.h"
 #include "names_opt.h"
 
-int models_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
-		     struct rp_names *l)
+int ss_models_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
+		     struct ss_report_names *l)
 {
-	if (names_opt_parse(set, id, arg, l))
+	if (ss_names_opt_parse(set, id, arg, l))
 		return -1;
 	for (unsigned i = 0; i < l->n; i++)
 		ss_model_canon(l->v[i]);

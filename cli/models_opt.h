@@ -7,8 +7,8 @@
 #include "opts.h"
 #include "report_runs.h"
 
-/* names_opt_parse(), then each name respelled; -1 after a usage error. */
-int models_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
-		     struct rp_names *l);
+/* ss_names_opt_parse(), then each name respelled; -1 after a usage error. */
+int ss_models_opt_parse(const struct ss_opt_set *set, int id, const char *arg,
+		     struct ss_report_names *l);
 
 #endif

@@ -31,7 +31,7 @@ static double as_printed(double v, int decimals)
 
 /* Each run's counts, checked against its own time under the base's
  * table: 0, or -1 (err: the run and why). */
-static int load_runs(const char *dir, const struct rp_results *res, const struct ss_costs *base,
+static int load_runs(const char *dir, const struct ss_report_results *res, const struct ss_costs *base,
 		     struct ss_reprice *rp, bool *priceable, struct ss_error *err)
 {
 	char path[4400];
@@ -39,7 +39,7 @@ static int load_runs(const char *dir, const struct rp_results *res, const struct
 
 	*priceable = true;
 	for (size_t k = 0; k < res->nruns; k++) {
-		const struct rp_run *run = &res->runs[k];
+		const struct ss_report_run *run = &res->runs[k];
 
 		snprintf(path, sizeof(path), "%s/runs/%s__%s", dir, run->variant, run->model);
 		if (ss_reprice_load(&rp[k], path, err))
@@ -66,12 +66,12 @@ static int load_runs(const char *dir, const struct rp_results *res, const struct
 /* The runs' times under table `to`, everything else of the summaries as
  * the base's but the other times, which pricing does not give (NaN: a
  * figure made of them shows, and fails the check). */
-static void price_runs(struct rp_results *res, const struct rp_summary *base_s,
+static void price_runs(struct ss_report_results *res, const struct ss_report_summary *base_s,
 		       const struct ss_reprice *rp, const struct ss_costs *from,
 		       const struct ss_costs *to)
 {
 	for (size_t k = 0; k < res->nruns; k++) {
-		struct rp_summary *s = &res->runs[k].s;
+		struct ss_report_summary *s = &res->runs[k].s;
 		double ns = ss_reprice_ns(&rp[k], from, to);
 
 		*s = base_s[k];
@@ -85,20 +85,20 @@ static void price_runs(struct rp_results *res, const struct rp_summary *base_s,
 
 /* Setting name's figures, priced, against its replay's (check) or into
  * its figures.csv. */
-static enum report_reprice_result one_setting(const struct report_reprice *rp, const char *name,
-					      bool check, const struct rp_report_in *in,
+static enum ss_report_reprice_result one_setting(const struct ss_report_reprice *rp, const char *name,
+					      bool check, const struct ss_report_report_in *in,
 					      report_figures_fn *figures, struct ss_error *err)
 {
-	struct rp_figures got = {0}, want = {0};
+	struct ss_report_figures got = {0}, want = {0};
 	struct ss_atomic_file f;
 	char path[4200];
-	enum report_reprice_result r = REPRICE_FAILED;
+	enum ss_report_reprice_result r = REPRICE_FAILED;
 
 	if (figures(in, &got, err))
 		goto out;
 	snprintf(path, sizeof(path), "%s/%s/figures.csv", rp->dir, name);
 	if (check) {
-		if (rp_figures_load(path, &want, err))
+		if (ss_report_figures_load(path, &want, err))
 			goto out;
 		r = REPRICE_NOT_PRICEABLE;
 		if (want.n != got.n) {
@@ -117,7 +117,7 @@ static enum report_reprice_result one_setting(const struct report_reprice *rp, c
 	}
 	if (ss_atomic_open(&f, path, err))
 		goto out;
-	if (rp_write_figures_csv(f.fp, &got)) {
+	if (ss_report_write_figures_csv(f.fp, &got)) {
 		ss_atomic_abort(&f);
 		ss_errorf(err, "%s: write failed", path);
 		goto out;
@@ -125,21 +125,21 @@ static enum report_reprice_result one_setting(const struct report_reprice *rp, c
 	if (!ss_atomic_commit(&f, err))
 		r = REPRICE_DONE;
 out:
-	rp_figures_free(&got);
-	rp_figures_free(&want);
+	ss_report_figures_free(&got);
+	ss_report_figures_free(&want);
 	return r;
 }
 
 /* Each setting of the list, checks first. */
-static enum report_reprice_result each_setting(const struct report_reprice *rp, const char *list,
-					       bool check, const struct rp_report_in *in,
-					       struct rp_results *res, const struct rp_summary *base_s,
+static enum ss_report_reprice_result each_setting(const struct ss_report_reprice *rp, const char *list,
+					       bool check, const struct ss_report_report_in *in,
+					       struct ss_report_results *res, const struct ss_report_summary *base_s,
 					       const struct ss_reprice *prices,
 					       const struct ss_costs *from,
 					       report_figures_fn *figures, struct ss_error *err)
 {
 	char buf[8192], *tok[512], path[4200];
-	enum report_reprice_result r = REPRICE_DONE;
+	enum ss_report_reprice_result r = REPRICE_DONE;
 	struct ss_costs to;
 	int n;
 
@@ -159,13 +159,13 @@ static enum report_reprice_result each_setting(const struct report_reprice *rp, 
 	return r;
 }
 
-enum report_reprice_result report_reprice(const struct report_reprice *rp,
-					  const struct rp_report_in *in, struct rp_results *res,
+enum ss_report_reprice_result ss_report_reprice(const struct ss_report_reprice *rp,
+					  const struct ss_report_report_in *in, struct ss_report_results *res,
 					  report_figures_fn *figures, struct ss_error *err)
 {
 	struct ss_reprice *prices = calloc(res->nruns + 1, sizeof(*prices));
-	struct rp_summary *base_s = calloc(res->nruns + 1, sizeof(*base_s));
-	enum report_reprice_result r = REPRICE_FAILED;
+	struct ss_report_summary *base_s = calloc(res->nruns + 1, sizeof(*base_s));
+	enum ss_report_reprice_result r = REPRICE_FAILED;
 	struct ss_costs from;
 	char path[4200];
 	bool ok;

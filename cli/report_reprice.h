@@ -14,7 +14,7 @@
 #include "report_md.h"
 #include "report_runs.h"
 
-struct report_reprice {
+struct ss_report_reprice {
 	const char *dir;      /* the settings' directory: DIR/SETTING/costs */
 	const char *settings; /* "S1 S2 ...": write DIR/S/figures.csv */
 	const char *checks;   /* "C1 C2 ...": compare with DIR/C/figures.csv */
@@ -22,17 +22,17 @@ struct report_reprice {
 
 /* The report's figures for in (in->res the base's runs, which this
  * changes and puts back). */
-typedef int report_figures_fn(const struct rp_report_in *in, struct rp_figures *f,
+typedef int report_figures_fn(const struct ss_report_report_in *in, struct ss_report_figures *f,
 			      struct ss_error *err);
 
-enum report_reprice_result {
+enum ss_report_reprice_result {
 	REPRICE_DONE,
 	REPRICE_FAILED,	      /* err: a file could not be read or written */
 	REPRICE_NOT_PRICEABLE, /* err: which run or figure rules it out */
 };
 
-enum report_reprice_result report_reprice(const struct report_reprice *rp,
-					  const struct rp_report_in *in, struct rp_results *res,
+enum ss_report_reprice_result ss_report_reprice(const struct ss_report_reprice *rp,
+					  const struct ss_report_report_in *in, struct ss_report_results *res,
 					  report_figures_fn *figures, struct ss_error *err);
 
 #endif

@@ -8,10 +8,10 @@
 
 #include "target.h"
 
-static int push(struct rp_inferred **out, unsigned *n, const char *target,
+static int push(struct ss_report_inferred **out, unsigned *n, const char *target,
 		const char *key, const char *value, const char *evidence)
 {
-	struct rp_inferred *v = realloc(*out, (*n + 1) * sizeof(*v));
+	struct ss_report_inferred *v = realloc(*out, (*n + 1) * sizeof(*v));
 
 	if (!v)
 		return -1;
@@ -24,7 +24,7 @@ static int push(struct rp_inferred **out, unsigned *n, const char *target,
 	return 0;
 }
 
-static bool listed(const struct rp_inferred *v, unsigned n, const char *target)
+static bool listed(const struct ss_report_inferred *v, unsigned n, const char *target)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (!strcmp(v[i].target, target))
@@ -33,7 +33,7 @@ static bool listed(const struct rp_inferred *v, unsigned n, const char *target)
 }
 
 /* The "target" column of the summary rows. */
-static int target_col(const struct rp_results *res)
+static int target_col(const struct ss_report_results *res)
 {
 	for (unsigned i = 0; i < res->ncols; i++)
 		if (!strcmp(res->header[i], "target"))
@@ -41,7 +41,7 @@ static int target_col(const struct rp_results *res)
 	return -1;
 }
 
-int report_inferred(const struct rp_results *res, struct rp_inferred **out,
+int ss_report_find_inferred(const struct ss_report_results *res, struct ss_report_inferred **out,
 		    unsigned *n, struct ss_error *err)
 {
 	int col = target_col(res);

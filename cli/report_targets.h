@@ -12,7 +12,7 @@
  * distinct target the runs name, skipping targets already listed.  A
  * target whose file cannot be found (a run made with a target path) adds
  * a row saying so.  0, or -1 (out of memory). */
-int report_inferred(const struct rp_results *res, struct rp_inferred **out,
+int ss_report_find_inferred(const struct ss_report_results *res, struct ss_report_inferred **out,
 		    unsigned *n, struct ss_error *err);
 
 #endif

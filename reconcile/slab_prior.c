@@ -519,7 +519,7 @@ static int populate_lists(struct ss_recon_cache *rc, const struct ss_snap_cache 
 	}
 	/* the active slabs: CPU 0, 1, ...; more than CPUs join partial lists.
 	 * A raw-pointer trace may say how many free slots each CPU's active
-	 * slab had (import_cpuslab.c). */
+	 * slab had (reconcile/import/cpuslab.c). */
 	for (uint64_t i = 0; i < active; i++) {
 		uint32_t ev = i < ncpu && i < c->nr_cpu_free ? c->cpu_free[i] : SS_SNAP_FREE_UNKNOWN;
 
@@ -1148,7 +1148,7 @@ static enum kslab_found kslab_slab(struct ss_recon_cache *rc, const struct ss_ks
 			m->slab = 1 + i; /* (mapped when populated) */
 			rc->kslabs_listed++;
 			/* its kernel slab outlived the capture: never
-			 * discarded (slab.h pinned) */
+			 * discarded (slub_cache.h pinned) */
 			rc->prior_slabs[i].sl->pinned |= ki->outlived;
 		}
 	}

@@ -3,16 +3,16 @@
  * geometry and list limits, its slabs with their objects, and the frees
  * of objects allocated before the trace, which take objects out of that
  * population.  What this keeps of a cache is its struct ss_recon_cache,
- * which the SLUB cache points to (slab.h recon); the slabs it makes are
+ * which the SLUB cache points to (slub_cache.h recon); the slabs it makes are
  * SLUB's, marked kept (and pinned where the kernel's outlived the
- * capture: slab.h).
+ * capture: slub_cache.h).
  */
 #ifndef SS_SLAB_PRIOR_H
 #define SS_SLAB_PRIOR_H
 
 #include "prior_counts.h"
 #include "recon.h"
-#include "slab.h"
+#include "slub_cache.h"
 #include "slabsnap.h"
 
 /* One slab of the initial state and the initial-state objects it holds

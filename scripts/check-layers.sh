@@ -2,8 +2,10 @@
 # check-layers.sh [ROOT] - the engine (sim/) names no model: it reaches a
 # model through the model interface and the reconciliation layer's only,
 # never a model's own headers or types (README.md, Layout).  The include
-# paths cannot say this (allocators/ holds both the interface and the
-# models), so the build runs this check (Makefile, layers).
+# paths keep the allocator families (allocators/slub/, allocators/slab/)
+# out of sim/'s reach but cannot say the rest (allocators/ holds both the
+# interface and the cache model), so the build runs this check (Makefile,
+# layers).
 #
 # sim/ may include, of allocators/, the headers below and no other: the
 # model interface (model.h, and model_batch.h with contention_swap.h, the
@@ -16,7 +18,7 @@ root=${1:-.}
 allowed_allocators="model.h model_batch.h contention_swap.h resource.h costs.h steps.h
 	target.h kconfig.h geometry.h kmalloc.h merge.h override.h"
 allowed_reconcile="recon.h settle_rule.h prior_counts.h"
-# a model's types and operation tables (slab.h, backend.h, cache_model*.h, ...)
+# a model's types and operation tables (slub_cache.h, backend.h, cache_model*.h, ...)
 types='\b(ss_cmodel|ss_kcache|ss_kcache_[a-z_]+|ss_cache_model_ops|ss_slab|ss_sheaves|ss_backend_[a-z_]+|ss_recon_cache)\b'
 bad=0
 while IFS= read -r -d '' f; do

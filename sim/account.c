@@ -277,7 +277,7 @@ static void regeometry(struct ss_account *a, struct ss_acct_cache *k,
 	/* modulo 2^64: a smaller figure adds the two's complement */
 	a->allocated += n * ((uint64_t)r->object_size - k->object_size);
 	/* the initial state's objects are counted at object_size, and the
-	 * model's grow with it (backend_slub.c slub_alias) */
+	 * model's grow with it (slub_backend.c slub_alias) */
 	a->requested += k->prior * ((uint64_t)r->object_size - k->object_size);
 	a->align += n * ((uint64_t)align - k->align_each);
 	a->debug += n * ((uint64_t)debug - k->debug_each);

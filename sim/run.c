@@ -162,7 +162,7 @@ static int memcg_online_given(const struct ss_run_setup *s, struct ss_error *err
 }
 
 /* The free slots of the CPUs' active slabs at the trace's start, as a
- * raw-pointer import saw them (import_cpuslab.c): the initial state takes
+ * raw-pointer import saw them (reconcile/import/cpuslab.c): the initial state takes
  * them instead of its half-full estimate (slab_prior.c). */
 static int take_cpu_free(struct ss_run_setup *s, struct ss_error *err)
 {

@@ -18,7 +18,7 @@ struct ss_workload {
 	/* argv[0] is NAME; returns the exit code (0 ok, 1 failed, 2 usage) */
 	int (*gen)(int argc, char **argv);
 	/* what it adds to report.md and the plot data, or NULL */
-	const struct rp_extra *report;
+	const struct ss_report_extra *report;
 };
 
 /* The table, in listing order; *nr gets its length. */

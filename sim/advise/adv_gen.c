@@ -18,11 +18,11 @@
 #define ADV_CLUSTER_CLASSES 2
 
 struct gen {
-	const struct adv_gen_in *in;
-	const struct adv_scan *scan;
+	const struct ss_advise_gen_in *in;
+	const struct ss_advise_scan *scan;
 	const struct ss_target *t;
-	struct adv_props *out;
-	struct adv_place *cur;	 /* per site index: where it goes now */
+	struct ss_advise_props *out;
+	struct ss_advise_place *cur;	 /* per site index: where it goes now */
 	/* kmalloc objects of the sites whose sizes vary, per request size (the
 	 * scan's counts less the fixed-size sites'), placed as var_site's */
 	uint64_t *var_live, *var_peak;
@@ -37,7 +37,7 @@ struct gen {
 	char (*names)[SS_OV_NAME_MAX]; /* per fixed site: its cache name */
 };
 
-void adv_cache_name(const char *site, char *buf, size_t n)
+void ss_advise_cache_name(const char *site, char *buf, size_t n)
 {
 	size_t len = strcspn(site, "+"), j = 0;
 
@@ -50,11 +50,11 @@ void adv_cache_name(const char *site, char *buf, size_t n)
 	buf[j] = '\0';
 }
 
-static struct adv_prop *new_prop(struct gen *g, enum adv_kind kind,
+static struct ss_advise_prop *new_prop(struct gen *g, enum ss_advise_kind kind,
 				 struct ss_error *err)
 {
-	struct adv_props *ps = g->out;
-	struct adv_prop *p;
+	struct ss_advise_props *ps = g->out;
+	struct ss_advise_prop *p;
 
 	if (ps->nr == ps->cap) {
 		unsigned cap = ps->cap ? ps->cap * 2 : 32;
@@ -74,7 +74,7 @@ static struct adv_prop *new_prop(struct gen *g, enum adv_kind kind,
 	return p;
 }
 
-static int set_sites(struct adv_prop *p, const char *sites, struct ss_error *err)
+static int set_sites(struct ss_advise_prop *p, const char *sites, struct ss_error *err)
 {
 	p->sites = strdup(sites);
 	return p->sites ? 0 : ss_errorf(err, "out of memory");
@@ -89,9 +89,9 @@ static const char *site_name(const struct gen *g, uint32_t site)
 
 static int current_places(struct gen *g, struct ss_error *err)
 {
-	const struct adv_scan *s = g->scan;
-	struct adv_req *req = calloc(s->nr_site + 1, sizeof(*req));
-	struct adv_place *pl = malloc((s->nr_site + 1) * sizeof(*pl));
+	const struct ss_advise_scan *s = g->scan;
+	struct ss_advise_req *req = calloc(s->nr_site + 1, sizeof(*req));
+	struct ss_advise_place *pl = malloc((s->nr_site + 1) * sizeof(*pl));
 	uint32_t *idx = malloc((s->nr_site + 1) * sizeof(*idx));
 	unsigned n = 0;
 	int rc = -1;
@@ -104,10 +104,10 @@ static int current_places(struct gen *g, struct ss_error *err)
 	for (uint32_t i = 0; i < s->nr_site; i++) {
 		if (!s->site[i].allocs)
 			continue;
-		req[n] = (struct adv_req){.site = i, .api = s->site[i].api, .size = s->site[i].max};
+		req[n] = (struct ss_advise_req){.site = i, .api = s->site[i].api, .size = s->site[i].max};
 		idx[n++] = i;
 	}
-	if (adv_probe(g->in->desc, g->in->cfg, NULL, g->in->costs, req, n, pl, err))
+	if (ss_advise_probe(g->in->desc, g->in->cfg, NULL, g->in->costs, req, n, pl, err))
 		goto out;
 	for (unsigned k = 0; k < n; k++)
 		g->cur[idx[k]] = pl[k];
@@ -123,9 +123,9 @@ out:
 static int size_strides(struct gen *g, const struct ss_overrides *ov,
 			unsigned *stride, struct ss_error *err)
 {
-	const struct adv_scan *s = g->scan;
-	struct adv_req *req = calloc(s->max_size + 1, sizeof(*req));
-	struct adv_place *pl = malloc((s->max_size + 1) * sizeof(*pl));
+	const struct ss_advise_scan *s = g->scan;
+	struct ss_advise_req *req = calloc(s->max_size + 1, sizeof(*req));
+	struct ss_advise_place *pl = malloc((s->max_size + 1) * sizeof(*pl));
 	unsigned n = 0;
 	int rc = -1;
 
@@ -135,9 +135,9 @@ static int size_strides(struct gen *g, const struct ss_overrides *ov,
 	}
 	for (unsigned sz = 1; sz <= s->max_size && g->var_site != UINT32_MAX; sz++)
 		if (g->var_peak[sz])
-			req[n++] = (struct adv_req){.site = g->var_site,
+			req[n++] = (struct ss_advise_req){.site = g->var_site,
 						    .api = SS_API_KMALLOC, .size = sz};
-	if (adv_probe(g->in->desc, g->in->cfg, ov, g->in->costs, req, n, pl, err))
+	if (ss_advise_probe(g->in->desc, g->in->cfg, ov, g->in->costs, req, n, pl, err))
 		goto out;
 	memset(stride, 0, (s->max_size + 1) * sizeof(*stride));
 	for (unsigned k = 0; k < n; k++)
@@ -155,11 +155,11 @@ out:
  * once, for the score) times the bytes it saves per object; pl[0] is the
  * first site's new place. */
 static int site_sums(struct gen *g, const struct ss_overrides *ov, const uint32_t *sites,
-		     unsigned n, double *pred, double *score, struct adv_place *first,
+		     unsigned n, double *pred, double *score, struct ss_advise_place *first,
 		     struct ss_error *err)
 {
-	struct adv_req *req = calloc(n + 1, sizeof(*req));
-	struct adv_place *pl = calloc(n + 1, sizeof(*pl));
+	struct ss_advise_req *req = calloc(n + 1, sizeof(*req));
+	struct ss_advise_place *pl = calloc(n + 1, sizeof(*pl));
 	int rc = -1;
 
 	if (!req || !pl) {
@@ -167,15 +167,15 @@ static int site_sums(struct gen *g, const struct ss_overrides *ov, const uint32_
 		goto out;
 	}
 	for (unsigned k = 0; k < n; k++) {
-		const struct adv_site *st = &g->scan->site[sites[k]];
+		const struct ss_advise_site *st = &g->scan->site[sites[k]];
 
-		req[k] = (struct adv_req){.site = sites[k], .api = st->api, .size = st->max};
+		req[k] = (struct ss_advise_req){.site = sites[k], .api = st->api, .size = st->max};
 	}
-	if (n && adv_probe(g->in->desc, g->in->cfg, ov, g->in->costs, req, n, pl, err))
+	if (n && ss_advise_probe(g->in->desc, g->in->cfg, ov, g->in->costs, req, n, pl, err))
 		goto out;
 	*pred = *score = 0;
 	for (unsigned k = 0; k < n; k++) {
-		const struct adv_site *st = &g->scan->site[sites[k]];
+		const struct ss_advise_site *st = &g->scan->site[sites[k]];
 		double d = (double)g->cur[sites[k]].stride - (double)pl[k].stride;
 		uint64_t most = st->peak_live > st->live ? st->peak_live : st->live;
 
@@ -192,10 +192,10 @@ out:
 }
 
 /* A site or group proposal's estimate. */
-static int estimate_sites(struct gen *g, struct adv_prop *p, const uint32_t *sites,
+static int estimate_sites(struct gen *g, struct ss_advise_prop *p, const uint32_t *sites,
 			  unsigned n, struct ss_error *err)
 {
-	struct adv_place first;
+	struct ss_advise_place first;
 
 	if (site_sums(g, &p->ov, sites, n, &p->predicted_kib, &p->score, &first, err))
 		return -1;
@@ -207,9 +207,9 @@ static int estimate_sites(struct gen *g, struct adv_prop *p, const uint32_t *sit
 
 /* A class set's estimate: the fixed-size kmalloc sites one by one (a
  * model may have moved them out of kmalloc), the rest by request size. */
-static int estimate_classes(struct gen *g, struct adv_prop *p, struct ss_error *err)
+static int estimate_classes(struct gen *g, struct ss_advise_prop *p, struct ss_error *err)
 {
-	const struct adv_scan *s = g->scan;
+	const struct ss_advise_scan *s = g->scan;
 	unsigned *stride = malloc((s->max_size + 1) * sizeof(*stride));
 
 	if (!stride)
@@ -235,7 +235,7 @@ static int estimate_classes(struct gen *g, struct adv_prop *p, struct ss_error *
  * the difference is floored at 0, an estimate.) */
 static int split_sizes(struct gen *g, struct ss_error *err)
 {
-	const struct adv_scan *s = g->scan;
+	const struct ss_advise_scan *s = g->scan;
 
 	g->var_live = malloc((s->max_size + 1) * sizeof(*g->var_live));
 	g->var_peak = malloc((s->max_size + 1) * sizeof(*g->var_peak));
@@ -246,7 +246,7 @@ static int split_sizes(struct gen *g, struct ss_error *err)
 	memcpy(g->var_peak, s->size_peak, (s->max_size + 1) * sizeof(*g->var_peak));
 	g->var_site = UINT32_MAX;
 	for (uint32_t i = 0; i < s->nr_site; i++) {
-		const struct adv_site *st = &s->site[i];
+		const struct ss_advise_site *st = &s->site[i];
 
 		if (!st->allocs || st->api != SS_API_KMALLOC || st->mixed_api)
 			continue;
@@ -280,7 +280,7 @@ static void kmem_cache_spec(const struct gen *g, unsigned size, bool hwcache,
 
 static int cmp_fixed(const void *a, const void *b, void *ctx)
 {
-	const struct adv_scan *s = ctx;
+	const struct ss_advise_scan *s = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	if (s->site[x].max != s->site[y].max)
@@ -292,7 +292,7 @@ static int cmp_fixed(const void *a, const void *b, void *ctx)
  * other site has. */
 static int fixed_sites(struct gen *g, struct ss_error *err)
 {
-	const struct adv_scan *s = g->scan;
+	const struct ss_advise_scan *s = g->scan;
 
 	g->fixed = malloc((s->nr_site + 1) * sizeof(*g->fixed));
 	g->names = malloc((s->nr_site + 1) * sizeof(*g->names));
@@ -307,7 +307,7 @@ static int fixed_sites(struct gen *g, struct ss_error *err)
 		char base[48]; /* adv_cache_name keeps 40, "_site" 5 more */
 		unsigned dup = 1;
 
-		adv_cache_name(site_name(g, g->fixed[k]), base, sizeof(base));
+		ss_advise_cache_name(site_name(g, g->fixed[k]), base, sizeof(base));
 		/* a cache the trace declares keeps its name (a site called
 		 * like a cache would otherwise share it) */
 		if (ss_strtab_find(&s->tables->cache_names, base) != UINT32_MAX)
@@ -348,13 +348,13 @@ static int add_into(struct ss_overrides *ov, const char *site,
 static int add_merged(struct gen *g, unsigned pi, const struct ss_merge_cand *c,
 		      const uint32_t *sites, unsigned n, struct ss_error *err)
 {
-	struct adv_prop *m, *p = &g->out->p[pi];
+	struct ss_advise_prop *m, *p = &g->out->p[pi];
 	char into[64];
 
 	if (!c || !strcmp(c->name, p->current))
 		return 0;
 	snprintf(into, sizeof(into), "%s", c->name);
-	if (!(m = new_prop(g, ADV_MERGED, err)))
+	if (!(m = new_prop(g, SS_ADVISE_MERGED, err)))
 		return -1;
 	p = &g->out->p[pi]; /* new_prop may have moved it */
 	m->hwcache = p->hwcache;
@@ -375,8 +375,8 @@ static int add_merged(struct gen *g, unsigned pi, const struct ss_merge_cand *c,
 static int add_cache_prop(struct gen *g, const uint32_t *sites, unsigned n,
 			  const char *name, bool hwcache, struct ss_error *err)
 {
-	enum adv_kind kind = n > 1 ? ADV_GROUP : ADV_DEDICATED;
-	struct adv_prop *p = new_prop(g, kind, err);
+	enum ss_advise_kind kind = n > 1 ? ADV_GROUP : SS_ADVISE_DEDICATED;
+	struct ss_advise_prop *p = new_prop(g, kind, err);
 	unsigned pi = g->out->nr - 1;
 	struct ss_cache_spec spec;
 	size_t len = 0;
@@ -411,10 +411,10 @@ static int add_cache_prop(struct gen *g, const uint32_t *sites, unsigned n,
 	return add_merged(g, pi, into, sites, n, err);
 }
 
-static void drop_from(struct adv_props *ps, unsigned from)
+static void drop_from(struct ss_advise_props *ps, unsigned from)
 {
 	while (ps->nr > from) {
-		struct adv_prop *p = &ps->p[--ps->nr];
+		struct ss_advise_prop *p = &ps->p[--ps->nr];
 
 		free(p->sites);
 		ss_overrides_release(&p->ov);
@@ -428,7 +428,7 @@ static int add_both(struct gen *g, const uint32_t *sites, unsigned n,
 		    const char *name, struct ss_error *err)
 {
 	unsigned first = g->out->nr, hw;
-	struct adv_prop *a, *b;
+	struct ss_advise_prop *a, *b;
 	bool any = false;
 
 	if (add_cache_prop(g, sites, n, name, false, err))
@@ -459,12 +459,12 @@ static void group_name(const struct gen *g, const uint32_t *sites, unsigned n,
 	char first[SS_OV_NAME_MAX], other[SS_OV_NAME_MAX];
 	size_t common;
 
-	adv_cache_name(site_name(g, sites[0]), first, sizeof(first));
+	ss_advise_cache_name(site_name(g, sites[0]), first, sizeof(first));
 	common = strlen(first);
 	for (unsigned k = 1; k < n; k++) {
 		size_t i = 0;
 
-		adv_cache_name(site_name(g, sites[k]), other, sizeof(other));
+		ss_advise_cache_name(site_name(g, sites[k]), other, sizeof(other));
 		while (i < common && first[i] == other[i])
 			i++;
 		common = i;
@@ -548,7 +548,7 @@ static int add_class_prop(struct gen *g, const char *label, const unsigned *cls,
 			  unsigned n, unsigned minalign, unsigned added,
 			  const char *current, const char *cache, struct ss_error *err)
 {
-	struct adv_prop *p = new_prop(g, ADV_CLASSES, err);
+	struct ss_advise_prop *p = new_prop(g, ADV_CLASSES, err);
 
 	if (!p)
 		return -1;
@@ -580,7 +580,7 @@ static unsigned class_stride(const struct ss_target *t, unsigned size)
 static int cluster_classes(struct gen *g, const unsigned *std, unsigned nstd,
 			   struct ss_error *err)
 {
-	const struct adv_scan *s = g->scan;
+	const struct ss_advise_scan *s = g->scan;
 	unsigned best[ADV_CLUSTER_CLASSES] = {0};
 	double gain[ADV_CLUSTER_CLASSES] = {0};
 	double *w = calloc(s->max_size + 1, sizeof(*w));
@@ -595,8 +595,8 @@ static int cluster_classes(struct gen *g, const unsigned *std, unsigned nstd,
 	for (unsigned sz = 1; sz <= s->max_size; sz++)
 		w[sz] = (double)g->var_peak[sz];
 	for (unsigned k = 0; k < g->nr_kfixed; k++) {
-		const struct adv_site *st = &s->site[g->kfixed[k]];
-		const struct adv_place *now = &g->cur[g->kfixed[k]];
+		const struct ss_advise_site *st = &s->site[g->kfixed[k]];
+		const struct ss_advise_place *now = &g->cur[g->kfixed[k]];
 
 		if (strncmp(now->cache, "kmalloc-", 8))
 			continue; /* the model has it in a cache of its own */
@@ -698,7 +698,7 @@ static int random_proposal(struct gen *g, struct ss_error *err)
 {
 	struct ss_target t = *g->t;
 	struct ss_error why = {{0}};
-	struct adv_prop *p;
+	struct ss_advise_prop *p;
 	const bool on = !g->t->kc.random_kmalloc;
 
 	if (!(p = new_prop(g, ADV_RANDOM, err)))
@@ -716,7 +716,7 @@ static int random_proposal(struct gen *g, struct ss_error *err)
 
 static int cmp_peak(const void *a, const void *b, void *ctx)
 {
-	const struct adv_scan *s = ctx;
+	const struct ss_advise_scan *s = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	if (s->site[x].peak_live != s->site[y].peak_live)
@@ -726,9 +726,9 @@ static int cmp_peak(const void *a, const void *b, void *ctx)
 
 static int hardening_proposals(struct gen *g, struct ss_error *err)
 {
-	const struct adv_scan *s = g->scan;
+	const struct ss_advise_scan *s = g->scan;
 	uint32_t *var = malloc((s->nr_site + 1) * sizeof(*var));
-	struct adv_prop *p;
+	struct ss_advise_prop *p;
 	unsigned n = 0;
 
 	if (!var)
@@ -741,11 +741,11 @@ static int hardening_proposals(struct gen *g, struct ss_error *err)
 	for (unsigned k = 0; k < n && k < ADV_BUCKET_SITES; k++) {
 		char name[SS_OV_NAME_MAX];
 
-		if (!(p = new_prop(g, ADV_BUCKETS, err))) {
+		if (!(p = new_prop(g, SS_ADVISE_BUCKETS, err))) {
 			free(var);
 			return -1;
 		}
-		adv_cache_name(site_name(g, var[k]), name, SS_OV_NAME_MAX - 8);
+		ss_advise_cache_name(site_name(g, var[k]), name, SS_OV_NAME_MAX - 8);
 		snprintf(p->cache, sizeof(p->cache), "%s", name);
 		snprintf(p->label, sizeof(p->label), "kmem_buckets");
 		p->nr_sites = 1;
@@ -762,14 +762,14 @@ static int hardening_proposals(struct gen *g, struct ss_error *err)
 
 /* ---- order and budget ---- */
 
-static bool budgeted(const struct adv_prop *p)
+static bool budgeted(const struct ss_advise_prop *p)
 {
-	return p->kind == ADV_DEDICATED || p->kind == ADV_GROUP || p->kind == ADV_MERGED;
+	return p->kind == SS_ADVISE_DEDICATED || p->kind == ADV_GROUP || p->kind == SS_ADVISE_MERGED;
 }
 
 static int cmp_score(const void *a, const void *b)
 {
-	const struct adv_prop *x = a, *y = b;
+	const struct ss_advise_prop *x = a, *y = b;
 
 	if (budgeted(x) != budgeted(y))
 		return budgeted(x) ? -1 : 1;
@@ -778,13 +778,13 @@ static int cmp_score(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static void apply_budget(struct adv_props *ps, unsigned max)
+static void apply_budget(struct ss_advise_props *ps, unsigned max)
 {
 	unsigned kept = 0, w = 0;
 
 	ss_sort(ps->p, ps->nr, sizeof(*ps->p), cmp_score);
 	for (unsigned i = 0; i < ps->nr; i++) {
-		struct adv_prop *p = &ps->p[i];
+		struct ss_advise_prop *p = &ps->p[i];
 
 		if (budgeted(p) && kept++ >= max) {
 			ps->dropped++;
@@ -799,7 +799,7 @@ static void apply_budget(struct adv_props *ps, unsigned max)
 	ps->nr = w;
 }
 
-int adv_generate(const struct adv_gen_in *in, struct adv_props *out,
+int ss_advise_generate(const struct ss_advise_gen_in *in, struct ss_advise_props *out,
 		 struct ss_error *err)
 {
 	struct gen g = {.in = in, .scan = in->scan, .t = in->cfg->target, .out = out};
@@ -822,11 +822,11 @@ out:
 	free(g.fixed);
 	free(g.names);
 	if (rc)
-		adv_props_release(out);
+		ss_advise_props_release(out);
 	return rc;
 }
 
-void adv_props_release(struct adv_props *ps)
+void ss_advise_props_release(struct ss_advise_props *ps)
 {
 	for (unsigned i = 0; i < ps->nr; i++) {
 		free(ps->p[i].sites);

@@ -26,10 +26,10 @@
 #include "adv_scan.h"
 #include "override.h"
 
-enum adv_kind { ADV_DEDICATED, ADV_GROUP, ADV_MERGED, ADV_CLASSES, ADV_BUCKETS, ADV_RANDOM };
+enum ss_advise_kind { SS_ADVISE_DEDICATED, ADV_GROUP, SS_ADVISE_MERGED, ADV_CLASSES, SS_ADVISE_BUCKETS, ADV_RANDOM };
 
-struct adv_prop {
-	enum adv_kind kind;
+struct ss_advise_prop {
+	enum ss_advise_kind kind;
 	bool hwcache;		/* the cache has SLAB_HWCACHE_ALIGN */
 	bool hw_same;		/* ... and with it the layout would be the same */
 	char label[96];		/* advice.csv's proposal column */
@@ -49,15 +49,15 @@ struct adv_prop {
 	unsigned order;		/* generation order (ties) */
 };
 
-struct adv_props {
-	struct adv_prop *p;
+struct ss_advise_props {
+	struct ss_advise_prop *p;
 	unsigned nr, cap;
 	unsigned dropped;	/* candidates past the replay budget */
 	double dropped_kib;	/* their predicted savings, summed */
 };
 
-struct adv_gen_in {
-	const struct adv_scan *scan;
+struct ss_advise_gen_in {
+	const struct ss_advise_scan *scan;
 	const struct ss_model_desc *desc;
 	const struct ss_model_config *cfg; /* the baseline's; tables: the scan's */
 	const struct ss_costs *costs;
@@ -66,13 +66,13 @@ struct adv_gen_in {
 
 /* Every proposal for the trace, the ones to replay first (by score, then
  * generation order), those past the budget dropped and counted. */
-int adv_generate(const struct adv_gen_in *in, struct adv_props *out,
+int ss_advise_generate(const struct ss_advise_gen_in *in, struct ss_advise_props *out,
 		 struct ss_error *err);
-void adv_props_release(struct adv_props *ps);
+void ss_advise_props_release(struct ss_advise_props *ps);
 
 /* A kernel-style cache name for a site: "smk_set_access:rule" ->
  * "smk_set_access_rule", "ext4_find_extent+0x30c/0x350" ->
  * "ext4_find_extent". */
-void adv_cache_name(const char *site, char *buf, size_t n);
+void ss_advise_cache_name(const char *site, char *buf, size_t n);
 
 #endif

@@ -19,8 +19,8 @@ static const char *const csv_cols =
 	"slab_pages_saved,footprint_kib,peak_footprint_kib,place";
 
 static const char *const kind_names[] = {
-	[ADV_DEDICATED] = "dedicated", [ADV_GROUP] = "group", [ADV_MERGED] = "merged",
-	[ADV_CLASSES] = "classes", [ADV_BUCKETS] = "buckets", [ADV_RANDOM] = "random",
+	[SS_ADVISE_DEDICATED] = "dedicated", [ADV_GROUP] = "group", [SS_ADVISE_MERGED] = "merged",
+	[ADV_CLASSES] = "classes", [SS_ADVISE_BUCKETS] = "buckets", [ADV_RANDOM] = "random",
 };
 
 /* Eras of the words about merging (major*100+minor). */
@@ -35,7 +35,7 @@ struct ranked {
 };
 
 struct out {
-	const struct adv_report *r;
+	const struct ss_advise_report *r;
 	struct ranked *rk;
 	unsigned nr;
 	char era[16];
@@ -60,7 +60,7 @@ static int cmp_ranked(const void *a, const void *b)
 
 static int rank_all(struct out *o, struct ss_error *err)
 {
-	const struct adv_report *r = o->r;
+	const struct ss_advise_report *r = o->r;
 
 	o->rk = calloc(r->props->nr + 1, sizeof(*o->rk));
 	if (!o->rk)
@@ -86,8 +86,8 @@ static int rank_all(struct out *o, struct ss_error *err)
 static void csv_row(FILE *fp, const struct out *o, unsigned rank)
 {
 	const struct ranked *k = &o->rk[rank];
-	const struct adv_prop *p = &o->r->props->p[k->idx];
-	const struct adv_result *res = &o->r->res[k->idx];
+	const struct ss_advise_prop *p = &o->r->props->p[k->idx];
+	const struct ss_advise_result *res = &o->r->res[k->idx];
 	char place[32];
 
 	fprintf(fp, "%u,", rank + 1);
@@ -174,7 +174,7 @@ static const char *no_merge_words(const struct out *o)
 					  : "boot with `slub_nomerge` (`SLAB_NO_MERGE` exists from 6.5)";
 }
 
-static void merge_words(FILE *fp, const struct out *o, const struct adv_prop *p)
+static void merge_words(FILE *fp, const struct out *o, const struct ss_advise_prop *p)
 {
 	if (!p->merge_into[0]) {
 		fprintf(fp, "- Merging: on %s, find_mergeable() finds no existing cache to alias it to, so it stays a cache of its own.\n",
@@ -188,7 +188,7 @@ static void merge_words(FILE *fp, const struct out *o, const struct adv_prop *p)
 	}
 }
 
-static void cache_words(FILE *fp, const struct out *o, const struct adv_prop *p)
+static void cache_words(FILE *fp, const struct out *o, const struct ss_advise_prop *p)
 {
 	fprintf(fp, "- Create the cache at init: `%s_cachep = kmem_cache_create(\"%s\", sizeof(struct …) /* %u bytes */, __alignof__(struct …), %s, NULL);` (`KMEM_CACHE(…, %s)`).\n",
 		p->cache, p->cache, p->object_size, p->hwcache ? "SLAB_HWCACHE_ALIGN" : "0",
@@ -203,14 +203,14 @@ static void cache_words(FILE *fp, const struct out *o, const struct adv_prop *p)
 	merge_words(fp, o, p);
 }
 
-static void change_words(FILE *fp, const struct out *o, const struct adv_prop *p)
+static void change_words(FILE *fp, const struct out *o, const struct ss_advise_prop *p)
 {
 	switch (p->kind) {
-	case ADV_DEDICATED:
+	case SS_ADVISE_DEDICATED:
 	case ADV_GROUP:
 		cache_words(fp, o, p);
 		break;
-	case ADV_MERGED:
+	case SS_ADVISE_MERGED:
 		fprintf(fp, "- What SLUB does with the dedicated cache of ");
 		md_sites(fp, p->sites);
 		fprintf(fp, " on %s: find_mergeable() makes it an alias of `%s` (it fits within a pointer and its alignment), so the objects go to `%s` (%u bytes each; now `%s`, %u).\n",
@@ -228,7 +228,7 @@ static void change_words(FILE *fp, const struct out *o, const struct adv_prop *p
 				p->cache, p->object_size, p->current);
 		fprintf(fp, "- Every kmalloc site is affected; no call site changes.\n");
 		break;
-	case ADV_BUCKETS:
+	case SS_ADVISE_BUCKETS:
 		fprintf(fp, "- Give ");
 		md_sites(fp, p->sites);
 		fprintf(fp, " its own bucket set (6.11+, CONFIG_SLAB_BUCKETS): `%s_buckets = kmem_buckets_create(\"%s\", 0, 0, INT_MAX, NULL);` at init and `kmem_buckets_alloc(%s_buckets, size, gfp)` at the site: a private, unmerged copy of every kmalloc class. A hardening change: the saving is negative, its cost.\n",
@@ -257,7 +257,7 @@ static const char *cpus_words(const char *from)
 
 static void md_head(FILE *fp, const struct out *o)
 {
-	const struct adv_report *r = o->r;
+	const struct ss_advise_report *r = o->r;
 	const struct ss_advise_opts *op = r->opts;
 
 	fprintf(fp, "# slabsim advise: %s\n\n", op->spec.trace);
@@ -280,7 +280,7 @@ static void md_head(FILE *fp, const struct out *o)
 	fprintf(fp, ".\n\n");
 }
 
-static void md_table(FILE *fp, const struct out *o)
+static void ss_md_table(FILE *fp, const struct out *o)
 {
 	fprintf(fp, "## Ranked by replayed saving\n\n");
 	if (!o->nr) {
@@ -291,7 +291,7 @@ static void md_table(FILE *fp, const struct out *o)
 	fprintf(fp, "|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
 	for (unsigned i = 0; i < o->nr; i++) {
 		const struct ranked *k = &o->rk[i];
-		const struct adv_prop *p = &o->r->props->p[k->idx];
+		const struct ss_advise_prop *p = &o->r->props->p[k->idx];
 
 		fprintf(fp, "| %u | %s | ", i + 1, p->label);
 		if (p->nr_sites > 1)
@@ -312,7 +312,7 @@ static void md_changes(FILE *fp, const struct out *o)
 	fprintf(fp, "## The kernel changes\n\n");
 	for (unsigned i = 0; i < o->nr; i++) {
 		const struct ranked *k = &o->rk[i];
-		const struct adv_prop *p = &o->r->props->p[k->idx];
+		const struct ss_advise_prop *p = &o->r->props->p[k->idx];
 
 		fprintf(fp, "### %u. %s: %s (%.1f KiB at the end, %.1f at the peak)\n\n", i + 1,
 			p->label, p->nr_sites > 1 ? "a group" : p->sites, shown(k->saving, 0.1),
@@ -327,7 +327,7 @@ static void md_changes(FILE *fp, const struct out *o)
 
 static void md_not_replayed(FILE *fp, const struct out *o)
 {
-	const struct adv_props *ps = o->r->props;
+	const struct ss_advise_props *ps = o->r->props;
 	bool any = false;
 
 	for (unsigned i = 0; i < ps->nr; i++) {
@@ -356,7 +356,7 @@ static void plot_data(FILE *fp, const struct out *o)
 		fprintf(fp, "0 0 0 \"no proposal\"\n");
 	for (unsigned i = 0; i < o->nr && i < ADV_PLOT_ROWS; i++) {
 		const struct ranked *k = &o->rk[i];
-		const struct adv_prop *p = &o->r->props->p[k->idx];
+		const struct ss_advise_prop *p = &o->r->props->p[k->idx];
 		char label[256];
 
 		/* short: the site's function (no +offset/size), or the group's cache */
@@ -455,7 +455,7 @@ static void files_release(struct files *fs)
 	free(fs->f);
 }
 
-int adv_write_outputs(const struct adv_report *r, struct ss_error *err)
+int ss_advise_write_outputs(const struct ss_advise_report *r, struct ss_error *err)
 {
 	struct out o = {.r = r};
 	struct files fs = {0};
@@ -481,11 +481,11 @@ int adv_write_outputs(const struct adv_report *r, struct ss_error *err)
 	for (unsigned i = 0; i < o.nr; i++)
 		csv_row(fs.f[0].fp, &o, i);
 	md_head(fs.f[1].fp, &o);
-	md_table(fs.f[1].fp, &o);
+	ss_md_table(fs.f[1].fp, &o);
 	md_changes(fs.f[1].fp, &o);
 	md_not_replayed(fs.f[1].fp, &o);
 	for (unsigned i = 0; i < o.nr; i++) {
-		const struct adv_prop *p = &r->props->p[o.rk[i].idx];
+		const struct ss_advise_prop *p = &r->props->p[o.rk[i].idx];
 		char name[32];
 
 		if (p->config[0]) /* a kernel option: no placement to write */

@@ -11,17 +11,17 @@
 #include "adv_scan.h"
 #include "advise.h"
 
-struct adv_report {
+struct ss_advise_report {
 	const struct ss_advise_opts *opts;
 	const struct ss_target *target;
 	const char *cpus_from;		  /* the run set-up's: "trace", "--cpus", ... */
-	const struct adv_scan *scan;
-	const struct adv_props *props;
-	const struct adv_result *base;	  /* the baseline replay */
-	const struct adv_result *res;	  /* per proposal (props->p[i]) */
+	const struct ss_advise_scan *scan;
+	const struct ss_advise_props *props;
+	const struct ss_advise_result *base;	  /* the baseline replay */
+	const struct ss_advise_result *res;	  /* per proposal (props->p[i]) */
 	const int *replayed;		  /* per proposal: 1 replayed */
 };
 
-int adv_write_outputs(const struct adv_report *r, struct ss_error *err);
+int ss_advise_write_outputs(const struct ss_advise_report *r, struct ss_error *err);
 
 #endif

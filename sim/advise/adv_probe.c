@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-int adv_probe(const struct ss_model_desc *desc, const struct ss_model_config *cfg,
+int ss_advise_probe(const struct ss_model_desc *desc, const struct ss_model_config *cfg,
 	      const struct ss_overrides *ov, const struct ss_costs *costs,
-	      const struct adv_req *req, unsigned n, struct adv_place *out,
+	      const struct ss_advise_req *req, unsigned n, struct ss_advise_place *out,
 	      struct ss_error *err)
 {
 	struct ss_model_config c = *cfg;

@@ -11,12 +11,12 @@
 #include "costs.h"
 #include "model.h"
 
-struct adv_req {
+struct ss_advise_req {
 	uint32_t site, api; /* trace name index, SS_API_KMALLOC or a cache */
 	uint64_t size;	    /* bytes requested */
 };
 
-struct adv_place {
+struct ss_advise_place {
 	char cache[64];	 /* cache name; "kmalloc_large", "ZERO_SIZE_PTR" */
 	unsigned stride; /* bytes per object in its slab (slab_size); 0: none */
 };
@@ -24,9 +24,9 @@ struct adv_place {
 /* One fresh model instance of desc with cfg and overrides ov (NULL: none)
  * takes one allocation per request, on CPU 0.  -1 with err (a cache the
  * target cannot lay out, an override that does not fit). */
-int adv_probe(const struct ss_model_desc *desc, const struct ss_model_config *cfg,
+int ss_advise_probe(const struct ss_model_desc *desc, const struct ss_model_config *cfg,
 	      const struct ss_overrides *ov, const struct ss_costs *costs,
-	      const struct adv_req *req, unsigned n, struct adv_place *out,
+	      const struct ss_advise_req *req, unsigned n, struct ss_advise_place *out,
 	      struct ss_error *err);
 
 #endif

@@ -14,7 +14,7 @@
  * and kmalloc_large pages where the era counts them as slab memory. */
 static int note_peak(struct ss_run *run, struct ss_error *err)
 {
-	struct adv_result *res = run->user;
+	struct ss_advise_result *res = run->user;
 	uint64_t bytes = run->books.mem.slab_pages * run->books.mem.page_size;
 	double kib;
 
@@ -28,7 +28,7 @@ static int note_peak(struct ss_run *run, struct ss_error *err)
 }
 
 /* The results of a replayed run. */
-static void take_results(struct ss_run *run, struct adv_result *res)
+static void take_results(struct ss_run *run, struct ss_advise_result *res)
 {
 	struct ss_totals tot;
 
@@ -40,7 +40,7 @@ static void take_results(struct ss_run *run, struct adv_result *res)
 		res->peak_kib = res->footprint_kib;
 }
 
-int adv_replay_all(const struct ss_run_spec *spec, struct adv_job *jobs,
+int ss_advise_replay_all(const struct ss_run_spec *spec, struct ss_advise_job *jobs,
 		   unsigned n, unsigned threads, struct ss_error *err)
 {
 	struct ss_run_spec *specs = calloc(n + 1, sizeof(*specs));

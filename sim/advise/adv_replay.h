@@ -12,23 +12,23 @@
 #include "run.h"
 
 /* What one replay measured (summary.csv's definitions). */
-struct adv_result {
+struct ss_advise_result {
 	double footprint_kib;	/* footprint_kib at the end */
 	double peak_kib;	/* the largest footprint after any event */
 	uint64_t slab_pages;	/* slab_pages at the end */
 	double sim_ms;		/* sim_time_ms: the busiest CPU's clock */
 };
 
-struct adv_job {
+struct ss_advise_job {
 	const struct ss_overrides *ov; /* NULL: the baseline */
 	const char *config;	       /* its --config, NULL: the spec's */
-	struct adv_result res;
+	struct ss_advise_result res;
 };
 
 /* Replay spec's trace for every job from one pass, on `threads` threads
  * (0: one per CPU this process may use).  -1 with the error of the first
  * job (in job order) that failed. */
-int adv_replay_all(const struct ss_run_spec *spec, struct adv_job *jobs,
+int ss_advise_replay_all(const struct ss_run_spec *spec, struct ss_advise_job *jobs,
 		   unsigned n, unsigned threads, struct ss_error *err);
 
 #endif

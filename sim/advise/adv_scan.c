@@ -6,15 +6,15 @@
 
 #include "grow.h"
 
-static int grow_sites(struct adv_scan *s, uint32_t idx)
+static int grow_sites(struct ss_advise_scan *s, uint32_t idx)
 {
 	return ss_grow_zeroed((void **)&s->site, &s->nr_site, idx, sizeof(*s->site), 64);
 }
 
-static int grow_objs(struct adv_scan *s, uint64_t id)
+static int grow_objs(struct ss_advise_scan *s, uint64_t id)
 {
 	uint64_t nr = s->nr_obj ? s->nr_obj : 1024;
-	struct adv_obj *p;
+	struct ss_advise_obj *p;
 
 	while (nr <= id)
 		nr *= 2;
@@ -28,7 +28,7 @@ static int grow_objs(struct adv_scan *s, uint64_t id)
 }
 
 /* A kmalloc object of size bytes appears (+1) or goes (-1). */
-static void count_size(struct adv_scan *s, uint64_t size, uint32_t site, int dir)
+static void count_size(struct ss_advise_scan *s, uint64_t size, uint32_t site, int dir)
 {
 	if (!size || size > s->max_size)
 		return;
@@ -42,10 +42,10 @@ static void count_size(struct adv_scan *s, uint64_t size, uint32_t site, int dir
 	}
 }
 
-static int on_alloc(struct adv_scan *s, const struct ss_event *ev)
+static int on_alloc(struct ss_advise_scan *s, const struct ss_event *ev)
 {
-	struct adv_site *st;
-	struct adv_obj *o;
+	struct ss_advise_site *st;
+	struct ss_advise_obj *o;
 
 	if (ev->site >= s->nr_site && grow_sites(s, ev->site))
 		return -1;
@@ -76,9 +76,9 @@ static int on_alloc(struct adv_scan *s, const struct ss_event *ev)
 	return 0;
 }
 
-static void on_free(struct adv_scan *s, const struct ss_event *ev)
+static void on_free(struct ss_advise_scan *s, const struct ss_event *ev)
 {
-	struct adv_obj *o = ev->id < s->nr_obj ? &s->obj[ev->id] : NULL;
+	struct ss_advise_obj *o = ev->id < s->nr_obj ? &s->obj[ev->id] : NULL;
 
 	if (!o || !o->size) /* the replay names a bad free */
 		return;
@@ -88,7 +88,7 @@ static void on_free(struct adv_scan *s, const struct ss_event *ev)
 	o->size = 0;
 }
 
-int adv_scan_trace(const char *path, unsigned max_size, struct adv_scan *s,
+int ss_advise_scan_trace(const char *path, unsigned max_size, struct ss_advise_scan *s,
 		   struct ss_error *err)
 {
 	struct ss_event ev;
@@ -101,12 +101,12 @@ int adv_scan_trace(const char *path, unsigned max_size, struct adv_scan *s,
 	s->size_peak = calloc((size_t)max_size + 1, sizeof(*s->size_peak));
 	s->size_site = malloc(((size_t)max_size + 1) * sizeof(*s->size_site));
 	if (!s->size_live || !s->size_peak || !s->size_site) {
-		adv_scan_release(s);
+		ss_advise_scan_release(s);
 		return ss_errorf(err, "out of memory");
 	}
 	memset(s->size_site, 0xff, ((size_t)max_size + 1) * sizeof(*s->size_site));
 	if (ss_trace_open(&s->reader, path, err)) {
-		adv_scan_release(s);
+		ss_advise_scan_release(s);
 		return -1;
 	}
 	while ((rc = ss_trace_next(s->reader, &ev, err)) == 1) {
@@ -119,7 +119,7 @@ int adv_scan_trace(const char *path, unsigned max_size, struct adv_scan *s,
 			on_free(s, &ev);
 	}
 	if (rc < 0) {
-		adv_scan_release(s);
+		ss_advise_scan_release(s);
 		return -1;
 	}
 	s->tables = ss_trace_tables(s->reader);
@@ -131,7 +131,7 @@ int adv_scan_trace(const char *path, unsigned max_size, struct adv_scan *s,
 	return 0;
 }
 
-void adv_scan_release(struct adv_scan *s)
+void ss_advise_scan_release(struct ss_advise_scan *s)
 {
 	ss_trace_close(s->reader);
 	free(s->site);

@@ -11,7 +11,7 @@
 
 #include "trace.h"
 
-struct adv_site {
+struct ss_advise_site {
 	uint32_t api;		/* API of the first allocation */
 	bool mixed_api;		/* the site allocated through several APIs */
 	uint64_t allocs, min, max; /* requested bytes, smallest and largest */
@@ -19,15 +19,15 @@ struct adv_site {
 };
 
 /* One live object of the scan (state only: the replays price them). */
-struct adv_obj {
+struct ss_advise_obj {
 	uint64_t size;	/* requested bytes + 1; 0: not live */
 	uint32_t site, api;
 };
 
-struct adv_scan {
+struct ss_advise_scan {
 	struct ss_trace_reader *reader;	     /* open until release: its tables */
 	const struct ss_trace_tables *tables; /* name the sites for everyone */
-	struct adv_site *site;	/* by trace name index */
+	struct ss_advise_site *site;	/* by trace name index */
 	uint32_t nr_site;
 	/* kmalloc objects by requested size 1..max_size: live at the end, the
 	 * most live at once, and the first site that asked for the size */
@@ -36,18 +36,18 @@ struct adv_scan {
 	unsigned max_size;
 	uint64_t events, allocs;
 	bool imported;		/* meta workload import: a real capture */
-	struct adv_obj *obj;	/* by object id */
+	struct ss_advise_obj *obj;	/* by object id */
 	uint64_t nr_obj;
 };
 
 /* Read every event of path.  max_size is the largest kmalloc class (the
  * size histogram's bound).  Trace errors name FILE:LINE. */
-int adv_scan_trace(const char *path, unsigned max_size, struct adv_scan *s,
+int ss_advise_scan_trace(const char *path, unsigned max_size, struct ss_advise_scan *s,
 		   struct ss_error *err);
-void adv_scan_release(struct adv_scan *s);
+void ss_advise_scan_release(struct ss_advise_scan *s);
 
 /* The site's allocations always ask the same number of bytes. */
-static inline bool adv_site_fixed(const struct adv_site *s)
+static inline bool adv_site_fixed(const struct ss_advise_site *s)
 {
 	return s->allocs && s->min == s->max && !s->mixed_api;
 }

@@ -56,11 +56,11 @@ int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 	struct ss_advise_opts with_target = *opts, *o = &with_target;
 	char target[256];
 	struct ss_run_setup rs = {0};
-	struct adv_scan scan = {0};
-	struct adv_props props = {0};
+	struct ss_advise_scan scan = {0};
+	struct ss_advise_props props = {0};
 	struct ss_model_config cfg;
-	struct adv_job *jobs = NULL;
-	struct adv_result *res = NULL;
+	struct ss_advise_job *jobs = NULL;
+	struct ss_advise_result *res = NULL;
 	int *replayed = NULL;
 	char **configs = NULL; /* the jobs' --config lists */
 	unsigned nj = 0, nconfig = 0;
@@ -73,16 +73,16 @@ int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 	}
 	/* the baseline's model, target, costs, topology and configuration */
 	if (ss_run_setup_load(&rs, &o->spec, err) || ss_run_setup_open(&rs, &o->spec, err) ||
-	    adv_scan_trace(o->spec.trace, ss_kmalloc_max_cache_size(&rs.target), &scan, err))
+	    ss_advise_scan_trace(o->spec.trace, ss_kmalloc_max_cache_size(&rs.target), &scan, err))
 		goto out;
 	cfg = rs.cfg;
 	cfg.tables = scan.tables; /* names every site the trace has */
 	{
-		struct adv_gen_in in = {
+		struct ss_advise_gen_in in = {
 			.scan = &scan, .desc = rs.desc, .cfg = &cfg, .costs = &rs.costs,
 			.max_proposals = o->max_proposals ? o->max_proposals : SS_ADVISE_MAX_PROPOSALS,
 		};
-		if (adv_generate(&in, &props, err))
+		if (ss_advise_generate(&in, &props, err))
 			goto out;
 	}
 	jobs = calloc(props.nr + 1, sizeof(*jobs));
@@ -103,7 +103,7 @@ int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 				goto out;
 			nj++;
 		}
-	if (ss_mkdirs(o->out, err) || adv_replay_all(&o->spec, jobs, nj, o->jobs, err))
+	if (ss_mkdirs(o->out, err) || ss_advise_replay_all(&o->spec, jobs, nj, o->jobs, err))
 		goto out;
 	for (unsigned i = 0, j = 1; i < props.nr; i++)
 		if (!props.p[i].needs) {
@@ -111,11 +111,11 @@ int ss_advise(const struct ss_advise_opts *opts, struct ss_error *err)
 			replayed[i] = 1;
 		}
 	{
-		struct adv_report r = {
+		struct ss_advise_report r = {
 			.opts = o, .target = &rs.target, .cpus_from = rs.cpus_from, .scan = &scan, .props = &props,
 			.base = &jobs[0].res, .res = res, .replayed = replayed,
 		};
-		rc = adv_write_outputs(&r, err);
+		rc = ss_advise_write_outputs(&r, err);
 	}
 out:
 	for (unsigned i = 0; i < nconfig; i++)
@@ -124,8 +124,8 @@ out:
 	free(jobs);
 	free(res);
 	free(replayed);
-	adv_props_release(&props);
-	adv_scan_release(&scan);
+	ss_advise_props_release(&props);
+	ss_advise_scan_release(&scan);
 	ss_run_setup_close(&rs, NULL);
 	return rc;
 }

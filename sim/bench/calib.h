@@ -12,42 +12,42 @@ struct hwloc_topology;
 
 /* A measured figure: median, 10th and 90th percentile; v < 0: not
  * measured on this host. */
-struct calib_value {
+struct ss_calib_value {
 	double v, lo, hi;
 };
 
-struct calib_fit { /* cost = a + b * bytes */
+struct ss_calib_fit { /* cost = a + b * bytes */
 	double a, b;
 };
 
 /* A fit through the medians, and through the 10th and 90th percentiles
  * of each size (the spread of a and b). */
-struct calib_fits {
-	struct calib_fit med, lo, hi;
+struct ss_calib_fits {
+	struct ss_calib_fit med, lo, hi;
 };
 
-struct calib_result {
+struct ss_calib_result {
 	double timer;		   /* ticks of an empty measurement */
-	struct calib_fits poison_write, poison_check; /* memset, memchr_inv */
-	struct calib_value list_lock;  /* spin lock + unlock, uncontended */
-	struct calib_value slab_lock;  /* lock cmpxchg to take + store to drop */
-	struct calib_value cmpxchg16b; /* lock cmpxchg16b (x86_64 only) */
-	struct calib_value bounce;     /* one hand-off of a lock between two PUs */
-	struct calib_value alloc_fast, free_fast, alloc_slow, free_slow; /* host replay */
+	struct ss_calib_fits poison_write, poison_check; /* memset, memchr_inv */
+	struct ss_calib_value list_lock;  /* spin lock + unlock, uncontended */
+	struct ss_calib_value slab_lock;  /* lock cmpxchg to take + store to drop */
+	struct ss_calib_value cmpxchg16b; /* lock cmpxchg16b (x86_64 only) */
+	struct ss_calib_value bounce;     /* one hand-off of a lock between two PUs */
+	struct ss_calib_value alloc_fast, free_fast, alloc_slow, free_slow; /* host replay */
 };
 
 /* reps: medians are taken over this many samples of each measurement. */
-void calib_measure(struct calib_result *r, unsigned reps,
+void ss_calib_measure(struct ss_calib_result *r, unsigned reps,
 		   struct hwloc_topology *host);
 
 /* Median of n values (sorts them). */
-double calib_median(double *v, unsigned n);
+double ss_calib_median(double *v, unsigned n);
 /* Median, 10th and 90th percentile of n values (sorts them). */
-struct calib_value calib_spread(double *v, unsigned n);
+struct ss_calib_value ss_calib_spread(double *v, unsigned n);
 /* A path's figure less a part measured apart (its median), none below 0;
  * unchanged if either was not measured. */
-struct calib_value calib_less(struct calib_value path, struct calib_value part);
+struct ss_calib_value ss_calib_less(struct ss_calib_value path, struct ss_calib_value part);
 /* Least-squares line through (x[i], y[i]). */
-struct calib_fit calib_fit_line(const double *x, const double *y, unsigned n);
+struct ss_calib_fit ss_calib_fit_line(const double *x, const double *y, unsigned n);
 
 #endif

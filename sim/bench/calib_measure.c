@@ -30,7 +30,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-double calib_median(double *v, unsigned n)
+double ss_calib_median(double *v, unsigned n)
 {
 	ss_sort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -44,20 +44,20 @@ static double percentile(const double *v, unsigned n, unsigned p)
 	return v[k ? k - 1 : 0];
 }
 
-struct calib_value calib_spread(double *v, unsigned n)
+struct ss_calib_value ss_calib_spread(double *v, unsigned n)
 {
-	struct calib_value r;
+	struct ss_calib_value r;
 
-	r.v = calib_median(v, n);
+	r.v = ss_calib_median(v, n);
 	r.lo = percentile(v, n, 10);
 	r.hi = percentile(v, n, 90);
 	return r;
 }
 
-struct calib_fit calib_fit_line(const double *x, const double *y, unsigned n)
+struct ss_calib_fit ss_calib_fit_line(const double *x, const double *y, unsigned n)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0;
-	struct calib_fit f;
+	struct ss_calib_fit f;
 
 	for (unsigned i = 0; i < n; i++) {
 		sx += x[i];
@@ -75,7 +75,7 @@ static double positive(double v)
 	return v > 0 ? v : 0;
 }
 
-static struct calib_value positive_value(struct calib_value c)
+static struct ss_calib_value positive_value(struct ss_calib_value c)
 {
 	c.v = positive(c.v);
 	c.lo = positive(c.lo);
@@ -83,7 +83,7 @@ static struct calib_value positive_value(struct calib_value c)
 	return c;
 }
 
-struct calib_value calib_less(struct calib_value path, struct calib_value part)
+struct ss_calib_value ss_calib_less(struct ss_calib_value path, struct ss_calib_value part)
 {
 	if (path.v < 0 || part.v < 0)
 		return path;
@@ -100,7 +100,7 @@ static double timer_overhead(double *s, unsigned reps)
 
 		s[i] = (double)(host_ticks() - t0);
 	}
-	return calib_median(s, reps);
+	return ss_calib_median(s, reps);
 }
 
 /* ---- poison: memset and the word-wise check, fitted a + b * bytes ---- */
@@ -117,9 +117,9 @@ static void time_poison(unsigned char *buf, unsigned n, bool check,
 
 		for (unsigned k = 0; k < BATCH; k++) {
 			if (check)
-				sink(hs_memchr_inv(buf, HS_POISON_FREE, n));
+				sink(ss_hostslab_memchr_inv(buf, SS_HOSTSLAB_POISON_FREE, n));
 			else
-				memset(buf, HS_POISON_FREE, n);
+				memset(buf, SS_HOSTSLAB_POISON_FREE, n);
 			sink(buf);
 		}
 		s[r] = ((double)(host_ticks() - t0) - timer) / BATCH;
@@ -128,33 +128,33 @@ static void time_poison(unsigned char *buf, unsigned n, bool check,
 
 /* Lines through the medians, and through the 10th and 90th percentiles,
  * of each size. */
-static struct calib_fits fit_poison(bool check, double timer, double *s,
+static struct ss_calib_fits fit_poison(bool check, double timer, double *s,
 				    unsigned reps)
 {
 	unsigned char buf[4096] __attribute__((aligned(64)));
 	double x[NR_SIZES], ymed[NR_SIZES], ylo[NR_SIZES], yhi[NR_SIZES];
-	struct calib_fits f;
+	struct ss_calib_fits f;
 
-	memset(buf, HS_POISON_FREE, sizeof(buf));
+	memset(buf, SS_HOSTSLAB_POISON_FREE, sizeof(buf));
 	for (unsigned i = 0; i < NR_SIZES; i++) {
-		struct calib_value c;
+		struct ss_calib_value c;
 
 		time_poison(buf, sizes[i], check, timer, s, reps);
-		c = calib_spread(s, reps);
+		c = ss_calib_spread(s, reps);
 		x[i] = sizes[i];
 		ymed[i] = c.v;
 		ylo[i] = c.lo;
 		yhi[i] = c.hi;
 	}
-	f.med = calib_fit_line(x, ymed, NR_SIZES);
-	f.lo = calib_fit_line(x, ylo, NR_SIZES);
-	f.hi = calib_fit_line(x, yhi, NR_SIZES);
+	f.med = ss_calib_fit_line(x, ymed, NR_SIZES);
+	f.lo = ss_calib_fit_line(x, ylo, NR_SIZES);
+	f.hi = ss_calib_fit_line(x, yhi, NR_SIZES);
 	return f;
 }
 
 /* ---- locks ---- */
 
-static struct calib_value time_spin_pair(double timer, double *s, unsigned reps)
+static struct ss_calib_value time_spin_pair(double timer, double *s, unsigned reps)
 {
 	pthread_spinlock_t l;
 
@@ -170,13 +170,13 @@ static struct calib_value time_spin_pair(double timer, double *s, unsigned reps)
 		s[r] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	}
 	pthread_spin_destroy(&l);
-	return positive_value(calib_spread(s, reps));
+	return positive_value(ss_calib_spread(s, reps));
 }
 
 /* bit_spin_lock() / __bit_spin_unlock() on x86: one locked read-modify-
  * write to take the lock, a plain release store to drop it.  Measured as
  * a lock cmpxchg 0 -> 1 and a release store of 0 on a word in L1. */
-static struct calib_value time_locked_cmpxchg_pair(double timer, double *s,
+static struct ss_calib_value time_locked_cmpxchg_pair(double timer, double *s,
 						   unsigned reps)
 {
 	_Atomic unsigned long w = 0;
@@ -193,7 +193,7 @@ static struct calib_value time_locked_cmpxchg_pair(double timer, double *s,
 		}
 		s[r] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	}
-	return positive_value(calib_spread(s, reps));
+	return positive_value(ss_calib_spread(s, reps));
 }
 
 #if defined(__x86_64__)
@@ -213,7 +213,7 @@ static int cmpxchg16b(unsigned __int128 *p, unsigned __int128 old,
 	return ok;
 }
 
-static struct calib_value time_cmpxchg16b(double timer, double *s, unsigned reps)
+static struct ss_calib_value time_cmpxchg16b(double timer, double *s, unsigned reps)
 {
 	_Alignas(16) unsigned __int128 w = 0;
 
@@ -226,16 +226,16 @@ static struct calib_value time_cmpxchg16b(double timer, double *s, unsigned reps
 		}
 		s[r] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	}
-	return positive_value(calib_spread(s, reps));
+	return positive_value(ss_calib_spread(s, reps));
 }
 #else
 /* No cmpxchg16b on this host: the default stays. */
-static struct calib_value time_cmpxchg16b(double timer, double *s, unsigned reps)
+static struct ss_calib_value time_cmpxchg16b(double timer, double *s, unsigned reps)
 {
 	(void)timer;
 	(void)s;
 	(void)reps;
-	return (struct calib_value){-1, -1, -1};
+	return (struct ss_calib_value){-1, -1, -1};
 }
 #endif
 
@@ -272,11 +272,11 @@ static void *bounce_peer(void *arg)
 	return NULL;
 }
 
-static struct calib_value time_bounce(hwloc_topology_t host, double *s,
+static struct ss_calib_value time_bounce(hwloc_topology_t host, double *s,
 				      unsigned samples)
 {
 	struct bounce b = {.turn = 0, .rounds = 2000, .host = host};
-	const struct calib_value none = {-1, -1, -1};
+	const struct ss_calib_value none = {-1, -1, -1};
 
 	if (hwloc_get_nbobjs_by_type(host, HWLOC_OBJ_PU) < 2)
 		return none;
@@ -302,7 +302,7 @@ static struct calib_value time_bounce(hwloc_topology_t host, double *s,
 		pthread_join(peer, NULL);
 	}
 	pthread_spin_destroy(&b.lock);
-	return calib_spread(s, samples);
+	return ss_calib_spread(s, samples);
 }
 
 /* ---- host replay paths: one cache per sample, 64-byte objects ---- */
@@ -315,14 +315,14 @@ struct path_samples {
 static void one_path_sample(const struct ss_topology *topo, double timer,
 			    struct path_samples *ps)
 {
-	struct hs_geometry g;
-	struct hs_cache s;
-	struct hs_ctx ctx = {0};
+	struct ss_hostslab_geometry g;
+	struct ss_hostslab_cache s;
+	struct ss_hostslab_ctx ctx = {0};
 	struct ss_error err;
 	_Atomic int64_t mapped = 0, peak = 0;
-	struct hs_slab *sl[64];
+	struct ss_hostslab_slab *sl[64];
 	void *obj[64];
-	enum hs_path p;
+	enum ss_hostslab_path p;
 	uint64_t t0;
 
 	struct ss_target t;
@@ -330,41 +330,41 @@ static void one_path_sample(const struct ss_topology *topo, double timer,
 	struct ss_cache_spec spec = {.object_size = 64, .flags = SS_CF_KMALLOC};
 
 	ss_target_defaults(&t);
-	if (hs_geometry_for_spec(&g, &t, topo, &spec, &err) ||
-	    hs_cache_init(&s, "calibrate", &g, topo, &mapped, &peak, &err))
+	if (ss_hostslab_geometry_for_spec(&g, &t, topo, &spec, &err) ||
+	    ss_hostslab_cache_init(&s, "calibrate", &g, topo, &mapped, &peak, &err))
 		return;
 	for (unsigned i = 0; i < 64; i++) /* CPU 0 fills a slab */
-		obj[i] = hs_alloc(&s, 0, &sl[i], &p, &ctx);
+		obj[i] = ss_hostslab_alloc(&s, 0, &sl[i], &p, &ctx);
 	/* CPU 0 has run dry; 16 times: CPU 1 frees one of its objects, CPU 0
 	 * allocates it back through get_freelist() (a slow free + a refill) */
 	t0 = host_ticks();
 	for (unsigned i = 0; i < BATCH; i++) {
-		hs_free(&s, 1, obj[i], sl[i], &p, &ctx);
-		obj[i] = hs_alloc(&s, 0, &sl[i], &p, &ctx);
+		ss_hostslab_free(&s, 1, obj[i], sl[i], &p, &ctx);
+		obj[i] = ss_hostslab_alloc(&s, 0, &sl[i], &p, &ctx);
 	}
 	ps->as[ps->n] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	if (ctx.alloc_path[HS_REFILL] != BATCH)
 		goto out;
 	t0 = host_ticks(); /* CPU 1 frees 32 into it: __slab_free, frozen */
 	for (unsigned i = 16; i < 48; i++)
-		hs_free(&s, 1, obj[i], sl[i], &p, &ctx);
+		ss_hostslab_free(&s, 1, obj[i], sl[i], &p, &ctx);
 	ps->fs[ps->n] = ((double)(host_ticks() - t0) - timer) / 32;
 	ps->as[ps->n] -= ps->fs[ps->n]; /* the refill alone */
-	obj[16] = hs_alloc(&s, 0, &sl[16], &p, &ctx); /* takes the 32 back */
+	obj[16] = ss_hostslab_alloc(&s, 0, &sl[16], &p, &ctx); /* takes the 32 back */
 	t0 = host_ticks(); /* 31 left on c->freelist: fast pops */
 	for (unsigned i = 17; i < 17 + BATCH; i++)
-		obj[i] = hs_alloc(&s, 0, &sl[i], &p, &ctx);
+		obj[i] = ss_hostslab_alloc(&s, 0, &sl[i], &p, &ctx);
 	ps->af[ps->n] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	t0 = host_ticks(); /* and fast pushes back */
 	for (unsigned i = 17; i < 17 + BATCH; i++)
-		hs_free(&s, 0, obj[i], sl[i], &p, &ctx);
+		ss_hostslab_free(&s, 0, obj[i], sl[i], &p, &ctx);
 	ps->ff[ps->n] = ((double)(host_ticks() - t0) - timer) / BATCH;
 	ps->n++;
 out:
-	hs_cache_destroy(&s);
+	ss_hostslab_cache_destroy(&s);
 }
 
-static void time_paths(struct calib_result *r, double *buf, unsigned reps)
+static void time_paths(struct ss_calib_result *r, double *buf, unsigned reps)
 {
 	struct ss_topology topo;
 	struct ss_error err;
@@ -377,19 +377,19 @@ static void time_paths(struct calib_result *r, double *buf, unsigned reps)
 	ss_topology_release(&topo);
 	if (!ps.n) /* the allocator did not take the expected paths */
 		return;
-	r->alloc_fast = positive_value(calib_spread(ps.af, ps.n));
-	r->free_fast = positive_value(calib_spread(ps.ff, ps.n));
-	r->alloc_slow = positive_value(calib_spread(ps.as, ps.n));
-	r->free_slow = positive_value(calib_spread(ps.fs, ps.n));
+	r->alloc_fast = positive_value(ss_calib_spread(ps.af, ps.n));
+	r->free_fast = positive_value(ss_calib_spread(ps.ff, ps.n));
+	r->alloc_slow = positive_value(ss_calib_spread(ps.as, ps.n));
+	r->free_slow = positive_value(ss_calib_spread(ps.fs, ps.n));
 }
 
-void calib_measure(struct calib_result *r, unsigned reps,
+void ss_calib_measure(struct ss_calib_result *r, unsigned reps,
 		   struct hwloc_topology *host)
 {
 	double *s = calloc((size_t)reps * 4, sizeof(*s));
 	hwloc_obj_t pu0 = hwloc_get_obj_by_type(host, HWLOC_OBJ_PU, 0);
 
-	const struct calib_value none = {-1, -1, -1};
+	const struct ss_calib_value none = {-1, -1, -1};
 
 	memset(r, 0, sizeof(*r));
 	r->list_lock = r->slab_lock = r->cmpxchg16b = none;
@@ -410,7 +410,7 @@ void calib_measure(struct calib_result *r, unsigned reps,
 	 * slab_lock measures (host_slab.c: slab_alloc_slow's get_freelist,
 	 * slab_free_slow); the model prices that update apart, as
 	 * cmpxchg_double (cmpxchg16b here), so it leaves both slow paths. */
-	r->alloc_slow = calib_less(r->alloc_slow, r->slab_lock);
-	r->free_slow = calib_less(r->free_slow, r->slab_lock);
+	r->alloc_slow = ss_calib_less(r->alloc_slow, r->slab_lock);
+	r->free_slow = ss_calib_less(r->free_slow, r->slab_lock);
 	free(s);
 }

@@ -1,7 +1,7 @@
 /* host_clock.h - the cycle counter host mode and calibrate time with.
  *
  * x86-64: the TSC (rdtsc after lfence, so earlier instructions retire
- * first); it ticks at a constant rate, which host_clock_rate() measures
+ * first); it ticks at a constant rate, which ss_host_clock_rate() measures
  * against CLOCK_MONOTONIC.  Elsewhere: CLOCK_MONOTONIC_RAW in ns.
  */
 #ifndef SS_HOST_CLOCK_H
@@ -17,7 +17,7 @@ static inline uint64_t host_ticks(void)
 	_mm_lfence();
 	return __rdtsc();
 }
-#define HOST_CLOCK_NAME "rdtsc"
+#define SS_HOST_CLOCK_NAME "rdtsc"
 #else
 static inline uint64_t host_ticks(void)
 {
@@ -26,12 +26,12 @@ static inline uint64_t host_ticks(void)
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
-#define HOST_CLOCK_NAME "clock_gettime"
+#define SS_HOST_CLOCK_NAME "clock_gettime"
 #endif
 
 /* Ticks per nanosecond, measured over about ms milliseconds. */
-double host_clock_rate(unsigned ms);
+double ss_host_clock_rate(unsigned ms);
 /* CLOCK_MONOTONIC in ns. */
-double host_now_ns(void);
+double ss_host_now_ns(void);
 
 #endif

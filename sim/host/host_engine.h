@@ -19,14 +19,14 @@
 #include "host_slab.h"
 #include "topology.h"
 
-enum host_obj_state { HO_FREE, HO_SLAB, HO_LARGE, HO_ZERO };
+enum ss_host_obj_state { HO_FREE, HO_SLAB, HO_LARGE, HO_ZERO };
 
 /* An object as the workers see it: written by the thread that allocates
  * it, read by the thread that frees it (same window and thread, or a
  * later window). */
-struct host_obj {
+struct ss_host_obj {
 	void *ptr;
-	struct hs_slab *slab;
+	struct ss_hostslab_slab *slab;
 	uint64_t size;	   /* main thread: requested bytes */
 	uint32_t win;	   /* main thread: last window that touched it */
 	uint16_t alloc_pu; /* main thread */
@@ -34,9 +34,9 @@ struct host_obj {
 	uint8_t state;	   /* main thread: enum host_obj_state */
 };
 
-enum host_op_kind { HQ_ALLOC, HQ_FREE };
+enum ss_host_op_kind { HQ_ALLOC, HQ_FREE };
 
-struct host_op {
+struct ss_host_op {
 	uint64_t id;
 	uint64_t bytes;	   /* mapping length of a large object */
 	uint32_t cache;
@@ -45,16 +45,16 @@ struct host_op {
 	uint8_t remote;	   /* free on another PU than the allocation */
 };
 
-struct host_engine;
+struct ss_host_engine;
 
-struct host_worker {
+struct ss_host_worker {
 	pthread_t thread;
-	struct host_engine *e;
+	struct ss_host_engine *e;
 	unsigned pu;
 	hwloc_obj_t host_pu;
-	struct host_op *q;
+	struct ss_host_op *q;
 	size_t nq, capq;
-	struct hs_ctx ctx;
+	struct ss_hostslab_ctx ctx;
 	struct ss_hist alloc_hist, free_hist;
 	double alloc_ticks, free_ticks;
 	uint64_t allocs, frees, remote_frees, large_ops, zero_ops;
@@ -63,16 +63,16 @@ struct host_worker {
 	char failed[160]; /* first error on this thread */
 };
 
-struct host_engine {
+struct ss_host_engine {
 	const struct ss_topology *topo;
 	hwloc_topology_t host;
 	struct ss_pmu_set *pmu;
 	unsigned page_size; /* target PAGE_SIZE */
-	struct hs_cache **caches;
+	struct ss_hostslab_cache **caches;
 	unsigned nr_caches, cap_caches;
-	struct host_obj *objs;
+	struct ss_host_obj *objs;
 	uint64_t nr_objs;
-	struct host_worker *w;
+	struct ss_host_worker *w;
 	unsigned nr_workers;
 	pthread_barrier_t start, end;
 	int done;
@@ -85,14 +85,14 @@ struct host_engine {
 };
 
 /* Start one pinned worker per PU; they wait at e->start. */
-int host_workers_start(struct host_engine *e, struct ss_error *err);
+int ss_host_workers_start(struct ss_host_engine *e, struct ss_error *err);
 /* Run one window (every queue) and wait for it; -1 if a worker failed. */
-int host_window(struct host_engine *e, struct ss_error *err);
+int ss_host_window(struct ss_host_engine *e, struct ss_error *err);
 /* Release the workers, join them, read their counters. */
-void host_workers_stop(struct host_engine *e);
+void ss_host_workers_stop(struct ss_host_engine *e);
 
 /* host_report.c: the measured files. */
-int host_write_results(const char *dir, const struct ss_host_opts *o,
+int ss_host_write_results(const char *dir, const struct ss_host_opts *o,
 		       const struct ss_host_stats *st, struct ss_error *err);
 
 #endif

@@ -132,7 +132,7 @@ static void write_json(FILE *fp, const struct ss_host_opts *o,
 	const char *keys[] = {"workload", "variant", "model", "slub_debug", "target",
 			      "topology", "host", "clock"};
 	const char *vals[] = {st->workload, st->variant, o->spec.model, st->slub_debug,
-			      o->spec.target, st->topology, st->host, HOST_CLOCK_NAME};
+			      o->spec.target, st->topology, st->host, SS_HOST_CLOCK_NAME};
 
 	fprintf(fp, "{\n  \"kind\": \"measured\",\n  \"mode\": \"host\",\n");
 	json_labels(fp, keys, vals, sizeof(keys) / sizeof(keys[0]));
@@ -200,7 +200,7 @@ static void write_events(FILE *fp, const struct ss_host_stats *st)
 	}
 }
 
-int host_write_results(const char *dir, const struct ss_host_opts *o,
+int ss_host_write_results(const char *dir, const struct ss_host_opts *o,
 		       const struct ss_host_stats *st, struct ss_error *err)
 {
 	static const char *const names[4] = {"measured_latency.csv",

@@ -25,7 +25,7 @@ struct host_run {
 	struct ss_objtable mobjs; /* the model's view of each object */
 	struct ss_memcap mem;	  /* --max-memory on the model's pages */
 	struct ss_pmu_set pmu;
-	struct host_engine e;
+	struct ss_host_engine e;
 	double zero_costs[SS_NR_STEPS];
 	uint32_t win;
 	struct ss_event pending;
@@ -89,7 +89,7 @@ static int setup(struct host_run *h, struct ss_error *err)
 	h->e.w = calloc(h->rs.topo.nr_cpus, sizeof(*h->e.w));
 	if (!h->e.w)
 		return ss_errorf(err, "out of memory");
-	return host_workers_start(&h->e, err);
+	return ss_host_workers_start(&h->e, err);
 }
 
 /* ---- routing ---- */
@@ -97,12 +97,12 @@ static int setup(struct host_run *h, struct ss_error *err)
 /* A host cache for every model cache created so far. */
 static int sync_caches(struct host_run *h, struct ss_error *err)
 {
-	struct host_engine *e = &h->e;
+	struct ss_host_engine *e = &h->e;
 	unsigned want = h->rs.desc->ops->nr_caches(h->model);
 
 	if (want > e->cap_caches) {
 		unsigned cap = want * 2;
-		struct hs_cache **c = realloc(e->caches, cap * sizeof(*c));
+		struct ss_hostslab_cache **c = realloc(e->caches, cap * sizeof(*c));
 
 		if (!c)
 			return ss_errorf(err, "out of memory");
@@ -111,14 +111,14 @@ static int sync_caches(struct host_run *h, struct ss_error *err)
 	}
 	for (; e->nr_caches < want; e->nr_caches++) {
 		struct ss_cache_report r;
-		struct hs_geometry g;
-		struct hs_cache *s = malloc(sizeof(*s));
+		struct ss_hostslab_geometry g;
+		struct ss_hostslab_cache *s = malloc(sizeof(*s));
 
 		if (!s)
 			return ss_errorf(err, "out of memory");
 		h->rs.desc->ops->cache_report(h->model, e->nr_caches, &r);
-		hs_geometry_from_model(&g, &r, h->rs.target.page_size);
-		if (hs_cache_init(s, r.name, &g, &h->rs.topo, &e->mapped_bytes,
+		ss_hostslab_geometry_from_model(&g, &r, h->rs.target.page_size);
+		if (ss_hostslab_cache_init(s, r.name, &g, &h->rs.topo, &e->mapped_bytes,
 				  &e->peak_bytes, err)) {
 			free(s);
 			return -1;
@@ -129,14 +129,14 @@ static int sync_caches(struct host_run *h, struct ss_error *err)
 	return 0;
 }
 
-static struct host_obj *host_slot(struct host_run *h, uint64_t id,
+static struct ss_host_obj *host_slot(struct host_run *h, uint64_t id,
 				  struct ss_error *err)
 {
-	struct host_engine *e = &h->e;
+	struct ss_host_engine *e = &h->e;
 
 	if (id >= e->nr_objs) {
 		uint64_t nr = e->nr_objs ? e->nr_objs : 1024;
-		struct host_obj *o;
+		struct ss_host_obj *o;
 
 		while (nr <= id)
 			nr *= 2;
@@ -152,12 +152,12 @@ static struct host_obj *host_slot(struct host_run *h, uint64_t id,
 	return &e->objs[id];
 }
 
-static int push(struct host_worker *w, const struct host_op *op,
+static int push(struct ss_host_worker *w, const struct ss_host_op *op,
 		struct ss_error *err)
 {
 	if (w->nq == w->capq) {
 		size_t cap = w->capq ? w->capq * 2 : 1024;
-		struct host_op *q = realloc(w->q, cap * sizeof(*q));
+		struct ss_host_op *q = realloc(w->q, cap * sizeof(*q));
 
 		if (!q)
 			return ss_errorf(err, "out of memory");
@@ -172,11 +172,11 @@ static int push(struct host_worker *w, const struct host_op *op,
 	ss_trace_error_at(err, (h)->rs.reader, (ev)->line, __VA_ARGS__)
 
 static int route_alloc(struct host_run *h, const struct ss_event *ev,
-		       struct host_obj *ho, struct ss_error *err)
+		       struct ss_host_obj *ho, struct ss_error *err)
 {
 	struct ss_obj *mo = ss_objtable_slot(&h->mobjs, ev->id);
 	struct ss_op op = {.cost = h->zero_costs};
-	struct host_op q = {.id = ev->id, .kind = HQ_ALLOC};
+	struct ss_host_op q = {.id = ev->id, .kind = HQ_ALLOC};
 
 	if (!mo) {
 		struct ss_error why;
@@ -216,11 +216,11 @@ static int route_alloc(struct host_run *h, const struct ss_event *ev,
 }
 
 static int route_free(struct host_run *h, const struct ss_event *ev,
-		      struct host_obj *ho, struct ss_error *err)
+		      struct ss_host_obj *ho, struct ss_error *err)
 {
 	struct ss_obj *mo = ss_objtable_find(&h->mobjs, ev->id);
 	struct ss_op op = {.cost = h->zero_costs};
-	struct host_op q = {.id = ev->id, .kind = HQ_FREE, .state = ho->state};
+	struct ss_host_op q = {.id = ev->id, .kind = HQ_FREE, .state = ho->state};
 
 	if (!mo || ho->state == HO_FREE || mo->state == SS_OBJ_FREE)
 		return BAD(h, ev, err, "free of object id %llu, which is not allocated",
@@ -242,7 +242,7 @@ static int route_free(struct host_run *h, const struct ss_event *ev,
 /* 1: event queued, 0: the window must end before it, -1: error. */
 static int route(struct host_run *h, struct ss_event *ev, struct ss_error *err)
 {
-	struct host_obj *ho;
+	struct ss_host_obj *ho;
 
 	if (ev->cpu >= h->rs.topo.nr_map || h->rs.topo.cpu_map[ev->cpu] == SS_NO_PU)
 		return BAD(h, ev, err, "cpu %u is outside the topology (%u PUs, map %s)",
@@ -325,7 +325,7 @@ static void collect(struct host_run *h, struct ss_host_stats *st)
 {
 	st->nr_threads = h->e.nr_workers;
 	for (unsigned i = 0; i < h->e.nr_workers; i++) {
-		const struct host_worker *w = &h->e.w[i];
+		const struct ss_host_worker *w = &h->e.w[i];
 
 		st->threads[i] = w->info;
 		for (unsigned b = 0; b < SS_HIST_BUCKETS; b++) {
@@ -338,12 +338,12 @@ static void collect(struct host_run *h, struct ss_host_stats *st)
 		st->free_ops += w->frees;
 		st->alloc_ticks += w->alloc_ticks;
 		st->free_ticks += w->free_ticks;
-		st->fast_allocs += w->ctx.alloc_path[HS_FAST];
+		st->fast_allocs += w->ctx.alloc_path[SS_HOSTSLAB_FAST];
 		st->refill_allocs += w->ctx.alloc_path[HS_REFILL];
-		st->cpu_partial_allocs += w->ctx.alloc_path[HS_CPU_PARTIAL];
+		st->cpu_partial_allocs += w->ctx.alloc_path[SS_HOSTSLAB_CPU_PARTIAL];
 		st->node_partial_allocs += w->ctx.alloc_path[HS_NODE_PARTIAL];
-		st->new_slab_allocs += w->ctx.alloc_path[HS_NEW_SLAB];
-		st->fast_frees += w->ctx.free_path[HS_FAST];
+		st->new_slab_allocs += w->ctx.alloc_path[SS_HOSTSLAB_NEW_SLAB];
+		st->fast_frees += w->ctx.free_path[SS_HOSTSLAB_FAST];
 		st->slow_frees += w->ctx.free_path[HS_FREE_SLOW];
 		st->remote_frees += w->remote_frees;
 		st->large_ops += w->large_ops;
@@ -361,14 +361,14 @@ static void collect(struct host_run *h, struct ss_host_stats *st)
 
 static void teardown(struct host_run *h)
 {
-	struct host_engine *e = &h->e;
+	struct ss_host_engine *e = &h->e;
 
 	for (uint64_t i = 0; i < e->nr_objs; i++)
 		if (e->objs[i].state == HO_LARGE && e->objs[i].ptr)
 			munmap(e->objs[i].ptr, (size_t)h->rs.target.page_size
 						       << ss_get_order(&h->rs.target, e->objs[i].size));
 	for (unsigned i = 0; i < e->nr_caches; i++) {
-		hs_cache_destroy(e->caches[i]);
+		ss_hostslab_cache_destroy(e->caches[i]);
 		free(e->caches[i]);
 	}
 	free(e->caches);
@@ -390,19 +390,19 @@ static void teardown(struct host_run *h)
 static int replay(struct host_run *h, struct ss_host_stats *st,
 		  struct ss_error *err)
 {
-	double t0 = host_now_ns();
+	double t0 = ss_host_now_ns();
 	uint64_t c0 = host_ticks();
 	int rc, failed = 0;
 
 	while ((rc = fill_window(h, err)) == 1) {
 		st->windows++;
-		if (host_window(&h->e, err)) {
+		if (ss_host_window(&h->e, err)) {
 			failed = 1;
 			break;
 		}
 	}
-	host_workers_stop(&h->e);
-	st->wall_ns = host_now_ns() - t0;
+	ss_host_workers_stop(&h->e);
+	st->wall_ns = ss_host_now_ns() - t0;
 	st->ticks_per_ns = (double)(host_ticks() - c0) / st->wall_ns;
 	st->events = h->events;
 	if (failed || rc < 0)
@@ -467,7 +467,7 @@ int ss_host_replay(const struct ss_host_opts *o, struct ss_host_stats *st,
 	st->threads = calloc(h->e.nr_workers, sizeof(*st->threads));
 	if (!st->threads) {
 		ss_errorf(err, "out of memory");
-		host_workers_stop(&h->e);
+		ss_host_workers_stop(&h->e);
 		goto out;
 	}
 	ss_host_describe(st->host, sizeof(st->host), h->e.host);
@@ -500,7 +500,7 @@ int ss_host_run_cmd(const struct ss_host_opts *o, struct ss_error *err)
 		return ss_errorf(err, "out of memory");
 	rc = ss_host_replay(o, st, err);
 	if (!rc && o->out)
-		rc = host_write_results(o->out, o, st, err);
+		rc = ss_host_write_results(o->out, o, st, err);
 	ss_host_stats_release(st);
 	free(st);
 	return rc;

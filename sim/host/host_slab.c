@@ -10,7 +10,7 @@
 
 /* ---- geometry ---- */
 
-void hs_geometry_from_model(struct hs_geometry *g, const struct ss_cache_report *r,
+void ss_hostslab_geometry_from_model(struct ss_hostslab_geometry *g, const struct ss_cache_report *r,
 			    unsigned page_size)
 {
 	memset(g, 0, sizeof(*g));
@@ -31,12 +31,12 @@ void hs_geometry_from_model(struct hs_geometry *g, const struct ss_cache_report 
 	g->cpu_partial_slabs = r->cpu_partial_slabs;
 }
 
-static bool has_cpu_partial(const struct hs_cache *s)
+static bool has_cpu_partial(const struct ss_hostslab_cache *s)
 {
 	return s->g.cpu_partial_slabs || s->g.cpu_partial;
 }
 
-int hs_geometry_for_spec(struct hs_geometry *g, const struct ss_target *t,
+int ss_hostslab_geometry_for_spec(struct ss_hostslab_geometry *g, const struct ss_target *t,
 			 const struct ss_topology *topo,
 			 const struct ss_cache_spec *spec, struct ss_error *err)
 {
@@ -58,14 +58,14 @@ int hs_geometry_for_spec(struct hs_geometry *g, const struct ss_target *t,
 	r.min_partial = geo.min_partial;
 	r.cpu_partial = cpu_partial ? geo.cpu_partial : 0;
 	r.cpu_partial_slabs = cpu_partial ? geo.cpu_partial_slabs : 0;
-	hs_geometry_from_model(g, &r, t->page_size);
+	ss_hostslab_geometry_from_model(g, &r, t->page_size);
 	return 0;
 }
 
 /* Does the per-CPU partial list stop taking slabs?  The limit is in slabs
  * from 5.16, in free objects before (put_cpu_partial(), get_partial_node()
  * take half of it). */
-static bool cpu_partial_full(const struct hs_cache *s, unsigned slabs,
+static bool cpu_partial_full(const struct ss_hostslab_cache *s, unsigned slabs,
 			     unsigned objects, bool half)
 {
 	if (s->g.cpu_partial_slabs)
@@ -75,36 +75,36 @@ static bool cpu_partial_full(const struct hs_cache *s, unsigned slabs,
 
 /* ---- lists ---- */
 
-static struct hs_slab *slab_of(struct ss_link *l)
+static struct ss_hostslab_slab *slab_of(struct ss_link *l)
 {
-	return ss_list_entry(l, struct hs_slab, link);
+	return ss_list_entry(l, struct ss_hostslab_slab, link);
 }
 
-static void list_add(struct ss_list *l, struct hs_slab *sl, bool tail)
+static void list_add(struct ss_list *l, struct ss_hostslab_slab *sl, bool tail)
 {
 	ss_list_add(l, &sl->link, tail);
 }
 
-static void list_del(struct ss_list *l, struct hs_slab *sl)
+static void list_del(struct ss_list *l, struct ss_hostslab_slab *sl)
 {
 	ss_list_del(l, &sl->link);
 }
 
 /* ---- object links and debug bytes ---- */
 
-static inline char *obj_at(const struct hs_cache *s, const struct hs_slab *sl,
+static inline char *obj_at(const struct ss_hostslab_cache *s, const struct ss_hostslab_slab *sl,
 			   uint32_t idx)
 {
 	return sl->mem + (size_t)idx * s->g.size;
 }
 
-static inline uint32_t obj_index(const struct hs_cache *s,
-				 const struct hs_slab *sl, const void *obj)
+static inline uint32_t obj_index(const struct ss_hostslab_cache *s,
+				 const struct ss_hostslab_slab *sl, const void *obj)
 {
 	return (uint32_t)(((const char *)obj - sl->mem) / s->g.size);
 }
 
-static inline uint32_t get_link(const struct hs_cache *s, const char *obj)
+static inline uint32_t get_link(const struct ss_hostslab_cache *s, const char *obj)
 {
 	uint32_t v;
 
@@ -112,12 +112,12 @@ static inline uint32_t get_link(const struct hs_cache *s, const char *obj)
 	return v;
 }
 
-static inline void set_link(const struct hs_cache *s, char *obj, uint32_t v)
+static inline void set_link(const struct ss_hostslab_cache *s, char *obj, uint32_t v)
 {
 	memcpy(obj + s->g.fp_offset, &v, sizeof(v));
 }
 
-const void *hs_memchr_inv(const void *p, int c, size_t n)
+const void *ss_hostslab_memchr_inv(const void *p, int c, size_t n)
 {
 	const unsigned char *b = p;
 	uint64_t word = 0x0101010101010101ull * (uint8_t)c;
@@ -135,18 +135,18 @@ const void *hs_memchr_inv(const void *p, int c, size_t n)
 	return NULL;
 }
 
-static unsigned redzone_len(const struct hs_cache *s)
+static unsigned redzone_len(const struct ss_hostslab_cache *s)
 {
 	return s->g.fp_offset > s->g.object_size ? s->g.fp_offset - s->g.object_size : 0;
 }
 
 /* init_object(): poison the free object, mark its red zone. */
-static void init_object(const struct hs_cache *s, char *obj, int red,
-			struct hs_ctx *ctx)
+static void init_object(const struct ss_hostslab_cache *s, char *obj, int red,
+			struct ss_hostslab_ctx *ctx)
 {
-	if (s->g.poison && red == HS_RED_INACTIVE) {
-		memset(obj, HS_POISON_FREE, s->g.object_size - 1);
-		obj[s->g.object_size - 1] = (char)HS_POISON_END;
+	if (s->g.poison && red == SS_HOSTSLAB_RED_INACTIVE) {
+		memset(obj, SS_HOSTSLAB_POISON_FREE, s->g.object_size - 1);
+		obj[s->g.object_size - 1] = (char)SS_HOSTSLAB_POISON_END;
 		ctx->poison_written += s->g.object_size;
 	}
 	if (s->g.redzone) {
@@ -156,17 +156,17 @@ static void init_object(const struct hs_cache *s, char *obj, int red,
 }
 
 /* check_object(): red zone, and on alloc the poison. */
-static void check_object(const struct hs_cache *s, const char *obj, int red,
-			 struct hs_ctx *ctx)
+static void check_object(const struct ss_hostslab_cache *s, const char *obj, int red,
+			 struct ss_hostslab_ctx *ctx)
 {
 	if (s->g.redzone) {
-		if (hs_memchr_inv(obj + s->g.object_size, red, redzone_len(s)) && !ctx->corrupt)
+		if (ss_hostslab_memchr_inv(obj + s->g.object_size, red, redzone_len(s)) && !ctx->corrupt)
 			ctx->corrupt = "red zone overwritten";
 		ctx->poison_checked += redzone_len(s);
 	}
-	if (s->g.poison && red == HS_RED_INACTIVE) {
-		if ((hs_memchr_inv(obj, HS_POISON_FREE, s->g.object_size - 1) ||
-		     (uint8_t)obj[s->g.object_size - 1] != HS_POISON_END) && !ctx->corrupt)
+	if (s->g.poison && red == SS_HOSTSLAB_RED_INACTIVE) {
+		if ((ss_hostslab_memchr_inv(obj, SS_HOSTSLAB_POISON_FREE, s->g.object_size - 1) ||
+		     (uint8_t)obj[s->g.object_size - 1] != SS_HOSTSLAB_POISON_END) && !ctx->corrupt)
 			ctx->corrupt = "poison overwritten (use after free)";
 		ctx->poison_checked += s->g.object_size;
 	}
@@ -174,12 +174,12 @@ static void check_object(const struct hs_cache *s, const char *obj, int red,
 
 /* ---- slabs ---- */
 
-static size_t slab_bytes(const struct hs_cache *s)
+static size_t slab_bytes(const struct ss_hostslab_cache *s)
 {
 	return (size_t)s->g.page_size << s->g.order;
 }
 
-static void account_bytes(struct hs_cache *s, int64_t delta)
+static void account_bytes(struct ss_hostslab_cache *s, int64_t delta)
 {
 	int64_t now = atomic_fetch_add(s->mapped_bytes, delta) + delta;
 	int64_t peak = atomic_load(s->peak_bytes);
@@ -189,10 +189,10 @@ static void account_bytes(struct hs_cache *s, int64_t delta)
 }
 
 /* allocate_slab() + shuffle-free freelist: 0 -> 1 -> ... -> objs-1. */
-static struct hs_slab *new_slab(struct hs_cache *s, unsigned node,
-				struct hs_ctx *ctx)
+static struct ss_hostslab_slab *new_slab(struct ss_hostslab_cache *s, unsigned node,
+				struct ss_hostslab_ctx *ctx)
 {
-	struct hs_slab *sl;
+	struct ss_hostslab_slab *sl;
 	void *mem;
 
 	if (s->max_bytes &&
@@ -213,14 +213,14 @@ static struct hs_slab *new_slab(struct hs_cache *s, unsigned node,
 	atomic_flag_clear(&sl->lock);
 	sl->node = (uint16_t)node;
 	if (s->g.poison) { /* the slab's padding reads 0x5a */
-		memset(sl->mem, HS_POISON_INUSE, slab_bytes(s));
+		memset(sl->mem, SS_HOSTSLAB_POISON_INUSE, slab_bytes(s));
 		ctx->poison_written += slab_bytes(s);
 	}
 	for (uint32_t i = 0; i < s->g.objs; i++) {
 		char *obj = obj_at(s, sl, i);
 
-		init_object(s, obj, HS_RED_INACTIVE, ctx);
-		set_link(s, obj, i + 1 < s->g.objs ? i + 1 : HS_NIL);
+		init_object(s, obj, SS_HOSTSLAB_RED_INACTIVE, ctx);
+		set_link(s, obj, i + 1 < s->g.objs ? i + 1 : SS_HOSTSLAB_NIL);
 	}
 	sl->freelist = 0;
 	pthread_mutex_lock(&s->all_lock);
@@ -231,8 +231,8 @@ static struct hs_slab *new_slab(struct hs_cache *s, unsigned node,
 	return sl;
 }
 
-static void discard_slab(struct hs_cache *s, struct hs_slab *sl,
-			 struct hs_ctx *ctx)
+static void discard_slab(struct ss_hostslab_cache *s, struct ss_hostslab_slab *sl,
+			 struct ss_hostslab_ctx *ctx)
 {
 	pthread_mutex_lock(&s->all_lock);
 	ss_list_del(&s->all, &sl->all);
@@ -247,11 +247,11 @@ static void discard_slab(struct hs_cache *s, struct hs_slab *sl,
 
 /* Make sl the CPU's active slab with the slab's free objects (under the
  * slab lock, which the caller holds). */
-static void activate_locked(struct hs_cache *s, struct hs_cpu *c,
-			    struct hs_slab *sl)
+static void activate_locked(struct ss_hostslab_cache *s, struct ss_hostslab_cpu *c,
+			    struct ss_hostslab_slab *sl)
 {
 	c->freelist = sl->freelist;
-	sl->freelist = HS_NIL;
+	sl->freelist = SS_HOSTSLAB_NIL;
 	sl->inuse = s->g.objs;
 	sl->where = HS_ON_ACTIVE;
 	c->slab = sl;
@@ -259,10 +259,10 @@ static void activate_locked(struct hs_cache *s, struct hs_cpu *c,
 
 /* get_partial_node(): the first slab becomes active, more go to the CPU
  * partial list up to half its limit. */
-static bool get_partial_node(struct hs_cache *s, struct hs_cpu *c,
-			     struct hs_node *n)
+static bool get_partial_node(struct ss_hostslab_cache *s, struct ss_hostslab_cpu *c,
+			     struct ss_hostslab_node *n)
 {
-	struct hs_slab *sl;
+	struct ss_hostslab_slab *sl;
 	unsigned taken = 0, available = 0;
 
 	if (!n->partial.nr)
@@ -275,7 +275,7 @@ static bool get_partial_node(struct hs_cache *s, struct hs_cpu *c,
 		if (!c->slab) {
 			activate_locked(s, c, sl);
 		} else {
-			sl->where = HS_ON_CPU_PARTIAL;
+			sl->where = SS_HOSTSLAB_ON_CPU_PARTIAL;
 			list_add(&c->partial, sl, false);
 			c->pobjects += s->g.objs - sl->inuse;
 			taken++;
@@ -290,7 +290,7 @@ static bool get_partial_node(struct hs_cache *s, struct hs_cpu *c,
 
 /* get_partial(): the local node, then the others nearest first that hold
  * more than min_partial slabs (get_any_partial()). */
-static bool get_partial(struct hs_cache *s, unsigned cpu, struct hs_cpu *c)
+static bool get_partial(struct ss_hostslab_cache *s, unsigned cpu, struct ss_hostslab_cpu *c)
 {
 	unsigned local = s->topo->cpu_node[cpu];
 	const uint16_t *z = ss_topology_zonelist(s->topo, local);
@@ -298,7 +298,7 @@ static bool get_partial(struct hs_cache *s, unsigned cpu, struct hs_cpu *c)
 	if (get_partial_node(s, c, &s->node[local]))
 		return true;
 	for (unsigned i = 1; i < s->topo->nr_nodes; i++) {
-		struct hs_node *n = &s->node[z[i]];
+		struct ss_hostslab_node *n = &s->node[z[i]];
 
 		if (n->partial.nr > s->g.min_partial && get_partial_node(s, c, n))
 			return true;
@@ -307,21 +307,21 @@ static bool get_partial(struct hs_cache *s, unsigned cpu, struct hs_cpu *c)
 }
 
 /* ___slab_alloc(): refill c->freelist; false if no memory. */
-static bool slab_alloc_slow(struct hs_cache *s, unsigned cpu,
-			    enum hs_path *path, struct hs_ctx *ctx)
+static bool slab_alloc_slow(struct ss_hostslab_cache *s, unsigned cpu,
+			    enum ss_hostslab_path *path, struct ss_hostslab_ctx *ctx)
 {
-	struct hs_cpu *c = &s->cpu[cpu];
-	struct hs_slab *sl = c->slab;
+	struct ss_hostslab_cpu *c = &s->cpu[cpu];
+	struct ss_hostslab_slab *sl = c->slab;
 
 	if (sl) { /* get_freelist(), else the slab is full: off every list */
 		hs_bitlock(&sl->lock);
-		if (sl->freelist != HS_NIL) {
+		if (sl->freelist != SS_HOSTSLAB_NIL) {
 			activate_locked(s, c, sl);
 			hs_bitunlock(&sl->lock);
 			*path = HS_REFILL;
 			return true;
 		}
-		sl->where = HS_ON_FULL;
+		sl->where = SS_HOSTSLAB_ON_FULL;
 		hs_bitunlock(&sl->lock);
 		c->slab = NULL;
 	}
@@ -330,7 +330,7 @@ static bool slab_alloc_slow(struct hs_cache *s, unsigned cpu,
 		hs_bitlock(&sl->lock);
 		activate_locked(s, c, sl);
 		hs_bitunlock(&sl->lock);
-		*path = HS_CPU_PARTIAL;
+		*path = SS_HOSTSLAB_CPU_PARTIAL;
 		return true;
 	}
 	if (get_partial(s, cpu, c)) {
@@ -343,26 +343,26 @@ static bool slab_alloc_slow(struct hs_cache *s, unsigned cpu,
 	hs_bitlock(&sl->lock);
 	activate_locked(s, c, sl);
 	hs_bitunlock(&sl->lock);
-	*path = HS_NEW_SLAB;
+	*path = SS_HOSTSLAB_NEW_SLAB;
 	return true;
 }
 
-void *hs_alloc(struct hs_cache *s, unsigned cpu, struct hs_slab **slab,
-	       enum hs_path *path, struct hs_ctx *ctx)
+void *ss_hostslab_alloc(struct ss_hostslab_cache *s, unsigned cpu, struct ss_hostslab_slab **slab,
+	       enum ss_hostslab_path *path, struct ss_hostslab_ctx *ctx)
 {
-	struct hs_cpu *c = &s->cpu[cpu];
+	struct ss_hostslab_cpu *c = &s->cpu[cpu];
 	char *obj;
 
-	*path = HS_FAST;
-	if (c->freelist == HS_NIL && !slab_alloc_slow(s, cpu, path, ctx))
+	*path = SS_HOSTSLAB_FAST;
+	if (c->freelist == SS_HOSTSLAB_NIL && !slab_alloc_slow(s, cpu, path, ctx))
 		return NULL;
 	obj = obj_at(s, c->slab, c->freelist);
 	c->freelist = get_link(s, obj);
 	*slab = c->slab;
 	if (s->g.checks)
-		check_object(s, obj, HS_RED_INACTIVE, ctx);
+		check_object(s, obj, SS_HOSTSLAB_RED_INACTIVE, ctx);
 	if (s->g.redzone)
-		init_object(s, obj, HS_RED_ACTIVE, ctx);
+		init_object(s, obj, SS_HOSTSLAB_RED_ACTIVE, ctx);
 	ctx->alloc_path[*path]++;
 	return obj;
 }
@@ -371,13 +371,13 @@ void *hs_alloc(struct hs_cache *s, unsigned cpu, struct hs_slab **slab,
 
 /* unfreeze_partials(): every slab of c->partial to its node's list, empty
  * ones unmapped beyond min_partial. */
-static void unfreeze_partials(struct hs_cache *s, struct hs_cpu *c,
-			      struct hs_ctx *ctx)
+static void unfreeze_partials(struct ss_hostslab_cache *s, struct ss_hostslab_cpu *c,
+			      struct ss_hostslab_ctx *ctx)
 {
-	struct hs_slab *sl;
+	struct ss_hostslab_slab *sl;
 
 	while ((sl = slab_of(c->partial.head))) {
-		struct hs_node *n = &s->node[sl->node];
+		struct ss_hostslab_node *n = &s->node[sl->node];
 		bool empty;
 
 		list_del(&c->partial, sl);
@@ -397,8 +397,8 @@ static void unfreeze_partials(struct hs_cache *s, struct hs_cpu *c,
 }
 
 /* put_cpu_partial(): the freeing CPU keeps the formerly full slab. */
-static void put_cpu_partial(struct hs_cache *s, struct hs_cpu *c,
-			    struct hs_slab *sl, struct hs_ctx *ctx)
+static void put_cpu_partial(struct ss_hostslab_cache *s, struct ss_hostslab_cpu *c,
+			    struct ss_hostslab_slab *sl, struct ss_hostslab_ctx *ctx)
 {
 	if (c->partial.nr && cpu_partial_full(s, c->partial.nr, c->pobjects, false))
 		unfreeze_partials(s, c, ctx);
@@ -409,10 +409,10 @@ static void put_cpu_partial(struct hs_cache *s, struct hs_cpu *c,
 /* __slab_free().  A free that may empty a slab on a node list needs
  * list_lock, taken before the slab lock (trylock first, else drop and
  * retake in order: the slab cannot go away while our object is in it). */
-static void slab_free_slow(struct hs_cache *s, unsigned cpu, char *obj,
-			   struct hs_slab *sl, struct hs_ctx *ctx)
+static void slab_free_slow(struct ss_hostslab_cache *s, unsigned cpu, char *obj,
+			   struct ss_hostslab_slab *sl, struct ss_hostslab_ctx *ctx)
 {
-	struct hs_node *n = &s->node[sl->node];
+	struct ss_hostslab_node *n = &s->node[sl->node];
 	bool listed = false, discard = false;
 
 	hs_bitlock(&sl->lock);
@@ -427,22 +427,22 @@ static void slab_free_slow(struct hs_cache *s, unsigned cpu, char *obj,
 	set_link(s, obj, sl->freelist);
 	sl->freelist = obj_index(s, sl, obj);
 	sl->inuse--;
-	if (sl->where == HS_ON_FULL && has_cpu_partial(s)) {
-		sl->where = HS_ON_CPU_PARTIAL;
+	if (sl->where == SS_HOSTSLAB_ON_FULL && has_cpu_partial(s)) {
+		sl->where = SS_HOSTSLAB_ON_CPU_PARTIAL;
 		hs_bitunlock(&sl->lock);
 		if (listed)
 			pthread_spin_unlock(&n->list_lock);
 		put_cpu_partial(s, &s->cpu[cpu], sl, ctx);
 		return;
 	}
-	if (sl->where == HS_ON_FULL) { /* no CPU partial lists: node list */
+	if (sl->where == SS_HOSTSLAB_ON_FULL) { /* no CPU partial lists: node list */
 		if (!listed) { /* lock order: drop, take list_lock, retake */
 			hs_bitunlock(&sl->lock);
 			pthread_spin_lock(&n->list_lock);
 			hs_bitlock(&sl->lock);
 			listed = true;
 		}
-		if (sl->where == HS_ON_FULL) {
+		if (sl->where == SS_HOSTSLAB_ON_FULL) {
 			sl->where = HS_ON_NODE_PARTIAL;
 			list_add(&n->partial, sl, true);
 		}
@@ -450,7 +450,7 @@ static void slab_free_slow(struct hs_cache *s, unsigned cpu, char *obj,
 	if (listed && sl->where == HS_ON_NODE_PARTIAL && !sl->inuse &&
 	    n->partial.nr >= s->g.min_partial) {
 		list_del(&n->partial, sl);
-		sl->where = HS_ON_NONE;
+		sl->where = SS_HOSTSLAB_ON_NONE;
 		discard = true;
 	}
 	hs_bitunlock(&sl->lock);
@@ -460,18 +460,18 @@ static void slab_free_slow(struct hs_cache *s, unsigned cpu, char *obj,
 		discard_slab(s, sl, ctx);
 }
 
-void hs_free(struct hs_cache *s, unsigned cpu, void *obj, struct hs_slab *slab,
-	     enum hs_path *path, struct hs_ctx *ctx)
+void ss_hostslab_free(struct ss_hostslab_cache *s, unsigned cpu, void *obj, struct ss_hostslab_slab *slab,
+	     enum ss_hostslab_path *path, struct ss_hostslab_ctx *ctx)
 {
-	struct hs_cpu *c = &s->cpu[cpu];
+	struct ss_hostslab_cpu *c = &s->cpu[cpu];
 
 	if (s->g.checks)
-		check_object(s, obj, HS_RED_ACTIVE, ctx);
-	init_object(s, obj, HS_RED_INACTIVE, ctx);
+		check_object(s, obj, SS_HOSTSLAB_RED_ACTIVE, ctx);
+	init_object(s, obj, SS_HOSTSLAB_RED_INACTIVE, ctx);
 	if (slab == c->slab) { /* do_slab_free() fast path */
 		set_link(s, obj, c->freelist);
 		c->freelist = obj_index(s, slab, obj);
-		*path = HS_FAST;
+		*path = SS_HOSTSLAB_FAST;
 	} else {
 		slab_free_slow(s, cpu, obj, slab, ctx);
 		*path = HS_FREE_SLOW;
@@ -481,8 +481,8 @@ void hs_free(struct hs_cache *s, unsigned cpu, void *obj, struct hs_slab *slab,
 
 /* ---- cache set-up ---- */
 
-int hs_cache_init(struct hs_cache *s, const char *name,
-		  const struct hs_geometry *g, const struct ss_topology *topo,
+int ss_hostslab_cache_init(struct ss_hostslab_cache *s, const char *name,
+		  const struct ss_hostslab_geometry *g, const struct ss_topology *topo,
 		  _Atomic int64_t *mapped_bytes, _Atomic int64_t *peak_bytes,
 		  struct ss_error *err)
 {
@@ -505,19 +505,19 @@ int hs_cache_init(struct hs_cache *s, const char *name,
 	memset(s->cpu, 0, topo->nr_cpus * sizeof(*s->cpu));
 	memset(s->node, 0, topo->nr_nodes * sizeof(*s->node));
 	for (unsigned c = 0; c < topo->nr_cpus; c++)
-		s->cpu[c].freelist = HS_NIL;
+		s->cpu[c].freelist = SS_HOSTSLAB_NIL;
 	for (unsigned n = 0; n < topo->nr_nodes; n++)
 		pthread_spin_init(&s->node[n].list_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_mutex_init(&s->all_lock, NULL);
 	return 0;
 }
 
-void hs_cache_destroy(struct hs_cache *s)
+void ss_hostslab_cache_destroy(struct ss_hostslab_cache *s)
 {
 	struct ss_link *l, *next;
 
 	for (l = s->all.head; l; l = next) {
-		struct hs_slab *sl = ss_list_entry(l, struct hs_slab, all);
+		struct ss_hostslab_slab *sl = ss_list_entry(l, struct ss_hostslab_slab, all);
 
 		next = l->next;
 		munmap(sl->mem, slab_bytes(s));

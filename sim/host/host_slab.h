@@ -25,25 +25,25 @@
 #include "model.h"
 #include "topology.h"
 
-#define HS_NIL 0xffffffffu
-#define HS_POISON_INUSE 0x5a /* include/linux/poison.h */
-#define HS_POISON_FREE 0x6b
-#define HS_POISON_END 0xa5
-#define HS_RED_INACTIVE 0xbb
-#define HS_RED_ACTIVE 0xcc
+#define SS_HOSTSLAB_NIL 0xffffffffu
+#define SS_HOSTSLAB_POISON_INUSE 0x5a /* include/linux/poison.h */
+#define SS_HOSTSLAB_POISON_FREE 0x6b
+#define SS_HOSTSLAB_POISON_END 0xa5
+#define SS_HOSTSLAB_RED_INACTIVE 0xbb
+#define SS_HOSTSLAB_RED_ACTIVE 0xcc
 
 /* How an operation went, for the measured path mix. */
-enum hs_path {
-	HS_FAST,	/* c->freelist pop / push */
+enum ss_hostslab_path {
+	SS_HOSTSLAB_FAST,	/* c->freelist pop / push */
 	HS_REFILL,	/* alloc: remote frees taken from the active slab */
-	HS_CPU_PARTIAL, /* alloc: next per-CPU partial slab */
+	SS_HOSTSLAB_CPU_PARTIAL, /* alloc: next per-CPU partial slab */
 	HS_NODE_PARTIAL,/* alloc: node partial list (local or remote node) */
-	HS_NEW_SLAB,	/* alloc: mmap'd a new slab */
+	SS_HOSTSLAB_NEW_SLAB,	/* alloc: mmap'd a new slab */
 	HS_FREE_SLOW,	/* free: object not in this CPU's active slab */
-	HS_NR_PATHS
+	SS_HOSTSLAB_NR_PATHS
 };
 
-struct hs_geometry {
+struct ss_hostslab_geometry {
 	unsigned object_size, size, objs, order, page_size;
 	unsigned fp_offset;	/* free link (uint32) position in a slot */
 	unsigned min_partial;	    /* the model's s->min_partial */
@@ -52,9 +52,9 @@ struct hs_geometry {
 	bool poison, redzone, checks;
 };
 
-enum hs_where { HS_ON_NONE, HS_ON_ACTIVE, HS_ON_CPU_PARTIAL, HS_ON_NODE_PARTIAL, HS_ON_FULL };
+enum ss_hostslab_where { SS_HOSTSLAB_ON_NONE, HS_ON_ACTIVE, SS_HOSTSLAB_ON_CPU_PARTIAL, HS_ON_NODE_PARTIAL, SS_HOSTSLAB_ON_FULL };
 
-struct hs_slab {
+struct ss_hostslab_slab {
 	char *mem;
 	struct ss_link link;	/* on the list `where` says */
 	struct ss_link all;	/* on the cache's list of every slab */
@@ -65,35 +65,35 @@ struct hs_slab {
 	uint8_t where;
 };
 
-struct hs_cpu { /* kmem_cache_cpu, a cache line of its own */
-	_Alignas(64) struct hs_slab *slab;
+struct ss_hostslab_cpu { /* kmem_cache_cpu, a cache line of its own */
+	_Alignas(64) struct ss_hostslab_slab *slab;
 	uint32_t freelist;
 	uint32_t pobjects; /* free objects on c->partial when pushed (< 5.16) */
 	struct ss_list partial;
 };
 
-struct hs_node { /* kmem_cache_node */
+struct ss_hostslab_node { /* kmem_cache_node */
 	_Alignas(64) pthread_spinlock_t list_lock;
 	struct ss_list partial;
 };
 
 /* Per-thread counters: no shared writes on the hot path. */
-struct hs_ctx {
-	uint64_t alloc_path[HS_NR_PATHS], free_path[HS_NR_PATHS];
+struct ss_hostslab_ctx {
+	uint64_t alloc_path[SS_HOSTSLAB_NR_PATHS], free_path[SS_HOSTSLAB_NR_PATHS];
 	uint64_t slabs_mapped, slabs_unmapped;
 	uint64_t poison_written, poison_checked; /* bytes */
 	const char *corrupt; /* first failed check, NULL if none */
 	int over_cap;	     /* a slab was refused: hs_cache.max_bytes */
 };
 
-struct hs_cache {
+struct ss_hostslab_cache {
 	char name[64];
-	struct hs_geometry g;
+	struct ss_hostslab_geometry g;
 	const struct ss_topology *topo;
-	struct hs_cpu *cpu;   /* nr_cpus */
-	struct hs_node *node; /* nr_nodes */
+	struct ss_hostslab_cpu *cpu;   /* nr_cpus */
+	struct ss_hostslab_node *node; /* nr_nodes */
 	pthread_mutex_t all_lock;
-	struct ss_list all;   /* every slab, for hs_cache_destroy() */
+	struct ss_list all;   /* every slab, for ss_hostslab_cache_destroy() */
 	_Atomic int64_t *mapped_bytes, *peak_bytes; /* shared by all caches */
 	/* --max-memory: no new slab once mapped_bytes would pass it, 0 = no
 	 * cap (PUs racing may each map one slab past it) */
@@ -102,30 +102,30 @@ struct hs_cache {
 
 /* Layout and list limits of a model cache, as the model computed them
  * for its target and era (nothing is derived again here). */
-void hs_geometry_from_model(struct hs_geometry *g, const struct ss_cache_report *r,
+void ss_hostslab_geometry_from_model(struct ss_hostslab_geometry *g, const struct ss_cache_report *r,
 			    unsigned page_size);
 /* The same for a cache created with spec on target t (the model's rules
  * through a throw-away model cache): calibration and tests. */
-int hs_geometry_for_spec(struct hs_geometry *g, const struct ss_target *t,
+int ss_hostslab_geometry_for_spec(struct ss_hostslab_geometry *g, const struct ss_target *t,
 			 const struct ss_topology *topo,
 			 const struct ss_cache_spec *spec, struct ss_error *err);
 
-int hs_cache_init(struct hs_cache *s, const char *name,
-		  const struct hs_geometry *g, const struct ss_topology *topo,
+int ss_hostslab_cache_init(struct ss_hostslab_cache *s, const char *name,
+		  const struct ss_hostslab_geometry *g, const struct ss_topology *topo,
 		  _Atomic int64_t *mapped_bytes, _Atomic int64_t *peak_bytes,
 		  struct ss_error *err);
 /* munmap every slab; live objects die with them. */
-void hs_cache_destroy(struct hs_cache *s);
+void ss_hostslab_cache_destroy(struct ss_hostslab_cache *s);
 
 /* kmem_cache_alloc() on PU cpu: the object, its slab, and the path. */
-void *hs_alloc(struct hs_cache *s, unsigned cpu, struct hs_slab **slab,
-	       enum hs_path *path, struct hs_ctx *ctx);
+void *ss_hostslab_alloc(struct ss_hostslab_cache *s, unsigned cpu, struct ss_hostslab_slab **slab,
+	       enum ss_hostslab_path *path, struct ss_hostslab_ctx *ctx);
 /* kmem_cache_free() on PU cpu. */
-void hs_free(struct hs_cache *s, unsigned cpu, void *obj, struct hs_slab *slab,
-	     enum hs_path *path, struct hs_ctx *ctx);
+void ss_hostslab_free(struct ss_hostslab_cache *s, unsigned cpu, void *obj, struct ss_hostslab_slab *slab,
+	     enum ss_hostslab_path *path, struct ss_hostslab_ctx *ctx);
 
 /* memchr_inv(): first byte of [p, p+n) that is not c, or NULL; word-wise. */
-const void *hs_memchr_inv(const void *p, int c, size_t n);
+const void *ss_hostslab_memchr_inv(const void *p, int c, size_t n);
 
 /* slab_lock() / slab_unlock(): a bit spin lock. */
 static inline void hs_bitlock(atomic_flag *f)

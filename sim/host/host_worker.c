@@ -14,7 +14,7 @@
 #include "host_clock.h"
 
 /* Bind to the host PU and read back what the kernel says we run on. */
-static void bind_self(struct host_worker *w)
+static void bind_self(struct ss_host_worker *w)
 {
 	cpu_set_t set;
 
@@ -36,10 +36,10 @@ static void bind_self(struct host_worker *w)
 			w->info.affinity_os = c;
 }
 
-static void do_alloc(struct host_worker *w, const struct host_op *op,
-		     struct host_obj *obj)
+static void do_alloc(struct ss_host_worker *w, const struct ss_host_op *op,
+		     struct ss_host_obj *obj)
 {
-	enum hs_path path;
+	enum ss_hostslab_path path;
 
 	if (op->state == HO_ZERO) { /* ZERO_SIZE_PTR: nothing to do */
 		obj->ptr = NULL;
@@ -70,7 +70,7 @@ static void do_alloc(struct host_worker *w, const struct host_op *op,
 		}
 		return;
 	}
-	obj->ptr = hs_alloc(w->e->caches[op->cache], w->pu, &obj->slab, &path, &w->ctx);
+	obj->ptr = ss_hostslab_alloc(w->e->caches[op->cache], w->pu, &obj->slab, &path, &w->ctx);
 	if (!obj->ptr && w->ctx.over_cap)
 		snprintf(w->failed, sizeof(w->failed),
 			 "object id %llu: a new slab of cache %s would pass the --max-memory cap of %lld bytes",
@@ -81,10 +81,10 @@ static void do_alloc(struct host_worker *w, const struct host_op *op,
 			 w->e->caches[op->cache]->name);
 }
 
-static void do_free(struct host_worker *w, const struct host_op *op,
-		    struct host_obj *obj)
+static void do_free(struct ss_host_worker *w, const struct ss_host_op *op,
+		    struct ss_host_obj *obj)
 {
-	enum hs_path path;
+	enum ss_hostslab_path path;
 
 	if (op->state == HO_ZERO) {
 		w->zero_ops++;
@@ -95,17 +95,17 @@ static void do_free(struct host_worker *w, const struct host_op *op,
 		atomic_fetch_sub(&w->e->large_bytes, (int64_t)op->bytes);
 		w->large_ops++;
 	} else {
-		hs_free(w->e->caches[op->cache], w->pu, obj->ptr, obj->slab, &path, &w->ctx);
+		ss_hostslab_free(w->e->caches[op->cache], w->pu, obj->ptr, obj->slab, &path, &w->ctx);
 	}
 	obj->ptr = NULL;
 	w->remote_frees += op->remote;
 }
 
-static void run_queue(struct host_worker *w)
+static void run_queue(struct ss_host_worker *w)
 {
 	for (size_t i = 0; i < w->nq && !w->failed[0]; i++) {
-		const struct host_op *op = &w->q[i];
-		struct host_obj *obj = &w->e->objs[op->id];
+		const struct ss_host_op *op = &w->q[i];
+		struct ss_host_obj *obj = &w->e->objs[op->id];
 		uint64_t t0 = host_ticks(), dt;
 
 		if (op->kind == HQ_ALLOC)
@@ -131,7 +131,7 @@ static void run_queue(struct host_worker *w)
 
 static void *worker_main(void *arg)
 {
-	struct host_worker *w = arg;
+	struct ss_host_worker *w = arg;
 
 	bind_self(w);
 	ss_pmu_thread_open(w->e->pmu, &w->pmu);
@@ -150,7 +150,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-int host_workers_start(struct host_engine *e, struct ss_error *err)
+int ss_host_workers_start(struct ss_host_engine *e, struct ss_error *err)
 {
 	unsigned n = e->nr_workers;
 
@@ -158,7 +158,7 @@ int host_workers_start(struct host_engine *e, struct ss_error *err)
 	    pthread_barrier_init(&e->end, NULL, n + 1))
 		return ss_errorf(err, "host mode: pthread_barrier_init failed");
 	for (unsigned i = 0; i < n; i++) {
-		struct host_worker *w = &e->w[i];
+		struct ss_host_worker *w = &e->w[i];
 		sigset_t old;
 		int failed;
 
@@ -181,7 +181,7 @@ int host_workers_start(struct host_engine *e, struct ss_error *err)
 	return 0;
 }
 
-static int worker_failure(struct host_engine *e, struct ss_error *err)
+static int worker_failure(struct ss_host_engine *e, struct ss_error *err)
 {
 	for (unsigned i = 0; i < e->nr_workers; i++)
 		if (e->w[i].failed[0])
@@ -189,14 +189,14 @@ static int worker_failure(struct host_engine *e, struct ss_error *err)
 	return 0;
 }
 
-int host_window(struct host_engine *e, struct ss_error *err)
+int ss_host_window(struct ss_host_engine *e, struct ss_error *err)
 {
 	pthread_barrier_wait(&e->start);
 	pthread_barrier_wait(&e->end);
 	return worker_failure(e, err);
 }
 
-void host_workers_stop(struct host_engine *e)
+void ss_host_workers_stop(struct ss_host_engine *e)
 {
 	e->done = 1;
 	pthread_barrier_wait(&e->start);

@@ -5,8 +5,8 @@
 # names a model's type is each caught, naming file and line.
 . "$(dirname "$0")/lib/common.bash"
 "$root/scripts/check-layers.sh" "$root" || fail "the tree breaks the layers"
-mkdir -p "$tmp/t/allocators" "$tmp/t/reconcile" "$tmp/t/sim/host"
-touch "$tmp/t/allocators/model.h" "$tmp/t/allocators/slab.h" "$tmp/t/allocators/cache_model_fast.h" \
+mkdir -p "$tmp/t/allocators/slub" "$tmp/t/reconcile" "$tmp/t/sim/host"
+touch "$tmp/t/allocators/model.h" "$tmp/t/allocators/slub/slub_cache.h" "$tmp/t/allocators/cache_model_fast.h" \
 	"$tmp/t/reconcile/recon.h" "$tmp/t/reconcile/slab_prior.h"
 printf '#include "model.h"\n#include "recon.h"\nint ok;\n' > "$tmp/t/sim/ok.c"
 expect_rc 0 "$root/scripts/check-layers.sh" "$tmp/t"

@@ -377,7 +377,7 @@ static void check_run(const struct script *s, const char *trace, unsigned pick)
 	else
 		snprintf(dir, sizeof(dir), "%s/run", root);
 	snprintf(sample, sizeof(sample), "%u", 1 + pick / 5 % 7);
-	ss_fuzz_check(call(cmd_run, (const char *const[]){"run", "--trace", trace, "--model", model,
+	ss_fuzz_check(call(ss_cmd_run, (const char *const[]){"run", "--trace", trace, "--model", model,
 				"--target", "x86_64-6.x", "--cpus", "4", "--sample-every", sample,
 				"--out", dir, NULL}) == 0,
 		      "run %s on %s failed", model, trace);
@@ -396,11 +396,11 @@ static void check_run(const struct script *s, const char *trace, unsigned pick)
 	if (!plain)
 		return;
 	snprintf(path, sizeof(path), "%s/rep", root);
-	ss_fuzz_check(call(cmd_report, (const char *const[]){"report", "--workload", "fz",
+	ss_fuzz_check(call(ss_cmd_report, (const char *const[]){"report", "--workload", "fz",
 				"--dir", path, NULL}) == 0, "report over %s failed", dir);
 	strict_or_die(path);
 	snprintf(dir, sizeof(dir), "%s/rep/compare", root);
-	ss_fuzz_check(call(cmd_compare, (const char *const[]){"compare", "--workload", "fz",
+	ss_fuzz_check(call(ss_cmd_compare, (const char *const[]){"compare", "--workload", "fz",
 				"--dir", path, "--out", dir, NULL}) == 0,
 		      "compare over %s failed", path);
 	strict_or_die(dir);

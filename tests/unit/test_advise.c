@@ -55,30 +55,30 @@ struct gen_fx {
 	struct ss_topology topo;
 	struct ss_costs costs;
 	struct ss_model_config cfg;
-	struct adv_scan scan;
-	struct adv_props props;
+	struct ss_advise_scan scan;
+	struct ss_advise_props props;
 	char path[TU_PATH_MAX];
 };
 
 /* The proposals for the trace on target (a name or a path). */
 static void gen_on(struct gen_fx *f, unsigned max, const char *target)
 {
-	struct adv_gen_in in;
+	struct ss_advise_gen_in in;
 	struct ss_error err;
 
 	memset(f, 0, sizeof(*f));
 	f->t = tu_target(target);
 	assert_int_equal(ss_topology_flat(&f->topo, f->t.cpus, 1, &err), 0);
 	write_trace(f->path, sizeof(f->path));
-	if (adv_scan_trace(f->path, ss_kmalloc_max_cache_size(&f->t), &f->scan, &err))
+	if (ss_advise_scan_trace(f->path, ss_kmalloc_max_cache_size(&f->t), &f->scan, &err))
 		fail_msg("scan: %s", err.msg);
 	f->cfg.target = &f->t;
 	f->cfg.topo = &f->topo;
 	f->cfg.merge = true;
 	f->cfg.tables = f->scan.tables;
-	in = (struct adv_gen_in){.scan = &f->scan, .desc = ss_model_find("traced"),
+	in = (struct ss_advise_gen_in){.scan = &f->scan, .desc = ss_model_find("traced"),
 				 .cfg = &f->cfg, .costs = &f->costs, .max_proposals = max};
-	if (adv_generate(&in, &f->props, &err))
+	if (ss_advise_generate(&in, &f->props, &err))
 		fail_msg("generate: %s", err.msg);
 }
 
@@ -89,13 +89,13 @@ static void gen(struct gen_fx *f, unsigned max)
 
 static void gen_release(struct gen_fx *f)
 {
-	adv_props_release(&f->props);
-	adv_scan_release(&f->scan);
+	ss_advise_props_release(&f->props);
+	ss_advise_scan_release(&f->scan);
 	ss_topology_release(&f->topo);
 	unlink(f->path);
 }
 
-static const struct adv_prop *find(const struct gen_fx *f, const char *label,
+static const struct ss_advise_prop *find(const struct gen_fx *f, const char *label,
 				   const char *sites)
 {
 	for (unsigned i = 0; i < f->props.nr; i++)
@@ -130,7 +130,7 @@ static void test_scan(void **state)
 
 static void test_proposals(void **state)
 {
-	const struct adv_prop *p;
+	const struct ss_advise_prop *p;
 	struct gen_fx f;
 
 	(void)state;
@@ -184,11 +184,11 @@ static void test_proposals(void **state)
 	assert_null(find(&f, "classes:+96,192", "*"));
 	/* not a capture: no kmem_buckets or random kmalloc proposals */
 	for (unsigned i = 0; i < f.props.nr; i++)
-		assert_true(f.props.p[i].kind != ADV_BUCKETS && f.props.p[i].kind != ADV_RANDOM);
+		assert_true(f.props.p[i].kind != SS_ADVISE_BUCKETS && f.props.p[i].kind != ADV_RANDOM);
 	gen_release(&f);
 }
 
-static bool has_class(const struct adv_prop *p, unsigned size)
+static bool has_class(const struct ss_advise_prop *p, unsigned size)
 {
 	for (unsigned i = 0; i < p->ov.nr_classes; i++)
 		if (p->ov.classes[i] == size)
@@ -197,15 +197,15 @@ static bool has_class(const struct adv_prop *p, unsigned size)
 }
 
 /* The cache a kmalloc of size bytes from site "label" lands in under p. */
-static void probe_kmalloc(struct gen_fx *f, const struct adv_prop *p, uint64_t size,
+static void probe_kmalloc(struct gen_fx *f, const struct ss_advise_prop *p, uint64_t size,
 			  const char *want)
 {
-	struct adv_req req = {.site = ss_strtab_find(&f->scan.tables->names, "label"),
+	struct ss_advise_req req = {.site = ss_strtab_find(&f->scan.tables->names, "label"),
 			      .api = SS_API_KMALLOC, .size = size};
-	struct adv_place got;
+	struct ss_advise_place got;
 	struct ss_error err;
 
-	if (adv_probe(ss_model_find("traced"), &f->cfg, &p->ov, &f->costs, &req, 1, &got, &err))
+	if (ss_advise_probe(ss_model_find("traced"), &f->cfg, &p->ov, &f->costs, &req, 1, &got, &err))
 		fail_msg("probe: %s", err.msg);
 	assert_string_equal(got.cache, want);
 }
@@ -223,7 +223,7 @@ static const char dma128_target[] =
 static void test_class_sets(void **state)
 {
 	char path[TU_PATH_MAX];
-	const struct adv_prop *p;
+	const struct ss_advise_prop *p;
 	struct gen_fx f;
 
 	(void)state;
@@ -278,8 +278,8 @@ static void test_budget(void **state)
 	(void)state;
 	gen(&f, 1);
 	for (unsigned i = 0; i < f.props.nr; i++)
-		if (f.props.p[i].kind == ADV_DEDICATED || f.props.p[i].kind == ADV_GROUP ||
-		    f.props.p[i].kind == ADV_MERGED) {
+		if (f.props.p[i].kind == SS_ADVISE_DEDICATED || f.props.p[i].kind == ADV_GROUP ||
+		    f.props.p[i].kind == SS_ADVISE_MERGED) {
 			sites++;
 			assert_string_equal(f.props.p[i].sites, "smk:rule"); /* 100 x 8 bytes */
 		}
@@ -295,11 +295,11 @@ static void test_cache_name(void **state)
 	char buf[64];
 
 	(void)state;
-	adv_cache_name("smk_set_access:rule", buf, sizeof(buf));
+	ss_advise_cache_name("smk_set_access:rule", buf, sizeof(buf));
 	assert_string_equal(buf, "smk_set_access_rule");
-	adv_cache_name("ext4_find_extent+0x30c/0x350", buf, sizeof(buf));
+	ss_advise_cache_name("ext4_find_extent+0x30c/0x350", buf, sizeof(buf));
 	assert_string_equal(buf, "ext4_find_extent");
-	adv_cache_name("+0x10/0x20", buf, sizeof(buf));
+	ss_advise_cache_name("+0x10/0x20", buf, sizeof(buf));
 	assert_string_equal(buf, "c");
 }
 

@@ -20,17 +20,17 @@ struct expect {
 
 static void check(const struct expect *x)
 {
-	struct audit_context c;
+	struct ss_audit_context c;
 	struct ss_error err = {{0}};
 	char buf[8192];
 
-	if (audit_context_parse(x->in, &c, &err))
+	if (ss_audit_context_parse(x->in, &c, &err))
 		fail_msg("%s: %s", x->in, err.msg);
-	audit_context_string(&c, buf);
+	ss_audit_context_string(&c, buf);
 	assert_string_equal(buf, x->str);
-	assert_int_equal(audit_context_len(&c), x->len);
+	assert_int_equal(ss_audit_context_len(&c), x->len);
 	assert_int_equal(strlen(buf) + 1, x->len);
-	assert_int_equal(audit_mls_walk_bits(&c), x->bits);
+	assert_int_equal(ss_audit_mls_walk_bits(&c), x->bits);
 }
 
 /* reference/audit.md's two examples: 27 (kmalloc-32) and 44 (kmalloc-64).
@@ -119,13 +119,13 @@ static void test_bad_contexts(void **state)
 		{"u:r:t:s0:c1-s1", "does not dominate"},
 		{"u:r:t:s0-s1-s2", "one '-'"},
 	};
-	struct audit_context c;
+	struct ss_audit_context c;
 	struct ss_error err;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(&err, 0, sizeof(err));
-		assert_int_equal(audit_context_parse(bad[i].in, &c, &err), -1);
+		assert_int_equal(ss_audit_context_parse(bad[i].in, &c, &err), -1);
 		if (!strstr(err.msg, bad[i].why))
 			fail_msg("%s: '%s' lacks '%s'", bad[i].in, err.msg, bad[i].why);
 		assert_non_null(strstr(err.msg, bad[i].in));

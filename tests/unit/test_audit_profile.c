@@ -25,24 +25,24 @@ static void near(double got, double want, double tol)
 static void test_attribution(void **state)
 {
 	(void)state;
-	near(audit_label_samples(AUDIT_L_FORMAT), 2802, 1e-9);
-	near(audit_label_samples(AUDIT_L_MLS), (624 + 489) / 2.0, 1e-9);
-	near(audit_label_samples(AUDIT_L_GETSECURITY), (456 + 348 + 394) / 2.0, 1e-9);
-	near(audit_label_samples(AUDIT_L_RDLOCK), 567 / 3.0, 1e-9);
-	near(audit_label_samples(AUDIT_L_SIDTAB), 234, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_FORMAT), 2802, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_MLS), (624 + 489) / 2.0, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_GETSECURITY), (456 + 348 + 394) / 2.0, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_RDLOCK), 567 / 3.0, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_SIDTAB), 234, 1e-9);
 	/* dput 922-382, _atomic_dec_and_lock 1047-548, 1/3 _raw_read_lock */
-	near(audit_label_samples(AUDIT_L_PWD_REF), 540 + 499 + 189, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_PWD_REF), 540 + 499 + 189, 1e-9);
 	/* _raw_spin_lock 853-261, spin_bug 280 */
-	near(audit_label_samples(AUDIT_L_TASK_LOCK), 872, 1e-9);
-	near(audit_label_samples(AUDIT_L_NAME), 456 + 358, 1e-9);
-	near(audit_label_samples(AUDIT_L_EXIT), 690, 1e-9);
-	near(audit_label_samples(AUDIT_L_INODE_CTX), 320, 1e-9);
-	near(audit_label_samples(AUDIT_L_BASE), 11432, 1e-9);
-	near(audit_label_samples(AUDIT_L_RULES), 0, 1e-9);
-	assert_true(audit_label_scaled(AUDIT_L_FORMAT));
-	assert_false(audit_label_scaled(AUDIT_L_BASE));
-	assert_false(audit_label_scaled(AUDIT_L_RULES));
-	assert_false(audit_label_scaled(AUDIT_L_MLS_BITS));
+	near(ss_audit_label_samples(AUDIT_L_TASK_LOCK), 872, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_NAME), 456 + 358, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_EXIT), 690, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_INODE_CTX), 320, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_BASE), 11432, 1e-9);
+	near(ss_audit_label_samples(AUDIT_L_RULES), 0, 1e-9);
+	assert_true(ss_audit_label_scaled(AUDIT_L_FORMAT));
+	assert_false(ss_audit_label_scaled(AUDIT_L_BASE));
+	assert_false(ss_audit_label_scaled(AUDIT_L_RULES));
+	assert_false(ss_audit_label_scaled(AUDIT_L_MLS_BITS));
 }
 
 /* The hit (30514 - 12133 = 18381 samples) split by category. */
@@ -51,7 +51,7 @@ static void test_hit_split(void **state)
 	double s[AUDIT_NR_CATEGORIES + 1], total = 0;
 
 	(void)state;
-	audit_profile_hit_split(s);
+	ss_audit_profile_hit_split(s);
 	near(s[AUDIT_CAT_ALLOCATOR], 2806 - 701, 1e-9);
 	near(s[AUDIT_CAT_RULES], 1320, 1e-9);
 	near(s[AUDIT_CAT_FORMAT], 320 + 1198 + 5604 + 1113, 1e-9);
@@ -70,12 +70,12 @@ static void test_hit_split(void **state)
 static void test_implied(void **state)
 {
 	(void)state;
-	near(audit_implied_seed_syscalls(), 58986862, 1);
-	near(audit_implied_seed_syscalls() / AUDIT_SEED_SYSCALLS, 1, 0.001);
-	near(audit_lspp16_seconds_per_rule(), 23310.0 / 16950, 1e-12);
-	assert_int_equal(audit_implied_rules(), 4);
-	near(audit_on_sample_s(), 122.236 / 30514, 1e-12);
-	near(audit_off_sample_s(), 48.639 / 12133, 1e-12);
+	near(ss_audit_implied_seed_syscalls(), 58986862, 1);
+	near(ss_audit_implied_seed_syscalls() / AUDIT_SEED_SYSCALLS, 1, 0.001);
+	near(ss_audit_lspp16_seconds_per_rule(), 23310.0 / 16950, 1e-12);
+	assert_int_equal(ss_audit_implied_rules(), 4);
+	near(ss_audit_on_sample_s(), 122.236 / 30514, 1e-12);
+	near(ss_audit_off_sample_s(), 48.639 / 12133, 1e-12);
 }
 
 /* cycles = samples x s/sample x 3000 MHz / 59 M: formatting 2802 x
@@ -84,10 +84,10 @@ static void test_implied(void **state)
  * formatting is 856.1. */
 static void test_costs(void **state)
 {
-	struct audit_costs c;
+	struct ss_audit_costs c;
 
 	(void)state;
-	audit_costs_derive(&c, 1000);
+	ss_audit_costs_derive(&c, 1000);
 	assert_int_equal(c.cycles[AUDIT_L_FORMAT], 571);
 	assert_int_equal(c.cycles[AUDIT_L_MLS], 113);
 	assert_int_equal(c.cycles[AUDIT_L_PWD_REF], 250);
@@ -96,11 +96,11 @@ static void test_costs(void **state)
 	assert_int_equal(c.cycles[AUDIT_L_USER], 77);
 	assert_int_equal(c.rule_cycles, 70);
 	assert_int_equal(c.cycles[AUDIT_L_SID_COPY], AUDIT_SID_COPY_CYCLES);
-	audit_costs_derive(&c, 1500);
+	ss_audit_costs_derive(&c, 1500);
 	assert_int_equal(c.cycles[AUDIT_L_FORMAT], 856);
 	assert_int_equal(c.cycles[AUDIT_L_BASE], 2330); /* not scaled */
 	assert_int_equal(c.rule_cycles, 70);
-	audit_costs_derive(&c, 0);
+	ss_audit_costs_derive(&c, 0);
 	assert_int_equal(c.cycles[AUDIT_L_FORMAT], 0);
 	assert_int_equal(c.cycles[AUDIT_L_USER], 77);
 }

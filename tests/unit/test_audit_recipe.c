@@ -49,7 +49,7 @@ static void tally_event(struct tally *t, const struct ss_trace_tables *tb,
 		t->nfrees++;
 		break;
 	case SS_EV_WORK:
-		l = audit_label_find(ss_trace_name(tb, ev->site));
+		l = ss_audit_label_find(ss_trace_name(tb, ev->site));
 		assert_true(l >= 0);
 		t->events[l]++;
 		t->cycles[l] += ev->value;
@@ -60,7 +60,7 @@ static void tally_event(struct tally *t, const struct ss_trace_tables *tb,
 }
 
 /* Generate p's trace into a temporary file and count it. */
-static void run(const struct audit_params *p, struct tally *t)
+static void run(const struct ss_audit_params *p, struct tally *t)
 {
 	char path[TU_PATH_MAX];
 	struct ss_trace_writer *w;
@@ -72,7 +72,7 @@ static void run(const struct audit_params *p, struct tally *t)
 	tu_tmp_text(path, sizeof(path), "");
 	memset(t, 0, sizeof(*t));
 	assert_int_equal(ss_trace_writer_open(&w, path, &err), 0);
-	if (audit_emit_trace(w, p, &err))
+	if (ss_audit_emit_trace(w, p, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(ss_trace_writer_commit(w, &err), 0);
 	if (ss_trace_open(&r, path, &err))
@@ -97,9 +97,9 @@ static unsigned allocs(const struct tally *t, const char *site, const char *api,
 	return n;
 }
 
-static void params(struct audit_params *p, enum audit_variant v, uint64_t n)
+static void params(struct ss_audit_params *p, enum ss_audit_variant v, uint64_t n)
 {
-	audit_params_defaults(p);
+	ss_audit_params_defaults(p);
 	p->variant = v;
 	p->syscalls = n;
 	p->scale_permille = 1000; /* the profile's figures unscaled */
@@ -118,7 +118,7 @@ static void params(struct audit_params *p, enum audit_variant v, uint64_t n)
 /* audit off: getname/putname of a names_cache object, nothing else. */
 static void test_off(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct tally t;
 
 	(void)state;
@@ -140,7 +140,7 @@ static void test_off(void **state)
  * conversions' work, 4 rules x 70 cycles. */
 static void test_on_2616(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct tally t;
 
 	(void)state;
@@ -172,13 +172,13 @@ static void test_on_2616(void **state)
  * AUDIT_MLS_BIT_CYCLES 4 = 8192 cycles per conversion. */
 static void test_mls_range(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct ss_error err;
 	struct tally t;
 
 	(void)state;
 	params(&p, AUDIT_ON_2616, 1);
-	assert_int_equal(audit_context_parse("user_u:object_r:user_home_t:s0-s15:c0.c1023",
+	assert_int_equal(ss_audit_context_parse("user_u:object_r:user_home_t:s0-s15:c0.c1023",
 					     &p.ctx[0], &err), 0);
 	run(&p, &t);
 	assert_int_equal(allocs(&t, "context_struct_to_string", "kmalloc", 44), 2);
@@ -190,7 +190,7 @@ static void test_mls_range(void **state)
 /* The 2.6.17 fix: a SID copy, no string, no allocation but names_cache. */
 static void test_on_sid(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct tally t;
 
 	(void)state;
@@ -211,7 +211,7 @@ static void test_on_sid(void **state)
  * copy + the LRU bump. */
 static void test_on_cached(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct tally t;
 
 	(void)state;
@@ -234,7 +234,7 @@ static void test_on_cached(void **state)
 /* The what-if: on-2.6.16's strings from cache audit_ctx. */
 static void test_on_ctxcache(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct tally t;
 
 	(void)state;
@@ -251,13 +251,13 @@ static void test_on_ctxcache(void **state)
  * and costs a quarter of the base, open 1.25 x. */
 static void test_open(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct ss_error err;
 	struct tally t;
 
 	(void)state;
 	params(&p, AUDIT_ON_2616, 1);
-	assert_int_equal(audit_mix_parse("open:1", p.mix, &err), 0);
+	assert_int_equal(ss_audit_mix_parse("open:1", p.mix, &err), 0);
 	run(&p, &t);
 	assert_int_equal(allocs(&t, "get_empty_filp", "filp", 232), 1);
 	assert_int_equal(allocs(&t, "file_alloc_security", "kmalloc", 24), 1);
@@ -275,7 +275,7 @@ static void test_open(void **state)
  * user_t:s0, L 24: two conversions + the kmalloc), obj= one conversion. */
 static void test_records(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct tally t;
 
 	(void)state;
@@ -301,7 +301,7 @@ static void test_records(void **state)
 /* Two CPUs: iterations alternate; each shared line costs 150 x 1/2. */
 static void test_cpus(void **state)
 {
-	struct audit_params p;
+	struct ss_audit_params p;
 	struct tally t;
 
 	(void)state;
@@ -317,15 +317,15 @@ static void test_cpus(void **state)
 /* The mix is exact in every prefix, records by Bresenham. */
 static void test_mix_and_records(void **state)
 {
-	struct audit_mix_state s = {{0}};
+	struct ss_audit_mix_state s = {{0}};
 	unsigned mix[AUDIT_NR_KINDS], count[AUDIT_NR_KINDS] = {0}, rec = 0;
 	struct ss_error err;
 
 	(void)state;
-	assert_int_equal(audit_mix_parse("stat:40,access:40,open:20", mix, &err), 0);
+	assert_int_equal(ss_audit_mix_parse("stat:40,access:40,open:20", mix, &err), 0);
 	for (int i = 0; i < 100; i++) {
-		count[audit_mix_next(&s, mix)]++;
-		rec += (unsigned)audit_records_at((unsigned long long)i, 30);
+		count[ss_audit_mix_next(&s, mix)]++;
+		rec += (unsigned)ss_audit_records_at((unsigned long long)i, 30);
 		if (i == 4) {
 			assert_int_equal(count[AUDIT_STAT], 2);
 			assert_int_equal(count[AUDIT_ACCESS], 2);
@@ -335,10 +335,10 @@ static void test_mix_and_records(void **state)
 	assert_int_equal(count[AUDIT_STAT], 40);
 	assert_int_equal(count[AUDIT_OPEN], 20);
 	assert_int_equal(rec, 30);
-	assert_int_equal(audit_mix_parse("stat:1,stat:2", mix, &err), -1);
-	assert_int_equal(audit_mix_parse("read:1", mix, &err), -1);
-	assert_int_equal(audit_mix_parse("stat:0", mix, &err), -1);
-	assert_int_equal(audit_mix_parse("stat", mix, &err), -1);
+	assert_int_equal(ss_audit_mix_parse("stat:1,stat:2", mix, &err), -1);
+	assert_int_equal(ss_audit_mix_parse("read:1", mix, &err), -1);
+	assert_int_equal(ss_audit_mix_parse("stat:0", mix, &err), -1);
+	assert_int_equal(ss_audit_mix_parse("stat", mix, &err), -1);
 }
 
 int main(void)

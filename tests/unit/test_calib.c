@@ -14,24 +14,24 @@
  * spread moves with the median, and nothing goes below 0. */
 static void test_less(void **state)
 {
-	struct calib_value path = {23, 20, 30}, lock = {10.5, 9, 12};
-	struct calib_value r = calib_less(path, lock);
+	struct ss_calib_value path = {23, 20, 30}, lock = {10.5, 9, 12};
+	struct ss_calib_value r = ss_calib_less(path, lock);
 	(void)state;
 
 	assert_true(r.v == 12.5 && r.lo == 9.5 && r.hi == 19.5);
-	r = calib_less((struct calib_value){5, 4, 8}, lock);
+	r = ss_calib_less((struct ss_calib_value){5, 4, 8}, lock);
 	assert_true(r.v == 0 && r.lo == 0 && r.hi == 0);
 	/* not measured: unchanged */
-	r = calib_less((struct calib_value){-1, -1, -1}, lock);
+	r = ss_calib_less((struct ss_calib_value){-1, -1, -1}, lock);
 	assert_true(r.v == -1);
-	r = calib_less(path, (struct calib_value){-1, -1, -1});
+	r = ss_calib_less(path, (struct ss_calib_value){-1, -1, -1});
 	assert_true(r.v == 23 && r.hi == 30);
 }
 
 static void test_spread(void **state)
 {
 	double v[10] = {10, 1, 9, 2, 8, 3, 7, 4, 6, 5};
-	struct calib_value r = calib_spread(v, 10);
+	struct ss_calib_value r = ss_calib_spread(v, 10);
 	(void)state;
 
 	assert_true(r.lo == 1 && r.hi == 9);

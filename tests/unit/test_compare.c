@@ -27,7 +27,7 @@ static char *write_tmp(const char *text)
 /* ---- timeline.csv ------------------------------------------------------------ */
 
 static int rows_seen;
-static int count_row(void *ctx, const struct cmp_point *pt)
+static int count_row(void *ctx, const struct ss_compare_point *pt)
 {
 	(void)ctx;
 	(void)pt;
@@ -37,7 +37,7 @@ static int count_row(void *ctx, const struct cmp_point *pt)
 
 static void test_timeline_phases(void **state)
 {
-	struct cmp_timeline tl;
+	struct ss_compare_timeline tl;
 	struct ss_error err = {{0}};
 	char *path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n"
 			       "0,system,0.00,0,0.000\n"
@@ -49,7 +49,7 @@ static void test_timeline_phases(void **state)
 
 	(void)state;
 	rows_seen = 0;
-	assert_int_equal(cmp_read_timeline(path, count_row, NULL, &tl, &err), 0);
+	assert_int_equal(ss_compare_read_timeline(path, count_row, NULL, &tl, &err), 0);
 	unlink(path);
 	assert_int_equal(rows_seen, 6);
 	assert_int_equal(tl.rows, 6);
@@ -64,13 +64,13 @@ static void test_timeline_phases(void **state)
 	assert_true(tl.ph[2].events == 4196 && tl.ph[2].end_kib == 180);
 	assert_true(tl.peak.footprint_kib == 320 && tl.peak.events == 4196);
 	assert_true(tl.last.footprint_kib == 180 && tl.last.events == 8200);
-	cmp_timeline_free(&tl);
+	ss_compare_timeline_free(&tl);
 }
 
 /* The replay's phase before any marker is "start": no marker. */
 static void test_timeline_start(void **state)
 {
-	struct cmp_timeline tl;
+	struct ss_compare_timeline tl;
 	struct ss_error err = {{0}};
 	char *path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n"
 			       "4096,start,10.00,5,1.000\n"
@@ -78,18 +78,18 @@ static void test_timeline_start(void **state)
 			       "6000,load,11.00,6,1.600\n");
 
 	(void)state;
-	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), 0);
+	assert_int_equal(ss_compare_read_timeline(path, NULL, NULL, &tl, &err), 0);
 	unlink(path);
 	assert_int_equal(tl.nph, 1);
 	assert_string_equal(tl.ph[0].name, "load");
 	assert_true(tl.ph[0].events == 5000 && tl.ph[0].end_kib == 11);
 	assert_true(tl.peak.footprint_kib == 12);
-	cmp_timeline_free(&tl);
+	ss_compare_timeline_free(&tl);
 }
 
 static void test_timeline_bad(void **state)
 {
-	struct cmp_timeline tl;
+	struct ss_compare_timeline tl;
 	struct ss_error err = {{0}};
 	char *path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n"
 			       "20,a,1.00,1,0.100\n"
@@ -97,16 +97,16 @@ static void test_timeline_bad(void **state)
 	char want[TU_PATH_MAX + 64];
 
 	(void)state;
-	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), -1);
+	assert_int_equal(ss_compare_read_timeline(path, NULL, NULL, &tl, &err), -1);
 	snprintf(want, sizeof(want), "%s:3: events 10 after 20", path);
 	assert_non_null(strstr(err.msg, want));
 	unlink(path);
 	path = write_tmp("events,phase,footprint_kib,sim_time_ms\n1,a,1,1\n");
-	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), -1);
+	assert_int_equal(ss_compare_read_timeline(path, NULL, NULL, &tl, &err), -1);
 	assert_non_null(strstr(err.msg, "missing column 'live_objects'"));
 	unlink(path);
 	path = write_tmp("events,phase,footprint_kib,live_objects,sim_time_ms\n1,a,x,1,1\n");
-	assert_int_equal(cmp_read_timeline(path, NULL, NULL, &tl, &err), -1);
+	assert_int_equal(ss_compare_read_timeline(path, NULL, NULL, &tl, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: column 'footprint_kib'"));
 	unlink(path);
 }
@@ -123,7 +123,7 @@ static void test_timeline_bad(void **state)
  * where slabinfo's Loss (768) would rank it below kmalloc-96's. */
 static void test_caches_by_waste(void **state)
 {
-	struct cmp_caches cc;
+	struct ss_compare_caches cc;
 	struct ss_error err = {{0}};
 	char *path = write_tmp(CACHES_HEADER
 			       "kmalloc-32,32,32,128,0,1000,1024,8,1,1,32768,768,0,0,97.66,-,16000,16000,0,0,768\n"
@@ -133,7 +133,7 @@ static void test_caches_by_waste(void **state)
 			       "kmalloc-96,96,288,14,0,10,14,1,1,0,4096,3136,1920,64,23.43,FZPU,900,60,0,1920,1152\n");
 
 	(void)state;
-	assert_int_equal(cmp_read_caches(path, &cc, &err), 0);
+	assert_int_equal(ss_compare_read_caches(path, &cc, &err), 0);
 	unlink(path);
 	/* waste descending, ties by name ignoring case; no slabs: left out */
 	assert_int_equal(cc.n, 4);
@@ -145,36 +145,36 @@ static void test_caches_by_waste(void **state)
 	assert_string_equal(cc.c[3].name, "Zeta");
 	assert_string_equal(cc.c[1].debug, "FZPU");
 	/* %Fr = 1 * 100 / 8 = 12; %Ef = 1000 * 32 * 100 / 32768 = 97.6 -> 97 */
-	assert_int_equal(cmp_partial_pct(&cc.c[0]), 12);
-	assert_int_equal(cmp_efficiency_pct(&cc.c[0]), 97);
+	assert_int_equal(ss_compare_partial_pct(&cc.c[0]), 12);
+	assert_int_equal(ss_compare_efficiency_pct(&cc.c[0]), 97);
 	/* %Fr = 1 * 100 / 1; %Ef = 10 * 96 * 100 / 4096 = 23.4 -> 23 */
-	assert_int_equal(cmp_partial_pct(&cc.c[1]), 100);
-	assert_int_equal(cmp_efficiency_pct(&cc.c[1]), 23);
+	assert_int_equal(ss_compare_partial_pct(&cc.c[1]), 100);
+	assert_int_equal(ss_compare_efficiency_pct(&cc.c[1]), 23);
 	/* every column kept for top_caches.csv */
 	assert_int_equal(cc.ncols, 21);
 	assert_string_equal(cc.header[14], "efficiency_pct");
 	assert_string_equal(cc.c[3].row[14], "83.01");
-	cmp_caches_free(&cc);
+	ss_compare_caches_free(&cc);
 }
 
 static void test_caches_bad(void **state)
 {
-	struct cmp_caches cc;
+	struct ss_compare_caches cc;
 	struct ss_error err = {{0}};
 	char *path = write_tmp(CACHES_HEADER
 			       "a,32,32,128,0,10,128,1,2,0,4096,10,0,0,7.81,-,320,0,0,0,3776\n");
 
 	(void)state;
-	assert_int_equal(cmp_read_caches(path, &cc, &err), -1);
+	assert_int_equal(ss_compare_read_caches(path, &cc, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: cache a: more partial or CPU slabs than slabs"));
 	unlink(path);
 	path = write_tmp(CACHES_HEADER "a,32,32,128,0,-1,128,1,0,0,4096,10,0,0,7.81,-,0,0,0,0,0\n");
-	assert_int_equal(cmp_read_caches(path, &cc, &err), -1);
+	assert_int_equal(ss_compare_read_caches(path, &cc, &err), -1);
 	assert_non_null(strstr(err.msg, "column 'objects': '-1' is not an unsigned integer"));
 	unlink(path);
 	/* the parts must add up to the space */
 	path = write_tmp(CACHES_HEADER "a,32,32,128,0,10,128,1,0,0,4096,10,0,0,7.81,-,320,0,0,0,3775\n");
-	assert_int_equal(cmp_read_caches(path, &cc, &err), -1);
+	assert_int_equal(ss_compare_read_caches(path, &cc, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: cache a: requested + rounding"));
 	unlink(path);
 }
@@ -182,7 +182,7 @@ static void test_caches_bad(void **state)
 /* sites.csv: ranked by the waste of the objects live at the end. */
 static void test_sites(void **state)
 {
-	struct cmp_sites ss;
+	struct ss_compare_sites ss;
 	struct ss_error err = {{0}};
 	const char *hdr = "site,cache,allocs,frees,requested_bytes,allocated_bytes,frag_pct,"
 			  "cross_cpu_frees,live_objects,peak_live_objects,live_requested_bytes,"
@@ -196,17 +196,17 @@ static void test_sites(void **state)
 		 "b,smack_rule,4,0,80,80,0.00,0,4,4,80,0,16,200\n"
 		 "c,kmalloc_large,1,1,5000,8192,38.96,0,0,1,0,0,0,0\n", hdr);
 	path = write_tmp(text);
-	assert_int_equal(cmp_read_sites(path, &ss, &err), 0);
+	assert_int_equal(ss_compare_read_sites(path, &ss, &err), 0);
 	unlink(path);
 	assert_int_equal(ss.n, 3);
 	assert_string_equal(ss.s[0].site, "b"); /* 216 */
 	assert_string_equal(ss.s[1].site, "a"); /* 110 */
 	assert_int_equal(ss.s[1].peak_live, 8);
 	assert_int_equal(ss.s[1].cross_cpu, 1);
-	cmp_sites_free(&ss);
+	ss_compare_sites_free(&ss);
 	snprintf(text, sizeof(text), "%sa,kmalloc-32,10,11,100,320,68.75,1,0,8,50,110,0,0\n", hdr);
 	path = write_tmp(text);
-	assert_int_equal(cmp_read_sites(path, &ss, &err), -1);
+	assert_int_equal(ss_compare_read_sites(path, &ss, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: site a: live_objects is not allocs - frees"));
 	unlink(path);
 }
@@ -218,13 +218,13 @@ static void test_figure_labels(void **state)
 	char buf[128];
 
 	(void)state;
-	sw_figure_label("footprint_kib", buf, sizeof(buf));
+	ss_sweep_figure_label("footprint_kib", buf, sizeof(buf));
 	assert_string_equal(buf, "slab footprint (KiB)");
-	sw_figure_label("free_slot_bytes", buf, sizeof(buf));
+	ss_sweep_figure_label("free_slot_bytes", buf, sizeof(buf));
 	assert_string_equal(buf, "free_slot (bytes)");
-	sw_figure_label("alloc_p99_ns", buf, sizeof(buf));
+	ss_sweep_figure_label("alloc_p99_ns", buf, sizeof(buf));
 	assert_string_equal(buf, "alloc_p99 (ns)");
-	sw_figure_label("caches", buf, sizeof(buf));
+	ss_sweep_figure_label("caches", buf, sizeof(buf));
 	assert_string_equal(buf, "caches");
 }
 

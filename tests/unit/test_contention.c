@@ -1,6 +1,6 @@
 /* test_contention.c - locks, cmpxchg retries and slab line transfers on
  * the simulated clocks (sim/contention.h), with hand-worked times; and
- * the SLUB paths that note them (allocators/slab.h). */
+ * the SLUB paths that note them (allocators/slub/slub_cache.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

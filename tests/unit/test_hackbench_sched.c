@@ -17,42 +17,42 @@
 
 static void test_skb_sizes(void **state)
 {
-	struct hb_skb k;
+	struct ss_hackbench_skb k;
 	(void)state;
 
 	/* 100 bytes: SKB_DATA_ALIGN(100) + SKB_DATA_ALIGN(320) = 128 + 320
 	 * = 448 -> kmalloc-512; truesize = 512 + SKB_DATA_ALIGN(232) = 768;
 	 * 212992 / 768 = 277.3: the 278th skb still goes out. */
-	hb_skb_compute(100, false, &k);
+	ss_hackbench_skb_compute(100, false, &k);
 	assert_int_equal(k.skb_size, 232);
 	assert_int_equal(k.head_size, 448);
 	assert_int_equal(k.head_ksize, 512);
 	assert_int_equal(k.truesize, 768);
 	assert_int_equal(k.window, 278);
 	/* 1 byte: 64 + 320 = 384, still kmalloc-512. */
-	hb_skb_compute(1, false, &k);
+	ss_hackbench_skb_compute(1, false, &k);
 	assert_int_equal(k.head_size, 384);
 	assert_int_equal(k.window, 278);
 	/* 200 bytes: 256 + 320 = 576 -> kmalloc-1024, truesize 1280,
 	 * 212992 / 1280 = 166.4 -> 167. */
-	hb_skb_compute(200, false, &k);
+	ss_hackbench_skb_compute(200, false, &k);
 	assert_int_equal(k.head_size, 576);
 	assert_int_equal(k.head_ksize, 1024);
 	assert_int_equal(k.window, 167);
 	/* SKB_MAX_HEAD(0) = 4096 - 320 = 3776 bytes fit the head exactly:
 	 * 4096 -> kmalloc-4096, truesize 4352, 48.9 -> 49. */
-	hb_skb_compute(3776, false, &k);
+	ss_hackbench_skb_compute(3776, false, &k);
 	assert_int_equal(k.head_size, 4096);
 	assert_int_equal(k.frag_pages, 0);
 	assert_int_equal(k.window, 49);
 	/* One byte more goes to a page fragment: truesize + 4096. */
-	hb_skb_compute(3777, false, &k);
+	ss_hackbench_skb_compute(3777, false, &k);
 	assert_int_equal(k.head_size, 4096);
 	assert_int_equal(k.frag_pages, 1);
 	assert_int_equal(k.truesize, 4352 + 4096);
 	assert_int_equal(k.window, 26);
 	/* Pipes: 16 pages of 4096 hold 655.36 100-byte messages. */
-	hb_skb_compute(100, true, &k);
+	ss_hackbench_skb_compute(100, true, &k);
 	assert_int_equal(k.skb_size, 0);
 	assert_int_equal(k.window, 656);
 	assert_int_equal(HB_MAX_DATASIZE, 106432);
@@ -93,15 +93,15 @@ static int rec_recv(void *ctx, unsigned cpu, unsigned sock)
 	return note(ctx, "r%u<%u ", cpu, sock);
 }
 
-static int rec_turn(void *ctx, unsigned cpu, enum hb_role role, uint64_t msgs)
+static int rec_turn(void *ctx, unsigned cpu, enum ss_hackbench_role role, uint64_t msgs)
 {
 	return note(ctx, role == HB_SENDER ? "S%u:%u | " : "R%u:%u | ", cpu,
 		    (unsigned)msgs);
 }
 
-static struct hb_sink sink_of(struct rec *r)
+static struct ss_hackbench_sink sink_of(struct rec *r)
 {
-	return (struct hb_sink){.ctx = r, .send = rec_send, .recv = rec_recv,
+	return (struct ss_hackbench_sink){.ctx = r, .send = rec_send, .recv = rec_recv,
 				.turn_end = rec_turn};
 }
 
@@ -116,25 +116,25 @@ static struct hb_sink sink_of(struct rec *r)
  *   round 5: r0, r1 read the rest and exit. */
 static void test_two_by_two(void **state)
 {
-	struct hb_config c = {.groups = 1, .fds = 2, .cpus = 2, .quantum = 2,
+	struct ss_hackbench_config c = {.groups = 1, .fds = 2, .cpus = 2, .quantum = 2,
 			      .window = 278, .loops = 2};
 	struct rec r = {0};
-	struct hb_sink s = sink_of(&r);
-	struct hb_stats st;
+	struct ss_hackbench_sink s = sink_of(&r);
+	struct ss_hackbench_stats st;
 	struct ss_error err;
 	(void)state;
 
-	assert_int_equal(hb_task_cpu(&c, 0, HB_RECEIVER, 1), 1);
-	assert_int_equal(hb_task_cpu(&c, 0, HB_SENDER, 0), 1);
-	assert_int_equal(hb_task_cpu(&c, 0, HB_SENDER, 1), 0);
-	assert_int_equal(hb_run(&c, &s, &st, &err), 0);
+	assert_int_equal(ss_hackbench_task_cpu(&c, 0, HB_RECEIVER, 1), 1);
+	assert_int_equal(ss_hackbench_task_cpu(&c, 0, HB_SENDER, 0), 1);
+	assert_int_equal(ss_hackbench_task_cpu(&c, 0, HB_SENDER, 1), 0);
+	assert_int_equal(ss_hackbench_run(&c, &s, &st, &err), 0);
 	assert_string_equal(r.log,
 		"s0>0 s0>1 S0:2 | s1>0 s1>1 S1:2 | "
 		"r0<0 r0<0 R0:2 | r1<1 r1<1 R1:2 | "
 		"s0>0 s0>1 S0:2 | s1>0 s1>1 S1:2 | "
 		"r0<0 r0<0 R0:2 | r1<1 r1<1 R1:2 | ");
 	assert_int_equal(st.messages, 8);
-	assert_int_equal(hb_messages(&c), 8);
+	assert_int_equal(ss_hackbench_messages(&c), 8);
 	/* every sender writes one message of each loop to its own CPU's
 	 * receiver: half the messages are remote */
 	assert_int_equal(st.remote, 4);
@@ -147,15 +147,15 @@ static void test_two_by_two(void **state)
  * the sender blocks on the full socket twice. */
 static void test_window_blocks(void **state)
 {
-	struct hb_config c = {.groups = 1, .fds = 1, .cpus = 1, .quantum = 10,
+	struct ss_hackbench_config c = {.groups = 1, .fds = 1, .cpus = 1, .quantum = 10,
 			      .window = 2, .loops = 5};
 	struct rec r = {0};
-	struct hb_sink s = sink_of(&r);
-	struct hb_stats st;
+	struct ss_hackbench_sink s = sink_of(&r);
+	struct ss_hackbench_stats st;
 	struct ss_error err;
 	(void)state;
 
-	assert_int_equal(hb_run(&c, &s, &st, &err), 0);
+	assert_int_equal(ss_hackbench_run(&c, &s, &st, &err), 0);
 	assert_string_equal(r.log,
 		"s0>0 s0>0 S0:2 | r0<0 r0<0 R0:2 | "
 		"s0>0 s0>0 S0:2 | r0<0 r0<0 R0:2 | "
@@ -173,24 +173,24 @@ static void test_window_blocks(void **state)
  * 12 x 2 + 8 x 3 = 48 local pairs of 400, in every group. */
 static void test_remote_share_8cpus(void **state)
 {
-	struct hb_config c = {.groups = 20, .fds = 20, .cpus = 8, .quantum = 64,
+	struct ss_hackbench_config c = {.groups = 20, .fds = 20, .cpus = 8, .quantum = 64,
 			      .window = 278, .loops = 1};
 	struct rec r = {0};
-	struct hb_sink s = {.ctx = &r, .send = rec_send, .recv = rec_recv,
+	struct ss_hackbench_sink s = {.ctx = &r, .send = rec_send, .recv = rec_recv,
 			    .turn_end = rec_turn};
-	struct hb_stats st;
+	struct ss_hackbench_stats st;
 	struct ss_error err;
 	unsigned senders[8] = {0}, receivers[8] = {0};
 	(void)state;
 
 	/* the log overflows harmlessly: only the counts matter here */
-	assert_int_equal(hb_run(&c, &s, &st, &err), 0);
+	assert_int_equal(ss_hackbench_run(&c, &s, &st, &err), 0);
 	assert_int_equal(st.messages, 8000);
 	assert_int_equal(st.remote, 8000 - 20 * 48);
 	for (unsigned g = 0; g < 20; g++)
 		for (unsigned i = 0; i < 20; i++) {
-			senders[hb_task_cpu(&c, g, HB_SENDER, i)]++;
-			receivers[hb_task_cpu(&c, g, HB_RECEIVER, i)]++;
+			senders[ss_hackbench_task_cpu(&c, g, HB_SENDER, i)]++;
+			receivers[ss_hackbench_task_cpu(&c, g, HB_RECEIVER, i)]++;
 		}
 	for (unsigned cpu = 0; cpu < 8; cpu++) {
 		assert_int_equal(senders[cpu], 50);
@@ -200,28 +200,28 @@ static void test_remote_share_8cpus(void **state)
 
 static void test_limits_and_sink_failure(void **state)
 {
-	struct hb_config c = {.groups = 1, .fds = 2, .cpus = 2, .quantum = 2,
+	struct ss_hackbench_config c = {.groups = 1, .fds = 2, .cpus = 2, .quantum = 2,
 			      .window = 278, .loops = 2};
 	struct rec r = {.fail_after = 3};
-	struct hb_sink s = sink_of(&r);
-	struct hb_stats st;
+	struct ss_hackbench_sink s = sink_of(&r);
+	struct ss_hackbench_stats st;
 	struct ss_error err = {{0}};
 	(void)state;
 
-	assert_int_equal(hb_run(&c, &s, &st, &err), -1);
+	assert_int_equal(ss_hackbench_run(&c, &s, &st, &err), -1);
 	assert_string_equal(err.msg, ""); /* the sink's to report */
 	c.cpus = 0;
-	assert_int_equal(hb_config_check(&c, &err), -1);
+	assert_int_equal(ss_hackbench_config_check(&c, &err), -1);
 	assert_non_null(strstr(err.msg, "cpus"));
 	c.cpus = 1;
 	c.loops = 0;
-	assert_int_equal(hb_config_check(&c, &err), -1);
+	assert_int_equal(ss_hackbench_config_check(&c, &err), -1);
 	c.loops = 1ull << 40;
-	assert_int_equal(hb_config_check(&c, &err), -1);
+	assert_int_equal(ss_hackbench_config_check(&c, &err), -1);
 	assert_non_null(strstr(err.msg, "2^40"));
 	c.loops = 1;
 	c.groups = 1u << 20;
-	assert_int_equal(hb_config_check(&c, &err), -1);
+	assert_int_equal(ss_hackbench_config_check(&c, &err), -1);
 	assert_non_null(strstr(err.msg, "tasks"));
 }
 

@@ -21,14 +21,14 @@
 
 struct one {
 	struct ss_topology topo;
-	struct hs_cache s;
-	struct hs_ctx ctx;
+	struct ss_hostslab_cache s;
+	struct ss_hostslab_ctx ctx;
 	_Atomic int64_t mapped, peak;
 };
 
 /* The host layout of a 64-byte cache on a target of era `era` (x86_64,
  * 4 KiB pages) with slub_debug flags debug, as the model computes it. */
-static void geometry(struct hs_geometry *g, const struct ss_topology *topo,
+static void geometry(struct ss_hostslab_geometry *g, const struct ss_topology *topo,
 		     int era, unsigned size, unsigned debug)
 {
 	struct ss_target t;
@@ -37,7 +37,7 @@ static void geometry(struct hs_geometry *g, const struct ss_topology *topo,
 
 	ss_target_defaults(&t);
 	t.era = era;
-	assert_int_equal(hs_geometry_for_spec(g, &t, topo, &spec, &err), 0);
+	assert_int_equal(ss_hostslab_geometry_for_spec(g, &t, topo, &spec, &err), 0);
 }
 
 /* 64-byte objects, 64 per 4 KiB slab (56 72-byte slots with P, the free
@@ -46,18 +46,18 @@ static void geometry(struct hs_geometry *g, const struct ss_topology *topo,
 static struct one *one_cache(unsigned debug, bool checks)
 {
 	struct one *f = calloc(1, sizeof(*f));
-	struct hs_geometry g;
+	struct ss_hostslab_geometry g;
 	struct ss_error err;
 
 	assert_int_equal(ss_topology_flat(&f->topo, 2, 1, &err), 0);
 	geometry(&g, &f->topo, checks ? SS_ERA_4_5 : SS_ERA_6_1, 64, debug);
-	assert_int_equal(hs_cache_init(&f->s, "t", &g, &f->topo, &f->mapped, &f->peak, &err), 0);
+	assert_int_equal(ss_hostslab_cache_init(&f->s, "t", &g, &f->topo, &f->mapped, &f->peak, &err), 0);
 	return f;
 }
 
 static void one_free(struct one *f)
 {
-	hs_cache_destroy(&f->s);
+	ss_hostslab_cache_destroy(&f->s);
 	assert_int_equal(f->mapped, 0);
 	ss_topology_release(&f->topo);
 	free(f);
@@ -67,7 +67,7 @@ static void one_free(struct one *f)
 static void test_geometry(void **state)
 {
 	struct ss_topology topo;
-	struct hs_geometry g;
+	struct ss_hostslab_geometry g;
 	struct ss_error err;
 	(void)state;
 
@@ -101,18 +101,18 @@ static void test_fast_and_slow_paths(void **state)
 {
 	struct one *f = one_cache(0, false);
 	void *obj[130];
-	struct hs_slab *sl[130];
-	enum hs_path p;
+	struct ss_hostslab_slab *sl[130];
+	enum ss_hostslab_path p;
 	(void)state;
 
 	for (int i = 0; i < 130; i++) {
-		obj[i] = hs_alloc(&f->s, 0, &sl[i], &p, &f->ctx);
+		obj[i] = ss_hostslab_alloc(&f->s, 0, &sl[i], &p, &f->ctx);
 		assert_non_null(obj[i]);
 		memset(obj[i], i, 64); /* the memory is real */
 	}
 	/* slabs of 64: objects 0, 64, 128 opened new slabs */
-	assert_int_equal(f->ctx.alloc_path[HS_NEW_SLAB], 3);
-	assert_int_equal(f->ctx.alloc_path[HS_FAST], 127);
+	assert_int_equal(f->ctx.alloc_path[SS_HOSTSLAB_NEW_SLAB], 3);
+	assert_int_equal(f->ctx.alloc_path[SS_HOSTSLAB_FAST], 127);
 	assert_int_equal(f->mapped, 3 * 4096);
 	assert_ptr_equal((char *)obj[1] - (char *)obj[0], 64);
 	assert_ptr_equal(sl[63], sl[0]);
@@ -121,14 +121,14 @@ static void test_fast_and_slow_paths(void **state)
 		assert_int_equal(((unsigned char *)obj[i])[63], i);
 	/* CPU 1 frees object 0 of the full slab 0: slow, to CPU 1's partial
 	 * list; the next allocation on CPU 1 takes it from there. */
-	hs_free(&f->s, 1, obj[0], sl[0], &p, &f->ctx);
+	ss_hostslab_free(&f->s, 1, obj[0], sl[0], &p, &f->ctx);
 	assert_int_equal(p, HS_FREE_SLOW);
-	obj[0] = hs_alloc(&f->s, 1, &sl[0], &p, &f->ctx);
-	assert_int_equal(p, HS_CPU_PARTIAL);
+	obj[0] = ss_hostslab_alloc(&f->s, 1, &sl[0], &p, &f->ctx);
+	assert_int_equal(p, SS_HOSTSLAB_CPU_PARTIAL);
 	/* CPU 0 frees into its active slab: fast, and LIFO reuse */
-	hs_free(&f->s, 0, obj[129], sl[129], &p, &f->ctx);
-	assert_int_equal(p, HS_FAST);
-	assert_ptr_equal(hs_alloc(&f->s, 0, &sl[129], &p, &f->ctx), obj[129]);
+	ss_hostslab_free(&f->s, 0, obj[129], sl[129], &p, &f->ctx);
+	assert_int_equal(p, SS_HOSTSLAB_FAST);
+	assert_ptr_equal(ss_hostslab_alloc(&f->s, 0, &sl[129], &p, &f->ctx), obj[129]);
 	one_free(f);
 }
 
@@ -138,18 +138,18 @@ static void test_remote_frees_refill(void **state)
 {
 	struct one *f = one_cache(0, false);
 	void *obj[64];
-	struct hs_slab *sl[64];
-	enum hs_path p;
+	struct ss_hostslab_slab *sl[64];
+	enum ss_hostslab_path p;
 	(void)state;
 
 	for (int i = 0; i < 64; i++)
-		obj[i] = hs_alloc(&f->s, 0, &sl[i], &p, &f->ctx);
+		obj[i] = ss_hostslab_alloc(&f->s, 0, &sl[i], &p, &f->ctx);
 	for (int i = 0; i < 10; i++)
-		hs_free(&f->s, 1, obj[i], sl[i], &p, &f->ctx);
+		ss_hostslab_free(&f->s, 1, obj[i], sl[i], &p, &f->ctx);
 	assert_int_equal(f->ctx.free_path[HS_FREE_SLOW], 10);
-	assert_non_null(hs_alloc(&f->s, 0, &sl[0], &p, &f->ctx));
+	assert_non_null(ss_hostslab_alloc(&f->s, 0, &sl[0], &p, &f->ctx));
 	assert_int_equal(p, HS_REFILL);
-	assert_int_equal(f->ctx.alloc_path[HS_NEW_SLAB], 1);
+	assert_int_equal(f->ctx.alloc_path[SS_HOSTSLAB_NEW_SLAB], 1);
 	one_free(f);
 }
 
@@ -158,22 +158,22 @@ static void test_remote_frees_refill(void **state)
 static void test_poison_catches_use_after_free(void **state)
 {
 	struct one *f = one_cache(SS_DBG_P, true);
-	struct hs_slab *sl;
-	enum hs_path p;
+	struct ss_hostslab_slab *sl;
+	enum ss_hostslab_path p;
 	unsigned char *obj;
 	(void)state;
 
-	obj = hs_alloc(&f->s, 0, &sl, &p, &f->ctx);
+	obj = ss_hostslab_alloc(&f->s, 0, &sl, &p, &f->ctx);
 	/* new slab: 4096 bytes of 0x5a, then 56 objects poisoned */
 	assert_int_equal(f->ctx.poison_written, 4096 + 56 * 64);
 	assert_int_equal(f->ctx.poison_checked, 64);
-	assert_int_equal(obj[0], HS_POISON_FREE);
-	assert_int_equal(obj[63], HS_POISON_END);
+	assert_int_equal(obj[0], SS_HOSTSLAB_POISON_FREE);
+	assert_int_equal(obj[63], SS_HOSTSLAB_POISON_END);
 	assert_null(f->ctx.corrupt);
-	hs_free(&f->s, 0, obj, sl, &p, &f->ctx);
-	assert_int_equal(obj[10], HS_POISON_FREE);
+	ss_hostslab_free(&f->s, 0, obj, sl, &p, &f->ctx);
+	assert_int_equal(obj[10], SS_HOSTSLAB_POISON_FREE);
 	obj[10] = 0; /* use after free */
-	assert_ptr_equal(hs_alloc(&f->s, 0, &sl, &p, &f->ctx), obj);
+	assert_ptr_equal(ss_hostslab_alloc(&f->s, 0, &sl, &p, &f->ctx), obj);
 	assert_non_null(f->ctx.corrupt);
 	assert_non_null(strstr(f->ctx.corrupt, "poison overwritten"));
 	one_free(f);
@@ -185,11 +185,11 @@ static void test_memchr_inv(void **state)
 	(void)state;
 
 	memset(b, 0x6b, sizeof(b));
-	assert_null(hs_memchr_inv(b, 0x6b, sizeof(b)));
+	assert_null(ss_hostslab_memchr_inv(b, 0x6b, sizeof(b)));
 	b[37] = 0;
-	assert_ptr_equal(hs_memchr_inv(b, 0x6b, sizeof(b)), b + 37);
+	assert_ptr_equal(ss_hostslab_memchr_inv(b, 0x6b, sizeof(b)), b + 37);
 	b[3] = 0;
-	assert_ptr_equal(hs_memchr_inv(b, 0x6b, sizeof(b)), b + 3);
+	assert_ptr_equal(ss_hostslab_memchr_inv(b, 0x6b, sizeof(b)), b + 3);
 }
 
 /* ---- the replay ---- */

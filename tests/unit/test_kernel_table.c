@@ -17,7 +17,7 @@
 
 /* Four caches: held and within, held and missing (+20% objects), held
  * and settled, and one below the threshold. */
-static const struct rp_kernel_row rows[] = {
+static const struct ss_report_kernel_row rows[] = {
 	{.name = "dentry", .k_obj0 = 10000, .k_obj1 = 14000, .m_obj1 = 13900, .k_slab0 = 500,
 	 .k_slab1 = 700, .m_slab1 = 695, .in_model = true, .u_obj1 = 13900, .u_slab1 = 695},
 	{.name = "kmalloc-96", .k_obj0 = 5000, .k_obj1 = 3000, .m_obj1 = 2600, .k_slab0 = 120,
@@ -35,7 +35,7 @@ static const struct rp_kernel_row rows[] = {
 /* A report directory named name holding kernel.csv of rows[from..to). */
 static void report_dir(char *dir, size_t n, const char *name, size_t from, size_t to)
 {
-	struct rp_kernel k = {.rows = (struct rp_kernel_row *)&rows[from], .n = to - from};
+	struct ss_report_kernel k = {.rows = (struct ss_report_kernel_row *)&rows[from], .n = to - from};
 	char path[TU_PATH_MAX + 32];
 	FILE *fp;
 
@@ -44,18 +44,18 @@ static void report_dir(char *dir, size_t n, const char *name, size_t from, size_
 	snprintf(path, sizeof(path), "%s/kernel.csv", dir);
 	fp = fopen(path, "w");
 	assert_non_null(fp);
-	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	assert_int_equal(ss_report_kernel_write_csv(fp, &k), 0);
 	fclose(fp);
 }
 
-static char *md_of(const struct kt_table *t)
+static char *md_of(const struct ss_ktable_table *t)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
 	assert_non_null(fp);
-	assert_int_equal(kt_write_md(fp, t, "make check-captures CAPTURES=x"), 0);
+	assert_int_equal(ss_ktable_write_md(fp, t, "make check-captures CAPTURES=x"), 0);
 	fclose(fp);
 	return buf;
 }
@@ -63,9 +63,9 @@ static char *md_of(const struct kt_table *t)
 static void test_two_reports(void **state)
 {
 	char a[TU_PATH_MAX], b[TU_PATH_MAX], *md, *csv = NULL;
-	struct kt_table t = {0};
+	struct ss_ktable_table t = {0};
 	struct ss_error err;
-	struct kt_totals s;
+	struct ss_ktable_totals s;
 	size_t len = 0;
 	FILE *fp;
 	(void)state;
@@ -73,12 +73,12 @@ static void test_two_reports(void **state)
 	report_dir(a, sizeof(a), "caps-one", 0, 2);
 	report_dir(b, sizeof(b), "caps-two/", 2, 4);
 	strcat(b, "/"); /* a trailing slash is not part of the name */
-	assert_int_equal(kt_add_report(&t, a, &err), 0);
-	assert_int_equal(kt_add_report(&t, b, &err), 0);
+	assert_int_equal(ss_ktable_add_report(&t, a, &err), 0);
+	assert_int_equal(ss_ktable_add_report(&t, b, &err), 0);
 	assert_string_equal(t.c[0].name, "caps-one");
 	assert_string_equal(t.c[1].name, "caps-two");
 	assert_int_equal(t.c[1].rows[0].sheaf_capacity, 32); /* read back */
-	s = kt_totals(&t);
+	s = ss_ktable_totals(&t);
 	assert_int_equal(s.held, 3);
 	assert_int_equal(s.settled, 1);
 	assert_int_equal(s.within, 1);
@@ -102,7 +102,7 @@ static void test_two_reports(void **state)
 	free(md);
 	fp = open_memstream(&csv, &len);
 	assert_non_null(fp);
-	assert_int_equal(kt_write_csv(fp, &t), 0);
+	assert_int_equal(ss_ktable_write_csv(fp, &t), 0);
 	fclose(fp);
 	/* one draw: its own errors as the range */
 	assert_non_null(strstr(csv, "\ncaps-one,dentry,10000,4000,3900,-2.50,200,195,-2.50,0,1,1,1,"
@@ -112,7 +112,7 @@ static void test_two_reports(void **state)
 	assert_non_null(strstr(csv, "\ncaps-two,maple_node,3000,3000,3000,0.00,190,190,0.00,1,0,1,0,"));
 	assert_null(strstr(csv, "filp"));
 	free(csv);
-	kt_free(&t);
+	ss_ktable_free(&t);
 }
 
 /* Other draws of the same captures (REPORT.drawS): per held cache, how
@@ -120,12 +120,12 @@ static void test_two_reports(void **state)
  * capture is refused. */
 static void test_draws(void **state)
 {
-	struct rp_kernel_row r2[2];
+	struct ss_report_kernel_row r2[2];
 	char a[TU_PATH_MAX], d1[TU_PATH_MAX], d2[TU_PATH_MAX], path[TU_PATH_MAX + 32], *md;
-	struct kt_table t = {.draws = 2};
-	struct rp_kernel k = {.rows = r2, .n = 2};
+	struct ss_ktable_table t = {.draws = 2};
+	struct ss_report_kernel k = {.rows = r2, .n = 2};
 	struct ss_error err;
-	struct kt_totals s;
+	struct ss_ktable_totals s;
 	FILE *fp;
 	(void)state;
 
@@ -139,22 +139,22 @@ static void test_draws(void **state)
 	mkdir(d1, 0755);
 	snprintf(path, sizeof(path), "%s/kernel.csv", d1);
 	assert_non_null(fp = fopen(path, "w"));
-	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	assert_int_equal(ss_report_kernel_write_csv(fp, &k), 0);
 	fclose(fp);
 	/* draw 2: as the default draw */
 	tu_path(d2, sizeof(d2), "dr.draw2");
 	mkdir(d2, 0755);
-	k.rows = (struct rp_kernel_row *)rows;
+	k.rows = (struct ss_report_kernel_row *)rows;
 	snprintf(path, sizeof(path), "%s/kernel.csv", d2);
 	assert_non_null(fp = fopen(path, "w"));
-	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	assert_int_equal(ss_report_kernel_write_csv(fp, &k), 0);
 	fclose(fp);
-	assert_int_equal(kt_add_report(&t, a, &err), 0);
+	assert_int_equal(ss_ktable_add_report(&t, a, &err), 0);
 	assert_int_equal(t.c[0].spread[0].within, 2); /* dentry: 2 of 3 */
 	assert_true(t.c[0].spread[0].obj_min < -24.9 && t.c[0].spread[0].obj_min > -25.1);
 	assert_true(t.c[0].spread[0].obj_max < -2.4 && t.c[0].spread[0].obj_max > -2.6);
 	assert_int_equal(t.c[0].spread[1].within, 1); /* kmalloc-96: 1 of 3 */
-	s = kt_totals(&t);
+	s = ss_ktable_totals(&t);
 	assert_int_equal(s.within_all, 0);
 	assert_int_equal(s.within_none, 0);
 	md = md_of(&t);
@@ -163,7 +163,7 @@ static void test_draws(void **state)
 	assert_non_null(strstr(md, "2 of 3"));
 	assert_non_null(strstr(md, "-25.0% … -2.5%"));
 	free(md);
-	kt_free(&t);
+	ss_ktable_free(&t);
 	/* a draw with other kernel figures is another capture's */
 	r2[0] = rows[0];
 	r2[0].k_obj1 = r2[0].m_obj1 = r2[0].u_obj1 = 14500;
@@ -171,17 +171,17 @@ static void test_draws(void **state)
 	k.n = 1;
 	snprintf(path, sizeof(path), "%s/kernel.csv", d2);
 	assert_non_null(fp = fopen(path, "w"));
-	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	assert_int_equal(ss_report_kernel_write_csv(fp, &k), 0);
 	fclose(fp);
-	t = (struct kt_table){.draws = 2};
-	assert_int_equal(kt_add_report(&t, a, &err), -1);
+	t = (struct ss_ktable_table){.draws = 2};
+	assert_int_equal(ss_ktable_add_report(&t, a, &err), -1);
 	assert_non_null(strstr(err.msg, "dr.draw2/kernel.csv: cache dentry: other kernel figures"));
-	kt_free(&t);
+	ss_ktable_free(&t);
 	/* a draw missing */
-	t = (struct kt_table){.draws = 3};
-	assert_int_equal(kt_add_report(&t, a, &err), -1);
+	t = (struct ss_ktable_table){.draws = 3};
+	assert_int_equal(ss_ktable_add_report(&t, a, &err), -1);
 	assert_non_null(strstr(err.msg, "dr.draw"));
-	kt_free(&t);
+	ss_ktable_free(&t);
 }
 
 /* kernel.csv with line `line` (1 = the header) replaced by text. */
@@ -205,10 +205,10 @@ static void edit_line(const char *dir, int line, const char *text)
  * models them; a kernel.csv before the column says nothing of it). */
 static void test_sheaves_modelled(void **state)
 {
-	struct rp_kernel_row r = rows[2];
-	struct rp_kernel k = {.rows = &r, .n = 1};
+	struct ss_report_kernel_row r = rows[2];
+	struct ss_report_kernel k = {.rows = &r, .n = 1};
 	char d[TU_PATH_MAX], path[TU_PATH_MAX + 32], *md;
-	struct kt_table t = {0};
+	struct ss_ktable_table t = {0};
 	struct ss_error err;
 	FILE *fp;
 	(void)state;
@@ -218,21 +218,21 @@ static void test_sheaves_modelled(void **state)
 	mkdir(d, 0755);
 	snprintf(path, sizeof(path), "%s/kernel.csv", d);
 	assert_non_null(fp = fopen(path, "w"));
-	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	assert_int_equal(ss_report_kernel_write_csv(fp, &k), 0);
 	fclose(fp);
-	assert_int_equal(kt_add_report(&t, d, &err), 0);
+	assert_int_equal(ss_ktable_add_report(&t, d, &err), 0);
 	assert_true(t.c[0].rows[0].sheaves_modelled);
 	md = md_of(&t);
 	assert_null(strstr(md, "not modelled"));
 	assert_non_null(strstr(md, "900 settled (before: +3900, +30.0%)"));
 	free(md);
-	kt_free(&t);
+	ss_ktable_free(&t);
 }
 
 static void test_refused(void **state)
 {
 	char d[TU_PATH_MAX];
-	struct kt_table t = {0};
+	struct ss_ktable_table t = {0};
 	struct ss_error err;
 	(void)state;
 
@@ -240,40 +240,40 @@ static void test_refused(void **state)
 	report_dir(d, sizeof(d), "bad-within", 1, 2);
 	edit_line(d, 2, "kmalloc-96,5000,3000,2600,-2000,-2400,-20.00,120,72,62,-48,-58,-20.83,1,1,1,"
 			"0,0,0,2600,62,0,3,84,21,0,0,0,0,0,0,0,0,,,,0\n");
-	assert_int_equal(kt_add_report(&t, d, &err), -1);
+	assert_int_equal(ss_ktable_add_report(&t, d, &err), -1);
 	assert_non_null(strstr(err.msg, "bad-within/kernel.csv:2: held, within or within_unsettled"));
 	/* a change its before and after do not give */
 	edit_line(d, 2, "kmalloc-96,5000,3000,2600,-2000,-2300,-20.00,120,72,62,-48,-58,-20.83,1,0,1,"
 			"0,0,0,2600,62,0,3,84,21,0,0,0,0,0,0,0,0,,,,0\n");
-	assert_int_equal(kt_add_report(&t, d, &err), -1);
+	assert_int_equal(ss_ktable_add_report(&t, d, &err), -1);
 	assert_non_null(strstr(err.msg, "kernel.csv:2: model_delta_objects is -2300, its before and "
 					"after figures give -2400"));
 	/* a flag that is not 0 or 1 */
 	edit_line(d, 2, "kmalloc-96,5000,3000,2600,-2000,-2400,-20.00,120,72,62,-48,-58,-20.83,2,0,1,"
 			"0,0,0,2600,62,0,3,84,21,0,0,0,0,0,0,0,0,,,,0\n");
-	assert_int_equal(kt_add_report(&t, d, &err), -1);
+	assert_int_equal(ss_ktable_add_report(&t, d, &err), -1);
 	assert_non_null(strstr(err.msg, "kernel.csv:2: held is 2, not 0 or 1"));
 	/* more slabs held whole than the slabs the trace freed from */
 	edit_line(d, 2, "kmalloc-96,5000,3000,2600,-2000,-2400,-20.00,120,72,62,-48,-58,-20.83,1,0,1,"
 			"0,0,0,2600,62,0,3,84,21,0,10,11,5,2,0,0,0,,,,0\n");
-	assert_int_equal(kt_add_report(&t, d, &err), -1);
+	assert_int_equal(ss_ktable_add_report(&t, d, &err), -1);
 	assert_non_null(strstr(err.msg, "kernel.csv:2: kslabs_whole 11 is more than kslabs_freed_from 10"));
 	/* a column missing */
 	edit_line(d, 1, "cache,kernel_objects_before\n");
-	assert_int_equal(kt_add_report(&t, d, &err), -1);
+	assert_int_equal(ss_ktable_add_report(&t, d, &err), -1);
 	assert_non_null(strstr(err.msg, "kernel_objects_after"));
 	/* no kernel.csv: not a capture's report */
-	assert_int_equal(kt_add_report(&t, "/nonexistent-report", &err), -1);
+	assert_int_equal(ss_ktable_add_report(&t, "/nonexistent-report", &err), -1);
 	assert_non_null(strstr(err.msg, "/nonexistent-report/kernel.csv"));
 	assert_int_equal(t.n, 0);
-	kt_free(&t);
+	ss_ktable_free(&t);
 }
 
 /* A kernel.csv from before the sheaf_capacity column: read, 0 sheaves. */
 static void test_older_csv(void **state)
 {
 	char d[TU_PATH_MAX], path[TU_PATH_MAX + 32];
-	struct kt_table t = {0};
+	struct ss_ktable_table t = {0};
 	struct ss_error err;
 	(void)state;
 
@@ -290,11 +290,11 @@ static void test_older_csv(void **state)
 		      "cpu_free_estimated,cpu_free_measured\n"
 		      "dentry,10000,14000,13900,4000,3900,-2.50,500,700,695,200,195,-2.50,1,1,1,0,0,0,"
 		      "13900,695,1,0,0,0\n");
-	assert_int_equal(kt_add_report(&t, d, &err), 0);
+	assert_int_equal(ss_ktable_add_report(&t, d, &err), 0);
 	assert_int_equal(t.c[0].n, 1);
 	assert_int_equal(t.c[0].within, 1);
 	assert_int_equal(t.c[0].rows[0].sheaf_capacity, 0);
-	kt_free(&t);
+	ss_ktable_free(&t);
 }
 
 int main(void)

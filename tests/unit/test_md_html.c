@@ -14,7 +14,7 @@
 
 static char *convert(const char *md, int shift, const char *base)
 {
-	struct md_html_opts o = {.heading_shift = shift, .link_base = base};
+	struct ss_md_html_opts o = {.heading_shift = shift, .link_base = base};
 	FILE *in = fmemopen((void *)md, strlen(md), "r");
 	char *out = NULL;
 	size_t n = 0;
@@ -22,7 +22,7 @@ static char *convert(const char *md, int shift, const char *base)
 
 	assert_non_null(in);
 	assert_non_null(fp);
-	assert_int_equal(md_html(fp, in, &o), 0);
+	assert_int_equal(ss_md_html(fp, in, &o), 0);
 	fclose(in);
 	fclose(fp);
 	return out;

@@ -1,4 +1,4 @@
-/* test_mslab_geometry.c - SLAB's layout (mslab_geometry.c) against the
+/* test_mslab_geometry.c - SLAB's layout (slab_geometry.c) against the
  * cases worked by hand from mm/slab.c's kmem_cache_create(),
  * cache_estimate() and calculate_slab_order() of each era (x86_64, 4 KiB
  * pages, 64-byte lines, RAM > 32 MB): tables A (2.6.16 kmalloc caches), B (2.6.16 odd
@@ -15,7 +15,7 @@
 
 #include "backend.h"
 #include "kmalloc.h"
-#include "mslab_geometry.h"
+#include "slab_geometry.h"
 #include "target.h"
 #include "test_util.h"
 

@@ -232,18 +232,18 @@ static void test_mixed_trace(void **state)
 /* The workload the speed figures are for (docs/bench.md), binary v2. */
 static void test_hackbench(void **state)
 {
-	struct hb_params p;
-	struct hb_stats st;
+	struct ss_hackbench_params p;
+	struct ss_hackbench_stats st;
 	struct ss_error err = {{0}};
 	char path[TU_PATH_MAX];
 	(void)state;
 
-	hb_params_defaults(&p);
+	ss_hackbench_params_defaults(&p);
 	p.sched.groups = 2;
 	p.sched.loops = 20;
 	p.sched.cpus = 4;
 	tu_path(path, sizeof(path), "hb.sbt");
-	if (hb_params_finish(&p, &err) || hb_gen_trace(&p, path, &st, &err))
+	if (ss_hackbench_params_finish(&p, &err) || ss_hackbench_gen_trace(&p, path, &st, &err))
 		fail_msg("hackbench trace: %s", err.msg);
 	check_same(&(struct ss_run_spec){.trace = path, .model = "traced",
 					 .target = "x86_64-4.6", .cpus = 4});

@@ -127,86 +127,86 @@ static int report(const char *dir, ...)
 		argv[argc++] = a;
 	va_end(ap);
 	argv[argc] = NULL;
-	return cmd_report(argc, argv);
+	return ss_cmd_report(argc, argv);
 }
 
 /* ---- the checks, by hand ------------------------------------------------ */
 
-static const struct rp_seed_row ref = {"ref", "", 1946, 1876, 1988, 1.148};
-static const struct rp_seed_row memfix = {"memfix", "", 1349, 1272, 1444, 1.140};
-static const struct rp_seed_row patch2 = {"patch2", "", 1360, 1316, 1448, 1.115};
-static const struct rp_seed_row patch3 = {"patch3", "", 1206, 1144, 1248, 1.112};
+static const struct ss_report_seed_row ref = {"ref", "", 1946, 1876, 1988, 1.148};
+static const struct ss_report_seed_row memfix = {"memfix", "", 1349, 1272, 1444, 1.140};
+static const struct ss_report_seed_row patch2 = {"patch2", "", 1360, 1316, 1448, 1.115};
+static const struct ss_report_seed_row patch3 = {"patch3", "", 1206, 1144, 1248, 1.112};
 
 static void test_check_footprint(void **state)
 {
-	struct rp_check c;
+	struct ss_report_check c;
 
 	(void)state;
-	rp_check_footprint(&ref, 1904, &c);
+	ss_report_check_footprint(&ref, 1904, &c);
 	assert_true(c.diff == -42);
 	assert_true(fabs(c.pct - (-42.0 * 100 / 1946)) < 1e-9); /* -2.158% */
 	assert_true(c.seed == 1946 && c.lo == 1876 && c.hi == 1988);
-	rp_check_footprint(&ref, 2238, &c);
+	ss_report_check_footprint(&ref, 2238, &c);
 	assert_true(c.diff == 292);
 	assert_true(fabs(c.pct - 292.0 * 100 / 1946) < 1e-9); /* +15.005% */
 }
 
 static void test_check_saving(void **state)
 {
-	struct rp_check c;
+	struct ss_report_check c;
 
 	(void)state;
 	/* seed: 1946 - 1349 = 597, runs 1876 - 1444 = 432 to 1988 - 1272 = 716 */
-	rp_check_saving(&ref, &memfix, 1904, 1372, &c);
+	ss_report_check_saving(&ref, &memfix, 1904, 1372, &c);
 	assert_true(c.seed == 597 && c.lo == 432 && c.hi == 716);
 	assert_true(c.model == 532 && c.diff == -65);
 	assert_true(fabs(c.pct + 10.887772) < 1e-5);
 	/* a model whose footprint grows */
-	rp_check_saving(&ref, &memfix, 1000, 1100, &c);
+	ss_report_check_saving(&ref, &memfix, 1000, 1100, &c);
 	assert_true(c.model == -100 && c.diff == -697);
 }
 
 static void test_explanations(void **state)
 {
-	struct rp_seed seed = {.noise_kib = 25};
-	struct rp_check c;
+	struct ss_report_seed seed = {.noise_kib = 25};
+	struct ss_report_check c;
 	char buf[1024];
 
 	(void)state;
 	strcpy(seed.noise_what, "one 5-run mean");
-	rp_check_footprint(&patch2, 1292, &c);
-	rp_explain_footprint(&c, &seed, buf, sizeof(buf));
+	ss_report_check_footprint(&patch2, 1292, &c);
+	ss_report_explain_footprint(&c, &seed, buf, sizeof(buf));
 	assert_string_equal(buf,
 		"model lower than the seed's mean by 68 KiB (-5.0%); 24 KiB below "
 		"the seed's lowest run (range 1316–1448 KiB); the difference is "
 		"2.7× the ±25 KiB noise of one 5-run mean.");
-	rp_check_footprint(&memfix, 1372, &c);
-	rp_explain_footprint(&c, &seed, buf, sizeof(buf));
+	ss_report_check_footprint(&memfix, 1372, &c);
+	ss_report_explain_footprint(&c, &seed, buf, sizeof(buf));
 	assert_has(buf, "higher than the seed's mean by 23 KiB (+1.7%)");
 	assert_has(buf, "within the seed's run-to-run range (1272–1444 KiB)");
 	assert_has(buf, "within the ±25 KiB noise of one 5-run mean");
-	rp_check_footprint(&ref, 2300, &c);
-	rp_explain_footprint(&c, &seed, buf, sizeof(buf));
+	ss_report_check_footprint(&ref, 2300, &c);
+	ss_report_explain_footprint(&c, &seed, buf, sizeof(buf));
 	assert_has(buf, "312 KiB above the seed's highest run");
 	/* a comparison, never a verdict */
 	assert_null(strstr(buf, "tolerance"));
 
 	/* seed 1360 - 1206 = 154 KiB; 35.36 KiB = sqrt(2) x 25: a 22 KiB
 	 * miss is within it */
-	rp_check_saving(&patch2, &patch3, 1292, 1160, &c);
-	rp_explain_saving(&c, &seed, 132, buf, sizeof(buf));
+	ss_report_check_saving(&patch2, &patch3, 1292, 1160, &c);
+	ss_report_explain_saving(&c, &seed, 132, buf, sizeof(buf));
 	assert_has(buf, "model saves 132 KiB, the seed 154 KiB (model 22 KiB less, -14.3%)");
 	assert_has(buf, "within the ±35 KiB noise of a difference of two means");
 	assert_has(buf, "the author's own estimate is 132 KiB, which the model matches");
-	rp_explain_saving(&c, &seed, 140, buf, sizeof(buf));
+	ss_report_explain_saving(&c, &seed, 140, buf, sizeof(buf));
 	assert_has(buf, "the model 8 KiB below it");
 	assert_has(buf, "within the seed's run-to-run range (68–304 KiB)");
 	assert_null(strstr(buf, "tolerance"));
 
 	/* no stated noise: no noise sentence */
 	seed.noise_kib = -1;
-	rp_check_footprint(&ref, 1904, &c);
-	rp_explain_footprint(&c, &seed, buf, sizeof(buf));
+	ss_report_check_footprint(&ref, 1904, &c);
+	ss_report_explain_footprint(&c, &seed, buf, sizeof(buf));
 	assert_null(strstr(buf, "noise"));
 }
 
@@ -214,17 +214,17 @@ static void test_explanations(void **state)
 
 static void test_quantiles(void **state)
 {
-	struct rp_bucket b[] = {{32, 55}, {64, 30}, {128, 10}, {512, 4}, {2048, 1}};
-	struct rp_hist h = {b, 5}, empty = {NULL, 0};
+	struct ss_report_bucket b[] = {{32, 55}, {64, 30}, {128, 10}, {512, 4}, {2048, 1}};
+	struct ss_report_hist h = {b, 5}, empty = {NULL, 0};
 
 	(void)state;
-	assert_true(rp_hist_total(&h) == 100);
-	assert_true(rp_hist_quantile(&h, 0.5) == 32);	/* 50th op: cum 55 */
-	assert_true(rp_hist_quantile(&h, 0.55) == 32);
-	assert_true(rp_hist_quantile(&h, 0.56) == 64);
-	assert_true(rp_hist_quantile(&h, 0.99) == 512); /* cum 99 at 512 */
-	assert_true(rp_hist_quantile(&h, 0.995) == 2048);
-	assert_true(isnan(rp_hist_quantile(&empty, 0.5)));
+	assert_true(ss_report_hist_total(&h) == 100);
+	assert_true(ss_report_hist_quantile(&h, 0.5) == 32);	/* 50th op: cum 55 */
+	assert_true(ss_report_hist_quantile(&h, 0.55) == 32);
+	assert_true(ss_report_hist_quantile(&h, 0.56) == 64);
+	assert_true(ss_report_hist_quantile(&h, 0.99) == 512); /* cum 99 at 512 */
+	assert_true(ss_report_hist_quantile(&h, 0.995) == 2048);
+	assert_true(isnan(ss_report_hist_quantile(&empty, 0.5)));
 }
 
 /* ---- seed table ---------------------------------------------------------- */
@@ -237,10 +237,10 @@ static void test_seed_table(void **state)
 	static const double hi[] = {1988, 1444, 1448, 1248, 956};
 	static const double t[] = {1.148, 1.140, 1.115, 1.112, 1.086};
 	struct ss_error err = {{0}};
-	struct rp_seed seed;
+	struct ss_report_seed seed;
 
 	(void)state;
-	if (rp_seed_load(SEED_TABLE, &seed, &err))
+	if (ss_report_seed_load(SEED_TABLE, &seed, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(seed.nrows, 5);
 	for (int i = 0; i < 5; i++) {
@@ -261,17 +261,17 @@ static void test_seed_table(void **state)
 	assert_string_equal(seed.savings[1].to, "patch3");
 	assert_true(seed.savings[1].estimate == 132);
 	assert_true(seed.savings[2].estimate == 264);
-	rp_seed_free(&seed);
+	ss_report_seed_free(&seed);
 }
 
 static void seed_error(const char *text, const char *want)
 {
 	char path[TU_PATH_MAX];
 	struct ss_error err = {{0}};
-	struct rp_seed seed;
+	struct ss_report_seed seed;
 
 	tu_tmp_text(path, sizeof(path), text);
-	assert_int_equal(rp_seed_load(path, &seed, &err), -1);
+	assert_int_equal(ss_report_seed_load(path, &seed, &err), -1);
 	unlink(path);
 	if (!strstr(err.msg, want))
 		fail_msg("error '%s', want '%s'", err.msg, want);
@@ -576,7 +576,7 @@ static void expect_bad_input(const char *dir, const char *want)
 {
 	char runs[128];
 	struct ss_error err = {{0}};
-	struct rp_results res;
+	struct ss_report_results res;
 
 	assert_int_equal(report(dir, "--seed-table", SEED_TABLE, NULL), 1);
 	assert_false(exists(dir, "report.md"));
@@ -584,8 +584,8 @@ static void expect_bad_input(const char *dir, const char *want)
 	assert_false(exists(dir, "waste.dat"));
 	assert_false(exists(dir, "latency.dat"));
 	snprintf(runs, sizeof(runs), "%s", dir);
-	assert_int_equal(rp_load_results(runs, "smack17k", &res, &err), -1);
-	rp_results_free(&res);
+	assert_int_equal(ss_report_load_results(runs, "smack17k", &res, &err), -1);
+	ss_report_results_free(&res);
 	if (!strstr(err.msg, want))
 		fail_msg("error '%s', want '%s'", err.msg, want);
 }
@@ -815,12 +815,12 @@ static void test_bad_options(void **state)
 	{
 		char *argv[] = {"report", "--dir", dir, NULL};
 
-		assert_int_equal(cmd_report(3, argv), 2);
+		assert_int_equal(ss_cmd_report(3, argv), 2);
 	}
 	{
 		char *argv[] = {"report", "--workload", "a b", "--dir", dir, NULL};
 
-		assert_int_equal(cmd_report(5, argv), 2);
+		assert_int_equal(ss_cmd_report(5, argv), 2);
 	}
 	assert_false(exists(dir, "report.md"));
 	/* --name=value works too; a workload the rows do not name is bad input */
@@ -829,7 +829,7 @@ static void test_bad_options(void **state)
 		char *argv[] = {"report", "--workload=other", opt, NULL};
 
 		snprintf(opt, sizeof(opt), "--dir=%s", dir);
-		assert_int_equal(cmd_report(3, argv), 1);
+		assert_int_equal(ss_cmd_report(3, argv), 1);
 	}
 	assert_false(exists(dir, "report.md"));
 	tu_remove_tree(dir);

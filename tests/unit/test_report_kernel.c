@@ -18,33 +18,33 @@
 
 static void test_figures(void **state)
 {
-	struct rp_kernel_row r = {.k_obj0 = 10000, .k_obj1 = 8000, .m_obj1 = 8150,
+	struct ss_report_kernel_row r = {.k_obj0 = 10000, .k_obj1 = 8000, .m_obj1 = 8150,
 				  .k_slab0 = 500, .k_slab1 = 400, .m_slab1 = 410};
 	(void)state;
 
 	/* changes are signed: a cache that shrank is negative, never wrapped */
-	assert_int_equal(rp_kernel_delta(10000, 8000), -2000);
-	assert_int_equal(rp_kernel_delta(8000, 10000), 2000);
-	assert_int_equal(rp_kernel_delta(0, 0), 0);
+	assert_int_equal(ss_report_kernel_delta(10000, 8000), -2000);
+	assert_int_equal(ss_report_kernel_delta(8000, 10000), 2000);
+	assert_int_equal(ss_report_kernel_delta(0, 0), 0);
 	/* model -1850 against kernel -2000: 7.5% short of the change */
-	assert_true(fabs(rp_kernel_err_pct(-2000, -1850) - 7.5) < 1e-9);
-	assert_true(fabs(rp_kernel_err_pct(2000, 2300) - 15.0) < 1e-9);
-	assert_true(isnan(rp_kernel_err_pct(0, 5)));
-	assert_true(rp_kernel_row_held(&r));
-	assert_true(rp_kernel_row_ok(&r)); /* -7.5% objects, -10% slabs */
+	assert_true(fabs(ss_report_kernel_err_pct(-2000, -1850) - 7.5) < 1e-9);
+	assert_true(fabs(ss_report_kernel_err_pct(2000, 2300) - 15.0) < 1e-9);
+	assert_true(isnan(ss_report_kernel_err_pct(0, 5)));
+	assert_true(ss_report_kernel_row_held(&r));
+	assert_true(ss_report_kernel_row_ok(&r)); /* -7.5% objects, -10% slabs */
 	r.m_slab1 = 420; /* -80 slabs against -100: -20% */
-	assert_false(rp_kernel_row_ok(&r));
+	assert_false(ss_report_kernel_row_ok(&r));
 	/* slabs that did not move on either side are right; moving when the
 	 * kernel's did not is not */
 	r.k_slab1 = r.m_slab1 = 500;
-	assert_true(rp_kernel_row_ok(&r));
+	assert_true(ss_report_kernel_row_ok(&r));
 	r.m_slab1 = 501;
-	assert_false(rp_kernel_row_ok(&r));
+	assert_false(ss_report_kernel_row_ok(&r));
 	/* below the threshold a cache is not held to the bounds */
-	r.k_obj1 = r.k_obj0 + RP_KERNEL_MIN_DELTA - 1;
-	assert_false(rp_kernel_row_held(&r));
-	r.k_obj1 = r.k_obj0 - RP_KERNEL_MIN_DELTA;
-	assert_true(rp_kernel_row_held(&r));
+	r.k_obj1 = r.k_obj0 + SS_REPORT_KERNEL_MIN_DELTA - 1;
+	assert_false(ss_report_kernel_row_held(&r));
+	r.k_obj1 = r.k_obj0 - SS_REPORT_KERNEL_MIN_DELTA;
+	assert_true(ss_report_kernel_row_held(&r));
 }
 
 /* A test's snapshot paths and run directory, named after tag. */
@@ -67,16 +67,16 @@ static void kfiles_init(struct kfiles *kf, const char *tag)
 
 /* The section, and kernel.csv after it when csv_too, as one string (the
  * caller frees it). */
-static char *written(const struct rp_kernel *k, bool csv_too)
+static char *written(const struct ss_report_kernel *k, bool csv_too)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
 	assert_non_null(fp);
-	assert_int_equal(rp_kernel_write_md(fp, k), 0);
+	assert_int_equal(ss_report_kernel_write_md(fp, k), 0);
 	if (csv_too)
-		assert_int_equal(rp_kernel_write_csv(fp, k), 0);
+		assert_int_equal(ss_report_kernel_write_csv(fp, k), 0);
 	fclose(fp);
 	return buf;
 }
@@ -85,7 +85,7 @@ static void test_load_and_csv(void **state)
 {
 	struct kfiles kf;
 	char f[TU_PATH_MAX + 32];
-	struct rp_kernel k;
+	struct ss_report_kernel k;
 	struct ss_error err;
 	FILE *fp;
 	char line[1024], *buf;
@@ -108,7 +108,7 @@ static void test_load_and_csv(void **state)
 	snprintf(f, sizeof(f), "%s/prior.csv", kf.run);
 	tu_write_text(f, "cache,from_snapshot,prior_live,prior_freed,prior_missing,"
 			 "kslabs_seen_freed,untraced_allocs\ndentry,1,100,5,0,0,42\n");
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	assert_int_equal(k.settled, 7);
 	assert_int_equal(k.rows[0].untraced_allocs, 42);
 	assert_int_equal(k.rows[0].prior_freed, 5);
@@ -121,7 +121,7 @@ static void test_load_and_csv(void **state)
 	tu_path(f, sizeof(f), "kernel.csv");
 	fp = fopen(f, "w+");
 	assert_non_null(fp);
-	assert_int_equal(rp_kernel_write_csv(fp, &k), 0);
+	assert_int_equal(ss_report_kernel_write_csv(fp, &k), 0);
 	rewind(fp);
 	assert_non_null(fgets(line, sizeof(line), fp));
 	assert_non_null(fgets(line, sizeof(line), fp));
@@ -134,9 +134,9 @@ static void test_load_and_csv(void **state)
 	buf = written(&k, false);
 	assert_non_null(strstr(buf, "42 freed that no event allocated (the kernel may hold more)"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* a missing run slabinfo names the file */
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, "/nonexistent", "traced", &err), -1);
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, "/nonexistent", "traced", &err), -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/slabinfo"));
 }
 
@@ -158,7 +158,7 @@ static void test_cpu_free_after(void **state)
 {
 	struct kfiles kf;
 	char f[TU_PATH_MAX + 32], fill[TU_PATH_MAX], *buf;
-	struct rp_kernel k;
+	struct ss_report_kernel k;
 	struct ss_error err;
 	(void)state;
 
@@ -179,14 +179,14 @@ static void test_cpu_free_after(void **state)
 			    "c 0 ffffea0000000080 0 256 256 100\n"
 			    "p 0 ffffea00000000c0 ffff888000003000 250 256\n"
 			    "c 1 ffffea0000000100 0 256 256 56\n");
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	/* -2050 against -2300: +10.9%, a miss in `objects` */
-	assert_false(rp_kernel_row_within(&k.rows[0]));
+	assert_false(ss_report_kernel_row_within(&k.rows[0]));
 	buf = written(&k, true);
 	assert_null(strstr(buf, "after, the CPU slabs had")); /* no file read yet */
 	assert_non_null(strstr(buf, ",0,,400,,0\n")); /* (the kernel's unknown: empty) */
 	free(buf);
-	assert_int_equal(rp_kernel_load_fill_after(&k, fill, &err), 0);
+	assert_int_equal(ss_report_kernel_load_fill_after(&k, fill, &err), 0);
 	assert_true(k.rows[0].k_cpu_free1_known);
 	assert_int_equal(k.rows[0].k_cpu_free1, 162);
 	/* in use: kernel -2300 - (162 - 100) = -2362, model -2050 - (400 -
@@ -197,22 +197,22 @@ static void test_cpu_free_after(void **state)
 				    "use changed by -2362 and -2350 (+0.5%)"));
 	assert_non_null(strstr(buf, ",0,162,400,0.51,0\n"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* a CPU freelist walk that failed: that cache's figure unknown */
 	tu_write_text(fill, "slabsim-slabfill 2 nodes=1 cpus=2\n"
 			    "cache=kmalloc-16\n"
 			    "c 0 ffffea0000000080 0 256 256 -\n");
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
-	assert_int_equal(rp_kernel_load_fill_after(&k, fill, &err), 0);
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(ss_report_kernel_load_fill_after(&k, fill, &err), 0);
 	assert_false(k.rows[0].k_cpu_free1_known);
 	buf = written(&k, true);
 	assert_null(strstr(buf, "after, the CPU slabs had"));
 	free(buf);
 	/* a bad line: refused, naming file and line */
 	tu_write_text(fill, "slabsim-slabfill 2 nodes=1 cpus=2\ncache=kmalloc-16\nc 0 zz\n");
-	assert_int_equal(rp_kernel_load_fill_after(&k, fill, &err), -1);
+	assert_int_equal(ss_report_kernel_load_fill_after(&k, fill, &err), -1);
 	assert_non_null(strstr(err.msg, "cfa-fill-after:3"));
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 }
 
 /* A held cache that misses, not settled: the note gives the free slots
@@ -224,7 +224,7 @@ static void test_cpu_free_note(void **state)
 	static const char dentry1[] = "dentry 19000 20006 192 21 1 : tunables 0 0 0 : slabdata 953 953 0\n";
 	struct kfiles kf;
 	char f[TU_PATH_MAX + 32], *buf;
-	struct rp_kernel k;
+	struct ss_report_kernel k;
 	struct ss_error err;
 	(void)state;
 
@@ -237,16 +237,16 @@ static void test_cpu_free_note(void **state)
 	tu_write_text(f, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed,"
 			 "untraced_allocs,cpu_free_estimated,cpu_free_measured\n"
 			 "dentry,1,100,5,0,0,0,30,12\n");
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
-	assert_true(rp_kernel_row_held(&k.rows[0]));
-	assert_false(rp_kernel_row_within(&k.rows[0]));
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_true(ss_report_kernel_row_held(&k.rows[0]));
+	assert_false(ss_report_kernel_row_within(&k.rows[0]));
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "CPU slabs started with 30 free slots by SLUB's half-full "
 				    "estimate and 12 measured"));
 	assert_non_null(strstr(buf, ",0,30,12,0,0,0,0,0,0,0,0,,,,0\n"));
 	assert_null(strstr(buf, "frees that took initial objects")); /* no untraced_allocs */
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* with tasks that allocated unseen (untraced_allocs): the objects'
 	 * change had the 5 frees of initial objects been of theirs,
 	 * -141,829 + 5 */
@@ -254,35 +254,35 @@ static void test_cpu_free_note(void **state)
 	tu_write_text(f, "cache,from_snapshot,prior_live,prior_freed,prior_missing,kslabs_seen_freed,"
 			 "untraced_allocs,cpu_free_estimated,cpu_free_measured\n"
 			 "dentry,1,100,5,0,0,42,30,12\n");
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "42 freed that no event allocated (the kernel may hold more); "
 				    "if the 5 frees that took initial objects were of objects such "
 				    "tasks allocated, the model's change would be -141824"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* within: no such note */
 	snprintf(f, sizeof(f), "%s/slabinfo", kf.run);
 	slabinfo_file(f, dentry1);
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
-	assert_true(rp_kernel_row_within(&k.rows[0]));
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_true(ss_report_kernel_row_within(&k.rows[0]));
 	buf = written(&k, false);
 	assert_null(strstr(buf, "CPU slabs started"));
 	assert_null(strstr(buf, "frees that took initial objects")); /* within */
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 }
 
 /* prior.csv at path: head (its columns, ending in a newline) with cols
  * added, then row; and the run loaded with it. */
-static int load_prior(struct rp_kernel *k, const struct kfiles *kf, const char *path,
+static int load_prior(struct ss_report_kernel *k, const struct kfiles *kf, const char *path,
 		      const char *head, const char *cols, const char *row, struct ss_error *err)
 {
 	char text[1024];
 
 	snprintf(text, sizeof(text), "%.*s%s\n%s", (int)strlen(head) - 1, head, cols, row);
 	tu_write_text(path, text);
-	return rp_kernel_load(k, kf->before, kf->after, kf->run, "traced", err);
+	return ss_report_kernel_load(k, kf->before, kf->after, kf->run, "traced", err);
 }
 
 /* A held cache whose slabs miss and whose objects do not: the note says
@@ -300,7 +300,7 @@ static void test_kslab_note(void **state)
 				   "prior_slabs_not_full,prior_slabs_freed\n";
 	struct kfiles kf;
 	char f[TU_PATH_MAX + 32], *buf;
-	struct rp_kernel k;
+	struct ss_report_kernel k;
 	struct ss_error err;
 	(void)state;
 
@@ -314,8 +314,8 @@ static void test_kslab_note(void **state)
 	snprintf(f, sizeof(f), "%s/prior.csv", kf.run);
 	assert_int_equal(load_prior(&k, &kf, f, head, "",
 				    "dentry,1,100,127000,0,0,0,30,12,6500,5000,700,5032\n", &err), 0);
-	assert_true(rp_kernel_row_objects_ok(&k.rows[0]));
-	assert_false(rp_kernel_row_slabs_ok(&k.rows[0]));
+	assert_true(ss_report_kernel_row_objects_ok(&k.rows[0]));
+	assert_false(ss_report_kernel_row_slabs_ok(&k.rows[0]));
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "the trace freed initial objects from 6500 of the kernel's "
 				    "slabs, 5000 of which held a whole slab; how full the other 1500 "
@@ -324,11 +324,11 @@ static void test_kslab_note(void **state)
 	assert_null(strstr(buf, "CPU slabs started"));
 	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,0,0,0,,,,0\n"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	assert_int_equal(load_prior(&k, &kf, f, head, "",
 				    "dentry,1,100,127000,0,0,0,30,12,10,11,700,5032\n", &err), -1);
 	assert_non_null(strstr(err.msg, "prior.csv:2: kslabs_whole 11 is more than kslabs_freed_from 10"));
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* a run that took initial objects with their kernel slab's pages
 	 * (prior_freed_unseen, a later column) says how many */
 	assert_int_equal(load_prior(&k, &kf, f, head, ",prior_freed_unseen",
@@ -336,7 +336,7 @@ static void test_kslab_note(void **state)
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "41 initial objects left with their kernel slab's pages (no free event)"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* with the kernel's own list (slab-fill): the slabs it listed are
 	 * known, not among those the snapshot says nothing of, and the frees
 	 * beyond what they held are named; kernel.csv carries both */
@@ -352,7 +352,7 @@ static void test_kslab_note(void **state)
 				    "allocated there with no event, dropped"));
 	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,1200,281,0,,,,0\n"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* the CPU slabs listed too (slab-fill 2): the others were full */
 	assert_int_equal(load_prior(&k, &kf, f, head,
 				    ",prior_freed_unseen,kslabs_listed,prior_listed_unseen,cpu_slabs_listed",
@@ -364,13 +364,13 @@ static void test_kslab_note(void **state)
 	assert_null(strstr(buf, "a CPU slab's fill no file shows"));
 	assert_non_null(strstr(buf, ",0,30,12,0,6500,5000,700,5032,1200,281,14,,,,0\n"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* more listed than freed from cannot be */
 	assert_int_equal(load_prior(&k, &kf, f, head, ",prior_freed_unseen,kslabs_listed,"
 				    "prior_listed_unseen",
 				    "dentry,1,100,127000,0,0,0,30,12,10,0,700,5032,0,11,0\n", &err), -1);
 	assert_non_null(strstr(err.msg, "prior.csv:2: kslabs_listed 11 is more than kslabs_freed_from 10"));
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 }
 
 /* A cache the settling rule released objects of is fitted to the
@@ -380,7 +380,7 @@ static void test_settled_not_within(void **state)
 {
 	struct kfiles kf;
 	char f[TU_PATH_MAX + 32];
-	struct rp_kernel k;
+	struct ss_report_kernel k;
 	struct ss_error err;
 	char *buf;
 	(void)state;
@@ -410,21 +410,21 @@ static void test_settled_not_within(void **state)
 	snprintf(f, sizeof(f), "%s/settled.csv", kf.run);
 	tu_write_text(f, "cache,site,objects\ndentry,d_alloc+0x1,100\n"
 			 "maple_node,mas_alloc_nodes+0x2,2000\n");
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 	assert_true(k.unsettled);
 	for (size_t i = 0; i < k.n; i++) {
-		const struct rp_kernel_row *r = &k.rows[i];
+		const struct ss_report_kernel_row *r = &k.rows[i];
 
-		assert_true(rp_kernel_row_held(r));
+		assert_true(ss_report_kernel_row_held(r));
 		if (!strcmp(r->name, "filp")) {
-			assert_false(rp_kernel_row_within(r));
-			assert_false(rp_kernel_row_ok_unsettled(r));
+			assert_false(ss_report_kernel_row_within(r));
+			assert_false(ss_report_kernel_row_ok_unsettled(r));
 			continue;
 		}
 		/* the settled figures match the kernel exactly: fitted */
-		assert_true(rp_kernel_row_ok(r));
-		assert_false(rp_kernel_row_within(r));
-		assert_int_equal(rp_kernel_row_ok_unsettled(r), !strcmp(r->name, "dentry"));
+		assert_true(ss_report_kernel_row_ok(r));
+		assert_false(ss_report_kernel_row_within(r));
+		assert_int_equal(ss_report_kernel_row_ok_unsettled(r), !strcmp(r->name, "dentry"));
 	}
 	buf = written(&k, true);
 	assert_non_null(strstr(buf, "0 of 1 within ±10% (objects) and ±15% (slabs) of the kernel's "
@@ -439,22 +439,22 @@ static void test_settled_not_within(void **state)
 	assert_non_null(strstr(buf, "\ndentry,10000,12000,12000,2000,2000,0.00,500,600,600,100,100,"
 				    "0.00,1,0,1,0,0,100,12100,600,1,0,0,0,0,0,0,0,0,0,0,0,,,,0\n"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 }
 
 /* The report of kf's snapshots with meta file `meta` holding `text`
  * (the caller frees it). */
 static char *written_with_meta(const struct kfiles *kf, const char *meta, const char *text)
 {
-	struct rp_kernel k;
+	struct ss_report_kernel k;
 	struct ss_error err;
 	char *buf;
 
 	tu_write_text(meta, text);
-	assert_int_equal(rp_kernel_load(&k, kf->before, kf->after, kf->run, "traced", &err), 0);
-	assert_int_equal(rp_kernel_load_meta(&k, meta, &err), 0);
+	assert_int_equal(ss_report_kernel_load(&k, kf->before, kf->after, kf->run, "traced", &err), 0);
+	assert_int_equal(ss_report_kernel_load_meta(&k, meta, &err), 0);
 	buf = written(&k, false);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	return buf;
 }
 
@@ -466,8 +466,8 @@ static void test_capture_meta(void **state)
 	struct kfiles kf;
 	char f[TU_PATH_MAX + 32];
 	char meta[TU_PATH_MAX];
-	struct rp_kernel k;
-	struct capture_meta m;
+	struct ss_report_kernel k;
+	struct ss_capture_meta m;
 	struct ss_error err;
 	char *buf;
 	(void)state;
@@ -486,8 +486,8 @@ static void test_capture_meta(void **state)
 			    "untraced_task_list=76/tokio-rt-worker@1:150.2 69/tokio-rt-worker@1:33.3\n"
 			    "untraced_sched_lost=0\n"
 			    "kmem_events=kmalloc kfree kmem_cache_alloc kmem_cache_free mm_page_free\n");
-	assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
-	assert_int_equal(rp_kernel_load_meta(&k, meta, &err), 0);
+	assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+	assert_int_equal(ss_report_kernel_load_meta(&k, meta, &err), 0);
 	buf = written(&k, false);
 	assert_non_null(strstr(buf, "It recorded page frees (kmem:mm_page_free)"));
 	assert_non_null(strstr(buf, "### What the trace cannot show\n\n2 tasks ran 183.5 ms during "
@@ -498,12 +498,12 @@ static void test_capture_meta(void **state)
 	/* no orphan keys: an older capture, whose orphans init reaped */
 	assert_non_null(strstr(buf, "CMD did not run under `slabsim reap`"));
 	free(buf);
-	rp_kernel_free(&k);
+	ss_report_kernel_free(&k);
 	/* the orphans' reaper, as capture-orphans.sh writes it */
 	buf = written_with_meta(&kf, meta, "slabsim-capture 1\ninit_zombies_before=7\n"
 					   "init_zombies_wait_ms=10000\nsubreaper=yes\n"
 					   "orphans_reaped=1003\norphans_left=1\n");
-	assert_int_equal(capture_meta_load(&m, meta, &err), 0);
+	assert_int_equal(ss_capture_meta_load(&m, meta, &err), 0);
 	assert_int_equal(m.subreaper, 1);
 	assert_int_equal(m.orphans_reaped, 1003);
 	assert_int_equal(m.orphans_left, 1);
@@ -528,7 +528,7 @@ static void test_capture_meta(void **state)
 
 	/* an older capture: no check made, said so */
 	tu_write_text(meta, "slabsim-capture 1\nlossy=yes\nlossy_reason=ring buffer lost 5 events;\n");
-	assert_int_equal(capture_meta_load(&m, meta, &err), 0);
+	assert_int_equal(ss_capture_meta_load(&m, meta, &err), 0);
 	assert_int_equal(m.untraced_tasks, -1);
 	assert_int_equal(m.subreaper, -1);
 	assert_int_equal(m.orphans_left, -1);
@@ -538,21 +538,21 @@ static void test_capture_meta(void **state)
 
 	/* bad input names the file and line */
 	tu_write_text(meta, "slabsim-capture 1\nname=x\nuntraced_tasks=-3\n");
-	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_int_equal(ss_capture_meta_load(&m, meta, &err), -1);
 	assert_non_null(strstr(err.msg, ":3: bad untraced_tasks value '-3'"));
 	tu_write_text(meta, "slabsim-capture 1\nsubreaper=maybe\n");
-	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_int_equal(ss_capture_meta_load(&m, meta, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: bad subreaper value 'maybe'"));
 	tu_write_text(meta, "slabsim-capture 1\norphans_left=-1\n");
-	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_int_equal(ss_capture_meta_load(&m, meta, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: bad orphans_left value '-1'"));
 	tu_write_text(meta, "slabsim-capture 1\nuntraced_cpu_ms=nan\n");
-	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_int_equal(ss_capture_meta_load(&m, meta, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: bad untraced_cpu_ms"));
 	tu_write_text(meta, "slabsim-capture 1\njust words\n");
-	assert_int_equal(capture_meta_load(&m, meta, &err), -1);
+	assert_int_equal(ss_capture_meta_load(&m, meta, &err), -1);
 	assert_non_null(strstr(err.msg, ":2: not KEY=VALUE"));
-	assert_int_equal(capture_meta_load(&m, "/nonexistent/meta", &err), -1);
+	assert_int_equal(ss_capture_meta_load(&m, "/nonexistent/meta", &err), -1);
 	assert_non_null(strstr(err.msg, "/nonexistent/meta"));
 }
 
@@ -571,7 +571,7 @@ static void test_sheaves_note(void **state)
 	static const bool modelled[] = {false, true, true, false};
 	struct kfiles kf;
 	char f[TU_PATH_MAX + 32], note[256];
-	struct rp_kernel k;
+	struct ss_report_kernel k;
 	struct ss_error err;
 	(void)state;
 
@@ -589,12 +589,12 @@ static void test_sheaves_note(void **state)
 	for (unsigned i = 0; i < sizeof(modelled) / sizeof(modelled[0]); i++) {
 		snprintf(f, sizeof(f), "%s/kernel.txt", kf.run);
 		tu_write_text(f, kernel_txt[i]);
-		assert_int_equal(rp_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
+		assert_int_equal(ss_report_kernel_load(&k, kf.before, kf.after, kf.run, "traced", &err), 0);
 		assert_int_equal(k.rows[0].sheaf_capacity, 60);
 		assert_int_equal(k.rows[0].sheaves_modelled, modelled[i]);
-		rp_kernel_note(&k.rows[0], note, sizeof(note));
+		ss_report_kernel_note(&k.rows[0], note, sizeof(note));
 		assert_true((strstr(note, "sheaves (60) not modelled") == NULL) == modelled[i]);
-		rp_kernel_free(&k);
+		ss_report_kernel_free(&k);
 	}
 }
 

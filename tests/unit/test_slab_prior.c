@@ -293,7 +293,7 @@ static void test_populate(void **state)
 }
 
 /* A raw-pointer trace's count of the active slab's free slots
- * (import_cpuslab.c, meta cpu_slab_free) replaces the half-full guess for
+ * (reconcile/import/cpuslab.c, meta cpu_slab_free) replaces the half-full guess for
  * that slab: exactly, or as a lower bound that only lowers it.  Malformed
  * items are errors; unknown caches and counts beyond a slab skipped. */
 /* dentry started from snap: CPU 0's active slab's free slots, and the

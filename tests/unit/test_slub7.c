@@ -1,5 +1,5 @@
-/* test_slub7.c - SLUB of 7.0 - 7.2 (allocators/slub7.c) and the sheaves'
- * rules that differ from 6.18 (allocators/sheaf.c), each against a
+/* test_slub7.c - SLUB of 7.0 - 7.2 (allocators/slub/slub7.c) and the sheaves'
+ * rules that differ from 6.18 (allocators/slub/sheaf.c), each against a
  * sequence worked out by hand from mm/slub.c of 7.2.13: refill_objects()
  * over the partial list (get_partial_node_bulk(), the remainder to the
  * tail), new slabs for the rest, ___slab_alloc()'s one object,

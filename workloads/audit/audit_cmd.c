@@ -77,10 +77,10 @@ static void usage(FILE *out)
 		"Estimates: ",
 		AUDIT_PROFILE_SCALE_PERMILLE, AUDIT_SEED_HIT_PCT);
 	{
-		struct audit_estimates e;
+		struct ss_audit_estimates e;
 		struct ss_estimate t[AUDIT_NR_ESTIMATES];
 
-		audit_estimates_table(&e, t);
+		ss_audit_estimates_table(&e, t);
 		ss_estimate_list(out, t, AUDIT_NR_ESTIMATES);
 	}
 	fprintf(out, ".\nexit status: 0 ok, 1 failed write, 2 bad usage\n");
@@ -91,7 +91,7 @@ struct opts {
 	const char *contexts[AUDIT_MAX_CONTEXTS];
 	unsigned ncontexts;
 	struct ss_estimate_args estimates;
-	struct audit_params p;
+	struct ss_audit_params p;
 };
 
 #define USAGE_ERR(...) ss_opt_usage_err(&opt_set, __VA_ARGS__)
@@ -123,26 +123,26 @@ static int parse_contexts(struct opts *o)
 	struct ss_error err;
 
 	for (unsigned i = 0; i < o->ncontexts; i++)
-		if (audit_context_parse(o->contexts[i], &o->p.ctx[i], &err))
+		if (ss_audit_context_parse(o->contexts[i], &o->p.ctx[i], &err))
 			return USAGE_ERR("--context: %s", err.msg);
 	if (o->ncontexts)
 		o->p.nctx = o->ncontexts;
 	if (o->val[OPT_TASK_CONTEXT] &&
-	    audit_context_parse(o->val[OPT_TASK_CONTEXT], &o->p.task, &err))
+	    ss_audit_context_parse(o->val[OPT_TASK_CONTEXT], &o->p.task, &err))
 		return USAGE_ERR("--task-context: %s", err.msg);
 	return 0;
 }
 
 static int check_opts(struct opts *o)
 {
-	struct audit_params *p = &o->p;
+	struct ss_audit_params *p = &o->p;
 	uint64_t n = p->syscalls, rules = p->rules, rec = 0, cpus = 1, files = 1;
 	uint64_t scale = p->scale_permille;
 	struct ss_error err;
 
 	if (!o->val[OPT_VARIANT] || !o->val[OPT_OUTPUT])
 		return USAGE_ERR("give --variant V and -o TRACE");
-	if (audit_variant_parse(o->val[OPT_VARIANT], &p->variant))
+	if (ss_audit_variant_parse(o->val[OPT_VARIANT], &p->variant))
 		return USAGE_ERR("--variant '%s': want off, on-2.6.16, on-sid, on-cached or on-ctxcache",
 				 o->val[OPT_VARIANT]);
 	if (num_opt(o, OPT_SYSCALLS, 1, AUDIT_MAX_SYSCALLS, &n) ||
@@ -152,7 +152,7 @@ static int check_opts(struct opts *o)
 	    num_opt(o, OPT_FILES, 1, AUDIT_MAX_FILES, &files) ||
 	    num_opt(o, OPT_SCALE, 0, 100000, &scale))
 		return -1;
-	if (o->val[OPT_MIX] && audit_mix_parse(o->val[OPT_MIX], p->mix, &err))
+	if (o->val[OPT_MIX] && ss_audit_mix_parse(o->val[OPT_MIX], p->mix, &err))
 		return USAGE_ERR("--mix: %s", err.msg);
 	if (parse_contexts(o))
 		return -1;
@@ -165,7 +165,7 @@ static int check_opts(struct opts *o)
 	{
 		struct ss_estimate t[AUDIT_NR_ESTIMATES];
 
-		audit_estimates_table(&p->est, t);
+		ss_audit_estimates_table(&p->est, t);
 		if (ss_estimate_apply_all(t, AUDIT_NR_ESTIMATES, &o->estimates, &err))
 			return USAGE_ERR("%s", err.msg);
 	}
@@ -185,7 +185,7 @@ int ss_audit_gen_main(int argc, char **argv)
 		fprintf(stderr, "slabsim gen audit: out of memory\n");
 		return 1;
 	}
-	audit_params_defaults(&o->p);
+	ss_audit_params_defaults(&o->p);
 	rc = ss_opt_scan(&opt_set, argc, argv, take_value, o);
 	if (rc) {
 		rc = ss_opt_exit(rc);
@@ -197,7 +197,7 @@ int ss_audit_gen_main(int argc, char **argv)
 	rc = 1;
 	if (ss_trace_writer_open(&w, o->val[OPT_OUTPUT], &err))
 		goto fail;
-	if (audit_emit_trace(w, &o->p, &err)) {
+	if (ss_audit_emit_trace(w, &o->p, &err)) {
 		ss_trace_writer_abort(w);
 		goto fail;
 	}

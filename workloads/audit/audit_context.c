@@ -32,14 +32,14 @@ static int parse_index(const char *s, size_t n, char prefix, unsigned max,
 	return 0;
 }
 
-static void set_cat(struct audit_level *lv, unsigned cat)
+static void set_cat(struct ss_audit_level *lv, unsigned cat)
 {
 	lv->cats[cat / 64] |= 1ull << (cat % 64);
 }
 
 /* "cN" or "cN.cM" (N < M, as mls_context_to_sid() requires). */
 static int parse_cat_item(const char *ctx, const char *s, size_t n,
-			  struct audit_level *lv, struct ss_error *err)
+			  struct ss_audit_level *lv, struct ss_error *err)
 {
 	const char *dot = memchr(s, '.', n);
 	unsigned a, b;
@@ -66,7 +66,7 @@ bad:
 
 /* "sN" or "sN:cats". */
 static int parse_level(const char *ctx, const char *s, size_t n,
-		       struct audit_level *lv, struct ss_error *err)
+		       struct ss_audit_level *lv, struct ss_error *err)
 {
 	const char *colon = memchr(s, ':', n);
 	size_t sn = colon ? (size_t)(colon - s) : n;
@@ -89,13 +89,13 @@ static int parse_level(const char *ctx, const char *s, size_t n,
 	}
 }
 
-static bool level_eq(const struct audit_level *a, const struct audit_level *b)
+static bool level_eq(const struct ss_audit_level *a, const struct ss_audit_level *b)
 {
 	return a->sens == b->sens && !memcmp(a->cats, b->cats, sizeof(a->cats));
 }
 
 /* mls_level_dom(high, low): high.sens >= low.sens, low's cats in high's. */
-static bool level_dom(const struct audit_level *h, const struct audit_level *l)
+static bool level_dom(const struct ss_audit_level *h, const struct ss_audit_level *l)
 {
 	if (h->sens < l->sens)
 		return false;
@@ -105,7 +105,7 @@ static bool level_dom(const struct audit_level *h, const struct audit_level *l)
 	return true;
 }
 
-static int parse_range(const char *ctx, const char *s, struct audit_context *c,
+static int parse_range(const char *ctx, const char *s, struct ss_audit_context *c,
 		       struct ss_error *err)
 {
 	const char *dash = strchr(s, '-');
@@ -144,7 +144,7 @@ static const char *parse_name(const char *ctx, const char *s, char *out,
 	return s + n;
 }
 
-int audit_context_parse(const char *s, struct audit_context *c,
+int ss_audit_context_parse(const char *s, struct ss_audit_context *c,
 			struct ss_error *err)
 {
 	const char *p;
@@ -188,7 +188,7 @@ static void put_cat(struct walk *w, char sep, unsigned cat)
 /* One level as mls_sid_to_context() writes it (mls_compute_context_len()
  * counts the same bytes): sensitivity, then ebitmap_for_each_bit over the
  * present nodes with its run logic; i ends at highbit. */
-static void walk_level(struct walk *w, const struct audit_level *lv)
+static void walk_level(struct walk *w, const struct ss_audit_level *lv)
 {
 	unsigned range = 0, i = 0;
 	bool wrote_sep = false;
@@ -219,7 +219,7 @@ static void walk_level(struct walk *w, const struct audit_level *lv)
 		put_cat(w, range > 2 ? '.' : ',', i - 1);
 }
 
-static void walk_range(struct walk *w, const struct audit_context *c)
+static void walk_range(struct walk *w, const struct ss_audit_context *c)
 {
 	if (!c->mls)
 		return;
@@ -231,7 +231,7 @@ static void walk_range(struct walk *w, const struct audit_context *c)
 	walk_level(w, &c->high);
 }
 
-unsigned audit_mls_len(const struct audit_context *c)
+unsigned ss_audit_mls_len(const struct ss_audit_context *c)
 {
 	struct walk w = {0};
 
@@ -239,7 +239,7 @@ unsigned audit_mls_len(const struct audit_context *c)
 	return w.len;
 }
 
-unsigned audit_mls_walk_bits(const struct audit_context *c)
+unsigned ss_audit_mls_walk_bits(const struct ss_audit_context *c)
 {
 	struct walk w = {0};
 
@@ -247,13 +247,13 @@ unsigned audit_mls_walk_bits(const struct audit_context *c)
 	return w.bits;
 }
 
-unsigned audit_context_len(const struct audit_context *c)
+unsigned ss_audit_context_len(const struct ss_audit_context *c)
 {
 	return (unsigned)(strlen(c->user) + 1 + strlen(c->role) + 1 +
-			  strlen(c->type) + 1) + audit_mls_len(c);
+			  strlen(c->type) + 1) + ss_audit_mls_len(c);
 }
 
-void audit_context_string(const struct audit_context *c, char *buf)
+void ss_audit_context_string(const struct ss_audit_context *c, char *buf)
 {
 	struct walk w;
 	int n = sprintf(buf, "%s:%s:%s", c->user, c->role, c->type);

@@ -19,7 +19,7 @@
  * The walk visits every bit of every node present (64 per node), set or
  * not, and jumps over missing nodes without closing a run (a 2.6.16 quirk
  * reproduced as is).  It is done twice per conversion (length pass, write
- * pass): audit_mls_walk_bits() is one pass.
+ * pass): ss_audit_mls_walk_bits() is one pass.
  */
 #ifndef SS_AUDIT_CONTEXT_H
 #define SS_AUDIT_CONTEXT_H
@@ -33,31 +33,31 @@
 #define AUDIT_NAME_MAX 255 /* a user, role or type name */
 #define AUDIT_CAT_WORDS ((AUDIT_MAX_CAT + 1) / 64)
 
-struct audit_level {
+struct ss_audit_level {
 	unsigned sens;			/* N of sN */
 	uint64_t cats[AUDIT_CAT_WORDS];	/* bit N = category cN */
 };
 
-struct audit_context {
+struct ss_audit_context {
 	char user[AUDIT_NAME_MAX + 1];
 	char role[AUDIT_NAME_MAX + 1];
 	char type[AUDIT_NAME_MAX + 1];
 	bool mls;			/* has a range (MLS policy) */
-	struct audit_level low, high;
+	struct ss_audit_level low, high;
 };
 
 /* Parse s; -1 with the reason in err (no file:line: the caller adds it). */
-int audit_context_parse(const char *s, struct audit_context *c,
+int ss_audit_context_parse(const char *s, struct ss_audit_context *c,
 			struct ss_error *err);
 
 /* mls_compute_context_len(): ":" and the range, 0 without MLS. */
-unsigned audit_mls_len(const struct audit_context *c);
+unsigned ss_audit_mls_len(const struct ss_audit_context *c);
 /* context_struct_to_string()'s *scontext_len: the string + its NUL, the
  * size every context-string kmalloc() asks for. */
-unsigned audit_context_len(const struct audit_context *c);
+unsigned ss_audit_context_len(const struct ss_audit_context *c);
 /* Bits ebitmap_for_each_bit visits in one pass over the levels printed. */
-unsigned audit_mls_walk_bits(const struct audit_context *c);
-/* The string the kernel builds (buf of at least audit_context_len()). */
-void audit_context_string(const struct audit_context *c, char *buf);
+unsigned ss_audit_mls_walk_bits(const struct ss_audit_context *c);
+/* The string the kernel builds (buf of at least ss_audit_context_len()). */
+void ss_audit_context_string(const struct ss_audit_context *c, char *buf);
 
 #endif

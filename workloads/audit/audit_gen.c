@@ -9,7 +9,7 @@
 #include "estimate.h"
 #include "parse.h"
 
-void audit_estimates_table(struct audit_estimates *e, struct ss_estimate *t)
+void ss_audit_estimates_table(struct ss_audit_estimates *e, struct ss_estimate *t)
 {
 	const struct ss_estimate v[AUDIT_NR_ESTIMATES] = {
 		{"AUDIT_MLS_BIT_CYCLES", &e->mls_bit, 0},
@@ -28,9 +28,9 @@ void audit_estimates_table(struct audit_estimates *e, struct ss_estimate *t)
 	memcpy(t, v, sizeof(v));
 }
 
-static void estimates_defaults(struct audit_estimates *e)
+static void estimates_defaults(struct ss_audit_estimates *e)
 {
-	*e = (struct audit_estimates){
+	*e = (struct ss_audit_estimates){
 		.mls_bit = AUDIT_MLS_BIT_CYCLES,
 		.sid_copy = AUDIT_SID_COPY_CYCLES,
 		.copy_start = AUDIT_COPY_START_CYCLES,
@@ -45,7 +45,7 @@ static void estimates_defaults(struct audit_estimates *e)
 	};
 }
 
-void audit_params_defaults(struct audit_params *p)
+void ss_audit_params_defaults(struct ss_audit_params *p)
 {
 	struct ss_error err;
 
@@ -53,18 +53,18 @@ void audit_params_defaults(struct audit_params *p)
 	p->variant = AUDIT_OFF;
 	p->syscalls = AUDIT_DEFAULT_SYSCALLS;
 	p->mix[AUDIT_ACCESS] = 100;
-	p->rules = audit_implied_rules();
+	p->rules = ss_audit_implied_rules();
 	p->cpus = 1;
 	p->files = 1;
 	p->nctx = 1;
 	p->scale_permille = AUDIT_PROFILE_SCALE_PERMILLE;
 	estimates_defaults(&p->est);
 	/* constants: cannot fail */
-	audit_context_parse(AUDIT_DEFAULT_CONTEXT, &p->ctx[0], &err);
-	audit_context_parse(AUDIT_DEFAULT_TASK_CONTEXT, &p->task, &err);
+	ss_audit_context_parse(AUDIT_DEFAULT_CONTEXT, &p->ctx[0], &err);
+	ss_audit_context_parse(AUDIT_DEFAULT_TASK_CONTEXT, &p->task, &err);
 }
 
-int audit_mix_parse(const char *s, unsigned mix[AUDIT_NR_KINDS],
+int ss_audit_mix_parse(const char *s, unsigned mix[AUDIT_NR_KINDS],
 		    struct ss_error *err)
 {
 	char buf[256], *save = NULL;
@@ -76,13 +76,13 @@ int audit_mix_parse(const char *s, unsigned mix[AUDIT_NR_KINDS],
 	strcpy(buf, s);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
-		enum audit_kind k;
+		enum ss_audit_kind k;
 		unsigned w;
 
 		if (!colon)
 			return ss_errorf(err, "mix '%s': want kind:weight, got '%s'", s, tok);
 		*colon = '\0';
-		if (audit_kind_parse(tok, &k))
+		if (ss_audit_kind_parse(tok, &k))
 			return ss_errorf(err, "mix '%s': '%s' is not stat, access or open", s, tok);
 		if (ss_parse_uint(colon + 1, 1000000, &w))
 			return ss_errorf(err, "mix '%s': weight '%s' is not 0..1000000", s, colon + 1);
@@ -96,7 +96,7 @@ int audit_mix_parse(const char *s, unsigned mix[AUDIT_NR_KINDS],
 	return 0;
 }
 
-void audit_mix_string(const unsigned mix[AUDIT_NR_KINDS], char *buf, size_t n)
+void ss_audit_mix_string(const unsigned mix[AUDIT_NR_KINDS], char *buf, size_t n)
 {
 	size_t at = 0;
 
@@ -104,10 +104,10 @@ void audit_mix_string(const unsigned mix[AUDIT_NR_KINDS], char *buf, size_t n)
 	for (int k = 0; k < AUDIT_NR_KINDS && at < n; k++)
 		if (mix[k])
 			at += (size_t)snprintf(buf + at, n - at, "%s%s:%u", at ? "," : "",
-					       audit_kind_name(k), mix[k]);
+					       ss_audit_kind_name(k), mix[k]);
 }
 
-enum audit_kind audit_mix_next(struct audit_mix_state *s,
+enum ss_audit_kind ss_audit_mix_next(struct ss_audit_mix_state *s,
 			       const unsigned mix[AUDIT_NR_KINDS])
 {
 	long long total = 0;
@@ -125,7 +125,7 @@ enum audit_kind audit_mix_next(struct audit_mix_state *s,
 	return best;
 }
 
-int audit_records_at(unsigned long long i, unsigned pct)
+int ss_audit_records_at(unsigned long long i, unsigned pct)
 {
 	return (i + 1) * pct / 100 > i * pct / 100;
 }
@@ -139,21 +139,21 @@ static int meta_u(struct ss_trace_writer *w, const char *key, uint64_t v)
 }
 
 /* The header: every option, so a trace says how it was made. */
-static int write_meta(struct ss_trace_writer *w, const struct audit_params *p,
+static int write_meta(struct ss_trace_writer *w, const struct ss_audit_params *p,
 		      struct ss_error *err)
 {
 	char mix[128], ctx[AUDIT_MAX_CONTEXTS * 64], one[4096];
 	size_t at = 0;
 
-	audit_mix_string(p->mix, mix, sizeof(mix));
+	ss_audit_mix_string(p->mix, mix, sizeof(mix));
 	ctx[0] = '\0';
 	for (unsigned i = 0; i < p->nctx && at < sizeof(ctx); i++) {
-		audit_context_string(&p->ctx[i], one);
+		ss_audit_context_string(&p->ctx[i], one);
 		at += (size_t)snprintf(ctx + at, sizeof(ctx) - at, "%s%s", i ? " " : "", one);
 	}
-	audit_context_string(&p->task, one);
+	ss_audit_context_string(&p->task, one);
 	if (ss_trace_write_meta(w, "workload", "audit") ||
-	    ss_trace_write_meta(w, "variant", audit_variant_name(p->variant)) ||
+	    ss_trace_write_meta(w, "variant", ss_audit_variant_name(p->variant)) ||
 	    meta_u(w, "syscalls", p->syscalls) || ss_trace_write_meta(w, "mix", mix) ||
 	    meta_u(w, "rules", p->rules) || meta_u(w, "records_pct", p->record_pct) ||
 	    meta_u(w, "cpus", p->cpus) || meta_u(w, "files", p->files) ||
@@ -167,30 +167,30 @@ static int write_meta(struct ss_trace_writer *w, const struct audit_params *p,
 	return 0;
 }
 
-int audit_emit_trace(struct ss_trace_writer *w, const struct audit_params *p,
+int ss_audit_emit_trace(struct ss_trace_writer *w, const struct ss_audit_params *p,
 		     struct ss_error *err)
 {
-	struct audit_mix_state mix = {{0}};
-	struct audit_emitter e;
+	struct ss_audit_mix_state mix = {{0}};
+	struct ss_audit_emitter e;
 	int rc = -1;
 
 	memset(&e, 0, sizeof(e));
-	if (write_meta(w, p, err) || audit_emitter_init(&e, w, p, err))
+	if (write_meta(w, p, err) || ss_audit_emitter_init(&e, w, p, err))
 		goto out;
 	if (ss_trace_write_phase(w, "loop")) {
 		ss_trace_writer_failed(w, err);
 		goto out;
 	}
 	for (unsigned long long i = 0; i < p->syscalls; i++) {
-		enum audit_kind k = audit_mix_next(&mix, p->mix);
+		enum ss_audit_kind k = ss_audit_mix_next(&mix, p->mix);
 
-		if (audit_emit_iteration(&e, k, (unsigned)(i % p->files),
+		if (ss_audit_emit_iteration(&e, k, (unsigned)(i % p->files),
 					 (unsigned)(i % p->cpus),
-					 audit_records_at(i, p->record_pct), err))
+					 ss_audit_records_at(i, p->record_pct), err))
 			goto out;
 	}
-	rc = audit_emit_finish(&e, err);
+	rc = ss_audit_emit_finish(&e, err);
 out:
-	audit_emitter_release(&e);
+	ss_audit_emitter_release(&e);
 	return rc;
 }

@@ -25,27 +25,27 @@
 
 /* Defaults: access only, the seed's rule count, no records, one CPU, one
  * file of AUDIT_DEFAULT_CONTEXT, the fitted profile scale. */
-void audit_params_defaults(struct audit_params *p);
+void ss_audit_params_defaults(struct ss_audit_params *p);
 /* t[AUDIT_NR_ESTIMATES]: each of e's estimates by its audit_consts.h name
  * (`gen audit --estimate NAME=V`). */
 struct ss_estimate;
-void audit_estimates_table(struct audit_estimates *e, struct ss_estimate *t);
+void ss_audit_estimates_table(struct ss_audit_estimates *e, struct ss_estimate *t);
 
 /* "kind:weight,..." (stat, access, open); weights 0..1000000, not all 0. */
-int audit_mix_parse(const char *s, unsigned mix[AUDIT_NR_KINDS],
+int ss_audit_mix_parse(const char *s, unsigned mix[AUDIT_NR_KINDS],
 		    struct ss_error *err);
 /* The mix as "access:100" (kinds with weight > 0, in enum order). */
-void audit_mix_string(const unsigned mix[AUDIT_NR_KINDS], char *buf, size_t n);
+void ss_audit_mix_string(const unsigned mix[AUDIT_NR_KINDS], char *buf, size_t n);
 
-struct audit_mix_state {
+struct ss_audit_mix_state {
 	long long credit[AUDIT_NR_KINDS];
 };
-enum audit_kind audit_mix_next(struct audit_mix_state *s,
+enum ss_audit_kind ss_audit_mix_next(struct ss_audit_mix_state *s,
 			       const unsigned mix[AUDIT_NR_KINDS]);
-int audit_records_at(unsigned long long i, unsigned pct);
+int ss_audit_records_at(unsigned long long i, unsigned pct);
 
 /* Header (meta, caches) and every iteration into an open writer. */
-int audit_emit_trace(struct ss_trace_writer *w, const struct audit_params *p,
+int ss_audit_emit_trace(struct ss_trace_writer *w, const struct ss_audit_params *p,
 		     struct ss_error *err);
 
 #endif

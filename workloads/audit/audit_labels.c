@@ -5,7 +5,7 @@
 
 static const struct {
 	const char *name;
-	enum audit_category cat;
+	enum ss_audit_category cat;
 	const char *unit;
 } labels[AUDIT_NR_LABELS] = {
 	[AUDIT_L_USER] = {"user_loop", AUDIT_CAT_BASE, "per loop iteration"},
@@ -40,22 +40,22 @@ static const char *const categories[AUDIT_NR_CATEGORIES] = {
 	[AUDIT_CAT_RECORDS] = "records",
 };
 
-const char *audit_label_name(enum audit_label l)
+const char *ss_audit_label_name(enum ss_audit_label l)
 {
 	return labels[l].name;
 }
 
-enum audit_category audit_label_category(enum audit_label l)
+enum ss_audit_category ss_audit_label_category(enum ss_audit_label l)
 {
 	return labels[l].cat;
 }
 
-const char *audit_label_unit(enum audit_label l)
+const char *ss_audit_label_unit(enum ss_audit_label l)
 {
 	return labels[l].unit;
 }
 
-int audit_label_find(const char *name)
+int ss_audit_label_find(const char *name)
 {
 	for (int i = 0; i < AUDIT_NR_LABELS; i++)
 		if (!strcmp(labels[i].name, name))
@@ -63,7 +63,7 @@ int audit_label_find(const char *name)
 	return -1;
 }
 
-const char *audit_category_name(enum audit_category c)
+const char *ss_audit_category_name(enum ss_audit_category c)
 {
 	return categories[c];
 }

@@ -9,7 +9,7 @@
 #ifndef SS_AUDIT_LABELS_H
 #define SS_AUDIT_LABELS_H
 
-enum audit_category {
+enum ss_audit_category {
 	AUDIT_CAT_BASE,		/* the syscall itself and the user loop */
 	AUDIT_CAT_ALLOCATOR,	/* every kmalloc/kfree/kmem_cache_* (replayed) */
 	AUDIT_CAT_FORMAT,	/* context strings: formatting, MLS walk, copies */
@@ -20,7 +20,7 @@ enum audit_category {
 	AUDIT_NR_CATEGORIES,
 };
 
-enum audit_label {
+enum ss_audit_label {
 	AUDIT_L_USER,		/* user_loop: the loop's user time */
 	AUDIT_L_BASE,		/* syscall_base: the syscall without audit */
 	AUDIT_L_RULES,		/* audit_rule_scan */
@@ -44,13 +44,13 @@ enum audit_label {
 	AUDIT_NR_LABELS,
 };
 
-const char *audit_label_name(enum audit_label l);
-enum audit_category audit_label_category(enum audit_label l);
+const char *ss_audit_label_name(enum ss_audit_label l);
+enum ss_audit_category ss_audit_label_category(enum ss_audit_label l);
 /* What one event of the label stands for ("per syscall", ...). */
-const char *audit_label_unit(enum audit_label l);
+const char *ss_audit_label_unit(enum ss_audit_label l);
 /* The label called name, or -1. */
-int audit_label_find(const char *name);
+int ss_audit_label_find(const char *name);
 
-const char *audit_category_name(enum audit_category c);
+const char *ss_audit_category_name(enum ss_audit_category c);
 
 #endif

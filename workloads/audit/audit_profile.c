@@ -9,7 +9,7 @@
 
 /* shared/seeds/001_*: readprofile of the lspp.14 kernel, audit off (noaudit)
  * and on, as printed (functions below 245 / 274 samples are not listed). */
-static const struct audit_prof_fn profile[] = {
+static const struct ss_audit_prof_fn profile[] = {
 	{"context_struct_to_string", 0, 2659},
 	{"vsnprintf", 0, 2341},
 	{"__d_lookup", 1720, 1894},
@@ -51,7 +51,7 @@ static const struct audit_prof_fn profile[] = {
 #define NR_FNS (sizeof(profile) / sizeof(profile[0]))
 
 /* reference/audit.md: the same test on the lspp.16 kernel. */
-static const struct audit_lspp16_point lspp16[] = {
+static const struct ss_audit_lspp16_point lspp16[] = {
 	{0, 49}, {10, 56}, {25, 75}, {50, 115}, {75, 143}, {90, 185},
 };
 #define NR_LSPP16 (sizeof(lspp16) / sizeof(lspp16[0]))
@@ -66,7 +66,7 @@ static const char *const allocator_fns[] = {
  * conversions per access(2); _raw_read_lock is split between the two
  * policy read locks and audit_getname's read_lock(&fs->lock). */
 static const struct attribution {
-	enum audit_label label;
+	enum ss_audit_label label;
 	const char *fn;
 	bool minus_off;
 	unsigned num, den;
@@ -96,7 +96,7 @@ static const struct attribution {
 #define NR_ATTR (sizeof(attributions) / sizeof(attributions[0]))
 
 /* Events of each attributed label in one seed syscall (access(2)). */
-static unsigned seed_events(enum audit_label l)
+static unsigned seed_events(enum ss_audit_label l)
 {
 	switch (l) {
 	case AUDIT_L_GETSECURITY: case AUDIT_L_RDLOCK: case AUDIT_L_SIDTAB:
@@ -107,19 +107,19 @@ static unsigned seed_events(enum audit_label l)
 	}
 }
 
-const struct audit_prof_fn *audit_profile(size_t *n)
+const struct ss_audit_prof_fn *ss_audit_profile(size_t *n)
 {
 	*n = NR_FNS;
 	return profile;
 }
 
-const struct audit_lspp16_point *audit_lspp16(size_t *n)
+const struct ss_audit_lspp16_point *ss_audit_lspp16(size_t *n)
 {
 	*n = NR_LSPP16;
 	return lspp16;
 }
 
-static const struct audit_prof_fn *find_fn(const char *name)
+static const struct ss_audit_prof_fn *find_fn(const char *name)
 {
 	for (size_t i = 0; i < NR_FNS; i++)
 		if (!strcmp(profile[i].name, name))
@@ -127,12 +127,12 @@ static const struct audit_prof_fn *find_fn(const char *name)
 	return NULL;
 }
 
-double audit_off_sample_s(void)
+double ss_audit_off_sample_s(void)
 {
 	return AUDIT_SEED_OFF_SYS_US / 1e6 / AUDIT_SEED_OFF_SAMPLES;
 }
 
-double audit_on_sample_s(void)
+double ss_audit_on_sample_s(void)
 {
 	return AUDIT_SEED_ON_SYS_US / 1e6 / AUDIT_SEED_ON_SAMPLES;
 }
@@ -146,7 +146,7 @@ static unsigned off_allocator_samples(void)
 	return s;
 }
 
-double audit_label_samples(enum audit_label l)
+double ss_audit_label_samples(enum ss_audit_label l)
 {
 	double s = 0;
 
@@ -154,7 +154,7 @@ double audit_label_samples(enum audit_label l)
 		return AUDIT_SEED_OFF_SAMPLES - off_allocator_samples();
 	for (size_t i = 0; i < NR_ATTR; i++) {
 		const struct attribution *a = &attributions[i];
-		const struct audit_prof_fn *f = find_fn(a->fn);
+		const struct ss_audit_prof_fn *f = find_fn(a->fn);
 
 		if (a->label != l)
 			continue;
@@ -163,19 +163,19 @@ double audit_label_samples(enum audit_label l)
 	return s;
 }
 
-bool audit_label_scaled(enum audit_label l)
+bool ss_audit_label_scaled(enum ss_audit_label l)
 {
-	return l != AUDIT_L_BASE && audit_label_samples(l) > 0;
+	return l != AUDIT_L_BASE && ss_audit_label_samples(l) > 0;
 }
 
-double audit_implied_seed_syscalls(void)
+double ss_audit_implied_seed_syscalls(void)
 {
 	double s = find_fn("vsnprintf")->on + find_fn("strnlen")->on;
 
-	return s * audit_on_sample_s() / (2 * AUDIT_VSNPRINTF_NS * 1e-9);
+	return s * ss_audit_on_sample_s() / (2 * AUDIT_VSNPRINTF_NS * 1e-9);
 }
 
-double audit_lspp16_seconds_per_rule(void)
+double ss_audit_lspp16_seconds_per_rule(void)
 {
 	double sxy = 0, sxx = 0;
 
@@ -188,11 +188,11 @@ double audit_lspp16_seconds_per_rule(void)
 	return sxy / sxx;
 }
 
-unsigned audit_implied_rules(void)
+unsigned ss_audit_implied_rules(void)
 {
-	double s = find_fn("audit_filter_syscall")->on * audit_on_sample_s();
+	double s = find_fn("audit_filter_syscall")->on * ss_audit_on_sample_s();
 
-	return (unsigned)lround(s / audit_lspp16_seconds_per_rule());
+	return (unsigned)lround(s / ss_audit_lspp16_seconds_per_rule());
 }
 
 static bool is_allocator(const char *name)
@@ -203,7 +203,7 @@ static bool is_allocator(const char *name)
 	return false;
 }
 
-void audit_profile_hit_split(double out[AUDIT_NR_CATEGORIES + 1])
+void ss_audit_profile_hit_split(double out[AUDIT_NR_CATEGORIES + 1])
 {
 	double claimed = 0;
 
@@ -211,7 +211,7 @@ void audit_profile_hit_split(double out[AUDIT_NR_CATEGORIES + 1])
 	for (int l = 0; l < AUDIT_NR_LABELS; l++) {
 		if (l == AUDIT_L_BASE)
 			continue;
-		out[audit_label_category(l)] += audit_label_samples(l) * seed_events(l);
+		out[ss_audit_label_category(l)] += ss_audit_label_samples(l) * seed_events(l);
 	}
 	out[AUDIT_CAT_RULES] += find_fn("audit_filter_syscall")->on;
 	for (size_t i = 0; i < NR_FNS; i++)
@@ -223,7 +223,7 @@ void audit_profile_hit_split(double out[AUDIT_NR_CATEGORIES + 1])
 		(double)AUDIT_SEED_ON_SAMPLES - AUDIT_SEED_OFF_SAMPLES - claimed;
 }
 
-double audit_samples_to_cycles(double samples, double sample_s)
+double ss_audit_samples_to_cycles(double samples, double sample_s)
 {
 	return samples * sample_s * AUDIT_CLOCK_MHZ * 1e6 / AUDIT_SEED_SYSCALLS;
 }
@@ -233,22 +233,22 @@ static uint64_t cyc(double c)
 	return c <= 0 ? 0 : (uint64_t)llround(c);
 }
 
-void audit_costs_derive(struct audit_costs *c, unsigned scale_permille)
+void ss_audit_costs_derive(struct ss_audit_costs *c, unsigned scale_permille)
 {
 	double scale = scale_permille / 1000.0;
 
 	memset(c, 0, sizeof(*c));
 	c->scale_permille = scale_permille;
 	for (int l = 0; l < AUDIT_NR_LABELS; l++)
-		if (audit_label_scaled(l))
-			c->cycles[l] = cyc(audit_samples_to_cycles(audit_label_samples(l),
-								   audit_on_sample_s()) * scale);
-	c->cycles[AUDIT_L_BASE] = cyc(audit_samples_to_cycles(
-		audit_label_samples(AUDIT_L_BASE), audit_off_sample_s()));
+		if (ss_audit_label_scaled(l))
+			c->cycles[l] = cyc(ss_audit_samples_to_cycles(ss_audit_label_samples(l),
+								   ss_audit_on_sample_s()) * scale);
+	c->cycles[AUDIT_L_BASE] = cyc(ss_audit_samples_to_cycles(
+		ss_audit_label_samples(AUDIT_L_BASE), ss_audit_off_sample_s()));
 	/* the loop's user time (not profiled), per iteration */
 	c->cycles[AUDIT_L_USER] = cyc(AUDIT_SEED_OFF_USER_US * (double)AUDIT_CLOCK_MHZ /
 				      AUDIT_SEED_SYSCALLS);
-	c->rule_cycles = cyc(audit_lspp16_seconds_per_rule() * 1e6 * AUDIT_CLOCK_MHZ /
+	c->rule_cycles = cyc(ss_audit_lspp16_seconds_per_rule() * 1e6 * AUDIT_CLOCK_MHZ /
 			     AUDIT_SEED_SYSCALLS);
 	c->cycles[AUDIT_L_SID_COPY] = AUDIT_SID_COPY_CYCLES;
 	c->cycles[AUDIT_L_CACHE_LRU] = AUDIT_STR_CACHE_LRU_CYCLES;

@@ -24,12 +24,12 @@ static const char *const kind_names[AUDIT_NR_KINDS] = {
 	[AUDIT_STAT] = "stat", [AUDIT_ACCESS] = "access", [AUDIT_OPEN] = "open",
 };
 
-const char *audit_variant_name(enum audit_variant v)
+const char *ss_audit_variant_name(enum ss_audit_variant v)
 {
 	return variant_names[v];
 }
 
-int audit_variant_parse(const char *s, enum audit_variant *out)
+int ss_audit_variant_parse(const char *s, enum ss_audit_variant *out)
 {
 	for (int v = 0; v < AUDIT_NR_VARIANTS; v++)
 		if (!strcmp(s, variant_names[v])) {
@@ -39,12 +39,12 @@ int audit_variant_parse(const char *s, enum audit_variant *out)
 	return -1;
 }
 
-const char *audit_kind_name(enum audit_kind k)
+const char *ss_audit_kind_name(enum ss_audit_kind k)
 {
 	return kind_names[k];
 }
 
-int audit_kind_parse(const char *s, enum audit_kind *out)
+int ss_audit_kind_parse(const char *s, enum ss_audit_kind *out)
 {
 	for (int k = 0; k < AUDIT_NR_KINDS; k++)
 		if (!strcmp(s, kind_names[k])) {
@@ -59,24 +59,24 @@ int audit_kind_parse(const char *s, enum audit_kind *out)
 /* names the trace and the errno (ss_trace_writer_failed) */
 #define WRITE_FAILED(e, err) ss_trace_writer_failed((e)->w, err)
 
-static int work(struct audit_emitter *e, unsigned c, enum audit_label l,
+static int work(struct ss_audit_emitter *e, unsigned c, enum ss_audit_label l,
 		uint64_t cycles, struct ss_error *err)
 {
 	if (!cycles)
 		return 0;
-	if (ss_trace_write_work(e->w, c, cycles, audit_label_name(l)))
+	if (ss_trace_write_work(e->w, c, cycles, ss_audit_label_name(l)))
 		return WRITE_FAILED(e, err);
 	e->cpu[c].work += cycles;
 	return 0;
 }
 
-static int fixed(struct audit_emitter *e, unsigned c, enum audit_label l,
+static int fixed(struct ss_audit_emitter *e, unsigned c, enum ss_audit_label l,
 		 struct ss_error *err)
 {
 	return work(e, c, l, e->costs.cycles[l], err);
 }
 
-static int alloc(struct audit_emitter *e, unsigned c, const char *site,
+static int alloc(struct ss_audit_emitter *e, unsigned c, const char *site,
 		 uint32_t api, uint64_t size, uint64_t *id, struct ss_error *err)
 {
 	*id = ss_idpool_get(&e->ids);
@@ -85,7 +85,7 @@ static int alloc(struct audit_emitter *e, unsigned c, const char *site,
 	return 0;
 }
 
-static int release(struct audit_emitter *e, unsigned c, uint64_t id,
+static int release(struct ss_audit_emitter *e, unsigned c, uint64_t id,
 		   struct ss_error *err)
 {
 	if (ss_trace_write_free(e->w, c, id))
@@ -95,7 +95,7 @@ static int release(struct audit_emitter *e, unsigned c, uint64_t id,
 }
 
 /* A line another CPU wrote last: x (cpus - 1) / cpus of a transfer. */
-static int bounce(struct audit_emitter *e, unsigned c, struct ss_error *err)
+static int bounce(struct ss_audit_emitter *e, unsigned c, struct ss_error *err)
 {
 	unsigned n = e->p->cpus;
 
@@ -103,13 +103,13 @@ static int bounce(struct audit_emitter *e, unsigned c, struct ss_error *err)
 		    (e->costs.cycles[AUDIT_L_BOUNCE] * (n - 1) + n / 2) / n, err);
 }
 
-static bool audit_on(const struct audit_emitter *e)
+static bool audit_on(const struct ss_audit_emitter *e)
 {
 	return e->p->variant != AUDIT_OFF;
 }
 
 /* The api every context-string kmalloc() goes to. */
-static uint32_t ctx_api(const struct audit_emitter *e)
+static uint32_t ctx_api(const struct ss_audit_emitter *e)
 {
 	return e->p->variant == AUDIT_ON_CTXCACHE ? e->api_ctx : SS_API_KMALLOC;
 }
@@ -118,14 +118,14 @@ static uint32_t ctx_api(const struct audit_emitter *e)
 
 /* context_struct_to_string(): kmalloc(L), sprintf, mls_sid_to_context;
  * mls_compute_context_len() and the write walk the bits twice. */
-static int format(struct audit_emitter *e, unsigned c,
-		  const struct audit_context *x, uint64_t *id,
+static int format(struct ss_audit_emitter *e, unsigned c,
+		  const struct ss_audit_context *x, uint64_t *id,
 		  struct ss_error *err)
 {
-	uint64_t bits = 2ull * audit_mls_walk_bits(x) * e->p->est.mls_bit;
+	uint64_t bits = 2ull * ss_audit_mls_walk_bits(x) * e->p->est.mls_bit;
 
 	if (alloc(e, c, "context_struct_to_string", ctx_api(e),
-		  audit_context_len(x), id, err) ||
+		  ss_audit_context_len(x), id, err) ||
 	    fixed(e, c, AUDIT_L_FORMAT, err))
 		return -1;
 	if (!x->mls)
@@ -135,7 +135,7 @@ static int format(struct audit_emitter *e, unsigned c,
 }
 
 /* The lock and lookup every security_sid_to_context() starts with. */
-static int lookup_sid(struct audit_emitter *e, unsigned c, bool wrapped,
+static int lookup_sid(struct ss_audit_emitter *e, unsigned c, bool wrapped,
 		      struct ss_error *err)
 {
 	if (wrapped && fixed(e, c, AUDIT_L_GETSECURITY, err))
@@ -148,8 +148,8 @@ static int lookup_sid(struct audit_emitter *e, unsigned c, bool wrapped,
 /* 2.6.16 security_sid_to_context(); the caller (selinux_getsecurity,
  * audit_log_exit) frees the string once copied or printed.  wrapped =
  * called through selinux_inode_getsecurity / selinux_getsecurity. */
-static int convert(struct audit_emitter *e, unsigned c,
-		   const struct audit_context *x, bool wrapped,
+static int convert(struct ss_audit_emitter *e, unsigned c,
+		   const struct ss_audit_context *x, bool wrapped,
 		   struct ss_error *err)
 {
 	uint64_t id;
@@ -162,11 +162,11 @@ static int convert(struct audit_emitter *e, unsigned c,
 /* 5.6 security_sid_to_context_core() with the sidtab string cache
  * (sidtab_sid2str_get / sidtab_sid2str_put, commit d97bd23c2d7d).  slot
  * names the SID (a file context or the task). */
-static int convert_cached(struct audit_emitter *e, unsigned c,
-			  const struct audit_context *x, unsigned slot,
+static int convert_cached(struct ss_audit_emitter *e, unsigned c,
+			  const struct ss_audit_context *x, unsigned slot,
 			  bool wrapped, struct ss_error *err)
 {
-	unsigned len = audit_context_len(x);
+	unsigned len = ss_audit_context_len(x);
 	uint64_t id, entry;
 
 	if (lookup_sid(e, c, wrapped, err))
@@ -185,13 +185,13 @@ static int convert_cached(struct audit_emitter *e, unsigned c,
 	       release(e, c, id, err);
 }
 
-static bool cached_variant(const struct audit_emitter *e)
+static bool cached_variant(const struct ss_audit_emitter *e)
 {
 	return e->p->variant == AUDIT_ON_CACHED;
 }
 
-static int convert_any(struct audit_emitter *e, unsigned c,
-		       const struct audit_context *x, unsigned slot,
+static int convert_any(struct ss_audit_emitter *e, unsigned c,
+		       const struct ss_audit_context *x, unsigned slot,
 		       bool wrapped, struct ss_error *err)
 {
 	if (cached_variant(e))
@@ -203,11 +203,11 @@ static int convert_any(struct audit_emitter *e, unsigned c,
  * length, kmalloc(len), again to fill it; the copy stays in the
  * audit_names slot until audit_free_names().  The 2.6.17 fix stores the
  * SID instead (selinux_get_inode_sid). */
-static int lookup(struct audit_emitter *e, unsigned c, unsigned f,
+static int lookup(struct ss_audit_emitter *e, unsigned c, unsigned f,
 		  uint64_t *kept, struct ss_error *err)
 {
 	unsigned slot = f % e->p->nctx;
-	const struct audit_context *x = &e->p->ctx[slot];
+	const struct ss_audit_context *x = &e->p->ctx[slot];
 
 	*kept = UINT64_MAX;
 	switch (e->p->variant) {
@@ -219,14 +219,14 @@ static int lookup(struct audit_emitter *e, unsigned c, unsigned f,
 		return fixed(e, c, AUDIT_L_INODE_CTX, err) ||
 		       convert_any(e, c, x, slot, true, err) ||
 		       alloc(e, c, "audit_inode_context", ctx_api(e),
-			     audit_context_len(x), kept, err) ||
+			     ss_audit_context_len(x), kept, err) ||
 		       convert_any(e, c, x, slot, true, err);
 	}
 }
 
 /* ---- records and kauditd ---- */
 
-static int queue_skb(struct audit_emitter *e, uint64_t skb, uint64_t data,
+static int queue_skb(struct ss_audit_emitter *e, uint64_t skb, uint64_t data,
 		     unsigned c, struct ss_error *err)
 {
 	if (e->nskbs + 3 > e->cap_skbs) {
@@ -246,7 +246,7 @@ static int queue_skb(struct audit_emitter *e, uint64_t skb, uint64_t data,
 
 /* kauditd_thread: send every queued skb to auditd, which frees it, on the
  * CPU after the one that queued it. */
-static int drain_kauditd(struct audit_emitter *e, struct ss_error *err)
+static int drain_kauditd(struct ss_audit_emitter *e, struct ss_error *err)
 {
 	for (size_t i = 0; i < e->nskbs; i += 3) {
 		unsigned k = (unsigned)((e->skbs[i + 2] + 1) % e->p->cpus);
@@ -262,11 +262,11 @@ static int drain_kauditd(struct audit_emitter *e, struct ss_error *err)
 
 /* audit_log_start() .. audit_log_end() of one record with `formats`
  * audit_log_format() calls, d_path = audit_log_d_path(). */
-static int record(struct audit_emitter *e, unsigned c, unsigned formats,
+static int record(struct ss_audit_emitter *e, unsigned c, unsigned formats,
 		  bool d_path, struct ss_error *err)
 {
 	uint64_t skb, data, buf;
-	const struct audit_estimates *est = &e->p->est;
+	const struct ss_audit_estimates *est = &e->p->est;
 	uint64_t cycles = (uint64_t)formats * est->log_format + est->log_end +
 			  (d_path ? est->d_path : 0);
 
@@ -286,21 +286,21 @@ static int record(struct audit_emitter *e, unsigned c, unsigned formats,
 
 /* subj=: audit_log_task_context -> security_getprocattr ->
  * selinux_getsecurity twice (length, then into kmalloc(len)). */
-static int subject(struct audit_emitter *e, unsigned c, struct ss_error *err)
+static int subject(struct ss_audit_emitter *e, unsigned c, struct ss_error *err)
 {
-	const struct audit_context *x = &e->p->task;
+	const struct ss_audit_context *x = &e->p->task;
 	unsigned slot = AUDIT_MAX_CONTEXTS;
 	uint64_t id;
 
 	return convert_any(e, c, x, slot, true, err) ||
 	       alloc(e, c, "audit_log_task_context", ctx_api(e),
-		     audit_context_len(x), &id, err) ||
+		     ss_audit_context_len(x), &id, err) ||
 	       convert_any(e, c, x, slot, true, err) ||
 	       release(e, c, id, err);
 }
 
 /* audit_log_exit(): SYSCALL, CWD, one PATH. */
-static int records(struct audit_emitter *e, unsigned c, unsigned f,
+static int records(struct ss_audit_emitter *e, unsigned c, unsigned f,
 		   struct ss_error *err)
 {
 	unsigned slot = f % e->p->nctx;
@@ -319,7 +319,7 @@ static int records(struct audit_emitter *e, unsigned c, unsigned f,
 /* ---- the syscalls ---- */
 
 /* file_free_rcu() for the filps c queued, and kauditd. */
-static int grace_period(struct audit_emitter *e, unsigned c, struct ss_error *err)
+static int grace_period(struct ss_audit_emitter *e, unsigned c, struct ss_error *err)
 {
 	struct audit_cpu *cp = &e->cpu[c];
 
@@ -331,7 +331,7 @@ static int grace_period(struct audit_emitter *e, unsigned c, struct ss_error *er
 }
 
 /* A grace period ends once per AUDIT_RCU_GRACE_US of the CPU's work. */
-static int tick(struct audit_emitter *e, unsigned c, struct ss_error *err)
+static int tick(struct ss_audit_emitter *e, unsigned c, struct ss_error *err)
 {
 	struct audit_cpu *cp = &e->cpu[c];
 
@@ -341,7 +341,7 @@ static int tick(struct audit_emitter *e, unsigned c, struct ss_error *err)
 	return grace_period(e, c, err);
 }
 
-static int queue_rcu(struct audit_emitter *e, unsigned c, uint64_t id,
+static int queue_rcu(struct ss_audit_emitter *e, unsigned c, uint64_t id,
 		     struct ss_error *err)
 {
 	struct audit_cpu *cp = &e->cpu[c];
@@ -360,7 +360,7 @@ static int queue_rcu(struct audit_emitter *e, unsigned c, uint64_t id,
 }
 
 /* audit_syscall_entry(): both filter lists, priced together. */
-static int entry(struct audit_emitter *e, unsigned c, struct ss_error *err)
+static int entry(struct ss_audit_emitter *e, unsigned c, struct ss_error *err)
 {
 	if (!audit_on(e))
 		return 0;
@@ -368,21 +368,21 @@ static int entry(struct audit_emitter *e, unsigned c, struct ss_error *err)
 }
 
 /* audit_syscall_exit() without names: audit_get_context's task_lock. */
-static int leave(struct audit_emitter *e, unsigned c, struct ss_error *err)
+static int leave(struct ss_audit_emitter *e, unsigned c, struct ss_error *err)
 {
 	if (!audit_on(e))
 		return 0;
 	return fixed(e, c, AUDIT_L_EXIT, err) || fixed(e, c, AUDIT_L_TASK_LOCK, err);
 }
 
-static uint64_t base_cycles(const struct audit_emitter *e, unsigned permille)
+static uint64_t base_cycles(const struct ss_audit_emitter *e, unsigned permille)
 {
 	return (e->costs.cycles[AUDIT_L_BASE] * permille + 500) / 1000;
 }
 
 /* close(2) of the file an open(2) returned: __fput frees the security
  * blob, file_free() defers the filp to RCU. */
-static int close_file(struct audit_emitter *e, unsigned c, uint64_t filp,
+static int close_file(struct ss_audit_emitter *e, unsigned c, uint64_t filp,
 		      uint64_t fsec, struct ss_error *err)
 {
 	return entry(e, c, err) ||
@@ -399,7 +399,7 @@ static const unsigned base_permille[AUDIT_NR_KINDS] = {
 
 /* getname() .. putname() around one lookup; on: audit_getname,
  * __audit_inode and the deferred putname of audit_free_names(). */
-static int path_syscall(struct audit_emitter *e, enum audit_kind k,
+static int path_syscall(struct ss_audit_emitter *e, enum ss_audit_kind k,
 			unsigned f, unsigned c, bool rec, struct ss_error *err)
 {
 	uint64_t names, kept, filp = 0, fsec = 0;
@@ -429,7 +429,7 @@ static int path_syscall(struct audit_emitter *e, enum audit_kind k,
 	return k == AUDIT_OPEN ? close_file(e, c, filp, fsec, err) : 0;
 }
 
-int audit_emit_iteration(struct audit_emitter *e, enum audit_kind k,
+int ss_audit_emit_iteration(struct ss_audit_emitter *e, enum ss_audit_kind k,
 			 unsigned f, unsigned c, bool rec, struct ss_error *err)
 {
 	if (fixed(e, c, AUDIT_L_USER, err) || path_syscall(e, k, f, c, rec, err))
@@ -439,17 +439,17 @@ int audit_emit_iteration(struct audit_emitter *e, enum audit_kind k,
 
 /* ---- set-up ---- */
 
-unsigned audit_max_context_len(const struct audit_params *p)
+unsigned ss_audit_max_context_len(const struct ss_audit_params *p)
 {
-	unsigned m = audit_context_len(&p->task);
+	unsigned m = ss_audit_context_len(&p->task);
 
 	for (unsigned i = 0; i < p->nctx; i++)
-		if (audit_context_len(&p->ctx[i]) > m)
-			m = audit_context_len(&p->ctx[i]);
+		if (ss_audit_context_len(&p->ctx[i]) > m)
+			m = ss_audit_context_len(&p->ctx[i]);
 	return m;
 }
 
-static int declare(struct audit_emitter *e, const char *name, unsigned size,
+static int declare(struct ss_audit_emitter *e, const char *name, unsigned size,
 		   unsigned flags, uint32_t *api, struct ss_error *err)
 {
 	int a = ss_trace_write_cache(e->w, name, size, 0, flags);
@@ -463,9 +463,9 @@ static int declare(struct audit_emitter *e, const char *name, unsigned size,
 /* The caches as the kernel creates them (kmem_cache_create arguments):
  * names_cache and skbuff_head_cache SLAB_HWCACHE_ALIGN, filp likewise;
  * audit_ctx (the what-if) with no flags. */
-static int declare_caches(struct audit_emitter *e, struct ss_error *err)
+static int declare_caches(struct ss_audit_emitter *e, struct ss_error *err)
 {
-	const struct audit_params *p = e->p;
+	const struct ss_audit_params *p = e->p;
 
 	if (declare(e, "names_cache", AUDIT_PATH_MAX, SS_CF_HWCACHE, &e->api_names, err))
 		return -1;
@@ -476,18 +476,18 @@ static int declare_caches(struct audit_emitter *e, struct ss_error *err)
 	    declare(e, "skbuff_head_cache", AUDIT_SIZEOF_SKB, SS_CF_HWCACHE, &e->api_skb, err))
 		return -1;
 	if (p->variant == AUDIT_ON_CTXCACHE &&
-	    declare(e, "audit_ctx", audit_max_context_len(p), 0, &e->api_ctx, err))
+	    declare(e, "audit_ctx", ss_audit_max_context_len(p), 0, &e->api_ctx, err))
 		return -1;
 	return 0;
 }
 
-int audit_emitter_init(struct audit_emitter *e, struct ss_trace_writer *w,
-		       const struct audit_params *p, struct ss_error *err)
+int ss_audit_emitter_init(struct ss_audit_emitter *e, struct ss_trace_writer *w,
+		       const struct ss_audit_params *p, struct ss_error *err)
 {
 	memset(e, 0, sizeof(*e));
 	e->w = w;
 	e->p = p;
-	audit_costs_derive(&e->costs, p->scale_permille);
+	ss_audit_costs_derive(&e->costs, p->scale_permille);
 	/* the estimated labels as this run has them (--estimate) */
 	e->costs.cycles[AUDIT_L_SID_COPY] = p->est.sid_copy;
 	e->costs.cycles[AUDIT_L_CACHE_LRU] = p->est.str_cache_lru;
@@ -500,7 +500,7 @@ int audit_emitter_init(struct audit_emitter *e, struct ss_trace_writer *w,
 	return declare_caches(e, err);
 }
 
-int audit_emit_finish(struct audit_emitter *e, struct ss_error *err)
+int ss_audit_emit_finish(struct ss_audit_emitter *e, struct ss_error *err)
 {
 	for (unsigned c = 0; c < e->p->cpus; c++)
 		if (grace_period(e, c, err))
@@ -508,7 +508,7 @@ int audit_emit_finish(struct audit_emitter *e, struct ss_error *err)
 	return 0;
 }
 
-void audit_emitter_release(struct audit_emitter *e)
+void ss_audit_emitter_release(struct ss_audit_emitter *e)
 {
 	for (unsigned c = 0; e->cpu && c < e->p->cpus; c++)
 		free(e->cpu[c].rcu);

@@ -3,7 +3,7 @@
  * 2.6.16 SELinux MLS kernel (reference/audit.md's table).
  *
  * One path syscall, in order ("a" alloc, "f" free, "w" work; kmalloc
- * unless a cache is named; L = audit_context_len() of the file's context):
+ * unless a cache is named; L = ss_audit_context_len() of the file's context):
  *
  *   w user_loop                       (once per iteration)
  *   w audit_rule_scan  rules x rule   (on: entry + exit lists)
@@ -54,7 +54,7 @@
 #include "error.h"
 #include "trace.h"
 
-enum audit_variant {
+enum ss_audit_variant {
 	AUDIT_OFF,	   /* audit disabled */
 	AUDIT_ON_2616,	   /* 2.6.16: context strings per lookup */
 	AUDIT_ON_SID,	   /* 2.6.17 fix 1b50eed9cac0: the SID only */
@@ -63,45 +63,45 @@ enum audit_variant {
 	AUDIT_NR_VARIANTS,
 };
 
-enum audit_kind { AUDIT_STAT, AUDIT_ACCESS, AUDIT_OPEN, AUDIT_NR_KINDS };
+enum ss_audit_kind { AUDIT_STAT, AUDIT_ACCESS, AUDIT_OPEN, AUDIT_NR_KINDS };
 
-const char *audit_variant_name(enum audit_variant v);
-int audit_variant_parse(const char *s, enum audit_variant *out);
-const char *audit_kind_name(enum audit_kind k);
-int audit_kind_parse(const char *s, enum audit_kind *out);
+const char *ss_audit_variant_name(enum ss_audit_variant v);
+int ss_audit_variant_parse(const char *s, enum ss_audit_variant *out);
+const char *ss_audit_kind_name(enum ss_audit_kind k);
+int ss_audit_kind_parse(const char *s, enum ss_audit_kind *out);
 
 #define AUDIT_MAX_CONTEXTS 64
 
 /* The estimates of audit_consts.h (no published figure) that `gen audit
  * --estimate NAME=V` may move; the defaults are the #defines. */
-struct audit_estimates {
+struct ss_audit_estimates {
 	uint64_t mls_bit, sid_copy, copy_start, copy_bytes_per_cycle;
 	uint64_t str_cache_lru, line_bounce, log_format, d_path, log_end;
 	uint64_t kauditd_skb, rcu_grace_us;
 };
 #define AUDIT_NR_ESTIMATES 11
 
-struct audit_params {
-	enum audit_variant variant;
+struct ss_audit_params {
+	enum ss_audit_variant variant;
 	uint64_t syscalls;		   /* loop iterations */
 	unsigned mix[AUDIT_NR_KINDS];	   /* weights */
 	unsigned rules;
 	unsigned record_pct;		   /* iterations that emit records */
 	unsigned cpus;
 	unsigned files;
-	struct audit_context ctx[AUDIT_MAX_CONTEXTS]; /* file contexts */
+	struct ss_audit_context ctx[AUDIT_MAX_CONTEXTS]; /* file contexts */
 	unsigned nctx;
-	struct audit_context task;	   /* the loop's own context (subj=) */
+	struct ss_audit_context task;	   /* the loop's own context (subj=) */
 	unsigned scale_permille;	   /* AUDIT_PROFILE_SCALE_PERMILLE */
-	struct audit_estimates est;
+	struct ss_audit_estimates est;
 };
 
 /* The emitter's state: ids, per-CPU clocks and queues. */
 struct audit_cpu;
-struct audit_emitter {
+struct ss_audit_emitter {
 	struct ss_trace_writer *w;
-	const struct audit_params *p;
-	struct audit_costs costs;
+	const struct ss_audit_params *p;
+	struct ss_audit_costs costs;
 	struct ss_idpool ids;
 	struct audit_cpu *cpu;
 	uint64_t *skbs;		/* kauditd's queue: skb, data, origin cpu */
@@ -112,17 +112,17 @@ struct audit_emitter {
 };
 
 /* Costs from p->scale_permille; declares the caches the variant uses. */
-int audit_emitter_init(struct audit_emitter *e, struct ss_trace_writer *w,
-		       const struct audit_params *p, struct ss_error *err);
+int ss_audit_emitter_init(struct ss_audit_emitter *e, struct ss_trace_writer *w,
+		       const struct ss_audit_params *p, struct ss_error *err);
 /* One loop iteration of kind k on file f and cpu c. */
-int audit_emit_iteration(struct audit_emitter *e, enum audit_kind k,
+int ss_audit_emit_iteration(struct ss_audit_emitter *e, enum ss_audit_kind k,
 			 unsigned f, unsigned c, bool records,
 			 struct ss_error *err);
 /* Pending RCU and kauditd frees, at the end of the run. */
-int audit_emit_finish(struct audit_emitter *e, struct ss_error *err);
-void audit_emitter_release(struct audit_emitter *e);
+int ss_audit_emit_finish(struct ss_audit_emitter *e, struct ss_error *err);
+void ss_audit_emitter_release(struct ss_audit_emitter *e);
 
 /* The longest context string of the configuration (audit_ctx's size). */
-unsigned audit_max_context_len(const struct audit_params *p);
+unsigned ss_audit_max_context_len(const struct ss_audit_params *p);
 
 #endif

@@ -32,13 +32,13 @@ struct times {
 };
 
 struct audit_data {
-	const struct rp_report_in *in;	/* for rp_heading() */
-	const struct rp_results *res;
+	const struct ss_report_report_in *in;	/* for ss_report_heading() */
+	const struct ss_report_results *res;
 	unsigned nv, nm;
 	struct times *t;		/* [vi * nm + mi] */
 	int v[AUDIT_NR_VARIANTS];	/* variant index of each, or -1 */
 	int cm;				/* --compare-model index, or -1 */
-	struct times sweep[MAX_SWEEP];	/* parallel to audit_lspp16() */
+	struct times ss_sweep[MAX_SWEEP];	/* parallel to ss_audit_lspp16() */
 	struct times seedk[2];		/* off, on-2.6.16 on the seed's kernel */
 	char seedk_kernel[160];		/* "TARGET, ALLOCATOR" of those runs */
 };
@@ -62,7 +62,7 @@ static int read_work(const char *path, struct times *t, struct ss_error *err)
 		goto fail;
 	while ((r = ss_csv_next(&c, err)) == 1) {
 		const char *label = ss_csv_get(&c, il);
-		int l = audit_label_find(label);
+		int l = ss_audit_label_find(label);
 		double ev, ms;
 
 		if (ss_csv_num(&c, ie, &ev, err) || ss_csv_num(&c, ims, &ms, err))
@@ -75,7 +75,7 @@ static int read_work(const char *path, struct times *t, struct ss_error *err)
 			ss_error_at(err, path, c.line, "'%s' is not an audit work label", label);
 			goto fail;
 		}
-		t->ms[audit_label_category(l)] += ms;
+		t->ms[ss_audit_label_category(l)] += ms;
 		if (l == AUDIT_L_USER)
 			t->calls += ev;
 	}
@@ -164,29 +164,29 @@ static int load_seedkernel(const char *dir, struct audit_data *d, struct ss_erro
 static int load_sweep(const char *dir, struct audit_data *d, struct ss_error *err)
 {
 	size_t n;
-	const struct audit_lspp16_point *pt = audit_lspp16(&n);
+	const struct ss_audit_lspp16_point *pt = ss_audit_lspp16(&n);
 
 	for (size_t i = 0; i < n && i < MAX_SWEEP; i++) {
 		char run[4200], work[4300];
 		int r;
 
 		snprintf(run, sizeof(run), "%s/sweep/r%u", dir, pt[i].rules);
-		r = read_sim_ms(run, &d->sweep[i].sim_ms, err);
+		r = read_sim_ms(run, &d->ss_sweep[i].sim_ms, err);
 		if (r < 0)
 			return -1;
 		if (r > 0)
 			continue;
 		snprintf(work, sizeof(work), "%s/work.csv", run);
-		if (read_work(work, &d->sweep[i], err))
+		if (read_work(work, &d->ss_sweep[i], err))
 			return -1;
 	}
 	return 0;
 }
 
-static int load(const struct rp_report_in *in, struct audit_data *d,
+static int load(const struct ss_report_report_in *in, struct audit_data *d,
 		struct ss_error *err)
 {
-	const struct rp_results *res = in->res;
+	const struct ss_report_results *res = in->res;
 
 	memset(d, 0, sizeof(*d));
 	d->in = in;
@@ -197,10 +197,10 @@ static int load(const struct rp_report_in *in, struct audit_data *d,
 	if (!d->t)
 		return ss_errorf(err, "out of memory");
 	for (int v = 0; v < AUDIT_NR_VARIANTS; v++)
-		d->v[v] = rp_names_find(&res->variants, audit_variant_name(v));
-	d->cm = rp_names_find(&res->models, in->compare_model);
+		d->v[v] = ss_report_names_find(&res->variants, ss_audit_variant_name(v));
+	d->cm = ss_report_names_find(&res->models, in->compare_model);
 	for (size_t i = 0; i < res->nruns; i++) {
-		const struct rp_run *run = &res->runs[i];
+		const struct ss_report_run *run = &res->runs[i];
 		struct times *t = &d->t[run->vi * d->nm + run->mi];
 		char path[4400];
 
@@ -259,7 +259,7 @@ static int sec_calibration(FILE *fp, const struct audit_data *d, const char *mod
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
 	double hit;
 
-	rp_heading(fp, d->in, "Audit: the calibration against the seed's %d%%", AUDIT_SEED_HIT_PCT);
+	ss_report_heading(fp, d->in, "Audit: the calibration against the seed's %d%%", AUDIT_SEED_HIT_PCT);
 	fprintf(fp, "The seed measured %.3f s with audit off and %.3f s on (real time, "
 		"+%.1f%%; it states %d%%; system time alone gives +%.1f%%).  ",
 		AUDIT_SEED_OFF_REAL_US / 1e6, AUDIT_SEED_ON_REAL_US / 1e6, seed_hit_pct(),
@@ -288,58 +288,58 @@ static int sec_calibration(FILE *fp, const struct audit_data *d, const char *mod
 
 static int sec_overhead(FILE *fp, const struct audit_data *d)
 {
-	struct md_table t;
-	char align[RP_NAME_MAX];
-	const struct rp_results *res = d->res;
+	struct ss_md_table t;
+	char align[SS_REPORT_NAME_MAX];
+	const struct ss_report_results *res = d->res;
 
-	rp_heading(fp, d->in, "Overhead against `off`, every model (%%, ns per call)");
+	ss_report_heading(fp, d->in, "Overhead against `off`, every model (%%, ns per call)");
 	fprintf(fp, "sim_time_ms per loop iteration over the same model's `off` run, minus 1 "
 		"(overhead.csv has the same).  slub_debug models pay their checks in `off` "
 		"too.\n\n");
 	memset(align, 'r', sizeof(align));
 	align[0] = 'l';
 	align[res->models.n + 1 < sizeof(align) ? res->models.n + 1 : sizeof(align) - 1] = '\0';
-	mdt_init(&t, align);
-	mdt_cell(&t, "variant");
+	ss_mdtable_init(&t, align);
+	ss_mdtable_cell(&t, "variant");
 	for (unsigned m = 0; m < res->models.n && m + 1 < sizeof(align); m++)
-		mdt_cell(&t, "%s", res->models.v[m]);
+		ss_mdtable_cell(&t, "%s", res->models.v[m]);
 	for (unsigned v = 0; v < res->variants.n; v++) {
-		mdt_cell(&t, "%s", res->variants.v[v]);
+		ss_mdtable_cell(&t, "%s", res->variants.v[v]);
 		for (unsigned m = 0; m < res->models.n && m + 1 < sizeof(align); m++) {
 			const struct times *x = at(d, (int)v, (int)m);
 			double h;
 
 			if (!x)
-				mdt_cell(&t, "n/a");
+				ss_mdtable_cell(&t, "n/a");
 			else if (hit_pct(d, (int)v, (int)m, &h))
-				mdt_cell(&t, "(%.0f)", x->sim_ms * 1e6 / x->calls);
+				ss_mdtable_cell(&t, "(%.0f)", x->sim_ms * 1e6 / x->calls);
 			else
-				mdt_cell(&t, "%+.1f (%.0f)", h, x->sim_ms * 1e6 / x->calls);
+				ss_mdtable_cell(&t, "%+.1f (%.0f)", h, x->sim_ms * 1e6 / x->calls);
 		}
 	}
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 static int breakdown_table(FILE *fp, const struct audit_data *d)
 {
-	struct md_table t;
+	struct ss_md_table t;
 
-	mdt_init(&t, "lrrrrrrrr");
-	mdt_cell(&t, "variant");
+	ss_mdtable_init(&t, "lrrrrrrrr");
+	ss_mdtable_cell(&t, "variant");
 	for (int c = 0; c < AUDIT_NR_CATEGORIES; c++)
-		mdt_cell(&t, "%s", audit_category_name(c));
-	mdt_cell(&t, "total");
+		ss_mdtable_cell(&t, "%s", ss_audit_category_name(c));
+	ss_mdtable_cell(&t, "total");
 	for (unsigned v = 0; v < d->nv; v++) {
 		const struct times *x = at(d, (int)v, d->cm);
 
 		if (!x)
 			continue;
-		mdt_cell(&t, "%s", d->res->variants.v[v]);
+		ss_mdtable_cell(&t, "%s", d->res->variants.v[v]);
 		for (int c = 0; c < AUDIT_NR_CATEGORIES; c++)
-			mdt_cell(&t, "%.1f", ns_per_call(x, c));
-		mdt_cell(&t, "%.1f", total_ns(x));
+			ss_mdtable_cell(&t, "%.1f", ns_per_call(x, c));
+		ss_mdtable_cell(&t, "%.1f", total_ns(x));
 	}
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 /* The hit of on-2.6.16 by category, beside the seed profile's split. */
@@ -347,35 +347,35 @@ static int hit_table(FILE *fp, const struct times *on, const struct times *off,
 		     double *alloc_share)
 {
 	double prof[AUDIT_NR_CATEGORIES + 1], ptotal = 0, hit = total_ns(on) - total_ns(off);
-	struct md_table t;
+	struct ss_md_table t;
 
-	audit_profile_hit_split(prof);
+	ss_audit_profile_hit_split(prof);
 	for (int c = 0; c <= AUDIT_NR_CATEGORIES; c++)
 		ptotal += prof[c];
-	mdt_init(&t, "lrrrr");
-	mdt_cell(&t, "category");
-	mdt_cell(&t, "simulated ns");
-	mdt_cell(&t, "share %%");
-	mdt_cell(&t, "seed samples");
-	mdt_cell(&t, "share %%");
+	ss_mdtable_init(&t, "lrrrr");
+	ss_mdtable_cell(&t, "category");
+	ss_mdtable_cell(&t, "simulated ns");
+	ss_mdtable_cell(&t, "share %%");
+	ss_mdtable_cell(&t, "seed samples");
+	ss_mdtable_cell(&t, "share %%");
 	for (int c = 0; c <= AUDIT_NR_CATEGORIES; c++) {
 		double s = c < AUDIT_NR_CATEGORIES ? ns_per_call(on, c) - ns_per_call(off, c) : 0;
 
-		mdt_cell(&t, "%s", c < AUDIT_NR_CATEGORIES ? audit_category_name(c)
+		ss_mdtable_cell(&t, "%s", c < AUDIT_NR_CATEGORIES ? ss_audit_category_name(c)
 							    : "(unattributed)");
-		mdt_cell(&t, c < AUDIT_NR_CATEGORIES ? "%.1f" : "-", s);
-		mdt_cell(&t, c < AUDIT_NR_CATEGORIES ? "%.1f" : "-", s * 100 / hit);
-		mdt_cell(&t, "%.0f", prof[c]);
-		mdt_cell(&t, "%.1f", prof[c] * 100 / ptotal);
+		ss_mdtable_cell(&t, c < AUDIT_NR_CATEGORIES ? "%.1f" : "-", s);
+		ss_mdtable_cell(&t, c < AUDIT_NR_CATEGORIES ? "%.1f" : "-", s * 100 / hit);
+		ss_mdtable_cell(&t, "%.0f", prof[c]);
+		ss_mdtable_cell(&t, "%.1f", prof[c] * 100 / ptotal);
 	}
-	mdt_cell(&t, "total");
-	mdt_cell(&t, "%.1f", hit);
-	mdt_cell(&t, "100.0");
-	mdt_cell(&t, "%.0f", ptotal);
-	mdt_cell(&t, "100.0");
+	ss_mdtable_cell(&t, "total");
+	ss_mdtable_cell(&t, "%.1f", hit);
+	ss_mdtable_cell(&t, "100.0");
+	ss_mdtable_cell(&t, "%.0f", ptotal);
+	ss_mdtable_cell(&t, "100.0");
 	*alloc_share = (ns_per_call(on, AUDIT_CAT_ALLOCATOR) - ns_per_call(off, AUDIT_CAT_ALLOCATOR)) *
 		       100 / hit;
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 /* The same split on the seed's own allocator: SLAB of 2.6.16, predicted
@@ -409,7 +409,7 @@ static int sec_breakdown(FILE *fp, const struct audit_data *d, const char *model
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
 	double prof[AUDIT_NR_CATEGORIES + 1], ptot = 0, share, alloc_ns, pairs;
 
-	rp_heading(fp, d->in, "Where the time goes (model `%s`, ns per loop iteration)", model);
+	ss_report_heading(fp, d->in, "Where the time goes (model `%s`, ns per loop iteration)", model);
 	fprintf(fp, "Work events by category (workloads/audit/audit_labels.c) plus the "
 		"allocator's replayed time, all CPUs, over the loop iterations "
 		"(breakdown.dat, breakdown.png).\n\n");
@@ -422,7 +422,7 @@ static int sec_breakdown(FILE *fp, const struct audit_data *d, const char *model
 		"kmem_cache_free):\n\n");
 	if (hit_table(fp, on, off, &share))
 		return -1;
-	audit_profile_hit_split(prof);
+	ss_audit_profile_hit_split(prof);
 	for (int c = 0; c <= AUDIT_NR_CATEGORIES; c++)
 		ptot += prof[c];
 	alloc_ns = ns_per_call(on, AUDIT_CAT_ALLOCATOR) - ns_per_call(off, AUDIT_CAT_ALLOCATOR);
@@ -437,7 +437,7 @@ static int sec_breakdown(FILE *fp, const struct audit_data *d, const char *model
 		share, alloc_ns, total_ns(on) - total_ns(off), on->ops / on->calls,
 		off->ops / off->calls, alloc_ns / pairs,
 		prof[AUDIT_CAT_ALLOCATOR] * 100 / ptot, prof[AUDIT_CAT_ALLOCATOR], ptot,
-		prof[AUDIT_CAT_ALLOCATOR] * audit_on_sample_s() * 1e9 / AUDIT_SEED_SYSCALLS /
+		prof[AUDIT_CAT_ALLOCATOR] * ss_audit_on_sample_s() * 1e9 / AUDIT_SEED_SYSCALLS /
 			SEED_EXTRA_PAIRS);
 	return seedkernel_share(fp, d, prof[AUDIT_CAT_ALLOCATOR] * 100 / ptot);
 }
@@ -465,41 +465,41 @@ static void remaining(char *buf, size_t n, const struct times *v, const struct t
 			break;
 		done[best] = 1;
 		at += (size_t)snprintf(buf + at, n - at, "%s%s %.0f ns", at ? ", " : "",
-				       audit_category_name(best), bs);
+				       ss_audit_category_name(best), bs);
 	}
 }
 
 static int sec_predictions(FILE *fp, const struct audit_data *d, const char *model)
 {
-	static const enum audit_variant pred[] = {AUDIT_ON_SID, AUDIT_ON_CACHED};
+	static const enum ss_audit_variant pred[] = {AUDIT_ON_SID, AUDIT_ON_CACHED};
 	const struct times *off = at(d, d->v[AUDIT_OFF], d->cm);
 	size_t npt;
-	const struct audit_lspp16_point *pt = audit_lspp16(&npt);
-	struct md_table t;
+	const struct ss_audit_lspp16_point *pt = ss_audit_lspp16(&npt);
+	struct ss_md_table t;
 	char rest[512];
 	double h;
 
-	rp_heading(fp, d->in, "Predictions: the fixes against commit 1b50eed9cac0's %d%%",
+	ss_report_heading(fp, d->in, "Predictions: the fixes against commit 1b50eed9cac0's %d%%",
 		   AUDIT_FIX_HIT_PCT);
 	fprintf(fp, "No constant is refitted: on-sid (the SID kept, strings only for records) "
 		"and on-cached (the 2.6.16 calls served by the 5.6 sidtab string cache) "
 		"use the costs fitted on on-2.6.16.  Model `%s`.\n\n", model);
-	mdt_init(&t, "lrrl");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "predicted hit %%");
-	mdt_cell(&t, "reported %%");
-	mdt_cell(&t, "source");
+	ss_mdtable_init(&t, "lrrl");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "predicted hit %%");
+	ss_mdtable_cell(&t, "reported %%");
+	ss_mdtable_cell(&t, "source");
 	for (size_t i = 0; i < sizeof(pred) / sizeof(pred[0]); i++) {
-		mdt_cell(&t, "%s", audit_variant_name(pred[i]));
+		ss_mdtable_cell(&t, "%s", ss_audit_variant_name(pred[i]));
 		if (hit_pct(d, d->v[pred[i]], d->cm, &h))
-			mdt_cell(&t, "n/a");
+			ss_mdtable_cell(&t, "n/a");
 		else
-			mdt_cell(&t, "%+.1f", h);
-		mdt_cell(&t, pred[i] == AUDIT_ON_SID ? "%d" : "-", AUDIT_FIX_HIT_PCT);
-		mdt_cell(&t, "%s", pred[i] == AUDIT_ON_SID ?
+			ss_mdtable_cell(&t, "%+.1f", h);
+		ss_mdtable_cell(&t, pred[i] == AUDIT_ON_SID ? "%d" : "-", AUDIT_FIX_HIT_PCT);
+		ss_mdtable_cell(&t, "%s", pred[i] == AUDIT_ON_SID ?
 			 "\"from 146% down to 23%\" (another build)" : "none published");
 	}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
 	if (!off || hit_pct(d, d->v[AUDIT_ON_SID], d->cm, &h))
 		return 0;
@@ -540,10 +540,10 @@ static bool ctx_equal(const struct audit_data *d, int m)
  * and those where it does not. */
 static void ctxcache_note(FILE *fp, const struct audit_data *d, int mi)
 {
-	struct cmp_caches ctx = {0}, base = {0};
+	struct ss_compare_caches ctx = {0}, base = {0};
 	struct ss_error err = {{0}};
 	char path[4400], kname[32], where[512] = "", differ[1024] = "";
-	const struct cmp_cache *c = NULL;
+	const struct ss_compare_cache *c = NULL;
 	bool same_class = false;
 	size_t lw = 0, ld = 0;
 
@@ -570,14 +570,14 @@ static void ctxcache_note(FILE *fp, const struct audit_data *d, int mi)
 	}
 	snprintf(path, sizeof(path), "%s/runs/on-ctxcache__%s/caches.csv", d->in->dir,
 		 d->res->models.v[mi]);
-	if (cmp_read_caches(path, &ctx, &err))
+	if (ss_compare_read_caches(path, &ctx, &err))
 		return;
 	for (size_t k = 0; k < ctx.n; k++)
 		if (!strcmp(ctx.c[k].name, "audit_ctx"))
 			c = &ctx.c[k];
 	snprintf(path, sizeof(path), "%s/runs/on-2.6.16__%s/caches.csv", d->in->dir,
 		 d->res->models.v[mi]);
-	if (c && !cmp_read_caches(path, &base, &err)) {
+	if (c && !ss_compare_read_caches(path, &base, &err)) {
 		snprintf(kname, sizeof(kname), "kmalloc-%llu",
 			 (unsigned long long)(c->objs_per_slab ? (c->space_bytes / c->slabs) / c->objs_per_slab : 0));
 		for (size_t k = 0; k < base.n; k++)
@@ -597,27 +597,27 @@ static void ctxcache_note(FILE *fp, const struct audit_data *d, int mi)
 							 "under every model compared",
 			(unsigned long long)c->object_size, (unsigned long long)c->objs_per_slab,
 			(unsigned long long)c->order, kname);
-	cmp_caches_free(&ctx);
-	cmp_caches_free(&base);
+	ss_compare_caches_free(&ctx);
+	ss_compare_caches_free(&base);
 }
 
 static int sec_strategies(FILE *fp, const struct audit_data *d)
 {
-	static const enum audit_variant vs[] = {AUDIT_ON_2616, AUDIT_ON_CTXCACHE};
-	struct md_table t;
+	static const enum ss_audit_variant vs[] = {AUDIT_ON_2616, AUDIT_ON_CTXCACHE};
+	struct ss_md_table t;
 
-	rp_heading(fp, d->in, "Strategies for the context strings: time and memory");
+	ss_report_heading(fp, d->in, "Strategies for the context strings: time and memory");
 	fprintf(fp, "kmalloc buckets (`traced`, `kmalloc-buckets`), a cache per fixed-size site "
 		"(`kmem_cache`: SLUB may merge it back), the what-if variant on-ctxcache (every "
 		"context string from a cache `audit_ctx` of the longest string), and "
 		"slub_debug (`+LETTERS`).  Allocator ns per call, hit against off, "
 		"footprint.\n\n");
-	mdt_init(&t, "llrrr");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "allocator ns");
-	mdt_cell(&t, "hit %%");
-	mdt_cell(&t, "footprint KiB");
+	ss_mdtable_init(&t, "llrrr");
+	ss_mdtable_cell(&t, "model");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "allocator ns");
+	ss_mdtable_cell(&t, "hit %%");
+	ss_mdtable_cell(&t, "footprint KiB");
 	for (unsigned m = 0; m < d->nm; m++)
 		for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++) {
 			const struct times *x = at(d, d->v[vs[i]], (int)m);
@@ -625,16 +625,16 @@ static int sec_strategies(FILE *fp, const struct audit_data *d)
 
 			if (!x)
 				continue;
-			mdt_cell(&t, "%s", d->res->models.v[m]);
-			mdt_cell(&t, "%s", audit_variant_name(vs[i]));
-			mdt_cell(&t, "%.1f", ns_per_call(x, AUDIT_CAT_ALLOCATOR));
+			ss_mdtable_cell(&t, "%s", d->res->models.v[m]);
+			ss_mdtable_cell(&t, "%s", ss_audit_variant_name(vs[i]));
+			ss_mdtable_cell(&t, "%.1f", ns_per_call(x, AUDIT_CAT_ALLOCATOR));
 			if (hit_pct(d, d->v[vs[i]], (int)m, &h))
-				mdt_cell(&t, "n/a");
+				ss_mdtable_cell(&t, "n/a");
 			else
-				mdt_cell(&t, "%+.1f", h);
-			mdt_cell(&t, "%.0f", x->footprint_kib);
+				ss_mdtable_cell(&t, "%+.1f", h);
+			ss_mdtable_cell(&t, "%.0f", x->footprint_kib);
 		}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
 	ctxcache_note(fp, d, d->cm >= 0 ? d->cm : 0);
 	return 0;
@@ -649,11 +649,11 @@ static double seed_seconds(const struct times *x)
 static int sec_sweep(FILE *fp, const struct audit_data *d)
 {
 	size_t n;
-	const struct audit_lspp16_point *pt = audit_lspp16(&n);
-	struct md_table t;
+	const struct ss_audit_lspp16_point *pt = ss_audit_lspp16(&n);
+	struct ss_md_table t;
 
-	rp_heading(fp, d->in, "Rules sweep beside lspp.16");
-	if (!d->sweep[0].have) {
+	ss_report_heading(fp, d->in, "Rules sweep beside lspp.16");
+	if (!d->ss_sweep[0].have) {
 		fprintf(fp, "No sweep runs (DIR/sweep/r0/ missing): `make audit-sweep "
 			"WORKLOAD=audit` makes them.\n\n");
 		return 0;
@@ -664,59 +664,59 @@ static int sec_sweep(FILE *fp, const struct audit_data *d)
 		"slopes agree by construction: the plot (sweep.png) tests the straight "
 		"line against the measured curve and the 0-rule level.  Relative = time / "
 		"time at 0 rules.\n\n", AUDIT_SEED_SYSCALLS / 1000000,
-		audit_lspp16_seconds_per_rule());
-	mdt_init(&t, "rrrrr");
-	mdt_cell(&t, "rules");
-	mdt_cell(&t, "lspp.16 s");
-	mdt_cell(&t, "relative");
-	mdt_cell(&t, "simulated s");
-	mdt_cell(&t, "relative");
+		ss_audit_lspp16_seconds_per_rule());
+	ss_mdtable_init(&t, "rrrrr");
+	ss_mdtable_cell(&t, "rules");
+	ss_mdtable_cell(&t, "lspp.16 s");
+	ss_mdtable_cell(&t, "relative");
+	ss_mdtable_cell(&t, "simulated s");
+	ss_mdtable_cell(&t, "relative");
 	for (size_t i = 0; i < n && i < MAX_SWEEP; i++) {
-		mdt_cell(&t, "%u", pt[i].rules);
-		mdt_cell(&t, "%u", pt[i].seconds);
-		mdt_cell(&t, "%.3f", (double)pt[i].seconds / pt[0].seconds);
-		if (!d->sweep[i].have) {
-			mdt_cell(&t, "n/a");
-			mdt_cell(&t, "n/a");
+		ss_mdtable_cell(&t, "%u", pt[i].rules);
+		ss_mdtable_cell(&t, "%u", pt[i].seconds);
+		ss_mdtable_cell(&t, "%.3f", (double)pt[i].seconds / pt[0].seconds);
+		if (!d->ss_sweep[i].have) {
+			ss_mdtable_cell(&t, "n/a");
+			ss_mdtable_cell(&t, "n/a");
 			continue;
 		}
-		mdt_cell(&t, "%.1f", seed_seconds(&d->sweep[i]));
-		mdt_cell(&t, "%.3f", seed_seconds(&d->sweep[i]) / seed_seconds(&d->sweep[0]));
+		ss_mdtable_cell(&t, "%.1f", seed_seconds(&d->ss_sweep[i]));
+		ss_mdtable_cell(&t, "%.3f", seed_seconds(&d->ss_sweep[i]) / seed_seconds(&d->ss_sweep[0]));
 	}
-	if (mdt_print(fp, &t))
+	if (ss_mdtable_print(fp, &t))
 		return -1;
 	fprintf(fp, "At 0 rules the simulation gives %.1f s against lspp.16's %u s: the "
 		"difference is the per-call bookkeeping the lspp.14 profile shows and "
-		"lspp.16 no longer paid.\n\n", seed_seconds(&d->sweep[0]), pt[0].seconds);
+		"lspp.16 no longer paid.\n\n", seed_seconds(&d->ss_sweep[0]), pt[0].seconds);
 	return 0;
 }
 
 /* Where a label's cycles come from, for section 13. */
-static void label_source(enum audit_label l, char *buf, size_t n)
+static void label_source(enum ss_audit_label l, char *buf, size_t n)
 {
 	if (l == AUDIT_L_BASE)
 		snprintf(buf, n, "off profile: %.0f samples (all but the allocator)",
-			 audit_label_samples(l));
-	else if (audit_label_scaled(l))
-		snprintf(buf, n, "on profile: %.1f samples x %u/1000", audit_label_samples(l),
+			 ss_audit_label_samples(l));
+	else if (ss_audit_label_scaled(l))
+		snprintf(buf, n, "on profile: %.1f samples x %u/1000", ss_audit_label_samples(l),
 			 AUDIT_PROFILE_SCALE_PERMILLE);
 	else if (l == AUDIT_L_USER)
 		snprintf(buf, n, "seed's user time %.3f s / loop", AUDIT_SEED_OFF_USER_US / 1e6);
 	else if (l == AUDIT_L_RULES)
 		snprintf(buf, n, "lspp.16 slope %.3f s / loop, per rule",
-			 audit_lspp16_seconds_per_rule());
+			 ss_audit_lspp16_seconds_per_rule());
 	else
 		snprintf(buf, n, "estimate (audit_consts.h)");
 }
 
 static int sec_costs(FILE *fp, const struct audit_data *d)
 {
-	struct audit_costs c;
-	struct md_table t;
+	struct ss_audit_costs c;
+	struct ss_md_table t;
 	char src[160];
 
-	audit_costs_derive(&c, AUDIT_PROFILE_SCALE_PERMILLE);
-	rp_heading(fp, d->in, "The cost table (cycles at %u MHz, loop of %u M)", AUDIT_CLOCK_MHZ,
+	ss_audit_costs_derive(&c, AUDIT_PROFILE_SCALE_PERMILLE);
+	ss_report_heading(fp, d->in, "The cost table (cycles at %u MHz, loop of %u M)", AUDIT_CLOCK_MHZ,
 		   AUDIT_SEED_SYSCALLS / 1000000);
 	fprintf(fp, "Per event of each label as `slabsim gen audit` writes it with the fitted "
 		"scale.  Variable ones: mls_bits = 2 x bits walked x %u; str_copy = %u + "
@@ -724,28 +724,28 @@ static int sec_costs(FILE *fp, const struct audit_data *d)
 		"audit_log_format + %u per d_path + %u.\n\n", AUDIT_MLS_BIT_CYCLES, AUDIT_COPY_START_CYCLES,
 		AUDIT_COPY_BYTES_PER_CYCLE, AUDIT_LOG_FORMAT_CYCLES, AUDIT_D_PATH_CYCLES,
 		AUDIT_LOG_END_CYCLES);
-	mdt_init(&t, "llrll");
-	mdt_cell(&t, "label");
-	mdt_cell(&t, "category");
-	mdt_cell(&t, "cycles");
-	mdt_cell(&t, "per");
-	mdt_cell(&t, "source");
+	ss_mdtable_init(&t, "llrll");
+	ss_mdtable_cell(&t, "label");
+	ss_mdtable_cell(&t, "category");
+	ss_mdtable_cell(&t, "cycles");
+	ss_mdtable_cell(&t, "per");
+	ss_mdtable_cell(&t, "source");
 	for (int l = 0; l < AUDIT_NR_LABELS; l++) {
 		uint64_t cy = l == AUDIT_L_RULES ? c.rule_cycles : c.cycles[l];
 
 		label_source(l, src, sizeof(src));
-		mdt_cell(&t, "%s", audit_label_name(l));
-		mdt_cell(&t, "%s", audit_category_name(audit_label_category(l)));
-		mdt_cell(&t, cy ? "%llu" : "-", (unsigned long long)cy);
-		mdt_cell(&t, "%s", l == AUDIT_L_RULES ? "per rule per syscall" : audit_label_unit(l));
-		mdt_cell(&t, "%s", src);
+		ss_mdtable_cell(&t, "%s", ss_audit_label_name(l));
+		ss_mdtable_cell(&t, "%s", ss_audit_category_name(ss_audit_label_category(l)));
+		ss_mdtable_cell(&t, cy ? "%llu" : "-", (unsigned long long)cy);
+		ss_mdtable_cell(&t, "%s", l == AUDIT_L_RULES ? "per rule per syscall" : ss_audit_label_unit(l));
+		ss_mdtable_cell(&t, "%s", src);
 	}
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 /* load(), saying why it failed on stderr: the report's extras have no
  * error argument.  The caller frees d->t either way. */
-static int load_or_say(const struct rp_report_in *in, struct audit_data *d)
+static int load_or_say(const struct ss_report_report_in *in, struct audit_data *d)
 {
 	struct ss_error err = {{0}};
 
@@ -755,7 +755,7 @@ static int load_or_say(const struct rp_report_in *in, struct audit_data *d)
 	return -1;
 }
 
-static int rp_audit_write_md(FILE *fp, const struct rp_report_in *in)
+static int rp_audit_write_md(FILE *fp, const struct ss_report_report_in *in)
 {
 	struct audit_data d;
 	int r = -1;
@@ -776,7 +776,7 @@ static int write_breakdown(FILE *fp, const struct audit_data *d)
 	fprintf(fp, "# breakdown.dat - ns per loop iteration by category, model %s\n"
 		"# variant x", d->cm >= 0 ? d->res->models.v[d->cm] : "(none)");
 	for (int c = 0; c < AUDIT_NR_CATEGORIES; c++)
-		fprintf(fp, " %s", audit_category_name(c));
+		fprintf(fp, " %s", ss_audit_category_name(c));
 	fprintf(fp, " total\n");
 	for (unsigned v = 0, x = 0; v < d->nv; v++) {
 		const struct times *t = at(d, (int)v, d->cm);
@@ -794,7 +794,7 @@ static int write_breakdown(FILE *fp, const struct audit_data *d)
 static int write_sweep(FILE *fp, const struct audit_data *d)
 {
 	size_t n;
-	const struct audit_lspp16_point *pt = audit_lspp16(&n);
+	const struct ss_audit_lspp16_point *pt = ss_audit_lspp16(&n);
 
 	fprintf(fp, "# sweep.dat - lspp.16 measured vs simulated (on-sid, traced), seconds of\n"
 		"# the seed's loop (%u M calls); relative = / the 0-rule value; NaN = no run\n"
@@ -802,9 +802,9 @@ static int write_sweep(FILE *fp, const struct audit_data *d)
 	for (size_t i = 0; i < n && i < MAX_SWEEP; i++) {
 		fprintf(fp, "%u %u %.4f", pt[i].rules, pt[i].seconds,
 			(double)pt[i].seconds / pt[0].seconds);
-		if (d->sweep[i].have && d->sweep[0].have)
-			fprintf(fp, " %.3f %.4f\n", seed_seconds(&d->sweep[i]),
-				seed_seconds(&d->sweep[i]) / seed_seconds(&d->sweep[0]));
+		if (d->ss_sweep[i].have && d->ss_sweep[0].have)
+			fprintf(fp, " %.3f %.4f\n", seed_seconds(&d->ss_sweep[i]),
+				seed_seconds(&d->ss_sweep[i]) / seed_seconds(&d->ss_sweep[0]));
 		else
 			fprintf(fp, " NaN NaN\n");
 	}
@@ -834,7 +834,7 @@ static int write_overhead(FILE *fp, const struct audit_data *d)
 	return 0;
 }
 
-static int rp_audit_write_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
+static int rp_audit_write_dat(unsigned k, FILE *fp, const struct ss_report_report_in *in)
 {
 	struct audit_data d;
 	int r = -1;
@@ -853,7 +853,7 @@ static int rp_audit_write_dat(unsigned k, FILE *fp, const struct rp_report_in *i
 
 /* Headline figures: each variant's overhead against off, model
  * compare_model (on-2.6.16 is the fitted one). */
-static int rp_audit_figures(const struct rp_report_in *in, struct rp_figures *out)
+static int rp_audit_figures(const struct ss_report_report_in *in, struct ss_report_figures *out)
 {
 	struct audit_data d;
 	int r = 0;
@@ -863,7 +863,7 @@ static int rp_audit_figures(const struct rp_report_in *in, struct rp_figures *ou
 		return -1;
 	}
 	for (unsigned v = 0; v < d.nv && !r; v++) {
-		char name[RP_FIGURE_NAME_MAX], what[192];
+		char name[SS_REPORT_FIGURE_NAME_MAX], what[192];
 		double h;
 
 		if ((int)v == d.v[AUDIT_OFF] || hit_pct(&d, (int)v, d.cm, &h))
@@ -872,12 +872,12 @@ static int rp_audit_figures(const struct rp_report_in *in, struct rp_figures *ou
 		snprintf(what, sizeof(what), "%s against off, model %s%s", d.res->variants.v[v],
 			 in->compare_model, (int)v == d.v[AUDIT_ON_2616]
 			 ? " (fitted to the seed's 146% by AUDIT_PROFILE_SCALE_PERMILLE)" : "");
-		r = rp_figures_add(out, name, "%", h, what);
+		r = ss_report_figures_add(out, name, "%", h, what);
 	}
 	free(d.t);
 	return r;
 }
 
-const struct rp_extra ss_audit_report = {rp_audit_write_md,
+const struct ss_report_extra ss_audit_report = {rp_audit_write_md,
 	{"breakdown.dat", "sweep.dat", "overhead.csv"}, rp_audit_write_dat,
 	rp_audit_figures, NULL};

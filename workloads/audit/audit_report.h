@@ -24,6 +24,6 @@
 
 /* The report extras named in workloads/registry.c: report.md sections and
  * breakdown.dat, sweep.dat, overhead.csv. */
-extern const struct rp_extra ss_audit_report;
+extern const struct ss_report_extra ss_audit_report;
 
 #endif

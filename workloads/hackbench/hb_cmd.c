@@ -63,7 +63,7 @@ static int num_opt(const char **val, int id, uint64_t max, uint64_t *out)
 }
 
 /* 0 ok, else ss_opt_scan()'s SS_OPT_HELP or -1. */
-static int parse(int argc, char **argv, struct hb_params *p, const char **out)
+static int parse(int argc, char **argv, struct ss_hackbench_params *p, const char **out)
 {
 	const char *val[NR_OPTS] = {0};
 	uint64_t g, l, f, d, c, q, m;
@@ -72,7 +72,7 @@ static int parse(int argc, char **argv, struct hb_params *p, const char **out)
 
 	if (rc)
 		return rc;
-	hb_params_defaults(p);
+	ss_hackbench_params_defaults(p);
 	g = p->sched.groups, l = p->sched.loops, f = p->sched.fds;
 	d = p->datasize, c = p->sched.cpus, q = p->sched.quantum, m = p->msg_cycles;
 	if (num_opt(val, OPT_GROUPS, HB_MAX_TASKS, &g) ||
@@ -93,7 +93,7 @@ static int parse(int argc, char **argv, struct hb_params *p, const char **out)
 	p->datasize = (unsigned)d;
 	p->pipes = val[OPT_PIPES] != NULL;
 	p->msg_cycles = m;
-	if (hb_params_finish(p, &err))
+	if (ss_hackbench_params_finish(p, &err))
 		return USAGE_ERR("%s", err.msg);
 	*out = val[OPT_OUTPUT];
 	return 0;
@@ -101,15 +101,15 @@ static int parse(int argc, char **argv, struct hb_params *p, const char **out)
 
 int ss_hackbench_gen_main(int argc, char **argv)
 {
-	struct hb_params p;
-	struct hb_stats st;
+	struct ss_hackbench_params p;
+	struct ss_hackbench_stats st;
 	struct ss_error err = {{0}};
 	const char *out = NULL;
 	int rc = parse(argc, argv, &p, &out);
 
 	if (rc)
 		return ss_opt_exit(rc);
-	if (hb_gen_trace(&p, out, &st, &err)) {
+	if (ss_hackbench_gen_trace(&p, out, &st, &err)) {
 		fprintf(stderr, "slabsim gen hackbench: %s\n", err.msg);
 		return 1;
 	}

@@ -23,7 +23,7 @@ struct msg_ids {
 };
 
 struct gen {
-	const struct hb_params *p;
+	const struct ss_hackbench_params *p;
 	struct ss_trace_writer *w;
 	struct ss_error *err;
 	int skb_api;
@@ -33,9 +33,9 @@ struct gen {
 	uint64_t send_cycles, recv_cycles;
 };
 
-void hb_params_defaults(struct hb_params *p)
+void ss_hackbench_params_defaults(struct ss_hackbench_params *p)
 {
-	*p = (struct hb_params){
+	*p = (struct ss_hackbench_params){
 		.sched = {.groups = HB_DEFAULT_GROUPS, .fds = HB_DEFAULT_FDS,
 			  .loops = HB_DEFAULT_LOOPS, .cpus = 8,
 			  .quantum = HB_DEFAULT_QUANTUM},
@@ -44,16 +44,16 @@ void hb_params_defaults(struct hb_params *p)
 	};
 }
 
-int hb_params_finish(struct hb_params *p, struct ss_error *err)
+int ss_hackbench_params_finish(struct ss_hackbench_params *p, struct ss_error *err)
 {
 	if (!p->datasize || p->datasize > HB_MAX_DATASIZE)
 		return ss_errorf(err, "datasize %u: want 1..%u bytes (one skb per write)",
 				 p->datasize, HB_MAX_DATASIZE);
 	if (p->msg_cycles > HB_MAX_MSG_CYCLES)
 		return ss_errorf(err, "msg-cycles above 2^32");
-	hb_skb_compute(p->datasize, p->pipes, &p->skb);
+	ss_hackbench_skb_compute(p->datasize, p->pipes, &p->skb);
 	p->sched.window = p->skb.window;
-	if (hb_config_check(&p->sched, err))
+	if (ss_hackbench_config_check(&p->sched, err))
 		return -1;
 	if (!p->pipes &&
 	    (uint64_t)p->sched.groups * p->sched.fds * p->sched.window > MAX_QUEUED)
@@ -112,7 +112,7 @@ static int on_recv(void *ctx, unsigned cpu, unsigned sock)
 }
 
 /* One work event per turn: msgs x the side's share of HB_MSG_CYCLES. */
-static int on_turn_end(void *ctx, unsigned cpu, enum hb_role role,
+static int on_turn_end(void *ctx, unsigned cpu, enum ss_hackbench_role role,
 		       uint64_t msgs)
 {
 	struct gen *g = ctx;
@@ -137,7 +137,7 @@ static int write_meta_u64(struct ss_trace_writer *w, const char *key,
 
 static int write_header(struct gen *g)
 {
-	const struct hb_params *p = g->p;
+	const struct ss_hackbench_params *p = g->p;
 	struct ss_trace_writer *w = g->w;
 	int bad = 0;
 
@@ -149,7 +149,7 @@ static int write_header(struct gen *g)
 	bad |= write_meta_u64(w, "fds", p->sched.fds);
 	bad |= write_meta_u64(w, "loops", p->sched.loops);
 	bad |= write_meta_u64(w, "datasize", p->datasize);
-	bad |= write_meta_u64(w, "messages", hb_messages(&p->sched));
+	bad |= write_meta_u64(w, "messages", ss_hackbench_messages(&p->sched));
 	bad |= write_meta_u64(w, "cpus", p->sched.cpus);
 	bad |= write_meta_u64(w, "quantum", p->sched.quantum);
 	bad |= write_meta_u64(w, "window", p->sched.window);
@@ -182,11 +182,11 @@ static int alloc_rings(struct gen *g)
 	return 0;
 }
 
-int hb_gen_trace(const struct hb_params *p, const char *path,
-		 struct hb_stats *st, struct ss_error *err)
+int ss_hackbench_gen_trace(const struct ss_hackbench_params *p, const char *path,
+		 struct ss_hackbench_stats *st, struct ss_error *err)
 {
 	struct gen g = {.p = p, .err = err};
-	struct hb_sink sink = {.ctx = &g, .send = on_send, .recv = on_recv,
+	struct ss_hackbench_sink sink = {.ctx = &g, .send = on_send, .recv = on_recv,
 			       .turn_end = on_turn_end};
 	int rc = -1;
 
@@ -194,7 +194,7 @@ int hb_gen_trace(const struct hb_params *p, const char *path,
 	g.recv_cycles = p->msg_cycles - g.send_cycles;
 	if (alloc_rings(&g) || ss_trace_writer_open(&g.w, path, err))
 		goto out;
-	if (write_header(&g) || hb_run(&p->sched, &sink, st, err))
+	if (write_header(&g) || ss_hackbench_run(&p->sched, &sink, st, err))
 		goto out;
 	rc = ss_trace_writer_commit(g.w, err);
 	g.w = NULL;

@@ -15,23 +15,23 @@
 #define HB_GEN_NAME "slabsim-hackbench-gen/1" /* bump when output changes */
 #define HB_MAX_MSG_CYCLES (1ull << 32)
 
-struct hb_params {
-	struct hb_config sched;	/* window filled by hb_params_finish() */
+struct ss_hackbench_params {
+	struct ss_hackbench_config sched;	/* window filled by ss_hackbench_params_finish() */
 	unsigned datasize;
 	bool pipes;
 	uint64_t msg_cycles;	/* HB_MSG_CYCLES unless overridden */
-	struct hb_skb skb;	/* filled by hb_params_finish() */
+	struct ss_hackbench_skb skb;	/* filled by ss_hackbench_params_finish() */
 };
 
 /* Defaults: the seed's `-g 20 -l 1000`, 20 fds, 100 bytes, sockets,
  * 8 CPUs (the x86_64 targets), HB_DEFAULT_QUANTUM, HB_MSG_CYCLES. */
-void hb_params_defaults(struct hb_params *p);
+void ss_hackbench_params_defaults(struct ss_hackbench_params *p);
 /* Derive the skb sizes and the window, check every limit. */
-int hb_params_finish(struct hb_params *p, struct ss_error *err);
+int ss_hackbench_params_finish(struct ss_hackbench_params *p, struct ss_error *err);
 
 /* Write the trace to path ("-" = stdout), atomically.  st gets the run's
  * figures.  0, or -1 with err. */
-int hb_gen_trace(const struct hb_params *p, const char *path,
-		 struct hb_stats *st, struct ss_error *err);
+int ss_hackbench_gen_trace(const struct ss_hackbench_params *p, const char *path,
+		 struct ss_hackbench_stats *st, struct ss_error *err);
 
 #endif

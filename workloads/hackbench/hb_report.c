@@ -10,8 +10,8 @@
 #include "md_table.h"
 
 /* What the sections need from one run beyond report_runs.c's summary. */
-struct hb_run {
-	const struct rp_run *run;
+struct ss_hackbench_run {
+	const struct ss_report_run *run;
 	char era[16];
 	bool is_p;		/* variant P-ERA (else none-ERA) */
 	bool extra_ok;		/* summary.json, counters and functions read */
@@ -24,7 +24,7 @@ struct hb_run {
 
 /* ---- reading a run's extra files ------------------------------------- */
 
-static int col_of(const struct rp_results *res, const char *name)
+static int col_of(const struct ss_report_results *res, const char *name)
 {
 	for (unsigned i = 0; i < res->ncols; i++)
 		if (!strcmp(res->header[i], name))
@@ -85,7 +85,7 @@ static int sum_rows(const char *path, const char *key, const char *name,
 /* What the sections need of a run: its clock, its slow-path allocations
  * and remote frees (counters.csv), and the cycles the model recorded in
  * ___slab_alloc and deactivate_slab (functions.csv). */
-static int load_extra(const char *dir, struct hb_run *hr, struct ss_error *err)
+static int load_extra(const char *dir, struct ss_hackbench_run *hr, struct ss_error *err)
 {
 	char base[4200], path[4400];
 	double slow_allocs, remote_frees;
@@ -109,19 +109,19 @@ static int load_extra(const char *dir, struct hb_run *hr, struct ss_error *err)
 }
 
 /* Every run whose variant is none-ERA or P-ERA, in report order. */
-static struct hb_run *collect(const struct rp_report_in *in, size_t *nr)
+static struct ss_hackbench_run *collect(const struct ss_report_report_in *in, size_t *nr)
 {
-	const struct rp_results *res = in->res;
-	struct hb_run *hr = calloc(res->nruns ? res->nruns : 1, sizeof(*hr));
+	const struct ss_report_results *res = in->res;
+	struct ss_hackbench_run *hr = calloc(res->nruns ? res->nruns : 1, sizeof(*hr));
 	int iera = col_of(res, "era");
 	size_t n = 0;
 
 	if (!hr)
 		return NULL;
 	for (size_t i = 0; i < res->nruns; i++) {
-		const struct rp_run *run = &res->runs[i];
+		const struct ss_report_run *run = &res->runs[i];
 		const char *v = run->variant;
-		struct hb_run *h = &hr[n];
+		struct ss_hackbench_run *h = &hr[n];
 		struct ss_error err = {{0}};
 
 		if (strncmp(v, "none-", 5) && strncmp(v, "P-", 2))
@@ -139,7 +139,7 @@ static struct hb_run *collect(const struct rp_report_in *in, size_t *nr)
 	return hr;
 }
 
-static const struct hb_run *find(const struct hb_run *hr, size_t n, bool p,
+static const struct ss_hackbench_run *find(const struct ss_hackbench_run *hr, size_t n, bool p,
 				 const char *era)
 {
 	for (size_t i = 0; i < n; i++)
@@ -151,73 +151,73 @@ static const struct hb_run *find(const struct hb_run *hr, size_t n, bool p,
 /* ---- report.md sections ---------------------------------------------- */
 
 /* The seed's run time of a variant, and where it comes from. */
-static double seed_time(const struct hb_run *h, const char **what)
+static double seed_time(const struct ss_hackbench_run *h, const char **what)
 {
 	if (!strcmp(h->era, "4.5") && h->is_p) {
 		*what = "v2 \"before\"";
-		return RP_HB_SEED_P45_S;
+		return SS_REPORT_HB_SEED_P45_S;
 	}
 	if (!strcmp(h->era, "4.6") && h->is_p) {
 		*what = "v2 \"after\"";
-		return RP_HB_SEED_P46_S;
+		return SS_REPORT_HB_SEED_P46_S;
 	}
 	if (!strcmp(h->era, "4.5") && !h->is_p) {
 		*what = "v1, fitted";
-		return RP_HB_SEED_NONE45_S;
+		return SS_REPORT_HB_SEED_NONE45_S;
 	}
 	*what = "";
 	return NAN;
 }
 
-static int times_table(FILE *fp, const struct hb_run *hr, size_t n)
+static int times_table(FILE *fp, const struct ss_hackbench_run *hr, size_t n)
 {
-	struct md_table t;
+	struct ss_md_table t;
 
-	mdt_init(&t, "lllrrrrrr");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "kernel");
-	mdt_cell(&t, "model");
-	mdt_cell(&t, "CPUs");
-	mdt_cell(&t, "simulated s");
-	mdt_cell(&t, "allocator s (all CPUs)");
-	mdt_cell(&t, "other s (HB_MSG_CYCLES)");
-	mdt_cell(&t, "seed s");
-	mdt_cell(&t, "model vs seed");
+	ss_mdtable_init(&t, "lllrrrrrr");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "kernel");
+	ss_mdtable_cell(&t, "model");
+	ss_mdtable_cell(&t, "CPUs");
+	ss_mdtable_cell(&t, "simulated s");
+	ss_mdtable_cell(&t, "allocator s (all CPUs)");
+	ss_mdtable_cell(&t, "other s (HB_MSG_CYCLES)");
+	ss_mdtable_cell(&t, "seed s");
+	ss_mdtable_cell(&t, "model vs seed");
 	for (size_t i = 0; i < n; i++) {
-		const struct rp_summary *s = &hr[i].run->s;
+		const struct ss_report_summary *s = &hr[i].run->s;
 		const char *what;
 		double seed = seed_time(&hr[i], &what);
 
-		mdt_cell(&t, "%s", hr[i].run->variant);
-		mdt_cell(&t, "%s", hr[i].era);
-		mdt_cell(&t, "%s", hr[i].run->model);
-		mdt_cell(&t, "%.0f", s->cpus);
-		mdt_cell(&t, "%.3f", s->sim_time_ms / 1000);
-		mdt_cell(&t, "%.3f", s->alloc_time_ms / 1000);
-		mdt_cell(&t, "%.3f", s->work_time_ms / 1000);
+		ss_mdtable_cell(&t, "%s", hr[i].run->variant);
+		ss_mdtable_cell(&t, "%s", hr[i].era);
+		ss_mdtable_cell(&t, "%s", hr[i].run->model);
+		ss_mdtable_cell(&t, "%.0f", s->cpus);
+		ss_mdtable_cell(&t, "%.3f", s->sim_time_ms / 1000);
+		ss_mdtable_cell(&t, "%.3f", s->alloc_time_ms / 1000);
+		ss_mdtable_cell(&t, "%.3f", s->work_time_ms / 1000);
 		if (isnan(seed)) {
-			mdt_cell(&t, "-");
-			mdt_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
 		} else if (s->cpus != 1) { /* the seed ran on one CPU */
-			mdt_cell(&t, "%.3f (%s)", seed, what);
-			mdt_cell(&t, "n/a: 1 CPU");
+			ss_mdtable_cell(&t, "%.3f (%s)", seed, what);
+			ss_mdtable_cell(&t, "n/a: 1 CPU");
 		} else {
-			mdt_cell(&t, "%.3f (%s)", seed, what);
-			mdt_cell(&t, "%+.1f%%", 100 * (s->sim_time_ms / 1000 - seed) / seed);
+			ss_mdtable_cell(&t, "%.3f (%s)", seed, what);
+			ss_mdtable_cell(&t, "%+.1f%%", 100 * (s->sim_time_ms / 1000 - seed) / seed);
 		}
 	}
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
 #define HB_RATIO_FIGURE "ratio:P-4.5/P-4.6"
 
 /* The simulated P-4.5 / P-4.6 against the seed's, said plainly: where it
  * lands, with its interval from sensitivity.csv when there is one. */
-static void ratio_check(FILE *fp, const struct rp_report_in *in,
-			const struct hb_run *p45, const struct hb_run *p46)
+static void ratio_check(FILE *fp, const struct ss_report_report_in *in,
+			const struct ss_hackbench_run *p45, const struct ss_hackbench_run *p46)
 {
-	double seed = RP_HB_SEED_P45_S / RP_HB_SEED_P46_S, model, pct;
-	struct rp_interval iv;
+	double seed = SS_REPORT_HB_SEED_P45_S / SS_REPORT_HB_SEED_P46_S, model, pct;
+	struct ss_report_interval iv;
 	char a[64], b[512];
 
 	if (!p45 || !p46 || !(p46->run->s.sim_time_ms > 0)) {
@@ -228,11 +228,11 @@ static void ratio_check(FILE *fp, const struct rp_report_in *in,
 	pct = 100 * (model - seed) / seed;
 	fprintf(fp, "**P-4.5 / P-4.6 = %.3f simulated against %.3f measured "
 		    "(%.3f / %.3f s): the model is %.1f%% %s the seed.**",
-		model, seed, RP_HB_SEED_P45_S, RP_HB_SEED_P46_S, fabs(pct),
+		model, seed, SS_REPORT_HB_SEED_P45_S, SS_REPORT_HB_SEED_P46_S, fabs(pct),
 		pct >= 0 ? "above" : "below");
-	if (in->sens && !rp_sens_interval(in->sens, HB_RATIO_FIGURE, 3, &iv)) {
-		rp_interval_str(&iv, a, sizeof(a));
-		rp_top_steps_str(&iv, 3, b, sizeof(b));
+	if (in->sens && !ss_report_sens_interval(in->sens, HB_RATIO_FIGURE, 3, &iv)) {
+		ss_report_interval_str(&iv, a, sizeof(a));
+		ss_report_top_steps_str(&iv, 3, b, sizeof(b));
 		fprintf(fp, "  Over the ranges of the estimated costs, the clock and the "
 			    "quantum it spans %s, %s the seed's %.3f; it depends most on %s.",
 			a, seed >= iv.lo && seed <= iv.hi ? "which holds" : "which does not hold",
@@ -243,8 +243,8 @@ static void ratio_check(FILE *fp, const struct rp_report_in *in,
 	fprintf(fp, "\n\n");
 	fprintf(fp, "The series took %.3f s off P (%.0f%%); the model takes %.3f s "
 		    "(%.0f%%).\n\n",
-		RP_HB_SEED_P45_S - RP_HB_SEED_P46_S,
-		100 * (1 - RP_HB_SEED_P46_S / RP_HB_SEED_P45_S),
+		SS_REPORT_HB_SEED_P45_S - SS_REPORT_HB_SEED_P46_S,
+		100 * (1 - SS_REPORT_HB_SEED_P46_S / SS_REPORT_HB_SEED_P45_S),
 		(p45->run->s.sim_time_ms - p46->run->s.sim_time_ms) / 1000,
 		100 * (1 - p46->run->s.sim_time_ms / p45->run->s.sim_time_ms));
 }
@@ -254,31 +254,31 @@ static double seed_cost_ratio(const char *era, const char **what)
 {
 	if (!strcmp(era, "4.5")) {
 		*what = "v1: 15.366 / 7.437, one session";
-		return RP_HB_SEED_P45_V1_S / RP_HB_SEED_NONE45_S;
+		return SS_REPORT_HB_SEED_P45_V1_S / SS_REPORT_HB_SEED_NONE45_S;
 	}
 	if (!strcmp(era, "4.6")) {
 		*what = "v2 after / v1 none: 10.836 / 7.437";
-		return RP_HB_SEED_P46_S / RP_HB_SEED_NONE45_S;
+		return SS_REPORT_HB_SEED_P46_S / SS_REPORT_HB_SEED_NONE45_S;
 	}
 	*what = "";
 	return NAN;
 }
 
-static int cost_table(FILE *fp, const struct hb_run *hr, size_t n)
+static int cost_table(FILE *fp, const struct ss_hackbench_run *hr, size_t n)
 {
-	struct md_table t;
+	struct ss_md_table t;
 	unsigned rows = 0;
 
-	mdt_init(&t, "lrrrrrl");
-	mdt_cell(&t, "kernel");
-	mdt_cell(&t, "none s");
-	mdt_cell(&t, "P s");
-	mdt_cell(&t, "P / none");
-	mdt_cell(&t, "P - none s");
-	mdt_cell(&t, "per message ns");
-	mdt_cell(&t, "seed P / none");
+	ss_mdtable_init(&t, "lrrrrrl");
+	ss_mdtable_cell(&t, "kernel");
+	ss_mdtable_cell(&t, "none s");
+	ss_mdtable_cell(&t, "P s");
+	ss_mdtable_cell(&t, "P / none");
+	ss_mdtable_cell(&t, "P - none s");
+	ss_mdtable_cell(&t, "per message ns");
+	ss_mdtable_cell(&t, "seed P / none");
 	for (size_t i = 0; i < n; i++) {
-		const struct hb_run *p = &hr[i], *none;
+		const struct ss_hackbench_run *p = &hr[i], *none;
 		double msgs, extra, sr;
 		const char *what;
 
@@ -287,67 +287,67 @@ static int cost_table(FILE *fp, const struct hb_run *hr, size_t n)
 		msgs = p->run->s.alloc_ops / 2; /* an sk_buff and a head each */
 		extra = p->run->s.sim_time_ms - none->run->s.sim_time_ms;
 		sr = seed_cost_ratio(p->era, &what);
-		mdt_cell(&t, "%s", p->era);
-		mdt_cell(&t, "%.3f", none->run->s.sim_time_ms / 1000);
-		mdt_cell(&t, "%.3f", p->run->s.sim_time_ms / 1000);
-		mdt_cell(&t, "%.2f", p->run->s.sim_time_ms / none->run->s.sim_time_ms);
-		mdt_cell(&t, "%.3f", extra / 1000);
+		ss_mdtable_cell(&t, "%s", p->era);
+		ss_mdtable_cell(&t, "%.3f", none->run->s.sim_time_ms / 1000);
+		ss_mdtable_cell(&t, "%.3f", p->run->s.sim_time_ms / 1000);
+		ss_mdtable_cell(&t, "%.2f", p->run->s.sim_time_ms / none->run->s.sim_time_ms);
+		ss_mdtable_cell(&t, "%.3f", extra / 1000);
 		if (msgs > 0)
-			mdt_cell(&t, "%.0f", extra * 1e6 / msgs);
+			ss_mdtable_cell(&t, "%.0f", extra * 1e6 / msgs);
 		else
-			mdt_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
 		if (isnan(sr))
-			mdt_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
 		else
-			mdt_cell(&t, "%.2f (%s)", sr, what);
+			ss_mdtable_cell(&t, "%.2f (%s)", sr, what);
 		rows++;
 	}
 	if (!rows) {
-		mdt_free(&t);
+		ss_mdtable_free(&t);
 		fprintf(fp, "No era has both a none and a P run.\n\n");
 		return 0;
 	}
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
-static int share_table(FILE *fp, const struct hb_run *hr, size_t n)
+static int share_table(FILE *fp, const struct ss_hackbench_run *hr, size_t n)
 {
-	struct md_table t;
+	struct ss_md_table t;
 
-	mdt_init(&t, "lrrrl");
-	mdt_cell(&t, "variant");
-	mdt_cell(&t, "slow-path allocs");
-	mdt_cell(&t, "___slab_alloc cycles each");
-	mdt_cell(&t, "deactivate_slab cycles each");
-	mdt_cell(&t, "deactivate_slab share");
+	ss_mdtable_init(&t, "lrrrl");
+	ss_mdtable_cell(&t, "variant");
+	ss_mdtable_cell(&t, "slow-path allocs");
+	ss_mdtable_cell(&t, "___slab_alloc cycles each");
+	ss_mdtable_cell(&t, "deactivate_slab cycles each");
+	ss_mdtable_cell(&t, "deactivate_slab share");
 	for (size_t i = 0; i < n; i++) {
-		const struct hb_run *h = &hr[i];
+		const struct ss_hackbench_run *h = &hr[i];
 		double each;
 
-		mdt_cell(&t, "%s", h->run->variant);
+		ss_mdtable_cell(&t, "%s", h->run->variant);
 		if (!h->extra_ok) {
-			mdt_cell(&t, "-");
-			mdt_cell(&t, "-");
-			mdt_cell(&t, "-");
-			mdt_cell(&t, "n/a: %s", h->why);
+			ss_mdtable_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
+			ss_mdtable_cell(&t, "-");
+			ss_mdtable_cell(&t, "n/a: %s", h->why);
 			continue;
 		}
 		each = h->slow_allocs ? h->slow_cycles / (double)h->slow_allocs : 0;
-		mdt_cell(&t, "%llu", (unsigned long long)h->slow_allocs);
-		mdt_cell(&t, "%.0f", each);
-		mdt_cell(&t, "%.0f", h->slow_allocs ? h->deact_cycles / (double)h->slow_allocs : 0);
+		ss_mdtable_cell(&t, "%llu", (unsigned long long)h->slow_allocs);
+		ss_mdtable_cell(&t, "%.0f", each);
+		ss_mdtable_cell(&t, "%.0f", h->slow_allocs ? h->deact_cycles / (double)h->slow_allocs : 0);
 		if (h->slow_cycles > 0 && h->deact_cycles > 0)
-			mdt_cell(&t, "%.0f%%", 100 * h->deact_cycles / h->slow_cycles);
+			ss_mdtable_cell(&t, "%.0f%%", 100 * h->deact_cycles / h->slow_cycles);
 		else
-			mdt_cell(&t, "0 (no deactivate_slab)");
+			ss_mdtable_cell(&t, "0 (no deactivate_slab)");
 	}
-	return mdt_print(fp, &t);
+	return ss_mdtable_print(fp, &t);
 }
 
-static void share_sentence(FILE *fp, const struct hb_run *hr, size_t n)
+static void share_sentence(FILE *fp, const struct ss_hackbench_run *hr, size_t n)
 {
-	const struct hb_run *p46 = find(hr, n, true, "4.6");
-	const struct hb_run *p45 = find(hr, n, true, "4.5");
+	const struct ss_hackbench_run *p46 = find(hr, n, true, "4.6");
+	const struct ss_hackbench_run *p45 = find(hr, n, true, "4.5");
 	double s46, s45;
 
 	if (!p46 || !p45 || !p46->extra_ok || !p45->extra_ok ||
@@ -365,7 +365,7 @@ static void share_sentence(FILE *fp, const struct hb_run *hr, size_t n)
 		s46, s46 < 25 ? "below" : s46 > 50 ? "above" : "inside", s45);
 }
 
-static void machine_line(FILE *fp, const struct hb_run *hr, size_t n)
+static void machine_line(FILE *fp, const struct ss_hackbench_run *hr, size_t n)
 {
 	uint64_t remote = 0;
 	double frees = 0;
@@ -389,15 +389,15 @@ static void machine_line(FILE *fp, const struct hb_run *hr, size_t n)
 			  "comparable with the one-CPU seed; compare the ratios)" : "");
 }
 
-static int rp_hackbench_md(FILE *fp, const struct rp_report_in *in)
+static int rp_hackbench_md(FILE *fp, const struct ss_report_report_in *in)
 {
 	size_t n;
-	struct hb_run *hr = collect(in, &n);
+	struct ss_hackbench_run *hr = collect(in, &n);
 	int rc = -1;
 
 	if (!hr)
 		return -1;
-	rp_heading(fp, in, "hackbench: run time under slub_debug=P");
+	ss_report_heading(fp, in, "hackbench: run time under slub_debug=P");
 	fprintf(fp, "`hackbench -g 20 -l 1000` (shared/seeds/003_*, Laura Abbott, \"Improve "
 		    "performance for SLAB_POISON\", v2, Feb 2016, merged in 4.6): 100 runs "
 		    "each, slub_debug=P, %.3f s before the series and %.3f s after.  The "
@@ -405,7 +405,7 @@ static int rp_hackbench_md(FILE *fp, const struct rp_report_in *in)
 		    "measured slub_debug=- at %.3f s: the one figure the model is fitted to "
 		    "(HB_MSG_CYCLES, under Fitted constants).  Every other simulated time is a "
 		    "prediction.\n\n",
-		    RP_HB_SEED_P45_S, RP_HB_SEED_P46_S, RP_HB_SEED_NONE45_S);
+		    SS_REPORT_HB_SEED_P45_S, SS_REPORT_HB_SEED_P46_S, SS_REPORT_HB_SEED_NONE45_S);
 	machine_line(fp, hr, n);
 	if (times_table(fp, hr, n))
 		goto out;
@@ -428,10 +428,10 @@ out:
 }
 
 /* time.dat: one row per run, for workloads/hackbench/time.gp. */
-static int rp_hackbench_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
+static int rp_hackbench_dat(unsigned k, FILE *fp, const struct ss_report_report_in *in)
 {
 	size_t n;
-	struct hb_run *hr;
+	struct ss_hackbench_run *hr;
 
 	if (k != 0)
 		return -1;
@@ -443,7 +443,7 @@ static int rp_hackbench_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
 		    "# (NaN where the seed has none).  x = bar position.\n"
 		    "# variant x sim_s alloc_s other_s seed_s\n");
 	for (size_t i = 0; i < n; i++) {
-		const struct rp_summary *s = &hr[i].run->s;
+		const struct ss_report_summary *s = &hr[i].run->s;
 		const char *what;
 		double seed = seed_time(&hr[i], &what);
 
@@ -461,12 +461,12 @@ static int rp_hackbench_dat(unsigned k, FILE *fp, const struct rp_report_in *in)
 
 /* Headline figures: P-4.5 / P-4.6, each P variant's simulated time, and
  * P / none in each era. */
-static int rp_hackbench_figures(const struct rp_report_in *in,
-				struct rp_figures *out)
+static int rp_hackbench_figures(const struct ss_report_report_in *in,
+				struct ss_report_figures *out)
 {
 	size_t n;
-	struct hb_run *hr = collect(in, &n);
-	const struct hb_run *p45, *p46;
+	struct ss_hackbench_run *hr = collect(in, &n);
+	const struct ss_hackbench_run *p45, *p46;
 	int r = 0;
 
 	if (!hr)
@@ -474,30 +474,30 @@ static int rp_hackbench_figures(const struct rp_report_in *in,
 	p45 = find(hr, n, true, "4.5");
 	p46 = find(hr, n, true, "4.6");
 	if (p45 && p46 && p46->run->s.sim_time_ms > 0)
-		r |= rp_figures_add(out, HB_RATIO_FIGURE, "ratio",
+		r |= ss_report_figures_add(out, HB_RATIO_FIGURE, "ratio",
 				    p45->run->s.sim_time_ms / p46->run->s.sim_time_ms,
 				    "simulated P-4.5 / P-4.6 (the seed: 15.607 / 10.836 = 1.440)");
 	for (size_t i = 0; i < n && !r; i++) {
-		const struct hb_run *p = &hr[i], *none;
-		char name[RP_FIGURE_NAME_MAX], what[192];
+		const struct ss_hackbench_run *p = &hr[i], *none;
+		char name[SS_REPORT_FIGURE_NAME_MAX], what[192];
 
 		if (!p->is_p)
 			continue;
 		snprintf(name, sizeof(name), "sim_s:%.48s", p->run->variant);
 		snprintf(what, sizeof(what), "simulated run time of %s", p->run->variant);
-		r |= rp_figures_add(out, name, "s", p->run->s.sim_time_ms / 1000, what);
+		r |= ss_report_figures_add(out, name, "s", p->run->s.sim_time_ms / 1000, what);
 		if (!(none = find(hr, n, false, p->era)) || !(none->run->s.sim_time_ms > 0))
 			continue;
 		snprintf(name, sizeof(name), "P/none:%.16s", p->era);
 		snprintf(what, sizeof(what), "P over none, kernel %s", p->era);
-		r |= rp_figures_add(out, name, "ratio",
+		r |= ss_report_figures_add(out, name, "ratio",
 				    p->run->s.sim_time_ms / none->run->s.sim_time_ms, what);
 	}
 	free(hr);
 	return r ? -1 : 0;
 }
 
-const struct rp_extra ss_hackbench_report = {
+const struct ss_report_extra ss_hackbench_report = {
 	rp_hackbench_md, {"time.dat"}, rp_hackbench_dat, rp_hackbench_figures,
 	.time_first = "hackbench's seed is a speed figure: the 4.6 series cut `hackbench -g 20 "
 		      "-l 1000` under slub_debug=P from 15.607 s to 10.836 s, and it measured no "

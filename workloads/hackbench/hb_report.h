@@ -21,12 +21,12 @@
 #include "report_extras.h"
 
 /* The seed's figures (shared/seeds/003_*; v1 = the series' RFC). */
-#define RP_HB_SEED_P45_S 15.607	   /* v2, slub_debug=P before the series */
-#define RP_HB_SEED_P46_S 10.836	   /* v2, slub_debug=P after */
-#define RP_HB_SEED_NONE45_S 7.437  /* v1, slub_debug=-, same machine */
-#define RP_HB_SEED_P45_V1_S 15.366 /* v1, slub_debug=P, same session as 7.437 */
+#define SS_REPORT_HB_SEED_P45_S 15.607	   /* v2, slub_debug=P before the series */
+#define SS_REPORT_HB_SEED_P46_S 10.836	   /* v2, slub_debug=P after */
+#define SS_REPORT_HB_SEED_NONE45_S 7.437  /* v1, slub_debug=-, same machine */
+#define SS_REPORT_HB_SEED_P45_V1_S 15.366 /* v1, slub_debug=P, same session as 7.437 */
 
 /* The report extras named in workloads/registry.c. */
-extern const struct rp_extra ss_hackbench_report;
+extern const struct ss_report_extra ss_hackbench_report;
 
 #endif

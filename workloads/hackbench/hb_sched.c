@@ -18,9 +18,9 @@ struct runlist {	/* one CPU's runnable tasks, in creation order */
 };
 
 struct state {
-	const struct hb_config *c;
-	const struct hb_sink *sink;
-	struct hb_stats *st;
+	const struct ss_hackbench_config *c;
+	const struct ss_hackbench_sink *sink;
+	struct ss_hackbench_stats *st;
 	struct task *tasks;
 	uint32_t *inflight;	/* per socket */
 	uint32_t *recv_cpu;	/* per socket: its receiver's CPU */
@@ -29,7 +29,7 @@ struct state {
 	uint64_t per_sender;	/* loops * fds */
 };
 
-int hb_config_check(const struct hb_config *c, struct ss_error *err)
+int ss_hackbench_config_check(const struct ss_hackbench_config *c, struct ss_error *err)
 {
 	if (!c->groups || !c->fds || !c->loops)
 		return ss_errorf(err, "groups, fds and loops must be at least 1");
@@ -45,7 +45,7 @@ int hb_config_check(const struct hb_config *c, struct ss_error *err)
 	return 0;
 }
 
-uint64_t hb_messages(const struct hb_config *c)
+uint64_t ss_hackbench_messages(const struct ss_hackbench_config *c)
 {
 	return (uint64_t)c->groups * c->fds * c->fds * c->loops;
 }
@@ -54,8 +54,8 @@ uint64_t hb_messages(const struct hb_config *c)
  * starting half-way round: every CPU gets as many senders as receivers
  * (within one), and a sender shares a CPU with about 1/cpus of its
  * receivers. */
-unsigned hb_task_cpu(const struct hb_config *c, unsigned group,
-		     enum hb_role role, unsigned idx)
+unsigned ss_hackbench_task_cpu(const struct ss_hackbench_config *c, unsigned group,
+		     enum ss_hackbench_role role, unsigned idx)
 {
 	uint64_t k = (uint64_t)group * c->fds + idx;
 
@@ -77,7 +77,7 @@ static void release(struct state *s)
 
 static int setup(struct state *s, struct ss_error *err)
 {
-	const struct hb_config *c = s->c;
+	const struct ss_hackbench_config *c = s->c;
 	uint32_t nsock = c->groups * c->fds, ntask = 2 * nsock;
 
 	s->per_sender = c->loops * c->fds;
@@ -94,7 +94,7 @@ static int setup(struct state *s, struct ss_error *err)
 		t->group = k / (2 * c->fds);
 		t->role = in_group < c->fds ? HB_RECEIVER : HB_SENDER;
 		t->idx = in_group % c->fds;
-		t->cpu = hb_task_cpu(c, t->group, t->role, t->idx);
+		t->cpu = ss_hackbench_task_cpu(c, t->group, t->role, t->idx);
 		t->next = t->role == HB_RECEIVER ? (uint64_t)c->fds * c->loops : 0;
 		if (t->role == HB_RECEIVER)
 			s->recv_cpu[t->group * c->fds + t->idx] = t->cpu;
@@ -118,7 +118,7 @@ static int setup(struct state *s, struct ss_error *err)
  * group.  Returns messages written, or -1; *done when it wrote its last. */
 static int64_t sender_turn(struct state *s, struct task *t, bool *done)
 {
-	const struct hb_config *c = s->c;
+	const struct ss_hackbench_config *c = s->c;
 	uint64_t n = 0;
 
 	while (n < c->quantum && t->next < s->per_sender) {
@@ -189,15 +189,15 @@ static int64_t run_turn(struct state *s, unsigned cpu)
 	return n;
 }
 
-int hb_run(const struct hb_config *c, const struct hb_sink *sink,
-	   struct hb_stats *st, struct ss_error *err)
+int ss_hackbench_run(const struct ss_hackbench_config *c, const struct ss_hackbench_sink *sink,
+	   struct ss_hackbench_stats *st, struct ss_error *err)
 {
 	struct state s = {.c = c, .sink = sink, .st = st};
 	uint64_t left;
 	int rc = -1;
 
 	memset(st, 0, sizeof(*st));
-	if (hb_config_check(c, err) || setup(&s, err))
+	if (ss_hackbench_config_check(c, err) || setup(&s, err))
 		goto out;
 	left = 2ull * c->groups * c->fds;
 	while (left) {

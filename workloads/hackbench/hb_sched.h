@@ -28,9 +28,9 @@
 #define HB_MAX_CPUS 65535u	       /* what a trace can carry */
 #define HB_MAX_MESSAGES (1ull << 40)   /* groups * fds * fds * loops */
 
-enum hb_role { HB_RECEIVER, HB_SENDER };
+enum ss_hackbench_role { HB_RECEIVER, HB_SENDER };
 
-struct hb_config {
+struct ss_hackbench_config {
 	unsigned groups, fds, cpus, quantum, window;
 	uint64_t loops;
 };
@@ -38,18 +38,18 @@ struct hb_config {
 /* What the interleaving does, in order.  Every callback returns 0 or -1:
  * the run then stops and returns -1, and the error is the sink's to
  * report (hb_run leaves err alone). */
-struct hb_sink {
+struct ss_hackbench_sink {
 	void *ctx;
 	/* a sender on cpu queues one message on socket sock */
 	int (*send)(void *ctx, unsigned cpu, unsigned sock);
 	/* the receiver of sock, on cpu, takes the oldest message */
 	int (*recv)(void *ctx, unsigned cpu, unsigned sock);
 	/* a task's turn ended after msgs messages (> 0) */
-	int (*turn_end)(void *ctx, unsigned cpu, enum hb_role role,
+	int (*turn_end)(void *ctx, unsigned cpu, enum ss_hackbench_role role,
 			uint64_t msgs);
 };
 
-struct hb_stats {
+struct ss_hackbench_stats {
 	uint64_t messages;	/* sent = received */
 	uint64_t remote;	/* messages whose receiver runs on another CPU */
 	uint64_t turns;		/* turns that handled at least one message */
@@ -58,15 +58,15 @@ struct hb_stats {
 };
 
 /* Check c against the limits above; 0 or -1 with err. */
-int hb_config_check(const struct hb_config *c, struct ss_error *err);
+int ss_hackbench_config_check(const struct ss_hackbench_config *c, struct ss_error *err);
 /* Messages a full run sends: groups * fds * fds * loops. */
-uint64_t hb_messages(const struct hb_config *c);
+uint64_t ss_hackbench_messages(const struct ss_hackbench_config *c);
 /* CPU of a group's idx-th receiver or sender. */
-unsigned hb_task_cpu(const struct hb_config *c, unsigned group,
-		     enum hb_role role, unsigned idx);
+unsigned ss_hackbench_task_cpu(const struct ss_hackbench_config *c, unsigned group,
+		     enum ss_hackbench_role role, unsigned idx);
 /* Run the whole benchmark into sink.  0, or -1: with err for a bad
  * configuration or out of memory, untouched for a sink failure. */
-int hb_run(const struct hb_config *c, const struct hb_sink *sink,
-	   struct hb_stats *st, struct ss_error *err);
+int ss_hackbench_run(const struct ss_hackbench_config *c, const struct ss_hackbench_sink *sink,
+	   struct ss_hackbench_stats *st, struct ss_error *err);
 
 #endif

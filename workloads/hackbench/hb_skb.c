@@ -21,11 +21,11 @@ static unsigned kmalloc_class(unsigned size)
 	return c;
 }
 
-void hb_skb_compute(unsigned datasize, bool pipes, struct hb_skb *out)
+void ss_hackbench_skb_compute(unsigned datasize, bool pipes, struct ss_hackbench_skb *out)
 {
 	unsigned linear, data_len;
 
-	*out = (struct hb_skb){0};
+	*out = (struct ss_hackbench_skb){0};
 	if (pipes) {
 		/* pipe_write() fills page buffers: a full pipe holds
 		 * PIPE_DEF_BUFFERS pages of data. */

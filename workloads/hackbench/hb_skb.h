@@ -11,7 +11,7 @@
  * (sk_sndbuf >> 1) - 64 bytes per skb; larger writes would be split. */
 #define HB_MAX_DATASIZE ((HB_SNDBUF >> 1) - 64u)
 
-struct hb_skb {
+struct ss_hackbench_skb {
 	unsigned skb_size;  /* skbuff_head_cache object (sizeof(struct sk_buff)) */
 	unsigned head_size; /* kmalloc request of the linear data head */
 	unsigned head_ksize;/* its kmalloc class (ksize()) */
@@ -24,6 +24,6 @@ struct hb_skb {
  * (unix_stream_sendmsg -> sock_alloc_send_pskb -> __alloc_skb), or, with
  * pipes, only the window (pipe buffers are pages: no slab objects).
  * datasize must be 1..HB_MAX_DATASIZE. */
-void hb_skb_compute(unsigned datasize, bool pipes, struct hb_skb *out);
+void ss_hackbench_skb_compute(unsigned datasize, bool pipes, struct ss_hackbench_skb *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* mslab.c - SLAB's allocation and free paths (mslab.h), mm/slab.c:
+/* slab.c - SLAB's allocation and free paths (slab.h), mm/slab.c:
  * ____cache_alloc(), cache_alloc_refill(), transfer_objects(),
  * cache_grow() (≤ 4.5) / cache_grow_begin()+cache_grow_end() (4.6+),
  * __cache_free(), cache_free_alien(), cache_flusharray(), free_block()
@@ -9,7 +9,7 @@
  * (the left-over bytes are counted, where they sit is not), NUMA
  * mempolicies and fallback_alloc(), CONFIG_DEBUG_SLAB.
  */
-#include "mslab.h"
+#include "slab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 
 /* ---- arrays ---- */
 
-static int array_init(struct ms_array *a, unsigned limit, unsigned batch)
+static int array_init(struct ss_mslab_array *a, unsigned limit, unsigned batch)
 {
 	a->avail = 0;
 	a->limit = limit;
@@ -32,7 +32,7 @@ static int array_init(struct ms_array *a, unsigned limit, unsigned batch)
 	return limit && !a->entry ? -1 : 0;
 }
 
-unsigned ms_transfer(struct ms_array *to, struct ms_array *from, unsigned max,
+unsigned ss_mslab_transfer(struct ss_mslab_array *to, struct ss_mslab_array *from, unsigned max,
 		     struct ss_op *op)
 {
 	unsigned nr = from->avail;
@@ -50,7 +50,7 @@ unsigned ms_transfer(struct ms_array *to, struct ms_array *from, unsigned max,
 	return nr;
 }
 
-void ms_array_shift(struct ms_array *a, unsigned nr)
+void ss_mslab_array_shift(struct ss_mslab_array *a, unsigned nr)
 {
 	a->avail -= nr;
 	memmove(a->entry, a->entry + nr, a->avail * sizeof(*a->entry));
@@ -58,9 +58,9 @@ void ms_array_shift(struct ms_array *a, unsigned nr)
 
 /* ---- slabs ---- */
 
-static void list_move(struct ms_cache *c, struct ms_slab *sl, enum ms_where to, bool tail)
+static void list_move(struct ss_mslab_cache *c, struct ss_mslab_slab *sl, enum ss_mslab_where to, bool tail)
 {
-	struct ms_node *n = &c->node[sl->node];
+	struct ss_mslab_node *n = &c->node[sl->node];
 
 	ss_list_del(&n->list[sl->where], &sl->link);
 	ss_list_add(&n->list[to], &sl->link, tail);
@@ -68,10 +68,10 @@ static void list_move(struct ms_cache *c, struct ms_slab *sl, enum ms_where to, 
 }
 
 /* cache_grow(): pages, management, objects; the slab joins slabs_free. */
-static struct ms_slab *cache_grow(struct ms_cache *c, unsigned node, unsigned cpu,
+static struct ss_mslab_slab *cache_grow(struct ss_mslab_cache *c, unsigned node, unsigned cpu,
 				  struct ss_op *op)
 {
-	struct ms_slab *sl = calloc(1, sizeof(*sl));
+	struct ss_mslab_slab *sl = calloc(1, sizeof(*sl));
 	uint64_t bytes = (uint64_t)c->t->page_size << c->geo.order;
 
 	if (!sl)
@@ -96,8 +96,8 @@ static struct ms_slab *cache_grow(struct ms_cache *c, unsigned node, unsigned cp
 	ss_step(op, SS_STEP_SLAB_INIT_OBJECT, c->geo.num);
 	ss_step(op, SS_STEP_GROWN, 1);
 	ss_step(op, SS_STEP_LIST_LOCK, 1);
-	ss_list_add(&c->node[node].list[MS_FREE], &sl->link, true);
-	sl->where = MS_FREE;
+	ss_list_add(&c->node[node].list[SS_MSLAB_FREE], &sl->link, true);
+	sl->where = SS_MSLAB_FREE;
 	c->node[node].free_objects += c->geo.num;
 	c->nr_slabs++;
 	c->total_objects += c->geo.num;
@@ -109,7 +109,7 @@ static struct ms_slab *cache_grow(struct ms_cache *c, unsigned node, unsigned cp
 	return sl;
 }
 
-void ms_slab_destroy(struct ms_cache *c, struct ms_slab *sl, unsigned cpu,
+void ss_mslab_slab_destroy(struct ss_mslab_cache *c, struct ss_mslab_slab *sl, unsigned cpu,
 		     struct ss_op *op)
 {
 	c->env.slab_event(c->env.ctx, c->index, sl, c->geo.num, false, cpu, op);
@@ -127,15 +127,15 @@ void ms_slab_destroy(struct ms_cache *c, struct ms_slab *sl, unsigned cpu,
 
 /* ---- free_block() ---- */
 
-void ms_free_block(struct ms_cache *c, struct ms_slab **objs, unsigned nr,
+void ss_mslab_free_block(struct ss_mslab_cache *c, struct ss_mslab_slab **objs, unsigned nr,
 		   unsigned cpu, struct ss_op *op)
 {
 	const bool trim_after = c->t->era >= SS_ERA_4_6;
-	struct ms_slab *doomed = NULL; /* ≤ 4.5: destroyed after the loop */
+	struct ss_mslab_slab *doomed = NULL; /* ≤ 4.5: destroyed after the loop */
 
 	for (unsigned i = 0; i < nr; i++) {
-		struct ms_slab *sl = objs[i];
-		struct ms_node *n = &c->node[sl->node];
+		struct ss_mslab_slab *sl = objs[i];
+		struct ss_mslab_node *n = &c->node[sl->node];
 
 		ss_list_del(&n->list[sl->where], &sl->link);
 		sl->inuse--;
@@ -151,20 +151,20 @@ void ms_free_block(struct ms_cache *c, struct ms_slab **objs, unsigned nr,
 			sl->link.next = doomed ? &doomed->link : NULL;
 			doomed = sl;
 		} else {
-			ss_list_add(&n->list[MS_FREE], &sl->link, false);
-			sl->where = MS_FREE;
+			ss_list_add(&n->list[SS_MSLAB_FREE], &sl->link, false);
+			sl->where = SS_MSLAB_FREE;
 		}
 	}
 	if (trim_after) {
 		/* 4.6+: while free_objects > free_limit, the last free slab goes */
 		for (unsigned node = 0; node < c->topo->nr_nodes; node++) {
-			struct ms_node *n = &c->node[node];
+			struct ss_mslab_node *n = &c->node[node];
 
-			while (n->free_objects > n->free_limit && n->list[MS_FREE].tail) {
-				struct ms_slab *sl = ss_list_entry(n->list[MS_FREE].tail,
-								   struct ms_slab, link);
+			while (n->free_objects > n->free_limit && n->list[SS_MSLAB_FREE].tail) {
+				struct ss_mslab_slab *sl = ss_list_entry(n->list[SS_MSLAB_FREE].tail,
+								   struct ss_mslab_slab, link);
 
-				ss_list_del(&n->list[MS_FREE], &sl->link);
+				ss_list_del(&n->list[SS_MSLAB_FREE], &sl->link);
 				n->free_objects -= c->geo.num;
 				sl->link.next = doomed ? &doomed->link : NULL;
 				doomed = sl;
@@ -172,9 +172,9 @@ void ms_free_block(struct ms_cache *c, struct ms_slab **objs, unsigned nr,
 		}
 	}
 	while (doomed) { /* slabs_destroy() */
-		struct ms_slab *next = ss_list_entry(doomed->link.next, struct ms_slab, link);
+		struct ss_mslab_slab *next = ss_list_entry(doomed->link.next, struct ss_mslab_slab, link);
 
-		ms_slab_destroy(c, doomed, cpu, op);
+		ss_mslab_slab_destroy(c, doomed, cpu, op);
 		doomed = next;
 	}
 }
@@ -183,11 +183,11 @@ void ms_free_block(struct ms_cache *c, struct ms_slab **objs, unsigned nr,
 
 /* cache_alloc_refill(): fill the CPU's array from the shared array or
  * the node's slabs, growing the cache when both are empty. */
-static int cache_alloc_refill(struct ms_cache *c, unsigned cpu, struct ss_op *op)
+static int cache_alloc_refill(struct ss_mslab_cache *c, unsigned cpu, struct ss_op *op)
 {
-	struct ms_array *ac = &c->ac[cpu];
+	struct ss_mslab_array *ac = &c->ac[cpu];
 	unsigned node = c->topo->cpu_node[cpu];
-	struct ms_node *n = &c->node[node];
+	struct ss_mslab_node *n = &c->node[node];
 	unsigned batch = ac->batchcount;
 	bool grown = false;
 
@@ -201,17 +201,17 @@ static int cache_alloc_refill(struct ms_cache *c, unsigned cpu, struct ss_op *op
 		if (c->t->era < SS_ERA_4_6 || n->free_objects || n->shared.avail) {
 			if (c->t->era < SS_ERA_4_6 || !grown)
 				ss_step(op, SS_STEP_LIST_LOCK, 1);
-			if (n->shared.avail && ms_transfer(ac, &n->shared, batch, op)) {
+			if (n->shared.avail && ss_mslab_transfer(ac, &n->shared, batch, op)) {
 				n->shared.touched = true;
 				return 0;
 			}
 			while (left) {
-				struct ms_slab *sl = ss_list_entry(n->list[MS_PARTIAL].head,
-								   struct ms_slab, link);
+				struct ss_mslab_slab *sl = ss_list_entry(n->list[MS_PARTIAL].head,
+								   struct ss_mslab_slab, link);
 
 				if (!sl) {
 					n->free_touched = true;
-					sl = ss_list_entry(n->list[MS_FREE].head, struct ms_slab, link);
+					sl = ss_list_entry(n->list[SS_MSLAB_FREE].head, struct ss_mslab_slab, link);
 				}
 				if (!sl)
 					break;
@@ -221,7 +221,7 @@ static int cache_alloc_refill(struct ms_cache *c, unsigned cpu, struct ss_op *op
 					left--;
 					taken++;
 				}
-				list_move(c, sl, sl->inuse == c->geo.num ? MS_FULL : MS_PARTIAL, false);
+				list_move(c, sl, sl->inuse == c->geo.num ? SS_MSLAB_FULL : MS_PARTIAL, false);
 			}
 			ss_step(op, SS_STEP_SLAB_GET_OBJ, taken);
 			n->free_objects -= taken;
@@ -239,8 +239,8 @@ static int cache_alloc_refill(struct ms_cache *c, unsigned cpu, struct ss_op *op
 
 static void *mslab_alloc(void *cache, unsigned cpu, struct ss_op *op)
 {
-	struct ms_cache *c = cache;
-	struct ms_array *ac = &c->ac[cpu];
+	struct ss_mslab_cache *c = cache;
+	struct ss_mslab_array *ac = &c->ac[cpu];
 
 	op->stats = c->stats;
 	if (ac->avail) {
@@ -258,43 +258,43 @@ static void *mslab_alloc(void *cache, unsigned cpu, struct ss_op *op)
 
 /* ---- free ---- */
 
-void ms_drain_alien(struct ms_cache *c, struct ms_array *a, unsigned node,
+void ss_mslab_drain_alien(struct ss_mslab_cache *c, struct ss_mslab_array *a, unsigned node,
 		    unsigned cpu, struct ss_op *op)
 {
-	struct ms_node *rn = &c->node[node];
+	struct ss_mslab_node *rn = &c->node[node];
 
 	if (!a->avail)
 		return;
 	ss_step(op, SS_STEP_LIST_LOCK, 1);
 	ss_step(op, SS_STEP_NODE_REMOTE, 1);
 	if (rn->shared.limit)
-		ms_transfer(&rn->shared, a, a->limit, op);
-	ms_free_block(c, a->entry, a->avail, cpu, op);
+		ss_mslab_transfer(&rn->shared, a, a->limit, op);
+	ss_mslab_free_block(c, a->entry, a->avail, cpu, op);
 	a->avail = 0;
 }
 
 /* cache_free_alien(): an object of another node goes to this node's
  * alien array for that node (drained when full). */
-static void cache_free_alien(struct ms_cache *c, struct ms_slab *sl, unsigned cpu,
+static void cache_free_alien(struct ss_mslab_cache *c, struct ss_mslab_slab *sl, unsigned cpu,
 			     struct ss_op *op)
 {
-	struct ms_node *n = &c->node[c->topo->cpu_node[cpu]];
-	struct ms_array *a = &n->alien[sl->node];
+	struct ss_mslab_node *n = &c->node[c->topo->cpu_node[cpu]];
+	struct ss_mslab_array *a = &n->alien[sl->node];
 
 	ss_step(op, SS_STEP_NODEFREES, 1);
 	if (a->avail == a->limit) {
 		ss_step(op, SS_STEP_ACOVERFLOW, 1);
-		ms_drain_alien(c, a, sl->node, cpu, op);
+		ss_mslab_drain_alien(c, a, sl->node, cpu, op);
 	}
 	a->entry[a->avail++] = sl;
 }
 
 /* cache_flusharray(): the oldest batchcount entries to the shared array
  * (as many as fit) or back to their slabs. */
-static void cache_flusharray(struct ms_cache *c, struct ms_array *ac, unsigned cpu,
+static void cache_flusharray(struct ss_mslab_cache *c, struct ss_mslab_array *ac, unsigned cpu,
 			     struct ss_op *op)
 {
-	struct ms_node *n = &c->node[c->topo->cpu_node[cpu]];
+	struct ss_mslab_node *n = &c->node[c->topo->cpu_node[cpu]];
 	unsigned batch = ac->batchcount;
 
 	ss_step(op, SS_STEP_LIST_LOCK, 1);
@@ -307,17 +307,17 @@ static void cache_flusharray(struct ms_cache *c, struct ms_array *ac, unsigned c
 		n->shared.avail += batch;
 		ss_step(op, SS_STEP_ARRAY_MOVE, batch);
 	} else {
-		ms_free_block(c, ac->entry, batch, cpu, op);
+		ss_mslab_free_block(c, ac->entry, batch, cpu, op);
 	}
-	ms_array_shift(ac, batch);
+	ss_mslab_array_shift(ac, batch);
 }
 
 static void mslab_free(void *cache, unsigned cpu, void *slab, bool cross_cpu,
 		       struct ss_op *op)
 {
-	struct ms_cache *c = cache;
-	struct ms_slab *sl = slab;
-	struct ms_array *ac = &c->ac[cpu];
+	struct ss_mslab_cache *c = cache;
+	struct ss_mslab_slab *sl = slab;
+	struct ss_mslab_array *ac = &c->ac[cpu];
 
 	op->stats = c->stats;
 	c->live--;
@@ -340,19 +340,19 @@ static void mslab_free(void *cache, unsigned cpu, void *slab, bool cross_cpu,
 
 static void mslab_destroy(void *cache)
 {
-	struct ms_cache *c = cache;
+	struct ss_mslab_cache *c = cache;
 
 	if (!c)
 		return;
 	for (unsigned i = 0; c->ac && i < c->topo->nr_cpus; i++)
 		free(c->ac[i].entry);
 	for (unsigned i = 0; c->node && i < c->topo->nr_nodes; i++) {
-		struct ms_node *n = &c->node[i];
+		struct ss_mslab_node *n = &c->node[i];
 
 		for (int w = 0; w < MS_NR_LISTS; w++) {
-			struct ms_slab *sl;
+			struct ss_mslab_slab *sl;
 
-			while ((sl = ss_list_entry(n->list[w].head, struct ms_slab, link))) {
+			while ((sl = ss_list_entry(n->list[w].head, struct ss_mslab_slab, link))) {
 				ss_list_del(&n->list[w], &sl->link);
 				free(sl);
 			}
@@ -378,7 +378,7 @@ static unsigned cpus_of_node(const struct ss_topology *topo, unsigned node)
 }
 
 /* do_tune_cpucache() / setup_kmem_cache_node(): the arrays and lists. */
-static int setup_arrays(struct ms_cache *c)
+static int setup_arrays(struct ss_mslab_cache *c)
 {
 	const struct ss_mslab_geo *g = &c->geo;
 	unsigned nodes = c->topo->nr_nodes;
@@ -391,7 +391,7 @@ static int setup_arrays(struct ms_cache *c)
 		if (array_init(&c->ac[i], g->limit, g->batchcount))
 			return -1;
 	for (unsigned i = 0; i < nodes; i++) {
-		struct ms_node *n = &c->node[i];
+		struct ss_mslab_node *n = &c->node[i];
 
 		n->free_limit = (1ull + cpus_of_node(c->topo, i)) * g->batchcount + g->num;
 		n->next_reap_ns = -1;
@@ -414,7 +414,7 @@ static void *mslab_create(const char *name, const struct ss_cache_spec *spec,
 			  const struct ss_target *t, const struct ss_topology *topo,
 			  const struct ss_backend_env *env, int index, struct ss_error *err)
 {
-	struct ms_cache *c;
+	struct ss_mslab_cache *c;
 
 	if (spec->debug) {
 		ss_errorf(err, "%s: slub_debug is SLUB's; SLAB's CONFIG_DEBUG_SLAB is not modelled", name);
@@ -466,7 +466,7 @@ static bool mslab_merges(const struct ss_target *t)
  * max(object_size, size); the layout stays. */
 static void mslab_alias(void *cache, unsigned object_size)
 {
-	struct ms_cache *c = cache;
+	struct ss_mslab_cache *c = cache;
 
 	if (object_size > c->geo.object_size)
 		c->geo.object_size = object_size;
@@ -474,7 +474,7 @@ static void mslab_alias(void *cache, unsigned object_size)
 
 static void mslab_report(const void *cache, struct ss_cache_report *r)
 {
-	const struct ms_cache *c = cache;
+	const struct ss_mslab_cache *c = cache;
 	uint64_t partial = 0, free_objects = 0;
 
 	for (unsigned i = 0; i < c->topo->nr_nodes; i++) {
@@ -515,5 +515,5 @@ const struct ss_backend_ops ss_backend_slab = {
 	.report = mslab_report,
 	.destroy = mslab_destroy,
 	.alias = mslab_alias,
-	.cpu_timer = ms_cpu_timer,
+	.cpu_timer = ss_mslab_cpu_timer,
 };

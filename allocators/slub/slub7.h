@@ -5,7 +5,7 @@
  * sheaf.c's.  Each function names the mm/slub.c (7.2) function it models;
  * docs/sheaves.md has the rules.
  *
- * The objects are counted, not placed (slab.h): a slab's inuse is its
+ * The objects are counted, not placed (slub_cache.h): a slab's inuse is its
  * objects off its own freelist (handed out, or in a sheaf), and a slab is
  * on a node partial list, or (full, or being refilled from) on none;
  * debug caches keep a full list.
@@ -13,7 +13,7 @@
 #ifndef SS_SLUB7_H
 #define SS_SLUB7_H
 
-#include "slab.h"
+#include "slub_cache.h"
 
 /* ___slab_alloc(): one object from the node's first partial slab, another
  * node's, or a new slab (ALLOC_SLOWPATH); a debug cache's or SLUB_TINY's

@@ -1,6 +1,6 @@
-/* mslab_geometry.h - SLAB's cache layout (mm/slab.c, 2.6.16 .. 6.7; the
+/* slab_geometry.h - SLAB's cache layout (mm/slab.c, 2.6.16 .. 6.7; the
  * "mslab" files model mm/slab.c, the allocator SLUB replaced, and are
- * apart from slab.c, which holds SLUB's slabs).
+ * apart from slub_cache.c, which holds SLUB's slabs).
  *
  * kmem_cache_create() / __kmem_cache_create(): alignment, the on-slab or
  * off-slab management (and 4.6+'s OBJFREELIST_SLAB), cache_estimate(),

@@ -1,4 +1,4 @@
-/* mslab_reap.c - SLAB's cache_reap() on simulated time (mslab.h).
+/* slab_reap.c - SLAB's cache_reap() on simulated time (slab.h).
  *
  * mm/slab.c: start_cpu_timer() schedules each CPU's reap work about a
  * second after boot (__round_jiffies_relative(HZ, cpu)), then every
@@ -8,7 +8,7 @@
  * array and, unless free slabs were touched since, drain_freelist() of
  * (free_limit + 5 * num - 1) / (5 * num) free slabs.
  */
-#include "mslab.h"
+#include "slab.h"
 
 #define NS_PER_S 1e9
 #define REAP_FIRST_NS (1 * NS_PER_S)  /* HZ */
@@ -19,7 +19,7 @@
 
 /* drain_array(): an untouched array gives back a fifth of its limit (at
  * most half of what it holds); a touched one is only marked untouched. */
-static void drain_array(struct ms_cache *c, struct ms_array *a, unsigned cpu,
+static void drain_array(struct ss_mslab_cache *c, struct ss_mslab_array *a, unsigned cpu,
 			struct ss_op *op)
 {
 	unsigned tofree;
@@ -34,27 +34,27 @@ static void drain_array(struct ms_cache *c, struct ms_array *a, unsigned cpu,
 	tofree = (a->limit + 4) / 5;
 	if (tofree > a->avail)
 		tofree = (a->avail + 1) / 2;
-	ms_free_block(c, a->entry, tofree, cpu, op);
-	ms_array_shift(a, tofree);
+	ss_mslab_free_block(c, a->entry, tofree, cpu, op);
+	ss_mslab_array_shift(a, tofree);
 }
 
 /* drain_freelist(): up to tofree slabs of slabs_free go, one lock each. */
-static void drain_freelist(struct ms_cache *c, struct ms_node *n, unsigned long tofree,
+static void drain_freelist(struct ss_mslab_cache *c, struct ss_mslab_node *n, unsigned long tofree,
 			   unsigned cpu, struct ss_op *op)
 {
-	while (tofree-- && n->list[MS_FREE].tail) {
-		struct ms_slab *sl = ss_list_entry(n->list[MS_FREE].tail, struct ms_slab, link);
+	while (tofree-- && n->list[SS_MSLAB_FREE].tail) {
+		struct ss_mslab_slab *sl = ss_list_entry(n->list[SS_MSLAB_FREE].tail, struct ss_mslab_slab, link);
 
 		ss_step(op, SS_STEP_LIST_LOCK, 1);
-		ss_list_del(&n->list[MS_FREE], &sl->link);
+		ss_list_del(&n->list[SS_MSLAB_FREE], &sl->link);
 		n->free_objects -= c->geo.num;
 		ss_step(op, SS_STEP_REAPED, 1);
-		ms_slab_destroy(c, sl, cpu, op);
+		ss_mslab_slab_destroy(c, sl, cpu, op);
 	}
 }
 
 /* reap_alien(): one other node's alien array per pass, round robin. */
-static void reap_alien(struct ms_cache *c, struct ms_node *n, unsigned self,
+static void reap_alien(struct ss_mslab_cache *c, struct ss_mslab_node *n, unsigned self,
 		       unsigned cpu, struct ss_op *op)
 {
 	unsigned nodes = c->topo->nr_nodes;
@@ -64,13 +64,13 @@ static void reap_alien(struct ms_cache *c, struct ms_node *n, unsigned self,
 	n->reap_node = (n->reap_node + 1) % nodes;
 	if (n->reap_node == self)
 		n->reap_node = (n->reap_node + 1) % nodes;
-	ms_drain_alien(c, &n->alien[n->reap_node], n->reap_node, cpu, op);
+	ss_mslab_drain_alien(c, &n->alien[n->reap_node], n->reap_node, cpu, op);
 }
 
-static void reap_cache(struct ms_cache *c, unsigned cpu, double now_ns, struct ss_op *op)
+static void reap_cache(struct ss_mslab_cache *c, unsigned cpu, double now_ns, struct ss_op *op)
 {
 	unsigned node = c->topo->cpu_node[cpu];
-	struct ms_node *n = &c->node[node];
+	struct ss_mslab_node *n = &c->node[node];
 
 	op->stats = c->stats;
 	ss_step(op, SS_STEP_CACHE_REAP, 1);
@@ -94,7 +94,7 @@ static void reap_cache(struct ms_cache *c, unsigned cpu, double now_ns, struct s
 			       cpu, op);
 }
 
-double ms_cpu_timer(void *const *caches, unsigned nr, unsigned cpu,
+double ss_mslab_cpu_timer(void *const *caches, unsigned nr, unsigned cpu,
 		    double now_ns, bool first, struct ss_op *op)
 {
 	if (first)

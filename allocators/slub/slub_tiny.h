@@ -7,7 +7,7 @@
 #ifndef SS_SLUB_TINY_H
 #define SS_SLUB_TINY_H
 
-#include "slab.h"
+#include "slub_cache.h"
 
 /* Make a freshly initialised SLUB cache a SLUB_TINY one (min_partial 0,
  * no CPU partial list). */

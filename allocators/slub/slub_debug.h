@@ -3,7 +3,7 @@
 #ifndef SS_SLUB_DEBUG_H
 #define SS_SLUB_DEBUG_H
 
-#include "slab.h"
+#include "slub_cache.h"
 
 struct ss_slab *ss_slub_debug_alloc(struct ss_kcache *s, unsigned cpu,
 				    struct ss_op *op);

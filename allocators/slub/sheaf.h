@@ -16,7 +16,7 @@
 #define SS_SHEAF_H
 
 #include "backend.h"
-#include "slab.h"
+#include "slub_cache.h"
 
 struct ss_sheaves;
 

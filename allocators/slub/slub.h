@@ -7,7 +7,7 @@
 #ifndef SS_SLUB_H
 #define SS_SLUB_H
 
-#include "slab.h"
+#include "slub_cache.h"
 
 /* The paths past the inline ones below (slub.c): ___slab_alloc(), and
  * every path of a debug cache. */

@@ -1,4 +1,4 @@
-/* mslab_geometry.c - SLAB's cache layout per era (mslab_geometry.h).
+/* slab_geometry.c - SLAB's cache layout per era (slab_geometry.h).
  *
  * Sources: 2.6.16 kmem_cache_create(),
  * calculate_slab_order() and cache_estimate() (commit 4d268eba and the
@@ -8,7 +8,7 @@
  * the slab's end and set_objfreelist_slab_cache() / set_off_slab_cache() /
  * set_on_slab_cache(); enable_cpucache() (unchanged 2.6.18 .. 6.7).
  */
-#include "mslab_geometry.h"
+#include "slab_geometry.h"
 
 #include "backend.h"
 #include "kmalloc.h"

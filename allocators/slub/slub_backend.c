@@ -1,4 +1,4 @@
-/* backend_slub.c - SLUB and SLUB_TINY caches behind backend.h.
+/* slub_backend.c - SLUB and SLUB_TINY caches behind backend.h.
  *
  * SLUB up to 6.18: slub.c's paths (slub_debug.c for debug caches), with
  * CONFIG_SLUB_CPU_PARTIAL=n taking kmem_cache_has_cpu_partial() away, and

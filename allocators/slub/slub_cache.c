@@ -1,7 +1,7 @@
-/* slab.c - a simulated kmem_cache and its slabs (slab.h): set-up, the
+/* slub_cache.c - a simulated kmem_cache and its slabs (slub_cache.h): set-up, the
  * slab descriptor pool, new and discarded slabs with their accounting,
  * and the node partial list. */
-#include "slab.h"
+#include "slub_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,7 +343,7 @@ void ss_check_object(const struct ss_kcache *s, bool active, bool fp_set,
 bool ss_slab_should_discard(const struct ss_kcache *s, const struct ss_kcache_node *n,
 			    const struct ss_slab *sl)
 {
-	if (sl->pinned) /* (slab.h: its kernel slab outlived the capture) */
+	if (sl->pinned) /* (slub_cache.h: its kernel slab outlived the capture) */
 		return false;
 	if (s->t->era < ERA_DISCARD_GE)
 		return n->partial.nr > s->geo.min_partial;

@@ -1,4 +1,4 @@
-/* slab.h - a simulated kmem_cache and its slabs: the state and the slab
+/* slub_cache.h - a simulated kmem_cache and its slabs: the state and the slab
  * operations shared by the SLUB paths (slub.c: per-CPU fast and slow
  * paths; slub_debug.c: the paths of caches with slub_debug flags).
  *
