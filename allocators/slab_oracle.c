@@ -33,8 +33,11 @@ static unsigned model_sheaf_capacity(const struct ss_target *t,
 
 /* Read a small sysfs file into buf, trailing whitespace removed.
  * 1 if it does not exist, 0 ok, -1 error (err set). */
-static int read_attr(const char *dir, const char *cache, const char *attr,
-		     char *buf, size_t n, struct ss_error *err)
+enum attr_read { ATTR_ERROR = -1, ATTR_READ, ATTR_ABSENT };
+
+/* dir/cache/attr into buf, or ATTR_ABSENT: the kernel has no such file. */
+static enum attr_read read_attr(const char *dir, const char *cache, const char *attr,
+				char *buf, size_t n, struct ss_error *err)
 {
 	char path[4096];
 	ssize_t len;
@@ -44,19 +47,20 @@ static int read_attr(const char *dir, const char *cache, const char *attr,
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			return 1;
-		return ss_errorf(err, "%s: cannot open: %s", path,
-				 strerror(errno));
+			return ATTR_ABSENT;
+		ss_errorf(err, "%s: cannot open: %s", path, strerror(errno));
+		return ATTR_ERROR;
 	}
 	len = read(fd, buf, n - 1);
 	close(fd);
-	if (len < 0)
-		return ss_errorf(err, "%s: cannot read: %s", path,
-				 strerror(errno));
+	if (len < 0) {
+		ss_errorf(err, "%s: cannot read: %s", path, strerror(errno));
+		return ATTR_ERROR;
+	}
 	buf[len] = '\0';
 	while (len > 0 && isspace((unsigned char)buf[len - 1]))
 		buf[--len] = '\0';
-	return 0;
+	return ATTR_READ;
 }
 
 /* A numeric attribute.  Some sysfs numbers carry a per-node suffix
@@ -66,12 +70,12 @@ static int read_uint(const char *dir, const char *cache, const char *attr,
 		     struct ss_error *err)
 {
 	char buf[256];
-	int rc = read_attr(dir, cache, attr, buf, sizeof(buf), err);
+	enum attr_read rc = read_attr(dir, cache, attr, buf, sizeof(buf), err);
 	char *sp;
 
-	if (rc < 0)
+	if (rc == ATTR_ERROR)
 		return -1;
-	if (rc == 1) {
+	if (rc == ATTR_ABSENT) {
 		if (found)
 			*found = false;
 		if (required)
@@ -135,11 +139,11 @@ static int read_rcu(const char *dir, const char *cache, bool *rcu,
 		    struct ss_error *err)
 {
 	char buf[16];
-	int rc = read_attr(dir, cache, "destroy_by_rcu", buf, sizeof(buf), err);
+	enum attr_read rc = read_attr(dir, cache, "destroy_by_rcu", buf, sizeof(buf), err);
 
-	if (rc == 1)
+	if (rc == ATTR_ABSENT)
 		return read_flag(dir, cache, "typesafe_by_rcu", true, rcu, err);
-	if (rc < 0)
+	if (rc == ATTR_ERROR)
 		return -1;
 	return read_flag(dir, cache, "destroy_by_rcu", true, rcu, err);
 }
@@ -148,7 +152,7 @@ static int read_cache(const char *dir, const char *name,
 		      struct ss_oracle_cache *c, struct ss_error *err)
 {
 	char buf[512];
-	int rc;
+	enum attr_read rc;
 
 	memset(c, 0, sizeof(*c));
 	if (strlen(name) >= sizeof(c->name))
@@ -169,16 +173,16 @@ static int read_cache(const char *dir, const char *name,
 		      &c->sheaf_capacity, err))
 		return -1;
 	rc = read_attr(dir, name, "ctor", buf, sizeof(buf), err);
-	if (rc < 0)
+	if (rc == ATTR_ERROR)
 		return -1;
-	if (rc == 1)
+	if (rc == ATTR_ABSENT)
 		return ss_errorf(err, "%s/%s/ctor: missing", dir, name);
 	c->ctor = buf[0] != '\0';
 	c->kmalloc = ss_oracle_is_kmalloc_name(name);
 	return 0;
 }
 
-static int ss_compare_cache(const void *a, const void *b)
+static int cmp_cache(const void *a, const void *b)
 {
 	return strcmp(((const struct ss_oracle_cache *)a)->name,
 		      ((const struct ss_oracle_cache *)b)->name);
@@ -240,7 +244,7 @@ int ss_oracle_read_sysfs(const char *dir, struct ss_oracle *o,
 		ss_oracle_release(o);
 		return ss_errorf(err, "%s: no cache directories", dir);
 	}
-	ss_sort(o->caches, o->nr, sizeof(*o->caches), ss_compare_cache);
+	ss_sort(o->caches, o->nr, sizeof(*o->caches), cmp_cache);
 	return 0;
 }
 

@@ -27,15 +27,18 @@ static int set_header(struct ss_sweep *sw, const struct ss_csv *c,
 	return 0;
 }
 
-/* Index of name in l, adding it unless the list is fixed; -1 = skip the
- * row, -2 = out of memory. */
+/* name_index()'s answers that are no index. */
+enum { NAME_SKIP = -1, NAME_OUT_OF_MEMORY = -2 };
+
+/* Index of name in l, adding it unless the list is fixed (NAME_SKIP: not
+ * in a fixed list, the row is skipped). */
 static int name_index(struct ss_report_names *l, bool fixed, const char *name)
 {
 	int i = ss_report_names_find(l, name);
 
 	if (i >= 0 || fixed)
 		return i;
-	return ss_report_names_add(l, name) ? -2 : (int)l->n - 1;
+	return ss_report_names_add(l, name) ? NAME_OUT_OF_MEMORY : (int)l->n - 1;
 }
 
 static int add_row(struct ss_sweep *sw, struct ss_sweep_point *p, const struct ss_csv *c,
@@ -50,9 +53,9 @@ static int add_row(struct ss_sweep *sw, struct ss_sweep_point *p, const struct s
 				   "workload '%s', expected '%s'", wl, sw->workload);
 	vi = name_index(&sw->variants, sw->only_variants, ss_csv_get(c, idx[1]));
 	mi = name_index(&sw->models, sw->only_models, ss_csv_get(c, idx[2]));
-	if (vi == -2 || mi == -2)
+	if (vi == NAME_OUT_OF_MEMORY || mi == NAME_OUT_OF_MEMORY)
 		return ss_errorf(err, "out of memory");
-	if (vi < 0 || mi < 0)
+	if (vi == NAME_SKIP || mi == NAME_SKIP)
 		return 0;
 	for (size_t k = 0; k < p->n; k++)
 		if (p->rows[k].vi == (unsigned)vi && p->rows[k].mi == (unsigned)mi)

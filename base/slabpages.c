@@ -75,22 +75,25 @@ struct run {
 	uint64_t pfn, n;
 };
 
+enum run_parse { RUN_OK, RUN_BAD, RUN_OUT_OF_ORDER };
+
 /* One "PFN COUNT" line after prev_end (the frame after the last run). */
-static int parse_run(const char *line, uint64_t prev_end, uint64_t frames, struct run *r)
+static enum run_parse parse_run(const char *line, uint64_t prev_end, uint64_t frames,
+				struct run *r)
 {
 	char *end;
 
 	errno = 0;
 	if (!((line[0] >= '0' && line[0] <= '9') || (line[0] >= 'a' && line[0] <= 'f')))
-		return -1;
+		return RUN_BAD;
 	r->pfn = strtoull(line, &end, 16);
 	if (errno || *end != ' ' || !(end[1] >= '1' && end[1] <= '9'))
-		return -1;
+		return RUN_BAD;
 	r->n = strtoull(end + 1, &end, 10);
 	if (errno || *end || r->n > frames || r->pfn > frames - r->n)
-		return -1;
+		return RUN_BAD;
 	/* in order, not touching the run before (it would be one run) */
-	return prev_end && r->pfn <= prev_end ? -2 : 0;
+	return prev_end && r->pfn <= prev_end ? RUN_OUT_OF_ORDER : RUN_OK;
 }
 
 /* The runs into a bitmap over the span they cover. */
@@ -119,7 +122,8 @@ int ss_slabpages_load(struct ss_slabpages *sp, const char *path, struct ss_error
 	size_t lcap = 0;
 	ssize_t len;
 	unsigned long ln = 0;
-	int rc = 0, bad;
+	enum run_parse bad;
+	int rc = 0;
 
 	memset(sp, 0, sizeof(*sp));
 	if (!fp)
@@ -145,8 +149,8 @@ int ss_slabpages_load(struct ss_slabpages *sp, const char *path, struct ss_error
 			runs = n;
 		}
 		bad = parse_run(line, end, sp->frames, &runs[nr]);
-		if (bad)
-			rc = ss_error_at(err, path, ln, bad == -2 ? "run '%.60s' is not after the one before"
+		if (bad != RUN_OK)
+			rc = ss_error_at(err, path, ln, bad == RUN_OUT_OF_ORDER ? "run '%.60s' is not after the one before"
 								  : "'%.60s' is not 'PFN COUNT' within the frames",
 					 line);
 		else {

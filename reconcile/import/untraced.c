@@ -43,19 +43,23 @@
 /* order_of()'s mark for a cache with sheaves (never an order). */
 #define SS_UNTRACED_SHEAVES 127
 
-/* The index of cache `name` in u->names, with its slab order; -2 for a
- * cache whose objects are not placed, -1 out of memory. */
+/* order_of()'s answers that are no index. */
+enum { ORDER_OUT_OF_MEMORY = -1, ORDER_NOT_PLACED = -2 };
+
+/* The index of cache `name` in u->names, with its slab order; or
+ * ORDER_NOT_PLACED for a cache whose objects are not placed, or
+ * ORDER_OUT_OF_MEMORY. */
 static int order_of(struct ss_import_untraced *u, const char *name, unsigned *order)
 {
 	uint32_t i = ss_strtab_intern(&u->names, name);
 
 	if (i == UINT32_MAX)
-		return -1;
+		return ORDER_OUT_OF_MEMORY;
 	if (i >= u->cap_order) {
 		uint32_t old = u->cap_order;
 
 		if (ss_grow_zeroed((void **)&u->order, &u->cap_order, i, sizeof(*u->order), 64))
-			return -1;
+			return ORDER_OUT_OF_MEMORY;
 		memset(u->order + old, -1, u->cap_order - old);
 	}
 	if (u->order[i] < 0) {
@@ -71,7 +75,7 @@ static int order_of(struct ss_import_untraced *u, const char *name, unsigned *or
 			u->order[i] = SS_UNTRACED_SHEAVES;
 	}
 	*order = u->order[i] == SS_UNTRACED_SHEAVES ? 0 : (unsigned)u->order[i];
-	return u->order[i] == SS_UNTRACED_SHEAVES ? -2 : (int)i;
+	return u->order[i] == SS_UNTRACED_SHEAVES ? ORDER_NOT_PLACED : (int)i;
 }
 
 static struct ss_ptr_entry *slab_of(struct ss_import_untraced *u, uint64_t ptr, unsigned order)
@@ -92,7 +96,7 @@ int ss_import_untraced_alloc(struct ss_import_untraced *u, const struct ss_kmem_
 	if (u->mode != SS_UNTRACED_PLAN)
 		return 0;
 	cache = order_of(u, name, &order);
-	if (cache == -2)
+	if (cache == ORDER_NOT_PLACED)
 		return 0;
 	if (cache < 0 || !(s = slab_of(u, rec->ptr, order)))
 		return -1;
@@ -127,7 +131,7 @@ int ss_import_untraced_plan(struct ss_import_untraced *u, const struct ss_kmem_r
 		u->obj = obj;
 		u->cap = cap;
 	}
-	if (cache == -2) { /* not placed: its free is dropped */
+	if (cache == ORDER_NOT_PLACED) { /* its free is dropped */
 		u->obj[u->nr++] = (struct ss_untraced_obj){.at = 0, .cache = UINT32_MAX};
 		return 0;
 	}

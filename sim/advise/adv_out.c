@@ -280,7 +280,7 @@ static void md_head(FILE *fp, const struct out *o)
 	fprintf(fp, ".\n\n");
 }
 
-static void ss_md_table(FILE *fp, const struct out *o)
+static void md_table(FILE *fp, const struct out *o)
 {
 	fprintf(fp, "## Ranked by replayed saving\n\n");
 	if (!o->nr) {
@@ -481,7 +481,7 @@ int ss_advise_write_outputs(const struct ss_advise_report *r, struct ss_error *e
 	for (unsigned i = 0; i < o.nr; i++)
 		csv_row(fs.f[0].fp, &o, i);
 	md_head(fs.f[1].fp, &o);
-	ss_md_table(fs.f[1].fp, &o);
+	md_table(fs.f[1].fp, &o);
 	md_changes(fs.f[1].fp, &o);
 	md_not_replayed(fs.f[1].fp, &o);
 	for (unsigned i = 0; i < o.nr; i++) {
