@@ -135,6 +135,14 @@ static int write_kernel(const char *dir, const struct ss_run *run, const struct 
 	if ((run->target->kc.nomerge || sp->no_merge) && ss_trace_meta(run->tables, "workload") &&
 	    !strcmp(ss_trace_meta(run->tables, "workload"), "import"))
 		fprintf(f.fp, "nomerge_scope=model\n");
+	/* CONFIG_MEMCG=n on a capture whose kernel charged: the trace's
+	 * obj_exts vectors (kmallocs at alloc_slab_obj_exts(), 6.10+) are
+	 * replayed as any kmalloc, though such a kernel makes none */
+	if (!run->target->kc.memcg && ss_trace_meta(run->tables, "slab_vectors") &&
+	    strcmp(ss_trace_meta(run->tables, "slab_vectors"), "0") &&
+	    ss_trace_meta(run->tables, "workload") &&
+	    !strcmp(ss_trace_meta(run->tables, "workload"), "import"))
+		fprintf(f.fp, "memcg_vectors_replayed=%s\n", ss_trace_meta(run->tables, "slab_vectors"));
 	if (sp->draw_seed) /* (the default draws: no line, as before there was one) */
 		fprintf(f.fp, "draw_seed=%llu\n", (unsigned long long)sp->draw_seed);
 	/* the slub_* boot parameters (ss_kconfig_set: --config takes them) */

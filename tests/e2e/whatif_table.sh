@@ -134,6 +134,10 @@ row C CONFIG=slub_min_order=3 "$cbase--config-slub_min_order_3" slub_min_order=3
 row C CONFIG=slab_nomerge "$cbase--config-slab_nomerge" nomerge_scope=model \
 	"slab_nomerge=y,sheaf_capacity.maple_node=32,sheaf_capacity.vm_area_struct=32; no merging of the caches the model creates only: the trace's caches are as the kernel merged them" \
 	trace__kmem_cache footprint_kib
+# CONFIG_MEMCG=n: accounted kmallocs leave kmalloc-cg-*; the trace's own
+# obj_exts vectors are replayed still, and the header says so
+row C CONFIG=CONFIG_MEMCG=n "$cbase--config-CONFIG_MEMCG_n" memcg_vectors_replayed=2 \
+	"obj_exts vectors replayed, though a kernel without CONFIG_MEMCG makes none" trace__traced footprint_kib
 row C TARGET=x86_64-6.x "$cbase--target-x86_64-6.x" target=x86_64-6.x \
 	"- The capture's own target would be x86_64-6.18" trace__traced sim_time_ns
 row C CPUS=8 "$cbase--cpus-8" cpus=8 "- CPUs: 8 (" trace__kmem_cache footprint_kib
