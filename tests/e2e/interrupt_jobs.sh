@@ -92,8 +92,15 @@ interrupt() {
 	t1=$(date +%s)
 	[ "$rc" -ne 0 ] || fail "$name, SIG$sig to $whom: make exited 0 ($(tail -3 "$d/log"))"
 	[ $((t1 - t0)) -le 10 ] || fail "$name, SIG$sig to $whom: make took $((t1 - t0)) s to stop"
-	# at once (what runs on after make has gone), and a second later
-	left=$(left_in "$pid")
+	# what runs on after make has gone: a $(shell ...) a sub-make forked
+	# as the signal came (after the group was signalled) ends by itself
+	# within moments, so a process still there after 2 s is one left
+	# running; and again a second later
+	for _ in $(seq 20); do
+		left=$(left_in "$pid")
+		[ -n "$left" ] || break
+		sleep 0.1
+	done
 	[ -z "$left" ] || fail "$name, SIG$sig to $whom: processes of the job left: $left"
 	sleep 1
 	left=$(left_in "$pid")
