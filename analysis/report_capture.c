@@ -379,6 +379,17 @@ static bool first_run(const char *d, char *run, size_t n)
 	return ok;
 }
 
+/* The model of run directory DIR/runs/VARIANT__MODEL: after the first
+ * "__" of its last component (a model's own name may hold '_': kmem_cache). */
+static const char *run_model(const char *run)
+{
+	const char *base = strrchr(run, '/'), *sep;
+
+	base = base ? base + 1 : run;
+	sep = strstr(base, "__");
+	return sep ? sep + 2 : base;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -548,7 +559,7 @@ static int runs_beside(FILE *fp, const struct ss_report_report_in *in, double pa
 		settings_label(r[n].label, sizeof(r[n].label), base, &r[n].w);
 		if (r[n].ok)
 			snprintf(r[n].label + strlen(r[n].label), sizeof(r[n].label) - strlen(r[n].label),
-				 ", %s", strrchr(path, '_') + 1);
+				 ", %s", run_model(path));
 		n++;
 	}
 	rc = fp ? whatifs(fp, in, r, n) : 0;
