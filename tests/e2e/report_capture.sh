@@ -91,4 +91,18 @@ for f in $(cd "$tmp/base-before" && find . -name '*.csv'); do
 done
 mk sim TRACE="$cap" > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim TRACE=$cap a third time"; }
 if grep -q '^ *REPORT ' "$tmp/log"; then fail "nothing changed, yet report.md was made again"; fi
+
+# a what-if's row is the run it adds, never a repeat of the report's own
+# (MODELS="traced traced+P": traced+P, its traced is the default's); a
+# run that repacks the kernel's objects (CPUS=8) and one from the
+# snapshot compare each from its own start, whichever is the baseline
+mk sim TRACE="$cap" MODELS="traced traced+P" > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim MODELS=traced traced+P"; }
+mk sim TRACE="$cap" CPUS=8 > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim CPUS=8"; }
+mk sim TRACE="$cap" > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim TRACE=$cap after the what-ifs"; }
+grep -Eq '^\| ls-etc-6\.18--models-traced,traced\+P \(slub, x86_64-6\.18, [0-9]+ CPUs\), traced\+P +\|' "$base/report.md" ||
+	fail "MODELS=\"traced traced+P\": not its traced+P beside the default: $(grep '^| ls-etc-6.18--models-traced,' "$base/report.md")"
+c8=$R/ls-etc-6.18--cpus-8/report.md
+grep -Eq '^\| traced +\| the kernel.s objects, repacked +\|' "$c8" || fail "CPUS=8's traced does not repack the kernel's objects"
+grep -Eq '^\| ls-etc-6\.18 \(slub, x86_64-6\.18, 2 CPUs\), traced +\| the kernel.s caches +\|.*\| [-+][0-9.]+ [KM]iB \(against the baseline; each from its own start\) +\|' "$c8" ||
+	fail "CPUS=8: the default not against its baseline: $(grep '^| ls-etc-6.18 (' "$c8")"
 echo "report_capture.sh: ok"
