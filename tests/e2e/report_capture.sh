@@ -105,4 +105,11 @@ c8=$R/ls-etc-6.18--cpus-8/report.md
 grep -Eq '^\| traced +\| the kernel.s objects, repacked +\|' "$c8" || fail "CPUS=8's traced does not repack the kernel's objects"
 grep -Eq '^\| ls-etc-6\.18 \(slub, x86_64-6\.18, 2 CPUs\), traced +\| the kernel.s caches +\|.*\| [-+][0-9.]+ [KM]iB \(against the baseline; each from its own start\) +\|' "$c8" ||
 	fail "CPUS=8: the default not against its baseline: $(grep '^| ls-etc-6.18 (' "$c8")"
+# a malformed snapshot: its file and line, non-zero, nothing left behind
+bad=$tmp/bad-cap
+cp -r "$cap" "$bad"
+sed -i '5s/.*/garbage line/' "$bad/slab-before.txt"
+if mk sim TRACE="$bad" > "$tmp/log" 2>&1; then fail "make sim TRACE= of a malformed snapshot exited 0"; fi
+grep -q "bad-cap/slab-before.txt:5: " "$tmp/log" || fail "no file:line for the malformed snapshot: $(tail -3 "$tmp/log")"
+for d in "$D/import/bad-cap" "$R/bad-cap"; do [ ! -e "$d" ] || fail "a failed make sim left $d: $(ls -A "$d")"; done
 echo "report_capture.sh: ok"
