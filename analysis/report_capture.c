@@ -521,10 +521,13 @@ static void diff_cell(struct ss_md_table *t, const struct wrow *r, size_t n, siz
 		/* each change from its own start: the kernel's objects as the
 		 * snapshot or as this model packs them */
 		size_str(d, sizeof(d), r[k].w.delta_kib - r[0].w.delta_kib, true);
-		ss_mdtable_cell(t, "%s (against the baseline; each from its own start)", d);
+		ss_mdtable_cell(t, "%s (each from its own start)", d);
 	} else if (b) {
 		size_str(d, sizeof(d), r[k].w.delta_kib - b->w.delta_kib, true);
-		ss_mdtable_cell(t, "%s (against %s)", d, b == &r[0] ? "the baseline" : b->label);
+		if (b == &r[0])
+			ss_mdtable_cell(t, "%s", d);
+		else
+			ss_mdtable_cell(t, "%s (against %s)", d, b->label);
 	} else {
 		ss_mdtable_cell(t, "not comparable: the baseline started from %s", ss_report_start_name(r[0].w.start));
 	}
@@ -539,9 +542,10 @@ static int whatifs(FILE *fp, const struct ss_report_report_in *in, struct wrow *
 	fprintf(fp, "### Every run and what-if of this capture\n\n");
 	ss_mdtable_wrap(fp, "", "", true, "Slab memory at the start and the end of each run (the report's "
 		 "models, then the what-if reports of the same capture beside %s), its change, and "
-		 "the difference against a run that started alike only (from empty caches, the frees "
-		 "of objects from before the capture free nothing; the kernel's objects repacked: "
-		 "each change from its own start).", in->dir);
+		 "the difference of its change against the baseline's (the first row's), or against "
+		 "the run named when the baseline started otherwise: only runs that started alike "
+		 "are compared (from empty caches, the frees of objects from before the capture free "
+		 "nothing; the kernel's objects repacked: each change from its own start).", in->dir);
 	ss_mdtable_init(&t, "llrrrl");
 	ss_mdtable_cell(&t, "run");
 	ss_mdtable_cell(&t, "starts from");
