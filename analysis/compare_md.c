@@ -34,7 +34,7 @@ static void sec_what(FILE *fp, const struct ss_compare_in *in)
 		    "docs/outputs.md.\n\n"
 		    "## 1. What was compared\n\n"
 		    "- Command: `%s`\n",
-		in->workload, in->command);
+		in->title ? in->title : in->workload, in->command);
 	ss_report_runs_line(fp, res, in->dir);
 	fputs("- Models: ", fp);
 	join(fp, &res->models);

@@ -22,6 +22,7 @@ struct ss_compare_slot {
 
 struct ss_compare_in {
 	const char *workload, *command, *dir;
+	const char *title;	/* compare.md's and the plots' (the workload's or a capture's name) */
 	const struct ss_report_results *res;	/* arranged: variant-major */
 	struct ss_compare_slot *slot;		/* [vi * models + mi] */
 	unsigned top;			/* caches per run in the loss table */

@@ -358,25 +358,78 @@ static void root_name(const char *dir, char *buf, size_t n)
 		buf[dd - buf] = '\0';
 }
 
-/* The first run of report directory d (its summary.csv's first row). */
-static bool first_run(const char *d, char *run, size_t n)
+/* A run of this report's own model with the same figures: which run of
+ * the report run (model m) repeats. */
+static bool repeats(const struct wrow *own, size_t nown, const char *m, const char *run,
+		    double page)
 {
+	struct ss_report_window w;
+	struct ss_error e = {{0}};
+
+	for (size_t k = 0; k < nown; k++)
+		if (own[k].ok && !strcmp(own[k].label, m))
+			return !ss_report_window_of_run(run, page, &w, &e) &&
+			       w.start == own[k].w.start && w.start_kib == own[k].w.start_kib &&
+			       w.end_kib == own[k].w.end_kib;
+	return false;
+}
+
+static bool has_model(const struct wrow *own, size_t nown, const char *m)
+{
+	for (size_t k = 0; k < nown; k++)
+		if (!strcmp(own[k].label, m))
+			return true;
+	return false;
+}
+
+/* The run of report directory d set beside this report's own runs (own,
+ * nown): its first (its summary.csv's first row), unless d is a what-if
+ * (NAME--...) whose first run repeats a run of this report -- a MODELS=
+ * what-if's first model is the default's, run alike -- then its first run
+ * of a model this report has not, the one the what-if adds.  The
+ * capture's own default (NAME) is always its first run. */
+static bool sibling_run(const char *d, const struct wrow *own, size_t nown, double page,
+			char *run, size_t n)
+{
+	const char *base = strrchr(d, '/');
+	bool whatif = strstr(base ? base + 1 : d, "--") != NULL;
 	char path[4200];
 	struct ss_csv c;
 	unsigned vc, mc;
 	struct ss_error e = {{0}};
-	bool ok = false;
+	bool found = false;
 
 	snprintf(path, sizeof(path), "%s/summary.csv", d);
 	if (ss_csv_open(&c, path, NULL, NULL, &e))
 		return false;
-	if (!ss_csv_need(&c, "variant", &vc, &e) && !ss_csv_need(&c, "model", &mc, &e) &&
-	    ss_csv_next(&c, &e) == 1) {
-		snprintf(run, n, "%s/runs/%s__%s", d, ss_csv_get(&c, vc), ss_csv_get(&c, mc));
-		ok = true;
+	if (!ss_csv_need(&c, "variant", &vc, &e) && !ss_csv_need(&c, "model", &mc, &e)) {
+		while (ss_csv_next(&c, &e) == 1) {
+			const char *m = ss_csv_get(&c, mc);
+
+			if (!found) {
+				snprintf(run, n, "%s/runs/%s__%s", d, ss_csv_get(&c, vc), m);
+				found = true;
+				if (!whatif || !repeats(own, nown, m, run, page))
+					break;
+			} else if (!has_model(own, nown, m)) {
+				snprintf(run, n, "%s/runs/%s__%s", d, ss_csv_get(&c, vc), m);
+				break;
+			}
+		}
 	}
 	ss_csv_close(&c);
-	return ok;
+	return found;
+}
+
+/* The model of run directory DIR/runs/VARIANT__MODEL: after the first
+ * "__" of its last component (a model's own name may hold '_': kmem_cache). */
+static const char *run_model(const char *run)
+{
+	const char *base = strrchr(run, '/'), *sep;
+
+	base = base ? base + 1 : run;
+	sep = strstr(base, "__");
+	return sep ? sep + 2 : base;
 }
 
 static int by_name(const void *a, const void *b)
@@ -436,6 +489,21 @@ static const struct wrow *alike(const struct wrow *r, size_t n, size_t self)
 	return NULL;
 }
 
+/* Both runs start from the kernel's objects, one of them or both as its
+ * model repacks them, with a known start: each change is from its own
+ * start, whichever of the two is the baseline (CPUS=8's repacks and the
+ * capture's own default does not, and the two compare both ways). */
+static bool own_starts(const struct ss_report_window *a, const struct ss_report_window *b)
+{
+	bool ka = a->start == SS_REPORT_START_SNAPSHOT ||
+		  (a->start == SS_REPORT_START_REPACKED && a->packed_known);
+	bool kb = b->start == SS_REPORT_START_SNAPSHOT ||
+		  (b->start == SS_REPORT_START_REPACKED && b->packed_known);
+
+	return ka && kb && (a->start == SS_REPORT_START_REPACKED ||
+			    b->start == SS_REPORT_START_REPACKED);
+}
+
 static void diff_cell(struct ss_md_table *t, const struct wrow *r, size_t n, size_t k)
 {
 	const struct wrow *b = alike(r, n, k);
@@ -449,15 +517,17 @@ static void diff_cell(struct ss_md_table *t, const struct wrow *r, size_t n, siz
 		size_str(d, sizeof(d), r[k].w.slabinfo_kib - r[0].w.slabinfo_kib, true);
 		ss_mdtable_cell(t, "end %s against the baseline's: the whole initial state repacked, "
 			    "not the command's change", d);
-	} else if (r[k].w.start == SS_REPORT_START_REPACKED && r[0].ok &&
-		   (r[0].w.start == SS_REPORT_START_SNAPSHOT || r[0].w.packed_known)) {
+	} else if (r[0].ok && own_starts(&r[k].w, &r[0].w)) {
 		/* each change from its own start: the kernel's objects as the
 		 * snapshot or as this model packs them */
 		size_str(d, sizeof(d), r[k].w.delta_kib - r[0].w.delta_kib, true);
-		ss_mdtable_cell(t, "%s (against the baseline; each from its own start)", d);
+		ss_mdtable_cell(t, "%s (each from its own start)", d);
 	} else if (b) {
 		size_str(d, sizeof(d), r[k].w.delta_kib - b->w.delta_kib, true);
-		ss_mdtable_cell(t, "%s (against %s)", d, b == &r[0] ? "the baseline" : b->label);
+		if (b == &r[0])
+			ss_mdtable_cell(t, "%s", d);
+		else
+			ss_mdtable_cell(t, "%s (against %s)", d, b->label);
 	} else {
 		ss_mdtable_cell(t, "not comparable: the baseline started from %s", ss_report_start_name(r[0].w.start));
 	}
@@ -472,9 +542,10 @@ static int whatifs(FILE *fp, const struct ss_report_report_in *in, struct wrow *
 	fprintf(fp, "### Every run and what-if of this capture\n\n");
 	ss_mdtable_wrap(fp, "", "", true, "Slab memory at the start and the end of each run (the report's "
 		 "models, then the what-if reports of the same capture beside %s), its change, and "
-		 "the difference against a run that started alike only (from empty caches, the frees "
-		 "of objects from before the capture free nothing; the kernel's objects repacked: "
-		 "each change from its own start).", in->dir);
+		 "the difference of its change against the baseline's (the first row's), or against "
+		 "the run named when the baseline started otherwise: only runs that started alike "
+		 "are compared (from empty caches, the frees of objects from before the capture free "
+		 "nothing; the kernel's objects repacked: each change from its own start).", in->dir);
 	ss_mdtable_init(&t, "llrrrl");
 	ss_mdtable_cell(&t, "run");
 	ss_mdtable_cell(&t, "starts from");
@@ -541,14 +612,14 @@ static int runs_beside(FILE *fp, const struct ss_report_report_in *in, double pa
 		struct ss_error e = {{0}};
 		const char *base = strrchr(sib[i], '/') + 1;
 
-		if (!first_run(sib[i], path, sizeof(path)))
+		if (!sibling_run(sib[i], r, res->nruns, page, path, sizeof(path)))
 			continue;
 		r[n].ok = !ss_report_window_of_run(path, page, &r[n].w, &e);
 		snprintf(r[n].why, sizeof(r[n].why), "%s", r[n].ok ? "" : e.msg);
 		settings_label(r[n].label, sizeof(r[n].label), base, &r[n].w);
 		if (r[n].ok)
 			snprintf(r[n].label + strlen(r[n].label), sizeof(r[n].label) - strlen(r[n].label),
-				 ", %s", strrchr(path, '_') + 1);
+				 ", %s", run_model(path));
 		n++;
 	}
 	rc = fp ? whatifs(fp, in, r, n) : 0;

@@ -18,14 +18,14 @@
 #define DEFAULT_TOP 5
 
 struct compare_opts {
-	const char *workload, *dir, *out, *command;
+	const char *workload, *dir, *out, *command, *title;
 	struct ss_report_names variants, models;
 	unsigned top;
 	char out_buf[4200], command_buf[512];
 };
 
-enum { O_WORKLOAD, O_DIR, O_OUT, O_VARIANTS, O_MODELS, O_TOP, O_COMMAND, O_HELP,
-       NR_OPTS };
+enum { O_WORKLOAD, O_DIR, O_OUT, O_VARIANTS, O_MODELS, O_TOP, O_COMMAND, O_TITLE,
+       O_HELP, NR_OPTS };
 
 static const struct ss_opt specs[NR_OPTS] = {
 	[O_WORKLOAD] = {"workload", NULL, "W", "the workload every summary row must name"},
@@ -40,6 +40,9 @@ static const struct ss_opt specs[NR_OPTS] = {
 	[O_TOP] = {"top", NULL, "N",
 		"caches per run in the loss table (default " SS_OPT_STR(DEFAULT_TOP) ")"},
 	[O_COMMAND] = {"command", NULL, "STR", "the make command shown in the report"},
+	[O_TITLE] = {"title", NULL, "NAME",
+		"compare.md's and the plots' title (default: the workload;\n"
+		"make compare TRACE= gives the capture's report name)"},
 	[O_HELP] = {"help", "-h", NULL, "this text"},
 };
 
@@ -52,7 +55,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: slabsim compare --workload W --dir DIR [--out OUTDIR]\n"
 		"                       [--variants \"V1 V2 ...\"] [--models \"M1 M2 ...\"]\n"
-		"                       [--top N] [--command \"make ...\"]\n\n"
+		"                       [--top N] [--command \"make ...\"] [--title NAME]\n\n"
 		"Reads DIR/runs/<variant>__<model>/{summary,latency,timeline,caches}.csv and\n"
 		"writes into OUTDIR (default DIR/compare): compare.md, waste.dat, latency.dat,\n"
 		"timeline.dat, phases.dat, top_caches.csv and title.gp (the plots' title),\n"
@@ -71,6 +74,7 @@ static int take_compare_opt(void *ctx, int id, const char *v)
 	case O_DIR: o->dir = v; return 0;
 	case O_OUT: o->out = v; return 0;
 	case O_COMMAND: o->command = v; return 0;
+	case O_TITLE: o->title = v; return 0;
 	case O_VARIANTS: return ss_names_opt_parse(&opt_set, id, v, &o->variants);
 	case O_MODELS: return ss_models_opt_parse(&opt_set, id, v, &o->models);
 	default: return ss_opt_uint(&opt_set, id, v, 1, 1000, &o->top); /* O_TOP */
@@ -115,7 +119,7 @@ static int write_rest(struct ss_atomic_file *f, const struct ss_compare_in *in,
 {
 	char title[512];
 
-	ss_report_plot_title(in->res, in->workload, title, sizeof(title));
+	ss_report_plot_title(in->res, in->title, title, sizeof(title));
 	if (ss_report_write_waste_dat(f[OUT_WASTE].fp, in->res) ||
 	    ss_report_write_title_gp(f[OUT_TITLE].fp, title) ||
 	    ss_timeline_dat_title(f[OUT_TITLE].fp, ss_compare_timeline_change(in)) ||
@@ -175,6 +179,7 @@ static int run_compare(const struct compare_opts *o)
 	struct ss_report_results res;
 	struct ss_error err = {{0}};
 	struct ss_compare_in in = {.workload = o->workload, .command = o->command,
+			    .title = o->title && *o->title ? o->title : o->workload,
 			    .dir = o->dir, .res = &res, .top = o->top};
 	struct ss_report_settings *settings = NULL;
 	size_t nsettings = 0;

@@ -85,11 +85,14 @@ COMPARE_DATA := $(addprefix $(COMPARE_DIR)/,compare.md waste.dat latency.dat \
 	timeline.dat phases.dat top_caches.csv title.gp)
 COMPARE_PLOTS := $(foreach p,waste latency timeline,$(COMPARE_DIR)/$(p).png $(COMPARE_DIR)/$(p).svg)
 
+# A capture's comparison is titled by its report's name, as its report is
+# (TRACE=: the workload is `import` for every capture).
+COMPARE_TITLE_ARG := $(if $(strip $(TRACE)),--title $(call sh_quote,$(notdir $(REPORT))))
 COMPARE_COMMAND := make compare $(WORKLOAD_ARG) \
 	$(filter-out WORKLOAD=% TRACE=% DEPS_OK=% SWEEP_POINT=% SWEEP_POINT_COMMAND=%,$(MAKEOVERRIDES))
 # What the outputs depend on besides the runs: a new model list or top-N
 # redoes them even when every run already exists.
-COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(CMP_MODEL_ARG)) top=$(COMPARE_TOP)
+COMPARE_STAMP := variants=$(strip $(VARIANTS)) models=$(strip $(CMP_MODEL_ARG)) top=$(COMPARE_TOP) $(COMPARE_TITLE_ARG)
 
 $(eval $(call param_stamp,$(COMPARE_DIR)/params,COMPARE_STAMP))
 
@@ -97,7 +100,7 @@ $(COMPARE_DATA) &: $(CMP_INPUTS) $(SLABSIM) $(COMPARE_DIR)/params
 	$(call say,COMPARE,$(COMPARE_DIR)/compare.md)
 	$(SLABSIM) compare --workload $(WORKLOAD) --dir $(CMP_DIR_ARG) --out $(COMPARE_DIR) \
 		--variants $(call sh_quote,$(strip $(VARIANTS))) --models $(call sh_quote,$(strip $(CMP_MODEL_ARG))) \
-		--top $(COMPARE_TOP) --command $(call sh_quote,$(strip $(COMPARE_COMMAND)))
+		--top $(COMPARE_TOP) --command $(call sh_quote,$(strip $(COMPARE_COMMAND))) $(COMPARE_TITLE_ARG)
 
 # mk/plot.inc's rule; the timeline also reads the phase markers.
 # $(1) = plot, $(2) = extra gnuplot -e settings, $(3) = extra data file.

@@ -131,6 +131,9 @@ if grep -E '^ *(IMPORT|RUN|REPORT) ' "$tmp/sim2.out"; then fail "second make sim
 make -C "$root" --no-print-directory compare "${args[@]}" > "$tmp/cmp.out" 2>&1 ||
 	{ tail -5 "$tmp/cmp.out"; fail "make compare TRACE="; }
 grep -qF "make compare TRACE=$caps/own" "$rep/compare/compare.md" || { head -12 "$rep/compare/compare.md"; fail "compare.md command"; }
+# titled by the capture's report name, not the workload `import`
+expect_eq "compare.md's title" "$(head -1 "$rep/compare/compare.md")" "# $(basename "$rep"): models compared"
+grep -q "$(basename "$rep")" "$rep/compare/title.gp" || fail "title.gp: not the capture's name: $(cat "$rep/compare/title.gp")"
 
 # ---- make check-captures: the captures' held caches in one table ----
 expect_rc 2 make -s -C "$root" --no-print-directory check-captures SLABSIM="$S"

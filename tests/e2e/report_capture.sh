@@ -9,7 +9,8 @@
 # from 0 to the model's change) and no waste.png; no "sheaves not
 # modelled" on the 6.18 target, which models them; the tool's own events
 # said when the meta counts them and not otherwise; MODELS without traced
-# reports against the first model.
+# reports against the first model; the default's report, made before a
+# what-if, sets it beside its runs at the next make sim.
 . "$(dirname "$0")/lib/common.bash"
 command -v gnuplot > /dev/null || { echo "SKIP: gnuplot missing"; exit 77; }
 
@@ -36,7 +37,7 @@ if sed -n '/^### The call sites that changed most/,/^###/p' "$lead" | grep -q '^
 	fail "the initial state's pseudo-sites lead the call sites"
 fi
 grep -Eq '^\| traced +\| the kernel.s caches +\|' "$lead" || fail "no traced run from the kernel's caches in the runs table"
-grep -Eq '^\| kmem_cache +\|.*\(against the baseline\)' "$lead" || fail "kmem_cache: no difference against the baseline"
+grep -Eq '^\| kmem_cache +\|.*\| [-+][0-9.]+ [KM]iB +\|$' "$lead" || fail "kmem_cache: no difference against the baseline: $(grep '^| kmem_cache' "$lead")"
 kline=$(grep -n -m1 '^## The live kernel and the simulator' "$md" | cut -d: -f1)
 s2=$(grep -n -m1 '^## 2\. ' "$md" | cut -d: -f1)
 [ -n "$kline" ] && [ "$kline" -lt "$s2" ] || fail "the live kernel's comparison is not before section 2"
@@ -75,4 +76,40 @@ mk sim TRACE="$cap" MODELS=kmem_cache > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"
 md=$R/ls-etc-6.18--models-kmem_cache/report.md
 tr '\n' ' ' < "$md" | grep -q '\*\*model `kmem_cache`: ' || fail "MODELS=kmem_cache: no net change of model kmem_cache"
 has "$md" "beside model \`kmem_cache\`"
+
+# the default's report, made before that what-if, sets it beside its own
+# runs at the next `make sim` (its runs are the report's inputs), its CSVs
+# as they were; and a make after that has nothing to redo
+base=$R/ls-etc-6.18
+cp -a "$base" "$tmp/base-before"
+grep -q 'ls-etc-6.18--models-kmem_cache' "$base/report.md" && fail "the default's report names a what-if made after it"
+mk sim TRACE="$cap" > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim TRACE=$cap again"; }
+grep -Eq '^\| ls-etc-6\.18--models-kmem_cache \(slub, x86_64-6\.18, [0-9]+ CPUs\), kmem_cache +\|' "$base/report.md" ||
+	fail "the default's report does not set the later what-if beside it: $(sed -n '/^| run /,/^$/p' "$base/report.md")"
+for f in $(cd "$tmp/base-before" && find . -name '*.csv'); do
+	cmp -s "$tmp/base-before/$f" "$base/$f" || fail "the default's $f changed with a what-if beside it"
+done
+mk sim TRACE="$cap" > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim TRACE=$cap a third time"; }
+if grep -q '^ *REPORT ' "$tmp/log"; then fail "nothing changed, yet report.md was made again"; fi
+
+# a what-if's row is the run it adds, never a repeat of the report's own
+# (MODELS="traced traced+P": traced+P, its traced is the default's); a
+# run that repacks the kernel's objects (CPUS=8) and one from the
+# snapshot compare each from its own start, whichever is the baseline
+mk sim TRACE="$cap" MODELS="traced traced+P" > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim MODELS=traced traced+P"; }
+mk sim TRACE="$cap" CPUS=8 > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim CPUS=8"; }
+mk sim TRACE="$cap" > "$tmp/log" 2>&1 || { tail -20 "$tmp/log"; fail "make sim TRACE=$cap after the what-ifs"; }
+grep -Eq '^\| ls-etc-6\.18--models-traced,traced\+P \(slub, x86_64-6\.18, [0-9]+ CPUs\), traced\+P +\|' "$base/report.md" ||
+	fail "MODELS=\"traced traced+P\": not its traced+P beside the default: $(grep '^| ls-etc-6.18--models-traced,' "$base/report.md")"
+c8=$R/ls-etc-6.18--cpus-8/report.md
+grep -Eq '^\| traced +\| the kernel.s objects, repacked +\|' "$c8" || fail "CPUS=8's traced does not repack the kernel's objects"
+grep -Eq '^\| ls-etc-6\.18 \(slub, x86_64-6\.18, 2 CPUs\), traced +\| the kernel.s caches +\|.*\| [-+][0-9.]+ [KM]iB \(each from its own start\) +\|' "$c8" ||
+	fail "CPUS=8: the default not against its baseline: $(grep '^| ls-etc-6.18 (' "$c8")"
+# a malformed snapshot: its file and line, non-zero, nothing left behind
+bad=$tmp/bad-cap
+cp -r "$cap" "$bad"
+sed -i '5s/.*/garbage line/' "$bad/slab-before.txt"
+if mk sim TRACE="$bad" > "$tmp/log" 2>&1; then fail "make sim TRACE= of a malformed snapshot exited 0"; fi
+grep -q "bad-cap/slab-before.txt:5: " "$tmp/log" || fail "no file:line for the malformed snapshot: $(tail -3 "$tmp/log")"
+for d in "$D/import/bad-cap" "$R/bad-cap"; do [ ! -e "$d" ] || fail "a failed make sim left $d: $(ls -A "$d")"; done
 echo "report_capture.sh: ok"

@@ -76,7 +76,16 @@ include mk/runs.inc
 # capture's own target is (section 1)
 REPORT_EXTRA_ARGS := $(if $(and $(INITIAL),$(OWN_AFTER)),--kernel-before $(INITIAL) --kernel-after $(OWN_AFTER) $(if $(OWN_META),--capture-meta $(OWN_META)) $(if $(OWN_FILL_AFTER),--kernel-fill-after $(OWN_FILL_AFTER))) \
 	--capture-target $(OWN_PICK_TXT) --window
-REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER) $(OWN_META) $(OWN_FILL_AFTER) $(OWN_PICK_TXT)
+# and report.md's "Every run and what-if of this capture" reads the first
+# run of each report of the same capture beside it (NAME and NAME--*,
+# analysis/report_capture.c): their runs are inputs too, so a what-if
+# made after this report is set beside it by the next `make sim`
+OWN_REPORT_ROOT := $(firstword $(subst --, ,$(notdir $(REPORT))))
+OWN_SIBLING_RUNS := $(filter-out $(REPORT)/runs/%,$(wildcard \
+	$(dir $(REPORT))$(OWN_REPORT_ROOT)/runs/*/summary.csv \
+	$(dir $(REPORT))$(OWN_REPORT_ROOT)--*/runs/*/summary.csv))
+REPORT_EXTRA_DEPS := $(INITIAL) $(OWN_AFTER) $(OWN_META) $(OWN_FILL_AFTER) $(OWN_PICK_TXT) \
+	$(OWN_SIBLING_RUNS)
 
 # A capture's plots draw what its window changed (docs/outputs.md), not
 # the whole machine: no waste.png (report --window), and
