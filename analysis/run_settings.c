@@ -186,6 +186,7 @@ bool ss_report_sv_kernel(const struct ss_report_results *res, size_t k, const st
 {
 	const char *a = ss_report_setting(s, "allocator"), *c = ss_report_setting(s, "config");
 	const char *v = ss_report_setting(s, "memcg_vectors_replayed");
+	const char *rnd = ss_report_setting(s, "random_kmalloc_initial");
 	char o[160];
 
 	(void)res;
@@ -193,11 +194,13 @@ bool ss_report_sv_kernel(const struct ss_report_results *res, size_t k, const st
 	if (!a)
 		return false;
 	orders(s, o, sizeof(o));
-	snprintf(buf, n, "%s, options: %s%s%s%s%s%s", a, c && *c ? c : "none beyond the defaults", o,
+	snprintf(buf, n, "%s, options: %s%s%s%s%s%s%s", a, c && *c ? c : "none beyond the defaults", o,
 		 ss_report_setting(s, "nomerge_scope") ? "; no merging of the caches the model creates only: "
 						  "the trace's caches are as the kernel merged them" : "",
 		 v ? "; the trace's " : "", v ? v : "",
-		 v ? " obj_exts vectors replayed, though a kernel without CONFIG_MEMCG makes none" : "");
+		 v ? " obj_exts vectors replayed, though a kernel without CONFIG_MEMCG makes none" : "",
+		 rnd ? "; the random kmalloc copies take the trace's kmallocs only: the snapshot's "
+		       "objects stay in kmalloc-N, where its kernel put them" : "");
 	return true;
 }
 

@@ -164,6 +164,11 @@ static int write_kernel(const char *dir, const struct ss_run *run, const struct 
 			      "slub_min_objects=%u%s%s\ninitial_relaid=%u\ninitial_relaid_not=%u\n",
 			k->name, k->cpus, k->slub_min_order, k->slub_max_order, k->slub_min_objects,
 			opts[0] ? "," : "", opts, relaid, kept);
+		/* CONFIG_RANDOM_KMALLOC_CACHES where the snapshot's kernel had
+		 * none: kmalloc_type() spreads the run's own kmallocs over the
+		 * copies; the snapshot's objects stay in kmalloc-N */
+		if (run->target->kc.random_kmalloc && !k->kc.random_kmalloc)
+			fprintf(f.fp, "random_kmalloc_initial=kept\n");
 	}
 	return ss_atomic_commit(&f, err);
 }
