@@ -109,11 +109,11 @@ static struct ss_hackbench_sink sink_of(struct rec *r)
  * quantum 2.  Receivers 0, 1 on CPUs 0, 1; senders start half-way round:
  * sender 0 on CPU 1, sender 1 on CPU 0.  Run lists: CPU 0 = [r0, s1],
  * CPU 1 = [r1, s0].
- *   round 1: r0, r1 find nothing
- *   round 2: s1 (CPU 0) writes to sockets 0, 1; s0 (CPU 1) the same
- *   round 3: r0 reads 2 from socket 0, r1 2 from socket 1
- *   round 4: s1, s0 write their second loop and exit
- *   round 5: r0, r1 read the rest and exit. */
+ *   turn 1: r0, r1 find nothing
+ *   turn 2: s1 (CPU 0) writes to sockets 0, 1; s0 (CPU 1) the same
+ *   turn 3: r0 reads 2 from socket 0, r1 2 from socket 1
+ *   turn 4: s1, s0 write their second loop and exit
+ *   turn 5: r0, r1 read the rest and exit. */
 static void test_two_by_two(void **state)
 {
 	struct ss_hackbench_config c = {.groups = 1, .fds = 2, .cpus = 2, .quantum = 2,
