@@ -1,4 +1,4 @@
-/* test_mslab_geometry.c - SLAB's layout (slab_geometry.c) against the
+/* test_slab_geometry.c - SLAB's layout (slab_geometry.c) against the
  * cases worked by hand from mm/slab.c's kmem_cache_create(),
  * cache_estimate() and calculate_slab_order() of each era (x86_64, 4 KiB
  * pages, 64-byte lines, RAM > 32 MB): tables A (2.6.16 kmalloc caches), B (2.6.16 odd
