@@ -179,6 +179,9 @@ inst=/sys/kernel/tracing/instances/slabsim-e2e-$$
 mkdir "$inst" || skip "cannot make a tracing instance"
 trap 'rmdir "$inst" 2> /dev/null || true; [ "$tfs_mounted" = 0 ] || umount /sys/kernel/tracing; rm -rf "$tmp"' EXIT
 echo 512 > "$inst/buffer_size_kb"
+# a full buffer drops the newest events, not the oldest: the marker comes
+# first, and other processes' events on a busy machine would overwrite it
+echo 0 > "$inst/options/overwrite"
 for e in kmalloc kfree kmem_cache_alloc kmem_cache_free; do echo 1 > "$inst/events/kmem/$e/enable"; done
 echo 1 > "$inst/tracing_on"
 echo "slabsim-phase ls" > "$inst/trace_marker"
