@@ -123,13 +123,13 @@ jobs="compare sweep advise check-captures sensitivity"
 for name in $jobs; do
 	interrupt "$name" INT group
 	interrupt "$name" TERM make
-	# made again where the second interrupt left it: it completes
+	# made again where the second interrupt left it: it completes (compare
+	# and sensitivity; the others' completion is their own tests')
+	case $name in compare | sensitivity) ;; *) continue ;; esac
 	run "$name" "$tmp/$name-TERM" || { tail -20 "$tmp/$name-TERM/log"; fail "$name after an interrupt"; }
 	job_args "$name"
 	case $name in
 	compare) grep -Eq '^compare: 5 units in ' "$tmp/$name-TERM/log" || fail "compare: no closing progress line" ;;
-	sweep) grep -Eq '^sweep: [0-9]+ of 4 done' "$tmp/$name-TERM/log" || fail "sweep: no progress line" ;;
-	check-captures) grep -Eq '^check-captures: 6 of 6 done' "$tmp/$name-TERM/log" || fail "check-captures: no progress line" ;;
 	sensitivity) grep -Eq '^sensitivity: 6 units in ' "$tmp/$name-TERM/log" || fail "sensitivity: no closing progress line" ;;
 	esac
 	left=$(find "$tmp/$name-TERM" -name '*.tmp.*')
