@@ -249,8 +249,9 @@ E2E_SCRIPTS := $(sort $(wildcard tests/e2e/*.sh))
 E2E_LIVE := capture.sh own_trace.sh
 # ... nor these, whose C code the others already run under the sanitizers:
 # a capture interrupted and the slab-fill server (shell and BPF around an
-# import captures_replay.sh makes), check-captures' one pass (make's)
-E2E_ASAN_OUT := $(E2E_LIVE) capture_interrupt.sh capture_slabfill.sh check_captures_pass.sh
+# import captures_replay.sh makes), the jobs interrupted (make's and the
+# shell's; bad_output.sh interrupts slabsim itself under them)
+E2E_ASAN_OUT := $(E2E_LIVE) capture_interrupt.sh capture_slabfill.sh interrupt_jobs.sh
 E2E_ASAN_SCRIPTS := $(filter-out $(addprefix tests/e2e/,$(E2E_ASAN_OUT)),$(E2E_SCRIPTS))
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

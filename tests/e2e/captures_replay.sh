@@ -17,19 +17,12 @@ command -v gnuplot > /dev/null || skip "no gnuplot (make deps)"
 command -v zstd > /dev/null || skip "no zstd (make deps)"
 
 caps=$root/tests/data/captures
-# the sanitizer pass (SLABSIM_QUICK): one capture, tmpfs-files-3k (its
-# page frees take the most import rules); the plain pass replays them all
-only=${SLABSIM_QUICK:+tmpfs-files-3k}
 n=0
 for d in "$caps"/*/; do
 	d=${d%/}
 	name=${d##*/}
 	[ -e "$d/meta" ] || continue
 	n=$((n + 1))
-	if [ -n "$only" ] && [ "$name" != "$only" ]; then
-		skip_part "$name (SLABSIM_QUICK: $only only)"
-		continue
-	fi
 	[ -s "$d/expected-kernel.csv" ] || fail "$name: no expected-kernel.csv"
 	make -s -C "$root" --no-print-directory sim TRACE="$d" MODELS=traced SLABSIM="$S" \
 		DATA="$tmp/$name/data" REPORT="$tmp/$name/report" > "$tmp/$name.log" 2>&1 ||

@@ -9,9 +9,6 @@
 . "$(dirname "$0")/lib/common.bash"
 need_gnuplot
 need_cmd zstd
-# the sanitizer pass: what this checks is make's, not slabsim's (one run
-# per capture); captures_replay.sh replays a capture under the sanitizers
-[ -z "${SLABSIM_QUICK:-}" ] || skip "SLABSIM_QUICK: make check-captures' one pass is make's; captures_replay.sh replays under the sanitizers"
 
 # every slabsim command make runs, logged
 cat >"$tmp/slabsim" <<EOF

@@ -115,12 +115,7 @@ interrupt() {
 	echo "interrupt_jobs: $name, SIG$sig to $whom: make exit $rc after $((t1 - t0)) s, nothing left"
 }
 
-# the sanitizer pass (SLABSIM_QUICK): compare only (reaching the others'
-# first progress line under the sanitizers took minutes; the plain pass
-# interrupts every job)
-jobs="compare sweep advise check-captures sensitivity"
-[ -z "${SLABSIM_QUICK:-}" ] || { jobs=compare; skip_part "sweep, advise, check-captures, sensitivity (SLABSIM_QUICK: the plain pass interrupts them)"; }
-for name in $jobs; do
+for name in compare sweep advise check-captures sensitivity; do
 	interrupt "$name" INT group
 	interrupt "$name" TERM make
 	# made again where the second interrupt left it: it completes (compare
