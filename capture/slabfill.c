@@ -95,8 +95,15 @@ static int take(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/* the iterator's text: "cache N NAME" lines; NULL with err set */
-static char *read_all(int fd, size_t *n, struct ss_error *err)
+/* Bytes of the iterator's text asked for at a time: each read() runs the
+ * iterator over the caches whose lines fit, and their slab records wait
+ * in the ring buffer until consumed, so a small read keeps the ring from
+ * filling on a machine with many slabs listed. */
+#define READ_CHUNK 4096
+
+/* the iterator's text: "cache N NAME" lines, the ring's records consumed
+ * after each read; NULL with err set */
+static char *read_all(int fd, struct ring_buffer *ring, size_t *n, struct ss_error *err)
 {
 	size_t cap = 1 << 16, len = 0;
 	char *buf = malloc(cap + 1);
@@ -112,11 +119,16 @@ static char *read_all(int fd, size_t *n, struct ss_error *err)
 			buf = b;
 			cap *= 2;
 		}
-		got = read(fd, buf + len, cap - len);
+		got = read(fd, buf + len, cap - len < READ_CHUNK ? cap - len : READ_CHUNK);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
 			ss_errorf(err, "reading the kmem_cache iterator: %s", strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (ring_buffer__consume(ring) < 0) {
+			ss_errorf(err, "reading the slab records failed");
 			free(buf);
 			return NULL;
 		}
@@ -360,7 +372,7 @@ static int reader_read(struct fill_reader *rd, const char *out, struct ss_error 
 		return ss_errorf(err, "cannot reset the iterator's counters");
 	if ((fd = bpf_iter_create(bpf_link__fd(rd->link))) < 0)
 		return ss_errorf(err, "cannot start the kmem_cache iterator: %s", strerror(errno));
-	text = read_all(fd, &len, err);
+	text = read_all(fd, rd->ring, &len, err);
 	close(fd);
 	if (!text)
 		return -1;
