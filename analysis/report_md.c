@@ -340,14 +340,17 @@ static int sec_bytes(FILE *fp, const struct ss_report_report_in *in)
 	for (size_t k = 0; k < res->nruns; k++)
 		any_peak |= ss_report_has_peak(&res->runs[k].s);
 	ss_report_heading(fp, in, "Where the bytes go (KiB)%s", any_peak ? ": at the end and at the peak" : "");
-	ss_mdtable_wrap(fp, "", "", true, "%s%s",
+	ss_mdtable_wrap(fp, "", "", true, "%s%s%s",
 		"requested = bytes the callers asked for; rounding = up to the kmalloc class or cache size; "
 		"align = up to the cache's alignment; debug = slub_debug metadata; free slots = unused objects "
 		"in the slabs held; slab tail = leftover at the end of each slab (slabinfo's Lpadd); "
 		"total = the six parts (the footprint, unless a run keeps kmalloc_large pages out of them); "
 		"padding % = (rounding + align) × 100 / total.",
 		any_peak ? " Each run has two rows: the end of the trace, and the moment its footprint "
-			   "first reached its largest value (the peak), with the event it was reached at." : "");
+			   "first reached its largest value (the peak), with the event it was reached at." : "",
+		in->window ? " A capture's run counts here the caches it held; the start and end at the "
+			     "top of this report, for a run from the kernel's caches, also count the caches "
+			     "it never touched, at their before-snapshot's size." : "");
 	ss_mdtable_init(&t, "lllrrrrrrrrr");
 	ss_mdtable_cell(&t, "variant");
 	ss_mdtable_cell(&t, "model");
