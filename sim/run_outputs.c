@@ -121,6 +121,9 @@ static int write_kernel(const char *dir, const struct ss_run *run, const struct 
 	const struct ss_target *k;
 	struct ss_atomic_file f;
 	char path[4200], era[16], opts[1024];
+	const char *wl = ss_trace_meta(run->tables, "workload");
+	const char *vectors = ss_trace_meta(run->tables, "slab_vectors");
+	const bool imported = wl && !strcmp(wl, "import");
 
 	snprintf(path, sizeof(path), "%s/kernel.txt", dir);
 	if (ss_atomic_open(&f, path, err))
@@ -132,17 +135,13 @@ static int write_kernel(const char *dir, const struct ss_run *run, const struct 
 	/* slab_nomerge (find_mergeable(), mm/slab_common.c) on a capture:
 	 * the trace names each object's cache as the kernel merged it, so
 	 * only the caches the model creates are kept apart */
-	if ((run->target->kc.nomerge || sp->no_merge) && ss_trace_meta(run->tables, "workload") &&
-	    !strcmp(ss_trace_meta(run->tables, "workload"), "import"))
+	if ((run->target->kc.nomerge || sp->no_merge) && imported)
 		fprintf(f.fp, "nomerge_scope=model\n");
 	/* CONFIG_MEMCG=n on a capture whose kernel charged: the trace's
 	 * obj_exts vectors (kmallocs at alloc_slab_obj_exts(), 6.10+) are
 	 * replayed as any kmalloc, though such a kernel makes none */
-	if (!run->target->kc.memcg && ss_trace_meta(run->tables, "slab_vectors") &&
-	    strcmp(ss_trace_meta(run->tables, "slab_vectors"), "0") &&
-	    ss_trace_meta(run->tables, "workload") &&
-	    !strcmp(ss_trace_meta(run->tables, "workload"), "import"))
-		fprintf(f.fp, "memcg_vectors_replayed=%s\n", ss_trace_meta(run->tables, "slab_vectors"));
+	if (!run->target->kc.memcg && imported && vectors && strcmp(vectors, "0"))
+		fprintf(f.fp, "memcg_vectors_replayed=%s\n", vectors);
 	if (sp->draw_seed) /* (the default draws: no line, as before there was one) */
 		fprintf(f.fp, "draw_seed=%llu\n", (unsigned long long)sp->draw_seed);
 	/* the slub_* boot parameters (ss_kconfig_set: --config takes them) */
